@@ -1,0 +1,58 @@
+# qapipe: build, test, install, man pages, benchmarks and the flows.
+CARGO ?= cargo
+PREFIX ?= /usr/local
+BINS := qa-diff qa-report
+DEBUG_DIR := target/debug
+RELEASE_DIR := target/release
+
+.PHONY: all build release test lint unit pipeline-tests man install demo changes bench clean
+
+all: build
+
+build:
+	$(CARGO) build --workspace --bins
+
+release:
+	$(CARGO) build --workspace --bins --release
+
+## The whole suite: formatting, lints, unit and integration tests, pipeline cases.
+test: lint unit pipeline-tests
+
+lint:
+	$(CARGO) fmt --all -- --check
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
+
+unit:
+	$(CARGO) test --workspace
+
+pipeline-tests: build
+	QA_BIN_DIR=$(CURDIR)/$(DEBUG_DIR) sh tests/run.sh
+
+## Regenerate man/ from --help (a test fails when they drift).
+man:
+	QAPIPE_BLESS=1 $(CARGO) test --workspace man_page -- --quiet
+
+install: release
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	for b in $(BINS); do install -m 755 $(RELEASE_DIR)/$$b $(DESTDIR)$(PREFIX)/bin/$$b; done
+	for b in $(BINS); do install -m 644 man/$$b.1 $(DESTDIR)$(PREFIX)/share/man/man1/$$b.1; done
+
+## Build, generate a small example repository, describe its feature branch and verify it.
+demo: build
+	sh examples/make-demo-repo.sh target/demo-repo
+	QA_SAVE=target/demo.ndjson PATH=$(CURDIR)/$(DEBUG_DIR):$$PATH sh pipelines/changes.sh --repo target/demo-repo
+	@echo "demo: the stream is in target/demo.ndjson; its files:"
+	@grep '"kind":"file"' target/demo.ndjson | sed -E 's/.*"path":"([^"]*)".*"role":"([^"]*)".*"status":"([^"]*)".*/  \3 \1 (\2)/'
+
+## The change flow on REPO (default: this repository).
+changes: build
+	PATH=$(CURDIR)/$(DEBUG_DIR):$$PATH sh pipelines/changes.sh --repo $(or $(REPO),.)
+
+## qa-diff against git on a generated 300+ commit history (see bench/README.md).
+bench: release
+	python3 bench/gen_history.py bench/work/history --force
+	python3 bench/diff_bench.py --qa-diff $(RELEASE_DIR)/qa-diff --repo bench/work/history
+
+clean:
+	$(CARGO) clean
+	rm -rf bench/work

@@ -1,0 +1,308 @@
+//! Changed files: git diffs turned into `file` payloads with hunks, hashes and roles.
+
+use crate::records::{Delta, FileData, Hunk, HunkLine, Op, Status};
+use crate::roles;
+use anyhow::Context as _;
+use git2::{Delta as GitDelta, Diff, DiffFindOptions, DiffOptions, FileMode, ObjectType, Oid, Patch, Repository, Tree};
+use qa_shared::hash::sha256_hex;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// Per-file limits on what hunks keep.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    pub max_hunks: usize,
+    pub max_bytes: usize,
+}
+
+/// What a diff produces, one item at a time.
+pub enum Change {
+    File(Box<FileData>),
+    /// A path left out, and why (a nested repository).
+    Skipped(String),
+}
+
+/// Where the new side of a diff lives.
+#[derive(Clone, Copy)]
+enum NewSide<'a> {
+    Tree,
+    Workdir(&'a Path),
+}
+
+fn diff_options(worktree: bool) -> DiffOptions {
+    let mut opts = DiffOptions::new();
+    // Zero context: hunks are exactly the changed regions, with exact line numbers.
+    opts.context_lines(0).interhunk_lines(0).include_typechange(true);
+    if worktree {
+        opts.include_untracked(true)
+            .recurse_untracked_dirs(true)
+            .show_untracked_content(true);
+    }
+    opts
+}
+
+/// Rename detection as `git diff -M` does it: 50% similarity, whitespace significant.
+fn detect_renames(diff: &mut Diff, worktree: bool) -> anyhow::Result<()> {
+    let mut find = DiffFindOptions::new();
+    find.renames(true)
+        .for_untracked(worktree)
+        .rename_threshold(50)
+        .rename_limit(1000)
+        .dont_ignore_whitespace(true);
+    diff.find_similar(Some(&mut find)).context("detecting renames")
+}
+
+/// Diffs `old` against `new` (both trees) and passes each change to `emit`.
+pub fn between_trees(
+    repo: &Repository,
+    old: &Tree,
+    new: &Tree,
+    limits: Limits,
+    emit: &mut dyn FnMut(Change) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    let mut diff = repo
+        .diff_tree_to_tree(Some(old), Some(new), Some(&mut diff_options(false)))
+        .context("diffing the range")?;
+    detect_renames(&mut diff, false)?;
+    changes(repo, &diff, NewSide::Tree, Delta::Branch, limits, &mut Nested::none(), emit)
+}
+
+/// Diffs `old` against the working tree (index, unstaged and untracked files).
+pub fn against_worktree(
+    repo: &Repository,
+    old: &Tree,
+    delta: Delta,
+    limits: Limits,
+    emit: &mut dyn FnMut(Change) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    let workdir = repo
+        .workdir()
+        .context("--worktree needs a repository with a working tree (this one is bare)")?;
+    let mut diff = repo
+        .diff_tree_to_workdir_with_index(Some(old), Some(&mut diff_options(true)))
+        .context("diffing the working tree")?;
+    detect_renames(&mut diff, true)?;
+    let mut nested = Nested::under(workdir);
+    changes(repo, &diff, NewSide::Workdir(workdir), delta, limits, &mut nested, emit)
+}
+
+fn changes(
+    repo: &Repository,
+    diff: &Diff,
+    side: NewSide,
+    delta_kind: Delta,
+    limits: Limits,
+    nested: &mut Nested,
+    emit: &mut dyn FnMut(Change) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    for index in 0..diff.deltas().len() {
+        let Some(delta) = diff.get_delta(index) else {
+            continue;
+        };
+        let Some(status) = status_of(delta.status()) else {
+            continue;
+        };
+        let path = path_text(delta.new_file().path().or(delta.old_file().path()));
+        if delta.new_file().mode() == FileMode::Commit || delta.old_file().mode() == FileMode::Commit {
+            emit(Change::Skipped(format!(
+                "{path} is a nested repository (gitlink); it is a separate repository and was not entered"
+            )))?;
+            continue;
+        }
+        if let Some(repo_dir) = nested.containing(&path) {
+            emit(Change::Skipped(format!(
+                "{repo_dir} holds its own .git: it is a separate repository, so {path} was not entered"
+            )))?;
+            continue;
+        }
+        let patch = Patch::from_diff(diff, index)
+            .with_context(|| format!("diffing {path}"))?;
+        let file = file_data(repo, patch.as_ref(), &delta, status, &path, side, delta_kind, limits)
+            .with_context(|| format!("reading {path}"))?;
+        emit(Change::File(Box::new(file)))?;
+    }
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn file_data(
+    repo: &Repository,
+    patch: Option<&Patch>,
+    delta: &git2::DiffDelta,
+    status: Status,
+    path: &str,
+    side: NewSide,
+    delta_kind: Delta,
+    limits: Limits,
+) -> anyhow::Result<FileData> {
+    let binary = patch.is_some_and(|p| p.delta().flags().is_binary()) || delta.flags().is_binary();
+    let old_id = delta.old_file().id();
+    let new_content: Option<Vec<u8>> = match status {
+        Status::Deleted => None,
+        _ => match side {
+            NewSide::Tree => Some(repo.find_blob(delta.new_file().id())?.content().to_vec()),
+            NewSide::Workdir(root) => read_worktree_file(&root.join(path))?,
+        },
+    };
+    let old_content = if new_content.is_none() && !old_id.is_zero() {
+        repo.find_blob(old_id).ok().map(|b| b.content().to_vec())
+    } else {
+        None
+    };
+    let new_oid = match (&new_content, delta.new_file().id()) {
+        (None, _) => None,
+        (Some(_), id) if !id.is_zero() => Some(id.to_string()),
+        (Some(bytes), _) => Some(Oid::hash_object(ObjectType::Blob, bytes)?.to_string()),
+    };
+    let role = roles::classify(path, new_content.as_deref().or(old_content.as_deref()), binary);
+    let mut file = FileData {
+        path: path.to_string(),
+        old_path: match status {
+            Status::Renamed | Status::Copied => Some(path_text(delta.old_file().path())),
+            _ => None,
+        },
+        status,
+        role,
+        binary,
+        added: 0,
+        removed: 0,
+        old_oid: (!old_id.is_zero()).then(|| old_id.to_string()),
+        new_oid,
+        sha256: new_content.as_deref().map(sha256_hex),
+        delta: delta_kind,
+        hunks: Vec::new(),
+        hunk_count: 0,
+        truncated: false,
+    };
+    if let (Some(patch), false) = (patch, binary) {
+        read_hunks(patch, limits, &mut file)?;
+    }
+    Ok(file)
+}
+
+/// Fills counts and hunks from a patch, keeping what the limits allow.
+fn read_hunks(patch: &Patch, limits: Limits, file: &mut FileData) -> anyhow::Result<()> {
+    let (_, added, removed) = patch.line_stats()?;
+    file.added = added;
+    file.removed = removed;
+    file.hunk_count = patch.num_hunks();
+    let mut bytes = 0usize;
+    'hunks: for h in 0..patch.num_hunks() {
+        if file.hunks.len() >= limits.max_hunks {
+            file.truncated = true;
+            break;
+        }
+        let (hunk, line_count) = patch.hunk(h)?;
+        let mut kept = Hunk {
+            old_start: hunk.old_start(),
+            old_lines: hunk.old_lines(),
+            new_start: hunk.new_start(),
+            new_lines: hunk.new_lines(),
+            lines: Vec::new(),
+        };
+        for l in 0..line_count {
+            let line = patch.line_in_hunk(h, l)?;
+            let (op, number) = match line.origin() {
+                '+' => (Op::Add, line.new_lineno()),
+                '-' => (Op::Remove, line.old_lineno()),
+                _ => continue,
+            };
+            let content = line.content();
+            let content = content.strip_suffix(b"\n").unwrap_or(content);
+            if bytes + content.len() > limits.max_bytes {
+                file.truncated = true;
+                file.hunks.push(kept);
+                break 'hunks;
+            }
+            bytes += content.len();
+            kept.lines.push(HunkLine {
+                op,
+                line: number.unwrap_or(0),
+                text: String::from_utf8_lossy(content).into_owned(),
+            });
+        }
+        file.hunks.push(kept);
+    }
+    Ok(())
+}
+
+/// A working-tree file's bytes as git would store them: a symlink's target, else the
+/// content. None when the file is gone.
+fn read_worktree_file(path: &Path) -> anyhow::Result<Option<Vec<u8>>> {
+    let meta = match std::fs::symlink_metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+    };
+    if meta.file_type().is_symlink() {
+        use std::os::unix::ffi::OsStrExt;
+        let target = std::fs::read_link(path)?;
+        return Ok(Some(target.as_os_str().as_bytes().to_vec()));
+    }
+    if !meta.is_file() {
+        return Ok(None);
+    }
+    Ok(Some(std::fs::read(path)?))
+}
+
+fn status_of(status: GitDelta) -> Option<Status> {
+    Some(match status {
+        GitDelta::Added | GitDelta::Untracked => Status::Added,
+        GitDelta::Modified | GitDelta::Conflicted => Status::Modified,
+        GitDelta::Deleted => Status::Deleted,
+        GitDelta::Renamed => Status::Renamed,
+        GitDelta::Copied => Status::Copied,
+        GitDelta::Typechange => Status::Typechange,
+        GitDelta::Unmodified | GitDelta::Ignored | GitDelta::Unreadable => return None,
+    })
+}
+
+fn path_text(path: Option<&Path>) -> String {
+    path.map(|p| p.to_string_lossy().into_owned()).unwrap_or_default()
+}
+
+/// Finds directories below the working-tree root that hold their own `.git`.
+struct Nested {
+    root: Option<PathBuf>,
+    known: HashMap<String, bool>,
+}
+
+impl Nested {
+    fn none() -> Self {
+        Nested {
+            root: None,
+            known: HashMap::new(),
+        }
+    }
+
+    fn under(root: &Path) -> Self {
+        Nested {
+            root: Some(root.to_path_buf()),
+            known: HashMap::new(),
+        }
+    }
+
+    /// The nested repository directory `path` lies in (or is), if any.
+    fn containing(&mut self, path: &str) -> Option<String> {
+        let root = self.root.as_ref()?;
+        let trimmed = path.trim_end_matches('/');
+        let mut dirs: Vec<&str> = trimmed
+            .match_indices('/')
+            .map(|(i, _)| &trimmed[..i])
+            .collect();
+        // An untracked nested repository shows up as the directory itself.
+        if path.ends_with('/') || root.join(trimmed).is_dir() {
+            dirs.push(trimmed);
+        }
+        for dir in dirs {
+            let has_git = *self
+                .known
+                .entry(dir.to_string())
+                .or_insert_with(|| root.join(dir).join(".git").exists());
+            if has_git {
+                return Some(dir.to_string());
+            }
+        }
+        None
+    }
+}

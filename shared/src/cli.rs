@@ -1,0 +1,45 @@
+//! Command-line plumbing every binary shares: parsing with the documented usage exit code,
+//! and the help text's EXAMPLES and EXIT STATUS sections.
+
+use crate::exit::Exit;
+use clap::{ArgMatches, Command, FromArgMatches};
+use std::fmt::Write as _;
+
+/// One example for --help and the man page.
+pub struct Example {
+    pub what: &'static str,
+    pub command: &'static str,
+}
+
+/// The text clap shows after the options: examples, then exit status.
+pub fn after_help(examples: &[Example], exits: &[(Exit, &str)]) -> String {
+    let mut s = String::from("Examples:\n");
+    for ex in examples {
+        let _ = writeln!(s, "  # {}\n  {}\n", ex.what, ex.command);
+    }
+    s.push_str("Exit status:\n");
+    for (exit, meaning) in exits {
+        let _ = writeln!(s, "  {:>3}  {}", exit.code(), meaning);
+    }
+    s
+}
+
+/// Parses the process arguments with `command`. Help and version print to stdout and end
+/// with 0; any other parse error prints clap's message and ends with 64 (usage).
+pub fn parse<T: FromArgMatches>(command: Command) -> Result<T, std::process::ExitCode> {
+    let matches: ArgMatches = match command.try_get_matches() {
+        Ok(m) => m,
+        Err(e) => return Err(report(e)),
+    };
+    T::from_arg_matches(&matches).map_err(report)
+}
+
+fn report(e: clap::Error) -> std::process::ExitCode {
+    use clap::error::ErrorKind;
+    let _ = e.print();
+    match e.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => Exit::Success.into(),
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => Exit::Usage.into(),
+        _ => Exit::Usage.into(),
+    }
+}

@@ -1,0 +1,323 @@
+//! The version-1 record envelope (`kind, v, id, by, from, src, data`) and its id.
+//!
+//! `id` is `sha256:` + the hex SHA-256 of the canonical JSON of `{kind, v, from, src,
+//! data}`; `by` is left out so that the same input gives the same id whatever build
+//! produced it.
+
+use crate::canonical::{self, NotCanonical};
+use crate::hash;
+use crate::kind::Kind;
+use anyhow::Context as _;
+use serde::Serialize;
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// The prefix of every record id.
+pub const ID_PREFIX: &str = "sha256:";
+
+/// Content hashes of outside material a record rests on, by source name.
+pub type Src = BTreeMap<String, String>;
+
+/// A record a stage emits.
+#[derive(Debug, Clone, Serialize)]
+pub struct Record {
+    pub kind: String,
+    pub v: u64,
+    pub id: String,
+    pub by: String,
+    pub from: Vec<String>,
+    pub src: Src,
+    pub data: Value,
+}
+
+impl Record {
+    /// Builds a record of a known kind at its current version and computes its id.
+    pub fn new(
+        kind: Kind,
+        by: &str,
+        from: Vec<String>,
+        src: Src,
+        data: impl Serialize,
+    ) -> anyhow::Result<Record> {
+        let data = serde_json::to_value(data)
+            .with_context(|| format!("serializing a {kind} record"))?;
+        let kind_name = kind.as_str().to_string();
+        let v = kind.version();
+        let id = compute_id(&kind_name, v, &from, &src, &data)
+            .with_context(|| format!("hashing a {kind} record"))?;
+        Ok(Record {
+            kind: kind_name,
+            v,
+            id,
+            by: by.to_string(),
+            from,
+            src,
+            data,
+        })
+    }
+
+    /// The record as one NDJSON line, without the newline.
+    pub fn to_line(&self) -> Vec<u8> {
+        // A Record holds only strings, integers and JSON values: serializing cannot fail.
+        serde_json::to_vec(self).expect("serializing a record")
+    }
+}
+
+/// The id of a record with these hashed fields.
+pub fn compute_id(
+    kind: &str,
+    v: u64,
+    from: &[String],
+    src: &Src,
+    data: &Value,
+) -> Result<String, NotCanonical> {
+    let mut hashed = Map::new();
+    hashed.insert("kind".into(), Value::String(kind.to_string()));
+    hashed.insert("v".into(), Value::from(v));
+    hashed.insert(
+        "from".into(),
+        Value::Array(from.iter().cloned().map(Value::String).collect()),
+    );
+    hashed.insert(
+        "src".into(),
+        Value::Object(
+            src.iter()
+                .map(|(k, v)| (k.clone(), Value::String(v.clone())))
+                .collect(),
+        ),
+    );
+    hashed.insert("data".into(), data.clone());
+    let bytes = canonical::to_vec(&Value::Object(hashed))?;
+    Ok(format!("{ID_PREFIX}{}", hash::sha256_hex(&bytes)))
+}
+
+/// True when `s` has the form of a record id.
+pub fn is_id(s: &str) -> bool {
+    s.strip_prefix(ID_PREFIX).is_some_and(hash::is_sha256_hex)
+}
+
+/// A record read from a stream, with its envelope checked for shape.
+#[derive(Debug, Clone)]
+pub struct Envelope {
+    pub kind: String,
+    pub v: u64,
+    pub id: String,
+    pub by: String,
+    pub from: Vec<String>,
+    pub src: Src,
+    pub data: Value,
+}
+
+/// Why a line is not a valid envelope.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EnvelopeError {
+    NotJson(String),
+    NotObject,
+    Missing(&'static str),
+    WrongType(&'static str, &'static str),
+    BadId(String),
+    BadFromId(String),
+    NewerVersion { kind: String, v: u64, known: u64 },
+}
+
+impl fmt::Display for EnvelopeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EnvelopeError::NotJson(e) => write!(f, "not valid JSON: {e}"),
+            EnvelopeError::NotObject => f.write_str("not a JSON object"),
+            EnvelopeError::Missing(field) => write!(f, "envelope field `{field}` is missing"),
+            EnvelopeError::WrongType(field, want) => {
+                write!(f, "envelope field `{field}` must be {want}")
+            }
+            EnvelopeError::BadId(id) => {
+                write!(f, "`id` {id:?} is not `sha256:` followed by 64 lowercase hex digits")
+            }
+            EnvelopeError::BadFromId(id) => write!(f, "`from` entry {id:?} is not a record id"),
+            EnvelopeError::NewerVersion { kind, v, known } => write!(
+                f,
+                "record kind `{kind}` is v{v}, newer than this build understands (v{known}); upgrade qapipe"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for EnvelopeError {}
+
+impl Envelope {
+    /// Parses one line and checks the envelope's shape; unknown fields are ignored.
+    /// A known kind at a newer `v` than this build reads is refused.
+    pub fn parse(line: &[u8]) -> Result<Envelope, EnvelopeError> {
+        let value: Value =
+            serde_json::from_slice(line).map_err(|e| EnvelopeError::NotJson(e.to_string()))?;
+        let Value::Object(mut obj) = value else {
+            return Err(EnvelopeError::NotObject);
+        };
+        let kind = take_string(&mut obj, "kind")?;
+        let v = match obj.get("v") {
+            None => return Err(EnvelopeError::Missing("v")),
+            Some(v) => v
+                .as_u64()
+                .filter(|v| *v >= 1)
+                .ok_or(EnvelopeError::WrongType("v", "a positive integer"))?,
+        };
+        if let Some(known) = Kind::parse(&kind) {
+            if v > known.version() {
+                return Err(EnvelopeError::NewerVersion {
+                    kind,
+                    v,
+                    known: known.version(),
+                });
+            }
+        }
+        let id = take_string(&mut obj, "id")?;
+        if !is_id(&id) {
+            return Err(EnvelopeError::BadId(id));
+        }
+        let by = take_string(&mut obj, "by")?;
+        let from = match obj.remove("from") {
+            None => return Err(EnvelopeError::Missing("from")),
+            Some(Value::Array(items)) => {
+                let mut ids = Vec::with_capacity(items.len());
+                for item in items {
+                    let Value::String(s) = item else {
+                        return Err(EnvelopeError::WrongType("from", "an array of record ids"));
+                    };
+                    if !is_id(&s) {
+                        return Err(EnvelopeError::BadFromId(s));
+                    }
+                    ids.push(s);
+                }
+                ids
+            }
+            Some(_) => return Err(EnvelopeError::WrongType("from", "an array of record ids")),
+        };
+        let src = match obj.remove("src") {
+            None => return Err(EnvelopeError::Missing("src")),
+            Some(Value::Object(map)) => {
+                let mut src = Src::new();
+                for (k, v) in map {
+                    let Value::String(s) = v else {
+                        return Err(EnvelopeError::WrongType("src", "an object of strings"));
+                    };
+                    src.insert(k, s);
+                }
+                src
+            }
+            Some(_) => return Err(EnvelopeError::WrongType("src", "an object of strings")),
+        };
+        let data = obj.remove("data").ok_or(EnvelopeError::Missing("data"))?;
+        Ok(Envelope {
+            kind,
+            v,
+            id,
+            by,
+            from,
+            src,
+            data,
+        })
+    }
+
+    /// The kind, if this build knows it.
+    pub fn known_kind(&self) -> Option<Kind> {
+        Kind::parse(&self.kind)
+    }
+
+    /// Recomputes the id from the hashed fields.
+    pub fn computed_id(&self) -> Result<String, NotCanonical> {
+        compute_id(&self.kind, self.v, &self.from, &self.src, &self.data)
+    }
+}
+
+fn take_string(obj: &mut Map<String, Value>, field: &'static str) -> Result<String, EnvelopeError> {
+    match obj.remove(field) {
+        None => Err(EnvelopeError::Missing(field)),
+        Some(Value::String(s)) => Ok(s),
+        Some(_) => Err(EnvelopeError::WrongType(field, "a string")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn sample() -> Record {
+        let mut src = Src::new();
+        src.insert("git.commit".into(), "abc".into());
+        Record::new(Kind::Diag, "qa-test/0.0.0", vec![], src, json!({"b": 1, "a": "é"}))
+            .unwrap()
+    }
+
+    #[test]
+    fn id_is_sha256_of_the_canonical_hashed_fields() {
+        let r = sample();
+        let canonical = r#"{"data":{"a":"é","b":1},"from":[],"kind":"diag","src":{"git.commit":"abc"},"v":1}"#;
+        assert_eq!(
+            r.id,
+            format!("sha256:{}", hash::sha256_hex(canonical.as_bytes()))
+        );
+    }
+
+    #[test]
+    fn by_does_not_change_the_id() {
+        let a = sample();
+        let b = Record::new(
+            Kind::Diag,
+            "other/9",
+            a.from.clone(),
+            a.src.clone(),
+            a.data.clone(),
+        )
+        .unwrap();
+        assert_eq!(a.id, b.id);
+    }
+
+    #[test]
+    fn a_written_record_parses_back_with_the_same_id() {
+        let r = sample();
+        let e = Envelope::parse(&r.to_line()).unwrap();
+        assert_eq!(e.computed_id().unwrap(), r.id);
+        assert_eq!(e.id, r.id);
+    }
+
+    #[test]
+    fn envelope_fields_are_written_in_documented_order() {
+        let line = String::from_utf8(sample().to_line()).unwrap();
+        let order: Vec<usize> = ["\"kind\"", "\"v\"", "\"id\"", "\"by\"", "\"from\"", "\"src\"", "\"data\""]
+            .iter()
+            .map(|f| line.find(f).unwrap())
+            .collect();
+        assert!(order.windows(2).all(|w| w[0] < w[1]), "{line}");
+    }
+
+    #[test]
+    fn a_newer_version_of_a_known_kind_is_refused() {
+        let line = br#"{"kind":"file","v":2,"id":"sha256:0000000000000000000000000000000000000000000000000000000000000000","by":"x","from":[],"src":{},"data":{}}"#;
+        let err = Envelope::parse(line).unwrap_err();
+        assert!(err.to_string().contains("`file` is v2"), "{err}");
+    }
+
+    #[test]
+    fn a_newer_version_of_an_unknown_kind_is_accepted() {
+        let line = br#"{"kind":"x-custom","v":7,"id":"sha256:0000000000000000000000000000000000000000000000000000000000000000","by":"x","from":[],"src":{},"data":{}}"#;
+        assert!(Envelope::parse(line).is_ok());
+    }
+
+    #[test]
+    fn each_missing_envelope_field_is_named() {
+        let full = json!({"kind":"diag","v":1,"id":format!("sha256:{}", "0".repeat(64)),"by":"x","from":[],"src":{},"data":{}});
+        for field in ["kind", "v", "id", "by", "from", "src", "data"] {
+            let mut v = full.clone();
+            v.as_object_mut().unwrap().remove(field);
+            let err = Envelope::parse(&serde_json::to_vec(&v).unwrap()).unwrap_err();
+            assert_eq!(err, EnvelopeError::Missing(field));
+        }
+    }
+
+    #[test]
+    fn malformed_ids_are_refused() {
+        let line = br#"{"kind":"diag","v":1,"id":"sha256:XYZ","by":"x","from":[],"src":{},"data":{}}"#;
+        assert!(matches!(Envelope::parse(line), Err(EnvelopeError::BadId(_))));
+    }
+}

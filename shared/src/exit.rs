@@ -1,0 +1,134 @@
+//! The exit-code table shared by every binary, and the one place errors reach the user.
+
+use std::fmt;
+use std::io;
+
+/// The documented exit codes (see DESIGN.md, "Exit codes").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exit {
+    /// Success; for qa-report, verdict pass.
+    Success = 0,
+    /// Verdict fail; for qa-profile, an invalid profile.
+    Fail = 1,
+    /// Verdict incomplete, unverified, blocked or stale.
+    Incomplete = 2,
+    /// Bad flags.
+    Usage = 64,
+    /// Malformed input data (NDJSON, plan, manifest, profile).
+    DataErr = 65,
+    /// An input file or repository was not found.
+    NoInput = 66,
+    /// A needed service or tool is unavailable.
+    Unavailable = 69,
+    /// An internal error: a bug.
+    Software = 70,
+    /// Cancelled by SIGINT.
+    Interrupted = 130,
+    /// Cancelled by SIGTERM.
+    Terminated = 143,
+}
+
+impl Exit {
+    pub fn code(self) -> u8 {
+        self as u8
+    }
+
+    /// Every code with its meaning, for --help and man pages.
+    pub const TABLE: [(Exit, &'static str); 10] = [
+        (Exit::Success, "success"),
+        (Exit::Fail, "verdict fail"),
+        (Exit::Incomplete, "verdict incomplete, unverified or blocked"),
+        (Exit::Usage, "usage error (bad flags)"),
+        (Exit::DataErr, "bad input data (malformed NDJSON, plan, manifest or profile)"),
+        (Exit::NoInput, "input file or repository not found"),
+        (Exit::Unavailable, "a needed service or tool is unavailable"),
+        (Exit::Software, "internal error (a bug: please report it)"),
+        (Exit::Interrupted, "cancelled by SIGINT"),
+        (Exit::Terminated, "cancelled by SIGTERM"),
+    ];
+}
+
+impl From<Exit> for std::process::ExitCode {
+    fn from(e: Exit) -> Self {
+        std::process::ExitCode::from(e.code())
+    }
+}
+
+/// An error that knows its exit code. Anywhere in an `anyhow` chain, it decides the code.
+#[derive(Debug)]
+pub struct Failure {
+    pub exit: Exit,
+    pub message: String,
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Failure {}
+
+/// An `anyhow` error carrying `exit`.
+pub fn failure(exit: Exit, message: impl Into<String>) -> anyhow::Error {
+    anyhow::Error::new(Failure {
+        exit,
+        message: message.into(),
+    })
+}
+
+/// True when a closed pipe (`| head`) is somewhere in the chain: not an error for a filter.
+pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        cause
+            .downcast_ref::<io::Error>()
+            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+    })
+}
+
+/// The exit code an error maps to: the first `Failure` in its chain, else internal error.
+pub fn exit_of(err: &anyhow::Error) -> Exit {
+    err.chain()
+        .find_map(|cause| cause.downcast_ref::<Failure>().map(|f| f.exit))
+        .unwrap_or(Exit::Software)
+}
+
+/// Runs a binary's body and turns its outcome into the process exit code, printing an
+/// error as one line `NAME: error: ...`. A closed stdout ends quietly with 0.
+pub fn run(name: &str, body: impl FnOnce() -> anyhow::Result<Exit>) -> std::process::ExitCode {
+    match body() {
+        Ok(exit) => exit.into(),
+        Err(err) if is_broken_pipe(&err) => Exit::Success.into(),
+        Err(err) => {
+            let message = format!("{err:#}").replace('\n', " ");
+            eprintln!("{name}: error: {message}");
+            exit_of(&err).into()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use anyhow::Context as _;
+
+    #[test]
+    fn a_failure_under_context_still_decides_the_exit_code() {
+        let err = Err::<(), _>(failure(Exit::NoInput, "gone"))
+            .context("opening the repository")
+            .unwrap_err();
+        assert_eq!(exit_of(&err), Exit::NoInput);
+    }
+
+    #[test]
+    fn an_unclassified_error_is_an_internal_error() {
+        assert_eq!(exit_of(&anyhow::anyhow!("surprise")), Exit::Software);
+    }
+
+    #[test]
+    fn a_broken_pipe_under_context_is_recognised() {
+        let err = anyhow::Error::new(io::Error::from(io::ErrorKind::BrokenPipe)).context("writing");
+        assert!(is_broken_pipe(&err));
+        assert!(!is_broken_pipe(&anyhow::anyhow!("other")));
+    }
+}

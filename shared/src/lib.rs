@@ -1,0 +1,18 @@
+//! What every qapipe binary shares: the record envelope, canonical hashing, NDJSON
+//! streaming, exit codes, command-line plumbing and `diag` records.
+
+pub mod canonical;
+pub mod cli;
+pub mod diag;
+pub mod envelope;
+pub mod exit;
+pub mod hash;
+pub mod kind;
+#[cfg(feature = "man")]
+pub mod man;
+pub mod ndjson;
+pub mod output;
+
+pub use envelope::{Envelope, Record};
+pub use exit::{Exit, Failure};
+pub use kind::Kind;
