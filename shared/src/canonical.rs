@@ -20,7 +20,11 @@ impl fmt::Display for NotCanonical {
         write!(
             f,
             "floating-point number at {} cannot be hashed (use integers)",
-            if self.pointer.is_empty() { "/" } else { &self.pointer }
+            if self.pointer.is_empty() {
+                "/"
+            } else {
+                &self.pointer
+            }
         )
     }
 }
@@ -118,7 +122,10 @@ mod tests {
     #[test]
     fn strings_keep_non_ascii_and_escape_controls_like_python() {
         let v = json!("tab\tquote\"back\\slash/ñ\u{1}\u{7f}\u{2028}");
-        assert_eq!(canon(v), "\"tab\\tquote\\\"back\\\\slash/ñ\\u0001\u{7f}\u{2028}\"");
+        assert_eq!(
+            canon(v),
+            "\"tab\\tquote\\\"back\\\\slash/ñ\\u0001\u{7f}\u{2028}\""
+        );
     }
 
     #[test]

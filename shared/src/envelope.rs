@@ -40,8 +40,8 @@ impl Record {
         src: Src,
         data: impl Serialize,
     ) -> anyhow::Result<Record> {
-        let data = serde_json::to_value(data)
-            .with_context(|| format!("serializing a {kind} record"))?;
+        let data =
+            serde_json::to_value(data).with_context(|| format!("serializing a {kind} record"))?;
         let kind_name = kind.as_str().to_string();
         let v = kind.version();
         let id = compute_id(&kind_name, v, &from, &src, &data)
@@ -245,14 +245,21 @@ mod tests {
     fn sample() -> Record {
         let mut src = Src::new();
         src.insert("git.commit".into(), "abc".into());
-        Record::new(Kind::Diag, "qa-test/0.0.0", vec![], src, json!({"b": 1, "a": "é"}))
-            .unwrap()
+        Record::new(
+            Kind::Diag,
+            "qa-test/0.0.0",
+            vec![],
+            src,
+            json!({"b": 1, "a": "é"}),
+        )
+        .unwrap()
     }
 
     #[test]
     fn id_is_sha256_of_the_canonical_hashed_fields() {
         let r = sample();
-        let canonical = r#"{"data":{"a":"é","b":1},"from":[],"kind":"diag","src":{"git.commit":"abc"},"v":1}"#;
+        let canonical =
+            r#"{"data":{"a":"é","b":1},"from":[],"kind":"diag","src":{"git.commit":"abc"},"v":1}"#;
         assert_eq!(
             r.id,
             format!("sha256:{}", hash::sha256_hex(canonical.as_bytes()))
@@ -284,10 +291,12 @@ mod tests {
     #[test]
     fn envelope_fields_are_written_in_documented_order() {
         let line = String::from_utf8(sample().to_line()).unwrap();
-        let order: Vec<usize> = ["\"kind\"", "\"v\"", "\"id\"", "\"by\"", "\"from\"", "\"src\"", "\"data\""]
-            .iter()
-            .map(|f| line.find(f).unwrap())
-            .collect();
+        let order: Vec<usize> = [
+            "\"kind\"", "\"v\"", "\"id\"", "\"by\"", "\"from\"", "\"src\"", "\"data\"",
+        ]
+        .iter()
+        .map(|f| line.find(f).unwrap())
+        .collect();
         assert!(order.windows(2).all(|w| w[0] < w[1]), "{line}");
     }
 
@@ -317,7 +326,11 @@ mod tests {
 
     #[test]
     fn malformed_ids_are_refused() {
-        let line = br#"{"kind":"diag","v":1,"id":"sha256:XYZ","by":"x","from":[],"src":{},"data":{}}"#;
-        assert!(matches!(Envelope::parse(line), Err(EnvelopeError::BadId(_))));
+        let line =
+            br#"{"kind":"diag","v":1,"id":"sha256:XYZ","by":"x","from":[],"src":{},"data":{}}"#;
+        assert!(matches!(
+            Envelope::parse(line),
+            Err(EnvelopeError::BadId(_))
+        ));
     }
 }

@@ -37,9 +37,15 @@ impl Exit {
     pub const TABLE: [(Exit, &'static str); 10] = [
         (Exit::Success, "success"),
         (Exit::Fail, "verdict fail"),
-        (Exit::Incomplete, "verdict incomplete, unverified or blocked"),
+        (
+            Exit::Incomplete,
+            "verdict incomplete, unverified or blocked",
+        ),
         (Exit::Usage, "usage error (bad flags)"),
-        (Exit::DataErr, "bad input data (malformed NDJSON, plan, manifest or profile)"),
+        (
+            Exit::DataErr,
+            "bad input data (malformed NDJSON, plan, manifest or profile)",
+        ),
         (Exit::NoInput, "input file or repository not found"),
         (Exit::Unavailable, "a needed service or tool is unavailable"),
         (Exit::Software, "internal error (a bug: please report it)"),

@@ -26,7 +26,11 @@ pub fn render(command: Command, examples: &[Example], exits: &[(Exit, &str)]) ->
     let mut page = String::from_utf8(out).expect("clap_mangen writes UTF-8");
     page.push_str(".SH \"EXIT STATUS\"\n");
     for (exit, meaning) in exits {
-        page.push_str(&format!(".TP\n\\fB{}\\fR\n{}\n", exit.code(), escape(meaning)));
+        page.push_str(&format!(
+            ".TP\n\\fB{}\\fR\n{}\n",
+            exit.code(),
+            escape(meaning)
+        ));
     }
     page.push_str(".SH EXAMPLES\n");
     for ex in examples {

@@ -13,7 +13,10 @@ pub const DEFAULT_MAX_LINE: usize = 16 << 20;
 #[derive(Debug)]
 pub enum ReadError {
     /// The line (1-based) is longer than the limit; the reader skipped to its end.
-    TooLong { line: u64, max: usize },
+    TooLong {
+        line: u64,
+        max: usize,
+    },
     Io(io::Error),
 }
 
@@ -118,9 +121,8 @@ impl<R: BufRead> LineReader<R> {
 
 /// Parses a line as an envelope; the error names the input and line and exits 65.
 pub fn parse_envelope(source: &str, line: u64, bytes: &[u8]) -> anyhow::Result<Envelope> {
-    Envelope::parse(bytes).map_err(|e: EnvelopeError| {
-        failure(Exit::DataErr, format!("{source} line {line}: {e}"))
-    })
+    Envelope::parse(bytes)
+        .map_err(|e: EnvelopeError| failure(Exit::DataErr, format!("{source} line {line}: {e}")))
 }
 
 #[cfg(test)]
@@ -144,7 +146,11 @@ mod tests {
         let got = lines(b"a\r\n\n  \r\nb\nc", 100);
         assert_eq!(
             got,
-            vec![Ok((1, "a".into())), Ok((4, "b".into())), Ok((5, "c".into()))]
+            vec![
+                Ok((1, "a".into())),
+                Ok((4, "b".into())),
+                Ok((5, "c".into()))
+            ]
         );
     }
 
@@ -164,7 +170,10 @@ mod tests {
     #[test]
     fn envelope_errors_name_source_and_line() {
         let err = parse_envelope("stdin", 7, b"{not json").unwrap_err();
-        assert!(err.to_string().starts_with("stdin line 7: not valid JSON"), "{err}");
+        assert!(
+            err.to_string().starts_with("stdin line 7: not valid JSON"),
+            "{err}"
+        );
         assert_eq!(crate::exit::exit_of(&err), Exit::DataErr);
     }
 }

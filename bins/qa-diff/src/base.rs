@@ -55,12 +55,21 @@ pub struct Inputs<'a> {
 
 /// Resolves the base. Sources that are set but do not resolve are skipped, each with a
 /// message in `skipped`; only an explicit --base that does not resolve is an error.
-pub fn resolve(repo: &Repository, inputs: &Inputs, skipped: &mut Vec<String>) -> anyhow::Result<Base> {
+pub fn resolve(
+    repo: &Repository,
+    inputs: &Inputs,
+    skipped: &mut Vec<String>,
+) -> anyhow::Result<Base> {
     if let Some(name) = inputs.explicit {
-        let oid = peel(repo, name).ok_or_else(|| {
-            failure(Exit::NoInput, format!("unknown ref `{name}` (from --base)"))
-        })?;
-        return Ok(base(repo, name.to_string(), oid, Source::Explicit, format!("--base {name} was given")));
+        let oid = peel(repo, name)
+            .ok_or_else(|| failure(Exit::NoInput, format!("unknown ref `{name}` (from --base)")))?;
+        return Ok(base(
+            repo,
+            name.to_string(),
+            oid,
+            Source::Explicit,
+            format!("--base {name} was given"),
+        ));
     }
     for var in CI_VARIABLES {
         let Some(value) = (inputs.env)(var).map(|v| v.trim().to_string()) else {
@@ -71,7 +80,9 @@ pub fn resolve(repo: &Repository, inputs: &Inputs, skipped: &mut Vec<String>) ->
         }
         match resolve_branch_name(repo, &value) {
             Some((name, oid)) => {
-                let reason = format!("the pull-request CI variable {var}={value} names {name} as the target branch");
+                let reason = format!(
+                    "the pull-request CI variable {var}={value} names {name} as the target branch"
+                );
                 return Ok(base(repo, name, oid, Source::CiEnv, reason));
             }
             None => skipped.push(format!(
@@ -93,7 +104,10 @@ pub fn resolve(repo: &Repository, inputs: &Inputs, skipped: &mut Vec<String>) ->
         if value.is_empty() {
             continue;
         }
-        match peel(repo, &value).map(|oid| (value.clone(), oid)).or_else(|| resolve_branch_name(repo, &value)) {
+        match peel(repo, &value)
+            .map(|oid| (value.clone(), oid))
+            .or_else(|| resolve_branch_name(repo, &value))
+        {
             Some((name, oid)) => {
                 let reason = format!("git config {key} is set to {value}");
                 return Ok(base(repo, name, oid, Source::GitConfig, reason));
@@ -166,12 +180,33 @@ fn branch_oid(repo: &Repository, name: &str) -> Option<Oid> {
     branch.get().peel_to_commit().ok().map(|c| c.id())
 }
 
+/// Remote names: configured remotes and any name under `refs/remotes/` (CI checkouts may
+/// fetch a target branch without configuring its remote).
 fn remote_names(repo: &Repository) -> Vec<String> {
     let mut names: Vec<String> = repo
         .remotes()
-        .map(|r| r.iter().filter_map(|n| n.ok().flatten()).map(str::to_string).collect())
+        .map(|r| {
+            r.iter()
+                .filter_map(|n| n.ok().flatten())
+                .map(str::to_string)
+                .collect()
+        })
         .unwrap_or_default();
+    if let Ok(refs) = repo.references_glob("refs/remotes/*") {
+        for reference in refs.flatten() {
+            if let Some(rest) = reference
+                .name()
+                .ok()
+                .and_then(|n| n.strip_prefix("refs/remotes/"))
+            {
+                if let Some((remote, _)) = rest.split_once('/') {
+                    names.push(remote.to_string());
+                }
+            }
+        }
+    }
     names.sort();
+    names.dedup();
     names
 }
 
@@ -227,7 +262,10 @@ fn nearest(repo: &Repository, inputs: &Inputs) -> anyhow::Result<Option<Base>> {
         if ahead == 1 { "" } else { "s" }
     );
     if !others.is_empty() {
-        reason.push_str(&format!(" (other candidates, commits ahead: {})", others.join(", ")));
+        reason.push_str(&format!(
+            " (other candidates, commits ahead: {})",
+            others.join(", ")
+        ));
     }
     Ok(Some(base(repo, name, oid, Source::NearestBranch, reason)))
 }

@@ -3,7 +3,10 @@
 use crate::records::{Delta, FileData, Hunk, HunkLine, Op, Status};
 use crate::roles;
 use anyhow::Context as _;
-use git2::{Delta as GitDelta, Diff, DiffFindOptions, DiffOptions, FileMode, ObjectType, Oid, Patch, Repository, Tree};
+use git2::{
+    Delta as GitDelta, Diff, DiffFindOptions, DiffOptions, FileMode, ObjectType, Oid, Patch,
+    Repository, Tree,
+};
 use qa_shared::hash::sha256_hex;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -32,7 +35,9 @@ enum NewSide<'a> {
 fn diff_options(worktree: bool) -> DiffOptions {
     let mut opts = DiffOptions::new();
     // Zero context: hunks are exactly the changed regions, with exact line numbers.
-    opts.context_lines(0).interhunk_lines(0).include_typechange(true);
+    opts.context_lines(0)
+        .interhunk_lines(0)
+        .include_typechange(true);
     if worktree {
         opts.include_untracked(true)
             .recurse_untracked_dirs(true)
@@ -49,7 +54,8 @@ fn detect_renames(diff: &mut Diff, worktree: bool) -> anyhow::Result<()> {
         .rename_threshold(50)
         .rename_limit(1000)
         .dont_ignore_whitespace(true);
-    diff.find_similar(Some(&mut find)).context("detecting renames")
+    diff.find_similar(Some(&mut find))
+        .context("detecting renames")
 }
 
 /// Diffs `old` against `new` (both trees) and passes each change to `emit`.
@@ -64,7 +70,15 @@ pub fn between_trees(
         .diff_tree_to_tree(Some(old), Some(new), Some(&mut diff_options(false)))
         .context("diffing the range")?;
     detect_renames(&mut diff, false)?;
-    changes(repo, &diff, NewSide::Tree, Delta::Branch, limits, &mut Nested::none(), emit)
+    changes(
+        repo,
+        &diff,
+        NewSide::Tree,
+        Delta::Branch,
+        limits,
+        &mut Nested::none(),
+        emit,
+    )
 }
 
 /// Diffs `old` against the working tree (index, unstaged and untracked files).
@@ -83,7 +97,15 @@ pub fn against_worktree(
         .context("diffing the working tree")?;
     detect_renames(&mut diff, true)?;
     let mut nested = Nested::under(workdir);
-    changes(repo, &diff, NewSide::Workdir(workdir), delta, limits, &mut nested, emit)
+    changes(
+        repo,
+        &diff,
+        NewSide::Workdir(workdir),
+        delta,
+        limits,
+        &mut nested,
+        emit,
+    )
 }
 
 fn changes(
@@ -103,7 +125,9 @@ fn changes(
             continue;
         };
         let path = path_text(delta.new_file().path().or(delta.old_file().path()));
-        if delta.new_file().mode() == FileMode::Commit || delta.old_file().mode() == FileMode::Commit {
+        if delta.new_file().mode() == FileMode::Commit
+            || delta.old_file().mode() == FileMode::Commit
+        {
             emit(Change::Skipped(format!(
                 "{path} is a nested repository (gitlink); it is a separate repository and was not entered"
             )))?;
@@ -115,10 +139,18 @@ fn changes(
             )))?;
             continue;
         }
-        let patch = Patch::from_diff(diff, index)
-            .with_context(|| format!("diffing {path}"))?;
-        let file = file_data(repo, patch.as_ref(), &delta, status, &path, side, delta_kind, limits)
-            .with_context(|| format!("reading {path}"))?;
+        let patch = Patch::from_diff(diff, index).with_context(|| format!("diffing {path}"))?;
+        let file = file_data(
+            repo,
+            patch.as_ref(),
+            &delta,
+            status,
+            &path,
+            side,
+            delta_kind,
+            limits,
+        )
+        .with_context(|| format!("reading {path}"))?;
         emit(Change::File(Box::new(file)))?;
     }
     Ok(())
@@ -154,7 +186,11 @@ fn file_data(
         (Some(_), id) if !id.is_zero() => Some(id.to_string()),
         (Some(bytes), _) => Some(Oid::hash_object(ObjectType::Blob, bytes)?.to_string()),
     };
-    let role = roles::classify(path, new_content.as_deref().or(old_content.as_deref()), binary);
+    let role = roles::classify(
+        path,
+        new_content.as_deref().or(old_content.as_deref()),
+        binary,
+    );
     let mut file = FileData {
         path: path.to_string(),
         old_path: match status {
@@ -258,7 +294,8 @@ fn status_of(status: GitDelta) -> Option<Status> {
 }
 
 fn path_text(path: Option<&Path>) -> String {
-    path.map(|p| p.to_string_lossy().into_owned()).unwrap_or_default()
+    path.map(|p| p.to_string_lossy().into_owned())
+        .unwrap_or_default()
 }
 
 /// Finds directories below the working-tree root that hold their own `.git`.

@@ -72,9 +72,15 @@ pub const EXAMPLES: &[Example] = &[
 ];
 
 pub const EXIT_STATUS: &[(Exit, &str)] = &[
-    (Exit::Success, "the range was written (also when stdout closed early)"),
+    (
+        Exit::Success,
+        "the range was written (also when stdout closed early)",
+    ),
     (Exit::Usage, "usage error (bad flags)"),
-    (Exit::DataErr, "the repository cannot be diffed as asked (no merge base)"),
+    (
+        Exit::DataErr,
+        "the repository cannot be diffed as asked (no merge base)",
+    ),
     (
         Exit::NoInput,
         "the repository or a ref does not exist (the message names the ref and its source)",

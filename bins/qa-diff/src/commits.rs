@@ -32,10 +32,16 @@ fn commit_data(repo: &Repository, oid: Oid) -> anyhow::Result<CommitData> {
         };
         let mut opts = DiffOptions::new();
         opts.skip_binary_check(true);
-        let diff = repo.diff_tree_to_tree(parent_tree.as_ref(), Some(&commit.tree()?), Some(&mut opts))?;
+        let diff =
+            repo.diff_tree_to_tree(parent_tree.as_ref(), Some(&commit.tree()?), Some(&mut opts))?;
         let mut files: Vec<String> = diff
             .deltas()
-            .filter_map(|d| d.new_file().path().or(d.old_file().path()).map(|p| p.to_string_lossy().into_owned()))
+            .filter_map(|d| {
+                d.new_file()
+                    .path()
+                    .or(d.old_file().path())
+                    .map(|p| p.to_string_lossy().into_owned())
+            })
             .collect();
         files.dedup();
         files

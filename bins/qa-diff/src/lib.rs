@@ -90,7 +90,11 @@ pub fn run<W: Write>(
                 branch: head_branch,
             },
             merge_base,
-            mode: if opts.worktree { Mode::Worktree } else { Mode::Committed },
+            mode: if opts.worktree {
+                Mode::Worktree
+            } else {
+                Mode::Committed
+            },
             limits: records::Limits {
                 max_hunks: opts.limits.max_hunks,
                 max_bytes: opts.limits.max_bytes,
@@ -100,7 +104,9 @@ pub fn run<W: Write>(
     out.write(&range)?;
     let from = vec![range.id.clone()];
     for message in skipped {
-        out.write(&Diag::new(Severity::Warning, "qa-diff", message).into_record(BY, from.clone())?)?;
+        out.write(
+            &Diag::new(Severity::Warning, "qa-diff", message).into_record(BY, from.clone())?,
+        )?;
     }
 
     // Files are diffed on a second thread while this one walks the commits; a bounded
@@ -113,7 +119,9 @@ pub fn run<W: Write>(
         let limits = opts.limits;
         std::thread::spawn(move || -> anyhow::Result<()> {
             let repo = Repository::open(&git_dir).context("reopening the repository")?;
-            file_records(&repo, merge_base, head_oid, worktree, limits, &from, &sender)
+            file_records(
+                &repo, merge_base, head_oid, worktree, limits, &from, &sender,
+            )
         })
     };
     let commits = commits::in_range(&repo, base_oid, head_oid);
@@ -176,9 +184,9 @@ fn file_records(
             }
         };
         // A closed receiver means the writer stopped (closed pipe): stop quietly.
-        sender.send(record).map_err(|_| {
-            anyhow::Error::new(std::io::Error::from(std::io::ErrorKind::BrokenPipe))
-        })
+        sender
+            .send(record)
+            .map_err(|_| anyhow::Error::new(std::io::Error::from(std::io::ErrorKind::BrokenPipe)))
     };
     if worktree {
         changes::against_worktree(repo, &base_tree, Delta::Branch, limits, &mut emit)?;
@@ -199,14 +207,22 @@ fn open(path: &Path) -> anyhow::Result<Repository> {
             format!("repository {} does not exist", path.display()),
         ));
     }
-    Repository::open_ext(path, RepositoryOpenFlags::empty(), std::iter::empty::<&str>()).map_err(|e| {
+    Repository::open_ext(
+        path,
+        RepositoryOpenFlags::empty(),
+        std::iter::empty::<&str>(),
+    )
+    .map_err(|e| {
         if e.code() == ErrorCode::NotFound {
             failure(
                 Exit::NoInput,
                 format!("{} is not inside a git repository", path.display()),
             )
         } else {
-            failure(Exit::NoInput, format!("opening {}: {}", path.display(), e.message()))
+            failure(
+                Exit::NoInput,
+                format!("opening {}: {}", path.display(), e.message()),
+            )
         }
     })
 }

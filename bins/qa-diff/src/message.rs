@@ -5,14 +5,14 @@ use std::sync::LazyLock;
 
 /// Conventional-commit types recognised as such; any other `word:` prefix is plain text.
 const TYPES: &[&str] = &[
-    "feat", "fix", "hotfix", "perf", "refactor", "docs", "style", "ci", "test", "tests",
-    "build", "chore", "release", "revert", "deps", "security",
+    "feat", "fix", "hotfix", "perf", "refactor", "docs", "style", "ci", "test", "tests", "build",
+    "chore", "release", "revert", "deps", "security",
 ];
 
 /// Upper-case prefixes that look like ticket keys but name standards (`UTF-8`, `SHA-256`).
 const NOT_TICKETS: &[&str] = &[
-    "UTF", "SHA", "MD", "ISO", "RFC", "CVE", "CWE", "HTTP", "TLS", "SSL", "AES", "RSA", "UCS",
-    "X", "ES", "ECMA", "IEEE", "PEP", "WCAG", "H", "P",
+    "UTF", "SHA", "MD", "ISO", "RFC", "CVE", "CWE", "HTTP", "TLS", "SSL", "AES", "RSA", "UCS", "X",
+    "ES", "ECMA", "IEEE", "PEP", "WCAG", "H", "P",
 ];
 
 static CONVENTIONAL: LazyLock<Regex> = LazyLock::new(|| {
@@ -89,7 +89,11 @@ fn trailers(body: &str) -> Vec<&str> {
     let Some(last) = body.rsplit("\n\n").next() else {
         return Vec::new();
     };
-    let lines: Vec<&str> = last.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    let lines: Vec<&str> = last
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
     let is_trailer = |l: &&str| TRAILER.is_match(l) || l.starts_with("BREAKING CHANGE: ");
     if !lines.is_empty() && lines.iter().all(is_trailer) {
         lines
@@ -134,7 +138,10 @@ mod tests {
     #[test]
     fn an_unknown_word_before_a_colon_is_not_a_type() {
         assert_eq!(parse("auth: accept expired tokens within grace").kind, None);
-        assert_eq!(parse("Fix: crash on empty cart").kind.as_deref(), Some("fix"));
+        assert_eq!(
+            parse("Fix: crash on empty cart").kind.as_deref(),
+            Some("fix")
+        );
     }
 
     #[test]
@@ -153,13 +160,17 @@ mod tests {
 
     #[test]
     fn ticket_keys_and_hash_numbers_come_from_subject_and_trailers() {
-        let p = parse("feat: login (ABC-12) closes #7\n\nMentions XYZ-9 in prose.\n\nRefs: PAY-300, #41");
+        let p = parse(
+            "feat: login (ABC-12) closes #7\n\nMentions XYZ-9 in prose.\n\nRefs: PAY-300, #41",
+        );
         assert_eq!(p.tickets, vec!["#41", "#7", "ABC-12", "PAY-300"]);
     }
 
     #[test]
     fn tickets_in_body_prose_are_not_taken() {
-        assert!(parse("fix: x\n\nsee ABC-1 and #2 here\nand continue").tickets.is_empty());
+        assert!(parse("fix: x\n\nsee ABC-1 and #2 here\nand continue")
+            .tickets
+            .is_empty());
     }
 
     #[test]

@@ -19,13 +19,17 @@ fn run(args: cli::Args) -> anyhow::Result<Exit> {
         ));
     }
     let (source, summary) = if args.input.as_os_str() == "-" {
-        let summary = verify::verify(io::stdin().lock(), args.max_problems)
-            .context("reading stdin")?;
+        let summary =
+            verify::verify(io::stdin().lock(), args.max_problems).context("reading stdin")?;
         ("stdin".to_string(), summary)
     } else {
         let name = args.input.display().to_string();
         let file = std::fs::File::open(&args.input).map_err(|e| {
-            let exit = if e.kind() == io::ErrorKind::NotFound { Exit::NoInput } else { Exit::DataErr };
+            let exit = if e.kind() == io::ErrorKind::NotFound {
+                Exit::NoInput
+            } else {
+                Exit::DataErr
+            };
             failure(exit, format!("{name}: {e}"))
         })?;
         let summary = verify::verify(BufReader::new(file), args.max_problems)
@@ -42,5 +46,9 @@ fn run(args: cli::Args) -> anyhow::Result<Exit> {
         );
     }
     eprintln!("qa-report: {summary}");
-    Ok(if summary.problem_count == 0 { Exit::Success } else { Exit::DataErr })
+    Ok(if summary.problem_count == 0 {
+        Exit::Success
+    } else {
+        Exit::DataErr
+    })
 }

@@ -48,7 +48,11 @@ impl fmt::Display for Summary {
             f,
             "{} records ({}); {} problem{}",
             self.records(),
-            if kinds.is_empty() { "none".to_string() } else { kinds.join(", ") },
+            if kinds.is_empty() {
+                "none".to_string()
+            } else {
+                kinds.join(", ")
+            },
             self.problem_count,
             if self.problem_count == 1 { "" } else { "s" }
         )
@@ -67,7 +71,9 @@ pub fn verify(input: impl BufRead, max_problems: usize) -> io::Result<Summary> {
             Err(ReadError::Io(e)) => return Err(e),
             Err(e @ ReadError::TooLong { line, .. }) => {
                 let message = e.to_string();
-                let message = message.split_once(": ").map_or(message.clone(), |(_, m)| m.to_string());
+                let message = message
+                    .split_once(": ")
+                    .map_or(message.clone(), |(_, m)| m.to_string());
                 summary.problem(max_problems, line, message);
                 continue;
             }

@@ -1,0 +1,328 @@
+//! Committed-range records: commits, files, hunks, renames, binaries, limits, determinism.
+
+mod common;
+use common::*;
+use serde_json::json;
+
+fn two_branch_repo() -> Repo {
+    let mut r = Repo::new();
+    r.write("src/cart.js", "a\nb\nc\nd\ne\n");
+    r.write("src/old_name.js", &"shared line of text\n".repeat(20));
+    r.write("src/gone.js", "bye\n");
+    r.write("logo.png", b"\x89PNG\r\n\x1a\n\x00\x00\x01binary");
+    r.commit("chore: init");
+    r.git(&["checkout", "-q", "-b", "feature"]);
+    r.write("src/cart.js", "a\nB\nc\nd\ne\nf\n");
+    r.git(&["mv", "src/old_name.js", "src/new_name.js"]);
+    r.remove("src/gone.js");
+    r.write("logo.png", b"\x89PNG\r\n\x1a\n\x00\x00\x02binary!");
+    r.commit("feat(cart)!: change cart (SHOP-1)\n\nBody text.\n\nRefs: #12");
+    r
+}
+
+#[test]
+fn range_record_comes_first_and_names_head() {
+    let r = two_branch_repo();
+    let records = r.qa_diff(&[], &[]).records();
+    assert_eq!(records[0]["kind"], "range");
+    let range = &records[0]["data"];
+    assert_eq!(range["head"]["ref"], "HEAD");
+    assert_eq!(range["head"]["branch"], "feature");
+    assert_eq!(range["head"]["oid"], r.rev("HEAD"));
+    assert_eq!(range["merge_base"], r.rev("main"));
+    assert_eq!(range["mode"], "committed");
+}
+
+#[test]
+fn every_record_derives_from_the_range() {
+    let r = two_branch_repo();
+    let records = r.qa_diff(&[], &[]).records();
+    let range_id = records[0]["id"].clone();
+    for record in &records[1..] {
+        assert_eq!(record["from"], json!([range_id]), "{record}");
+    }
+}
+
+#[test]
+fn commit_record_carries_the_parsed_message() {
+    let r = two_branch_repo();
+    let records = r.qa_diff(&[], &[]).records();
+    let commit = one(&records, "commit");
+    assert_eq!(commit["oid"], r.rev("HEAD"));
+    assert_eq!(commit["type"], "feat");
+    assert_eq!(commit["scope"], "cart");
+    assert_eq!(commit["breaking"], true);
+    assert_eq!(commit["tickets"], json!(["#12", "SHOP-1"]));
+    assert_eq!(commit["merge"], false);
+    assert_eq!(commit["body"], "Body text.\n\nRefs: #12");
+    let files = commit["files"].as_array().unwrap();
+    assert!(files.contains(&json!("src/cart.js")) && files.contains(&json!("src/gone.js")));
+}
+
+#[test]
+fn hunks_carry_base_and_head_line_numbers() {
+    let r = two_branch_repo();
+    let records = r.qa_diff(&[], &[]).records();
+    let cart = file(&records, "src/cart.js", "branch");
+    assert_eq!(cart["status"], "modified");
+    assert_eq!(
+        (cart["added"].as_u64(), cart["removed"].as_u64()),
+        (Some(2), Some(1))
+    );
+    assert_eq!(
+        cart["hunks"],
+        json!([
+            {"old_start": 2, "old_lines": 1, "new_start": 2, "new_lines": 1,
+             "lines": [{"op": "-", "line": 2, "text": "b"}, {"op": "+", "line": 2, "text": "B"}]},
+            {"old_start": 5, "old_lines": 0, "new_start": 6, "new_lines": 1,
+             "lines": [{"op": "+", "line": 6, "text": "f"}]}
+        ])
+    );
+}
+
+#[test]
+fn file_record_hashes_its_new_content() {
+    let r = two_branch_repo();
+    let records = r.qa_diff(&[], &[]).records();
+    let cart = file(&records, "src/cart.js", "branch");
+    assert_eq!(cart["new_oid"], r.rev("HEAD:src/cart.js"));
+    assert_eq!(cart["old_oid"], r.rev("main:src/cart.js"));
+    assert_eq!(
+        cart["sha256"],
+        qa_shared::hash::sha256_hex(b"a\nB\nc\nd\ne\nf\n")
+    );
+}
+
+#[test]
+fn renames_name_their_source() {
+    let r = two_branch_repo();
+    let records = r.qa_diff(&[], &[]).records();
+    let renamed = file(&records, "src/new_name.js", "branch");
+    assert_eq!(renamed["status"], "renamed");
+    assert_eq!(renamed["old_path"], "src/old_name.js");
+    assert!(paths(&records, "branch")
+        .iter()
+        .all(|p| p != "src/old_name.js"));
+}
+
+#[test]
+fn a_rewrite_below_half_similarity_is_not_a_rename() {
+    let mut r = Repo::new();
+    r.write("a.txt", &"original content line\n".repeat(10));
+    r.commit("init");
+    r.git(&["checkout", "-q", "-b", "feature"]);
+    r.remove("a.txt");
+    r.write("b.txt", "something completely different\n");
+    r.commit("rewrite");
+    let records = r.qa_diff(&[], &[]).records();
+    assert_eq!(file(&records, "a.txt", "branch")["status"], "deleted");
+    assert_eq!(file(&records, "b.txt", "branch")["status"], "added");
+}
+
+#[test]
+fn deleted_files_have_no_new_content() {
+    let r = two_branch_repo();
+    let records = r.qa_diff(&[], &[]).records();
+    let gone = file(&records, "src/gone.js", "branch");
+    assert_eq!(gone["status"], "deleted");
+    assert_eq!(gone["sha256"], json!(null));
+    assert_eq!(gone["new_oid"], json!(null));
+    assert_eq!(gone["removed"], 1);
+}
+
+#[test]
+fn binary_files_are_flagged_without_hunks() {
+    let r = two_branch_repo();
+    let records = r.qa_diff(&[], &[]).records();
+    let logo = file(&records, "logo.png", "branch");
+    assert_eq!(logo["binary"], true);
+    assert_eq!(logo["hunks"], json!([]));
+    assert_eq!(logo["role"], "generated");
+}
+
+#[test]
+fn text_files_are_not_flagged_binary() {
+    let r = two_branch_repo();
+    let records = r.qa_diff(&[], &[]).records();
+    assert_eq!(file(&records, "src/cart.js", "branch")["binary"], false);
+}
+
+fn many_hunks_repo() -> Repo {
+    let mut r = Repo::new();
+    let lines: Vec<String> = (0..100).map(|i| format!("line {i}")).collect();
+    r.write("big.txt", lines.join("\n") + "\n");
+    r.commit("init");
+    r.git(&["checkout", "-q", "-b", "feature"]);
+    let changed: Vec<String> = (0..100)
+        .map(|i| {
+            if i % 10 == 0 {
+                format!("CHANGED {i}")
+            } else {
+                format!("line {i}")
+            }
+        })
+        .collect();
+    r.write("big.txt", changed.join("\n") + "\n");
+    r.commit("edit every tenth line");
+    r
+}
+
+#[test]
+fn hunk_limit_truncates_and_keeps_full_counts() {
+    let r = many_hunks_repo();
+    let records = r.qa_diff(&["--max-hunks", "3"], &[]).records();
+    let big = file(&records, "big.txt", "branch");
+    assert_eq!(big["truncated"], true);
+    assert_eq!(big["hunks"].as_array().unwrap().len(), 3);
+    assert_eq!(big["hunk_count"], 10);
+    assert_eq!(
+        (big["added"].as_u64(), big["removed"].as_u64()),
+        (Some(10), Some(10))
+    );
+}
+
+#[test]
+fn byte_limit_truncates_the_kept_text() {
+    let r = many_hunks_repo();
+    let records = r.qa_diff(&["--max-bytes", "20"], &[]).records();
+    let big = file(&records, "big.txt", "branch");
+    assert_eq!(big["truncated"], true);
+    let kept: usize = big["hunks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|h| h["lines"].as_array().unwrap())
+        .map(|l| l["text"].as_str().unwrap().len())
+        .sum();
+    assert!(kept <= 20, "{kept}");
+}
+
+#[test]
+fn within_limits_nothing_is_truncated() {
+    let r = many_hunks_repo();
+    let records = r.qa_diff(&[], &[]).records();
+    let big = file(&records, "big.txt", "branch");
+    assert_eq!(big["truncated"], false);
+    assert_eq!(big["hunks"].as_array().unwrap().len(), 10);
+}
+
+#[test]
+fn merges_in_the_range_are_marked() {
+    let mut r = Repo::new();
+    r.write("a.txt", "a\n");
+    r.commit("init");
+    r.git(&["checkout", "-q", "-b", "feature"]);
+    r.git(&["checkout", "-q", "-b", "side"]);
+    r.write("side.txt", "s\n");
+    r.commit("feat: side work");
+    r.git(&["checkout", "-q", "feature"]);
+    r.write("b.txt", "b\n");
+    r.commit("feat: main work");
+    r.git(&[
+        "merge",
+        "-q",
+        "--no-ff",
+        "-m",
+        "Merge branch 'side'",
+        "side",
+    ]);
+    let records = r.qa_diff(&[], &[]).records();
+    let commits = of_kind(&records, "commit");
+    assert_eq!(commits.len(), 3);
+    let merge = &commits[2]["data"];
+    assert_eq!(merge["merge"], true);
+    assert_eq!(merge["parents"].as_array().unwrap().len(), 2);
+    assert_eq!(merge["files"], json!([]));
+    assert!(commits[..2].iter().all(|c| c["data"]["merge"] == false));
+}
+
+#[test]
+fn output_is_byte_identical_run_after_run() {
+    let r = two_branch_repo();
+    let a = r.qa_diff(&[], &[]);
+    let b = r.qa_diff(&[], &[]);
+    assert_eq!(a.code(), 0);
+    assert_eq!(a.output.stdout, b.output.stdout);
+}
+
+#[test]
+fn a_missing_repository_exits_66() {
+    let home = tempfile::tempdir().unwrap();
+    let run = qa_diff_in(home.path(), home.path(), &["--repo", "/no/such/place"], &[]);
+    assert_eq!(run.code(), 66);
+    assert_eq!(
+        run.stderr().trim(),
+        "qa-diff: error: repository /no/such/place does not exist"
+    );
+}
+
+#[test]
+fn a_directory_outside_any_repository_exits_66() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = qa_diff_in(dir.path(), dir.path(), &["--repo", "."], &[]);
+    assert_eq!(run.code(), 66);
+    assert!(
+        run.stderr().contains("is not inside a git repository"),
+        "{}",
+        run.stderr()
+    );
+    assert_eq!(run.stderr().lines().count(), 1);
+}
+
+#[test]
+fn an_empty_repository_exits_66() {
+    let r = Repo::new();
+    let run = r.qa_diff(&[], &[]);
+    assert_eq!(run.code(), 66);
+    assert!(run.stderr().contains("no commit yet"), "{}", run.stderr());
+}
+
+#[test]
+fn unrelated_histories_exit_65() {
+    let mut r = Repo::new();
+    r.write("a.txt", "a\n");
+    r.commit("init");
+    r.git(&["checkout", "-q", "--orphan", "other"]);
+    r.write("b.txt", "b\n");
+    r.commit("other root");
+    let run = r.qa_diff(&["--base", "main"], &[]);
+    assert_eq!(run.code(), 65);
+    assert!(
+        run.stderr().contains("share no history"),
+        "{}",
+        run.stderr()
+    );
+}
+
+#[test]
+fn a_bad_flag_is_a_usage_error() {
+    let r = two_branch_repo();
+    assert_eq!(r.qa_diff(&["--no-such-flag"], &[]).code(), 64);
+    assert_eq!(r.qa_diff(&["--max-hunks", "many"], &[]).code(), 64);
+}
+
+#[test]
+fn roles_reach_the_file_records() {
+    let mut r = Repo::new();
+    r.write("README.md", "x\n");
+    r.commit("init");
+    r.git(&["checkout", "-q", "-b", "feature"]);
+    for (path, _) in ROLE_CASES {
+        r.write(path, "content\n");
+    }
+    r.commit("add one file per role");
+    let records = r.qa_diff(&[], &[]).records();
+    for (path, role) in ROLE_CASES {
+        assert_eq!(file(&records, path, "branch")["role"], *role, "{path}");
+    }
+}
+
+const ROLE_CASES: &[(&str, &str)] = &[
+    ("src/checkout.ts", "product"),
+    ("tests/checkout.test.ts", "test"),
+    (".github/ISSUE_TEMPLATE/bug.md", "repository-workflow"),
+    ("docs/guide.md", "documentation"),
+    ("dist/app.min.js", "generated"),
+    ("bin/tool.js", "command"),
+    ("package.json", "configuration"),
+];
