@@ -12,15 +12,14 @@ pub fn render(command: Command, examples: &[Example], exits: &[(Exit, &str)]) ->
     let command = command.after_help("").after_long_help("");
     let man = clap_mangen::Man::new(command);
     let mut out: Vec<u8> = Vec::new();
-    let sections: [fn(&clap_mangen::Man, &mut Vec<u8>) -> std::io::Result<()>; 4] = [
-        |m, o| m.render_title(o),
-        |m, o| m.render_name_section(o),
-        |m, o| m.render_synopsis_section(o),
-        |m, o| m.render_description_section(o),
-    ];
-    for render in sections {
-        render(&man, &mut out).expect("rendering into memory");
-    }
+    // Writing into memory cannot fail.
+    man.render_title(&mut out).expect("rendering into memory");
+    man.render_name_section(&mut out)
+        .expect("rendering into memory");
+    man.render_synopsis_section(&mut out)
+        .expect("rendering into memory");
+    man.render_description_section(&mut out)
+        .expect("rendering into memory");
     man.render_options_section(&mut out)
         .expect("rendering into memory");
     let mut page = String::from_utf8(out).expect("clap_mangen writes UTF-8");

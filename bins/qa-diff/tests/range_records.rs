@@ -7,7 +7,7 @@ use serde_json::json;
 fn two_branch_repo() -> Repo {
     let mut r = Repo::new();
     r.write("src/cart.js", "a\nb\nc\nd\ne\n");
-    r.write("src/old_name.js", &"shared line of text\n".repeat(20));
+    r.write("src/old_name.js", "shared line of text\n".repeat(20));
     r.write("src/gone.js", "bye\n");
     r.write("logo.png", b"\x89PNG\r\n\x1a\n\x00\x00\x01binary");
     r.commit("chore: init");
@@ -108,7 +108,7 @@ fn renames_name_their_source() {
 #[test]
 fn a_rewrite_below_half_similarity_is_not_a_rename() {
     let mut r = Repo::new();
-    r.write("a.txt", &"original content line\n".repeat(10));
+    r.write("a.txt", "original content line\n".repeat(10));
     r.commit("init");
     r.git(&["checkout", "-q", "-b", "feature"]);
     r.remove("a.txt");

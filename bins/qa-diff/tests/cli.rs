@@ -1,0 +1,49 @@
+//! --help, --version and the man page, which must not drift from --help.
+
+use std::path::Path;
+use std::process::Command;
+
+#[test]
+fn help_shows_examples_and_exit_status() {
+    let out = Command::new(env!("CARGO_BIN_EXE_qa-diff"))
+        .arg("--help")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let help = String::from_utf8(out.stdout).unwrap();
+    for needle in [
+        "--worktree",
+        "--base <REF>",
+        "Examples:",
+        "qa-diff | qa-report --verify",
+        "Exit status:",
+        " 66  ",
+    ] {
+        assert!(help.contains(needle), "--help lacks {needle:?}");
+    }
+}
+
+#[test]
+fn version_names_the_binary() {
+    let out = Command::new(env!("CARGO_BIN_EXE_qa-diff"))
+        .arg("--version")
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap().trim(),
+        concat!("qa-diff ", env!("CARGO_PKG_VERSION"))
+    );
+}
+
+#[test]
+fn man_page_matches_help() {
+    let page = qa_shared::man::render(
+        qa_diff::cli::command(),
+        qa_diff::cli::EXAMPLES,
+        qa_diff::cli::EXIT_STATUS,
+    );
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../man/qa-diff.1");
+    if let Some(drift) = qa_shared::man::check(&path, &page) {
+        panic!("{drift}");
+    }
+}
