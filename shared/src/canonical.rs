@@ -33,8 +33,20 @@ impl std::error::Error for NotCanonical {}
 
 /// Appends the canonical form of `value` to `out`.
 pub fn write(value: &Value, out: &mut Vec<u8>) -> Result<(), NotCanonical> {
-    let mut pointer = String::new();
-    write_at(value, out, &mut pointer)
+    write_at_pointer(value, out, "")
+}
+
+/// Like [`write`], for a value found at `pointer` inside a larger document (errors name
+/// the full pointer).
+pub fn write_at_pointer(
+    value: &Value,
+    out: &mut Vec<u8>,
+    pointer: &str,
+) -> Result<(), NotCanonical> {
+    let mut path = Vec::new();
+    write_value(value, out, &mut path).map_err(|()| NotCanonical {
+        pointer: format!("{pointer}{}", render(&path)),
+    })
 }
 
 /// The canonical form of `value` as bytes.
@@ -44,16 +56,37 @@ pub fn to_vec(value: &Value) -> Result<Vec<u8>, NotCanonical> {
     Ok(out)
 }
 
-fn write_at(value: &Value, out: &mut Vec<u8>, pointer: &mut String) -> Result<(), NotCanonical> {
+/// One step of the path to a value; only rendered when a float is found.
+enum Step<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+fn render(path: &[Step]) -> String {
+    let mut s = String::new();
+    for step in path {
+        s.push('/');
+        match step {
+            Step::Key(k) => s.push_str(&k.replace('~', "~0").replace('/', "~1")),
+            Step::Index(i) => s.push_str(&i.to_string()),
+        }
+    }
+    s
+}
+
+/// Writes `value`; on a float, leaves its path in `path` and returns Err.
+fn write_value<'a>(
+    value: &'a Value,
+    out: &mut Vec<u8>,
+    path: &mut Vec<Step<'a>>,
+) -> Result<(), ()> {
     match value {
         Value::Null => out.extend_from_slice(b"null"),
         Value::Bool(true) => out.extend_from_slice(b"true"),
         Value::Bool(false) => out.extend_from_slice(b"false"),
         Value::Number(n) => {
             if n.is_f64() {
-                return Err(NotCanonical {
-                    pointer: pointer.clone(),
-                });
+                return Err(());
             }
             out.extend_from_slice(n.to_string().as_bytes());
         }
@@ -64,11 +97,9 @@ fn write_at(value: &Value, out: &mut Vec<u8>, pointer: &mut String) -> Result<()
                 if i > 0 {
                     out.push(b',');
                 }
-                let len = pointer.len();
-                pointer.push('/');
-                pointer.push_str(&i.to_string());
-                write_at(item, out, pointer)?;
-                pointer.truncate(len);
+                path.push(Step::Index(i));
+                write_value(item, out, path)?;
+                path.pop();
             }
             out.push(b']');
         }
@@ -84,11 +115,9 @@ fn write_at(value: &Value, out: &mut Vec<u8>, pointer: &mut String) -> Result<()
                 }
                 write_string(key, out);
                 out.push(b':');
-                let len = pointer.len();
-                pointer.push('/');
-                pointer.push_str(&key.replace('~', "~0").replace('/', "~1"));
-                write_at(item, out, pointer)?;
-                pointer.truncate(len);
+                path.push(Step::Key(key));
+                write_value(item, out, path)?;
+                path.pop();
             }
             out.push(b'}');
         }

@@ -72,23 +72,30 @@ pub fn compute_id(
     src: &Src,
     data: &Value,
 ) -> Result<String, NotCanonical> {
-    let mut hashed = Map::new();
-    hashed.insert("kind".into(), Value::String(kind.to_string()));
-    hashed.insert("v".into(), Value::from(v));
-    hashed.insert(
-        "from".into(),
-        Value::Array(from.iter().cloned().map(Value::String).collect()),
-    );
-    hashed.insert(
-        "src".into(),
-        Value::Object(
+    // The canonical object {data, from, kind, src, v}, written key by key in sorted order
+    // rather than assembled as a Value, so the (possibly large) data is never cloned.
+    let mut bytes = Vec::with_capacity(512);
+    bytes.extend_from_slice(b"{\"data\":");
+    canonical::write_at_pointer(data, &mut bytes, "/data")?;
+    bytes.extend_from_slice(b",\"from\":");
+    canonical::write(
+        &Value::Array(from.iter().cloned().map(Value::String).collect()),
+        &mut bytes,
+    )?;
+    bytes.extend_from_slice(b",\"kind\":");
+    canonical::write(&Value::String(kind.to_string()), &mut bytes)?;
+    bytes.extend_from_slice(b",\"src\":");
+    canonical::write(
+        &Value::Object(
             src.iter()
                 .map(|(k, v)| (k.clone(), Value::String(v.clone())))
                 .collect(),
         ),
-    );
-    hashed.insert("data".into(), data.clone());
-    let bytes = canonical::to_vec(&Value::Object(hashed))?;
+        &mut bytes,
+    )?;
+    bytes.extend_from_slice(b",\"v\":");
+    bytes.extend_from_slice(v.to_string().as_bytes());
+    bytes.push(b'}');
     Ok(format!("{ID_PREFIX}{}", hash::sha256_hex(&bytes)))
 }
 

@@ -21,8 +21,33 @@ pub struct Limits {
 /// What a diff produces, one item at a time.
 pub enum Change {
     File(Box<FileData>),
-    /// A path left out, and why (a nested repository).
-    Skipped(String),
+    /// A path left out (a nested repository), and why.
+    Skipped {
+        path: String,
+        delta: Delta,
+        message: String,
+    },
+}
+
+/// Which deltas a pass handles. Two passes run side by side: only added, deleted and
+/// renamed paths need rename detection, the costly part of a large diff, so the paths
+/// modified in place need not wait for it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    /// Modified in place (content or type).
+    InPlace,
+    /// Added, deleted, renamed or copied.
+    Moved,
+}
+
+impl Part {
+    fn handles(self, status: Status) -> bool {
+        let moved = matches!(
+            status,
+            Status::Added | Status::Deleted | Status::Renamed | Status::Copied
+        );
+        moved == (self == Part::Moved)
+    }
 }
 
 /// Where the new side of a diff lives.
@@ -47,38 +72,45 @@ fn diff_options(worktree: bool) -> DiffOptions {
 }
 
 /// Rename detection as `git diff -M` does it: 50% similarity, whitespace significant.
+/// Exact renames are paired first, as git does, so the costly similarity pass compares
+/// only what is left.
 fn detect_renames(diff: &mut Diff, worktree: bool) -> anyhow::Result<()> {
-    let mut find = DiffFindOptions::new();
-    find.renames(true)
-        .for_untracked(worktree)
-        .rename_threshold(50)
-        .rename_limit(1000)
-        .dont_ignore_whitespace(true);
-    diff.find_similar(Some(&mut find))
-        .context("detecting renames")
+    for exact in [true, false] {
+        let mut find = DiffFindOptions::new();
+        find.renames(true)
+            .for_untracked(worktree)
+            .rename_threshold(50)
+            .rename_limit(1000)
+            .dont_ignore_whitespace(true)
+            .exact_match_only(exact);
+        diff.find_similar(Some(&mut find))
+            .context("detecting renames")?;
+    }
+    Ok(())
 }
 
-/// Diffs `old` against `new` (both trees) and passes each change to `emit`.
+/// Diffs `old` against `new` (both trees) and passes each change of `part` to `emit`.
 pub fn between_trees(
     repo: &Repository,
     old: &Tree,
     new: &Tree,
+    part: Part,
     limits: Limits,
     emit: &mut dyn FnMut(Change) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
     let mut diff = repo
         .diff_tree_to_tree(Some(old), Some(new), Some(&mut diff_options(false)))
         .context("diffing the range")?;
-    detect_renames(&mut diff, false)?;
-    changes(
-        repo,
-        &diff,
-        NewSide::Tree,
-        Delta::Branch,
+    if part == Part::Moved {
+        detect_renames(&mut diff, false)?;
+    }
+    let pass = Pass {
+        side: NewSide::Tree,
+        delta: Delta::Branch,
+        part,
         limits,
-        &mut Nested::none(),
-        emit,
-    )
+    };
+    changes(repo, &diff, &pass, &mut Nested::none(), emit)
 }
 
 /// Diffs `old` against the working tree (index, unstaged and untracked files).
@@ -86,6 +118,7 @@ pub fn against_worktree(
     repo: &Repository,
     old: &Tree,
     delta: Delta,
+    part: Part,
     limits: Limits,
     emit: &mut dyn FnMut(Change) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
@@ -95,25 +128,30 @@ pub fn against_worktree(
     let mut diff = repo
         .diff_tree_to_workdir_with_index(Some(old), Some(&mut diff_options(true)))
         .context("diffing the working tree")?;
-    detect_renames(&mut diff, true)?;
-    let mut nested = Nested::under(workdir);
-    changes(
-        repo,
-        &diff,
-        NewSide::Workdir(workdir),
+    if part == Part::Moved {
+        detect_renames(&mut diff, true)?;
+    }
+    let pass = Pass {
+        side: NewSide::Workdir(workdir),
         delta,
+        part,
         limits,
-        &mut nested,
-        emit,
-    )
+    };
+    changes(repo, &diff, &pass, &mut Nested::under(workdir), emit)
+}
+
+/// One pass over a diff: where the new side lives, which delta and part it reports.
+struct Pass<'a> {
+    side: NewSide<'a>,
+    delta: Delta,
+    part: Part,
+    limits: Limits,
 }
 
 fn changes(
     repo: &Repository,
     diff: &Diff,
-    side: NewSide,
-    delta_kind: Delta,
-    limits: Limits,
+    pass: &Pass,
     nested: &mut Nested,
     emit: &mut dyn FnMut(Change) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
@@ -124,54 +162,50 @@ fn changes(
         let Some(status) = status_of(delta.status()) else {
             continue;
         };
+        if !pass.part.handles(status) {
+            continue;
+        }
         let path = path_text(delta.new_file().path().or(delta.old_file().path()));
+        let skipped = |message: String| Change::Skipped {
+            path: path.clone(),
+            delta: pass.delta,
+            message,
+        };
         if delta.new_file().mode() == FileMode::Commit
             || delta.old_file().mode() == FileMode::Commit
         {
-            emit(Change::Skipped(format!(
+            emit(skipped(format!(
                 "{path} is a nested repository (gitlink); it is a separate repository and was not entered"
             )))?;
             continue;
         }
         if let Some(repo_dir) = nested.containing(&path) {
-            emit(Change::Skipped(format!(
+            emit(skipped(format!(
                 "{repo_dir} holds its own .git: it is a separate repository, so {path} was not entered"
             )))?;
             continue;
         }
         let patch = Patch::from_diff(diff, index).with_context(|| format!("diffing {path}"))?;
-        let file = file_data(
-            repo,
-            patch.as_ref(),
-            &delta,
-            status,
-            &path,
-            side,
-            delta_kind,
-            limits,
-        )
-        .with_context(|| format!("reading {path}"))?;
+        let file = file_data(repo, patch.as_ref(), &delta, status, &path, pass)
+            .with_context(|| format!("reading {path}"))?;
         emit(Change::File(Box::new(file)))?;
     }
     Ok(())
 }
 
-#[allow(clippy::too_many_arguments)]
 fn file_data(
     repo: &Repository,
     patch: Option<&Patch>,
     delta: &git2::DiffDelta,
     status: Status,
     path: &str,
-    side: NewSide,
-    delta_kind: Delta,
-    limits: Limits,
+    pass: &Pass,
 ) -> anyhow::Result<FileData> {
     let binary = patch.is_some_and(|p| p.delta().flags().is_binary()) || delta.flags().is_binary();
     let old_id = delta.old_file().id();
     let new_content: Option<Vec<u8>> = match status {
         Status::Deleted => None,
-        _ => match side {
+        _ => match pass.side {
             NewSide::Tree => Some(repo.find_blob(delta.new_file().id())?.content().to_vec()),
             NewSide::Workdir(root) => read_worktree_file(&root.join(path))?,
         },
@@ -205,13 +239,13 @@ fn file_data(
         old_oid: (!old_id.is_zero()).then(|| old_id.to_string()),
         new_oid,
         sha256: new_content.as_deref().map(sha256_hex),
-        delta: delta_kind,
+        delta: pass.delta,
         hunks: Vec::new(),
         hunk_count: 0,
         truncated: false,
     };
     if let (Some(patch), false) = (patch, binary) {
-        read_hunks(patch, limits, &mut file)?;
+        read_hunks(patch, pass.limits, &mut file)?;
     }
     Ok(file)
 }

@@ -5,22 +5,21 @@ pub mod base;
 pub mod changes;
 pub mod cli;
 pub mod commits;
+pub mod files;
 pub mod message;
 pub mod records;
 pub mod roles;
 
-use anyhow::Context as _;
-use changes::{Change, Limits};
+use changes::Limits;
 use git2::{ErrorCode, Oid, Repository, RepositoryOpenFlags};
 use qa_shared::diag::{Diag, Severity};
 use qa_shared::envelope::Src;
 use qa_shared::exit::{failure, Exit};
 use qa_shared::output::RecordWriter;
 use qa_shared::{Kind, Record};
-use records::{Delta, Head, Mode, RangeData};
+use records::{Head, Mode, RangeData};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::mpsc;
 
 /// The producer name in every record's `by`.
 pub const BY: &str = concat!("qa-diff/", env!("CARGO_PKG_VERSION"));
@@ -109,94 +108,32 @@ pub fn run<W: Write>(
         )?;
     }
 
-    // Files are diffed on a second thread while this one walks the commits; a bounded
-    // channel keeps memory flat while the commits are written first.
-    let git_dir = repo.path().to_path_buf();
-    let (sender, receiver) = mpsc::sync_channel::<Record>(64);
-    let worker = {
-        let from = from.clone();
-        let worktree = opts.worktree;
-        let limits = opts.limits;
-        std::thread::spawn(move || -> anyhow::Result<()> {
-            let repo = Repository::open(&git_dir).context("reopening the repository")?;
-            file_records(
-                &repo, merge_base, head_oid, worktree, limits, &from, &sender,
-            )
-        })
-    };
-    let commits = commits::in_range(&repo, base_oid, head_oid);
-    let commits = match commits {
-        Ok(c) => c,
+    // Files are diffed on threads of their own while this one walks the commits; bounded
+    // channels keep memory flat while the commits are written first.
+    let passes = files::start(&files::Job {
+        git_dir: repo.path().to_path_buf(),
+        merge_base,
+        head: head_oid,
+        worktree: opts.worktree,
+        limits: opts.limits,
+        from: from.clone(),
+    });
+    let written = commits::in_range(&repo, base_oid, head_oid).and_then(|commits| {
+        for commit in commits {
+            let mut src = Src::new();
+            src.insert("git.commit".into(), commit.oid.clone());
+            out.write(&Record::new(Kind::Commit, BY, from.clone(), src, commit)?)?;
+        }
+        Ok(())
+    });
+    match written {
+        Ok(()) => passes.drain(&mut |record| out.write(record)),
         Err(e) => {
-            drop(receiver);
-            let _ = worker.join();
-            return Err(e);
-        }
-    };
-    for commit in commits {
-        let mut src = Src::new();
-        src.insert("git.commit".into(), commit.oid.clone());
-        out.write(&Record::new(Kind::Commit, BY, from.clone(), src, commit)?)?;
-    }
-    let mut written = Ok(());
-    for record in receiver.iter() {
-        if let Err(e) = out.write(&record) {
-            written = Err(e);
-            break;
+            // Stop the passes (their sends fail once the receivers are gone) and report.
+            let _ = passes.drain(&mut |_| Err(anyhow::anyhow!("stopped")));
+            Err(e)
         }
     }
-    // Dropping the receiver (by ending the loop above) unblocks a worker stuck on send.
-    drop(receiver);
-    let worked = worker
-        .join()
-        .map_err(|_| anyhow::anyhow!("the diff thread panicked"))?;
-    written?;
-    worked
-}
-
-fn file_records(
-    repo: &Repository,
-    merge_base: Oid,
-    head: Oid,
-    worktree: bool,
-    limits: Limits,
-    from: &[String],
-    sender: &mpsc::SyncSender<Record>,
-) -> anyhow::Result<()> {
-    let base_tree = repo.find_commit(merge_base)?.tree()?;
-    let mut emit = |change: Change| -> anyhow::Result<()> {
-        let record = match change {
-            Change::File(file) => {
-                let mut src = Src::new();
-                if let Some(oid) = &file.new_oid {
-                    src.insert("git.blob".into(), oid.clone());
-                }
-                if let Some(oid) = &file.old_oid {
-                    src.insert("git.blob.old".into(), oid.clone());
-                }
-                if let Some(sha) = &file.sha256 {
-                    src.insert("sha256".into(), sha.clone());
-                }
-                Record::new(Kind::File, BY, from.to_vec(), src, file)?
-            }
-            Change::Skipped(message) => {
-                Diag::new(Severity::Info, "qa-diff", message).into_record(BY, from.to_vec())?
-            }
-        };
-        // A closed receiver means the writer stopped (closed pipe): stop quietly.
-        sender
-            .send(record)
-            .map_err(|_| anyhow::Error::new(std::io::Error::from(std::io::ErrorKind::BrokenPipe)))
-    };
-    if worktree {
-        changes::against_worktree(repo, &base_tree, Delta::Branch, limits, &mut emit)?;
-        let head_tree = repo.find_commit(head)?.tree()?;
-        changes::against_worktree(repo, &head_tree, Delta::Current, limits, &mut emit)?;
-    } else {
-        let head_tree = repo.find_commit(head)?.tree()?;
-        changes::between_trees(repo, &base_tree, &head_tree, limits, &mut emit)?;
-    }
-    Ok(())
 }
 
 /// Opens the repository `path` lies in; a missing path or a non-repository is exit 66.

@@ -73,8 +73,8 @@ pub enum Status {
     Typechange,
 }
 
-/// Which comparison a file record belongs to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+/// Which comparison a file record belongs to (branch records are written first).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Delta {
     /// Merge base against head (or the working tree).

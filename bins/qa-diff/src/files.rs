@@ -1,0 +1,156 @@
+//! File records: two diff passes on threads of their own, merged back into path order.
+//!
+//! The in-place pass (modified paths) and the moved pass (added, deleted and renamed
+//! paths, which need rename detection) each produce records in path order; the merge
+//! interleaves them so the output is the same as one sorted pass, whatever the timing.
+
+use crate::changes::{self, Change, Limits, Part};
+use crate::records::Delta;
+use crate::BY;
+use anyhow::Context as _;
+use git2::{Oid, Repository};
+use qa_shared::diag::{Diag, Severity};
+use qa_shared::envelope::Src;
+use qa_shared::{Kind, Record};
+use std::path::PathBuf;
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
+use std::thread::JoinHandle;
+
+/// Where a record sorts: branch delta before current delta, then by path.
+type Key = (Delta, String);
+
+/// What to diff.
+#[derive(Clone)]
+pub struct Job {
+    pub git_dir: PathBuf,
+    pub merge_base: Oid,
+    pub head: Oid,
+    pub worktree: bool,
+    pub limits: Limits,
+    /// The ids every file record derives from (the range).
+    pub from: Vec<String>,
+}
+
+/// The two running passes.
+pub struct Passes {
+    lanes: Vec<(Receiver<(Key, Record)>, JoinHandle<anyhow::Result<()>>)>,
+}
+
+/// Starts both passes; they run while the caller writes the commits.
+pub fn start(job: &Job) -> Passes {
+    let lanes = [Part::InPlace, Part::Moved]
+        .into_iter()
+        .map(|part| {
+            // Bounded: a pass stays at most this many records ahead of the writer.
+            let (sender, receiver) = sync_channel(32);
+            let job = job.clone();
+            let handle = std::thread::spawn(move || pass(&job, part, &sender));
+            (receiver, handle)
+        })
+        .collect();
+    Passes { lanes }
+}
+
+impl Passes {
+    /// Hands every record to `write`, in (delta, path) order.
+    pub fn drain(self, write: &mut dyn FnMut(&Record) -> anyhow::Result<()>) -> anyhow::Result<()> {
+        let (receivers, handles): (Vec<_>, Vec<_>) = self.lanes.into_iter().unzip();
+        let written = merge(&receivers, write);
+        // Dropping the receivers unblocks a pass waiting to send after a write failed.
+        drop(receivers);
+        let mut outcome = written;
+        for handle in handles {
+            let done = handle
+                .join()
+                .map_err(|_| anyhow::anyhow!("a diff thread panicked"))
+                .and_then(|r| r);
+            if outcome.is_ok() {
+                outcome = done;
+            }
+        }
+        outcome
+    }
+}
+
+fn merge(
+    receivers: &[Receiver<(Key, Record)>],
+    write: &mut dyn FnMut(&Record) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    let mut heads: Vec<Option<(Key, Record)>> = receivers.iter().map(|r| r.recv().ok()).collect();
+    loop {
+        let next = heads
+            .iter()
+            .enumerate()
+            .filter_map(|(i, h)| h.as_ref().map(|(key, _)| (key, i)))
+            .min()
+            .map(|(_, i)| i);
+        let Some(i) = next else {
+            return Ok(());
+        };
+        let (_, record) = heads[i].take().expect("chosen head is present");
+        write(&record)?;
+        heads[i] = receivers[i].recv().ok();
+    }
+}
+
+fn pass(job: &Job, part: Part, sender: &SyncSender<(Key, Record)>) -> anyhow::Result<()> {
+    let repo = Repository::open(&job.git_dir).context("reopening the repository")?;
+    let base_tree = repo.find_commit(job.merge_base)?.tree()?;
+    let mut emit = |change: Change| -> anyhow::Result<()> {
+        let keyed = record(change, &job.from)?;
+        // A closed receiver means the writer stopped (a closed pipe): stop quietly.
+        sender
+            .send(keyed)
+            .map_err(|_| anyhow::Error::new(std::io::Error::from(std::io::ErrorKind::BrokenPipe)))
+    };
+    if job.worktree {
+        changes::against_worktree(
+            &repo,
+            &base_tree,
+            Delta::Branch,
+            part,
+            job.limits,
+            &mut emit,
+        )?;
+        let head_tree = repo.find_commit(job.head)?.tree()?;
+        changes::against_worktree(
+            &repo,
+            &head_tree,
+            Delta::Current,
+            part,
+            job.limits,
+            &mut emit,
+        )
+    } else {
+        let head_tree = repo.find_commit(job.head)?.tree()?;
+        changes::between_trees(&repo, &base_tree, &head_tree, part, job.limits, &mut emit)
+    }
+}
+
+fn record(change: Change, from: &[String]) -> anyhow::Result<(Key, Record)> {
+    match change {
+        Change::File(file) => {
+            let mut src = Src::new();
+            if let Some(oid) = &file.new_oid {
+                src.insert("git.blob".into(), oid.clone());
+            }
+            if let Some(oid) = &file.old_oid {
+                src.insert("git.blob.old".into(), oid.clone());
+            }
+            if let Some(sha) = &file.sha256 {
+                src.insert("sha256".into(), sha.clone());
+            }
+            let key = (file.delta, file.path.clone());
+            Ok((key, Record::new(Kind::File, BY, from.to_vec(), src, file)?))
+        }
+        Change::Skipped {
+            path,
+            delta,
+            message,
+        } => {
+            let diag =
+                Diag::new(Severity::Info, "qa-diff", message).into_record(BY, from.to_vec())?;
+            Ok(((delta, path), diag))
+        }
+    }
+}
