@@ -31,9 +31,12 @@ pub struct Job {
     pub from: Vec<String>,
 }
 
+/// One running pass: its records, and its thread's outcome.
+type Lane = (Receiver<(Key, Record)>, JoinHandle<anyhow::Result<()>>);
+
 /// The two running passes.
 pub struct Passes {
-    lanes: Vec<(Receiver<(Key, Record)>, JoinHandle<anyhow::Result<()>>)>,
+    lanes: Vec<Lane>,
 }
 
 /// Starts both passes; they run while the caller writes the commits.
