@@ -9,7 +9,9 @@ use crate::hash;
 use crate::kind::Kind;
 use anyhow::Context as _;
 use serde::Serialize;
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
+use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -19,7 +21,8 @@ pub const ID_PREFIX: &str = "sha256:";
 /// Content hashes of outside material a record rests on, by source name.
 pub type Src = BTreeMap<String, String>;
 
-/// A record a stage emits.
+/// A record a stage emits. `data` holds its canonical JSON, so the bytes written are the
+/// bytes hashed.
 #[derive(Debug, Clone, Serialize)]
 pub struct Record {
     pub kind: String,
@@ -28,7 +31,7 @@ pub struct Record {
     pub by: String,
     pub from: Vec<String>,
     pub src: Src,
-    pub data: Value,
+    pub data: Box<RawValue>,
 }
 
 impl Record {
@@ -40,13 +43,48 @@ impl Record {
         src: Src,
         data: impl Serialize,
     ) -> anyhow::Result<Record> {
-        let data =
+        let value =
             serde_json::to_value(data).with_context(|| format!("serializing a {kind} record"))?;
+        let mut bytes = Vec::with_capacity(256);
+        canonical::write_at_pointer(&value, &mut bytes, "/data")
+            .with_context(|| format!("hashing a {kind} record"))?;
+        Ok(Record::from_canonical(kind, by, from, src, bytes))
+    }
+
+    /// Like [`Record::new`] without the detour through a `serde_json::Value`, for large
+    /// payloads whose types serialize canonically as they are: struct fields declared in
+    /// code-point order of their serialized names, maps as `BTreeMap`, no floats. Debug
+    /// builds (and so every test) check each record.
+    pub fn new_sorted(
+        kind: Kind,
+        by: &str,
+        from: Vec<String>,
+        src: Src,
+        data: &impl Serialize,
+    ) -> anyhow::Result<Record> {
+        let bytes =
+            serde_json::to_vec(data).with_context(|| format!("serializing a {kind} record"))?;
+        #[cfg(debug_assertions)]
+        {
+            let value: Value =
+                serde_json::from_slice(&bytes).expect("serde_json reads its own output");
+            let canonical = canonical::to_vec(&value).expect("no floats in sorted records");
+            assert!(
+                canonical == bytes,
+                "{kind} data does not serialize canonically: declare its fields in sorted order"
+            );
+        }
+        Ok(Record::from_canonical(kind, by, from, src, bytes))
+    }
+
+    fn from_canonical(kind: Kind, by: &str, from: Vec<String>, src: Src, data: Vec<u8>) -> Record {
         let kind_name = kind.as_str().to_string();
         let v = kind.version();
-        let id = compute_id(&kind_name, v, &from, &src, &data)
-            .with_context(|| format!("hashing a {kind} record"))?;
-        Ok(Record {
+        let id = id_of_canonical(&kind_name, v, &from, &src, &data);
+        // Canonical JSON is UTF-8 and valid JSON by construction.
+        let text = String::from_utf8(data).expect("canonical JSON is UTF-8");
+        let data = RawValue::from_string(text).expect("canonical JSON is valid JSON");
+        Record {
             kind: kind_name,
             v,
             id,
@@ -54,12 +92,12 @@ impl Record {
             from,
             src,
             data,
-        })
+        }
     }
 
     /// The record as one NDJSON line, without the newline.
     pub fn to_line(&self) -> Vec<u8> {
-        // A Record holds only strings, integers and JSON values: serializing cannot fail.
+        // A Record holds only strings, integers and raw JSON: serializing cannot fail.
         serde_json::to_vec(self).expect("serializing a record")
     }
 }
@@ -72,31 +110,31 @@ pub fn compute_id(
     src: &Src,
     data: &Value,
 ) -> Result<String, NotCanonical> {
-    // The canonical object {data, from, kind, src, v}, written key by key in sorted order
-    // rather than assembled as a Value, so the (possibly large) data is never cloned.
-    let mut bytes = Vec::with_capacity(512);
-    bytes.extend_from_slice(b"{\"data\":");
+    let mut bytes = Vec::with_capacity(256);
     canonical::write_at_pointer(data, &mut bytes, "/data")?;
-    bytes.extend_from_slice(b",\"from\":");
-    canonical::write(
-        &Value::Array(from.iter().cloned().map(Value::String).collect()),
-        &mut bytes,
-    )?;
-    bytes.extend_from_slice(b",\"kind\":");
-    canonical::write(&Value::String(kind.to_string()), &mut bytes)?;
-    bytes.extend_from_slice(b",\"src\":");
-    canonical::write(
-        &Value::Object(
-            src.iter()
-                .map(|(k, v)| (k.clone(), Value::String(v.clone())))
-                .collect(),
-        ),
-        &mut bytes,
-    )?;
-    bytes.extend_from_slice(b",\"v\":");
-    bytes.extend_from_slice(v.to_string().as_bytes());
-    bytes.push(b'}');
-    Ok(format!("{ID_PREFIX}{}", hash::sha256_hex(&bytes)))
+    Ok(id_of_canonical(kind, v, from, src, &bytes))
+}
+
+/// The id, given `data` already in canonical form. The hashed object {data, from, kind,
+/// src, v} is written key by key in sorted order rather than assembled as a Value, so the
+/// (possibly large) data is never copied into a tree.
+fn id_of_canonical(kind: &str, v: u64, from: &[String], src: &Src, data: &[u8]) -> String {
+    let mut hasher = Sha256::new();
+    hasher.update(b"{\"data\":");
+    hasher.update(data);
+    let mut rest = Vec::with_capacity(128 + 72 * from.len());
+    rest.extend_from_slice(b",\"from\":");
+    // Ids, kind names and src entries are plain strings: serde_json's form is canonical.
+    serde_json::to_writer(&mut rest, from).expect("writing into memory");
+    rest.extend_from_slice(b",\"kind\":");
+    serde_json::to_writer(&mut rest, kind).expect("writing into memory");
+    rest.extend_from_slice(b",\"src\":");
+    serde_json::to_writer(&mut rest, src).expect("writing into memory");
+    rest.extend_from_slice(b",\"v\":");
+    rest.extend_from_slice(v.to_string().as_bytes());
+    rest.push(b'}');
+    hasher.update(&rest);
+    format!("{ID_PREFIX}{}", hash::hex(&hasher.finalize()))
 }
 
 /// True when `s` has the form of a record id.
@@ -276,15 +314,61 @@ mod tests {
     #[test]
     fn by_does_not_change_the_id() {
         let a = sample();
-        let b = Record::new(
-            Kind::Diag,
-            "other/9",
-            a.from.clone(),
-            a.src.clone(),
-            a.data.clone(),
+        let data: Value = serde_json::from_str(a.data.get()).unwrap();
+        let b = Record::new(Kind::Diag, "other/9", a.from.clone(), a.src.clone(), data).unwrap();
+        assert_eq!(a.id, b.id);
+    }
+
+    #[derive(Serialize)]
+    struct Sorted {
+        alpha: u32,
+        beta: Vec<&'static str>,
+        gamma: Option<String>,
+    }
+
+    #[derive(Serialize)]
+    struct Unsorted {
+        zeta: u32,
+        alpha: u32,
+    }
+
+    #[test]
+    fn the_sorted_fast_path_gives_the_same_record_as_the_general_one() {
+        let data = Sorted {
+            alpha: 1,
+            beta: vec!["é", "\"q\""],
+            gamma: None,
+        };
+        let fast = Record::new_sorted(Kind::File, "t/0", vec![], Src::new(), &data).unwrap();
+        let general = Record::new(Kind::File, "t/0", vec![], Src::new(), &data).unwrap();
+        assert_eq!(fast.id, general.id);
+        assert_eq!(fast.to_line(), general.to_line());
+    }
+
+    #[test]
+    #[cfg(debug_assertions)]
+    #[should_panic(expected = "does not serialize canonically")]
+    fn the_sorted_fast_path_refuses_unsorted_fields_in_debug_builds() {
+        let _ = Record::new_sorted(
+            Kind::File,
+            "t/0",
+            vec![],
+            Src::new(),
+            &Unsorted { zeta: 1, alpha: 2 },
+        );
+    }
+
+    #[test]
+    fn the_general_path_sorts_unsorted_fields() {
+        let r = Record::new(
+            Kind::File,
+            "t/0",
+            vec![],
+            Src::new(),
+            Unsorted { zeta: 1, alpha: 2 },
         )
         .unwrap();
-        assert_eq!(a.id, b.id);
+        assert_eq!(r.data.get(), r#"{"alpha":2,"zeta":1}"#);
     }
 
     #[test]

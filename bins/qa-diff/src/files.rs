@@ -144,7 +144,10 @@ fn record(change: Change, from: &[String]) -> anyhow::Result<(Key, Record)> {
                 src.insert("sha256".into(), sha.clone());
             }
             let key = (file.delta, file.path.clone());
-            Ok((key, Record::new(Kind::File, BY, from.to_vec(), src, file)?))
+            Ok((
+                key,
+                Record::new_sorted(Kind::File, BY, from.to_vec(), src, &file)?,
+            ))
         }
         Change::Skipped {
             path,

@@ -92,40 +92,44 @@ pub enum Op {
     Remove,
 }
 
+// The file payload types below are written with `Record::new_sorted`: their fields are
+// declared in code-point order of their serialized names, so they serialize canonically
+// as they are (debug builds check it).
+
 #[derive(Debug, Serialize)]
 pub struct HunkLine {
-    pub op: Op,
     /// Head line number for `+`, base line number for `-`.
     pub line: u32,
+    pub op: Op,
     pub text: String,
 }
 
 #[derive(Debug, Serialize)]
 pub struct Hunk {
-    pub old_start: u32,
-    pub old_lines: u32,
-    pub new_start: u32,
-    pub new_lines: u32,
     pub lines: Vec<HunkLine>,
+    pub new_lines: u32,
+    pub new_start: u32,
+    pub old_lines: u32,
+    pub old_start: u32,
 }
 
 #[derive(Debug, Serialize)]
 pub struct FileData {
-    pub path: String,
-    pub old_path: Option<String>,
-    pub status: Status,
-    pub role: Role,
-    pub binary: bool,
     pub added: usize,
-    pub removed: usize,
-    pub old_oid: Option<String>,
-    pub new_oid: Option<String>,
-    /// SHA-256 of the new content; None when deleted.
-    pub sha256: Option<String>,
+    pub binary: bool,
     pub delta: Delta,
-    pub hunks: Vec<Hunk>,
     /// Hunks in the whole diff of this file, kept or not.
     pub hunk_count: usize,
+    pub hunks: Vec<Hunk>,
+    pub new_oid: Option<String>,
+    pub old_oid: Option<String>,
+    pub old_path: Option<String>,
+    pub path: String,
+    pub removed: usize,
+    pub role: Role,
+    /// SHA-256 of the new content; None when deleted.
+    pub sha256: Option<String>,
+    pub status: Status,
     /// True when a limit cut the hunks or their text short.
     pub truncated: bool,
 }
