@@ -67,3 +67,11 @@ pub fn check(path: &Path, rendered: &str) -> Option<String> {
         Err(e) => Some(format!("{}: {e}: run `make man`", path.display())),
     }
 }
+
+/// Renders the page for `command` and panics when the committed page at `path` differs
+/// (with `QAPIPE_BLESS=1`, rewrites it instead). For each binary's test suite.
+pub fn assert_current(path: &Path, command: Command, examples: &[Example], exits: &[(Exit, &str)]) {
+    if let Some(drift) = check(path, &render(command, examples, exits)) {
+        panic!("{drift}");
+    }
+}

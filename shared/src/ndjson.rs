@@ -2,8 +2,10 @@
 
 use crate::envelope::{Envelope, EnvelopeError};
 use crate::exit::{failure, Exit};
+use crate::output::RecordWriter;
 use std::fmt;
 use std::io::{self, BufRead};
+use std::path::Path;
 
 /// The default limit on one line's bytes (16 MiB): far above any record qapipe writes,
 /// low enough that a runaway input cannot exhaust memory.
@@ -119,6 +121,58 @@ impl<R: BufRead> LineReader<R> {
     }
 }
 
+/// Opens a record input named on the command line: `-` is stdin. Returns the name to use
+/// in messages (`stdin` or the path) and a buffered reader. A missing file is exit 66.
+pub fn open(path: &Path) -> anyhow::Result<(String, Box<dyn BufRead>)> {
+    if path.as_os_str() == "-" {
+        return Ok(("stdin".to_string(), Box::new(io::stdin().lock())));
+    }
+    let name = path.display().to_string();
+    let file = std::fs::File::open(path).map_err(|e| {
+        let exit = if e.kind() == io::ErrorKind::NotFound {
+            Exit::NoInput
+        } else {
+            Exit::DataErr
+        };
+        failure(exit, format!("{name}: {e}"))
+    })?;
+    if file.metadata().map(|m| m.is_dir()).unwrap_or(false) {
+        return Err(failure(
+            Exit::DataErr,
+            format!("{name} is a directory, not a record file"),
+        ));
+    }
+    Ok((name, Box::new(io::BufReader::new(file))))
+}
+
+/// Copies every record of `input` to `out` unchanged but for the `\n` terminator, checking
+/// each envelope on the way (unknown kinds pass; a newer version of a known kind does
+/// not). The first bad line stops with exit 65, naming `source` and the line; what was
+/// forwarded before it stays written. Returns the number of records forwarded.
+pub fn forward<R: BufRead, W: std::io::Write>(
+    source: &str,
+    input: R,
+    out: &mut RecordWriter<W>,
+) -> anyhow::Result<u64> {
+    let mut reader = LineReader::new(input);
+    let mut count = 0;
+    while let Some(item) = reader.next_line() {
+        let (line, bytes) = match item {
+            Ok(ok) => ok,
+            Err(ReadError::Io(e)) => {
+                return Err(anyhow::Error::new(e).context(format!("reading {source}")))
+            }
+            Err(e @ ReadError::TooLong { .. }) => {
+                return Err(failure(Exit::DataErr, format!("{source} {e}")))
+            }
+        };
+        parse_envelope(source, line, bytes)?;
+        out.forward(bytes)?;
+        count += 1;
+    }
+    Ok(count)
+}
+
 /// Parses a line as an envelope; the error names the input and line and exits 65.
 pub fn parse_envelope(source: &str, line: u64, bytes: &[u8]) -> anyhow::Result<Envelope> {
     Envelope::parse(bytes)
@@ -165,6 +219,38 @@ mod tests {
     #[test]
     fn a_line_exactly_at_the_limit_is_accepted() {
         assert_eq!(lines(b"12345\n", 5), vec![Ok((1, "12345".into()))]);
+    }
+
+    fn forwarded(input: &[u8]) -> (anyhow::Result<u64>, Vec<u8>) {
+        let mut buf = Vec::new();
+        let mut out = RecordWriter::new(&mut buf);
+        let result = forward("up.ndjson", input, &mut out);
+        out.finish().unwrap();
+        (result, buf)
+    }
+
+    const UNKNOWN: &str = r#"{"kind":"x-note",  "v":9,"id":"sha256:0000000000000000000000000000000000000000000000000000000000000000","by":"x","from":[],"src":{},"data":{"b":1, "a":2}}"#;
+
+    #[test]
+    fn forwarding_keeps_unknown_kinds_byte_for_byte() {
+        let input = format!("{UNKNOWN}\r\n\n{UNKNOWN}\n");
+        let (result, out) = forwarded(input.as_bytes());
+        assert_eq!(result.unwrap(), 2);
+        assert_eq!(out, format!("{UNKNOWN}\n{UNKNOWN}\n").into_bytes());
+    }
+
+    #[test]
+    fn forwarding_stops_at_a_bad_line_keeping_what_came_before() {
+        let input = format!("{UNKNOWN}\n{{broken\n{UNKNOWN}\n");
+        let (result, out) = forwarded(input.as_bytes());
+        let err = result.unwrap_err();
+        assert_eq!(crate::exit::exit_of(&err), Exit::DataErr);
+        assert!(
+            err.to_string()
+                .starts_with("up.ndjson line 2: not valid JSON"),
+            "{err}"
+        );
+        assert_eq!(out, format!("{UNKNOWN}\n").into_bytes());
     }
 
     #[test]

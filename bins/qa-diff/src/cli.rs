@@ -42,6 +42,11 @@ pub struct Args {
     #[arg(long)]
     pub worktree: bool,
 
+    /// Forward the records of FILE (`-` for stdin) before qa-diff's own, so a stream
+    /// started upstream carries on. Without it, qa-diff never reads stdin.
+    #[arg(long = "in", value_name = "FILE")]
+    pub input: Option<PathBuf>,
+
     /// Keep at most N hunks per file; past it the file is marked `truncated`.
     #[arg(long, value_name = "N", default_value_t = 1000)]
     pub max_hunks: usize,
@@ -83,7 +88,7 @@ pub const EXIT_STATUS: &[(Exit, &str)] = &[
     ),
     (
         Exit::NoInput,
-        "the repository or a ref does not exist (the message names the ref and its source)",
+        "the repository, a ref or the --in file does not exist (the message names the ref and its source)",
     ),
     (Exit::Software, "internal error (a bug: please report it)"),
 ];

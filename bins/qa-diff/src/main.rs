@@ -9,9 +9,9 @@ fn main() -> std::process::ExitCode {
     };
     exit::run("qa-diff", || {
         let opts = Options {
-            repo: args.repo,
-            base: args.base,
-            head: args.head,
+            repo: args.repo.clone(),
+            base: args.base.clone(),
+            head: args.head.clone(),
             worktree: args.worktree,
             limits: Limits {
                 max_hunks: args.max_hunks,
@@ -19,6 +19,10 @@ fn main() -> std::process::ExitCode {
             },
         };
         let mut out = RecordWriter::stdout();
+        if let Some(path) = &args.input {
+            let (source, input) = qa_shared::ndjson::open(path)?;
+            qa_shared::ndjson::forward(&source, input, &mut out)?;
+        }
         qa_diff::run(&opts, &|name| std::env::var(name).ok(), &mut out)?;
         out.finish()?;
         Ok(Exit::Success)

@@ -37,13 +37,7 @@ fn version_names_the_binary() {
 
 #[test]
 fn man_page_matches_help() {
-    let page = qa_shared::man::render(
-        qa_diff::cli::command(),
-        qa_diff::cli::EXAMPLES,
-        qa_diff::cli::EXIT_STATUS,
-    );
+    use qa_diff::cli;
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../man/qa-diff.1");
-    if let Some(drift) = qa_shared::man::check(&path, &page) {
-        panic!("{drift}");
-    }
+    qa_shared::man::assert_current(&path, cli::command(), cli::EXAMPLES, cli::EXIT_STATUS);
 }

@@ -1,7 +1,6 @@
 use anyhow::Context as _;
 use qa_report::{cli, verify};
 use qa_shared::exit::{self, failure, Exit};
-use std::io::{self, BufReader};
 
 fn main() -> std::process::ExitCode {
     let args: cli::Args = match qa_shared::cli::parse(cli::command()) {
@@ -18,24 +17,9 @@ fn run(args: cli::Args) -> anyhow::Result<Exit> {
             "nothing to do: pass --verify (see qa-report --help)",
         ));
     }
-    let (source, summary) = if args.input.as_os_str() == "-" {
-        let summary =
-            verify::verify(io::stdin().lock(), args.max_problems).context("reading stdin")?;
-        ("stdin".to_string(), summary)
-    } else {
-        let name = args.input.display().to_string();
-        let file = std::fs::File::open(&args.input).map_err(|e| {
-            let exit = if e.kind() == io::ErrorKind::NotFound {
-                Exit::NoInput
-            } else {
-                Exit::DataErr
-            };
-            failure(exit, format!("{name}: {e}"))
-        })?;
-        let summary = verify::verify(BufReader::new(file), args.max_problems)
-            .with_context(|| format!("reading {name}"))?;
-        (name, summary)
-    };
+    let (source, input) = qa_shared::ndjson::open(&args.input)?;
+    let summary =
+        verify::verify(input, args.max_problems).with_context(|| format!("reading {source}"))?;
     for p in &summary.problems {
         eprintln!("qa-report: {source} line {}: {}", p.line, p.message);
     }

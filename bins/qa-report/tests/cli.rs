@@ -24,13 +24,7 @@ fn help_shows_examples_and_exit_status() {
 
 #[test]
 fn man_page_matches_help() {
-    let page = qa_shared::man::render(
-        qa_report::cli::command(),
-        qa_report::cli::EXAMPLES,
-        qa_report::cli::EXIT_STATUS,
-    );
+    use qa_report::cli;
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../man/qa-report.1");
-    if let Some(drift) = qa_shared::man::check(&path, &page) {
-        panic!("{drift}");
-    }
+    qa_shared::man::assert_current(&path, cli::command(), cli::EXAMPLES, cli::EXIT_STATUS);
 }

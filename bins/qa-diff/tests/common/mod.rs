@@ -19,7 +19,9 @@ pub const CI_VARIABLES: &[&str] = &[
 
 /// A git repository in a temp dir, with a fixed identity and clock.
 pub struct Repo {
+    /// Holds the repository (`repo/`) and files beside it.
     pub dir: tempfile::TempDir,
+    root: PathBuf,
     /// A private HOME, so the machine's ~/.gitconfig cannot change results.
     home: tempfile::TempDir,
     tick: u32,
@@ -28,8 +30,12 @@ pub struct Repo {
 impl Repo {
     /// `git init` with `main` as the first branch.
     pub fn new() -> Repo {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("repo");
+        std::fs::create_dir(&root).unwrap();
         let repo = Repo {
-            dir: tempfile::tempdir().unwrap(),
+            dir,
+            root,
             home: tempfile::tempdir().unwrap(),
             tick: 0,
         };
@@ -39,7 +45,7 @@ impl Repo {
     }
 
     pub fn path(&self) -> &Path {
-        self.dir.path()
+        &self.root
     }
 
     pub fn home(&self) -> &Path {
@@ -81,6 +87,11 @@ impl Repo {
         let full = self.path().join(path);
         std::fs::create_dir_all(full.parent().unwrap()).unwrap();
         std::fs::write(full, content).unwrap();
+    }
+
+    /// Writes a file beside the repository (not inside it), reachable as `../NAME`.
+    pub fn write_outside(&self, name: &str, content: impl AsRef<[u8]>) {
+        std::fs::write(self.dir.path().join(name), content).unwrap();
     }
 
     pub fn remove(&self, path: &str) {
