@@ -5,6 +5,10 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 bin=${QA_BIN_DIR:?set QA_BIN_DIR to the directory holding the built qa-* binaries}
+# A CI machine's own pull-request variables must not choose the cases' bases.
+unset QA_BASE_REF GITHUB_BASE_REF CI_MERGE_REQUEST_TARGET_BRANCH_NAME \
+  BITBUCKET_PR_DESTINATION_BRANCH BUILDKITE_PULL_REQUEST_BASE_BRANCH CHANGE_TARGET \
+  SYSTEM_PULLREQUEST_TARGETBRANCH
 passed=0
 failed=0
 for case in "$here"/cases/*.sh; do
@@ -20,5 +24,5 @@ for case in "$here"/cases/*.sh; do
   fi
   rm -rf "$work" "$work.log"
 done
-echo "pipeline cases: $passed passed, $failed failed"
+echo "pipeline: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
