@@ -154,19 +154,14 @@ pub fn peel(repo: &Repository, spec: &str) -> Option<Oid> {
 /// branch first (it is what the pull request targets), then the local one.
 fn resolve_branch_name(repo: &Repository, value: &str) -> Option<(String, Oid)> {
     let short = value.strip_prefix("refs/heads/").unwrap_or(value);
-    let mut candidates = Vec::new();
-    for remote in remote_names(repo) {
-        candidates.push(format!("{remote}/{short}"));
-    }
-    candidates.insert(0, short.to_string());
-    // origin first, then the local branch, then other remotes.
-    candidates.sort_by_key(|c| match c.as_str() {
-        c if c == format!("origin/{short}") => 0,
-        c if c == short => 1,
-        _ => 2,
-    });
-    candidates
+    // origin first, then the local branch, then the other remotes.
+    let others = remote_names(repo)
         .into_iter()
+        .filter(|r| r != "origin")
+        .map(|r| format!("{r}/{short}"));
+    [format!("origin/{short}"), short.to_string()]
+        .into_iter()
+        .chain(others)
         .find_map(|c| branch_oid(repo, &c).map(|oid| (c, oid)))
         .or_else(|| peel(repo, value).map(|oid| (value.to_string(), oid)))
 }

@@ -1,6 +1,6 @@
 //! Changed files: git diffs turned into `file` payloads with hunks, hashes and roles.
 
-use crate::records::{Delta, FileData, Hunk, HunkLine, Op, Status};
+use crate::records::{Delta, FileData, Hunk, HunkLine, Limits, Op, Status};
 use crate::roles;
 use anyhow::Context as _;
 use git2::{
@@ -10,13 +10,6 @@ use git2::{
 use qa_shared::hash::sha256_hex;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-
-/// Per-file limits on what hunks keep.
-#[derive(Debug, Clone, Copy)]
-pub struct Limits {
-    pub max_hunks: usize,
-    pub max_bytes: usize,
-}
 
 /// What a diff produces, one item at a time.
 pub enum Change {

@@ -39,7 +39,7 @@ pub struct Args {
 
     /// Diff the merge base against the working tree (staged, unstaged and untracked, not
     /// ignored files), and add the current delta (HEAD against the working tree).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "head")]
     pub worktree: bool,
 
     /// Forward the records of FILE (`-` for stdin) before qa-diff's own, so a stream

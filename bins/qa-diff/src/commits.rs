@@ -5,18 +5,23 @@ use crate::records::CommitData;
 use anyhow::Context as _;
 use git2::{DiffOptions, Oid, Repository, Sort};
 
-/// Every commit reachable from `head` and not from `base`, parents before children.
-pub fn in_range(repo: &Repository, base: Oid, head: Oid) -> anyhow::Result<Vec<CommitData>> {
+/// Hands `each` every commit reachable from `head` and not from `base`, parents before
+/// children.
+pub fn each_in_range(
+    repo: &Repository,
+    base: Oid,
+    head: Oid,
+    each: &mut dyn FnMut(CommitData) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
     let mut walk = repo.revwalk()?;
     walk.set_sorting(Sort::TOPOLOGICAL | Sort::REVERSE)?;
     walk.push(head)?;
     walk.hide(base)?;
-    let mut out = Vec::new();
     for oid in walk {
         let oid = oid.context("walking the commit range")?;
-        out.push(commit_data(repo, oid).with_context(|| format!("reading commit {oid}"))?);
+        each(commit_data(repo, oid).with_context(|| format!("reading commit {oid}"))?)?;
     }
-    Ok(out)
+    Ok(())
 }
 
 fn commit_data(repo: &Repository, oid: Oid) -> anyhow::Result<CommitData> {

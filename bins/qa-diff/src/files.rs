@@ -4,8 +4,8 @@
 //! paths, which need rename detection) each produce records in path order; the merge
 //! interleaves them so the output is the same as one sorted pass, whatever the timing.
 
-use crate::changes::{self, Change, Limits, Part};
-use crate::records::Delta;
+use crate::changes::{self, Change, Part};
+use crate::records::{Delta, Limits};
 use crate::BY;
 use anyhow::Context as _;
 use git2::{Oid, Repository};

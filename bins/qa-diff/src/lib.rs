@@ -10,14 +10,13 @@ pub mod message;
 pub mod records;
 pub mod roles;
 
-use changes::Limits;
 use git2::{ErrorCode, Oid, Repository, RepositoryOpenFlags};
 use qa_shared::diag::{Diag, Severity};
 use qa_shared::envelope::Src;
 use qa_shared::exit::{failure, Exit};
 use qa_shared::output::RecordWriter;
 use qa_shared::{Kind, Record};
-use records::{Head, Mode, RangeData};
+use records::{Head, Limits, Mode, RangeData};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -43,12 +42,6 @@ pub fn run<W: Write>(
     // git does not re-hash objects it reads; libgit2 does unless told not to (DESIGN.md).
     git2::opts::strict_hash_verification(false);
     let repo = open(&opts.repo)?;
-    if opts.worktree && opts.head != "HEAD" {
-        return Err(failure(
-            Exit::Usage,
-            "--worktree compares against the working tree, so it cannot take --head",
-        ));
-    }
     let head_oid = head_commit(&repo, &opts.head)?;
     let head_branch = head_branch(&repo, &opts.head);
     let mut skipped = Vec::new();
@@ -94,10 +87,7 @@ pub fn run<W: Write>(
             } else {
                 Mode::Committed
             },
-            limits: records::Limits {
-                max_hunks: opts.limits.max_hunks,
-                max_bytes: opts.limits.max_bytes,
-            },
+            limits: opts.limits,
         },
     )?;
     out.write(&range)?;
@@ -118,13 +108,10 @@ pub fn run<W: Write>(
         limits: opts.limits,
         from: from.clone(),
     });
-    let written = commits::in_range(&repo, base_oid, head_oid).and_then(|commits| {
-        for commit in commits {
-            let mut src = Src::new();
-            src.insert("git.commit".into(), commit.oid.clone());
-            out.write(&Record::new(Kind::Commit, BY, from.clone(), src, commit)?)?;
-        }
-        Ok(())
+    let written = commits::each_in_range(&repo, base_oid, head_oid, &mut |commit| {
+        let mut src = Src::new();
+        src.insert("git.commit".into(), commit.oid.clone());
+        out.write(&Record::new(Kind::Commit, BY, from.clone(), src, commit)?)
     });
     match written {
         Ok(()) => passes.drain(&mut |record| out.write(record)),

@@ -1,4 +1,4 @@
-use qa_diff::{changes::Limits, cli, Options};
+use qa_diff::{cli, records::Limits, Options};
 use qa_shared::exit::{self, Exit};
 use qa_shared::output::RecordWriter;
 

@@ -28,7 +28,8 @@ pub struct Head {
     pub branch: Option<String>,
 }
 
-#[derive(Debug, Serialize)]
+/// Per-file limits on what hunks keep; past either, the file is marked `truncated`.
+#[derive(Debug, Clone, Copy, Serialize)]
 pub struct Limits {
     pub max_hunks: usize,
     pub max_bytes: usize,

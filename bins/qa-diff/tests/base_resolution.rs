@@ -251,3 +251,12 @@ fn the_current_branch_is_never_its_own_base() {
     let base = base_of(&r.qa_diff(&[], &[]));
     assert_eq!(base["source"], "root");
 }
+
+#[test]
+fn ci_value_given_as_a_full_branch_ref_resolves() {
+    let r = feature_repo();
+    r.git(&["branch", "release", "HEAD~1"]);
+    let base = base_of(&r.qa_diff(&[], &[("CHANGE_TARGET", "refs/heads/release")]));
+    assert_eq!(base["source"], "ci-env");
+    assert_eq!(base["ref"], "release");
+}
