@@ -196,28 +196,28 @@ fn file_data(
 ) -> anyhow::Result<FileData> {
     let binary = patch.is_some_and(|p| p.delta().flags().is_binary()) || delta.flags().is_binary();
     let old_id = delta.old_file().id();
-    let new_content: Option<Vec<u8>> = match status {
-        Status::Deleted => None,
-        _ => match pass.side {
-            NewSide::Tree => Some(repo.find_blob(delta.new_file().id())?.content().to_vec()),
-            NewSide::Workdir(root) => read_worktree_file(&root.join(path))?,
-        },
+    // Blobs are borrowed, not copied; a working-tree file is read once.
+    let (new_blob, new_file) = match (status, pass.side) {
+        (Status::Deleted, _) => (None, None),
+        (_, NewSide::Tree) => (Some(repo.find_blob(delta.new_file().id())?), None),
+        (_, NewSide::Workdir(root)) => (None, read_worktree_file(&root.join(path))?),
     };
-    let old_content = if new_content.is_none() && !old_id.is_zero() {
-        repo.find_blob(old_id).ok().map(|b| b.content().to_vec())
-    } else {
-        None
+    let new_content: Option<&[u8]> = new_blob
+        .as_ref()
+        .map(|b| b.content())
+        .or(new_file.as_deref());
+    // A deleted file's role comes from what it was.
+    let old_blob = match new_content {
+        None if !old_id.is_zero() => repo.find_blob(old_id).ok(),
+        _ => None,
     };
-    let new_oid = match (&new_content, delta.new_file().id()) {
+    let old_content = old_blob.as_ref().map(|b| b.content());
+    let new_oid = match (new_content, delta.new_file().id()) {
         (None, _) => None,
         (Some(_), id) if !id.is_zero() => Some(id.to_string()),
         (Some(bytes), _) => Some(Oid::hash_object(ObjectType::Blob, bytes)?.to_string()),
     };
-    let role = roles::classify(
-        path,
-        new_content.as_deref().or(old_content.as_deref()),
-        binary,
-    );
+    let role = roles::classify(path, new_content.or(old_content), binary);
     let mut file = FileData {
         path: path.to_string(),
         old_path: match status {
@@ -231,7 +231,7 @@ fn file_data(
         removed: 0,
         old_oid: (!old_id.is_zero()).then(|| old_id.to_string()),
         new_oid,
-        sha256: new_content.as_deref().map(sha256_hex),
+        sha256: new_content.map(sha256_hex),
         delta: pass.delta,
         hunks: Vec::new(),
         hunk_count: 0,
