@@ -7,15 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 /// Environment variables that would leak the test machine's CI into base resolution.
-pub const CI_VARIABLES: &[&str] = &[
-    "QA_BASE_REF",
-    "GITHUB_BASE_REF",
-    "CI_MERGE_REQUEST_TARGET_BRANCH_NAME",
-    "BITBUCKET_PR_DESTINATION_BRANCH",
-    "BUILDKITE_PULL_REQUEST_BASE_BRANCH",
-    "CHANGE_TARGET",
-    "SYSTEM_PULLREQUEST_TARGETBRANCH",
-];
+pub use qa_diff::base::CI_VARIABLES;
 
 /// A git repository in a temp dir, with a fixed identity and clock.
 pub struct Repo {
