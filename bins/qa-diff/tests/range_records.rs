@@ -326,3 +326,36 @@ const ROLE_CASES: &[(&str, &str)] = &[
     ("bin/tool.js", "command"),
     ("package.json", "configuration"),
 ];
+
+#[test]
+fn non_utf8_lines_stay_readable_and_the_record_valid() {
+    let mut r = Repo::new();
+    r.write("latin1.txt", b"caf\xe9\n");
+    r.commit("init");
+    r.git(&["checkout", "-q", "-b", "feature"]);
+    r.write("latin1.txt", b"caf\xe9\nna\xefve\n");
+    r.commit("more latin-1");
+    let records = r.qa_diff(&[], &[]).records();
+    let f = file(&records, "latin1.txt", "branch");
+    assert_eq!(f["binary"], false);
+    assert_eq!(f["hunks"][0]["lines"][0]["text"], "na\u{fffd}ve");
+    assert_eq!(
+        f["sha256"],
+        qa_shared::hash::sha256_hex(b"caf\xe9\nna\xefve\n")
+    );
+}
+
+#[test]
+fn paths_with_spaces_and_unicode_are_kept_exactly() {
+    let mut r = Repo::new();
+    r.write("seed.txt", "x\n");
+    r.commit("init");
+    r.git(&["checkout", "-q", "-b", "feature"]);
+    r.write("docs/release notes é.md", "hello\n");
+    r.commit("docs: notes");
+    let records = r.qa_diff(&[], &[]).records();
+    assert_eq!(
+        file(&records, "docs/release notes é.md", "branch")["status"],
+        "added"
+    );
+}
