@@ -252,8 +252,16 @@ const DOC_NAMES: &[&str] = &[
 /// `CMakeLists.txt` are configuration, so `.txt` only counts when doc-named.
 const DOC_EXTENSIONS: &[&str] = &["md", "mdx", "markdown", "rst", "adoc", "asciidoc"];
 
+/// Man page sections: `qa-diff.1`, `git-config.5`, `tool.1p`.
+fn is_man_page(p: &PathInfo) -> bool {
+    let mut ext = p.ext.bytes();
+    ext.next().is_some_and(|b| (b'1'..=b'9').contains(&b))
+        && ext.all(|b| b.is_ascii_lowercase())
+        && (p.has_dir_in(&["man"]) || p.dirs().any(|d| d.starts_with("man")))
+}
+
 fn is_documentation(p: &PathInfo) -> bool {
-    p.has_dir_in(DOC_DIRS) || p.ext_in(DOC_EXTENSIONS) || has_doc_name(p)
+    p.has_dir_in(DOC_DIRS) || p.ext_in(DOC_EXTENSIONS) || has_doc_name(p) || is_man_page(p)
 }
 
 fn has_doc_name(p: &PathInfo) -> bool {
@@ -372,7 +380,42 @@ fn is_command(p: &PathInfo, content: Option<&[u8]>) -> bool {
         || p.full == "src/main.rs"
         || p.full.ends_with("/src/main.rs")
         || p.name == "__main__.py"
-        || code_content(p, content).is_some_and(|c| ARGUMENT_PARSING.is_match(c))
+        || code_content(p, content).is_some_and(|c| matches_in_code(&ARGUMENT_PARSING, c, p))
+}
+
+/// True when `re` matches somewhere that is code: not inside a string literal and not on
+/// a comment line. An analyzer whose regex or message names `sys.argv` holds matcher
+/// vocabulary, not argument parsing. A match that starts with its own quote (an import
+/// such as `require('yargs')`) is code.
+fn matches_in_code(re: &Regex, content: &[u8], p: &PathInfo) -> bool {
+    // Rust's `'` also opens lifetimes, so only `"` delimits its strings.
+    let quotes: &[u8] = match p.ext {
+        "rs" => b"\"",
+        "go" => b"\"`",
+        _ => b"\"'`",
+    };
+    let hash_comments = matches!(p.ext, "py" | "rb" | "sh");
+    re.find_iter(content).any(|m| {
+        let line_start = content[..m.start()]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
+        let before = &content[line_start..m.start()];
+        let lead = before.trim_ascii_start();
+        let comment = lead.starts_with(b"//")
+            || lead.starts_with(b"/*")
+            || lead.starts_with(b"* ")
+            || (hash_comments && lead.starts_with(b"#") && !lead.starts_with(b"#!"));
+        !comment && !quotes.iter().any(|&q| unescaped(before, q) % 2 == 1)
+    })
+}
+
+/// How many times `quote` occurs in `text` not preceded by a backslash.
+fn unescaped(text: &[u8], quote: u8) -> usize {
+    text.iter()
+        .enumerate()
+        .filter(|&(i, &b)| b == quote && (i == 0 || text[i - 1] != b'\\'))
+        .count()
 }
 
 /// The scannable head of a code file's content, or None for anything else.
@@ -887,6 +930,58 @@ mod tests {
                     "std::process::Command::new(\"git\").arg(\"log\").output()",
                 ),
                 ("src/client/api.ts", "export const fetchUser = () => {};"),
+            ],
+        );
+    }
+
+    #[test]
+    fn man_pages_are_documentation() {
+        assert_all(
+            Role::Documentation,
+            &[
+                "man/qa-diff.1",
+                "share/man/man5/tool.conf.5",
+                "man/man1/x.1p",
+            ],
+        );
+    }
+
+    #[test]
+    fn numbered_files_outside_man_directories_are_not_man_pages() {
+        assert_all(Role::Product, &["src/backup.1", "data/part.2"]);
+    }
+
+    #[test]
+    fn argument_parser_names_inside_strings_or_comments_are_not_command() {
+        assert_all_with(
+            Role::Product,
+            &[
+                (
+                    "src/scan.rs",
+                    "const P: &str = r\"\\benv::args\\(\";\nfn f() {}",
+                ),
+                ("src/hint.py", "MESSAGE = 'pass flags via sys.argv'\n"),
+                ("src/hint.py", "# we used to read sys.argv here\nx = 1\n"),
+                (
+                    "src/help.ts",
+                    "// reads process.argv in the CLI only\nexport const x = 1;",
+                ),
+                ("src/doc.go", "var help = `uses os.Args`\n"),
+            ],
+        );
+    }
+
+    #[test]
+    fn argument_parsing_in_code_next_to_strings_is_command() {
+        assert_all_with(
+            Role::Command,
+            &[
+                (
+                    "src/run.rs",
+                    "fn f<'a>(x: &'a str) { let a: Vec<String> = std::env::args().collect(); }",
+                ),
+                ("src/run.py", "name = \"x\"; args = sys.argv[1:]\n"),
+                ("src/run.js", "const yargs = require('yargs');\n"),
             ],
         );
     }
