@@ -13,6 +13,7 @@ pub enum Kind {
     Route,
     Capability,
     Trace,
+    Draft,
     Plan,
     Criterion,
     TargetSpec,
@@ -30,7 +31,7 @@ pub enum Kind {
 }
 
 impl Kind {
-    pub const ALL: [Kind; 22] = [
+    pub const ALL: [Kind; 23] = [
         Kind::Range,
         Kind::Commit,
         Kind::File,
@@ -39,6 +40,7 @@ impl Kind {
         Kind::Route,
         Kind::Capability,
         Kind::Trace,
+        Kind::Draft,
         Kind::Plan,
         Kind::Criterion,
         Kind::TargetSpec,
@@ -66,6 +68,7 @@ impl Kind {
             Kind::Route => "route",
             Kind::Capability => "capability",
             Kind::Trace => "trace",
+            Kind::Draft => "draft",
             Kind::Plan => "plan",
             Kind::Criterion => "criterion",
             Kind::TargetSpec => "target.spec",

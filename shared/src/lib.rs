@@ -2,6 +2,7 @@
 //! streaming, exit codes, command-line plumbing and `diag` records.
 
 pub mod canonical;
+pub mod change;
 pub mod cli;
 pub mod diag;
 pub mod envelope;

@@ -154,6 +154,18 @@ pub fn forward<R: BufRead, W: std::io::Write>(
     input: R,
     out: &mut RecordWriter<W>,
 ) -> anyhow::Result<u64> {
+    forward_each(source, input, out, |_, _| Ok(()))
+}
+
+/// [`forward`], handing each checked envelope and its line number to `visit` after the
+/// line is written: the way a filter stage collects what its analysis needs. An error
+/// from `visit` stops the stream there (records already forwarded stay written).
+pub fn forward_each<R: BufRead, W: std::io::Write>(
+    source: &str,
+    input: R,
+    out: &mut RecordWriter<W>,
+    mut visit: impl FnMut(u64, Envelope) -> anyhow::Result<()>,
+) -> anyhow::Result<u64> {
     let mut reader = LineReader::new(input);
     let mut count = 0;
     while let Some(item) = reader.next_line() {
@@ -166,11 +178,27 @@ pub fn forward<R: BufRead, W: std::io::Write>(
                 return Err(failure(Exit::DataErr, format!("{source} {e}")))
             }
         };
-        parse_envelope(source, line, bytes)?;
+        let envelope = parse_envelope(source, line, bytes)?;
         out.forward(bytes)?;
         count += 1;
+        visit(line, envelope)?;
     }
     Ok(count)
+}
+
+/// Reads `data` of a record this stage understands into `T`; a mismatch is bad input
+/// (exit 65) naming the source, line and kind.
+pub fn data_of<T: serde::de::DeserializeOwned>(
+    source: &str,
+    line: u64,
+    envelope: &Envelope,
+) -> anyhow::Result<T> {
+    T::deserialize(&envelope.data).map_err(|e| {
+        failure(
+            Exit::DataErr,
+            format!("{source} line {line}: `{}` record data: {e}", envelope.kind),
+        )
+    })
 }
 
 /// Parses a line as an envelope; the error names the input and line and exits 65.

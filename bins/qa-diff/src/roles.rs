@@ -22,35 +22,7 @@ use std::sync::LazyLock;
 
 use regex::bytes::Regex;
 
-/// Which kind of evidence a changed path can give.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Role {
-    Product,
-    Command,
-    AnalysisRule,
-    RepositoryWorkflow,
-    Configuration,
-    Test,
-    Documentation,
-    Generated,
-}
-
-impl Role {
-    /// The stable kebab-case name used in records.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Role::Product => "product",
-            Role::Command => "command",
-            Role::AnalysisRule => "analysis-rule",
-            Role::RepositoryWorkflow => "repository-workflow",
-            Role::Configuration => "configuration",
-            Role::Test => "test",
-            Role::Documentation => "documentation",
-            Role::Generated => "generated",
-        }
-    }
-}
+pub use qa_shared::change::Role;
 
 /// Classify a changed file.
 ///
