@@ -1,5 +1,5 @@
-use qa_intent::cli;
-use qa_shared::exit::{self, Exit};
+use qa_intent::{cli, manifest};
+use qa_shared::exit::{self, failure, Exit};
 use qa_shared::output::RecordWriter;
 
 fn main() -> std::process::ExitCode {
@@ -8,9 +8,16 @@ fn main() -> std::process::ExitCode {
         Err(code) => return code,
     };
     exit::run("qa-intent", || {
+        let manifest = match &args.manifest {
+            Some(path) => Some(
+                manifest::load(path)?
+                    .ok_or_else(|| failure(Exit::NoInput, format!("{}: no such manifest", path.display())))?,
+            ),
+            None => manifest::load(&args.repo.join(".qa/manifest.yaml"))?,
+        };
         let mut out = RecordWriter::stdout();
         let (source, input) = qa_shared::ndjson::open(&args.input)?;
-        qa_shared::ndjson::forward(&source, input, &mut out)?;
+        qa_intent::run(&source, input, manifest.as_ref(), &mut out)?;
         out.finish()?;
         Ok(Exit::Success)
     })

@@ -5,16 +5,54 @@ use qa_shared::cli::{after_help, Example};
 use qa_shared::Exit;
 use std::path::PathBuf;
 
-/// (skeleton: being built)
+use crate::DraftFormat;
+
+/// Assemble one reasoning trace per QA scenario.
+///
+/// qa-trace forwards every record it reads, then adds one `trace` record per `scenario`:
+/// the causal path `diff file:line -> lifecycle stage -> risk -> route -> draft ->
+/// execution`. A trace is `traceable` only when a located diff line and a lifecycle stage
+/// of the intent located on that same line join and the scenario is routed; `partial`
+/// when they do not; `review-only` when the route is review-only. Execution stays
+/// `not-run` unless an `execution` record of the route's exact command is in the stream.
+///
+/// With --draft manual, each routed scenario also gets a `draft` record: steps and
+/// assertions with the `file:line` each maps to, and a compile receipt (compiled,
+/// partial, not-compiled, review-only).
 #[derive(Debug, Parser)]
 #[command(name = "qa-trace", version)]
 pub struct Args {
     /// Read records from FILE instead of stdin (`-` is stdin).
     #[arg(long = "in", value_name = "FILE", default_value = "-")]
     pub input: PathBuf,
+
+    /// Also write a draft per routed scenario.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub draft: Option<DraftFormat>,
+
+    /// Accepted so one flag set can be passed to every stage; qa-trace uses none of them.
+    #[arg(long, hide = true)]
+    pub allow_network: bool,
+    #[arg(long, hide = true)]
+    pub allow_tool_calls: bool,
+    #[arg(long, hide = true)]
+    pub allow_exec: bool,
+    #[arg(long, hide = true, value_name = "SECONDS")]
+    pub timeout: Option<u64>,
+    #[arg(long, hide = true, value_name = "NAME")]
+    pub auth_env: Option<String>,
 }
 
-pub const EXAMPLES: &[Example] = &[];
+pub const EXAMPLES: &[Example] = &[
+    Example {
+        what: "Traces for the current branch",
+        command: "qa-diff | qa-intent | qa-route | qa-trace",
+    },
+    Example {
+        what: "With manual drafts, then only the drafts' receipts",
+        command: "qa-diff | qa-intent | qa-route | qa-trace --draft manual | jq -c 'select(.kind == \"draft\") | .data.receipt'",
+    },
+];
 
 pub const EXIT_STATUS: &[(Exit, &str)] = &[
     (Exit::Success, "records written"),

@@ -1,6 +1,63 @@
-//! qa-trace: see the crate description and `qa-trace --help`.
+//! qa-trace: one causal reasoning trace per QA scenario, and optional manual drafts with
+//! compile receipts.
 
 pub mod cli;
+pub mod drafts;
+pub mod reading;
+pub mod traces;
+
+use std::io::{BufRead, Write};
+
+use anyhow::Result;
+use qa_shared::envelope::Src;
+use qa_shared::output::RecordWriter;
+use qa_shared::{Kind, Record};
 
 /// The `by` value of every record this stage writes.
 pub const BY: &str = concat!("qa-trace/", env!("CARGO_PKG_VERSION"));
+
+/// Which drafts to write besides the traces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum DraftFormat {
+    /// A manual test draft: steps and assertions a person follows.
+    Manual,
+}
+
+/// Forwards the stream, then appends for each scenario its draft (when asked) and its
+/// trace, in scenario order.
+pub fn run<R: BufRead, W: Write>(
+    source: &str,
+    input: R,
+    draft: Option<DraftFormat>,
+    out: &mut RecordWriter<W>,
+) -> Result<()> {
+    let mut seen = reading::Seen::default();
+    qa_shared::ndjson::forward_each(source, input, out, |line, envelope| {
+        seen.take(source, line, envelope)
+    })?;
+    for scenario in &seen.scenarios {
+        let route = seen.routes.get(&scenario.id);
+        let intent = seen.intents.get(&scenario.data.intent);
+        let mut draft_record = None;
+        if let (Some(DraftFormat::Manual), Some(route)) = (draft, route) {
+            let data = drafts::manual(scenario, route);
+            let record = Record::new(
+                Kind::Draft,
+                BY,
+                vec![scenario.id.clone(), route.id.clone()],
+                Src::new(),
+                &data,
+            )?;
+            out.write(&record)?;
+            draft_record = Some((record.id.clone(), data));
+        }
+        let execution = seen.executions.last();
+        let data = traces::trace(scenario, intent, route, draft_record.as_ref(), execution);
+        let mut from = vec![scenario.id.clone()];
+        from.extend(route.map(|r| r.id.clone()));
+        from.extend(draft_record.map(|d| d.0));
+        from.extend(intent.map(|i| i.id.clone()));
+        out.write(&Record::new(Kind::Trace, BY, from, Src::new(), &data)?)?;
+    }
+    Ok(())
+}

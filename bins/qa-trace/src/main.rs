@@ -1,6 +1,6 @@
-use qa_trace::cli;
 use qa_shared::exit::{self, Exit};
 use qa_shared::output::RecordWriter;
+use qa_trace::cli;
 
 fn main() -> std::process::ExitCode {
     let args: cli::Args = match qa_shared::cli::parse(cli::command()) {
@@ -10,7 +10,7 @@ fn main() -> std::process::ExitCode {
     exit::run("qa-trace", || {
         let mut out = RecordWriter::stdout();
         let (source, input) = qa_shared::ndjson::open(&args.input)?;
-        qa_shared::ndjson::forward(&source, input, &mut out)?;
+        qa_trace::run(&source, input, args.draft, &mut out)?;
         out.finish()?;
         Ok(Exit::Success)
     })

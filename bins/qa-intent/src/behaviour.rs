@@ -1,0 +1,298 @@
+//! Which commits carry behaviour: conventional types, plain subjects, cleanup shapes.
+
+use std::sync::LazyLock;
+
+use qa_shared::change::{CommitData, Role};
+use regex::Regex;
+
+use crate::changeset::bears_behaviour;
+
+/// What a commit can contribute to intents.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CommitClass {
+    /// Describes behaviour and touches a behaviour-bearing file.
+    Behaviour(Rank),
+    /// Cleanup-shaped (tidy, lint, typo, review comments): provenance only, no scenarios.
+    Cleanup,
+    /// docs, style, ci, test, build, chore, release, or only tests/docs changed.
+    Maintenance,
+    /// No usable text (`wip`, "update", a merge): its files are partitioned by vocabulary.
+    Unusable,
+}
+
+/// How strongly a commit's type anchors an intent (lower anchors first).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Rank {
+    Feature,
+    Fix,
+    Refactor,
+    Plain,
+}
+
+/// Conventional types that never become product intents.
+const MAINTENANCE_TYPES: &[&str] = &[
+    "docs", "doc", "style", "ci", "test", "tests", "build", "chore", "release", "revert",
+];
+
+/// Words that make a subject cleanup-shaped, whatever its type.
+static CLEANUP: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?ix)
+        \b(typos?|tidy|tidies|lint(s|ing)?|linter|clippy|prettier|rustfmt|gofmt|black|
+           formatt?(ing)?|whitespace|nits?|nitpicks?|dead\ code|unused|
+           clean\ ?ups?|clean\ up|cleaned|minor\ refactor(ing)?|small\ refactor(ing)?|
+           address(ed|es)?\ (the\ )?(pr\ |code\ )?(review\ )?(comments|feedback|notes)|review\ (comments|feedback)|
+           reorder(ed)?\ imports|sort(ed)?\ imports|fix\ imports|rename(d)?\ (local\ )?variables?)\b",
+    )
+    .expect("cleanup pattern")
+});
+
+/// Subjects with no usable intent.
+static UNUSABLE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?ix)^\s*(
+            (wip|tmp|temp|todo|checkpoint|save|stuff|misc|changes?|updates?|progress|more|fixup!|squash!|amend!)\b.*
+          | (update|edit|change)s?\ [\w./-]+\s*$
+          | [.\-_!?\s]*
+        )$",
+    )
+    .expect("unusable pattern")
+});
+
+/// Verbs that describe externally meaningful behaviour when a subject starts with them
+/// (after an optional `area:` prefix) or, for refactors, anywhere in the subject.
+const BEHAVIOUR_VERBS: &[&str] = &[
+    "accept", "add", "adds", "allow", "allows", "block", "blocks", "cap", "create", "creates",
+    "disable", "disables", "display", "displays", "emit", "emits", "enable", "enables", "enforce",
+    "export", "exports", "expose", "exposes", "fix", "fixes", "handle", "handles", "hide",
+    "hides", "ignore", "ignores", "implement", "implements", "introduce", "introduces", "keep",
+    "keeps", "let", "lets", "limit", "limits", "notify", "persist", "persists", "prevent",
+    "prevents", "redirect", "redirects", "reject", "rejects", "remember", "require", "requires",
+    "respect", "retry", "retries", "return", "returns", "save", "saves", "send", "sends", "show",
+    "shows", "skip", "skips", "sort", "sorts", "store", "stores", "support", "supports", "track",
+    "validate", "validates", "warn", "warns",
+];
+
+/// The subject with a conventional `type(scope)!:` or a plain `area:` prefix removed.
+pub fn description(subject: &str) -> &str {
+    match subject.split_once(':') {
+        Some((prefix, rest))
+            if !prefix.is_empty()
+                && prefix.len() <= 40
+                && !prefix.contains(' ')
+                && !rest.trim().is_empty() =>
+        {
+            rest.trim()
+        }
+        _ => subject.trim(),
+    }
+}
+
+/// True when `text` names behaviour a user, caller or operator could observe.
+pub fn describes_behaviour(text: &str) -> bool {
+    text.split(|c: char| !c.is_alphanumeric())
+        .any(|w| BEHAVIOUR_VERBS.contains(&w.to_ascii_lowercase().as_str()))
+}
+
+fn starts_with_behaviour_verb(text: &str) -> bool {
+    text.split(|c: char| !c.is_alphanumeric())
+        .find(|w| !w.is_empty())
+        .is_some_and(|w| BEHAVIOUR_VERBS.contains(&w.to_ascii_lowercase().as_str()))
+}
+
+/// True when the subject is cleanup-shaped.
+pub fn is_cleanup_shaped(subject: &str) -> bool {
+    CLEANUP.is_match(subject)
+}
+
+/// Classifies a commit; `role` gives the role of each path the range changed (None for
+/// paths the net diff no longer shows).
+pub fn classify(commit: &CommitData, role: impl Fn(&str) -> Option<Role>) -> CommitClass {
+    if commit.merge {
+        return CommitClass::Unusable;
+    }
+    let roles: Vec<Role> = commit.files.iter().filter_map(|p| role(p)).collect();
+    let behaviour_files = roles.iter().any(|&r| bears_behaviour(r));
+    let other_files = roles
+        .iter()
+        .any(|&r| matches!(r, Role::Configuration | Role::RepositoryWorkflow));
+    let kind = commit.kind.as_deref().map(str::to_ascii_lowercase);
+    let desc = description(&commit.subject);
+
+    if kind
+        .as_deref()
+        .is_some_and(|k| MAINTENANCE_TYPES.contains(&k))
+    {
+        return CommitClass::Maintenance;
+    }
+    if !behaviour_files && !other_files {
+        // Only tests, docs or generated files changed (or nothing the net diff kept).
+        return CommitClass::Maintenance;
+    }
+    if is_cleanup_shaped(&commit.subject) {
+        return CommitClass::Cleanup;
+    }
+    match kind.as_deref() {
+        Some("feat" | "feature") => CommitClass::Behaviour(Rank::Feature),
+        Some("fix" | "hotfix" | "bugfix" | "perf") => CommitClass::Behaviour(Rank::Fix),
+        Some("refactor") if describes_behaviour(desc) => CommitClass::Behaviour(Rank::Refactor),
+        Some("refactor") => CommitClass::Cleanup,
+        // Another conventional-looking type (e.g. `deps`, `i18n`): judge it as plain text.
+        _ if UNUSABLE.is_match(desc) || UNUSABLE.is_match(&commit.subject) => {
+            CommitClass::Unusable
+        }
+        _ if starts_with_behaviour_verb(desc) => CommitClass::Behaviour(Rank::Plain),
+        _ => CommitClass::Unusable,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn commit(subject: &str, kind: Option<&str>, files: &[&str]) -> CommitData {
+        CommitData {
+            oid: "0".repeat(40),
+            parents: vec![],
+            merge: false,
+            subject: subject.to_string(),
+            body: String::new(),
+            kind: kind.map(str::to_string),
+            scope: None,
+            breaking: false,
+            tickets: vec![],
+            files: files.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+
+    fn role_of(path: &str) -> Option<Role> {
+        Some(if path.contains("test") {
+            Role::Test
+        } else if path.starts_with("docs/") || path.ends_with(".md") {
+            Role::Documentation
+        } else if path.ends_with(".json") {
+            Role::Configuration
+        } else {
+            Role::Product
+        })
+    }
+
+    fn class(subject: &str, kind: Option<&str>, files: &[&str]) -> CommitClass {
+        classify(&commit(subject, kind, files), role_of)
+    }
+
+    #[test]
+    fn feat_and_fix_touching_product_are_behaviour() {
+        assert_eq!(
+            class("feat: add coupons", Some("feat"), &["src/coupon.ts"]),
+            CommitClass::Behaviour(Rank::Feature)
+        );
+        assert_eq!(
+            class("fix: reject bad refunds", Some("fix"), &["src/refund.ts"]),
+            CommitClass::Behaviour(Rank::Fix)
+        );
+        assert_eq!(
+            class("perf: cache totals", Some("perf"), &["src/cart.ts"]),
+            CommitClass::Behaviour(Rank::Fix)
+        );
+    }
+
+    #[test]
+    fn maintenance_types_never_become_behaviour_even_on_product_files() {
+        for kind in ["docs", "style", "ci", "test", "build", "chore", "release"] {
+            assert_eq!(
+                class(&format!("{kind}: add things"), Some(kind), &["src/cart.ts"]),
+                CommitClass::Maintenance,
+                "{kind}"
+            );
+        }
+    }
+
+    #[test]
+    fn test_only_and_docs_only_feats_are_maintenance() {
+        assert_eq!(
+            class("feat: add cart tests", Some("feat"), &["src/cart.test.ts"]),
+            CommitClass::Maintenance
+        );
+        assert_eq!(
+            class("feat: document coupons", Some("feat"), &["docs/coupons.md"]),
+            CommitClass::Maintenance
+        );
+    }
+
+    #[test]
+    fn refactor_counts_only_when_it_describes_behaviour() {
+        assert_eq!(
+            class("refactor: reject expired coupons at checkout", Some("refactor"), &["src/c.ts"]),
+            CommitClass::Behaviour(Rank::Refactor)
+        );
+        assert_eq!(
+            class("refactor: extract price module", Some("refactor"), &["src/c.ts"]),
+            CommitClass::Cleanup
+        );
+        assert_eq!(
+            class("refactor: minor cleanup of cart helpers", Some("refactor"), &["src/c.ts"]),
+            CommitClass::Cleanup
+        );
+    }
+
+    #[test]
+    fn cleanup_shapes_are_cleanup_whatever_the_type() {
+        for subject in [
+            "address review comments",
+            "Fix typo in cart",
+            "fix: lint warnings",
+            "tidy imports",
+            "Apply prettier",
+            "Remove dead code",
+        ] {
+            assert_eq!(class(subject, None, &["src/cart.ts"]), CommitClass::Cleanup, "{subject}");
+        }
+    }
+
+    #[test]
+    fn plain_subjects_with_behaviour_verbs_on_product_files_count() {
+        assert_eq!(
+            class("Add support for gift cards", None, &["src/giftcard.ts"]),
+            CommitClass::Behaviour(Rank::Plain)
+        );
+        assert_eq!(
+            class("cart: show totals in the header", None, &["src/cart.ts"]),
+            CommitClass::Behaviour(Rank::Plain)
+        );
+    }
+
+    #[test]
+    fn plain_subjects_without_product_files_or_verbs_do_not_count() {
+        assert_eq!(
+            class("Add support for gift cards", None, &["docs/gift.md"]),
+            CommitClass::Maintenance
+        );
+        assert_eq!(
+            class("Tweak calendar spacing", None, &["src/cal.ts"]),
+            CommitClass::Unusable
+        );
+    }
+
+    #[test]
+    fn wip_and_vague_subjects_are_unusable() {
+        for subject in ["wip", "WIP: more", "update", "changes", "update cart.ts", ".", "fixup! feat: x"] {
+            assert_eq!(class(subject, None, &["src/cart.ts"]), CommitClass::Unusable, "{subject}");
+        }
+    }
+
+    #[test]
+    fn merges_are_unusable() {
+        let mut c = commit("Merge branch 'x'", None, &[]);
+        c.merge = true;
+        assert_eq!(classify(&c, role_of), CommitClass::Unusable);
+    }
+
+    #[test]
+    fn description_strips_type_and_area_prefixes_only() {
+        assert_eq!(description("feat(cart): add coupons"), "add coupons");
+        assert_eq!(description("cart: show totals"), "show totals");
+        assert_eq!(description("Add a: b thing"), "Add a: b thing");
+        assert_eq!(description("Support ratio 1:2"), "Support ratio 1:2");
+    }
+}

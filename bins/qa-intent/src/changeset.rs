@@ -1,0 +1,78 @@
+//! What qa-intent reads of a change stream: the range, its commits and its changed files.
+
+use anyhow::Result;
+use qa_shared::change::{CommitData, Delta, FileData, RangeView, Role};
+use qa_shared::ndjson::data_of;
+use qa_shared::{Envelope, Kind};
+
+/// A record this stage reads, with its id (for `from`).
+#[derive(Debug, Clone)]
+pub struct Read<T> {
+    pub id: String,
+    pub data: T,
+}
+
+/// The change as the upstream stages described it.
+#[derive(Debug, Default)]
+pub struct Changeset {
+    pub range: Option<Read<RangeView>>,
+    /// Oldest first, as qa-diff writes them.
+    pub commits: Vec<Read<CommitData>>,
+    /// The branch delta: merge base against head or the working tree.
+    pub files: Vec<Read<FileData>>,
+    /// HEAD against the working tree (worktree mode only): the task being edited now.
+    pub current: Vec<Read<FileData>>,
+}
+
+impl Changeset {
+    /// Takes the records qa-intent needs and ignores the rest.
+    pub fn take(&mut self, source: &str, line: u64, envelope: Envelope) -> Result<()> {
+        match envelope.known_kind() {
+            Some(Kind::Range) => {
+                self.range = Some(Read {
+                    data: data_of(source, line, &envelope)?,
+                    id: envelope.id,
+                })
+            }
+            Some(Kind::Commit) => self.commits.push(Read {
+                data: data_of(source, line, &envelope)?,
+                id: envelope.id,
+            }),
+            Some(Kind::File) => {
+                let data: FileData = data_of(source, line, &envelope)?;
+                let read = Read {
+                    id: envelope.id,
+                    data,
+                };
+                match read.data.delta {
+                    Delta::Branch => self.files.push(read),
+                    Delta::Current => self.current.push(read),
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// The branch-delta file record for `path`.
+    pub fn file(&self, path: &str) -> Option<&Read<FileData>> {
+        self.files.iter().find(|f| f.data.path == path)
+    }
+
+    /// The role of a changed path, when the range changed it.
+    pub fn role(&self, path: &str) -> Option<Role> {
+        self.file(path).map(|f| f.data.role)
+    }
+
+    /// True when the stream came from `qa-diff --worktree`.
+    pub fn is_worktree(&self) -> bool {
+        self.range
+            .as_ref()
+            .is_some_and(|r| r.data.mode == qa_shared::change::Mode::Worktree)
+    }
+}
+
+/// Roles whose changed lines can carry behaviour (and join commits).
+pub fn bears_behaviour(role: Role) -> bool {
+    matches!(role, Role::Product | Role::Command | Role::AnalysisRule)
+}

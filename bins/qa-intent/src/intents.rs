@@ -1,0 +1,553 @@
+//! Assembling intents from a changeset: commit groups, cleanup provenance, vocabulary
+//! partitions, changed tests, configuration, confidence and authority.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use qa_shared::change::{
+    Annotation, Authority, CommitData, Confidence, Focus, IntentData, IntentSource,
+    LifecycleStep, Location, Op, Origin, Role, Stage, TestContract,
+};
+
+use crate::behaviour::{self, CommitClass, Rank};
+use crate::changeset::{bears_behaviour, Changeset};
+use crate::joining::{self, Member};
+use crate::lifecycle::{self, Fact, FactKind, Reading};
+use crate::manifest::{Criticality, Manifest};
+use crate::syntax;
+use crate::vocabulary::{self, FileTerms};
+
+/// An intent before it becomes a record: its data and the facts its scenarios rest on.
+#[derive(Debug, Clone)]
+pub struct Intent {
+    pub data: IntentData,
+    /// Located facts of this intent's files; `weak` facts sit in a file another intent
+    /// also changed and share no vocabulary with this one.
+    pub facts: Vec<(Fact, bool)>,
+    /// Record ids this intent rests on (commits and files).
+    pub from: Vec<String>,
+    /// Critical by manifest, annotation or a breaking change.
+    pub critical: bool,
+    /// Anchor commit description, for contextual evidence.
+    pub wording: Option<(String, String)>,
+    /// Path of each file in the intent with its role.
+    pub roles: BTreeMap<String, Role>,
+}
+
+/// Most lifecycle steps kept per stage.
+const PER_STAGE: usize = 4;
+
+/// Builds every intent of the change, in a stable order: commit intents by anchor, then
+/// standalone cleanup, vocabulary partitions, configuration, workflow and test evidence.
+pub fn derive(cs: &Changeset, manifest: Option<&Manifest>) -> Vec<Intent> {
+    let readings: BTreeMap<&str, Reading> = cs
+        .files
+        .iter()
+        .map(|f| (f.data.path.as_str(), lifecycle::read_file(&f.data)))
+        .collect();
+    let role = |p: &str| cs.role(p);
+
+    let mut behaviour = Vec::new();
+    let mut cleanups = Vec::new();
+    for (i, c) in cs.commits.iter().enumerate() {
+        match behaviour::classify(&c.data, role) {
+            CommitClass::Behaviour(rank) => behaviour.push((i, rank)),
+            CommitClass::Cleanup => cleanups.push(i),
+            CommitClass::Maintenance | CommitClass::Unusable => {}
+        }
+    }
+
+    let members: Vec<Member> = behaviour
+        .iter()
+        .map(|&(i, rank)| member(&cs.commits[i].data, rank, &role))
+        .collect();
+    let mut groups: Vec<Group> = joining::group(&members)
+        .into_iter()
+        .map(|g| Group {
+            commits: g.iter().map(|&m| behaviour[m].0).collect(),
+            cleanup: Vec::new(),
+            rank: Some(behaviour[g[0]].1),
+            files: BTreeSet::new(),
+            source: IntentSource::Commits,
+            focus_hint: None,
+            title: None,
+        })
+        .collect();
+    for g in &mut groups {
+        for &c in &g.commits {
+            g.files.extend(changed_in(cs, &cs.commits[c].data));
+        }
+    }
+
+    // Cleanup commits join the first intent sharing a behaviour file, else stand alone.
+    for &c in &cleanups {
+        let files: BTreeSet<String> = changed_in(cs, &cs.commits[c].data).collect();
+        let shared = groups.iter_mut().find(|g| {
+            g.rank.is_some()
+                && g.files
+                    .iter()
+                    .any(|f| files.contains(f) && role(f).is_some_and(bears_behaviour))
+        });
+        match shared {
+            Some(g) => g.cleanup.push(c),
+            None => groups.push(Group {
+                commits: vec![],
+                cleanup: vec![c],
+                rank: None,
+                files,
+                source: IntentSource::Commits,
+                focus_hint: Some(Focus::Cleanup),
+                title: None,
+            }),
+        }
+    }
+
+    let assigned: BTreeSet<String> = groups
+        .iter()
+        .filter(|g| g.focus_hint != Some(Focus::Cleanup))
+        .flat_map(|g| g.files.iter().cloned())
+        .chain(
+            groups
+                .iter()
+                .filter(|g| g.focus_hint == Some(Focus::Cleanup))
+                .flat_map(|g| g.files.iter().cloned()),
+        )
+        .collect();
+
+    // Behaviour files no commit text explains: partition by anchored vocabulary.
+    let loose: Vec<&str> = cs
+        .files
+        .iter()
+        .map(|f| f.data.path.as_str())
+        .filter(|p| !assigned.contains(*p) && role(p).is_some_and(bears_behaviour))
+        .collect();
+    let terms: Vec<FileTerms> = loose
+        .iter()
+        .map(|p| {
+            let reading = &readings[p];
+            let mut anchors = vocabulary::path_terms(p);
+            anchors.extend(reading.declared.iter().flat_map(|s| vocabulary::words_of(s)));
+            FileTerms {
+                path: p.to_string(),
+                anchors,
+                words: reading.words.clone(),
+            }
+        })
+        .collect();
+    for (members, shared) in vocabulary::partition(&terms) {
+        let files: BTreeSet<String> = members.iter().map(|&i| loose[i].to_string()).collect();
+        let topic: Vec<String> = if shared.is_empty() {
+            terms[members[0]].anchors.iter().take(3).cloned().collect()
+        } else {
+            shared.into_iter().take(3).collect()
+        };
+        let place = if cs.is_worktree() { "Uncommitted work" } else { "Unlabelled commits" };
+        let title = if topic.is_empty() {
+            format!("{place} on {}", files.iter().next().map(String::as_str).unwrap_or("files"))
+        } else {
+            format!("{place} on {}", topic.join(", "))
+        };
+        groups.push(Group {
+            commits: vec![],
+            cleanup: vec![],
+            rank: None,
+            files,
+            source: IntentSource::Vocabulary,
+            focus_hint: None,
+            title: Some(title),
+        });
+    }
+
+    // Tests: attach to an intent that touched them or whose file they are named after.
+    let tests: Vec<&str> = cs
+        .files
+        .iter()
+        .map(|f| f.data.path.as_str())
+        .filter(|p| role(p) == Some(Role::Test))
+        .collect();
+    let mut loose_tests = BTreeSet::new();
+    for t in &tests {
+        let owner = groups.iter_mut().find(|g| {
+            g.focus_hint != Some(Focus::Cleanup)
+                && (g.files.contains(*t) || g.files.iter().any(|f| same_subject(f, t)))
+        });
+        match owner {
+            Some(g) => {
+                g.files.insert(t.to_string());
+            }
+            None => {
+                loose_tests.insert(t.to_string());
+            }
+        }
+    }
+
+    // Configuration and workflow files no intent took: their own verification intents.
+    let all_assigned: BTreeSet<String> = groups.iter().flat_map(|g| g.files.iter().cloned()).collect();
+    for (want, focus, title) in [
+        (Role::Configuration, Focus::Configuration, "Configuration change"),
+        (Role::RepositoryWorkflow, Focus::RepositoryWorkflow, "Repository workflow change"),
+    ] {
+        let files: BTreeSet<String> = cs
+            .files
+            .iter()
+            .map(|f| f.data.path.clone())
+            .filter(|p| !all_assigned.contains(p) && role(p) == Some(want))
+            .collect();
+        if !files.is_empty() {
+            groups.push(Group {
+                commits: vec![],
+                cleanup: vec![],
+                rank: None,
+                title: Some(format!("{title}: {}", join_paths(&files))),
+                files,
+                source: IntentSource::Commits,
+                focus_hint: Some(focus),
+            });
+        }
+    }
+    if !loose_tests.is_empty() {
+        groups.push(Group {
+            commits: vec![],
+            cleanup: vec![],
+            rank: None,
+            title: Some(format!("Changed test evidence: {}", join_paths(&loose_tests))),
+            files: loose_tests,
+            source: IntentSource::Commits,
+            focus_hint: Some(Focus::Verification),
+        });
+    }
+
+    // Which intents share each file, to tell their lines apart.
+    let mut owners: BTreeMap<&str, usize> = BTreeMap::new();
+    for g in &groups {
+        for f in &g.files {
+            *owners.entry(f.as_str()).or_default() += 1;
+        }
+    }
+    groups
+        .iter()
+        .map(|g| build(cs, g, &readings, &owners, manifest))
+        .collect()
+}
+
+/// Commits, files and wording of one intent before its data is built.
+#[derive(Debug)]
+struct Group {
+    commits: Vec<usize>,
+    cleanup: Vec<usize>,
+    rank: Option<Rank>,
+    files: BTreeSet<String>,
+    source: IntentSource,
+    focus_hint: Option<Focus>,
+    title: Option<String>,
+}
+
+fn member(c: &CommitData, rank: Rank, role: &impl Fn(&str) -> Option<Role>) -> Member {
+    Member {
+        rank,
+        tickets: c.tickets.iter().cloned().collect(),
+        files: c
+            .files
+            .iter()
+            .filter(|p| role(p).is_some_and(bears_behaviour))
+            .cloned()
+            .collect(),
+    }
+}
+
+/// The commit's paths the net diff still shows.
+fn changed_in<'a>(cs: &'a Changeset, c: &'a CommitData) -> impl Iterator<Item = String> + 'a {
+    c.files.iter().filter(|p| cs.file(p).is_some()).cloned()
+}
+
+/// True when a test file is named after a source file (`cart.test.ts` and `cart.ts`,
+/// `test_orders.py` and `orders.py`, `refund_test.go` and `refund.go`).
+pub fn same_subject(source: &str, test: &str) -> bool {
+    let stem = |p: &str| -> String {
+        let name = p.rsplit('/').next().unwrap_or(p);
+        let base = name.split('.').next().unwrap_or(name).to_ascii_lowercase();
+        base.trim_start_matches("test_")
+            .trim_end_matches("_test")
+            .trim_end_matches("_spec")
+            .to_string()
+    };
+    let (s, t) = (stem(source), stem(test));
+    s.len() >= 3 && s == t && source != test
+}
+
+fn join_paths(files: &BTreeSet<String>) -> String {
+    let mut names: Vec<&str> = files.iter().map(String::as_str).take(3).collect();
+    if files.len() > 3 {
+        names.push("…");
+    }
+    names.join(", ")
+}
+
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(c) => c.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+fn build(
+    cs: &Changeset,
+    g: &Group,
+    readings: &BTreeMap<&str, Reading>,
+    owners: &BTreeMap<&str, usize>,
+    manifest: Option<&Manifest>,
+) -> Intent {
+    let commits: Vec<&CommitData> = g.commits.iter().map(|&i| &cs.commits[i].data).collect();
+    let anchor = commits.first();
+    let roles: BTreeMap<String, Role> = g
+        .files
+        .iter()
+        .filter_map(|f| cs.role(f).map(|r| (f.clone(), r)))
+        .collect();
+    let has = |want: Role| roles.values().any(|&r| r == want);
+
+    let focus = g.focus_hint.unwrap_or(if has(Role::Product) {
+        Focus::Product
+    } else if has(Role::Command) {
+        Focus::Command
+    } else if has(Role::AnalysisRule) {
+        Focus::AnalysisRule
+    } else if has(Role::Configuration) {
+        Focus::Configuration
+    } else if has(Role::RepositoryWorkflow) {
+        Focus::RepositoryWorkflow
+    } else {
+        Focus::Verification
+    });
+    let cleanup = focus == Focus::Cleanup;
+
+    let description = anchor.map(|c| behaviour::description(&c.subject).to_string());
+    let title = match (&g.title, &description) {
+        (Some(t), _) => t.clone(),
+        (None, Some(d)) => capitalized(d),
+        (None, None) => g
+            .cleanup
+            .first()
+            .map(|&i| capitalized(behaviour::description(&cs.commits[i].data.subject)))
+            .unwrap_or_else(|| "Change".to_string()),
+    };
+
+    // Words that tell this intent's lines apart in a file another intent also changed.
+    let own_words: BTreeSet<String> = description
+        .iter()
+        .flat_map(|d| vocabulary::words_of(d))
+        .chain(g.files.iter().filter(|f| owners.get(f.as_str()) == Some(&1)).flat_map(|f| {
+            readings.get(f.as_str()).into_iter().flat_map(|r| r.declared.iter().flat_map(|s| vocabulary::words_of(s)))
+        }))
+        .collect();
+    let mut facts = Vec::new();
+    if !cleanup {
+        for f in &g.files {
+            let Some(reading) = readings.get(f.as_str()) else { continue };
+            let shared = owners.get(f.as_str()).is_some_and(|&n| n > 1);
+            for fact in &reading.facts {
+                let weak = shared && !fact.words.iter().any(|w| own_words.contains(w));
+                facts.push((fact.clone(), weak));
+            }
+        }
+    }
+
+    // Changed tests and annotations of this intent's files.
+    let mut contracts = Vec::new();
+    let mut annotations = Vec::new();
+    for f in &g.files {
+        let Some(file) = cs.file(f) else { continue };
+        let added: Vec<(u32, &str)> = file
+            .data
+            .hunks
+            .iter()
+            .flat_map(|h| h.lines.iter())
+            .filter(|l| l.op == Op::Add)
+            .map(|l| (l.line, l.text.as_str()))
+            .collect();
+        let lang = syntax::language_of(f);
+        match file.data.role {
+            Role::Test => contracts.extend(syntax::test_contracts(lang, f, &added).into_iter().map(
+                |(line, title, framework)| TestContract {
+                    file: f.clone(),
+                    line,
+                    title,
+                    framework: framework.to_string(),
+                },
+            )),
+            Role::Product | Role::Command => {
+                annotations.extend(syntax::annotations(&added).into_iter().map(|(line, tag, value)| {
+                    Annotation {
+                        file: f.clone(),
+                        line,
+                        tag,
+                        value,
+                    }
+                }))
+            }
+            _ => {}
+        }
+    }
+
+    // Team policy from the manifest: a flow anchored in a path or a changed symbol.
+    let symbols: Vec<&str> = g
+        .files
+        .iter()
+        .filter_map(|f| readings.get(f.as_str()))
+        .flat_map(|r| r.declared.iter().map(String::as_str))
+        .collect();
+    let paths: Vec<&str> = g.files.iter().map(String::as_str).collect();
+    let flow = if cleanup { None } else { manifest.and_then(|m| m.flow_for(&paths, &symbols)) };
+    let authority = if flow.is_some() {
+        Authority::TeamPolicy
+    } else if !contracts.is_empty() || annotations.iter().any(|a| a.tag == "flow") {
+        Authority::RepositoryContract
+    } else {
+        Authority::Inference
+    };
+
+    let lifecycle = lifecycle_of(description.as_deref(), &facts, &annotations);
+
+    let located = facts.iter().any(|(f, weak)| !weak && f.kind != FactKind::Setting);
+    let proves = facts.iter().any(|(f, weak)| {
+        !weak
+            && matches!(
+                f.kind,
+                FactKind::Outcome { .. } | FactKind::Output | FactKind::ExitCode | FactKind::State { durable: true, .. }
+            )
+    }) || !contracts.is_empty();
+    let stages: BTreeSet<Stage> = facts.iter().filter(|(_, w)| !w).map(|(f, _)| f.stage).collect();
+    let confidence = match (g.source, focus) {
+        (IntentSource::Vocabulary, _) => Confidence::Low,
+        (_, Focus::Cleanup) => Confidence::Medium,
+        (_, Focus::Verification) if !contracts.is_empty() => Confidence::Medium,
+        (_, Focus::Configuration | Focus::RepositoryWorkflow) if !facts.is_empty() => Confidence::Medium,
+        _ if anchor.is_some() && located && proves && stages.len() >= 2 => Confidence::High,
+        _ if located => Confidence::Medium,
+        _ => Confidence::Low,
+    };
+    let review_required = confidence == Confidence::Low || g.source == IntentSource::Vocabulary;
+
+    let critical = commits.iter().any(|c| c.breaking)
+        || flow.is_some_and(|f| matches!(f.criticality, Criticality::Critical | Criticality::High))
+        || annotations
+            .iter()
+            .any(|a| a.tag == "risk" && matches!(a.value.to_ascii_lowercase().as_str(), "critical" | "high"));
+
+    let mut tickets: BTreeSet<String> = commits.iter().flat_map(|c| c.tickets.iter().cloned()).collect();
+    tickets.extend(g.cleanup.iter().flat_map(|&i| cs.commits[i].data.tickets.iter().cloned()));
+
+    let reason = reason(g, focus, confidence, located, proves, contracts.len());
+    let kind = match (anchor, g.source) {
+        (Some(c), _) => c.kind.clone().unwrap_or_else(|| "change".to_string()),
+        (None, IntentSource::Vocabulary) if cs.is_worktree() => "worktree".to_string(),
+        (None, IntentSource::Vocabulary) => "wip".to_string(),
+        (None, _) if cleanup => g
+            .cleanup
+            .first()
+            .and_then(|&i| cs.commits[i].data.kind.clone())
+            .unwrap_or_else(|| "cleanup".to_string()),
+        (None, _) => "change".to_string(),
+    };
+    let from: Vec<String> = g
+        .commits
+        .iter()
+        .chain(&g.cleanup)
+        .map(|&i| cs.commits[i].id.clone())
+        .chain(g.files.iter().filter_map(|f| cs.file(f).map(|r| r.id.clone())))
+        .collect();
+
+    Intent {
+        data: IntentData {
+            title,
+            kind,
+            focus,
+            source: g.source,
+            commits: commits.iter().map(|c| c.oid.clone()).collect(),
+            cleanup_commits: g.cleanup.iter().map(|&i| cs.commits[i].data.oid.clone()).collect(),
+            tickets: tickets.into_iter().collect(),
+            files: g.files.iter().cloned().collect(),
+            confidence,
+            review_required,
+            cleanup,
+            lifecycle,
+            authority,
+            flow: flow.map(|f| f.name.clone()),
+            contracts,
+            annotations,
+            reason,
+        },
+        facts,
+        from,
+        critical,
+        wording: anchor.map(|c| (c.oid.clone(), behaviour::description(&c.subject).to_string())),
+        roles,
+    }
+}
+
+fn reason(g: &Group, focus: Focus, confidence: Confidence, located: bool, proves: bool, tests: usize) -> String {
+    let grouping = match (g.source, g.commits.len()) {
+        (IntentSource::Vocabulary, _) => "files grouped by shared path and symbol vocabulary, without usable commit text".to_string(),
+        (_, 0) if focus == Focus::Cleanup => "a cleanup-shaped commit: kept for provenance, no scenarios".to_string(),
+        (_, 0) => "files no behaviour commit explains, verified by their role".to_string(),
+        (_, 1) => "one behaviour-bearing commit".to_string(),
+        (_, n) => format!("{n} commits joined by shared tickets or behaviour files"),
+    };
+    let evidence = match (located, proves) {
+        (true, true) => "changed lines locate the behaviour and an observable outcome",
+        (true, false) => "changed lines locate the behaviour but no observable outcome",
+        (false, _) => "no changed line locates the behaviour",
+    };
+    let tests = if tests > 0 { format!("; {tests} changed test(s)") } else { String::new() };
+    format!("{grouping}; {evidence}{tests}; confidence {}", match confidence {
+        Confidence::Low => "low",
+        Confidence::Medium => "medium",
+        Confidence::High => "high",
+    })
+}
+
+fn lifecycle_of(description: Option<&str>, facts: &[(Fact, bool)], annotations: &[Annotation]) -> Vec<LifecycleStep> {
+    let mut steps: Vec<LifecycleStep> = Vec::new();
+    if let Some(d) = description {
+        for (stage, text) in lifecycle::clauses(d) {
+            steps.push(LifecycleStep { stage, text, evidence: vec![], origin: Origin::Commit });
+        }
+    }
+    for a in annotations {
+        let stage = match a.tag.as_str() {
+            "outcome" => Stage::ObservableOutcome,
+            "stage" => continue,
+            _ => continue,
+        };
+        steps.push(LifecycleStep {
+            stage,
+            text: a.value.clone(),
+            evidence: vec![Location { file: a.file.clone(), line: a.line }],
+            origin: Origin::Annotation,
+        });
+    }
+    let mut per_stage: BTreeMap<Stage, usize> = BTreeMap::new();
+    for (fact, weak) in facts {
+        if *weak || fact.kind == FactKind::Setting || fact.kind == FactKind::Pattern {
+            continue;
+        }
+        let n = per_stage.entry(fact.stage).or_default();
+        if *n >= PER_STAGE {
+            continue;
+        }
+        if let Some(existing) = steps.iter_mut().find(|s| s.origin == Origin::Diff && s.stage == fact.stage && s.text == fact.text) {
+            existing.evidence.push(fact.at.clone());
+            continue;
+        }
+        *n += 1;
+        steps.push(LifecycleStep {
+            stage: fact.stage,
+            text: fact.text.clone(),
+            evidence: vec![fact.at.clone()],
+            origin: Origin::Diff,
+        });
+    }
+    // Lifecycle order, commit wording before the lines within a stage.
+    steps.sort_by_key(|s| (s.stage, s.origin != Origin::Commit));
+    steps
+}

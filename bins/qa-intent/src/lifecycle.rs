@@ -1,0 +1,477 @@
+//! Lifecycle facts: what changed lines and commit clauses say about triggers, conditions,
+//! actions, state changes, side effects and observable outcomes, each located.
+
+use std::collections::BTreeSet;
+use std::sync::LazyLock;
+
+use qa_shared::change::{FileData, Location, Op, Role, Stage};
+use regex::Regex;
+
+use crate::syntax::{self, Language, LexState, LineFacts};
+
+/// What kind of evidence a fact is; scenarios are built from these, never from prose.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FactKind {
+    /// An event handler, route or entry point (`onClick={save}`, `app.post("/refund")`).
+    Trigger,
+    /// A branch condition (`if (amount < 0)`).
+    Condition,
+    /// A branch condition comparing against a limit: boundary evidence.
+    Comparison,
+    /// A call of a function the change declares.
+    Call,
+    /// A state update; `literal` is the state a transition moves to, when named.
+    State { literal: Option<String>, durable: bool },
+    /// A request, message, event or file write leaving the unit.
+    SideEffect,
+    /// Something a user or caller sees; `error` for failure outcomes.
+    Outcome { error: bool },
+    /// A command-line argument or subcommand definition.
+    Argument,
+    /// Command output on stdout or stderr.
+    Output,
+    /// A process exit status.
+    ExitCode,
+    /// A matcher in an analysis rule (regex, pattern list).
+    Pattern,
+    /// A changed configuration line.
+    Setting,
+}
+
+/// One located fact.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fact {
+    pub kind: FactKind,
+    pub stage: Stage,
+    pub text: String,
+    pub at: Location,
+    /// Specific words of the line, for telling apart intents that share a file.
+    pub words: Vec<String>,
+}
+
+/// Longest excerpt kept from a source line.
+const EXCERPT: usize = 160;
+
+/// Most facts kept per file: a huge generated-looking diff must not swamp the intent.
+const PER_FILE: usize = 48;
+
+pub fn excerpt(text: &str) -> String {
+    let t = text.trim();
+    match t.char_indices().nth(EXCERPT) {
+        Some((i, _)) => format!("{}…", &t[..i]),
+        None => t.to_string(),
+    }
+}
+
+fn re(pattern: &str) -> Regex {
+    Regex::new(pattern).expect("lifecycle pattern")
+}
+
+static ROUTE: LazyLock<Regex> = LazyLock::new(|| {
+    re(r#"(?x)
+        \b(?:app|router|server|fastify|api|bp|blueprint|r|e|g|mux)\s*\.\s*(get|post|put|patch|delete|route|handle(?:func)?|GET|POST|PUT|PATCH|DELETE)\s*\(\s*["'`]([^"'`]+)["'`]
+      | \#\[\s*(get|post|put|patch|delete)\s*\(\s*"([^"]+)"
+      | \.route\s*\(\s*"([^"]+)"
+      | \bpath\s*\(\s*["']([^"']*)["']
+    "#)
+});
+static LISTENER: LazyLock<Regex> =
+    LazyLock::new(|| re(r#"addEventListener\s*\(\s*["'](\w+)["']"#));
+static CONDITION: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"^\s*(?:\}\s*)?(?:else\s+if|if|elif|unless|guard|while|case|when)\b\s*\(?\s*(.*?)\s*\)?\s*(?:\{|:|then)?\s*$")
+});
+static COMPARISON: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?x)
+        ([\w.\]\)]+)\s*(<=|>=|<|>|===|==|!==|!=)\s*(-?\d+(?:\.\d+)?|[A-Z][A-Z0-9_]{2,}|\w*(?:max|min|limit|Max|Min|Limit)\w*)\b
+      | (-?\d+(?:\.\d+)?)\s*(<=|>=|<|>)\s*([\w.]+)
+    ")
+});
+static THROW: LazyLock<Regex> = LazyLock::new(|| {
+    re(r#"(?x)
+        \bthrow\s+new\s+\w*\s*\(\s*["'`]([^"'`]+)
+      | \braise\s+\w+\s*\(\s*[fr]?["']([^"']+)
+      | \b(?:bail|anyhow|ensure)!\s*\((?:[^"]*,\s*)?"([^"]+)
+      | \bErr\s*\(\s*[\w:]*\(?\s*"([^"]+)
+      | \berrors\.New\s*\(\s*"([^"]+)
+      | \bfmt\.Errorf\s*\(\s*"([^"]+)
+      | \bhttp\.Error\s*\(\s*\w+\s*,\s*"([^"]+)
+      | \b(?:toast|message|notification)\.error\s*\(\s*["'`]([^"'`]+)
+      | \bset(?:Error|ErrorMessage|FormError)\s*\(\s*["'`]([^"'`]+)
+      | \bHTTPException\s*\(\s*status_code\s*=\s*(\d{3})
+    "#)
+});
+static STATUS: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?x)
+        \.status\s*\(\s*(\d{3})\s*\)
+      | \bstatus(?:_code)?\s*[=:]\s*(\d{3})\b
+      | \bStatusCode::([A-Z_]+)
+      | \bhttp\.Status(\w+)
+      | \bstatus\.HTTP_(\d{3})
+    ")
+});
+static NOTICE: LazyLock<Regex> = LazyLock::new(|| {
+    re(r#"(?x)
+        \b(?:toast(?:\.success|\.info|\.warning)?|alert|notify|flash|showToast|showNotice|setMessage|setNotice|setStatusMessage|message\.(?:success|info)|snackbar\.\w+|enqueueSnackbar)\s*\(\s*(?:["'`]([^"'`]+)|(\w+))
+    "#)
+});
+static RESPONSE: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"\b(?:res|reply|response|ctx|c)\s*\.\s*(?:json|send|render|JSON|String)\s*\(|\b(?:jsonify|JSONResponse|render_template|Json)\s*\(|\breturn\s+render\s*\(")
+});
+static NAVIGATE: LazyLock<Regex> = LazyLock::new(|| {
+    re(r#"\b(?:navigate|redirect|router\.push|router\.replace|history\.push|window\.location\.assign)\s*\(\s*["'`]([^"'`]+)"#)
+});
+static STATE_TRANSITION: LazyLock<Regex> = LazyLock::new(|| {
+    re(r#"(?x)
+        \b(?:status|state|phase|stage)\w*\s*(?:=|:)\s*["'`](\w[\w-]*)["'`]
+      | \bset(?:Status|State|Phase|Stage)\s*\(\s*["'`](\w[\w-]*)["'`]
+      | \b(?:status|state|phase|stage)\s*=\s*(?:\w+(?:::|\.))+([A-Z]\w*)
+      | \b(?:Status|State|Phase|Stage)(?:::|\.)([A-Z]\w*)\s*[;,)]?\s*$
+    "#)
+});
+static DURABLE: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?x)
+        \b(?:localStorage|sessionStorage|AsyncStorage)\s*\.\s*setItem\s*\(
+      | \.(?:save|insert|insert_one|insertOne|update|updateOne|upsert|bulk_create|delete|destroy|remove|commit|persist|put_item|set)\s*\(
+      | \b(?:INSERT\s+INTO|UPDATE\s+\w+\s+SET|DELETE\s+FROM)\b
+      | \bfs(?:::|\.)write(?:File(?:Sync)?)?\s*\(
+      | \bdb\.(?:Create|Save|Exec|Delete|Model)\s*\(
+    ")
+});
+static SETTER: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?x)
+        \bset[A-Z]\w*\s*\(
+      | \bsetState\s*\(
+      | \bthis\.state\.\w+\s*=
+      | \bself\.\w+\s*=[^=]
+      | \bdispatch\s*\(
+    ")
+});
+static REQUEST: LazyLock<Regex> = LazyLock::new(|| {
+    re(r#"(?x)
+        \bfetch\s*\(
+      | \baxios(?:\.\w+)?\s*\(
+      | \brequests\.(?:get|post|put|patch|delete)\s*\(
+      | \bhttpx?\.(?:get|post|put|patch|delete|Get|Post|NewRequest)\s*\(
+      | \breqwest::
+      | \b(?:send_?[eE]mail|send_mail|sendMail|mailer\.\w+|publish|enqueue|emit|postMessage|track)\s*\(
+    "#)
+});
+static ARGUMENT: LazyLock<Regex> = LazyLock::new(|| {
+    re(r#"(?x)
+        \bArg::new\s*\(
+      | \#\[\s*(?:arg|clap|command)\s*\(
+      | \.(?:arg|long|short|subcommand)\s*\(
+      | \badd_argument\s*\(
+      | \badd_parser\s*\(
+      | \.option\s*\(\s*["'`]-
+      | \.command\s*\(\s*["'`]
+      | \bflag\.(?:String|Bool|Int|Duration)(?:Var)?\s*\(
+      | \b(?:pub\s+)?\w+\s*:\s*(?:Option<|bool|String|PathBuf|u\d+|usize|Vec<)
+    "#)
+});
+static OUTPUT: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"\b(?:println!|eprintln!|print!|eprint!|writeln!|print|console\.(?:log|error|warn)|sys\.(?:stdout|stderr)\.write|fmt\.(?:Print|Fprint)\w*|click\.echo|process\.(?:stdout|stderr)\.write)\s*\(")
+});
+static EXIT: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"\b(?:process\.exit|sys\.exit|std::process::exit|os\.Exit|ExitCode::from|exit)\s*\(\s*(-?\d+)?|\bExitCode::(SUCCESS|FAILURE)|\bExit::\w+")
+});
+static PATTERN: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"\bRegex(?:Set|Builder)?::new\s*\(|\bregex!\s*\(|\bRegExp\s*\(|\bre\.(?:compile|match|search|findall|fullmatch|sub)\s*\(|\bregexp\.MustCompile\w*\s*\(|\bPattern\.compile\s*\(|/[^/\s][^/]*/[gimsuy]*\.test\s*\(")
+});
+
+/// What qa-intent learns from one changed file's added lines.
+#[derive(Debug, Clone, Default)]
+pub struct Reading {
+    pub facts: Vec<Fact>,
+    /// Symbols declared on added lines.
+    pub declared: BTreeSet<String>,
+    /// Specific words of identifiers used on added lines.
+    pub words: BTreeSet<String>,
+}
+
+/// Reads one changed file, by its role. Only added lines count: they are what the
+/// change makes true.
+pub fn read_file(file: &FileData) -> Reading {
+    let lang = syntax::language_of(&file.path);
+    let mut reading = Reading::default();
+    let out = &mut reading.facts;
+    for hunk in &file.hunks {
+        let mut state = LexState::default();
+        for line in &hunk.lines {
+            if line.op != Op::Add {
+                continue;
+            }
+            let facts = syntax::read_line(lang, &line.text, &mut state);
+            reading.declared.extend(facts.declared.iter().cloned());
+            reading
+                .words
+                .extend(facts.identifiers.iter().flat_map(|i| crate::vocabulary::words_of(i)));
+            let at = Location {
+                file: file.path.clone(),
+                line: line.line,
+            };
+            if out.len() >= PER_FILE {
+                continue;
+            }
+            match file.role {
+                Role::Product => product_facts(lang, &line.text, &facts, &at, out),
+                Role::Command => command_facts(lang, &line.text, &facts, &at, out),
+                Role::AnalysisRule => rule_facts(&line.text, &facts, &at, out),
+                Role::Configuration | Role::RepositoryWorkflow => setting_facts(&line.text, &at, out),
+                _ => {}
+            }
+        }
+    }
+    reading
+}
+
+/// True when the line is only a comment (or blank): nothing in it is code.
+fn is_comment_only(text: &str, facts: &LineFacts) -> bool {
+    let t = text.trim();
+    t.is_empty()
+        || t.starts_with("//")
+        || t.starts_with('#') && !t.starts_with("#[")
+        || t.starts_with("/*")
+        || t.starts_with('*')
+        || (facts.calls.is_empty() && facts.identifiers.is_empty() && facts.jsx_text.is_empty() && facts.comment.is_some())
+}
+
+fn push(out: &mut Vec<Fact>, kind: FactKind, stage: Stage, text: String, at: &Location, facts: &LineFacts) {
+    let words = facts
+        .identifiers
+        .iter()
+        .flat_map(|i| crate::vocabulary::words_of(i))
+        .collect();
+    out.push(Fact {
+        kind,
+        stage,
+        text,
+        at: at.clone(),
+        words,
+    });
+}
+
+/// True when the regex match starts in code: its first identifier is one the lexer saw
+/// outside strings, comments and regex literals.
+fn in_code(m: &regex::Match, facts: &LineFacts) -> bool {
+    let lead: String = m
+        .as_str()
+        .trim_start_matches(|c: char| !c.is_alphanumeric() && c != '_')
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .collect();
+    lead.is_empty()
+        || facts.identifiers.iter().any(|i| i == &lead || i.starts_with(&format!("{lead}.")) || i.ends_with(&format!(".{lead}")) || i.split(['.', ':']).any(|p| p == lead))
+        || facts.calls.iter().any(|c| c.split(['.', ':']).any(|p| p.trim_end_matches('!') == lead))
+        || matches!(lead.as_str(), "throw" | "raise" | "if" | "INSERT" | "UPDATE" | "DELETE" | "print")
+}
+
+fn find<'t>(re: &Regex, text: &'t str, facts: &LineFacts) -> Option<regex::Captures<'t>> {
+    re.captures_iter(text)
+        .find(|c| in_code(&c.get(0).expect("group 0"), facts))
+}
+
+fn first_group(c: &regex::Captures) -> Option<String> {
+    c.iter().skip(1).flatten().next().map(|m| m.as_str().to_string())
+}
+
+fn product_facts(lang: Language, text: &str, facts: &LineFacts, at: &Location, out: &mut Vec<Fact>) {
+    if is_comment_only(text, facts) {
+        return;
+    }
+    let _ = lang;
+    let line = excerpt(text);
+    // Triggers: routes, listeners, JSX event handlers.
+    if let Some(c) = find(&ROUTE, text, facts) {
+        let parts: Vec<&str> = c.iter().skip(1).flatten().map(|m| m.as_str()).collect();
+        let label = match parts.as_slice() {
+            [method, path] => format!("{} {path}", method.to_ascii_uppercase()),
+            [path] => format!("request to {path}"),
+            _ => line.clone(),
+        };
+        push(out, FactKind::Trigger, Stage::Trigger, label, at, facts);
+    } else if let Some(c) = find(&LISTENER, text, facts) {
+        push(out, FactKind::Trigger, Stage::Trigger, format!("{} event", &c[1]), at, facts);
+    } else if let Some((event, handler)) = facts
+        .jsx_attrs
+        .iter()
+        .chain(handler_attrs(text).iter())
+        .find(|(k, _)| is_event_attr(k))
+    {
+        push(out, FactKind::Trigger, Stage::Trigger, format!("{event} runs {handler}"), at, facts);
+    }
+    // Conditions and limits.
+    if let Some(c) = CONDITION.captures(text) {
+        let cond = c.get(1).map_or("", |m| m.as_str()).trim_end_matches(['{', ')', ':']).trim();
+        if !cond.is_empty() && !facts.identifiers.is_empty() {
+            let kind = if COMPARISON.is_match(cond) {
+                FactKind::Comparison
+            } else {
+                FactKind::Condition
+            };
+            push(out, kind, Stage::Condition, excerpt(cond), at, facts);
+        }
+    }
+    // Outcomes: errors first (they shape failure scenarios), then what users see.
+    if let Some(c) = find(&THROW, text, facts) {
+        let msg = first_group(&c).unwrap_or_else(|| line.clone());
+        push(out, FactKind::Outcome { error: true }, Stage::ObservableOutcome, msg, at, facts);
+    } else if let Some(c) = find(&STATUS, text, facts) {
+        let code = first_group(&c).unwrap_or_default();
+        let error = code.parse::<u16>().is_ok_and(|n| n >= 400)
+            || ["BAD", "NOT_FOUND", "FORBIDDEN", "UNAUTHORIZED", "CONFLICT", "UNPROCESSABLE", "INTERNAL", "BadRequest", "NotFound", "Forbidden", "Unauthorized", "Conflict", "InternalServerError", "UnprocessableEntity"]
+                .iter()
+                .any(|e| code.starts_with(e));
+        push(out, FactKind::Outcome { error }, Stage::ObservableOutcome, format!("responds with status {code}"), at, facts);
+    } else if let Some(c) = find(&NOTICE, text, facts) {
+        let shown = first_group(&c).unwrap_or_default();
+        push(out, FactKind::Outcome { error: false }, Stage::ObservableOutcome, format!("shows {shown:?}"), at, facts);
+    } else if let Some(c) = find(&NAVIGATE, text, facts) {
+        push(out, FactKind::Outcome { error: false }, Stage::ObservableOutcome, format!("navigates to {}", &c[1]), at, facts);
+    } else if find(&RESPONSE, text, facts).is_some() {
+        push(out, FactKind::Outcome { error: false }, Stage::ObservableOutcome, format!("responds: {line}"), at, facts);
+    } else if let Some(t) = facts.jsx_text.iter().find(|t| t.chars().filter(|c| c.is_alphabetic()).count() >= 2) {
+        push(out, FactKind::Outcome { error: false }, Stage::ObservableOutcome, format!("shows {:?}", t.trim()), at, facts);
+    }
+    // State: transitions to a named state, durable writes, in-memory setters.
+    if let Some(c) = find(&STATE_TRANSITION, text, facts) {
+        let literal = first_group(&c);
+        let durable = find(&DURABLE, text, facts).is_some();
+        push(out, FactKind::State { literal, durable }, Stage::StateChange, line.clone(), at, facts);
+    } else if find(&DURABLE, text, facts).is_some() {
+        push(out, FactKind::State { literal: None, durable: true }, Stage::StateChange, line.clone(), at, facts);
+    } else if find(&SETTER, text, facts).is_some() && !is_presentation_setter(text) {
+        push(out, FactKind::State { literal: None, durable: false }, Stage::StateChange, line.clone(), at, facts);
+    }
+    if find(&REQUEST, text, facts).is_some() {
+        push(out, FactKind::SideEffect, Stage::SideEffect, line.clone(), at, facts);
+    }
+    // Declared functions and their calls are the action.
+    if let Some(name) = facts.declared.first() {
+        if facts.exported || looks_like_action(name) {
+            push(out, FactKind::Call, Stage::Action, format!("{name} (changed)"), at, facts);
+        }
+    }
+}
+
+/// Setters that only change presentation (`setClassName`, `setOpen`, `setHover`) are not
+/// behaviour state.
+fn is_presentation_setter(text: &str) -> bool {
+    static PRESENTATION: LazyLock<Regex> = LazyLock::new(|| {
+        re(r"\bset(?:ClassName|Class|Style|Styles|Theme|Hover|Hovered|Focus|Focused|Open|Expanded|Collapsed|Visible|Width|Height|Size|Color|Variant|Animation|Tab|ActiveTab)\s*\(")
+    });
+    PRESENTATION.is_match(text) && !SETTER.find_iter(text).any(|m| !PRESENTATION.is_match(m.as_str()) && !m.as_str().starts_with("set"))
+}
+
+fn looks_like_action(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    ["handle", "on", "submit", "save", "create", "update", "delete", "remove", "apply", "process", "send", "load", "fetch", "validate", "check", "reject", "accept", "refund", "pay", "export", "import"]
+        .iter()
+        .any(|v| lower.starts_with(v))
+}
+
+fn is_event_attr(name: &str) -> bool {
+    name.len() > 2 && name.starts_with("on") && name[2..].starts_with(|c: char| c.is_ascii_uppercase())
+}
+
+/// `onClick={save}` pairs when the lexer does not report expression-valued attributes.
+fn handler_attrs(text: &str) -> Vec<(String, String)> {
+    static ATTR: LazyLock<Regex> =
+        LazyLock::new(|| re(r"\b(on[A-Z]\w*)\s*=\s*\{\s*(?:\(\)\s*=>\s*)?([\w.]+)"));
+    ATTR.captures_iter(text)
+        .map(|c| (c[1].to_string(), c[2].to_string()))
+        .collect()
+}
+
+fn command_facts(lang: Language, text: &str, facts: &LineFacts, at: &Location, out: &mut Vec<Fact>) {
+    let _ = lang;
+    if is_comment_only(text, facts) {
+        return;
+    }
+    let line = excerpt(text);
+    if ARGUMENT.is_match(text) {
+        push(out, FactKind::Argument, Stage::Trigger, line.clone(), at, facts);
+    }
+    if let Some(c) = find(&THROW, text, facts) {
+        let msg = first_group(&c).unwrap_or_else(|| line.clone());
+        push(out, FactKind::Outcome { error: true }, Stage::ObservableOutcome, msg, at, facts);
+    }
+    if find(&OUTPUT, text, facts).is_some() {
+        push(out, FactKind::Output, Stage::ObservableOutcome, line.clone(), at, facts);
+    }
+    if find(&EXIT, text, facts).is_some() {
+        push(out, FactKind::ExitCode, Stage::ObservableOutcome, line.clone(), at, facts);
+    }
+    if let Some(c) = CONDITION.captures(text) {
+        let cond = c.get(1).map_or("", |m| m.as_str()).trim();
+        if !cond.is_empty() && !facts.identifiers.is_empty() {
+            push(out, FactKind::Condition, Stage::Condition, excerpt(cond), at, facts);
+        }
+    }
+}
+
+fn rule_facts(text: &str, facts: &LineFacts, at: &Location, out: &mut Vec<Fact>) {
+    if is_comment_only(text, facts) {
+        return;
+    }
+    // The rule's matcher vocabulary is never product behaviour: keep only that a pattern
+    // changed, and where.
+    if PATTERN.is_match(text) || !facts.matcher_strings.is_empty() {
+        push(out, FactKind::Pattern, Stage::Condition, format!("pattern changed at line {}", at.line), at, facts);
+    }
+}
+
+fn setting_facts(text: &str, at: &Location, out: &mut Vec<Fact>) {
+    let t = text.trim();
+    if t.is_empty() || t.starts_with('#') || t.starts_with("//") || matches!(t, "{" | "}" | "[" | "]" | "}," | "],") {
+        return;
+    }
+    out.push(Fact {
+        kind: FactKind::Setting,
+        stage: Stage::Condition,
+        text: excerpt(t),
+        at: at.clone(),
+        words: Vec::new(),
+    });
+}
+
+/// Lifecycle clauses of a commit subject: the action it names and, when present, the
+/// trigger (`when ...`, `on ...`, `after ...`) and condition (`if ...`, `unless ...`).
+pub fn clauses(description: &str) -> Vec<(Stage, String)> {
+    static SPLIT: LazyLock<Regex> = LazyLock::new(|| {
+        re(r"(?i)\s+\b(only when|only if|when|whenever|after|before|upon|if|unless)\s+")
+    });
+    let mut out = Vec::new();
+    let mut rest = description.trim();
+    let mut pending: Option<Stage> = None;
+    loop {
+        let found = SPLIT.captures(rest).map(|c| {
+            let m = c.get(0).expect("group 0");
+            let word = c[1].to_ascii_lowercase();
+            (m.start(), m.end(), word)
+        });
+        let (head, next) = match &found {
+            Some((start, end, word)) => (&rest[..*start], Some((&rest[*end..], word.clone()))),
+            None => (rest, None),
+        };
+        let head = head.trim();
+        if !head.is_empty() {
+            out.push((pending.unwrap_or(Stage::Action), head.to_string()));
+        }
+        match next {
+            Some((tail, word)) => {
+                pending = Some(if matches!(word.as_str(), "if" | "unless" | "only when" | "only if") {
+                    Stage::Condition
+                } else {
+                    Stage::Trigger
+                });
+                rest = tail;
+            }
+            None => break,
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,429 @@
+//! Runner-independent QA scenarios from an intent's located facts, shaped by the role of
+//! the files they come from: product journeys only from product sources.
+
+use qa_shared::change::{
+    Authority, Evidence, Focus, Priority, Relation, Role, ScenarioData, ScenarioKind, Stage,
+    TestClass,
+};
+
+use crate::intents::Intent;
+use crate::lifecycle::{Fact, FactKind};
+
+/// A scenario before it is tied to its intent record.
+pub type Scenario = ScenarioData;
+
+/// Most evidence items kept per scenario.
+const MAX_EVIDENCE: usize = 12;
+/// Most failure, boundary or state-transition scenarios per intent.
+const MAX_EDGE: usize = 2;
+
+/// Every scenario of an intent; cleanup intents have none.
+pub fn for_intent(intent: &Intent) -> Vec<Scenario> {
+    let d = &intent.data;
+    if d.cleanup {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let facts_of = |role: Role| -> Vec<&Fact> {
+        intent
+            .facts
+            .iter()
+            .filter(|(f, _)| intent.roles.get(&f.at.file) == Some(&role))
+            .map(|(f, _)| f)
+            .collect()
+    };
+    let weak = |f: &Fact| intent.facts.iter().any(|(g, w)| *w && g == f);
+    let ctx = Ctx { intent, weak: &weak };
+
+    if d.focus == Focus::Verification {
+        out.push(ctx.verification());
+        return out;
+    }
+    let product = facts_of(Role::Product);
+    if intent.roles.values().any(|&r| r == Role::Product) {
+        out.extend(ctx.product(&product));
+    }
+    let command = facts_of(Role::Command);
+    if intent.roles.values().any(|&r| r == Role::Command) {
+        out.extend(ctx.command(&command));
+    }
+    let rules = facts_of(Role::AnalysisRule);
+    if intent.roles.values().any(|&r| r == Role::AnalysisRule) {
+        out.extend(ctx.controls(&rules));
+    }
+    let settings = facts_of(Role::Configuration);
+    if !settings.is_empty() {
+        out.push(ctx.configuration(&settings));
+    }
+    let workflow = facts_of(Role::RepositoryWorkflow);
+    if !workflow.is_empty() {
+        out.push(ctx.workflow(&workflow));
+    }
+    out
+}
+
+struct Ctx<'a> {
+    intent: &'a Intent,
+    weak: &'a dyn Fn(&Fact) -> bool,
+}
+
+impl Ctx<'_> {
+    fn scenario(
+        &self,
+        title: String,
+        kind: ScenarioKind,
+        focus: Focus,
+        steps: Vec<String>,
+        assertions: Vec<String>,
+        evidence: Vec<Evidence>,
+        proof_gap: Option<String>,
+    ) -> Scenario {
+        let d = &self.intent.data;
+        let test_class = if d.authority == Authority::TeamPolicy {
+            TestClass::Golden
+        } else if kind == ScenarioKind::Primary {
+            TestClass::Regression
+        } else {
+            TestClass::Edge
+        };
+        let mut evidence = evidence;
+        evidence.truncate(MAX_EVIDENCE);
+        if let Some((oid, wording)) = &self.intent.wording {
+            evidence.push(Evidence {
+                file: oid.clone(),
+                line: 0,
+                relation: Relation::Contextual,
+                stage: None,
+                text: wording.clone(),
+            });
+        }
+        ScenarioData {
+            intent: String::new(),
+            title,
+            kind,
+            priority: if self.intent.critical { Priority::Critical } else { Priority::Recommended },
+            steps,
+            assertions,
+            evidence,
+            proof_gap,
+            authority: d.authority,
+            test_class,
+            focus,
+        }
+    }
+
+    /// Evidence for a fact: `relation` unless the line sits in a shared file without this
+    /// intent's vocabulary, which makes it supporting at most.
+    fn evidence(&self, f: &Fact, relation: Relation) -> Evidence {
+        let relation = if (self.weak)(f) && relation == Relation::Direct {
+            Relation::Supporting
+        } else {
+            relation
+        };
+        Evidence {
+            file: f.at.file.clone(),
+            line: f.at.line,
+            relation,
+            stage: Some(f.stage),
+            text: f.text.clone(),
+        }
+    }
+
+    fn commit_steps(&self, stage: Stage) -> Vec<String> {
+        self.intent
+            .data
+            .lifecycle
+            .iter()
+            .filter(|s| s.stage == stage && s.evidence.is_empty())
+            .map(|s| s.text.clone())
+            .collect()
+    }
+
+    fn product(&self, facts: &[&Fact]) -> Vec<Scenario> {
+        let d = &self.intent.data;
+        let of = |pred: &dyn Fn(&FactKind) -> bool| -> Vec<&Fact> {
+            facts.iter().copied().filter(|f| pred(&f.kind)).collect()
+        };
+        let triggers = of(&|k| *k == FactKind::Trigger);
+        let conditions = of(&|k| matches!(k, FactKind::Condition | FactKind::Comparison));
+        let actions = of(&|k| *k == FactKind::Call);
+        let effects = of(&|k| *k == FactKind::SideEffect);
+        let outcomes = of(&|k| matches!(k, FactKind::Outcome { error: false }));
+        let errors = of(&|k| matches!(k, FactKind::Outcome { error: true }));
+        let durable = of(&|k| matches!(k, FactKind::State { durable: true, .. }));
+        let states = of(&|k| matches!(k, FactKind::State { .. }));
+
+        // Primary: the journey and what proves it.
+        let mut steps: Vec<String> = Vec::new();
+        for t in triggers.iter().take(2) {
+            steps.push(format!("Trigger: {}", t.text));
+        }
+        if triggers.is_empty() {
+            steps.extend(self.commit_steps(Stage::Trigger).into_iter().map(|t| format!("Trigger: {t}")));
+        }
+        for c in conditions.iter().filter(|c| c.kind == FactKind::Condition).take(1) {
+            steps.push(format!("Given: {}", c.text));
+        }
+        for a in actions.iter().take(2) {
+            steps.push(format!("Action: {}", a.text));
+        }
+        if steps.is_empty() {
+            steps.extend(self.commit_steps(Stage::Action).into_iter().map(|t| format!("Action: {t}")));
+        }
+        let mut assertions: Vec<String> = outcomes.iter().take(3).map(|o| capital(&o.text)).collect();
+        assertions.extend(durable.iter().take(2).map(|s| format!("The change is stored: {}", s.text)));
+        let mut evidence: Vec<Evidence> = outcomes
+            .iter()
+            .chain(durable.iter())
+            .map(|f| self.evidence(f, Relation::Direct))
+            .collect();
+        evidence.extend(
+            triggers
+                .iter()
+                .chain(conditions.iter())
+                .chain(actions.iter())
+                .chain(effects.iter())
+                .chain(states.iter().filter(|s| !durable.contains(s)))
+                .map(|f| self.evidence(f, Relation::Supporting)),
+        );
+        let proof_gap = if assertions.is_empty() {
+            Some(if errors.is_empty() {
+                format!("No changed line shows what a user sees or what is stored after \"{}\"; a reviewer must state the expected outcome.", d.title)
+            } else {
+                "Only the failure path is located; no changed line shows the successful outcome.".to_string()
+            })
+        } else {
+            None
+        };
+        let mut out = vec![self.scenario(d.title.clone(), ScenarioKind::Primary, Focus::Product, steps, assertions, evidence, proof_gap)];
+
+        // Failure: a located error outcome, with the condition that leads to it.
+        let mut seen = Vec::new();
+        for e in errors.iter() {
+            if seen.len() >= MAX_EDGE || seen.contains(&e.text) {
+                continue;
+            }
+            seen.push(e.text.clone());
+            let guard = conditions
+                .iter()
+                .filter(|c| c.at.file == e.at.file && c.at.line <= e.at.line && e.at.line - c.at.line <= 3)
+                .max_by_key(|c| c.at.line);
+            let title = match guard {
+                Some(c) => format!("Failure: {} when {}", e.text, c.text),
+                None => format!("Failure: {}", e.text),
+            };
+            let mut steps = Vec::new();
+            if let Some(c) = guard {
+                steps.push(format!("Given: {}", c.text));
+            }
+            steps.extend(triggers.iter().take(1).map(|t| format!("Trigger: {}", t.text)));
+            let mut evidence = vec![self.evidence(e, Relation::Direct)];
+            evidence.extend(guard.map(|c| self.evidence(c, Relation::Supporting)));
+            out.push(self.scenario(title, ScenarioKind::Failure, Focus::Product, steps, vec![format!("The user or caller gets: {}", e.text)], evidence, None));
+        }
+
+        // Boundary: a located comparison against a limit.
+        for c in conditions.iter().filter(|c| c.kind == FactKind::Comparison).take(MAX_EDGE) {
+            let nearby_outcome = errors.iter().chain(outcomes.iter()).find(|o| o.at.file == c.at.file && o.at.line >= c.at.line && o.at.line - c.at.line <= 5);
+            let mut evidence = vec![self.evidence(c, Relation::Direct)];
+            evidence.extend(nearby_outcome.map(|o| self.evidence(o, Relation::Supporting)));
+            let assertions = match nearby_outcome {
+                Some(o) => vec![format!("Exactly past the limit: {}", o.text), "At and inside the limit: no such outcome".to_string()],
+                None => vec!["Behaviour changes exactly at the limit".to_string()],
+            };
+            let gap = nearby_outcome.is_none().then(|| "The limit is located, but no changed line shows what happens on each side of it.".to_string());
+            out.push(self.scenario(
+                format!("Boundary: {}", c.text),
+                ScenarioKind::Boundary,
+                Focus::Product,
+                vec![format!("Try values at, just inside and just outside `{}`", c.text)],
+                assertions,
+                evidence,
+                gap,
+            ));
+        }
+
+        // State transition: a located move to a named state.
+        let mut named = Vec::new();
+        for s in states.iter() {
+            let FactKind::State { literal: Some(to), durable } = &s.kind else { continue };
+            if named.len() >= MAX_EDGE || named.contains(to) {
+                continue;
+            }
+            named.push(to.clone());
+            let mut assertions = vec![format!("Afterwards the state reads \"{to}\"")];
+            if *durable {
+                assertions.push(format!("\"{to}\" is still there after a reload or re-entry"));
+            }
+            let gap = (!*durable && outcomes.is_empty())
+                .then(|| "The transition is located in memory; no changed line shows it to a user or stores it.".to_string());
+            out.push(self.scenario(
+                format!("State: moves to \"{to}\""),
+                ScenarioKind::StateTransition,
+                Focus::Product,
+                triggers.iter().take(1).map(|t| format!("Trigger: {}", t.text)).chain([format!("Change: {}", s.text)]).collect(),
+                assertions,
+                vec![self.evidence(s, Relation::Direct)],
+                gap,
+            ));
+        }
+        out
+    }
+
+    fn command(&self, facts: &[&Fact]) -> Vec<Scenario> {
+        let args: Vec<&Fact> = facts.iter().copied().filter(|f| f.kind == FactKind::Argument).collect();
+        let output: Vec<&Fact> = facts.iter().copied().filter(|f| f.kind == FactKind::Output).collect();
+        let exits: Vec<&Fact> = facts.iter().copied().filter(|f| f.kind == FactKind::ExitCode).collect();
+        let errors: Vec<&Fact> = facts.iter().copied().filter(|f| matches!(f.kind, FactKind::Outcome { error: true })).collect();
+        let files = self.files_with(Role::Command);
+
+        let mut evidence: Vec<Evidence> = output.iter().chain(exits.iter()).map(|f| self.evidence(f, Relation::Direct)).collect();
+        evidence.extend(args.iter().map(|f| self.evidence(f, Relation::Supporting)));
+        let gap = (output.is_empty() && exits.is_empty())
+            .then(|| "No changed line shows the command's stdout, stderr or exit code; state what a run with the changed arguments prints and returns.".to_string());
+        let primary = self.scenario(
+            format!("Command arguments, stdout and exit code: {}", self.intent.data.title),
+            ScenarioKind::Primary,
+            Focus::Command,
+            vec![
+                format!("Run the command in {files} with the changed arguments{}", list_lines(&args)),
+                "Capture stdout, stderr and the exit code".to_string(),
+            ],
+            vec!["stdout shows the documented result".to_string(), "the exit code is 0".to_string()],
+            evidence,
+            gap,
+        );
+        let mut evidence: Vec<Evidence> = errors.iter().chain(exits.iter()).map(|f| self.evidence(f, Relation::Direct)).collect();
+        evidence.extend(args.iter().map(|f| self.evidence(f, Relation::Supporting)));
+        let gap = (errors.is_empty() && exits.is_empty())
+            .then(|| "No changed line shows how bad arguments are reported; state the expected stderr and exit code.".to_string());
+        let failure = self.scenario(
+            format!("Invalid arguments: stderr explains and the exit code is non-zero ({files})"),
+            ScenarioKind::Failure,
+            Focus::Command,
+            vec!["Run the command with a missing or malformed value for a changed argument".to_string()],
+            vec!["stderr names the argument and the problem".to_string(), "the exit code is non-zero and stdout is empty".to_string()],
+            evidence,
+            gap,
+        );
+        vec![primary, failure]
+    }
+
+    fn controls(&self, facts: &[&Fact]) -> Vec<Scenario> {
+        let files = self.files_with(Role::AnalysisRule);
+        let evidence: Vec<Evidence> = facts.iter().map(|f| self.evidence(f, Relation::Direct)).collect();
+        let tested = !self.intent.data.contracts.is_empty();
+        let gap = (!tested).then(|| "No changed test shows an input the rule must report and one it must not.".to_string());
+        vec![
+            self.scenario(
+                format!("Positive control: the changed rule in {files} reports an input it must match"),
+                ScenarioKind::Primary,
+                Focus::AnalysisRule,
+                vec![
+                    format!("Write an input the changed pattern{} must match", list_lines(facts)),
+                    "Run the analysis on it".to_string(),
+                ],
+                vec!["the rule reports the input".to_string()],
+                evidence.clone(),
+                gap.clone(),
+            ),
+            self.scenario(
+                format!("Negative control: the changed rule in {files} stays silent on a near miss"),
+                ScenarioKind::Boundary,
+                Focus::AnalysisRule,
+                vec![
+                    "Write an input close to the positive control that the rule must not match".to_string(),
+                    "Run the analysis on it".to_string(),
+                ],
+                vec!["the rule reports nothing for it".to_string()],
+                evidence,
+                gap,
+            ),
+        ]
+    }
+
+    fn configuration(&self, facts: &[&Fact]) -> Scenario {
+        let files = self.files_with(Role::Configuration);
+        self.scenario(
+            format!("Build and runtime verification: {files}"),
+            ScenarioKind::Primary,
+            Focus::Configuration,
+            vec![
+                "Build the project with the changed configuration".to_string(),
+                format!("Start it and check the changed settings take effect{}", list_lines(facts)),
+            ],
+            vec!["the build succeeds".to_string(), "the runtime uses the changed values".to_string()],
+            facts.iter().map(|f| self.evidence(f, Relation::Direct)).collect(),
+            Some("A configuration line cannot show its runtime effect; a build and a run must confirm it.".to_string()),
+        )
+    }
+
+    fn workflow(&self, facts: &[&Fact]) -> Scenario {
+        let files = self.files_with(Role::RepositoryWorkflow);
+        self.scenario(
+            format!("Workflow contract: {files} keeps its triggers, required fields and owners"),
+            ScenarioKind::Primary,
+            Focus::RepositoryWorkflow,
+            vec![format!("Render or trigger {files}")],
+            vec!["required metadata and sections are enforced as changed".to_string()],
+            facts.iter().map(|f| self.evidence(f, Relation::Direct)).collect(),
+            Some("Only a run of the workflow or a rendered form proves it.".to_string()),
+        )
+    }
+
+    fn verification(&self) -> Scenario {
+        let d = &self.intent.data;
+        let evidence: Vec<Evidence> = d
+            .contracts
+            .iter()
+            .map(|c| Evidence {
+                file: c.file.clone(),
+                line: c.line,
+                relation: Relation::Direct,
+                stage: Some(Stage::ObservableOutcome),
+                text: c.title.clone(),
+            })
+            .collect();
+        let gap = d
+            .contracts
+            .is_empty()
+            .then(|| "Test files changed, but no test title was located.".to_string());
+        self.scenario(
+            format!("Changed test evidence: {} test(s) in {}", d.contracts.len(), self.files_with(Role::Test)),
+            ScenarioKind::Primary,
+            Focus::Verification,
+            vec!["Run the changed tests".to_string()],
+            d.contracts.iter().map(|c| format!("passes: {}", c.title)).collect(),
+            evidence,
+            gap,
+        )
+    }
+
+    fn files_with(&self, role: Role) -> String {
+        let names: Vec<&str> = self
+            .intent
+            .roles
+            .iter()
+            .filter(|(_, &r)| r == role)
+            .map(|(p, _)| p.as_str())
+            .take(3)
+            .collect();
+        names.join(", ")
+    }
+}
+
+fn capital(text: &str) -> String {
+    let mut c = text.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+fn list_lines(facts: &[&Fact]) -> String {
+    if facts.is_empty() {
+        return String::new();
+    }
+    let at: Vec<String> = facts.iter().take(3).map(|f| format!("{}:{}", f.at.file, f.at.line)).collect();
+    format!(" ({})", at.join(", "))
+}
