@@ -1,11 +1,11 @@
 # qapipe: build, test, install, man pages, benchmarks and the flows.
 CARGO ?= cargo
 PREFIX ?= /usr/local
-BINS := qa-diff qa-report
+BINS := qa-diff qa-intent qa-route qa-trace qa-report
 DEBUG_DIR := target/debug
 RELEASE_DIR := target/release
 
-.PHONY: all build release test lint unit pipeline-tests man install demo changes bench clean
+.PHONY: all build release test lint unit pipeline-tests man install demo changes qa bench clean
 
 all: build
 
@@ -22,8 +22,9 @@ lint:
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 
-unit:
-	$(CARGO) test --workspace
+# The flow suite (tests/flow) runs the built binaries, so build them first.
+unit: build
+	QA_BIN_DIR=$(CURDIR)/$(DEBUG_DIR) $(CARGO) test --workspace
 
 pipeline-tests: build
 	QA_BIN_DIR=$(CURDIR)/$(DEBUG_DIR) sh tests/run.sh
@@ -37,16 +38,15 @@ install: release
 	for b in $(BINS); do install -m 755 $(RELEASE_DIR)/$$b $(DESTDIR)$(PREFIX)/bin/$$b; done
 	for b in $(BINS); do install -m 644 man/$$b.1 $(DESTDIR)$(PREFIX)/share/man/man1/$$b.1; done
 
-## Build, generate a small example repository, describe its feature branch and verify it.
+## Build, generate a small example repository and run the change flow on its feature branch.
 demo: build
 	sh examples/make-demo-repo.sh target/demo-repo
-	QA_SAVE=target/demo.ndjson PATH=$(CURDIR)/$(DEBUG_DIR):$$PATH sh pipelines/changes.sh --repo target/demo-repo
-	@echo "demo: the stream is in target/demo.ndjson; its files:"
-	@grep '"kind":"file"' target/demo.ndjson | sed -E 's/.*"path":"([^"]*)".*"role":"([^"]*)".*"status":"([^"]*)".*/  \3 \1 (\2)/'
+	QA_SAVE=target/demo.ndjson QA_DRAFT=manual QA_OUT=target/demo-report PATH=$(CURDIR)/$(DEBUG_DIR):$$PATH sh pipelines/changes.sh --repo target/demo-repo
+	@echo "demo: the stream is in target/demo.ndjson, the report files in target/demo-report/"
 
-## The change flow on REPO (default: this repository).
-changes: build
-	PATH=$(CURDIR)/$(DEBUG_DIR):$$PATH sh pipelines/changes.sh --repo $(or $(REPO),.)
+## The change flow on REPO (default: this repository); FORMAT=markdown|json|sarif|github|agent.
+changes qa: build
+	QA_FORMAT=$(or $(FORMAT),text) PATH=$(CURDIR)/$(DEBUG_DIR):$$PATH sh pipelines/changes.sh --repo $(or $(REPO),.)
 
 ## qa-diff against git on a generated 300+ commit history (see bench/README.md).
 bench: release

@@ -140,7 +140,8 @@ pub fn derive(cs: &Changeset, manifest: Option<&Manifest>) -> Vec<Intent> {
         } else {
             shared.into_iter().take(3).collect()
         };
-        let place = if cs.is_worktree() { "Uncommitted work" } else { "Unlabelled commits" };
+        let uncommitted = files.iter().all(|f| cs.current.iter().any(|c| &c.data.path == f));
+        let place = if uncommitted { "Uncommitted work" } else { "Work without usable commit text" };
         let title = if topic.is_empty() {
             format!("{place} on {}", files.iter().next().map(String::as_str).unwrap_or("files"))
         } else {

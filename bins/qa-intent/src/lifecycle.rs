@@ -77,9 +77,8 @@ static ROUTE: LazyLock<Regex> = LazyLock::new(|| {
 });
 static LISTENER: LazyLock<Regex> =
     LazyLock::new(|| re(r#"addEventListener\s*\(\s*["'](\w+)["']"#));
-static CONDITION: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"^\s*(?:\}\s*)?(?:else\s+if|if|elif|unless|guard|while|case|when)\b\s*\(?\s*(.*?)\s*\)?\s*(?:\{|:|then)?\s*$")
-});
+static CONDITION: LazyLock<Regex> =
+    LazyLock::new(|| re(r"^\s*(?:\}\s*)?(else\s+if|if|elif|unless|guard|while|case|when)\b\s*(.*)$"));
 static COMPARISON: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?x)
         ([\w.\]\)]+)\s*(<=|>=|<|>|===|==|!==|!=)\s*(-?\d+(?:\.\d+)?|[A-Z][A-Z0-9_]{2,}|\w*(?:max|min|limit|Max|Min|Limit)\w*)\b
@@ -98,6 +97,7 @@ static THROW: LazyLock<Regex> = LazyLock::new(|| {
       | \b(?:toast|message|notification)\.error\s*\(\s*["'`]([^"'`]+)
       | \bset(?:Error|ErrorMessage|FormError)\s*\(\s*["'`]([^"'`]+)
       | \bHTTPException\s*\(\s*status_code\s*=\s*(\d{3})
+      | \berror\s*:\s*["'`]([^"'`]+)
     "#)
 });
 static STATUS: LazyLock<Regex> = LazyLock::new(|| {
@@ -301,15 +301,15 @@ fn product_facts(lang: Language, text: &str, facts: &LineFacts, at: &Location, o
         push(out, FactKind::Trigger, Stage::Trigger, format!("{event} runs {handler}"), at, facts);
     }
     // Conditions and limits.
-    if let Some(c) = CONDITION.captures(text) {
-        let cond = c.get(1).map_or("", |m| m.as_str()).trim_end_matches(['{', ')', ':']).trim();
-        if !cond.is_empty() && !facts.identifiers.is_empty() {
+    if let Some(cond) = condition_of(text) {
+        let cond = cond.as_str();
+        if !facts.identifiers.is_empty() {
             let kind = if COMPARISON.is_match(cond) {
                 FactKind::Comparison
             } else {
                 FactKind::Condition
             };
-            push(out, kind, Stage::Condition, excerpt(cond), at, facts);
+            push(out, kind, Stage::Condition, cond.to_string(), at, facts);
         }
     }
     // Outcomes: errors first (they shape failure scenarios), then what users see.
@@ -352,6 +352,28 @@ fn product_facts(lang: Language, text: &str, facts: &LineFacts, at: &Location, o
             push(out, FactKind::Call, Stage::Action, format!("{name} (changed)"), at, facts);
         }
     }
+}
+
+/// The condition of a branch line: the balanced parentheses after `if (`, or the text up
+/// to the block opener (`{`, `:`) for Python, Go and Rust.
+pub fn condition_of(text: &str) -> Option<String> {
+    let rest = CONDITION.captures(text)?.get(2)?.as_str().trim();
+    let cond = if let Some(inner) = rest.strip_prefix('(') {
+        let mut depth = 1;
+        let end = inner.char_indices().find_map(|(i, c)| {
+            match c {
+                '(' => depth += 1,
+                ')' => depth -= 1,
+                _ => {}
+            }
+            (depth == 0).then_some(i)
+        })?;
+        &inner[..end]
+    } else {
+        rest.trim_end_matches(['{', ':']).trim_end()
+    };
+    let cond = cond.trim();
+    (!cond.is_empty()).then(|| excerpt(cond))
 }
 
 /// Setters that only change presentation (`setClassName`, `setOpen`, `setHover`) are not
@@ -402,10 +424,9 @@ fn command_facts(lang: Language, text: &str, facts: &LineFacts, at: &Location, o
     if find(&EXIT, text, facts).is_some() {
         push(out, FactKind::ExitCode, Stage::ObservableOutcome, line.clone(), at, facts);
     }
-    if let Some(c) = CONDITION.captures(text) {
-        let cond = c.get(1).map_or("", |m| m.as_str()).trim();
-        if !cond.is_empty() && !facts.identifiers.is_empty() {
-            push(out, FactKind::Condition, Stage::Condition, excerpt(cond), at, facts);
+    if let Some(cond) = condition_of(text) {
+        if !facts.identifiers.is_empty() {
+            push(out, FactKind::Condition, Stage::Condition, cond, at, facts);
         }
     }
 }

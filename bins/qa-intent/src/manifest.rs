@@ -21,6 +21,7 @@
 //! mistake in it must stop the stage (exit 65) rather than silently weaken the policy;
 //! each error is one line naming the file and the key path (`flows[1].criticality`).
 
+use std::cmp::Reverse;
 use std::collections::HashMap;
 use std::fmt;
 use std::io;
@@ -77,7 +78,9 @@ impl Flow {
     /// True when one of the flow's globs matches a changed file or one of its symbols is
     /// a changed symbol (exact, case-sensitive: symbols are identifiers).
     pub fn anchors(&self, files: &[&str], symbols: &[&str]) -> bool {
-        self.paths.iter().any(|g| files.iter().any(|f| g.matches(f)))
+        self.paths
+            .iter()
+            .any(|g| files.iter().any(|f| g.matches(f)))
             || self.symbols.iter().any(|s| symbols.contains(&s.as_str()))
     }
 
@@ -245,7 +248,9 @@ fn check(document: &Document) -> Result<(), (String, String)> {
     }
     for (i, suppression) in document.suppressions.iter().enumerate() {
         // An empty substring would silence every scenario.
-        not_blank(&suppression.scenario, || format!("suppressions[{i}].scenario"))?;
+        not_blank(&suppression.scenario, || {
+            format!("suppressions[{i}].scenario")
+        })?;
         not_blank(&suppression.reason, || format!("suppressions[{i}].reason"))?;
     }
     Ok(())
@@ -278,15 +283,13 @@ fn key_path_of(bytes: &[u8], err: &serde_saphyr::Error) -> String {
     let mut nodes = Vec::new();
     flatten(&tree, String::new(), "", &mut nodes);
     let target = (at.line(), at.column());
-    // Nodes are in document order, so positions never decrease; on a tie the container
-    // (met first) wins, since a mapping and its first key start at the same place.
+    // The last node starting at or before the error. On a tie the first in document
+    // order wins: a mapping and its first key start at the same place, and the error is
+    // the mapping's (`min_by_key` keeps the first of equals).
     let Some(node) = nodes
         .iter()
         .filter(|node| node.position <= target)
-        .fold(None::<&Located>, |best, node| match best {
-            Some(b) if b.position >= node.position => Some(b),
-            _ => Some(node),
-        })
+        .min_by_key(|node| Reverse(node.position))
     else {
         return String::new();
     };
@@ -549,7 +552,12 @@ impl fmt::Display for Glob {
 fn segment_matches(pattern: &str, segment: &str) -> bool {
     let pattern: Vec<char> = pattern.chars().collect();
     let segment: Vec<char> = segment.chars().collect();
-    wildcard(&pattern, &segment, |p| *p == '*', |p, c| *p == '?' || p == c)
+    wildcard(
+        &pattern,
+        &segment,
+        |p| *p == '*',
+        |p, c| *p == '?' || p == c,
+    )
 }
 
 /// Whole-sequence wildcard matching: a `star` item matches any run of subject items and
@@ -676,7 +684,10 @@ suppressions:
     fn an_error_is_one_line_naming_the_manifest_file() {
         let message = refusal("version: 1\nflows:\n  - name: a\n    criticality: urgent\n");
         assert!(!message.contains('\n'), "{message}");
-        assert!(message.starts_with("manifest .qa/manifest.yaml: "), "{message}");
+        assert!(
+            message.starts_with("manifest .qa/manifest.yaml: "),
+            "{message}"
+        );
     }
 
     #[test]
@@ -704,9 +715,8 @@ suppressions:
 
     #[test]
     fn an_unknown_key_first_in_its_mapping_names_its_key_path() {
-        let message = refusal(
-            "version: 1\nsuppressions:\n  - title: x\n    scenario: x\n    reason: r\n",
-        );
+        let message =
+            refusal("version: 1\nsuppressions:\n  - title: x\n    scenario: x\n    reason: r\n");
         assert!(message.contains(": suppressions[0].title: "), "{message}");
     }
 
@@ -806,7 +816,8 @@ suppressions:
 
     #[test]
     fn a_suppression_with_a_blank_reason_is_refused() {
-        let message = refusal("version: 1\nsuppressions:\n  - scenario: calendar\n    reason: \"\"\n");
+        let message =
+            refusal("version: 1\nsuppressions:\n  - scenario: calendar\n    reason: \"\"\n");
         assert!(
             message.contains(": suppressions[0].reason: must not be empty"),
             "{message}"
@@ -827,7 +838,9 @@ suppressions:
     #[test]
     fn a_missing_manifest_file_is_no_manifest() {
         let dir = tempfile::tempdir().unwrap();
-        assert!(load(&dir.path().join(".qa/manifest.yaml")).unwrap().is_none());
+        assert!(load(&dir.path().join(".qa/manifest.yaml"))
+            .unwrap()
+            .is_none());
     }
 
     #[test]
@@ -926,7 +939,14 @@ suppressions:
 
     #[test]
     fn well_formed_globs_are_accepted() {
-        for pattern in ["src/a.ts", "**", "*", "src/**/a?.ts", "*.config.*", ".github/**"] {
+        for pattern in [
+            "src/a.ts",
+            "**",
+            "*",
+            "src/**/a?.ts",
+            "*.config.*",
+            ".github/**",
+        ] {
             assert!(Glob::new(pattern).is_ok(), "{pattern:?} was refused");
         }
     }
@@ -976,7 +996,9 @@ suppressions:
         let title = "Calendar dates are recognised";
         let s = m.suppression_for(title, &["src/analyzers/words.ts"]);
         assert_eq!(s.map(|s| s.scenario.as_str()), Some("calendar"));
-        assert!(m.suppression_for(title, &["src/booking/calendar.ts"]).is_none());
+        assert!(m
+            .suppression_for(title, &["src/booking/calendar.ts"])
+            .is_none());
         assert!(m.suppression_for(title, &[]).is_none());
     }
 

@@ -68,6 +68,8 @@ struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
+    // One argument per scenario field keeps every call site readable as a table row.
+    #[allow(clippy::too_many_arguments)]
     fn scenario(
         &self,
         title: String,
