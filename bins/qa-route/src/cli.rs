@@ -5,22 +5,77 @@ use qa_shared::cli::{after_help, Example};
 use qa_shared::Exit;
 use std::path::PathBuf;
 
-/// (skeleton: being built)
+/// Route QA scenarios to evidence decisions and the repository's own validation commands.
+///
+/// qa-route forwards every record it reads, unchanged and in order. At the end of input it
+/// appends one `route` record per `scenario`: the decision (required: critical with a
+/// located direct or supporting changed line; recommended: located but not critical;
+/// review-only: commit wording or context only), the evidence counts, the existing
+/// validation commands of the repository that cover the scenario's files (Cargo,
+/// npm/pnpm/yarn/bun scripts, pytest, go test, Maven/Gradle, Make; the changed test first,
+/// then its package, then the whole suite), and an action contract (risk, approval, whether
+/// it executes project code, what it writes, network, preconditions). Then `diag` records
+/// (for example a runner that is not on PATH) and one `capability` record per reasoning
+/// stage.
+///
+/// qa-route only reads build files under --repo; it never runs a command and never
+/// enters a nested repository. A command is selected only when its runner is on PATH;
+/// `qa-check --exec --allow-exec` is what runs it.
 #[derive(Debug, Parser)]
 #[command(name = "qa-route", version)]
 pub struct Args {
     /// Read records from FILE instead of stdin (`-` is stdin).
     #[arg(long = "in", value_name = "FILE", default_value = "-")]
     pub input: PathBuf,
+
+    /// The repository working tree whose build files declare the validation commands.
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    pub repo: PathBuf,
+
+    /// Accepted and ignored (qa-route uses no network), so one flag set fits the pipeline.
+    #[arg(long)]
+    pub allow_network: bool,
+
+    /// Accepted and ignored (qa-route calls no tools).
+    #[arg(long)]
+    pub allow_tool_calls: bool,
+
+    /// Accepted and ignored (qa-route runs nothing; qa-check --exec does).
+    #[arg(long)]
+    pub allow_exec: bool,
+
+    /// Accepted and ignored (qa-route does not wait on anything).
+    #[arg(long, value_name = "SECONDS")]
+    pub timeout: Option<u64>,
+
+    /// Accepted and ignored (qa-route reads no credentials).
+    #[arg(long, value_name = "NAME")]
+    pub auth_env: Option<String>,
 }
 
-pub const EXAMPLES: &[Example] = &[];
+pub const EXAMPLES: &[Example] = &[
+    Example {
+        what: "Route the current branch's scenarios against this repository",
+        command: "qa-diff | qa-intent | qa-route | qa-report --verify",
+    },
+    Example {
+        what: "Route a saved stream against another checkout",
+        command: "qa-route --repo ../service --in change.ndjson > routed.ndjson",
+    },
+    Example {
+        what: "The selected command of every required scenario",
+        command: "qa-route --in change.ndjson | jq -r 'select(.kind==\"route\" and .data.decision==\"required\") | .data.command.run'",
+    },
+];
 
 pub const EXIT_STATUS: &[(Exit, &str)] = &[
-    (Exit::Success, "records written"),
+    (Exit::Success, "records written (also when stdout closed early)"),
     (Exit::Usage, "usage error (bad flags)"),
-    (Exit::DataErr, "malformed input records"),
-    (Exit::NoInput, "the --in file does not exist"),
+    (
+        Exit::DataErr,
+        "malformed input: a bad line, or intent or scenario data that does not parse (the message names the line)",
+    ),
+    (Exit::NoInput, "the --in file or the --repo directory does not exist"),
     (Exit::Software, "internal error (a bug: please report it)"),
 ];
 

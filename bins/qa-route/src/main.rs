@@ -1,4 +1,5 @@
-use qa_route::cli;
+use qa_route::path::SearchPath;
+use qa_route::{cli, stage};
 use qa_shared::exit::{self, Exit};
 use qa_shared::output::RecordWriter;
 
@@ -8,9 +9,12 @@ fn main() -> std::process::ExitCode {
         Err(code) => return code,
     };
     exit::run("qa-route", || {
+        let opts = stage::Options {
+            repo: args.repo.clone(),
+        };
         let mut out = RecordWriter::stdout();
         let (source, input) = qa_shared::ndjson::open(&args.input)?;
-        qa_shared::ndjson::forward(&source, input, &mut out)?;
+        stage::run(&opts, &SearchPath::from_env(), &source, input, &mut out)?;
         out.finish()?;
         Ok(Exit::Success)
     })

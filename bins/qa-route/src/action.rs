@@ -1,0 +1,186 @@
+//! The action contract of a route: what it asks to do next, with its risk, approval,
+//! side effects and preconditions.
+
+use crate::commands::{Candidate, Runner};
+use crate::tree::shown;
+use qa_shared::change::{Action, ActionKind, Priority, Risk};
+
+/// Every route's action needs a person or an explicit flag before anything happens.
+const APPROVAL: &str = "required";
+
+/// What routing and discovery concluded for one scenario.
+pub enum Outcome<'a> {
+    /// Commit wording or context only.
+    Review,
+    /// A command whose runner can start.
+    Run(&'a Candidate),
+    /// Commands exist, but none of their runners can start.
+    RunnersMissing(&'a [Candidate]),
+    /// No command covers these files.
+    NoCommand(&'a [String]),
+}
+
+fn inert(kind: ActionKind, preconditions: Vec<String>) -> Action {
+    Action {
+        kind,
+        risk: Risk::Low,
+        approval: APPROVAL.into(),
+        executes_code: false,
+        writes: Vec::new(),
+        network: false,
+        preconditions,
+    }
+}
+
+/// The action for `outcome` on a scenario of `priority`.
+pub fn action(outcome: Outcome, priority: Priority) -> Action {
+    match outcome {
+        Outcome::Review => inert(
+            ActionKind::ReviewScenario,
+            vec!["a person confirms the scenario matters".into()],
+        ),
+        Outcome::Run(command) => {
+            let mut writes = vec!["build-artifacts".to_string()];
+            if command.runner.fetches() {
+                writes.push("dependencies".into());
+            }
+            let runner = match command.runner {
+                Runner::Gradlew => "`./gradlew` is executable in the repository".to_string(),
+                runner => format!("`{}` is on PATH", runner.program()),
+            };
+            Action {
+                kind: ActionKind::RunRepositoryCommand,
+                risk: match priority {
+                    Priority::Critical => Risk::High,
+                    Priority::Recommended => Risk::Medium,
+                },
+                approval: APPROVAL.into(),
+                executes_code: true,
+                writes,
+                network: command.runner.fetches(),
+                preconditions: vec![
+                    runner,
+                    format!("it runs from `{}` in the repository", shown(&command.dir)),
+                ],
+            }
+        }
+        Outcome::RunnersMissing(missing) => {
+            let mut runners: Vec<Runner> = Vec::new();
+            let mut preconditions = Vec::new();
+            for c in missing {
+                if runners.contains(&c.runner) {
+                    continue;
+                }
+                runners.push(c.runner);
+                preconditions.push(format!(
+                    "`{}` is installed to run `{}`, or a person follows a manual draft",
+                    c.runner.program(),
+                    c.run
+                ));
+            }
+            inert(ActionKind::CompleteDraft, preconditions)
+        }
+        Outcome::NoCommand(files) => inert(
+            ActionKind::DefineCommand,
+            vec![format!(
+                "the repository declares a validation command for {}",
+                files_named(files)
+            )],
+        ),
+    }
+}
+
+/// Up to three files by name, then a count.
+fn files_named(files: &[String]) -> String {
+    let shown: Vec<String> = files.iter().take(3).map(|f| format!("`{f}`")).collect();
+    match files.len() {
+        0 => "the changed files".into(),
+        n if n > 3 => format!("{} and {} more", shown.join(", "), n - 3),
+        _ => shown.join(", "),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use qa_shared::change::CommandScope;
+
+    fn command(runner: Runner, run: &str, dir: &str) -> Candidate {
+        Candidate {
+            runner,
+            run: run.into(),
+            dir: dir.into(),
+            scope: CommandScope::Package,
+            declared_in: "x".into(),
+        }
+    }
+
+    #[test]
+    fn review_only_is_a_low_risk_review_that_runs_nothing() {
+        let a = action(Outcome::Review, Priority::Critical);
+        assert_eq!(a.kind, ActionKind::ReviewScenario);
+        assert_eq!(a.risk, Risk::Low);
+        assert!(!a.executes_code && !a.network && a.writes.is_empty());
+        assert_eq!(a.preconditions, ["a person confirms the scenario matters"]);
+    }
+
+    #[test]
+    fn running_a_package_manager_is_networked_and_may_install() {
+        let c = command(Runner::Cargo, "cargo test -p a", "crates");
+        let a = action(Outcome::Run(&c), Priority::Critical);
+        assert_eq!(a.kind, ActionKind::RunRepositoryCommand);
+        assert_eq!(a.risk, Risk::High);
+        assert_eq!(a.approval, "required");
+        assert!(a.executes_code && a.network);
+        assert_eq!(a.writes, ["build-artifacts", "dependencies"]);
+        assert_eq!(
+            a.preconditions,
+            [
+                "`cargo` is on PATH",
+                "it runs from `crates` in the repository"
+            ]
+        );
+    }
+
+    #[test]
+    fn running_pytest_is_offline_and_medium_risk_when_not_critical() {
+        let c = command(Runner::Pytest, "pytest", "");
+        let a = action(Outcome::Run(&c), Priority::Recommended);
+        assert_eq!(a.risk, Risk::Medium);
+        assert!(!a.network);
+        assert_eq!(a.writes, ["build-artifacts"]);
+        assert_eq!(a.preconditions[1], "it runs from `.` in the repository");
+    }
+
+    #[test]
+    fn no_command_asks_for_one_naming_the_files() {
+        let files = vec![
+            "a.rs".to_string(),
+            "b.rs".into(),
+            "c.rs".into(),
+            "d.rs".into(),
+        ];
+        let a = action(Outcome::NoCommand(&files), Priority::Critical);
+        assert_eq!(a.kind, ActionKind::DefineCommand);
+        assert!(!a.executes_code);
+        assert_eq!(
+            a.preconditions,
+            ["the repository declares a validation command for `a.rs`, `b.rs`, `c.rs` and 1 more"]
+        );
+    }
+
+    #[test]
+    fn missing_runners_ask_for_a_draft_once_per_runner() {
+        let missing = [
+            command(Runner::Pytest, "pytest t.py", ""),
+            command(Runner::Pytest, "pytest", ""),
+        ];
+        let a = action(Outcome::RunnersMissing(&missing), Priority::Critical);
+        assert_eq!(a.kind, ActionKind::CompleteDraft);
+        assert!(!a.executes_code);
+        assert_eq!(
+            a.preconditions,
+            ["`pytest` is installed to run `pytest t.py`, or a person follows a manual draft"]
+        );
+    }
+}

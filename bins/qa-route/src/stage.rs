@@ -1,0 +1,269 @@
+//! The filter stage: forward every record, keep intents and scenarios, and at the end of
+//! input append one route per scenario, the diagnostics, and the capability receipts.
+
+use crate::action::{action, Outcome};
+use crate::capability::{self, IntentQuality, Observed};
+use crate::commands;
+use crate::path::SearchPath;
+use crate::routing;
+use crate::targets::{IntentFiles, Skipped, Targets};
+use crate::tree::Tree;
+use crate::BY;
+use qa_shared::change::{CapabilityData, Decision, IntentData, RouteData, ScenarioData};
+use qa_shared::diag::{Diag, Severity};
+use qa_shared::envelope::Src;
+use qa_shared::ndjson::{data_of, forward_each};
+use qa_shared::output::RecordWriter;
+use qa_shared::{Kind, Record};
+use std::collections::HashMap;
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+
+const STAGE: &str = "qa-route";
+
+/// What to route against.
+pub struct Options {
+    /// The repository working tree whose build files declare the commands.
+    pub repo: PathBuf,
+}
+
+/// What the analysis keeps of the stream.
+#[derive(Default)]
+struct Kept {
+    intents: HashMap<String, IntentFiles>,
+    qualities: Vec<IntentQuality>,
+    scenarios: Vec<(String, ScenarioData)>,
+    behavior_graph: bool,
+}
+
+/// A diagnostic to append, with the scenarios it is about.
+struct Note {
+    severity: Severity,
+    message: String,
+    subjects: Vec<String>,
+}
+
+/// Runners not on PATH: one diagnostic each, naming the first command skipped.
+struct MissingRunner {
+    runner: String,
+    first: String,
+    more: usize,
+    subjects: Vec<String>,
+}
+
+#[derive(Default)]
+struct Notes {
+    notes: Vec<Note>,
+    missing: Vec<MissingRunner>,
+}
+
+impl Notes {
+    fn add(&mut self, severity: Severity, message: String, subject: &str) {
+        match self.notes.iter_mut().find(|n| n.message == message) {
+            Some(note) => push_unique(&mut note.subjects, subject),
+            None => self.notes.push(Note {
+                severity,
+                message,
+                subjects: vec![subject.to_string()],
+            }),
+        }
+    }
+
+    fn missing(&mut self, runner: &str, run: &str, subject: &str) {
+        match self.missing.iter_mut().find(|m| m.runner == runner) {
+            Some(m) => {
+                if m.first != run {
+                    m.more += 1;
+                }
+                push_unique(&mut m.subjects, subject);
+            }
+            None => self.missing.push(MissingRunner {
+                runner: runner.to_string(),
+                first: run.to_string(),
+                more: 0,
+                subjects: vec![subject.to_string()],
+            }),
+        }
+    }
+
+    fn into_diags(self) -> Vec<(Diag, Vec<String>)> {
+        let missing = self.missing.into_iter().map(|m| {
+            let more = match m.more {
+                0 => String::new(),
+                1 => " and 1 more command".to_string(),
+                n => format!(" and {n} more commands"),
+            };
+            Note {
+                severity: Severity::Warning,
+                message: format!("{} is not on PATH; skipped `{}`{more}", m.runner, m.first),
+                subjects: m.subjects,
+            }
+        });
+        self.notes
+            .into_iter()
+            .chain(missing)
+            .map(|note| {
+                let mut diag = Diag::new(note.severity, STAGE, note.message);
+                diag.subjects = note.subjects.clone();
+                (diag, note.subjects)
+            })
+            .collect()
+    }
+}
+
+fn push_unique(list: &mut Vec<String>, item: &str) {
+    if !list.iter().any(|s| s == item) {
+        list.push(item.to_string());
+    }
+}
+
+/// Forwards `input` to `out`, then writes qa-route's records. `path` decides which
+/// runners can start.
+pub fn run<R: BufRead, W: Write>(
+    opts: &Options,
+    path: &SearchPath,
+    source: &str,
+    input: R,
+    out: &mut RecordWriter<W>,
+) -> anyhow::Result<()> {
+    let tree = Tree::open(&opts.repo)?;
+    let mut kept = Kept::default();
+    forward_each(source, input, out, |line, envelope| {
+        match envelope.known_kind() {
+            Some(Kind::Intent) => {
+                let intent: IntentData = data_of(source, line, &envelope)?;
+                kept.qualities.push(IntentQuality {
+                    confidence: intent.confidence,
+                    located: intent
+                        .lifecycle
+                        .iter()
+                        .any(|step| step.evidence.iter().any(|e| e.line > 0)),
+                });
+                kept.intents.insert(envelope.id, IntentFiles::from(&intent));
+            }
+            Some(Kind::Scenario) => {
+                let scenario: ScenarioData = data_of(source, line, &envelope)?;
+                kept.scenarios.push((envelope.id, scenario));
+            }
+            None if envelope.kind == "node" || envelope.kind == "edge" => {
+                kept.behavior_graph = true;
+            }
+            _ => {}
+        }
+        Ok(())
+    })?;
+
+    let mut notes = Notes::default();
+    let mut observed = Observed {
+        intents: std::mem::take(&mut kept.qualities),
+        behavior_graph: kept.behavior_graph,
+        scenarios: kept.scenarios.len(),
+        ..Observed::default()
+    };
+    for (id, scenario) in &kept.scenarios {
+        let (route, src, from) = route(id, scenario, &kept, &tree, path, &mut notes, &mut observed);
+        out.write(&Record::new(Kind::Route, BY, from, src, route)?)?;
+    }
+    for (diag, from) in notes.into_diags() {
+        out.write(&diag.into_record(BY, from)?)?;
+    }
+    for receipt in capability::receipts(&observed) {
+        out.write(&capability_record(receipt)?)?;
+    }
+    Ok(())
+}
+
+fn capability_record(data: CapabilityData) -> anyhow::Result<Record> {
+    Record::new(Kind::Capability, BY, Vec::new(), Src::new(), data)
+}
+
+/// The route of one scenario, the build-file hashes it rests on, and its `from`.
+fn route(
+    id: &str,
+    scenario: &ScenarioData,
+    kept: &Kept,
+    tree: &Tree,
+    path: &SearchPath,
+    notes: &mut Notes,
+    observed: &mut Observed,
+) -> (RouteData, Src, Vec<String>) {
+    let judgment = routing::judge(scenario);
+    let intent = kept.intents.get(&scenario.intent);
+    let mut from = vec![id.to_string()];
+    if intent.is_some() {
+        from.push(scenario.intent.clone());
+    } else {
+        notes.add(
+            Severity::Warning,
+            format!(
+                "scenario names intent {}, which is not earlier in the stream; routed without its files",
+                scenario.intent
+            ),
+            id,
+        );
+    }
+    let mut route = RouteData {
+        subject: id.to_string(),
+        decision: judgment.decision,
+        reason: judgment.reason,
+        evidence: judgment.evidence,
+        action: action(Outcome::Review, scenario.priority),
+        command: None,
+        additional_commands: Vec::new(),
+    };
+    if judgment.decision == Decision::ReviewOnly {
+        return (route, Src::new(), from);
+    }
+
+    let (targets, skipped) = Targets::of(scenario, intent, tree);
+    for skip in skipped {
+        let (severity, message) = match skip {
+            Skipped::Outside(p) => (
+                Severity::Warning,
+                format!("`{p}` is not a path inside the repository; not read"),
+            ),
+            Skipped::Nested(p, repo) => (
+                Severity::Info,
+                format!(
+                    "`{p}` is inside the nested repository `{repo}`; its build files are not read"
+                ),
+            ),
+        };
+        notes.add(severity, message, id);
+    }
+    let mut reader = tree.reader();
+    let found = commands::discover(&mut reader, &targets);
+    for problem in found.problems {
+        notes.add(Severity::Warning, problem, id);
+    }
+    let selection = commands::select(found.candidates, path, tree);
+    for c in &selection.missing {
+        notes.missing(c.runner.program(), &c.run, id);
+        let runner = c.runner.program().to_string();
+        if !observed.validation.missing_runners.contains(&runner) {
+            observed.validation.missing_runners.push(runner);
+        }
+    }
+    observed.validation.looked += 1;
+    route.action = match (&selection.command, selection.missing.is_empty()) {
+        (Some(command), _) => {
+            observed.validation.selected += 1;
+            action(Outcome::Run(command), scenario.priority)
+        }
+        (None, false) => action(
+            Outcome::RunnersMissing(&selection.missing),
+            scenario.priority,
+        ),
+        (None, true) => action(Outcome::NoCommand(&targets.files), scenario.priority),
+    };
+    route.command = selection
+        .command
+        .as_ref()
+        .map(commands::Candidate::to_command);
+    route.additional_commands = selection
+        .additional
+        .iter()
+        .map(commands::Candidate::to_command)
+        .collect();
+    (route, reader.into_src(), from)
+}

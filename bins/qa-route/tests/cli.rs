@@ -1,0 +1,82 @@
+//! --help, the man page (which must not drift from --help), the pipeline-wide flags, and
+//! the exit codes of bad invocations.
+
+mod common;
+
+use common::{qa_route, Stubs, Tree};
+use std::path::Path;
+use std::process::Command;
+
+#[test]
+fn help_shows_examples_and_exit_status() {
+    let out = Command::new(env!("CARGO_BIN_EXE_qa-route"))
+        .arg("--help")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let help = String::from_utf8(out.stdout).unwrap();
+    for needle in [
+        "--repo <DIR>",
+        "--in <FILE>",
+        "Examples:",
+        "Exit status:",
+        " 65  ",
+        " 66  ",
+        " 70  ",
+    ] {
+        assert!(help.contains(needle), "--help lacks {needle:?}");
+    }
+}
+
+#[test]
+fn man_page_matches_help() {
+    use qa_route::cli;
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../man/qa-route.1");
+    qa_shared::man::assert_current(&path, cli::command(), cli::EXAMPLES, cli::EXIT_STATUS);
+}
+
+#[test]
+fn the_pipeline_wide_flags_are_accepted_and_change_nothing() {
+    let tree = Tree::new();
+    let stubs = Stubs::new(&[]);
+    let plain = qa_route(tree.path(), &stubs, b"", &[]);
+    let flagged = qa_route(
+        tree.path(),
+        &stubs,
+        b"",
+        &[
+            "--allow-network",
+            "--allow-tool-calls",
+            "--allow-exec",
+            "--timeout",
+            "30",
+            "--auth-env",
+            "TOKEN",
+        ],
+    );
+    assert_eq!(flagged.code(), 0, "{}", flagged.stderr());
+    assert_eq!(plain.output.stdout, flagged.output.stdout);
+}
+
+#[test]
+fn an_unknown_flag_is_a_usage_error() {
+    let tree = Tree::new();
+    let run = qa_route(tree.path(), &Stubs::new(&[]), b"", &["--exec"]);
+    assert_eq!(run.code(), 64);
+}
+
+#[test]
+fn a_missing_repository_or_input_file_is_exit_66() {
+    let tree = Tree::new();
+    let stubs = Stubs::new(&[]);
+    let gone = tree.path().join("gone");
+    let run = qa_route(&gone, &stubs, b"", &[]);
+    assert_eq!(run.code(), 66, "{}", run.stderr());
+    assert!(
+        run.stderr().starts_with("qa-route: error: repository"),
+        "{}",
+        run.stderr()
+    );
+    let run = qa_route(tree.path(), &stubs, b"", &["--in", gone.to_str().unwrap()]);
+    assert_eq!(run.code(), 66, "{}", run.stderr());
+}

@@ -1,0 +1,379 @@
+//! Validation commands discovered from real repository trees: which command is selected,
+//! the order of the others, missing runners, nested repositories, and the hashes of the
+//! build files read. Runners are executable stubs on a private PATH that qa-route looks
+//! up but never starts (each stub would leave a marker file; none may appear).
+
+mod common;
+
+use common::*;
+use qa_shared::change::{Confidence, Priority, Relation};
+use qa_shared::hash::sha256_hex;
+
+const CARGO_ROOT: &str = "[workspace]\nmembers = [\"crates/*\"]\n";
+const ALPHA: &str = "[package]\nname = \"alpha\"\nversion = \"0.1.0\"\n";
+
+fn cargo_workspace() -> Tree {
+    let tree = Tree::new();
+    tree.write("Cargo.toml", CARGO_ROOT)
+        .write("crates/alpha/Cargo.toml", ALPHA)
+        .write("crates/alpha/src/lib.rs", "")
+        .write("crates/alpha/tests/login.rs", "")
+        .write("crates/beta/Cargo.toml", "[package]\nname = \"beta\"\n")
+        .write("crates/beta/src/lib.rs", "");
+    tree
+}
+
+#[test]
+fn a_changed_integration_test_in_a_cargo_workspace_runs_first_then_package_then_workspace() {
+    let tree = cargo_workspace();
+    let stubs = Stubs::new(&["cargo"]);
+    let records = route_one(
+        tree.path(),
+        &stubs,
+        "crates/alpha/tests/login.rs",
+        &["crates/alpha/src/lib.rs"],
+        &[("crates/alpha/tests/login.rs", "rejects_expired", "rust")],
+    )
+    .records;
+    let route = only_route(&records);
+    assert_eq!(
+        commands(route),
+        [
+            ". cargo test -p alpha --test login rejects_expired",
+            ". cargo test -p alpha",
+            ". cargo test --workspace"
+        ]
+    );
+    assert_eq!(route["command"]["scope"], "exact-test");
+    assert_eq!(route["command"]["declared_in"], "crates/alpha/Cargo.toml");
+    assert_eq!(route["additional_commands"][1]["scope"], "suite");
+}
+
+#[test]
+fn a_change_in_the_other_crate_routes_to_that_crate() {
+    let tree = cargo_workspace();
+    let records = route_one(
+        tree.path(),
+        &Stubs::new(&["cargo"]),
+        "crates/beta/src/lib.rs",
+        &[],
+        &[],
+    )
+    .records;
+    assert_eq!(
+        commands(only_route(&records)),
+        [". cargo test -p beta", ". cargo test --workspace"]
+    );
+}
+
+#[test]
+fn a_route_records_the_hash_of_every_build_file_it_read() {
+    let tree = cargo_workspace();
+    let i = intent(&[], &[], Confidence::High);
+    let s = scenario(
+        &i,
+        "a",
+        Priority::Critical,
+        &[("crates/alpha/src/lib.rs", 3, Relation::Direct)],
+    );
+    let records = qa_route(
+        tree.path(),
+        &Stubs::new(&["cargo"]),
+        &ndjson(&[&i, &s]),
+        &[],
+    )
+    .records();
+    let src = &of_kind(&records, "route")[0]["src"];
+    assert_eq!(src["file:Cargo.toml"], sha256_hex(CARGO_ROOT.as_bytes()));
+    assert_eq!(
+        src["file:crates/alpha/Cargo.toml"],
+        sha256_hex(ALPHA.as_bytes())
+    );
+    assert!(src.get("file:crates/beta/Cargo.toml").is_none(), "{src}");
+}
+
+fn pnpm_workspace() -> Tree {
+    let tree = Tree::new();
+    tree.write(
+        "package.json",
+        r#"{"name":"shop","private":true,"packageManager":"pnpm@9.1.0","scripts":{"test":"pnpm -r test"}}"#,
+    )
+    .write("pnpm-lock.yaml", "lockfileVersion: '9.0'\n")
+    .write("pnpm-workspace.yaml", "packages:\n  - 'packages/*'\n")
+    .write("packages/web/package.json", r#"{"name":"@shop/web","scripts":{"test":"vitest run"}}"#)
+    .write("packages/web/src/login.ts", "")
+    .write("packages/web/src/login.test.ts", "");
+    tree
+}
+
+#[test]
+fn a_changed_vitest_file_in_a_pnpm_workspace_runs_alone_from_its_package() {
+    let tree = pnpm_workspace();
+    let records = route_one(
+        tree.path(),
+        &Stubs::new(&["pnpm"]),
+        "packages/web/src/login.ts",
+        &["packages/web/src/login.test.ts"],
+        &[],
+    )
+    .records;
+    let route = only_route(&records);
+    assert_eq!(
+        commands(route),
+        [
+            "packages/web pnpm test -- src/login.test.ts",
+            ". pnpm --filter @shop/web test",
+            ". pnpm test"
+        ]
+    );
+    assert_eq!(route["command"]["runner"], "pnpm");
+    assert_eq!(route["action"]["network"], true);
+    assert_eq!(
+        route["action"]["preconditions"],
+        serde_json::json!([
+            "`pnpm` is on PATH",
+            "it runs from `packages/web` in the repository"
+        ])
+    );
+}
+
+fn pytest_project() -> Tree {
+    let tree = Tree::new();
+    tree.write(
+        "pyproject.toml",
+        "[project]\nname = \"shop\"\n\n[tool.pytest.ini_options]\ntestpaths = [\"tests\"]\n",
+    )
+    .write("shop/login.py", "")
+    .write("tests/test_login.py", "")
+    .write("Makefile", "test:\n\tpytest\n");
+    tree
+}
+
+fn pytest_scenario(tree: &Tree, stubs: &Stubs) -> Vec<serde_json::Value> {
+    let i = intent(&["shop/login.py"], &[], Confidence::High);
+    let s = scenario_with_text(
+        &i,
+        "expired",
+        Priority::Critical,
+        &[
+            ("shop/login.py", 3, Relation::Direct, "if session.expired:"),
+            (
+                "tests/test_login.py",
+                7,
+                Relation::Supporting,
+                "def test_expired_session(client):",
+            ),
+        ],
+    );
+    let records = qa_route(tree.path(), stubs, &ndjson(&[&i, &s]), &[]).records();
+    stubs.assert_none_ran();
+    records
+}
+
+#[test]
+fn a_changed_pytest_test_runs_by_node_id_when_pytest_is_on_path() {
+    let tree = pytest_project();
+    let records = pytest_scenario(&tree, &Stubs::new(&["pytest", "make"]));
+    let route = only_route(&records);
+    assert_eq!(
+        commands(route),
+        [
+            ". pytest tests/test_login.py::test_expired_session",
+            ". pytest",
+            ". make test"
+        ]
+    );
+    assert_eq!(route["action"]["network"], false);
+    assert_eq!(
+        route["action"]["writes"],
+        serde_json::json!(["build-artifacts"])
+    );
+    assert!(diags(&records).is_empty(), "{:?}", diags(&records));
+}
+
+#[test]
+fn a_missing_runner_is_reported_once_and_the_next_startable_command_is_selected() {
+    let tree = pytest_project();
+    let records = pytest_scenario(&tree, &Stubs::new(&["make"]));
+    let route = only_route(&records);
+    assert_eq!(commands(route), [". make test"]);
+    assert_eq!(
+        diags(&records),
+        ["pytest is not on PATH; skipped `pytest tests/test_login.py::test_expired_session` and 1 more command"]
+    );
+    let diag = of_kind(&records, "diag")[0];
+    assert_eq!(diag["data"]["severity"], "warning");
+    assert_eq!(diag["data"]["subjects"][0], route["subject"]);
+    assert_eq!(
+        capability(&records, "repository-validation")["status"],
+        "available"
+    );
+}
+
+#[test]
+fn when_no_runner_can_start_nothing_is_selected_and_validation_is_limited() {
+    let tree = pytest_project();
+    let records = pytest_scenario(&tree, &Stubs::new(&[]));
+    let route = only_route(&records);
+    assert_eq!(route["command"], serde_json::Value::Null);
+    assert_eq!(route["additional_commands"], serde_json::json!([]));
+    assert_eq!(route["action"]["kind"], "complete-draft");
+    assert_eq!(route["action"]["executes_code"], false);
+    assert_eq!(
+        diags(&records).len(),
+        2,
+        "one per runner: {:?}",
+        diags(&records)
+    );
+    let receipt = capability(&records, "repository-validation");
+    assert_eq!(receipt["status"], "limited");
+    assert_eq!(
+        receipt["gap"],
+        "declared commands need runners that are not on PATH: pytest, make"
+    );
+}
+
+#[test]
+fn a_go_module_runs_the_changed_test_function_in_its_package() {
+    let tree = Tree::new();
+    tree.write("go.mod", "module example.com/shop\n\ngo 1.22\n")
+        .write("auth/login.go", "")
+        .write("auth/login_test.go", "");
+    let stubs = Stubs::new(&["go"]);
+    let i = intent(
+        &["auth/login.go"],
+        &[("auth/login_test.go", "TestExpired", "go")],
+        Confidence::High,
+    );
+    let s = scenario(
+        &i,
+        "expired",
+        Priority::Recommended,
+        &[("auth/login.go", 3, Relation::Direct)],
+    );
+    let records = qa_route(tree.path(), &stubs, &ndjson(&[&i, &s]), &[]).records();
+    stubs.assert_none_ran();
+    assert_eq!(
+        commands(only_route(&records)),
+        [
+            ". go test ./auth/ -run '^TestExpired$'",
+            ". go test ./auth/...",
+            ". go test ./..."
+        ]
+    );
+}
+
+#[test]
+fn a_makefile_only_repository_runs_make_test() {
+    let tree = Tree::new();
+    tree.write(
+        "Makefile",
+        "all:\n\tcc main.c\n\ntest: all\n\t./run-tests\n",
+    )
+    .write("main.c", "");
+    let records = route_one(tree.path(), &Stubs::new(&["make"]), "main.c", &[], &[]).records;
+    let route = only_route(&records);
+    assert_eq!(commands(route), [". make test"]);
+    assert_eq!(route["command"]["declared_in"], "Makefile");
+    assert_eq!(route["action"]["network"], false);
+}
+
+#[test]
+fn a_repository_without_commands_asks_for_one() {
+    let tree = Tree::new();
+    tree.write("main.c", "")
+        .write("Makefile", "all:\n\tcc main.c\n");
+    let records = route_one(
+        tree.path(),
+        &Stubs::new(&["make", "cargo", "npm", "pytest"]),
+        "main.c",
+        &[],
+        &[],
+    )
+    .records;
+    let route = only_route(&records);
+    assert_eq!(route["command"], serde_json::Value::Null);
+    assert_eq!(route["action"]["kind"], "define-command");
+    assert_eq!(route["action"]["risk"], "low");
+    assert_eq!(
+        route["action"]["preconditions"],
+        serde_json::json!(["the repository declares a validation command for `main.c`"])
+    );
+    assert_eq!(
+        capability(&records, "repository-validation")["status"],
+        "unavailable"
+    );
+    assert!(diags(&records).is_empty());
+}
+
+#[test]
+fn files_in_a_nested_repository_do_not_reach_its_build_files() {
+    let tree = Tree::new();
+    tree.write("vendor/lib/Cargo.toml", "[package]\nname = \"vendored\"\n")
+        .write("vendor/lib/src/lib.rs", "")
+        .nest_repo("vendor/lib");
+    let records = route_one(
+        tree.path(),
+        &Stubs::new(&["cargo"]),
+        "vendor/lib/src/lib.rs",
+        &[],
+        &[],
+    )
+    .records;
+    let route = only_route(&records);
+    assert_eq!(route["action"]["kind"], "define-command");
+    assert!(of_kind(&records, "route")[0]["src"]
+        .as_object()
+        .unwrap()
+        .is_empty());
+    assert_eq!(
+        diags(&records),
+        ["`vendor/lib/src/lib.rs` is inside the nested repository `vendor/lib`; its build files are not read"]
+    );
+}
+
+#[test]
+fn the_same_crate_outside_a_nested_repository_is_routed() {
+    let tree = Tree::new();
+    tree.write("vendor/lib/Cargo.toml", "[package]\nname = \"vendored\"\n")
+        .write("vendor/lib/src/lib.rs", "");
+    let records = route_one(
+        tree.path(),
+        &Stubs::new(&["cargo"]),
+        "vendor/lib/src/lib.rs",
+        &[],
+        &[],
+    )
+    .records;
+    assert_eq!(
+        commands(only_route(&records)),
+        ["vendor/lib cargo test -p vendored"]
+    );
+}
+
+#[test]
+fn a_package_name_with_a_line_break_is_not_a_command() {
+    let tree = Tree::new();
+    tree.write(
+        "package.json",
+        r#"{"workspaces":["pkgs/*"],"scripts":{"test":"jest"}}"#,
+    )
+    .write(
+        "pkgs/a/package.json",
+        r#"{"name":"a\nrm -rf /","scripts":{"test":"jest"}}"#,
+    )
+    .write("pkgs/a/index.js", "");
+    let records = route_one(
+        tree.path(),
+        &Stubs::new(&["npm"]),
+        "pkgs/a/index.js",
+        &[],
+        &[],
+    )
+    .records;
+    assert_eq!(commands(only_route(&records)), [". npm test"]);
+    assert_eq!(
+        diags(&records),
+        ["the package name in `pkgs/a/package.json` contains NUL, CR or LF; it is not used in a command"]
+    );
+}
