@@ -19,7 +19,7 @@ export function addItem(cart, item) {
 }
 JS
 printf '# Shop\n\nA tiny shop.\n' > README.md
-printf '{"name":"shop","version":"1.0.0"}\n' > package.json
+printf '{"name":"shop","version":"1.0.0","type":"module","scripts":{"test":"jest"}}\n' > package.json
 git add -A && git commit -q -m "chore: initial shop"
 git checkout -q -b feature/checkout
 cat > src/cart.js <<'JS'

@@ -36,7 +36,6 @@ impl Role {
     }
 }
 
-
 #[derive(Debug, Serialize, Deserialize)]
 pub struct CommitData {
     pub oid: String,

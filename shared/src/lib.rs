@@ -1,5 +1,6 @@
 //! What every qapipe binary shares: the record envelope, canonical hashing, NDJSON
-//! streaming, exit codes, command-line plumbing and `diag` records.
+//! streaming, exit codes, command-line plumbing, `diag` records and the untrusted-text
+//! boundary.
 
 pub mod canonical;
 pub mod change;
@@ -13,6 +14,7 @@ pub mod kind;
 pub mod man;
 pub mod ndjson;
 pub mod output;
+pub mod untrusted;
 
 pub use envelope::{Envelope, Record};
 pub use exit::{Exit, Failure};

@@ -1,23 +1,54 @@
 //! qa-report's flags, help text and man-page sections.
 
+use crate::render::Format;
 use clap::{CommandFactory, Parser};
 use qa_shared::cli::{after_help, Example};
 use qa_shared::Exit;
 use std::path::PathBuf;
 
-/// Verify a qapipe NDJSON stream: envelopes, ids and the provenance chain.
+/// Verify a qapipe NDJSON stream and report the change it describes.
 ///
-/// With --verify, qa-report reads every record, checks its envelope (kind, v, id, by,
-/// from, src, data), recomputes its id from the canonical JSON of {kind, v, from, src,
-/// data}, and checks that every id named in `from` appeared earlier in the stream. It
-/// prints a one-line summary on stderr (records per kind, problems) and writes nothing
-/// on stdout.
+/// qa-report is the last stage of the change flow (qa-diff | qa-intent | qa-route |
+/// qa-trace | qa-report). It reads the whole stream and verifies it: every record's
+/// envelope (kind, v, id, by, from, src, data), its id recomputed from the canonical JSON
+/// of {kind, v, from, src, data}, and every id named in `from` appearing earlier. A broken
+/// stream lists its problems on stderr and exits 65. Otherwise it renders the report on
+/// stdout in --format: the QA and risk map (each intent, its scenarios with decision,
+/// priority, kind, proof gap and evidence file:line, required first), the executable
+/// evidence available now (routed repository commands), the manual contracts left
+/// (scenarios no command runs, drafts and how fully they are mapped), capabilities and
+/// warnings.
+///
+/// Formats: text (terminal); markdown (a pull-request comment); json (one pretty-printed
+/// object, two-space indent, scenarios nested in intents with their route, trace, drafts
+/// and executions); sarif (SARIF 2.1.0, one result per required or recommended scenario,
+/// fingerprinted by its record id); github (workflow commands: ::warning per required,
+/// ::notice per recommended scenario); agent (one JSON line of at most 4,096 bytes with
+/// its newline: routes and action contracts first, then range, counts and the path of
+/// report.json; `truncated` when anything was left out).
+///
+/// Source-derived text (titles, commit subjects, evidence, paths, commands, messages) is
+/// data: instruction-like spans are replaced by "[instruction-like text removed]" in
+/// every format and report file, and counted (`neutralized`). The same stream always
+/// gives the same bytes.
+///
+/// With --verify alone, qa-report only verifies: a one-line summary on stderr (records
+/// per kind, problems), nothing on stdout.
 #[derive(Debug, Parser)]
 #[command(name = "qa-report", version)]
 pub struct Args {
-    /// Check every record's envelope, id and provenance chain.
-    #[arg(long)]
+    /// Only check every record's envelope, id and provenance chain; render nothing.
+    #[arg(long, conflicts_with_all = ["format", "out"])]
     pub verify: bool,
+
+    /// The report format written on stdout.
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = Format::Text)]
+    pub format: Format,
+
+    /// Also write report.json, report.md, report.sarif, records.ndjson (the input, byte
+    /// for byte) and SHA256SUMS into DIR, created private (0700, files 0600).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
 
     /// Read records from FILE instead of stdin (`-` is stdin).
     #[arg(long = "in", value_name = "FILE", default_value = "-")]
@@ -30,6 +61,22 @@ pub struct Args {
 
 pub const EXAMPLES: &[Example] = &[
     Example {
+        what: "The change report for the current branch, in the terminal",
+        command: "qa-diff | qa-intent | qa-route | qa-trace | qa-report",
+    },
+    Example {
+        what: "A pull-request comment, with every report file kept in a private folder",
+        command: "qa-report --in run.ndjson --format markdown --out .qa/runs/latest > comment.md",
+    },
+    Example {
+        what: "Annotations in a GitHub Actions job",
+        command: "qa-diff | qa-intent | qa-route | qa-trace | qa-report --format github",
+    },
+    Example {
+        what: "One bounded line for an agent, pointing at the full report",
+        command: "qa-report --in run.ndjson --format agent --out .qa/runs/latest",
+    },
+    Example {
         what: "Verify what qa-diff emits for the current branch",
         command: "qa-diff | qa-report --verify",
     },
@@ -40,11 +87,17 @@ pub const EXAMPLES: &[Example] = &[
 ];
 
 pub const EXIT_STATUS: &[(Exit, &str)] = &[
-    (Exit::Success, "the stream verified cleanly"),
-    (Exit::Usage, "usage error (bad flags, or no job given)"),
+    (
+        Exit::Success,
+        "the stream verified cleanly (and the report was written)",
+    ),
+    (
+        Exit::Usage,
+        "usage error: bad flags, stdin is a terminal, or --out cannot be written",
+    ),
     (
         Exit::DataErr,
-        "the stream has problems: malformed lines, wrong ids, broken `from` chains",
+        "the stream has problems: malformed lines, wrong ids, broken `from` chains, or change-flow data that breaks its contract",
     ),
     (Exit::NoInput, "the --in file does not exist"),
     (Exit::Software, "internal error (a bug: please report it)"),

@@ -1,5 +1,18 @@
-//! qa-report: the last stage of every flow. Its first job, `--verify`, checks a stream's
-//! envelopes, ids and provenance chain.
+//! qa-report: the last stage of every flow. It verifies a stream's envelopes, ids and
+//! provenance chain (`--verify`), and renders the change flow as a report in text,
+//! markdown, JSON, SARIF, GitHub workflow commands or one agent line, with the report
+//! files under `--out`.
 
+pub mod agent;
 pub mod cli;
+pub mod github;
+pub mod json;
+pub mod layers;
+pub mod markdown;
+pub mod model;
+pub mod out;
+pub mod plain;
+pub mod render;
+pub mod sarif;
+pub mod text;
 pub mod verify;

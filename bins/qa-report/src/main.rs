@@ -1,6 +1,7 @@
 use anyhow::Context as _;
-use qa_report::{cli, verify};
+use qa_report::{cli, render, verify};
 use qa_shared::exit::{self, failure, Exit};
+use std::io::{IsTerminal as _, Read as _, Write as _};
 
 fn main() -> std::process::ExitCode {
     let args: cli::Args = match qa_shared::cli::parse(cli::command()) {
@@ -11,28 +12,47 @@ fn main() -> std::process::ExitCode {
 }
 
 fn run(args: cli::Args) -> anyhow::Result<Exit> {
-    if !args.verify {
+    if args.input.as_os_str() == "-" && std::io::stdin().is_terminal() {
         return Err(failure(
             Exit::Usage,
-            "nothing to do: pass --verify (see qa-report --help)",
+            "qa-report reads a record stream: pipe one in or pass --in FILE",
         ));
     }
-    let (source, input) = qa_shared::ndjson::open(&args.input)?;
-    let summary =
-        verify::verify(input, args.max_problems).with_context(|| format!("reading {source}"))?;
-    for p in &summary.problems {
-        eprintln!("qa-report: {source} line {}: {}", p.line, p.message);
+    let (source, mut input) = qa_shared::ndjson::open(&args.input)?;
+    if args.verify {
+        let summary = verify::verify(input, args.max_problems)
+            .with_context(|| format!("reading {source}"))?;
+        for message in summary.messages(&source) {
+            eprintln!("qa-report: {message}");
+        }
+        return Ok(verified(&summary));
     }
-    if summary.problem_count > summary.problems.len() as u64 {
-        eprintln!(
-            "qa-report: ... and {} more",
-            summary.problem_count - summary.problems.len() as u64
-        );
+    // The report needs the whole stream, and --out keeps it byte for byte.
+    let mut stream = Vec::new();
+    input
+        .read_to_end(&mut stream)
+        .with_context(|| format!("reading {source}"))?;
+    let summary = verify::verify(&stream[..], args.max_problems)
+        .with_context(|| format!("reading {source}"))?;
+    if verified(&summary) != Exit::Success {
+        for message in summary.messages(&source) {
+            eprintln!("qa-report: {message}");
+        }
+        return Ok(Exit::DataErr);
     }
-    eprintln!("qa-report: {summary}");
-    Ok(if summary.problem_count == 0 {
+    let rendered = render::change_report(&source, &stream, args.format, args.out.as_deref())?;
+    let mut stdout = std::io::stdout().lock();
+    stdout
+        .write_all(rendered.as_bytes())
+        .and_then(|()| stdout.flush())
+        .context("writing the report to stdout")?;
+    Ok(Exit::Success)
+}
+
+fn verified(summary: &verify::Summary) -> Exit {
+    if summary.problem_count == 0 {
         Exit::Success
     } else {
         Exit::DataErr
-    })
+    }
 }

@@ -37,6 +37,24 @@ impl Summary {
     }
 }
 
+impl Summary {
+    /// The lines a person reads on stderr: each listed problem, how many more, then the
+    /// summary.
+    pub fn messages(&self, source: &str) -> Vec<String> {
+        let mut out: Vec<String> = self
+            .problems
+            .iter()
+            .map(|p| format!("{source} line {}: {}", p.line, p.message))
+            .collect();
+        let unlisted = self.problem_count - self.problems.len() as u64;
+        if unlisted > 0 {
+            out.push(format!("... and {unlisted} more"));
+        }
+        out.push(self.to_string());
+        out
+    }
+}
+
 impl fmt::Display for Summary {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let kinds: Vec<String> = self

@@ -13,6 +13,8 @@ fn help_shows_examples_and_exit_status() {
     let help = String::from_utf8(out.stdout).unwrap();
     for needle in [
         "--verify",
+        "--format <FORMAT>",
+        "--out <DIR>",
         "--in <FILE>",
         "Examples:",
         "Exit status:",

@@ -3,20 +3,14 @@
 use qa_shared::envelope::{Record, Src};
 use qa_shared::Kind;
 use serde_json::json;
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
+
+mod common;
 
 fn verify(input: &[u8], args: &[&str]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_qa-report"))
-        .arg("--verify")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(input).unwrap();
-    child.wait_with_output().unwrap()
+    let mut all = vec!["--verify"];
+    all.extend_from_slice(args);
+    common::qa_report(input, &all)
 }
 
 fn stderr(out: &Output) -> String {
@@ -197,13 +191,15 @@ fn a_missing_input_file_exits_66() {
 }
 
 #[test]
-fn without_a_job_it_is_a_usage_error() {
-    let out = Command::new(env!("CARGO_BIN_EXE_qa-report"))
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
+fn verify_cannot_be_combined_with_a_report_format() {
+    let out = verify(&lines(&chain()), &["--format", "json"]);
     assert_eq!(out.status.code(), Some(64));
-    assert!(stderr(&out).contains("pass --verify"));
+    assert!(
+        stderr(&out).contains("cannot be used with"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(out.stdout.is_empty());
 }
 
 #[test]

@@ -1,0 +1,167 @@
+//! The agent line: one JSON object of at most 4,096 bytes including its newline. Route
+//! ids and action contracts come first, then the range, counts and the pointer to the
+//! full report; titles and evidence are added only while they fit, and `truncated` says
+//! when anything was left out.
+
+use crate::model::{label, Counts, Report};
+use serde::Serialize;
+use std::path::Path;
+
+/// The line's limit in bytes, newline included.
+pub const MAX_BYTES: usize = 4096;
+
+/// Names this line's shape.
+pub const FORMAT: &str = "qapipe.agent/v1";
+
+/// Longest title kept in detail, in characters.
+const TITLE_CHARS: usize = 120;
+
+/// Evidence locations kept per scenario in detail.
+const EVIDENCE_ITEMS: usize = 3;
+
+const HINT_NO_OUT: &str =
+    "pass --out DIR to write the full report; its report.json has every field";
+const HINT_LONG_PATH: &str =
+    "the --out path is too long for this line; read report.json in the --out folder";
+
+#[derive(Serialize)]
+struct Line<'a> {
+    format: &'static str,
+    routes: Vec<Route<'a>>,
+    range: Option<Range<'a>>,
+    counts: Counts,
+    summary: &'a str,
+    neutralized: u64,
+    truncated: bool,
+    report: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hint: Option<&'static str>,
+    detail: Vec<Detail<'a>>,
+}
+
+/// A scenario's route: what an agent may do next, and with whose approval.
+#[derive(Serialize)]
+struct Route<'a> {
+    scenario: &'a str,
+    decision: String,
+    action: String,
+    approval: &'a str,
+    run: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    dir: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+struct Range<'a> {
+    base: &'a str,
+    head: &'a str,
+    merge_base: &'a str,
+    mode: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    base_ref: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    head_ref: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+struct Detail<'a> {
+    scenario: &'a str,
+    title: String,
+    evidence: Vec<String>,
+}
+
+fn size(line: &Line<'_>) -> usize {
+    serde_json::to_vec(line)
+        .expect("the agent line is plain JSON")
+        .len()
+}
+
+/// The agent line, newline included. `full_report` is the report.json written under
+/// --out, if any.
+pub fn render(report: &Report, full_report: Option<&Path>) -> String {
+    let budget = MAX_BYTES - 1;
+    let mut line = Line {
+        format: FORMAT,
+        routes: Vec::new(),
+        range: report.range.as_ref().map(|r| Range {
+            base: &r.base.oid,
+            head: &r.head.oid,
+            merge_base: &r.merge_base,
+            mode: label(&r.mode),
+            base_ref: Some(&r.base.name),
+            head_ref: Some(&r.head.name),
+        }),
+        counts: report.counts,
+        summary: &report.summary,
+        neutralized: report.neutralized,
+        truncated: false,
+        report: full_report.map(|p| p.display().to_string()),
+        hint: full_report.is_none().then_some(HINT_NO_OUT),
+        detail: Vec::new(),
+    };
+    // The frame must fit before anything is added: shed ref names, then the range,
+    // then the report path (every other frame field is bounded).
+    if size(&line) > budget {
+        if let Some(range) = &mut line.range {
+            range.base_ref = None;
+            range.head_ref = None;
+        }
+        line.truncated = true;
+    }
+    if size(&line) > budget {
+        line.range = None;
+    }
+    if size(&line) > budget {
+        line.report = None;
+        line.hint = Some(HINT_LONG_PATH);
+    }
+    let order = report.by_decision();
+    let routed = order
+        .iter()
+        .filter_map(|(_, s)| s.route.as_ref().map(|r| (*s, r)));
+    for (scenario, route) in routed {
+        line.routes.push(Route {
+            scenario: &scenario.id,
+            decision: label(&route.data.decision),
+            action: label(&route.data.action.kind),
+            approval: &route.data.action.approval,
+            run: route.data.command.as_ref().map(|c| c.run.as_str()),
+            dir: route.data.command.as_ref().map(|c| c.dir.as_str()),
+        });
+        if size(&line) > budget {
+            line.routes.pop();
+            line.truncated = true;
+            break;
+        }
+    }
+    if !line.truncated {
+        for (_, s) in &order {
+            let locations = s.locations();
+            let mut title: String = s.data.title.chars().take(TITLE_CHARS).collect();
+            if title.len() < s.data.title.len() {
+                title.push('…');
+                line.truncated = true;
+            }
+            if locations.len() > EVIDENCE_ITEMS {
+                line.truncated = true;
+            }
+            line.detail.push(Detail {
+                scenario: &s.id,
+                title,
+                evidence: locations
+                    .iter()
+                    .take(EVIDENCE_ITEMS)
+                    .map(|(file, n)| format!("{file}:{n}"))
+                    .collect(),
+            });
+            if size(&line) > budget {
+                line.detail.pop();
+                line.truncated = true;
+                break;
+            }
+        }
+    }
+    let mut out = serde_json::to_string(&line).expect("the agent line is plain JSON");
+    out.push('\n');
+    out
+}

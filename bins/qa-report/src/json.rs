@@ -1,0 +1,27 @@
+//! The JSON report: one pretty-printed object (two-space indent) with the range, the
+//! intents with their scenarios and each scenario's route, trace, drafts and executions
+//! nested under it, capabilities, diagnostics and the neutralization count.
+
+use crate::model::Report;
+use serde::Serialize;
+
+/// Names this document's shape, so a reader can tell versions apart.
+pub const FORMAT: &str = "qapipe.change-report/v1";
+
+#[derive(Serialize)]
+struct Document<'a> {
+    format: &'static str,
+    #[serde(flatten)]
+    report: &'a Report,
+}
+
+/// The report as one JSON object, ending with a newline.
+pub fn render(report: &Report) -> String {
+    let mut s = serde_json::to_string_pretty(&Document {
+        format: FORMAT,
+        report,
+    })
+    .expect("a report holds only strings, integers and enums");
+    s.push('\n');
+    s
+}

@@ -1,0 +1,316 @@
+//! The markdown report for a pull-request comment: the terminal report's layers as
+//! headings and tables, `file:line` as code spans, and source text that cannot format,
+//! link or break a table.
+
+use crate::layers;
+use crate::model::{evidence_ref, label, receipt_label, Report, ScenarioView};
+use crate::plain::one_line;
+use crate::text::short;
+use qa_shared::untrusted::MARKER;
+use std::fmt::Write as _;
+
+/// The whole markdown report, ending with a newline.
+pub fn render(report: &Report) -> String {
+    let mut out = String::from("## qapipe change report\n\n");
+    match &report.range {
+        Some(r) => {
+            let _ = writeln!(
+                out,
+                "**Range:** {} ({}) .. {} ({}), {}, merge base {}\n",
+                code(&r.base.name),
+                code(&short(&r.base.oid)),
+                code(&r.head.name),
+                code(&short(&r.head.oid)),
+                label(&r.mode),
+                code(&short(&r.merge_base))
+            );
+        }
+        None => out.push_str("**Range:** no range record in the stream\n\n"),
+    }
+    let _ = writeln!(out, "**Summary:** {}", text(&report.summary));
+    // Without intents the summary line already says no behaviour-bearing change was found.
+    if !report.intents.is_empty() {
+        risk_map(report, &mut out);
+        executable(report, &mut out);
+        manual(report, &mut out);
+    }
+    receipts(report, &mut out);
+    if report.neutralized > 0 {
+        let _ = writeln!(
+            out,
+            "\n_{} instruction-like string{} neutralized (shown as {})._",
+            report.neutralized,
+            if report.neutralized == 1 { "" } else { "s" },
+            text(MARKER)
+        );
+    }
+    out
+}
+
+fn risk_map(report: &Report, out: &mut String) {
+    out.push_str("\n### 1. QA and risk map\n");
+    for intent in &report.intents {
+        let d = &intent.data;
+        let _ = writeln!(out, "\n#### Intent: {}\n", text(&d.title));
+        let files: Vec<String> = d.files.iter().map(|f| code(f)).collect();
+        let _ = writeln!(
+            out,
+            "focus **{}** · confidence **{}** · authority **{}** · {} commit{} · files: {}",
+            label(&d.focus),
+            label(&d.confidence),
+            label(&d.authority),
+            d.commits.len(),
+            if d.commits.len() == 1 { "" } else { "s" },
+            files.join(", ")
+        );
+        if intent.scenarios.is_empty() {
+            out.push_str("\nNo scenarios.\n");
+            continue;
+        }
+        out.push_str("\n| decision | priority | kind | scenario | proof gap | evidence |\n");
+        out.push_str("|---|---|---|---|---|---|\n");
+        for s in &intent.scenarios {
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} | {} | {} |",
+                s.decision_label(),
+                label(&s.data.priority),
+                label(&s.data.kind),
+                text(&s.data.title),
+                s.data.proof_gap.as_deref().map_or("none".to_string(), text),
+                evidence(s)
+            );
+        }
+    }
+}
+
+fn evidence(s: &ScenarioView) -> String {
+    let items: Vec<String> = s
+        .data
+        .evidence
+        .iter()
+        .map(|e| {
+            format!(
+                "{} {}: {}",
+                code(&evidence_ref(e)),
+                label(&e.relation),
+                text(&e.text)
+            )
+        })
+        .collect();
+    if items.is_empty() {
+        "none".into()
+    } else {
+        items.join("<br>")
+    }
+}
+
+fn executable(report: &Report, out: &mut String) {
+    out.push_str("\n### 2. Executable evidence available now\n\n");
+    let groups = layers::commands(report);
+    if groups.is_empty() {
+        out.push_str("None: no route runs a repository command.\n");
+    } else {
+        out.push_str("| command | dir | scope | declared in | risk | approval | covers |\n");
+        out.push_str("|---|---|---|---|---|---|---|\n");
+        for g in &groups {
+            let covers: Vec<String> = g
+                .covers
+                .iter()
+                .map(|s| format!("{}: {}", s.decision_label(), text(&s.data.title)))
+                .collect();
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} | {} | {} | {} |",
+                code(&g.command.run),
+                code(&g.command.dir),
+                label(&g.command.scope),
+                code(&g.command.declared_in),
+                label(&g.action.risk),
+                text(&g.action.approval),
+                covers.join("<br>")
+            );
+        }
+    }
+    let additional = layers::additional(report, &groups);
+    if !additional.is_empty() {
+        out.push_str("\n**Additional commands**\n\n| command | dir | scope | declared in |\n|---|---|---|---|\n");
+        for c in additional {
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} |",
+                code(&c.run),
+                code(&c.dir),
+                label(&c.scope),
+                code(&c.declared_in)
+            );
+        }
+    }
+    if !report.executions.is_empty() {
+        out.push_str("\n**Executed**\n\n");
+    }
+    for e in &report.executions {
+        let _ = writeln!(
+            out,
+            "- {}: {}{}",
+            code(&e.command),
+            label(&e.status),
+            e.exit_code
+                .map_or(String::new(), |c| format!(" (exit {c})"))
+        );
+    }
+}
+
+fn manual(report: &Report, out: &mut String) {
+    out.push_str("\n### 3. Manual contracts left\n\n");
+    let left = layers::manual(report);
+    if left.is_empty() {
+        out.push_str("None.\n");
+        return;
+    }
+    out.push_str("| decision | scenario | action | approval | why | drafts |\n");
+    out.push_str("|---|---|---|---|---|---|\n");
+    for (_, s) in left {
+        let (action, approval, why) = match &s.route {
+            Some(r) => (
+                label(&r.data.action.kind),
+                text(&r.data.action.approval),
+                text(&r.data.reason),
+            ),
+            None => ("no route".into(), "n/a".into(), "n/a".into()),
+        };
+        let drafts: Vec<String> = s
+            .drafts
+            .iter()
+            .map(|d| {
+                let d = &d.data;
+                let mut cell = format!(
+                    "{}: {}, {} of {} mapped",
+                    text(&d.format),
+                    receipt_label(d.receipt),
+                    d.mapped,
+                    d.total
+                );
+                for gap in &d.gaps {
+                    let _ = write!(cell, "<br>gap: {}", text(gap));
+                }
+                cell
+            })
+            .collect();
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {} |",
+            s.decision_label(),
+            text(&s.data.title),
+            action,
+            approval,
+            why,
+            if drafts.is_empty() {
+                "none".into()
+            } else {
+                drafts.join("<br>")
+            }
+        );
+    }
+}
+
+fn receipts(report: &Report, out: &mut String) {
+    if !report.capabilities.is_empty() {
+        out.push_str(
+            "\n### Capabilities\n\n| capability | status | depth | gap |\n|---|---|---|---|\n",
+        );
+    }
+    for c in &report.capabilities {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} |",
+            label(&c.name),
+            label(&c.status),
+            label(&c.depth),
+            c.gap.as_deref().map_or("none".to_string(), text)
+        );
+    }
+    let mut warnings = layers::warnings(report).peekable();
+    if warnings.peek().is_some() {
+        out.push_str("\n### Warnings\n\n");
+    }
+    for d in warnings {
+        let _ = writeln!(
+            out,
+            "- **{}** {}: {}",
+            label(&d.severity),
+            code(&d.stage),
+            text(&d.message)
+        );
+    }
+}
+
+/// Source text as inert markdown: one line, with the characters that format, link, open
+/// HTML, start math or end a table cell escaped.
+pub fn text(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in one_line(s).chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '|' | '~' | '$' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Source text as a one-line code span that cannot end early or break a table cell.
+pub fn code(s: &str) -> String {
+    let body = one_line(s).replace('|', "\\|");
+    if body.is_empty() {
+        return "` `".into();
+    }
+    let longest = body.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest + 1);
+    let pad = if body.starts_with('`') || body.ends_with('`') {
+        " "
+    } else {
+        ""
+    };
+    format!("{fence}{pad}{body}{pad}{fence}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_escapes_links_html_emphasis_and_cell_ends() {
+        assert_eq!(
+            text("[x](http://a) <b>*y*</b> | a&b"),
+            r"\[x\](http://a) \<b\>\*y\*\</b\> \| a&amp;b"
+        );
+    }
+
+    #[test]
+    fn plain_words_pass_through_text_unchanged() {
+        assert_eq!(
+            text("Login rejects expired tokens."),
+            "Login rejects expired tokens."
+        );
+    }
+
+    #[test]
+    fn a_code_span_outgrows_the_backticks_inside_it() {
+        assert_eq!(code("a`b``c"), "```a`b``c```");
+        assert_eq!(code("`x`"), "`` `x` ``");
+    }
+
+    #[test]
+    fn a_plain_path_is_a_simple_code_span() {
+        assert_eq!(code("src/a.rs:12"), "`src/a.rs:12`");
+    }
+
+    #[test]
+    fn a_code_span_escapes_pipes_and_newlines_for_tables() {
+        assert_eq!(code("a|b\nc"), r"`a\|b c`");
+    }
+}

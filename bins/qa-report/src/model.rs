@@ -1,0 +1,459 @@
+//! The change report's model: a verified stream read into intents with their scenarios,
+//! routes, traces and drafts, every source-derived string cleaned by one `Boundary`.
+
+use qa_shared::change::{
+    ActionKind, CapabilityData, Decision, DraftData, Evidence, IntentData, RangeView, Receipt,
+    RouteData, ScenarioData, TraceData,
+};
+use qa_shared::ndjson::{self, LineReader, ReadError};
+use qa_shared::untrusted::Boundary;
+use qa_shared::Kind;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashMap};
+
+/// Everything a change report shows. Strings are already cleaned.
+#[derive(Debug, Default, Serialize)]
+pub struct Report {
+    pub range: Option<RangeView>,
+    /// One line: how many intents and scenarios, by decision.
+    pub summary: String,
+    pub counts: Counts,
+    pub commits: Vec<CommitView>,
+    /// Most urgent first: by their most urgent scenario, then stream order.
+    pub intents: Vec<IntentView>,
+    pub capabilities: Vec<CapabilityData>,
+    pub diagnostics: Vec<DiagView>,
+    pub executions: Vec<ExecutionView>,
+    /// Records read, by kind (including kinds this report does not render).
+    pub records: BTreeMap<String, u64>,
+    /// Instruction-like spans replaced by the marker.
+    pub neutralized: u64,
+}
+
+/// Scenarios by route decision.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Counts {
+    pub intents: u64,
+    pub scenarios: u64,
+    pub required: u64,
+    pub recommended: u64,
+    pub review_only: u64,
+    /// Scenarios no route record names.
+    pub unrouted: u64,
+}
+
+/// What the report shows of a `commit` record.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct CommitView {
+    pub oid: String,
+    pub subject: String,
+    #[serde(rename = "type")]
+    pub kind: Option<String>,
+    pub tickets: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct IntentView {
+    pub id: String,
+    #[serde(flatten)]
+    pub data: IntentData,
+    /// Required first, then recommended, review-only and unrouted; stream order within.
+    pub scenarios: Vec<ScenarioView>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ScenarioView {
+    pub id: String,
+    #[serde(flatten)]
+    pub data: ScenarioData,
+    pub route: Option<Linked<RouteData>>,
+    pub trace: Option<Linked<TraceData>>,
+    pub drafts: Vec<Linked<DraftData>>,
+    pub executions: Vec<ExecutionView>,
+}
+
+/// A record tied to a scenario, with its own id.
+#[derive(Debug, Clone, Serialize)]
+pub struct Linked<T> {
+    pub id: String,
+    #[serde(flatten)]
+    pub data: T,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Error,
+    Warning,
+    Info,
+}
+
+/// A `diag` record, or a problem this report found in how records link.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct DiagView {
+    pub severity: Severity,
+    pub stage: String,
+    pub message: String,
+    #[serde(default)]
+    pub subjects: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ExecutionStatus {
+    Passed,
+    Failed,
+    Blocked,
+    TimedOut,
+}
+
+/// What the report shows of an `execution` record.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ExecutionView {
+    #[serde(default)]
+    pub id: String,
+    pub command: String,
+    pub exit_code: Option<i64>,
+    pub status: ExecutionStatus,
+}
+
+impl ScenarioView {
+    pub fn decision(&self) -> Option<Decision> {
+        self.route.as_ref().map(|r| r.data.decision)
+    }
+
+    /// The route decision's name, or `unrouted`.
+    pub fn decision_label(&self) -> String {
+        self.decision()
+            .map_or_else(|| "unrouted".to_string(), |d| label(&d))
+    }
+
+    /// One line for a code-scanning finding or annotation: decision, kind, title, intent,
+    /// proof gap and the command that would prove it.
+    pub fn finding(&self, intent: &IntentView) -> String {
+        let mut message = format!(
+            "{} {} scenario: {} (intent: {}).",
+            self.decision_label(),
+            label(&self.data.kind),
+            self.data.title,
+            intent.data.title
+        );
+        if let Some(gap) = &self.data.proof_gap {
+            message.push_str(&format!(" Proof gap: {gap}."));
+        }
+        if let Some(c) = self.route.as_ref().and_then(|r| r.data.command.as_ref()) {
+            message.push_str(&format!(" Run: {} (in {}).", c.run, c.dir));
+        }
+        message
+    }
+
+    /// Sort rank: required, recommended, review-only, then unrouted.
+    fn rank(&self) -> u8 {
+        match self.decision() {
+            Some(Decision::Required) => 0,
+            Some(Decision::Recommended) => 1,
+            Some(Decision::ReviewOnly) => 2,
+            None => 3,
+        }
+    }
+
+    /// True when a person, not a repository command, must act: no route, or a route
+    /// whose action is not running a repository command.
+    pub fn is_manual(&self) -> bool {
+        self.route
+            .as_ref()
+            .is_none_or(|r| r.data.action.kind != ActionKind::RunRepositoryCommand)
+    }
+
+    /// Located direct and supporting evidence (`file`, `line`), the lines a finding points at.
+    pub fn locations(&self) -> Vec<(&str, u32)> {
+        use qa_shared::change::Relation;
+        let mut out: Vec<(&str, u32)> = Vec::new();
+        for e in &self.data.evidence {
+            let located = e.line > 0 && !e.file.is_empty();
+            let bears = matches!(e.relation, Relation::Direct | Relation::Supporting);
+            if located && bears && !out.contains(&(e.file.as_str(), e.line)) {
+                out.push((e.file.as_str(), e.line));
+            }
+        }
+        out
+    }
+}
+
+impl Report {
+    /// Scenarios in report order (intents most urgent first, then their scenarios).
+    pub fn scenarios(&self) -> impl Iterator<Item = (&IntentView, &ScenarioView)> {
+        self.intents
+            .iter()
+            .flat_map(|i| i.scenarios.iter().map(move |s| (i, s)))
+    }
+
+    /// Every scenario, required first, then recommended, review-only and unrouted;
+    /// report order within each.
+    pub fn by_decision(&self) -> Vec<(&IntentView, &ScenarioView)> {
+        let mut all: Vec<_> = self.scenarios().collect();
+        all.sort_by_key(|(_, s)| s.rank());
+        all
+    }
+}
+
+/// The stable kebab-case or lowercase name of a record enum value, as serde writes it.
+pub fn label<T: Serialize>(value: &T) -> String {
+    match serde_json::to_value(value) {
+        Ok(serde_json::Value::String(s)) => s,
+        _ => String::from("?"),
+    }
+}
+
+/// Where a piece of evidence is: `file:line`, the file alone, or commit wording.
+pub fn evidence_ref(e: &Evidence) -> String {
+    match (e.line, e.file.is_empty()) {
+        (0, true) => "commit wording".to_string(),
+        (0, false) => e.file.clone(),
+        (line, _) => format!("{}:{line}", e.file),
+    }
+}
+
+/// A compile receipt as people read it.
+pub fn receipt_label(receipt: Receipt) -> &'static str {
+    match receipt {
+        Receipt::Compiled => "fully mapped",
+        Receipt::Partial => "partially mapped",
+        Receipt::NotCompiled => "not mapped",
+        Receipt::ReviewOnly => "review only",
+    }
+}
+
+/// What a scenario's trailing records attach to before the report is assembled.
+#[derive(Default)]
+struct Pending {
+    intents: Vec<(String, IntentData)>,
+    scenarios: Vec<ScenarioView>,
+    routes: Vec<Linked<RouteData>>,
+    traces: Vec<Linked<TraceData>>,
+    drafts: Vec<Linked<DraftData>>,
+    /// Executions with the ids their `from` names.
+    executions: Vec<(Vec<String>, ExecutionView)>,
+}
+
+/// Reads a verified stream. `source` names the input in messages; a record of a kind this
+/// report renders whose data does not fit its contract is bad input (exit 65).
+pub fn read(source: &str, bytes: &[u8]) -> anyhow::Result<Report> {
+    let mut boundary = Boundary::new();
+    let mut report = Report::default();
+    let mut pending = Pending::default();
+    let mut reader = LineReader::new(bytes);
+    while let Some(item) = reader.next_line() {
+        let (line, raw) = match item {
+            Ok(ok) => ok,
+            Err(ReadError::Io(e)) => return Err(e.into()),
+            Err(e @ ReadError::TooLong { .. }) => {
+                return Err(qa_shared::exit::failure(
+                    qa_shared::Exit::DataErr,
+                    format!("{source} {e}"),
+                ))
+            }
+        };
+        let mut envelope = ndjson::parse_envelope(source, line, raw)?;
+        *report.records.entry(envelope.kind.clone()).or_default() += 1;
+        let Some(kind) = envelope.known_kind() else {
+            continue;
+        };
+        if !RENDERED.contains(&kind) {
+            continue;
+        }
+        if let Some(fields) = envelope.data.as_object_mut() {
+            // Commit bodies are not shown; their text is neither rendered nor counted.
+            fields.remove("body");
+        }
+        boundary.clean_json(&mut envelope.data);
+        let id = envelope.id.clone();
+        match kind {
+            Kind::Range => report.range = Some(ndjson::data_of(source, line, &envelope)?),
+            Kind::Commit => report
+                .commits
+                .push(ndjson::data_of(source, line, &envelope)?),
+            Kind::Intent => pending
+                .intents
+                .push((id, ndjson::data_of(source, line, &envelope)?)),
+            Kind::Scenario => pending.scenarios.push(ScenarioView {
+                id,
+                data: ndjson::data_of(source, line, &envelope)?,
+                route: None,
+                trace: None,
+                drafts: Vec::new(),
+                executions: Vec::new(),
+            }),
+            Kind::Route => pending.routes.push(Linked {
+                id,
+                data: ndjson::data_of(source, line, &envelope)?,
+            }),
+            Kind::Trace => pending.traces.push(Linked {
+                id,
+                data: ndjson::data_of(source, line, &envelope)?,
+            }),
+            Kind::Draft => pending.drafts.push(Linked {
+                id,
+                data: ndjson::data_of(source, line, &envelope)?,
+            }),
+            Kind::Capability => report
+                .capabilities
+                .push(ndjson::data_of(source, line, &envelope)?),
+            Kind::Diag => report
+                .diagnostics
+                .push(ndjson::data_of(source, line, &envelope)?),
+            Kind::Execution => {
+                let mut execution: ExecutionView = ndjson::data_of(source, line, &envelope)?;
+                execution.id = id;
+                pending.executions.push((envelope.from, execution));
+            }
+            _ => unreachable!("only rendered kinds reach here"),
+        }
+    }
+    assemble(&mut report, pending);
+    report.neutralized = boundary.count();
+    Ok(report)
+}
+
+/// The kinds a change report reads; others are only counted.
+const RENDERED: [Kind; 10] = [
+    Kind::Range,
+    Kind::Commit,
+    Kind::Intent,
+    Kind::Scenario,
+    Kind::Route,
+    Kind::Trace,
+    Kind::Draft,
+    Kind::Capability,
+    Kind::Diag,
+    Kind::Execution,
+];
+
+/// Nests routes, traces, drafts and executions under their scenarios and scenarios under
+/// their intents; what names a missing subject becomes a warning.
+fn assemble(report: &mut Report, pending: Pending) {
+    let Pending {
+        intents,
+        mut scenarios,
+        routes,
+        traces,
+        drafts,
+        executions,
+    } = pending;
+    let index: HashMap<String, usize> = scenarios
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (s.id.clone(), i))
+        .collect();
+    let mut orphan = |what: &str, id: &str, subject: &str| {
+        report.diagnostics.push(DiagView {
+            severity: Severity::Warning,
+            stage: "qa-report".into(),
+            message: format!("{what} {id} names {subject}, which is not in the stream"),
+            subjects: vec![id.to_string()],
+        })
+    };
+    for route in routes {
+        match index.get(&route.data.subject) {
+            Some(&i) if scenarios[i].route.is_none() => scenarios[i].route = Some(route),
+            Some(_) => orphan("route", &route.id, "a scenario already routed"),
+            None => orphan("route", &route.id, &route.data.subject.clone()),
+        }
+    }
+    for trace in traces {
+        match index.get(&trace.data.subject) {
+            Some(&i) if scenarios[i].trace.is_none() => scenarios[i].trace = Some(trace),
+            Some(_) => orphan("trace", &trace.id, "a scenario already traced"),
+            None => orphan("trace", &trace.id, &trace.data.subject.clone()),
+        }
+    }
+    for draft in drafts {
+        match index.get(&draft.data.subject) {
+            Some(&i) => scenarios[i].drafts.push(draft),
+            None => orphan("draft", &draft.id, &draft.data.subject.clone()),
+        }
+    }
+    // An execution belongs to the scenario (or the route of the scenario) it derives from.
+    let by_route: HashMap<String, usize> = scenarios
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| s.route.as_ref().map(|r| (r.id.clone(), i)))
+        .collect();
+    for (from, execution) in executions {
+        for i in from
+            .iter()
+            .filter_map(|id| index.get(id).or(by_route.get(id)))
+        {
+            scenarios[*i].executions.push(execution.clone());
+        }
+        report.executions.push(execution);
+    }
+    let mut views: Vec<IntentView> = intents
+        .into_iter()
+        .map(|(id, data)| IntentView {
+            id,
+            data,
+            scenarios: Vec::new(),
+        })
+        .collect();
+    let by_intent: HashMap<String, usize> = views
+        .iter()
+        .enumerate()
+        .map(|(i, v)| (v.id.clone(), i))
+        .collect();
+    for scenario in scenarios {
+        match by_intent.get(&scenario.data.intent) {
+            Some(&i) => views[i].scenarios.push(scenario),
+            None => orphan("scenario", &scenario.id, &scenario.data.intent.clone()),
+        }
+    }
+    for view in &mut views {
+        view.scenarios.sort_by_key(ScenarioView::rank);
+    }
+    views.sort_by_key(|v| {
+        v.scenarios
+            .iter()
+            .map(ScenarioView::rank)
+            .min()
+            .unwrap_or(4)
+    });
+    report.intents = views;
+    report.counts = count(&report.intents);
+    report.summary = summary(&report.counts);
+}
+
+fn count(intents: &[IntentView]) -> Counts {
+    let mut counts = Counts {
+        intents: intents.len() as u64,
+        ..Counts::default()
+    };
+    for s in intents.iter().flat_map(|i| &i.scenarios) {
+        counts.scenarios += 1;
+        match s.decision() {
+            Some(Decision::Required) => counts.required += 1,
+            Some(Decision::Recommended) => counts.recommended += 1,
+            Some(Decision::ReviewOnly) => counts.review_only += 1,
+            None => counts.unrouted += 1,
+        }
+    }
+    counts
+}
+
+fn summary(c: &Counts) -> String {
+    if c.intents == 0 {
+        return "no behaviour-bearing change found".into();
+    }
+    let plural = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let mut s = format!(
+        "{}, {}: {} required, {} recommended, {} review-only",
+        plural(c.intents, "intent", "intents"),
+        plural(c.scenarios, "scenario", "scenarios"),
+        c.required,
+        c.recommended,
+        c.review_only
+    );
+    if c.unrouted > 0 {
+        s.push_str(&format!(", {} unrouted", c.unrouted));
+    }
+    s
+}

@@ -1,0 +1,38 @@
+//! One-line plain text for terminals, logs and comments: source-derived control and
+//! bidirectional-override characters cannot move the cursor, colour the screen, reorder
+//! what a reader sees or start a new line.
+
+use std::borrow::Cow;
+
+/// `text` with every control or bidirectional formatting character shown as a space.
+pub fn one_line(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(hidden) {
+        return Cow::Borrowed(text);
+    }
+    Cow::Owned(
+        text.chars()
+            .map(|c| if hidden(c) { ' ' } else { c })
+            .collect(),
+    )
+}
+
+/// True for characters a reader does not see as text: controls and bidi formatting.
+pub fn hidden(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_newlines_and_bidi_overrides_become_spaces() {
+        assert_eq!(one_line("a\nb\x1b[31mc\u{202e}d"), "a b [31mc d");
+    }
+
+    #[test]
+    fn ordinary_unicode_text_is_kept_as_is() {
+        assert!(matches!(one_line("Grüße — ok → 完了"), Cow::Borrowed(_)));
+    }
+}

@@ -1,0 +1,65 @@
+//! The report formats, and the one entry that renders a report in any of them.
+
+use crate::model::Report;
+use crate::{agent, github, json, markdown, sarif, text};
+use std::path::Path;
+
+/// What qa-report writes on stdout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// The terminal report: risk map, runnable commands, manual contracts.
+    Text,
+    /// The same for a pull-request comment.
+    Markdown,
+    /// One pretty-printed JSON object with everything nested by id.
+    Json,
+    /// SARIF 2.1.0 for code scanning.
+    Sarif,
+    /// GitHub workflow commands (annotations).
+    Github,
+    /// One JSON line of at most 4,096 bytes for an agent.
+    Agent,
+}
+
+/// `report` in `format`. `full_report` is the report.json written under --out, for the
+/// agent line to point at.
+pub fn render(report: &Report, format: Format, full_report: Option<&Path>) -> String {
+    match format {
+        Format::Text => text::render(report),
+        Format::Markdown => markdown::render(report),
+        Format::Json => json::render(report),
+        Format::Sarif => sarif::render(report),
+        Format::Github => github::render(report),
+        Format::Agent => agent::render(report, full_report),
+    }
+}
+
+/// The file names written under --out besides SHA256SUMS.
+pub const REPORT_JSON: &str = "report.json";
+pub const REPORT_MD: &str = "report.md";
+pub const REPORT_SARIF: &str = "report.sarif";
+pub const RECORDS: &str = "records.ndjson";
+
+/// Reads a verified stream (`source` names it in messages) and renders it in `format`;
+/// with `out`, first writes the report folder, whose report.json the agent line names.
+pub fn change_report(
+    source: &str,
+    stream: &[u8],
+    format: Format,
+    out: Option<&Path>,
+) -> anyhow::Result<String> {
+    let report = crate::model::read(source, stream)?;
+    let full_report = out.map(|dir| dir.join(REPORT_JSON));
+    if let Some(dir) = out {
+        crate::out::write(
+            dir,
+            &[
+                (RECORDS, stream),
+                (REPORT_JSON, json::render(&report).as_bytes()),
+                (REPORT_MD, markdown::render(&report).as_bytes()),
+                (REPORT_SARIF, sarif::render(&report).as_bytes()),
+            ],
+        )?;
+    }
+    Ok(render(&report, format, full_report.as_deref()))
+}

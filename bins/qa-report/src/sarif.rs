@@ -1,0 +1,140 @@
+//! The SARIF 2.1.0 report: one result per required (warning) or recommended (note)
+//! scenario, located at its direct and supporting evidence, with a fingerprint that is
+//! the scenario's record id, so code-scanning tools track it across runs.
+
+use crate::model::{label, Report};
+use crate::plain::one_line;
+use qa_shared::change::{Decision, ScenarioKind};
+use serde_json::{json, Value};
+
+pub const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
+
+/// The partial fingerprint's name: bump it if what it hashes ever changes.
+pub const FINGERPRINT: &str = "qapipe/v1";
+
+const KINDS: [(ScenarioKind, &str, &str); 4] = [
+    (
+        ScenarioKind::Primary,
+        "PrimaryScenario",
+        "The main path of a changed behaviour needs proof.",
+    ),
+    (
+        ScenarioKind::Failure,
+        "FailureScenario",
+        "A failure path of a changed behaviour needs proof.",
+    ),
+    (
+        ScenarioKind::Boundary,
+        "BoundaryScenario",
+        "A boundary of a changed behaviour needs proof.",
+    ),
+    (
+        ScenarioKind::StateTransition,
+        "StateTransitionScenario",
+        "A state transition of a changed behaviour needs proof.",
+    ),
+];
+
+fn rule_id(kind: ScenarioKind) -> String {
+    format!("qapipe/{}", label(&kind))
+}
+
+/// The report as a SARIF log, pretty-printed, ending with a newline.
+pub fn render(report: &Report) -> String {
+    let rules: Vec<Value> = KINDS
+        .iter()
+        .map(|(kind, name, text)| {
+            json!({
+                "id": rule_id(*kind),
+                "name": name,
+                "shortDescription": {"text": text},
+                "defaultConfiguration": {"level": "warning"},
+            })
+        })
+        .collect();
+    let mut results = Vec::new();
+    for (intent, s) in report.scenarios() {
+        let level = match s.decision() {
+            Some(Decision::Required) => "warning",
+            Some(Decision::Recommended) => "note",
+            _ => continue,
+        };
+        let index = KINDS
+            .iter()
+            .position(|(k, _, _)| *k == s.data.kind)
+            .expect("every scenario kind has a rule");
+        let message = one_line(&s.finding(intent)).into_owned();
+        let locations: Vec<Value> = s
+            .locations()
+            .into_iter()
+            .map(|(file, line)| {
+                json!({"physicalLocation": {
+                    "artifactLocation": {"uri": uri(file), "uriBaseId": "%SRCROOT%"},
+                    "region": {"startLine": line},
+                }})
+            })
+            .collect();
+        let mut result = json!({
+            "ruleId": rule_id(s.data.kind),
+            "ruleIndex": index,
+            "level": level,
+            "message": {"text": message},
+            "partialFingerprints": {FINGERPRINT: s.id},
+            "properties": {
+                "decision": s.decision_label(),
+                "priority": label(&s.data.priority),
+                "scenario": s.id,
+                "intent": intent.id,
+            },
+        });
+        if !locations.is_empty() {
+            result["locations"] = Value::Array(locations);
+        }
+        results.push(result);
+    }
+    let log = json!({
+        "$schema": SCHEMA,
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "qapipe",
+                "version": env!("CARGO_PKG_VERSION"),
+                "rules": rules,
+            }},
+            "results": results,
+            "properties": {"neutralized": report.neutralized, "summary": report.summary},
+        }],
+    });
+    let mut s = serde_json::to_string_pretty(&log).expect("a SARIF log is plain JSON");
+    s.push('\n');
+    s
+}
+
+/// A repository-relative path as a URI reference: every byte outside the unreserved set
+/// and `/` percent-encoded.
+fn uri(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for b in path.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~' | b'/') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::uri;
+
+    #[test]
+    fn spaces_percent_signs_and_non_ascii_are_percent_encoded() {
+        assert_eq!(uri("a b/%/é.rs"), "a%20b/%25/%C3%A9.rs");
+    }
+
+    #[test]
+    fn an_ordinary_relative_path_is_its_own_uri() {
+        assert_eq!(uri("src/auth/session_v2.rs"), "src/auth/session_v2.rs");
+    }
+}

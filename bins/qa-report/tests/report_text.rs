@@ -1,0 +1,249 @@
+//! The text report: three layers in order, most urgent first, and what it does with
+//! streams that are empty, broken or carry kinds it does not render.
+
+mod common;
+
+use common::{pos, qa_report, rendered, sample, Stream};
+use qa_shared::change::{ActionKind, Decision, Relation, ScenarioKind};
+use qa_shared::Kind;
+use serde_json::json;
+
+fn text() -> String {
+    rendered(&sample().stream.bytes(), &[])
+}
+
+#[test]
+fn text_is_the_default_format_with_the_three_layers_in_order() {
+    let out = text();
+    let map = pos(&out, "1. QA and risk map");
+    let now = pos(&out, "2. Executable evidence available now");
+    let manual = pos(&out, "3. Manual contracts left");
+    let capabilities = pos(&out, "\nCapabilities\n");
+    let warnings = pos(&out, "\nWarnings\n");
+    assert!(map < now && now < manual && manual < capabilities && capabilities < warnings);
+}
+
+#[test]
+fn the_intent_with_a_required_scenario_comes_first_whatever_the_stream_order() {
+    let out = text();
+    assert!(
+        pos(&out, "Intent: Refuse expired session tokens")
+            < pos(&out, "Intent: Retry failed uploads")
+    );
+}
+
+#[test]
+fn required_scenarios_come_before_recommended_then_review_only() {
+    let out = text();
+    let required = pos(
+        &out,
+        "[required] Expired token is refused (critical, failure)",
+    );
+    let recommended = pos(
+        &out,
+        "[recommended] Valid token still signs in (critical, primary)",
+    );
+    let review = pos(
+        &out,
+        "[review-only] Token expiring exactly now (critical, boundary)",
+    );
+    assert!(required < recommended && recommended < review, "{out}");
+}
+
+#[test]
+fn intents_show_focus_confidence_authority_commits_and_files() {
+    let out = text();
+    pos(
+        &out,
+        "focus product, confidence high, authority inference, 1 commit\n",
+    );
+    pos(&out, "files: src/auth.rs, tests/auth.rs");
+}
+
+#[test]
+fn scenarios_show_proof_gap_and_evidence_as_file_line() {
+    let out = text();
+    pos(&out, "proof gap: no changed line shows the response");
+    pos(
+        &out,
+        "evidence: src/auth.rs:42 (direct) if token.expired() {",
+    );
+    pos(&out, "evidence: commit wording (contextual)");
+}
+
+#[test]
+fn a_routed_command_is_listed_once_with_dir_scope_and_what_it_covers() {
+    let out = text();
+    assert_eq!(out.matches("run: cargo test -p auth\n").count(), 1, "{out}");
+    pos(
+        &out,
+        "dir ., scope package, declared in Cargo.toml; risk medium, approval required",
+    );
+    pos(
+        &out,
+        "covers: [required] Expired token is refused; [recommended] Valid token still signs in",
+    );
+}
+
+#[test]
+fn additional_commands_are_listed_once() {
+    let out = text();
+    assert_eq!(
+        out.matches("run: cargo test --workspace").count(),
+        1,
+        "{out}"
+    );
+}
+
+#[test]
+fn manual_contracts_hold_scenarios_no_command_runs_with_their_drafts() {
+    let out = text();
+    let manual = &out[pos(&out, "3. Manual contracts left")..pos(&out, "\nCapabilities")];
+    pos(
+        manual,
+        "[recommended] Upload retries after a failure: complete-draft, approval required",
+    );
+    pos(
+        manual,
+        "[review-only] Token expiring exactly now: review-scenario",
+    );
+    pos(manual, "draft (manual): partially mapped, 1 of 3 mapped");
+    pos(manual, "draft (manual): not mapped, 1 of 3 mapped");
+    pos(manual, "gap: name the retry limit");
+    assert!(!manual.contains("Expired token is refused"), "{manual}");
+}
+
+#[test]
+fn warnings_show_and_info_diagnostics_do_not() {
+    let out = text();
+    pos(
+        &out,
+        "warning qa-route: src/upload.rs has no validation command",
+    );
+    assert!(!out.contains("2 commands found"), "{out}");
+}
+
+#[test]
+fn an_execution_record_is_shown_with_the_runnable_evidence() {
+    let mut s = sample();
+    let from = vec![s.expired_refused.clone()];
+    s.stream.push(
+        Kind::Execution,
+        from,
+        json!({"command": "cargo test -p auth", "exit_code": 0, "status": "passed",
+               "stdout_sha256": "0".repeat(64), "stderr_sha256": "0".repeat(64),
+               "git_before": "x", "git_after": "x", "changed_paths": []}),
+    );
+    let out = rendered(&s.stream.bytes(), &[]);
+    pos(&out, "executed: cargo test -p auth: passed (exit 0)");
+    assert!(!text().contains("executed:"));
+}
+
+#[test]
+fn a_stream_without_intents_still_renders_and_says_so() {
+    let mut s = Stream::default();
+    s.range();
+    s.commit(&"1".repeat(40), "docs: fix a typo");
+    let out = rendered(&s.bytes(), &[]);
+    pos(&out, "no behaviour-bearing change found");
+    assert!(!out.contains("1. QA and risk map"), "{out}");
+    assert!(!text().contains("no behaviour-bearing change found"));
+}
+
+#[test]
+fn an_empty_stream_renders_the_no_change_report() {
+    let out = rendered(b"", &[]);
+    pos(&out, "range: no range record in the stream");
+    pos(&out, "no behaviour-bearing change found");
+}
+
+#[test]
+fn a_scenario_without_a_route_is_unrouted_and_left_to_a_person() {
+    let mut s = Stream::default();
+    let intent = s.intent("Refuse expired session tokens", &[], &["src/auth.rs"]);
+    s.scenario(
+        &intent,
+        "Expired token is refused",
+        ScenarioKind::Failure,
+        vec![],
+    );
+    let out = rendered(&s.bytes(), &[]);
+    pos(&out, "1 unrouted");
+    pos(&out, "[unrouted] Expired token is refused: no route");
+}
+
+#[test]
+fn a_route_naming_a_missing_scenario_becomes_a_warning() {
+    let mut s = Stream::default();
+    let ghost = format!("sha256:{}", "e".repeat(64));
+    s.route(&ghost, Decision::Required, ActionKind::ReviewScenario, None);
+    // The route's `from` names the missing scenario; drop it so the chain verifies.
+    let mut fixed = Stream::default();
+    let data: serde_json::Value = serde_json::from_str(s.records[0].data.get()).unwrap();
+    fixed.push(Kind::Route, vec![], data);
+    let out = rendered(&fixed.bytes(), &[]);
+    pos(&out, &format!("names {ghost}, which is not in the stream"));
+}
+
+#[test]
+fn unknown_kinds_are_counted_not_an_error() {
+    let mut s = sample().stream;
+    s.push(
+        Kind::Diag,
+        vec![],
+        json!({"severity": "info", "stage": "x", "message": "m", "subjects": []}),
+    );
+    let mut r = s.records.pop().unwrap();
+    r.kind = "x-team-note".into();
+    let data: serde_json::Value = serde_json::from_str(r.data.get()).unwrap();
+    r.id = qa_shared::envelope::compute_id(&r.kind, r.v, &r.from, &r.src, &data).unwrap();
+    s.records.push(r);
+    let json: serde_json::Value =
+        serde_json::from_str(&rendered(&s.bytes(), &["--format", "json"])).unwrap();
+    assert_eq!(json["records"]["x-team-note"], 1);
+    assert_eq!(json["records"]["scenario"], 4);
+}
+
+#[test]
+fn a_broken_stream_exits_65_with_its_problems_and_renders_nothing() {
+    let mut input = sample().stream.bytes();
+    input.extend(b"{not json\n");
+    let out = qa_report(&input, &[]);
+    assert_eq!(out.status.code(), Some(65));
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("qa-report: stdin line 21: not valid JSON"),
+        "{err}"
+    );
+    assert!(err.contains("; 1 problem\n"), "{err}");
+}
+
+#[test]
+fn a_scenario_whose_data_breaks_its_contract_exits_65_naming_the_line() {
+    let mut s = Stream::default();
+    s.push(Kind::Scenario, vec![], json!({"title": "no intent field"}));
+    let out = qa_report(&s.bytes(), &[]);
+    assert_eq!(out.status.code(), Some(65));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.starts_with("qa-report: error: stdin line 1: `scenario` record data: missing field"),
+        "{err}"
+    );
+}
+
+#[test]
+fn evidence_without_a_line_is_not_called_a_location() {
+    let mut s = Stream::default();
+    let intent = s.intent("t", &[], &[]);
+    let sc = s.scenario(
+        &intent,
+        "Only wording",
+        ScenarioKind::Primary,
+        vec![common::at("src/a.rs", 0, Relation::Direct, "x")],
+    );
+    s.route(&sc, Decision::Required, ActionKind::ReviewScenario, None);
+    let out = rendered(&s.bytes(), &[]);
+    pos(&out, "evidence: src/a.rs (direct) x");
+    assert!(!out.contains("src/a.rs:0"), "{out}");
+}
