@@ -39,23 +39,23 @@ fn explicit_base_wins_over_every_other_source() {
 fn unknown_explicit_base_exits_66_naming_ref_and_source() {
     let r = feature_repo();
     let run = r.qa_diff(&["--base", "no-such-branch"], &[]);
-    assert_eq!(run.code(), 66);
+    assert_eq!(run.code, 66);
     assert_eq!(
-        run.stderr().trim(),
+        run.stderr.trim(),
         "qa-diff: error: unknown ref `no-such-branch` (from --base)"
     );
-    assert!(run.output.stdout.is_empty());
+    assert!(run.stdout.is_empty());
 }
 
 #[test]
 fn unknown_head_exits_66_naming_ref_and_source() {
     let r = feature_repo();
     let run = r.qa_diff(&["--head", "nope"], &[]);
-    assert_eq!(run.code(), 66);
+    assert_eq!(run.code, 66);
     assert!(
-        run.stderr().contains("unknown ref `nope` (from --head)"),
+        run.stderr.contains("unknown ref `nope` (from --head)"),
         "{}",
-        run.stderr()
+        run.stderr
     );
 }
 

@@ -20,8 +20,8 @@ fn upstream_records_come_first_byte_for_byte() {
     let r = repo();
     r.write_outside("up.ndjson", format!("{UPSTREAM}\r\n\n"));
     let run = r.qa_diff(&["--in", "../up.ndjson"], &[]);
-    assert_eq!(run.code(), 0, "{}", run.stderr());
-    let text = String::from_utf8(run.output.stdout.clone()).unwrap();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let text = String::from_utf8(run.stdout.clone()).unwrap();
     let mut lines = text.lines();
     assert_eq!(lines.next(), Some(UPSTREAM));
     assert!(lines.next().unwrap().starts_with(r#"{"kind":"range""#));
@@ -32,15 +32,15 @@ fn a_malformed_upstream_line_exits_65_naming_file_and_line() {
     let r = repo();
     r.write_outside("up.ndjson", format!("{UPSTREAM}\n{{\"kind\":\n"));
     let run = r.qa_diff(&["--in", "../up.ndjson"], &[]);
-    assert_eq!(run.code(), 65);
+    assert_eq!(run.code, 65);
     assert!(
-        run.stderr()
+        run.stderr
             .starts_with("qa-diff: error: ../up.ndjson line 2: not valid JSON"),
         "{}",
-        run.stderr()
+        run.stderr
     );
     assert_eq!(
-        String::from_utf8_lossy(&run.output.stdout),
+        String::from_utf8_lossy(&run.stdout),
         format!("{UPSTREAM}\n"),
         "what came before stays written"
     );
@@ -50,11 +50,11 @@ fn a_malformed_upstream_line_exits_65_naming_file_and_line() {
 fn a_missing_upstream_file_exits_66() {
     let r = repo();
     let run = r.qa_diff(&["--in", "../nope.ndjson"], &[]);
-    assert_eq!(run.code(), 66);
+    assert_eq!(run.code, 66);
     assert!(
-        run.stderr().starts_with("qa-diff: error: ../nope.ndjson: "),
+        run.stderr.starts_with("qa-diff: error: ../nope.ndjson: "),
         "{}",
-        run.stderr()
+        run.stderr
     );
 }
 

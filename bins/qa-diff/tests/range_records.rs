@@ -241,17 +241,17 @@ fn output_is_byte_identical_run_after_run() {
     let r = two_branch_repo();
     let a = r.qa_diff(&[], &[]);
     let b = r.qa_diff(&[], &[]);
-    assert_eq!(a.code(), 0);
-    assert_eq!(a.output.stdout, b.output.stdout);
+    assert_eq!(a.code, 0);
+    assert_eq!(a.stdout, b.stdout);
 }
 
 #[test]
 fn a_missing_repository_exits_66() {
     let home = tempfile::tempdir().unwrap();
     let run = qa_diff_in(home.path(), home.path(), &["--repo", "/no/such/place"], &[]);
-    assert_eq!(run.code(), 66);
+    assert_eq!(run.code, 66);
     assert_eq!(
-        run.stderr().trim(),
+        run.stderr.trim(),
         "qa-diff: error: repository /no/such/place does not exist"
     );
 }
@@ -260,21 +260,21 @@ fn a_missing_repository_exits_66() {
 fn a_directory_outside_any_repository_exits_66() {
     let dir = tempfile::tempdir().unwrap();
     let run = qa_diff_in(dir.path(), dir.path(), &["--repo", "."], &[]);
-    assert_eq!(run.code(), 66);
+    assert_eq!(run.code, 66);
     assert!(
-        run.stderr().contains("is not inside a git repository"),
+        run.stderr.contains("is not inside a git repository"),
         "{}",
-        run.stderr()
+        run.stderr
     );
-    assert_eq!(run.stderr().lines().count(), 1);
+    assert_eq!(run.stderr.lines().count(), 1);
 }
 
 #[test]
 fn an_empty_repository_exits_66() {
     let r = Repo::new();
     let run = r.qa_diff(&[], &[]);
-    assert_eq!(run.code(), 66);
-    assert!(run.stderr().contains("no commit yet"), "{}", run.stderr());
+    assert_eq!(run.code, 66);
+    assert!(run.stderr.contains("no commit yet"), "{}", run.stderr);
 }
 
 #[test]
@@ -286,19 +286,15 @@ fn unrelated_histories_exit_65() {
     r.write("b.txt", "b\n");
     r.commit("other root");
     let run = r.qa_diff(&["--base", "main"], &[]);
-    assert_eq!(run.code(), 65);
-    assert!(
-        run.stderr().contains("share no history"),
-        "{}",
-        run.stderr()
-    );
+    assert_eq!(run.code, 65);
+    assert!(run.stderr.contains("share no history"), "{}", run.stderr);
 }
 
 #[test]
 fn a_bad_flag_is_a_usage_error() {
     let r = two_branch_repo();
-    assert_eq!(r.qa_diff(&["--no-such-flag"], &[]).code(), 64);
-    assert_eq!(r.qa_diff(&["--max-hunks", "many"], &[]).code(), 64);
+    assert_eq!(r.qa_diff(&["--no-such-flag"], &[]).code, 64);
+    assert_eq!(r.qa_diff(&["--max-hunks", "many"], &[]).code, 64);
 }
 
 #[test]

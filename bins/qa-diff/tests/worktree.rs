@@ -97,7 +97,7 @@ fn a_clean_tree_has_no_current_delta() {
 fn worktree_with_another_head_is_a_usage_error() {
     let r = dirty_repo();
     let run = r.qa_diff(&["--worktree", "--head", "main"], &[]);
-    assert_eq!(run.code(), 64);
+    assert_eq!(run.code, 64);
 }
 
 #[test]

@@ -1,0 +1,12 @@
+//! Test fixtures shared by qapipe's integration tests: real git repositories in temp
+//! dirs, runs of the built binaries, NDJSON parsing and schema validation of records.
+
+pub mod records;
+pub mod repo;
+pub mod run;
+pub mod schemas;
+
+pub use records::{file, of_kind, one, parse, paths};
+pub use repo::Repo;
+pub use run::{Invocation, Program, Run, ToolStubs};
+pub use schemas::{schema_dir, Schemas};

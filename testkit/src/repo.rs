@@ -1,0 +1,214 @@
+//! `Repo`: a git repository in a temp dir, built with the git CLI under a private HOME,
+//! a fixed identity and a fixed, advancing clock.
+
+use crate::run::{Invocation, Program};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// A git repository in a temp dir, with a fixed identity and clock.
+pub struct Repo {
+    /// Holds the repository (`repo/`) and files beside it.
+    dir: tempfile::TempDir,
+    root: PathBuf,
+    /// A private HOME, so the machine's ~/.gitconfig cannot change results.
+    home: tempfile::TempDir,
+    tick: u32,
+}
+
+impl Default for Repo {
+    fn default() -> Repo {
+        Repo::new()
+    }
+}
+
+impl Repo {
+    /// `git init` with `main` as the first branch.
+    pub fn new() -> Repo {
+        let repo = Repo::empty();
+        repo.git(&["init", "-q", "-b", "main"]);
+        repo.git(&["config", "commit.gpgsign", "false"]);
+        repo
+    }
+
+    /// The temp dirs, without running git.
+    fn empty() -> Repo {
+        let dir = tempfile::tempdir().expect("creating a temp dir");
+        let root = dir.path().join("repo");
+        std::fs::create_dir(&root).expect("creating the repository dir");
+        Repo {
+            dir,
+            root,
+            home: tempfile::tempdir().expect("creating a temp HOME"),
+            tick: 0,
+        }
+    }
+
+    /// The repository's working tree.
+    pub fn path(&self) -> &Path {
+        &self.root
+    }
+
+    /// The directory holding the repository: a neutral working directory, and the place
+    /// `write_outside` writes to.
+    pub fn outside(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// The private HOME used for git and for the binaries run here.
+    pub fn home(&self) -> &Path {
+        self.home.path()
+    }
+
+    fn command(&self, dir: &Path) -> Command {
+        let mut cmd = Command::new("git");
+        cmd.current_dir(dir)
+            .env("HOME", self.home.path())
+            .env("XDG_CONFIG_HOME", self.home.path())
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_AUTHOR_NAME", "Tester")
+            .env("GIT_AUTHOR_EMAIL", "tester@example.com")
+            .env("GIT_COMMITTER_NAME", "Tester")
+            .env("GIT_COMMITTER_EMAIL", "tester@example.com")
+            .env_remove("GIT_DIR")
+            .env_remove("GIT_WORK_TREE")
+            .env_remove("GIT_INDEX_FILE");
+        cmd
+    }
+
+    /// Runs git in the repository; panics with its stderr on failure. Returns stdout.
+    pub fn git(&self, args: &[&str]) -> String {
+        self.git_in(self.path(), args)
+    }
+
+    /// Runs git in `dir` with this repository's identity and HOME.
+    pub fn git_in(&self, dir: &Path, args: &[&str]) -> String {
+        let out = self.command(dir).args(args).output().expect("running git");
+        assert!(
+            out.status.success(),
+            "git {args:?} failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).expect("git printed UTF-8")
+    }
+
+    /// Writes a file in the working tree, creating its directories.
+    pub fn write(&self, path: &str, content: impl AsRef<[u8]>) {
+        let full = self.path().join(path);
+        std::fs::create_dir_all(full.parent().expect("a path inside the repository"))
+            .expect("creating directories");
+        std::fs::write(full, content).expect("writing a file");
+    }
+
+    /// Writes a file beside the repository (not inside it), reachable as `../NAME`.
+    pub fn write_outside(&self, name: &str, content: impl AsRef<[u8]>) {
+        std::fs::write(self.dir.path().join(name), content).expect("writing a file");
+    }
+
+    /// Deletes a file from the working tree.
+    pub fn remove(&self, path: &str) {
+        std::fs::remove_file(self.path().join(path)).expect("removing a file");
+    }
+
+    /// Creates branch `name` at HEAD and checks it out.
+    pub fn branch(&self, name: &str) {
+        self.git(&["checkout", "-q", "-b", name]);
+    }
+
+    /// Stages everything and commits with a fixed, advancing date. Returns the commit id.
+    pub fn commit(&mut self, message: &str) -> String {
+        self.git(&["add", "-A"]);
+        self.commit_staged(message)
+    }
+
+    /// Commits what is staged.
+    pub fn commit_staged(&mut self, message: &str) -> String {
+        self.tick += 1;
+        let date = format!(
+            "2026-01-01T00:{:02}:{:02}Z",
+            self.tick / 60 % 60,
+            self.tick % 60
+        );
+        let out = self
+            .command(self.path())
+            .env("GIT_AUTHOR_DATE", &date)
+            .env("GIT_COMMITTER_DATE", &date)
+            .args(["commit", "-q", "--allow-empty", "-m", message])
+            .output()
+            .expect("running git commit");
+        assert!(
+            out.status.success(),
+            "git commit failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        self.rev("HEAD")
+    }
+
+    /// The object id `spec` names.
+    pub fn rev(&self, spec: &str) -> String {
+        self.git(&["rev-parse", spec]).trim().to_string()
+    }
+
+    /// A fresh clone in its own temp dir, with every local branch of this repository
+    /// recreated locally and the same branch checked out.
+    pub fn clone_repo(&self) -> Repo {
+        let copy = Repo::empty();
+        let source = self.path().to_str().expect("a UTF-8 temp path");
+        let target = copy.path().to_str().expect("a UTF-8 temp path");
+        copy.git_in(
+            copy.outside(),
+            &["clone", "-q", "--no-local", source, target],
+        );
+        copy.git(&["config", "commit.gpgsign", "false"]);
+        let current = self.git(&["branch", "--show-current"]);
+        for branch in self
+            .git(&["for-each-ref", "--format=%(refname:short)", "refs/heads"])
+            .lines()
+            .filter(|b| *b != current.trim())
+        {
+            copy.git(&["branch", "-q", branch, &format!("origin/{branch}")]);
+        }
+        Repo {
+            tick: self.tick,
+            ..copy
+        }
+    }
+
+    /// An invocation of `program` from inside the repository, with the private HOME.
+    pub fn run(&self, program: &Program) -> Invocation {
+        program
+            .invocation()
+            .dir(self.path())
+            .env("HOME", self.home())
+            .env("XDG_CONFIG_HOME", self.home())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn two_commits() -> (Repo, String) {
+        let mut r = Repo::new();
+        r.write("a.txt", "a\n");
+        r.commit("init");
+        r.branch("feature");
+        r.write("a.txt", "b\n");
+        let head = r.commit("feat: b");
+        (r, head)
+    }
+
+    #[test]
+    fn the_same_history_gives_the_same_commit_ids() {
+        assert_eq!(two_commits().1, two_commits().1);
+    }
+
+    #[test]
+    fn a_clone_keeps_every_branch_and_the_checked_out_one() {
+        let (r, head) = two_commits();
+        let copy = r.clone_repo();
+        assert_eq!(copy.rev("HEAD"), head);
+        assert_eq!(copy.rev("main"), r.rev("main"));
+        assert_eq!(copy.git(&["branch", "--show-current"]).trim(), "feature");
+        assert_ne!(copy.path(), r.path());
+    }
+}

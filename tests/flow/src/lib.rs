@@ -1,0 +1,1 @@
+//! No library: the flow tests live in tests/.
