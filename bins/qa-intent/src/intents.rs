@@ -48,13 +48,19 @@ pub fn derive(cs: &Changeset, manifest: Option<&Manifest>) -> Vec<Intent> {
 
     let mut behaviour = Vec::new();
     let mut cleanups = Vec::new();
+    // Files only maintenance commits (docs, style, chore, ...) touched carry no intent;
+    // files an unusable commit (`wip`) or the working tree touched are partitioned.
+    let mut maintained: BTreeSet<&str> = BTreeSet::new();
+    let mut unexplained: BTreeSet<&str> = cs.current.iter().map(|f| f.data.path.as_str()).collect();
     for (i, c) in cs.commits.iter().enumerate() {
         match behaviour::classify(&c.data, role) {
             CommitClass::Behaviour(rank) => behaviour.push((i, rank)),
             CommitClass::Cleanup => cleanups.push(i),
-            CommitClass::Maintenance | CommitClass::Unusable => {}
+            CommitClass::Maintenance => maintained.extend(c.data.files.iter().map(String::as_str)),
+            CommitClass::Unusable => unexplained.extend(c.data.files.iter().map(String::as_str)),
         }
     }
+    let committed: BTreeSet<&str> = cs.commits.iter().flat_map(|c| c.data.files.iter().map(String::as_str)).collect();
 
     let members: Vec<Member> = behaviour
         .iter()
@@ -119,6 +125,7 @@ pub fn derive(cs: &Changeset, manifest: Option<&Manifest>) -> Vec<Intent> {
         .iter()
         .map(|f| f.data.path.as_str())
         .filter(|p| !assigned.contains(*p) && role(p).is_some_and(bears_behaviour))
+        .filter(|p| unexplained.contains(p) || !(maintained.contains(p) || committed.contains(p)))
         .collect();
     let terms: Vec<FileTerms> = loose
         .iter()
@@ -368,24 +375,13 @@ fn build(
             .collect();
         let lang = syntax::language_of(f);
         match file.data.role {
-            Role::Test => contracts.extend(syntax::test_contracts(lang, f, &added).into_iter().map(
-                |(line, title, framework)| TestContract {
-                    file: f.clone(),
-                    line,
-                    title,
-                    framework: framework.to_string(),
-                },
-            )),
-            Role::Product | Role::Command => {
-                annotations.extend(syntax::annotations(&added).into_iter().map(|(line, tag, value)| {
-                    Annotation {
-                        file: f.clone(),
-                        line,
-                        tag,
-                        value,
-                    }
-                }))
+            // Rust keeps unit tests beside the code: `#[test] fn` in a source file.
+            Role::Product | Role::Command if lang == syntax::Language::Rust => {
+                contracts.extend(contracts_of(lang, f, &added));
+                annotations.extend(annotations_of(f, &added));
             }
+            Role::Test => contracts.extend(contracts_of(lang, f, &added)),
+            Role::Product | Role::Command => annotations.extend(annotations_of(f, &added)),
             _ => {}
         }
     }
@@ -484,6 +480,30 @@ fn build(
         wording: anchor.map(|c| (c.oid.clone(), behaviour::description(&c.subject).to_string())),
         roles,
     }
+}
+
+fn annotations_of(file: &str, added: &[(u32, &str)]) -> Vec<Annotation> {
+    syntax::annotations(added)
+        .into_iter()
+        .map(|(line, tag, value)| Annotation {
+            file: file.to_string(),
+            line,
+            tag,
+            value,
+        })
+        .collect()
+}
+
+fn contracts_of(lang: syntax::Language, file: &str, added: &[(u32, &str)]) -> Vec<TestContract> {
+    syntax::test_contracts(lang, file, added)
+        .into_iter()
+        .map(|(line, title, framework)| TestContract {
+            file: file.to_string(),
+            line,
+            title,
+            framework: framework.to_string(),
+        })
+        .collect()
 }
 
 fn reason(g: &Group, focus: Focus, confidence: Confidence, located: bool, proves: bool, tests: usize) -> String {
