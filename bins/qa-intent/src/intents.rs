@@ -132,7 +132,7 @@ pub fn derive(cs: &Changeset, manifest: Option<&Manifest>) -> Vec<Intent> {
         .map(|p| {
             let reading = &readings[p];
             let mut anchors = vocabulary::path_terms(p);
-            anchors.extend(reading.declared.iter().flat_map(|s| vocabulary::words_of(s)));
+            anchors.extend(reading.declared.iter().filter_map(|s| vocabulary::symbol_term(s)));
             FileTerms {
                 path: p.to_string(),
                 anchors,

@@ -30,17 +30,31 @@ pub fn linked(a: &Member, b: &Member) -> bool {
 /// Groups members (given in commit order) into intents. Each group lists member indices,
 /// anchor first then commit order; groups are ordered by their anchor's position.
 pub fn group(members: &[Member]) -> Vec<Vec<usize>> {
+    // The anchor: the strongest type, earliest first.
+    group_by(members.len(), |a, b| linked(&members[a], &members[b]), |i| (members[i].rank, i))
+}
+
+/// Connected components of `0..n` under `linked`, each re-split around its anchor (the
+/// member with the lowest `priority`): the anchor keeps the members linked to it directly
+/// and the rest is grouped again, so a chain of pairwise links cannot merge unrelated
+/// work. Groups list the anchor first, then the others in index order, and are ordered by
+/// their anchor.
+pub fn group_by<K: Ord>(
+    n: usize,
+    linked: impl Fn(usize, usize) -> bool,
+    priority: impl Fn(usize) -> K,
+) -> Vec<Vec<usize>> {
     let mut groups = Vec::new();
-    for component in components(members, &(0..members.len()).collect::<Vec<_>>()) {
-        split(members, component, &mut groups);
+    let all: Vec<usize> = (0..n).collect();
+    for component in components(&all, &linked) {
+        split(component, &linked, &priority, &mut groups);
     }
     groups.sort_by_key(|g| g[0]);
     groups
 }
 
-/// Connected components of `subset` under [`linked`], each in commit order, ordered by
-/// their first member.
-fn components(members: &[Member], subset: &[usize]) -> Vec<Vec<usize>> {
+/// Connected components of `subset`, each in index order, ordered by first member.
+fn components(subset: &[usize], linked: &impl Fn(usize, usize) -> bool) -> Vec<Vec<usize>> {
     let mut seen = vec![false; subset.len()];
     let mut out = Vec::new();
     for start in 0..subset.len() {
@@ -53,7 +67,7 @@ fn components(members: &[Member], subset: &[usize]) -> Vec<Vec<usize>> {
         while let Some(i) = stack.pop() {
             component.push(subset[i]);
             for j in 0..subset.len() {
-                if !seen[j] && linked(&members[subset[i]], &members[subset[j]]) {
+                if !seen[j] && linked(subset[i], subset[j]) {
                     seen[j] = true;
                     stack.push(j);
                 }
@@ -65,21 +79,24 @@ fn components(members: &[Member], subset: &[usize]) -> Vec<Vec<usize>> {
     out
 }
 
-/// Keeps the anchor and the members linked to it directly; the rest is grouped again.
-fn split(members: &[Member], component: Vec<usize>, groups: &mut Vec<Vec<usize>>) {
-    // The anchor: the strongest type, earliest first.
+fn split<K: Ord>(
+    component: Vec<usize>,
+    linked: &impl Fn(usize, usize) -> bool,
+    priority: &impl Fn(usize) -> K,
+    groups: &mut Vec<Vec<usize>>,
+) {
     let anchor = *component
         .iter()
-        .min_by_key(|&&i| (members[i].rank, i))
+        .min_by_key(|&&i| priority(i))
         .expect("components are never empty");
     let (kept, rest): (Vec<usize>, Vec<usize>) = component
         .into_iter()
-        .partition(|&i| i == anchor || linked(&members[anchor], &members[i]));
+        .partition(|&i| i == anchor || linked(anchor, i));
     let mut group = vec![anchor];
     group.extend(kept.into_iter().filter(|&i| i != anchor));
     groups.push(group);
-    for component in components(members, &rest) {
-        split(members, component, groups);
+    for component in components(&rest, linked) {
+        split(component, linked, priority, groups);
     }
 }
 

@@ -122,18 +122,19 @@ static NAVIGATE: LazyLock<Regex> = LazyLock::new(|| {
 });
 static STATE_TRANSITION: LazyLock<Regex> = LazyLock::new(|| {
     re(r#"(?x)
-        \b(?:status|state|phase|stage)\w*\s*(?:=|:)\s*["'`](\w[\w-]*)["'`]
-      | \bset(?:Status|State|Phase|Stage)\s*\(\s*["'`](\w[\w-]*)["'`]
-      | \b(?:status|state|phase|stage)\s*=\s*(?:\w+(?:::|\.))+([A-Z]\w*)
-      | \b(?:Status|State|Phase|Stage)(?:::|\.)([A-Z]\w*)\s*[;,)]?\s*$
+        \b\w*(?:[sS]tatus|[sS]tate)\s*(?:=|:)\s*["'`](\w[\w-]*)["'`]
+      | \bset\w*(?:Status|State)\s*\(\s*["'`](\w[\w-]*)["'`]
+      | \b\w*(?:[sS]tatus|[sS]tate)\s*=\s*(?:\w+(?:::|\.))+([A-Z]\w*)
+      | \bset\w*(?:Status|State)\s*\(\s*(?:\w+(?:::|\.))+([A-Z]\w*)
     "#)
 });
 static DURABLE: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?x)
         \b(?:localStorage|sessionStorage|AsyncStorage)\s*\.\s*setItem\s*\(
-      | \.(?:save|insert|insert_one|insertOne|update|updateOne|upsert|bulk_create|delete|destroy|remove|commit|persist|put_item|set)\s*\(
+      | \.(?:save|persist|upsert|insert_one|insertOne|insertMany|updateOne|updateMany|deleteOne|deleteMany|bulk_create|put_item|findOneAndUpdate|saveAll)\s*\(
+      | \b(?:db|repo|repository|store|storage|collection|table|session|objects|prisma|knex|tx|conn|cursor)\b(?:\.\w+)*\.(?:insert|update|delete|destroy|remove|create|execute|exec|query|set|put|commit)\s*\(
       | \b(?:INSERT\s+INTO|UPDATE\s+\w+\s+SET|DELETE\s+FROM)\b
-      | \bfs(?:::|\.)write(?:File(?:Sync)?)?\s*\(
+      | \bfs\.write(?:File(?:Sync)?)?\s*\(
       | \bdb\.(?:Create|Save|Exec|Delete|Model)\s*\(
     ")
 });
@@ -173,7 +174,7 @@ static OUTPUT: LazyLock<Regex> = LazyLock::new(|| {
     re(r"\b(?:println!|eprintln!|print!|eprint!|writeln!|print|console\.(?:log|error|warn)|sys\.(?:stdout|stderr)\.write|fmt\.(?:Print|Fprint)\w*|click\.echo|process\.(?:stdout|stderr)\.write)\s*\(")
 });
 static EXIT: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"\b(?:process\.exit|sys\.exit|std::process::exit|os\.Exit|ExitCode::from|exit)\s*\(\s*(-?\d+)?|\bExitCode::(SUCCESS|FAILURE)|\bExit::\w+")
+    re(r"\b(?:process\.exit|sys\.exit|std::process::exit|os\.Exit|ExitCode::from|exit)\s*\(\s*(-?\d+)?|\bExitCode::(SUCCESS|FAILURE)")
 });
 static PATTERN: LazyLock<Regex> = LazyLock::new(|| {
     re(r"\bRegex(?:Set|Builder)?::new\s*\(|\bregex!\s*\(|\bRegExp\s*\(|\bre\.(?:compile|match|search|findall|fullmatch|sub)\s*\(|\bregexp\.MustCompile\w*\s*\(|\bPattern\.compile\s*\(|/[^/\s][^/]*/[gimsuy]*\.test\s*\(")
@@ -205,7 +206,7 @@ pub fn read_file(file: &FileData) -> Reading {
             reading.declared.extend(facts.declared.iter().cloned());
             reading
                 .words
-                .extend(facts.identifiers.iter().flat_map(|i| crate::vocabulary::words_of(i)));
+                .extend(facts.identifiers.iter().flat_map(|i| crate::vocabulary::usage_terms(i)));
             let at = Location {
                 file: file.path.clone(),
                 line: line.line,

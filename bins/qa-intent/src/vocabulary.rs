@@ -64,13 +64,32 @@ pub fn is_specific(word: &str) -> bool {
         && !GENERIC.contains(&word)
 }
 
-/// The anchor terms of a path: its directory names and file stem, minus extensions.
+/// The anchor terms of a path: the words of its file stem and of its nearest directory
+/// that is not generic (`src/billing/invoiceView.tsx` -> billing, invoice, view). Farther
+/// directories are left out: they would tie together everything in a package.
 pub fn path_terms(path: &str) -> BTreeSet<String> {
-    let without_ext = match path.rfind('.') {
-        Some(i) if i > path.rfind('/').map_or(0, |s| s + 1) => &path[..i],
-        _ => path,
+    let mut parts = path.rsplit('/');
+    let name = parts.next().unwrap_or(path);
+    let stem = match name.find('.') {
+        Some(i) if i > 0 => &name[..i],
+        _ => name,
     };
-    words_of(without_ext).collect()
+    let mut terms: BTreeSet<String> = words_of(stem).collect();
+    if let Some(dir) = parts.find(|d| words_of(d).next().is_some()) {
+        terms.extend(words_of(dir));
+    }
+    terms
+}
+
+/// The anchor term of a declared symbol: the whole name, lowercased, when specific.
+pub fn symbol_term(symbol: &str) -> Option<String> {
+    let term = symbol.rsplit(['.', ':']).next().unwrap_or(symbol).to_lowercase();
+    (term.chars().count() >= 4 && is_specific(&term)).then_some(term)
+}
+
+/// The terms an identifier used in code offers: the whole name and its words.
+pub fn usage_terms(identifier: &str) -> impl Iterator<Item = String> + '_ {
+    symbol_term(identifier).into_iter().chain(words_of(identifier))
 }
 
 /// Groups files (in the given order) that share an anchored term: a term both files carry
@@ -78,40 +97,54 @@ pub fn path_terms(path: &str) -> BTreeSet<String> {
 /// indices with the shared terms that joined them, ordered by first member.
 pub fn partition(files: &[FileTerms]) -> Vec<(Vec<usize>, BTreeSet<String>)> {
     let n = files.len();
-    let mut parent: Vec<usize> = (0..n).collect();
-    fn root(parent: &mut [usize], mut i: usize) -> usize {
-        while parent[i] != i {
-            parent[i] = parent[parent[i]];
-            i = parent[i];
+    // A term most changed files carry says nothing specific about any two of them (a
+    // shared type, the package name): it cannot join.
+    let common = common_terms(files);
+    let links: Vec<Vec<BTreeSet<String>>> = (0..n)
+        .map(|a| {
+            (0..n)
+                .map(|b| {
+                    if a == b {
+                        return BTreeSet::new();
+                    }
+                    let mut terms = joining_terms(&files[a], &files[b]);
+                    terms.retain(|t| !common.contains(t));
+                    terms
+                })
+                .collect()
+        })
+        .collect();
+    let degree = |i: usize| links[i].iter().filter(|t| !t.is_empty()).count();
+    // Anchored on the best-connected file, so a chain of files cannot merge unrelated work.
+    crate::joining::group_by(
+        n,
+        |a, b| !links[a][b].is_empty(),
+        |i| (std::cmp::Reverse(degree(i)), i),
+    )
+    .into_iter()
+    .map(|mut group| {
+        let anchor = group[0];
+        let shared = group.iter().skip(1).flat_map(|&m| links[anchor][m].iter().cloned()).collect();
+        group.sort_unstable();
+        (group, shared)
+    })
+    .collect()
+}
+
+/// Terms carried by more than a quarter of the files (and by more than three).
+fn common_terms(files: &[FileTerms]) -> BTreeSet<String> {
+    let mut counts: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+    for f in files {
+        for t in f.anchors.union(&f.words) {
+            *counts.entry(t.as_str()).or_default() += 1;
         }
-        i
     }
-    let mut shared: Vec<BTreeSet<String>> = vec![BTreeSet::new(); n];
-    for a in 0..n {
-        for b in a + 1..n {
-            let terms = joining_terms(&files[a], &files[b]);
-            if terms.is_empty() {
-                continue;
-            }
-            let (ra, rb) = (root(&mut parent, a), root(&mut parent, b));
-            let (keep, drop) = (ra.min(rb), ra.max(rb));
-            parent[drop] = keep;
-            let moved = std::mem::take(&mut shared[drop]);
-            shared[keep].extend(moved);
-            shared[keep].extend(terms);
-        }
-    }
-    let mut groups: Vec<(Vec<usize>, BTreeSet<String>)> = Vec::new();
-    let mut slot = vec![usize::MAX; n];
-    for i in 0..n {
-        let r = root(&mut parent, i);
-        if slot[r] == usize::MAX {
-            slot[r] = groups.len();
-            groups.push((Vec::new(), std::mem::take(&mut shared[r])));
-        }
-        groups[slot[r]].0.push(i);
-    }
-    groups
+    let limit = (files.len() / 4).max(3);
+    counts
+        .into_iter()
+        .filter(|&(_, c)| c > limit)
+        .map(|(t, _)| t.to_string())
+        .collect()
 }
 
 fn joining_terms(a: &FileTerms, b: &FileTerms) -> BTreeSet<String> {
@@ -130,11 +163,11 @@ mod tests {
 
     fn terms(path: &str, symbols: &[&str], words: &[&str]) -> FileTerms {
         let mut anchors = path_terms(path);
-        anchors.extend(symbols.iter().flat_map(|s| words_of(s)));
+        anchors.extend(symbols.iter().filter_map(|s| symbol_term(s)));
         FileTerms {
             path: path.to_string(),
             anchors,
-            words: words.iter().flat_map(|s| words_of(s)).collect(),
+            words: words.iter().flat_map(|s| usage_terms(s)).collect(),
         }
     }
 
@@ -148,6 +181,8 @@ mod tests {
     fn path_terms_drop_extensions_and_generic_directories() {
         let got = path_terms("src/billing/invoiceView.tsx");
         assert_eq!(got.into_iter().collect::<Vec<_>>(), ["billing", "invoice"]);
+        let got = path_terms("bins/qa-intent/src/joining.rs");
+        assert_eq!(got.into_iter().collect::<Vec<_>>(), ["intent", "joining"]);
     }
 
     #[test]
@@ -175,6 +210,54 @@ mod tests {
             terms("src/avatar.ts", &[], &["quota"]),
         ];
         assert_eq!(partition(&files).len(), 2);
+    }
+
+    #[test]
+    fn a_declared_symbol_used_elsewhere_joins_but_its_generic_words_do_not() {
+        let files = [
+            terms("src/totals.ts", &["totalInvoice"], &[]),
+            terms("src/receipt.ts", &[], &["totalInvoice"]),
+        ];
+        assert_eq!(partition(&files).len(), 1);
+        // `addAction` and `acceptAction` share only the generic-looking word "action".
+        let files = [
+            terms("src/alpha.ts", &["addAction"], &[]),
+            terms("src/omega.ts", &["acceptAction"], &["acceptAction"]),
+        ];
+        assert_eq!(partition(&files).len(), 2);
+    }
+
+    #[test]
+    fn a_term_most_files_carry_does_not_join_them() {
+        let mut files: Vec<FileTerms> = ["alpha", "bravo", "delta", "gamma", "kappa"]
+            .iter()
+            .map(|n| terms(&format!("src/{n}.rs"), &[], &["ActionKind"]))
+            .collect();
+        files.push(terms("src/kinds.rs", &["ActionKind"], &[]));
+        assert_eq!(partition(&files).len(), 6);
+        // Carried by two files of six, the same symbol joins them.
+        let files = [
+            terms("src/alpha.rs", &[], &["ActionKind"]),
+            terms("src/bravo.rs", &[], &[]),
+            terms("src/delta.rs", &[], &[]),
+            terms("src/gamma.rs", &[], &[]),
+            terms("src/kappa.rs", &[], &[]),
+            terms("src/kinds.rs", &["ActionKind"], &[]),
+        ];
+        assert_eq!(partition(&files).len(), 5);
+    }
+
+    #[test]
+    fn a_chain_of_files_is_resplit_around_the_best_connected_one() {
+        // coupon -- checkout (coupon), checkout -- invoice (invoice), invoice -- pdf (pdf).
+        let files = [
+            terms("src/coupon.ts", &[], &[]),
+            terms("src/checkout.ts", &["applyCoupon", "printInvoice"], &["coupon", "invoice"]),
+            terms("src/invoice.ts", &[], &["pdf"]),
+            terms("src/pdf.ts", &[], &[]),
+        ];
+        let groups: Vec<Vec<usize>> = partition(&files).into_iter().map(|g| g.0).collect();
+        assert_eq!(groups, vec![vec![0, 1, 2], vec![3]]);
     }
 
     #[test]
