@@ -62,15 +62,83 @@ static UNUSABLE: LazyLock<Regex> = LazyLock::new(|| {
 /// Verbs that describe externally meaningful behaviour when a subject starts with them
 /// (after an optional `area:` prefix) or, for refactors, anywhere in the subject.
 const BEHAVIOUR_VERBS: &[&str] = &[
-    "accept", "add", "adds", "allow", "allows", "block", "blocks", "cap", "create", "creates",
-    "disable", "disables", "display", "displays", "emit", "emits", "enable", "enables", "enforce",
-    "export", "exports", "expose", "exposes", "fix", "fixes", "handle", "handles", "hide",
-    "hides", "ignore", "ignores", "implement", "implements", "introduce", "introduces", "keep",
-    "keeps", "let", "lets", "limit", "limits", "notify", "persist", "persists", "prevent",
-    "prevents", "redirect", "redirects", "reject", "rejects", "remember", "require", "requires",
-    "respect", "retry", "retries", "return", "returns", "save", "saves", "send", "sends", "show",
-    "shows", "skip", "skips", "sort", "sorts", "store", "stores", "support", "supports", "track",
-    "validate", "validates", "warn", "warns",
+    "accept",
+    "add",
+    "adds",
+    "allow",
+    "allows",
+    "block",
+    "blocks",
+    "cap",
+    "create",
+    "creates",
+    "disable",
+    "disables",
+    "display",
+    "displays",
+    "emit",
+    "emits",
+    "enable",
+    "enables",
+    "enforce",
+    "export",
+    "exports",
+    "expose",
+    "exposes",
+    "fix",
+    "fixes",
+    "handle",
+    "handles",
+    "hide",
+    "hides",
+    "ignore",
+    "ignores",
+    "implement",
+    "implements",
+    "introduce",
+    "introduces",
+    "keep",
+    "keeps",
+    "let",
+    "lets",
+    "limit",
+    "limits",
+    "notify",
+    "persist",
+    "persists",
+    "prevent",
+    "prevents",
+    "redirect",
+    "redirects",
+    "reject",
+    "rejects",
+    "remember",
+    "require",
+    "requires",
+    "respect",
+    "retry",
+    "retries",
+    "return",
+    "returns",
+    "save",
+    "saves",
+    "send",
+    "sends",
+    "show",
+    "shows",
+    "skip",
+    "skips",
+    "sort",
+    "sorts",
+    "store",
+    "stores",
+    "support",
+    "supports",
+    "track",
+    "validate",
+    "validates",
+    "warn",
+    "warns",
 ];
 
 /// The subject with a conventional `type(scope)!:` or a plain `area:` prefix removed.
@@ -138,9 +206,7 @@ pub fn classify(commit: &CommitData, role: impl Fn(&str) -> Option<Role>) -> Com
         Some("refactor") if describes_behaviour(desc) => CommitClass::Behaviour(Rank::Refactor),
         Some("refactor") => CommitClass::Cleanup,
         // Another conventional-looking type (e.g. `deps`, `i18n`): judge it as plain text.
-        _ if UNUSABLE.is_match(desc) || UNUSABLE.is_match(&commit.subject) => {
-            CommitClass::Unusable
-        }
+        _ if UNUSABLE.is_match(desc) || UNUSABLE.is_match(&commit.subject) => CommitClass::Unusable,
         _ if starts_with_behaviour_verb(desc) => CommitClass::Behaviour(Rank::Plain),
         _ => CommitClass::Unusable,
     }
@@ -223,15 +289,27 @@ mod tests {
     #[test]
     fn refactor_counts_only_when_it_describes_behaviour() {
         assert_eq!(
-            class("refactor: reject expired coupons at checkout", Some("refactor"), &["src/c.ts"]),
+            class(
+                "refactor: reject expired coupons at checkout",
+                Some("refactor"),
+                &["src/c.ts"]
+            ),
             CommitClass::Behaviour(Rank::Refactor)
         );
         assert_eq!(
-            class("refactor: extract price module", Some("refactor"), &["src/c.ts"]),
+            class(
+                "refactor: extract price module",
+                Some("refactor"),
+                &["src/c.ts"]
+            ),
             CommitClass::Cleanup
         );
         assert_eq!(
-            class("refactor: minor cleanup of cart helpers", Some("refactor"), &["src/c.ts"]),
+            class(
+                "refactor: minor cleanup of cart helpers",
+                Some("refactor"),
+                &["src/c.ts"]
+            ),
             CommitClass::Cleanup
         );
     }
@@ -246,7 +324,11 @@ mod tests {
             "Apply prettier",
             "Remove dead code",
         ] {
-            assert_eq!(class(subject, None, &["src/cart.ts"]), CommitClass::Cleanup, "{subject}");
+            assert_eq!(
+                class(subject, None, &["src/cart.ts"]),
+                CommitClass::Cleanup,
+                "{subject}"
+            );
         }
     }
 
@@ -276,8 +358,20 @@ mod tests {
 
     #[test]
     fn wip_and_vague_subjects_are_unusable() {
-        for subject in ["wip", "WIP: more", "update", "changes", "update cart.ts", ".", "fixup! feat: x"] {
-            assert_eq!(class(subject, None, &["src/cart.ts"]), CommitClass::Unusable, "{subject}");
+        for subject in [
+            "wip",
+            "WIP: more",
+            "update",
+            "changes",
+            "update cart.ts",
+            ".",
+            "fixup! feat: x",
+        ] {
+            assert_eq!(
+                class(subject, None, &["src/cart.ts"]),
+                CommitClass::Unusable,
+                "{subject}"
+            );
         }
     }
 

@@ -65,7 +65,10 @@ pub const EXAMPLES: &[Example] = &[
 pub const EXIT_STATUS: &[(Exit, &str)] = &[
     (Exit::Success, "records written"),
     (Exit::Usage, "usage error (bad flags)"),
-    (Exit::DataErr, "malformed input records or an invalid manifest"),
+    (
+        Exit::DataErr,
+        "malformed input records or an invalid manifest",
+    ),
     (Exit::NoInput, "the --in or --manifest file does not exist"),
     (Exit::Software, "internal error (a bug: please report it)"),
 ];

@@ -4,8 +4,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use qa_shared::change::{
-    Annotation, Authority, CommitData, Confidence, Focus, IntentData, IntentSource,
-    LifecycleStep, Location, Op, Origin, Role, Stage, TestContract,
+    Annotation, Authority, CommitData, Confidence, Focus, IntentData, IntentSource, LifecycleStep,
+    Location, Op, Origin, Role, Stage, TestContract,
 };
 
 use crate::behaviour::{self, CommitClass, Rank};
@@ -60,7 +60,11 @@ pub fn derive(cs: &Changeset, manifest: Option<&Manifest>) -> Vec<Intent> {
             CommitClass::Unusable => unexplained.extend(c.data.files.iter().map(String::as_str)),
         }
     }
-    let committed: BTreeSet<&str> = cs.commits.iter().flat_map(|c| c.data.files.iter().map(String::as_str)).collect();
+    let committed: BTreeSet<&str> = cs
+        .commits
+        .iter()
+        .flat_map(|c| c.data.files.iter().map(String::as_str))
+        .collect();
 
     let members: Vec<Member> = behaviour
         .iter()
@@ -132,7 +136,12 @@ pub fn derive(cs: &Changeset, manifest: Option<&Manifest>) -> Vec<Intent> {
         .map(|p| {
             let reading = &readings[p];
             let mut anchors = vocabulary::path_terms(p);
-            anchors.extend(reading.declared.iter().filter_map(|s| vocabulary::symbol_term(s)));
+            anchors.extend(
+                reading
+                    .declared
+                    .iter()
+                    .filter_map(|s| vocabulary::symbol_term(s)),
+            );
             FileTerms {
                 path: p.to_string(),
                 anchors,
@@ -147,10 +156,19 @@ pub fn derive(cs: &Changeset, manifest: Option<&Manifest>) -> Vec<Intent> {
         } else {
             shared.into_iter().take(3).collect()
         };
-        let uncommitted = files.iter().all(|f| cs.current.iter().any(|c| &c.data.path == f));
-        let place = if uncommitted { "Uncommitted work" } else { "Work without usable commit text" };
+        let uncommitted = files
+            .iter()
+            .all(|f| cs.current.iter().any(|c| &c.data.path == f));
+        let place = if uncommitted {
+            "Uncommitted work"
+        } else {
+            "Work without usable commit text"
+        };
         let title = if topic.is_empty() {
-            format!("{place} on {}", files.iter().next().map(String::as_str).unwrap_or("files"))
+            format!(
+                "{place} on {}",
+                files.iter().next().map(String::as_str).unwrap_or("files")
+            )
         } else {
             format!("{place} on {}", topic.join(", "))
         };
@@ -189,10 +207,21 @@ pub fn derive(cs: &Changeset, manifest: Option<&Manifest>) -> Vec<Intent> {
     }
 
     // Configuration and workflow files no intent took: their own verification intents.
-    let all_assigned: BTreeSet<String> = groups.iter().flat_map(|g| g.files.iter().cloned()).collect();
+    let all_assigned: BTreeSet<String> = groups
+        .iter()
+        .flat_map(|g| g.files.iter().cloned())
+        .collect();
     for (want, focus, title) in [
-        (Role::Configuration, Focus::Configuration, "Configuration change"),
-        (Role::RepositoryWorkflow, Focus::RepositoryWorkflow, "Repository workflow change"),
+        (
+            Role::Configuration,
+            Focus::Configuration,
+            "Configuration change",
+        ),
+        (
+            Role::RepositoryWorkflow,
+            Focus::RepositoryWorkflow,
+            "Repository workflow change",
+        ),
     ] {
         let files: BTreeSet<String> = cs
             .files
@@ -217,7 +246,10 @@ pub fn derive(cs: &Changeset, manifest: Option<&Manifest>) -> Vec<Intent> {
             commits: vec![],
             cleanup: vec![],
             rank: None,
-            title: Some(format!("Changed test evidence: {}", join_paths(&loose_tests))),
+            title: Some(format!(
+                "Changed test evidence: {}",
+                join_paths(&loose_tests)
+            )),
             files: loose_tests,
             source: IntentSource::Commits,
             focus_hint: Some(Focus::Verification),
@@ -344,14 +376,24 @@ fn build(
     let own_words: BTreeSet<String> = description
         .iter()
         .flat_map(|d| vocabulary::words_of(d))
-        .chain(g.files.iter().filter(|f| owners.get(f.as_str()) == Some(&1)).flat_map(|f| {
-            readings.get(f.as_str()).into_iter().flat_map(|r| r.declared.iter().flat_map(|s| vocabulary::words_of(s)))
-        }))
+        .chain(
+            g.files
+                .iter()
+                .filter(|f| owners.get(f.as_str()) == Some(&1))
+                .flat_map(|f| {
+                    readings
+                        .get(f.as_str())
+                        .into_iter()
+                        .flat_map(|r| r.declared.iter().flat_map(|s| vocabulary::words_of(s)))
+                }),
+        )
         .collect();
     let mut facts = Vec::new();
     if !cleanup {
         for f in &g.files {
-            let Some(reading) = readings.get(f.as_str()) else { continue };
+            let Some(reading) = readings.get(f.as_str()) else {
+                continue;
+            };
             let shared = owners.get(f.as_str()).is_some_and(|&n| n > 1);
             for fact in &reading.facts {
                 let weak = shared && !fact.words.iter().any(|w| own_words.contains(w));
@@ -394,7 +436,11 @@ fn build(
         .flat_map(|r| r.declared.iter().map(String::as_str))
         .collect();
     let paths: Vec<&str> = g.files.iter().map(String::as_str).collect();
-    let flow = if cleanup { None } else { manifest.and_then(|m| m.flow_for(&paths, &symbols)) };
+    let flow = if cleanup {
+        None
+    } else {
+        manifest.and_then(|m| m.flow_for(&paths, &symbols))
+    };
     let authority = if flow.is_some() {
         Authority::TeamPolicy
     } else if !contracts.is_empty() || annotations.iter().any(|a| a.tag == "flow") {
@@ -405,20 +451,31 @@ fn build(
 
     let lifecycle = lifecycle_of(description.as_deref(), &facts, &annotations);
 
-    let located = facts.iter().any(|(f, weak)| !weak && f.kind != FactKind::Setting);
+    let located = facts
+        .iter()
+        .any(|(f, weak)| !weak && f.kind != FactKind::Setting);
     let proves = facts.iter().any(|(f, weak)| {
         !weak
             && matches!(
                 f.kind,
-                FactKind::Outcome { .. } | FactKind::Output | FactKind::ExitCode | FactKind::State { durable: true, .. }
+                FactKind::Outcome { .. }
+                    | FactKind::Output
+                    | FactKind::ExitCode
+                    | FactKind::State { durable: true, .. }
             )
     }) || !contracts.is_empty();
-    let stages: BTreeSet<Stage> = facts.iter().filter(|(_, w)| !w).map(|(f, _)| f.stage).collect();
+    let stages: BTreeSet<Stage> = facts
+        .iter()
+        .filter(|(_, w)| !w)
+        .map(|(f, _)| f.stage)
+        .collect();
     let confidence = match (g.source, focus) {
         (IntentSource::Vocabulary, _) => Confidence::Low,
         (_, Focus::Cleanup) => Confidence::Medium,
         (_, Focus::Verification) if !contracts.is_empty() => Confidence::Medium,
-        (_, Focus::Configuration | Focus::RepositoryWorkflow) if !facts.is_empty() => Confidence::Medium,
+        (_, Focus::Configuration | Focus::RepositoryWorkflow) if !facts.is_empty() => {
+            Confidence::Medium
+        }
         _ if anchor.is_some() && located && proves && stages.len() >= 2 => Confidence::High,
         _ if located => Confidence::Medium,
         _ => Confidence::Low,
@@ -427,12 +484,19 @@ fn build(
 
     let critical = commits.iter().any(|c| c.breaking)
         || flow.is_some_and(|f| matches!(f.criticality, Criticality::Critical | Criticality::High))
-        || annotations
-            .iter()
-            .any(|a| a.tag == "risk" && matches!(a.value.to_ascii_lowercase().as_str(), "critical" | "high"));
+        || annotations.iter().any(|a| {
+            a.tag == "risk" && matches!(a.value.to_ascii_lowercase().as_str(), "critical" | "high")
+        });
 
-    let mut tickets: BTreeSet<String> = commits.iter().flat_map(|c| c.tickets.iter().cloned()).collect();
-    tickets.extend(g.cleanup.iter().flat_map(|&i| cs.commits[i].data.tickets.iter().cloned()));
+    let mut tickets: BTreeSet<String> = commits
+        .iter()
+        .flat_map(|c| c.tickets.iter().cloned())
+        .collect();
+    tickets.extend(
+        g.cleanup
+            .iter()
+            .flat_map(|&i| cs.commits[i].data.tickets.iter().cloned()),
+    );
 
     let reason = reason(g, focus, confidence, located, proves, contracts.len());
     let kind = match (anchor, g.source) {
@@ -451,7 +515,11 @@ fn build(
         .iter()
         .chain(&g.cleanup)
         .map(|&i| cs.commits[i].id.clone())
-        .chain(g.files.iter().filter_map(|f| cs.file(f).map(|r| r.id.clone())))
+        .chain(
+            g.files
+                .iter()
+                .filter_map(|f| cs.file(f).map(|r| r.id.clone())),
+        )
         .collect();
 
     Intent {
@@ -461,7 +529,11 @@ fn build(
             focus,
             source: g.source,
             commits: commits.iter().map(|c| c.oid.clone()).collect(),
-            cleanup_commits: g.cleanup.iter().map(|&i| cs.commits[i].data.oid.clone()).collect(),
+            cleanup_commits: g
+                .cleanup
+                .iter()
+                .map(|&i| cs.commits[i].data.oid.clone())
+                .collect(),
             tickets: tickets.into_iter().collect(),
             files: g.files.iter().cloned().collect(),
             confidence,
@@ -477,7 +549,12 @@ fn build(
         facts,
         from,
         critical,
-        wording: anchor.map(|c| (c.oid.clone(), behaviour::description(&c.subject).to_string())),
+        wording: anchor.map(|c| {
+            (
+                c.oid.clone(),
+                behaviour::description(&c.subject).to_string(),
+            )
+        }),
         roles,
     }
 }
@@ -488,7 +565,8 @@ fn annotations_of(file: &str, added: &[(u32, &str)]) -> Vec<Annotation> {
         .map(|(line, tag, value)| Annotation {
             file: file.to_string(),
             line,
-            tag,
+            // `qaFlow` -> `flow`: the record names the tag, not its spelling.
+            tag: tag.trim_start_matches("qa").to_ascii_lowercase(),
             value,
         })
         .collect()
@@ -506,10 +584,22 @@ fn contracts_of(lang: syntax::Language, file: &str, added: &[(u32, &str)]) -> Ve
         .collect()
 }
 
-fn reason(g: &Group, focus: Focus, confidence: Confidence, located: bool, proves: bool, tests: usize) -> String {
+fn reason(
+    g: &Group,
+    focus: Focus,
+    confidence: Confidence,
+    located: bool,
+    proves: bool,
+    tests: usize,
+) -> String {
     let grouping = match (g.source, g.commits.len()) {
-        (IntentSource::Vocabulary, _) => "files grouped by shared path and symbol vocabulary, without usable commit text".to_string(),
-        (_, 0) if focus == Focus::Cleanup => "a cleanup-shaped commit: kept for provenance, no scenarios".to_string(),
+        (IntentSource::Vocabulary, _) => {
+            "files grouped by shared path and symbol vocabulary, without usable commit text"
+                .to_string()
+        }
+        (_, 0) if focus == Focus::Cleanup => {
+            "a cleanup-shaped commit: kept for provenance, no scenarios".to_string()
+        }
         (_, 0) => "files no behaviour commit explains, verified by their role".to_string(),
         (_, 1) => "one behaviour-bearing commit".to_string(),
         (_, n) => format!("{n} commits joined by shared tickets or behaviour files"),
@@ -519,19 +609,35 @@ fn reason(g: &Group, focus: Focus, confidence: Confidence, located: bool, proves
         (true, false) => "changed lines locate the behaviour but no observable outcome",
         (false, _) => "no changed line locates the behaviour",
     };
-    let tests = if tests > 0 { format!("; {tests} changed test(s)") } else { String::new() };
-    format!("{grouping}; {evidence}{tests}; confidence {}", match confidence {
-        Confidence::Low => "low",
-        Confidence::Medium => "medium",
-        Confidence::High => "high",
-    })
+    let tests = if tests > 0 {
+        format!("; {tests} changed test(s)")
+    } else {
+        String::new()
+    };
+    format!(
+        "{grouping}; {evidence}{tests}; confidence {}",
+        match confidence {
+            Confidence::Low => "low",
+            Confidence::Medium => "medium",
+            Confidence::High => "high",
+        }
+    )
 }
 
-fn lifecycle_of(description: Option<&str>, facts: &[(Fact, bool)], annotations: &[Annotation]) -> Vec<LifecycleStep> {
+fn lifecycle_of(
+    description: Option<&str>,
+    facts: &[(Fact, bool)],
+    annotations: &[Annotation],
+) -> Vec<LifecycleStep> {
     let mut steps: Vec<LifecycleStep> = Vec::new();
     if let Some(d) = description {
         for (stage, text) in lifecycle::clauses(d) {
-            steps.push(LifecycleStep { stage, text, evidence: vec![], origin: Origin::Commit });
+            steps.push(LifecycleStep {
+                stage,
+                text,
+                evidence: vec![],
+                origin: Origin::Commit,
+            });
         }
     }
     for a in annotations {
@@ -543,7 +649,10 @@ fn lifecycle_of(description: Option<&str>, facts: &[(Fact, bool)], annotations: 
         steps.push(LifecycleStep {
             stage,
             text: a.value.clone(),
-            evidence: vec![Location { file: a.file.clone(), line: a.line }],
+            evidence: vec![Location {
+                file: a.file.clone(),
+                line: a.line,
+            }],
             origin: Origin::Annotation,
         });
     }
@@ -556,7 +665,10 @@ fn lifecycle_of(description: Option<&str>, facts: &[(Fact, bool)], annotations: 
         if *n >= PER_STAGE {
             continue;
         }
-        if let Some(existing) = steps.iter_mut().find(|s| s.origin == Origin::Diff && s.stage == fact.stage && s.text == fact.text) {
+        if let Some(existing) = steps
+            .iter_mut()
+            .find(|s| s.origin == Origin::Diff && s.stage == fact.stage && s.text == fact.text)
+        {
             existing.evidence.push(fact.at.clone());
             continue;
         }

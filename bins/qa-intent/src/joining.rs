@@ -31,7 +31,11 @@ pub fn linked(a: &Member, b: &Member) -> bool {
 /// anchor first then commit order; groups are ordered by their anchor's position.
 pub fn group(members: &[Member]) -> Vec<Vec<usize>> {
     // The anchor: the strongest type, earliest first.
-    group_by(members.len(), |a, b| linked(&members[a], &members[b]), |i| (members[i].rank, i))
+    group_by(
+        members.len(),
+        |a, b| linked(&members[a], &members[b]),
+        |i| (members[i].rank, i),
+    )
 }
 
 /// Connected components of `0..n` under `linked`, each re-split around its anchor (the
@@ -125,19 +129,28 @@ mod tests {
 
     #[test]
     fn a_shared_ticket_joins_commits_on_different_files() {
-        let ms = [m(Rank::Feature, &["PROJ-12"], &["a.ts"]), m(Rank::Fix, &["PROJ-12"], &["b.ts"])];
+        let ms = [
+            m(Rank::Feature, &["PROJ-12"], &["a.ts"]),
+            m(Rank::Fix, &["PROJ-12"], &["b.ts"]),
+        ];
         assert_eq!(group(&ms), vec![vec![0, 1]]);
     }
 
     #[test]
     fn distinct_tickets_never_join_even_on_a_shared_file() {
-        let ms = [m(Rank::Feature, &["ABC-1"], &["a.ts"]), m(Rank::Feature, &["ABC-2"], &["a.ts"])];
+        let ms = [
+            m(Rank::Feature, &["ABC-1"], &["a.ts"]),
+            m(Rank::Feature, &["ABC-2"], &["a.ts"]),
+        ];
         assert_eq!(group(&ms), vec![vec![0], vec![1]]);
     }
 
     #[test]
     fn a_shared_behaviour_file_joins_commits_without_tickets() {
-        let ms = [m(Rank::Feature, &[], &["a.ts"]), m(Rank::Fix, &["X-1"], &["a.ts"])];
+        let ms = [
+            m(Rank::Feature, &[], &["a.ts"]),
+            m(Rank::Fix, &["X-1"], &["a.ts"]),
+        ];
         assert_eq!(group(&ms), vec![vec![0, 1]]);
     }
 

@@ -51,17 +51,35 @@ pub fn run<R: BufRead, W: Write>(
         src.insert("manifest.sha256".to_string(), m.sha256.clone());
     }
     for intent in intents::derive(&cs, manifest) {
-        let intent_src = if intent.data.flow.is_some() { src.clone() } else { Src::new() };
-        let record = Record::new(Kind::Intent, BY, intent.from.clone(), intent_src.clone(), &intent.data)?;
+        let intent_src = if intent.data.flow.is_some() {
+            src.clone()
+        } else {
+            Src::new()
+        };
+        let record = Record::new(
+            Kind::Intent,
+            BY,
+            intent.from.clone(),
+            intent_src.clone(),
+            &intent.data,
+        )?;
         out.write(&record)?;
         for mut scenario in scenarios::for_intent(&intent) {
             if let Some(m) = manifest {
-                let files: Vec<&str> = scenario.evidence.iter().filter(|e| e.line > 0).map(|e| e.file.as_str()).collect();
+                let files: Vec<&str> = scenario
+                    .evidence
+                    .iter()
+                    .filter(|e| e.line > 0)
+                    .map(|e| e.file.as_str())
+                    .collect();
                 if let Some(s) = m.suppression_for(&scenario.title, &files) {
                     let mut diag = Diag::new(
                         Severity::Info,
                         "qa-intent",
-                        format!("scenario {:?} suppressed by the manifest: {}", scenario.title, s.reason),
+                        format!(
+                            "scenario {:?} suppressed by the manifest: {}",
+                            scenario.title, s.reason
+                        ),
                     );
                     diag.subjects.push(record.id.clone());
                     out.write(&diag.into_record(BY, vec![record.id.clone()])?)?;
@@ -69,7 +87,13 @@ pub fn run<R: BufRead, W: Write>(
                 }
             }
             scenario.intent = record.id.clone();
-            out.write(&Record::new(Kind::Scenario, BY, vec![record.id.clone()], intent_src.clone(), &scenario)?)?;
+            out.write(&Record::new(
+                Kind::Scenario,
+                BY,
+                vec![record.id.clone()],
+                intent_src.clone(),
+                &scenario,
+            )?)?;
         }
     }
     Ok(())

@@ -21,7 +21,10 @@ pub enum FactKind {
     /// A call of a function the change declares.
     Call,
     /// A state update; `literal` is the state a transition moves to, when named.
-    State { literal: Option<String>, durable: bool },
+    State {
+        literal: Option<String>,
+        durable: bool,
+    },
     /// A request, message, event or file write leaving the unit.
     SideEffect,
     /// Something a user or caller sees; `error` for failure outcomes.
@@ -75,10 +78,10 @@ static ROUTE: LazyLock<Regex> = LazyLock::new(|| {
       | \bpath\s*\(\s*["']([^"']*)["']
     "#)
 });
-static LISTENER: LazyLock<Regex> =
-    LazyLock::new(|| re(r#"addEventListener\s*\(\s*["'](\w+)["']"#));
-static CONDITION: LazyLock<Regex> =
-    LazyLock::new(|| re(r"^\s*(?:\}\s*)?(else\s+if|if|elif|unless|guard|while|case|when)\b\s*(.*)$"));
+static LISTENER: LazyLock<Regex> = LazyLock::new(|| re(r#"addEventListener\s*\(\s*["'](\w+)["']"#));
+static CONDITION: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"^\s*(?:\}\s*)?(else\s+if|if|elif|unless|guard|while|case|when)\b\s*(.*)$")
+});
 static COMPARISON: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?x)
         ([\w.\]\)]+)\s*(<=|>=|<|>|===|==|!==|!=)\s*(-?\d+(?:\.\d+)?|[A-Z][A-Z0-9_]{2,}|\w*(?:max|min|limit|Max|Min|Limit)\w*)\b
@@ -115,10 +118,14 @@ static NOTICE: LazyLock<Regex> = LazyLock::new(|| {
     "#)
 });
 static RESPONSE: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"\b(?:res|reply|response|ctx|c)\s*\.\s*(?:json|send|render|JSON|String)\s*\(|\b(?:jsonify|JSONResponse|render_template|Json)\s*\(|\breturn\s+render\s*\(")
+    re(
+        r"\b(?:res|reply|response|ctx|c)\s*\.\s*(?:json|send|render|JSON|String)\s*\(|\b(?:jsonify|JSONResponse|render_template|Json)\s*\(|\breturn\s+render\s*\(",
+    )
 });
 static NAVIGATE: LazyLock<Regex> = LazyLock::new(|| {
-    re(r#"\b(?:navigate|redirect|router\.push|router\.replace|history\.push|window\.location\.assign)\s*\(\s*["'`]([^"'`]+)"#)
+    re(
+        r#"\b(?:navigate|redirect|router\.push|router\.replace|history\.push|window\.location\.assign)\s*\(\s*["'`]([^"'`]+)"#,
+    )
 });
 static STATE_TRANSITION: LazyLock<Regex> = LazyLock::new(|| {
     re(r#"(?x)
@@ -171,13 +178,19 @@ static ARGUMENT: LazyLock<Regex> = LazyLock::new(|| {
     "#)
 });
 static OUTPUT: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"\b(?:println!|eprintln!|print!|eprint!|writeln!|print|console\.(?:log|error|warn)|sys\.(?:stdout|stderr)\.write|fmt\.(?:Print|Fprint)\w*|click\.echo|process\.(?:stdout|stderr)\.write)\s*\(")
+    re(
+        r"\b(?:println!|eprintln!|print!|eprint!|writeln!|print|console\.(?:log|error|warn)|sys\.(?:stdout|stderr)\.write|fmt\.(?:Print|Fprint)\w*|click\.echo|process\.(?:stdout|stderr)\.write)\s*\(",
+    )
 });
 static EXIT: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"\b(?:process\.exit|sys\.exit|std::process::exit|os\.Exit|ExitCode::from|exit)\s*\(\s*(-?\d+)?|\bExitCode::(SUCCESS|FAILURE)")
+    re(
+        r"\b(?:process\.exit|sys\.exit|std::process::exit|os\.Exit|ExitCode::from|exit)\s*\(\s*(-?\d+)?|\bExitCode::(SUCCESS|FAILURE)",
+    )
 });
 static PATTERN: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"\bRegex(?:Set|Builder)?::new\s*\(|\bregex!\s*\(|\bRegExp\s*\(|\bre\.(?:compile|match|search|findall|fullmatch|sub)\s*\(|\bregexp\.MustCompile\w*\s*\(|\bPattern\.compile\s*\(|/[^/\s][^/]*/[gimsuy]*\.test\s*\(")
+    re(
+        r"\bRegex(?:Set|Builder)?::new\s*\(|\bregex!\s*\(|\bRegExp\s*\(|\bre\.(?:compile|match|search|findall|fullmatch|sub)\s*\(|\bregexp\.MustCompile\w*\s*\(|\bPattern\.compile\s*\(|/[^/\s][^/]*/[gimsuy]*\.test\s*\(",
+    )
 });
 
 /// What qa-intent learns from one changed file's added lines.
@@ -204,9 +217,12 @@ pub fn read_file(file: &FileData) -> Reading {
             }
             let facts = syntax::read_line(lang, &line.text, &mut state);
             reading.declared.extend(facts.declared.iter().cloned());
-            reading
-                .words
-                .extend(facts.identifiers.iter().flat_map(|i| crate::vocabulary::usage_terms(i)));
+            reading.words.extend(
+                facts
+                    .identifiers
+                    .iter()
+                    .flat_map(|i| crate::vocabulary::usage_terms(i)),
+            );
             let at = Location {
                 file: file.path.clone(),
                 line: line.line,
@@ -218,7 +234,9 @@ pub fn read_file(file: &FileData) -> Reading {
                 Role::Product => product_facts(lang, &line.text, &facts, &at, out),
                 Role::Command => command_facts(lang, &line.text, &facts, &at, out),
                 Role::AnalysisRule => rule_facts(&line.text, &facts, &at, out),
-                Role::Configuration | Role::RepositoryWorkflow => setting_facts(&line.text, &at, out),
+                Role::Configuration | Role::RepositoryWorkflow => {
+                    setting_facts(&line.text, &at, out)
+                }
                 _ => {}
             }
         }
@@ -234,10 +252,20 @@ fn is_comment_only(text: &str, facts: &LineFacts) -> bool {
         || t.starts_with('#') && !t.starts_with("#[")
         || t.starts_with("/*")
         || t.starts_with('*')
-        || (facts.calls.is_empty() && facts.identifiers.is_empty() && facts.jsx_text.is_empty() && facts.comment.is_some())
+        || (facts.calls.is_empty()
+            && facts.identifiers.is_empty()
+            && facts.jsx_text.is_empty()
+            && facts.comment.is_some())
 }
 
-fn push(out: &mut Vec<Fact>, kind: FactKind, stage: Stage, text: String, at: &Location, facts: &LineFacts) {
+fn push(
+    out: &mut Vec<Fact>,
+    kind: FactKind,
+    stage: Stage,
+    text: String,
+    at: &Location,
+    facts: &LineFacts,
+) {
     let words = facts
         .identifiers
         .iter()
@@ -262,9 +290,20 @@ fn in_code(m: &regex::Match, facts: &LineFacts) -> bool {
         .take_while(|c| c.is_alphanumeric() || *c == '_')
         .collect();
     lead.is_empty()
-        || facts.identifiers.iter().any(|i| i == &lead || i.starts_with(&format!("{lead}.")) || i.ends_with(&format!(".{lead}")) || i.split(['.', ':']).any(|p| p == lead))
-        || facts.calls.iter().any(|c| c.split(['.', ':']).any(|p| p.trim_end_matches('!') == lead))
-        || matches!(lead.as_str(), "throw" | "raise" | "if" | "INSERT" | "UPDATE" | "DELETE" | "print")
+        || facts.identifiers.iter().any(|i| {
+            i == &lead
+                || i.starts_with(&format!("{lead}."))
+                || i.ends_with(&format!(".{lead}"))
+                || i.split(['.', ':']).any(|p| p == lead)
+        })
+        || facts
+            .calls
+            .iter()
+            .any(|c| c.split(['.', ':']).any(|p| p.trim_end_matches('!') == lead))
+        || matches!(
+            lead.as_str(),
+            "throw" | "raise" | "if" | "INSERT" | "UPDATE" | "DELETE" | "print"
+        )
 }
 
 fn find<'t>(re: &Regex, text: &'t str, facts: &LineFacts) -> Option<regex::Captures<'t>> {
@@ -273,10 +312,20 @@ fn find<'t>(re: &Regex, text: &'t str, facts: &LineFacts) -> Option<regex::Captu
 }
 
 fn first_group(c: &regex::Captures) -> Option<String> {
-    c.iter().skip(1).flatten().next().map(|m| m.as_str().to_string())
+    c.iter()
+        .skip(1)
+        .flatten()
+        .next()
+        .map(|m| m.as_str().to_string())
 }
 
-fn product_facts(lang: Language, text: &str, facts: &LineFacts, at: &Location, out: &mut Vec<Fact>) {
+fn product_facts(
+    lang: Language,
+    text: &str,
+    facts: &LineFacts,
+    at: &Location,
+    out: &mut Vec<Fact>,
+) {
     if is_comment_only(text, facts) {
         return;
     }
@@ -292,14 +341,28 @@ fn product_facts(lang: Language, text: &str, facts: &LineFacts, at: &Location, o
         };
         push(out, FactKind::Trigger, Stage::Trigger, label, at, facts);
     } else if let Some(c) = find(&LISTENER, text, facts) {
-        push(out, FactKind::Trigger, Stage::Trigger, format!("{} event", &c[1]), at, facts);
+        push(
+            out,
+            FactKind::Trigger,
+            Stage::Trigger,
+            format!("{} event", &c[1]),
+            at,
+            facts,
+        );
     } else if let Some((event, handler)) = facts
         .jsx_attrs
         .iter()
         .chain(handler_attrs(text).iter())
         .find(|(k, _)| is_event_attr(k))
     {
-        push(out, FactKind::Trigger, Stage::Trigger, format!("{event} runs {handler}"), at, facts);
+        push(
+            out,
+            FactKind::Trigger,
+            Stage::Trigger,
+            format!("{event} runs {handler}"),
+            at,
+            facts,
+        );
     }
     // Conditions and limits.
     if let Some(cond) = condition_of(text) {
@@ -316,41 +379,143 @@ fn product_facts(lang: Language, text: &str, facts: &LineFacts, at: &Location, o
     // Outcomes: errors first (they shape failure scenarios), then what users see.
     if let Some(c) = find(&THROW, text, facts) {
         let msg = first_group(&c).unwrap_or_else(|| line.clone());
-        push(out, FactKind::Outcome { error: true }, Stage::ObservableOutcome, msg, at, facts);
+        push(
+            out,
+            FactKind::Outcome { error: true },
+            Stage::ObservableOutcome,
+            msg,
+            at,
+            facts,
+        );
     } else if let Some(c) = find(&STATUS, text, facts) {
         let code = first_group(&c).unwrap_or_default();
         let error = code.parse::<u16>().is_ok_and(|n| n >= 400)
-            || ["BAD", "NOT_FOUND", "FORBIDDEN", "UNAUTHORIZED", "CONFLICT", "UNPROCESSABLE", "INTERNAL", "BadRequest", "NotFound", "Forbidden", "Unauthorized", "Conflict", "InternalServerError", "UnprocessableEntity"]
-                .iter()
-                .any(|e| code.starts_with(e));
-        push(out, FactKind::Outcome { error }, Stage::ObservableOutcome, format!("responds with status {code}"), at, facts);
+            || [
+                "BAD",
+                "NOT_FOUND",
+                "FORBIDDEN",
+                "UNAUTHORIZED",
+                "CONFLICT",
+                "UNPROCESSABLE",
+                "INTERNAL",
+                "BadRequest",
+                "NotFound",
+                "Forbidden",
+                "Unauthorized",
+                "Conflict",
+                "InternalServerError",
+                "UnprocessableEntity",
+            ]
+            .iter()
+            .any(|e| code.starts_with(e));
+        push(
+            out,
+            FactKind::Outcome { error },
+            Stage::ObservableOutcome,
+            format!("responds with status {code}"),
+            at,
+            facts,
+        );
     } else if let Some(c) = find(&NOTICE, text, facts) {
         let shown = first_group(&c).unwrap_or_default();
-        push(out, FactKind::Outcome { error: false }, Stage::ObservableOutcome, format!("shows {shown:?}"), at, facts);
+        push(
+            out,
+            FactKind::Outcome { error: false },
+            Stage::ObservableOutcome,
+            format!("shows {shown:?}"),
+            at,
+            facts,
+        );
     } else if let Some(c) = find(&NAVIGATE, text, facts) {
-        push(out, FactKind::Outcome { error: false }, Stage::ObservableOutcome, format!("navigates to {}", &c[1]), at, facts);
+        push(
+            out,
+            FactKind::Outcome { error: false },
+            Stage::ObservableOutcome,
+            format!("navigates to {}", &c[1]),
+            at,
+            facts,
+        );
     } else if find(&RESPONSE, text, facts).is_some() {
-        push(out, FactKind::Outcome { error: false }, Stage::ObservableOutcome, format!("responds: {line}"), at, facts);
-    } else if let Some(t) = facts.jsx_text.iter().find(|t| t.chars().filter(|c| c.is_alphabetic()).count() >= 2) {
-        push(out, FactKind::Outcome { error: false }, Stage::ObservableOutcome, format!("shows {:?}", t.trim()), at, facts);
+        push(
+            out,
+            FactKind::Outcome { error: false },
+            Stage::ObservableOutcome,
+            format!("responds: {line}"),
+            at,
+            facts,
+        );
+    } else if let Some(t) = facts
+        .jsx_text
+        .iter()
+        .find(|t| t.chars().filter(|c| c.is_alphabetic()).count() >= 2)
+    {
+        push(
+            out,
+            FactKind::Outcome { error: false },
+            Stage::ObservableOutcome,
+            format!("shows {:?}", t.trim()),
+            at,
+            facts,
+        );
     }
     // State: transitions to a named state, durable writes, in-memory setters.
     if let Some(c) = find(&STATE_TRANSITION, text, facts) {
         let literal = first_group(&c);
         let durable = find(&DURABLE, text, facts).is_some();
-        push(out, FactKind::State { literal, durable }, Stage::StateChange, line.clone(), at, facts);
+        push(
+            out,
+            FactKind::State { literal, durable },
+            Stage::StateChange,
+            line.clone(),
+            at,
+            facts,
+        );
     } else if find(&DURABLE, text, facts).is_some() {
-        push(out, FactKind::State { literal: None, durable: true }, Stage::StateChange, line.clone(), at, facts);
+        push(
+            out,
+            FactKind::State {
+                literal: None,
+                durable: true,
+            },
+            Stage::StateChange,
+            line.clone(),
+            at,
+            facts,
+        );
     } else if find(&SETTER, text, facts).is_some() && !is_presentation_setter(text) {
-        push(out, FactKind::State { literal: None, durable: false }, Stage::StateChange, line.clone(), at, facts);
+        push(
+            out,
+            FactKind::State {
+                literal: None,
+                durable: false,
+            },
+            Stage::StateChange,
+            line.clone(),
+            at,
+            facts,
+        );
     }
     if find(&REQUEST, text, facts).is_some() {
-        push(out, FactKind::SideEffect, Stage::SideEffect, line.clone(), at, facts);
+        push(
+            out,
+            FactKind::SideEffect,
+            Stage::SideEffect,
+            line.clone(),
+            at,
+            facts,
+        );
     }
     // Declared functions and their calls are the action.
     if let Some(name) = facts.declared.first() {
         if facts.exported || looks_like_action(name) {
-            push(out, FactKind::Call, Stage::Action, format!("{name} (changed)"), at, facts);
+            push(
+                out,
+                FactKind::Call,
+                Stage::Action,
+                format!("{name} (changed)"),
+                at,
+                facts,
+            );
         }
     }
 }
@@ -381,20 +546,31 @@ pub fn condition_of(text: &str) -> Option<String> {
 /// behaviour state.
 fn is_presentation_setter(text: &str) -> bool {
     static PRESENTATION: LazyLock<Regex> = LazyLock::new(|| {
-        re(r"\bset(?:ClassName|Class|Style|Styles|Theme|Hover|Hovered|Focus|Focused|Open|Expanded|Collapsed|Visible|Width|Height|Size|Color|Variant|Animation|Tab|ActiveTab)\s*\(")
+        re(
+            r"\bset(?:ClassName|Class|Style|Styles|Theme|Hover|Hovered|Focus|Focused|Open|Expanded|Collapsed|Visible|Width|Height|Size|Color|Variant|Animation|Tab|ActiveTab)\s*\(",
+        )
     });
-    PRESENTATION.is_match(text) && !SETTER.find_iter(text).any(|m| !PRESENTATION.is_match(m.as_str()) && !m.as_str().starts_with("set"))
+    PRESENTATION.is_match(text)
+        && !SETTER
+            .find_iter(text)
+            .any(|m| !PRESENTATION.is_match(m.as_str()) && !m.as_str().starts_with("set"))
 }
 
 fn looks_like_action(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();
-    ["handle", "on", "submit", "save", "create", "update", "delete", "remove", "apply", "process", "send", "load", "fetch", "validate", "check", "reject", "accept", "refund", "pay", "export", "import"]
-        .iter()
-        .any(|v| lower.starts_with(v))
+    [
+        "handle", "on", "submit", "save", "create", "update", "delete", "remove", "apply",
+        "process", "send", "load", "fetch", "validate", "check", "reject", "accept", "refund",
+        "pay", "export", "import",
+    ]
+    .iter()
+    .any(|v| lower.starts_with(v))
 }
 
 fn is_event_attr(name: &str) -> bool {
-    name.len() > 2 && name.starts_with("on") && name[2..].starts_with(|c: char| c.is_ascii_uppercase())
+    name.len() > 2
+        && name.starts_with("on")
+        && name[2..].starts_with(|c: char| c.is_ascii_uppercase())
 }
 
 /// `onClick={save}` pairs when the lexer does not report expression-valued attributes.
@@ -406,24 +582,58 @@ fn handler_attrs(text: &str) -> Vec<(String, String)> {
         .collect()
 }
 
-fn command_facts(lang: Language, text: &str, facts: &LineFacts, at: &Location, out: &mut Vec<Fact>) {
+fn command_facts(
+    lang: Language,
+    text: &str,
+    facts: &LineFacts,
+    at: &Location,
+    out: &mut Vec<Fact>,
+) {
     let _ = lang;
     if is_comment_only(text, facts) {
         return;
     }
     let line = excerpt(text);
     if ARGUMENT.is_match(text) {
-        push(out, FactKind::Argument, Stage::Trigger, line.clone(), at, facts);
+        push(
+            out,
+            FactKind::Argument,
+            Stage::Trigger,
+            line.clone(),
+            at,
+            facts,
+        );
     }
     if let Some(c) = find(&THROW, text, facts) {
         let msg = first_group(&c).unwrap_or_else(|| line.clone());
-        push(out, FactKind::Outcome { error: true }, Stage::ObservableOutcome, msg, at, facts);
+        push(
+            out,
+            FactKind::Outcome { error: true },
+            Stage::ObservableOutcome,
+            msg,
+            at,
+            facts,
+        );
     }
     if find(&OUTPUT, text, facts).is_some() {
-        push(out, FactKind::Output, Stage::ObservableOutcome, line.clone(), at, facts);
+        push(
+            out,
+            FactKind::Output,
+            Stage::ObservableOutcome,
+            line.clone(),
+            at,
+            facts,
+        );
     }
     if find(&EXIT, text, facts).is_some() {
-        push(out, FactKind::ExitCode, Stage::ObservableOutcome, line.clone(), at, facts);
+        push(
+            out,
+            FactKind::ExitCode,
+            Stage::ObservableOutcome,
+            line.clone(),
+            at,
+            facts,
+        );
     }
     if let Some(cond) = condition_of(text) {
         if !facts.identifiers.is_empty() {
@@ -439,13 +649,24 @@ fn rule_facts(text: &str, facts: &LineFacts, at: &Location, out: &mut Vec<Fact>)
     // The rule's matcher vocabulary is never product behaviour: keep only that a pattern
     // changed, and where.
     if PATTERN.is_match(text) || !facts.matcher_strings.is_empty() {
-        push(out, FactKind::Pattern, Stage::Condition, format!("pattern changed at line {}", at.line), at, facts);
+        push(
+            out,
+            FactKind::Pattern,
+            Stage::Condition,
+            format!("pattern changed at line {}", at.line),
+            at,
+            facts,
+        );
     }
 }
 
 fn setting_facts(text: &str, at: &Location, out: &mut Vec<Fact>) {
     let t = text.trim();
-    if t.is_empty() || t.starts_with('#') || t.starts_with("//") || matches!(t, "{" | "}" | "[" | "]" | "}," | "],") {
+    if t.is_empty()
+        || t.starts_with('#')
+        || t.starts_with("//")
+        || matches!(t, "{" | "}" | "[" | "]" | "}," | "],")
+    {
         return;
     }
     out.push(Fact {
@@ -482,11 +703,13 @@ pub fn clauses(description: &str) -> Vec<(Stage, String)> {
         }
         match next {
             Some((tail, word)) => {
-                pending = Some(if matches!(word.as_str(), "if" | "unless" | "only when" | "only if") {
-                    Stage::Condition
-                } else {
-                    Stage::Trigger
-                });
+                pending = Some(
+                    if matches!(word.as_str(), "if" | "unless" | "only when" | "only if") {
+                        Stage::Condition
+                    } else {
+                        Stage::Trigger
+                    },
+                );
                 rest = tail;
             }
             None => break,

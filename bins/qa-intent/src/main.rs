@@ -9,10 +9,12 @@ fn main() -> std::process::ExitCode {
     };
     exit::run("qa-intent", || {
         let manifest = match &args.manifest {
-            Some(path) => Some(
-                manifest::load(path)?
-                    .ok_or_else(|| failure(Exit::NoInput, format!("{}: no such manifest", path.display())))?,
-            ),
+            Some(path) => Some(manifest::load(path)?.ok_or_else(|| {
+                failure(
+                    Exit::NoInput,
+                    format!("{}: no such manifest", path.display()),
+                )
+            })?),
             None => manifest::load(&args.repo.join(".qa/manifest.yaml"))?,
         };
         let mut out = RecordWriter::stdout();

@@ -33,7 +33,10 @@ pub fn for_intent(intent: &Intent) -> Vec<Scenario> {
             .collect()
     };
     let weak = |f: &Fact| intent.facts.iter().any(|(g, w)| *w && g == f);
-    let ctx = Ctx { intent, weak: &weak };
+    let ctx = Ctx {
+        intent,
+        weak: &weak,
+    };
 
     if d.focus == Focus::Verification {
         out.push(ctx.verification());
@@ -103,7 +106,11 @@ impl Ctx<'_> {
             intent: String::new(),
             title,
             kind,
-            priority: if self.intent.critical { Priority::Critical } else { Priority::Recommended },
+            priority: if self.intent.critical {
+                Priority::Critical
+            } else {
+                Priority::Recommended
+            },
             steps,
             assertions,
             evidence,
@@ -161,19 +168,37 @@ impl Ctx<'_> {
             steps.push(format!("Trigger: {}", t.text));
         }
         if triggers.is_empty() {
-            steps.extend(self.commit_steps(Stage::Trigger).into_iter().map(|t| format!("Trigger: {t}")));
+            steps.extend(
+                self.commit_steps(Stage::Trigger)
+                    .into_iter()
+                    .map(|t| format!("Trigger: {t}")),
+            );
         }
-        for c in conditions.iter().filter(|c| c.kind == FactKind::Condition).take(1) {
+        for c in conditions
+            .iter()
+            .filter(|c| c.kind == FactKind::Condition)
+            .take(1)
+        {
             steps.push(format!("Given: {}", c.text));
         }
         for a in actions.iter().take(2) {
             steps.push(format!("Action: {}", a.text));
         }
         if steps.is_empty() {
-            steps.extend(self.commit_steps(Stage::Action).into_iter().map(|t| format!("Action: {t}")));
+            steps.extend(
+                self.commit_steps(Stage::Action)
+                    .into_iter()
+                    .map(|t| format!("Action: {t}")),
+            );
         }
-        let mut assertions: Vec<String> = outcomes.iter().take(3).map(|o| capital(&o.text)).collect();
-        assertions.extend(durable.iter().take(2).map(|s| format!("The change is stored: {}", s.text)));
+        let mut assertions: Vec<String> =
+            outcomes.iter().take(3).map(|o| capital(&o.text)).collect();
+        assertions.extend(
+            durable
+                .iter()
+                .take(2)
+                .map(|s| format!("The change is stored: {}", s.text)),
+        );
         let mut evidence: Vec<Evidence> = outcomes
             .iter()
             .chain(durable.iter())
@@ -192,12 +217,21 @@ impl Ctx<'_> {
             Some(if errors.is_empty() {
                 format!("No changed line shows what a user sees or what is stored after \"{}\"; a reviewer must state the expected outcome.", d.title)
             } else {
-                "Only the failure path is located; no changed line shows the successful outcome.".to_string()
+                "Only the failure path is located; no changed line shows the successful outcome."
+                    .to_string()
             })
         } else {
             None
         };
-        let mut out = vec![self.scenario(d.title.clone(), ScenarioKind::Primary, Focus::Product, steps, assertions, evidence, proof_gap)];
+        let mut out = vec![self.scenario(
+            d.title.clone(),
+            ScenarioKind::Primary,
+            Focus::Product,
+            steps,
+            assertions,
+            evidence,
+            proof_gap,
+        )];
 
         // Failure: a located error outcome, with the condition that leads to it.
         let mut seen = Vec::new();
@@ -208,7 +242,9 @@ impl Ctx<'_> {
             seen.push(e.text.clone());
             let guard = conditions
                 .iter()
-                .filter(|c| c.at.file == e.at.file && c.at.line <= e.at.line && e.at.line - c.at.line <= 3)
+                .filter(|c| {
+                    c.at.file == e.at.file && c.at.line <= e.at.line && e.at.line - c.at.line <= 3
+                })
                 .max_by_key(|c| c.at.line);
             let title = match guard {
                 Some(c) => format!("Failure: {} when {}", e.text, c.text),
@@ -218,19 +254,41 @@ impl Ctx<'_> {
             if let Some(c) = guard {
                 steps.push(format!("Given: {}", c.text));
             }
-            steps.extend(triggers.iter().take(1).map(|t| format!("Trigger: {}", t.text)));
+            steps.extend(
+                triggers
+                    .iter()
+                    .take(1)
+                    .map(|t| format!("Trigger: {}", t.text)),
+            );
             let mut evidence = vec![self.evidence(e, Relation::Direct)];
             evidence.extend(guard.map(|c| self.evidence(c, Relation::Supporting)));
-            out.push(self.scenario(title, ScenarioKind::Failure, Focus::Product, steps, vec![format!("The user or caller gets: {}", e.text)], evidence, None));
+            out.push(self.scenario(
+                title,
+                ScenarioKind::Failure,
+                Focus::Product,
+                steps,
+                vec![format!("The user or caller gets: {}", e.text)],
+                evidence,
+                None,
+            ));
         }
 
         // Boundary: a located comparison against a limit.
-        for c in conditions.iter().filter(|c| c.kind == FactKind::Comparison).take(MAX_EDGE) {
-            let nearby_outcome = errors.iter().chain(outcomes.iter()).find(|o| o.at.file == c.at.file && o.at.line >= c.at.line && o.at.line - c.at.line <= 5);
+        for c in conditions
+            .iter()
+            .filter(|c| c.kind == FactKind::Comparison)
+            .take(MAX_EDGE)
+        {
+            let nearby_outcome = errors.iter().chain(outcomes.iter()).find(|o| {
+                o.at.file == c.at.file && o.at.line >= c.at.line && o.at.line - c.at.line <= 5
+            });
             let mut evidence = vec![self.evidence(c, Relation::Direct)];
             evidence.extend(nearby_outcome.map(|o| self.evidence(o, Relation::Supporting)));
             let assertions = match nearby_outcome {
-                Some(o) => vec![format!("Exactly past the limit: {}", o.text), "At and inside the limit: no such outcome".to_string()],
+                Some(o) => vec![
+                    format!("Exactly past the limit: {}", o.text),
+                    "At and inside the limit: no such outcome".to_string(),
+                ],
                 None => vec!["Behaviour changes exactly at the limit".to_string()],
             };
             let gap = nearby_outcome.is_none().then(|| "The limit is located, but no changed line shows what happens on each side of it.".to_string());
@@ -238,7 +296,10 @@ impl Ctx<'_> {
                 format!("Boundary: {}", c.text),
                 ScenarioKind::Boundary,
                 Focus::Product,
-                vec![format!("Try values at, just inside and just outside `{}`", c.text)],
+                vec![format!(
+                    "Try values at, just inside and just outside `{}`",
+                    c.text
+                )],
                 assertions,
                 evidence,
                 gap,
@@ -248,54 +309,102 @@ impl Ctx<'_> {
         // State transition: a located move to a named state.
         let mut named = Vec::new();
         for s in states.iter() {
-            let FactKind::State { literal: Some(to), durable } = &s.kind else { continue };
+            let FactKind::State {
+                literal: Some(to),
+                durable,
+            } = &s.kind
+            else {
+                continue;
+            };
             if named.len() >= MAX_EDGE || named.contains(to) {
                 continue;
             }
             named.push(to.clone());
             let mut assertions = vec![format!("Afterwards the state reads \"{to}\"")];
             if *durable {
-                assertions.push(format!("\"{to}\" is still there after a reload or re-entry"));
+                assertions.push(format!(
+                    "\"{to}\" is still there after a reload or re-entry"
+                ));
             }
             let gap = (!*durable && outcomes.is_empty())
                 .then(|| "The transition is located in memory; no changed line shows it to a user or stores it.".to_string());
-            out.push(self.scenario(
-                format!("State: moves to \"{to}\""),
-                ScenarioKind::StateTransition,
-                Focus::Product,
-                triggers.iter().take(1).map(|t| format!("Trigger: {}", t.text)).chain([format!("Change: {}", s.text)]).collect(),
-                assertions,
-                vec![self.evidence(s, Relation::Direct)],
-                gap,
-            ));
+            out.push(
+                self.scenario(
+                    format!("State: moves to \"{to}\""),
+                    ScenarioKind::StateTransition,
+                    Focus::Product,
+                    triggers
+                        .iter()
+                        .take(1)
+                        .map(|t| format!("Trigger: {}", t.text))
+                        .chain([format!("Change: {}", s.text)])
+                        .collect(),
+                    assertions,
+                    vec![self.evidence(s, Relation::Direct)],
+                    gap,
+                ),
+            );
         }
         out
     }
 
     fn command(&self, facts: &[&Fact]) -> Vec<Scenario> {
-        let args: Vec<&Fact> = facts.iter().copied().filter(|f| f.kind == FactKind::Argument).collect();
-        let output: Vec<&Fact> = facts.iter().copied().filter(|f| f.kind == FactKind::Output).collect();
-        let exits: Vec<&Fact> = facts.iter().copied().filter(|f| f.kind == FactKind::ExitCode).collect();
-        let errors: Vec<&Fact> = facts.iter().copied().filter(|f| matches!(f.kind, FactKind::Outcome { error: true })).collect();
+        let args: Vec<&Fact> = facts
+            .iter()
+            .copied()
+            .filter(|f| f.kind == FactKind::Argument)
+            .collect();
+        let output: Vec<&Fact> = facts
+            .iter()
+            .copied()
+            .filter(|f| f.kind == FactKind::Output)
+            .collect();
+        let exits: Vec<&Fact> = facts
+            .iter()
+            .copied()
+            .filter(|f| f.kind == FactKind::ExitCode)
+            .collect();
+        let errors: Vec<&Fact> = facts
+            .iter()
+            .copied()
+            .filter(|f| matches!(f.kind, FactKind::Outcome { error: true }))
+            .collect();
         let files = self.files_with(Role::Command);
 
-        let mut evidence: Vec<Evidence> = output.iter().chain(exits.iter()).map(|f| self.evidence(f, Relation::Direct)).collect();
+        let mut evidence: Vec<Evidence> = output
+            .iter()
+            .chain(exits.iter())
+            .map(|f| self.evidence(f, Relation::Direct))
+            .collect();
         evidence.extend(args.iter().map(|f| self.evidence(f, Relation::Supporting)));
         let gap = (output.is_empty() && exits.is_empty())
             .then(|| "No changed line shows the command's stdout, stderr or exit code; state what a run with the changed arguments prints and returns.".to_string());
         let primary = self.scenario(
-            format!("Command arguments, stdout and exit code: {}", self.intent.data.title),
+            format!(
+                "Command arguments, stdout and exit code: {}",
+                self.intent.data.title
+            ),
             ScenarioKind::Primary,
             Focus::Command,
             vec![
-                format!("Run the command in {files} with the changed arguments{}", list_lines(&args)),
+                format!(
+                    "Run the command in {files} with the changed arguments{}",
+                    list_lines(&args)
+                ),
                 "Capture stdout, stderr and the exit code".to_string(),
             ],
-            vec!["stdout shows the documented result".to_string(), "the exit code is 0".to_string()],
+            vec![
+                "stdout shows the documented result".to_string(),
+                "the exit code is 0".to_string(),
+            ],
             evidence,
             gap,
         );
-        let mut evidence: Vec<Evidence> = errors.iter().chain(exits.iter()).map(|f| self.evidence(f, Relation::Direct)).collect();
+        let mut evidence: Vec<Evidence> = errors
+            .iter()
+            .chain(exits.iter())
+            .map(|f| self.evidence(f, Relation::Direct))
+            .collect();
         evidence.extend(args.iter().map(|f| self.evidence(f, Relation::Supporting)));
         let gap = (errors.is_empty() && exits.is_empty())
             .then(|| "No changed line shows how bad arguments are reported; state the expected stderr and exit code.".to_string());
@@ -303,8 +412,14 @@ impl Ctx<'_> {
             format!("Invalid arguments: stderr explains and the exit code is non-zero ({files})"),
             ScenarioKind::Failure,
             Focus::Command,
-            vec!["Run the command with a missing or malformed value for a changed argument".to_string()],
-            vec!["stderr names the argument and the problem".to_string(), "the exit code is non-zero and stdout is empty".to_string()],
+            vec![
+                "Run the command with a missing or malformed value for a changed argument"
+                    .to_string(),
+            ],
+            vec![
+                "stderr names the argument and the problem".to_string(),
+                "the exit code is non-zero and stdout is empty".to_string(),
+            ],
             evidence,
             gap,
         );
@@ -313,16 +428,26 @@ impl Ctx<'_> {
 
     fn controls(&self, facts: &[&Fact]) -> Vec<Scenario> {
         let files = self.files_with(Role::AnalysisRule);
-        let evidence: Vec<Evidence> = facts.iter().map(|f| self.evidence(f, Relation::Direct)).collect();
+        let evidence: Vec<Evidence> = facts
+            .iter()
+            .map(|f| self.evidence(f, Relation::Direct))
+            .collect();
         let tested = !self.intent.data.contracts.is_empty();
-        let gap = (!tested).then(|| "No changed test shows an input the rule must report and one it must not.".to_string());
+        let gap = (!tested).then(|| {
+            "No changed test shows an input the rule must report and one it must not.".to_string()
+        });
         vec![
             self.scenario(
-                format!("Positive control: the changed rule in {files} reports an input it must match"),
+                format!(
+                    "Positive control: the changed rule in {files} reports an input it must match"
+                ),
                 ScenarioKind::Primary,
                 Focus::AnalysisRule,
                 vec![
-                    format!("Write an input the changed pattern{} must match", list_lines(facts)),
+                    format!(
+                        "Write an input the changed pattern{} must match",
+                        list_lines(facts)
+                    ),
                     "Run the analysis on it".to_string(),
                 ],
                 vec!["the rule reports the input".to_string()],
@@ -330,11 +455,14 @@ impl Ctx<'_> {
                 gap.clone(),
             ),
             self.scenario(
-                format!("Negative control: the changed rule in {files} stays silent on a near miss"),
+                format!(
+                    "Negative control: the changed rule in {files} stays silent on a near miss"
+                ),
                 ScenarioKind::Boundary,
                 Focus::AnalysisRule,
                 vec![
-                    "Write an input close to the positive control that the rule must not match".to_string(),
+                    "Write an input close to the positive control that the rule must not match"
+                        .to_string(),
                     "Run the analysis on it".to_string(),
                 ],
                 vec!["the rule reports nothing for it".to_string()],
@@ -368,7 +496,10 @@ impl Ctx<'_> {
             Focus::RepositoryWorkflow,
             vec![format!("Render or trigger {files}")],
             vec!["required metadata and sections are enforced as changed".to_string()],
-            facts.iter().map(|f| self.evidence(f, Relation::Direct)).collect(),
+            facts
+                .iter()
+                .map(|f| self.evidence(f, Relation::Direct))
+                .collect(),
             Some("Only a run of the workflow or a rendered form proves it.".to_string()),
         )
     }
@@ -391,11 +522,18 @@ impl Ctx<'_> {
             .is_empty()
             .then(|| "Test files changed, but no test title was located.".to_string());
         self.scenario(
-            format!("Changed test evidence: {} test(s) in {}", d.contracts.len(), self.files_with(Role::Test)),
+            format!(
+                "Changed test evidence: {} test(s) in {}",
+                d.contracts.len(),
+                self.files_with(Role::Test)
+            ),
             ScenarioKind::Primary,
             Focus::Verification,
             vec!["Run the changed tests".to_string()],
-            d.contracts.iter().map(|c| format!("passes: {}", c.title)).collect(),
+            d.contracts
+                .iter()
+                .map(|c| format!("passes: {}", c.title))
+                .collect(),
             evidence,
             gap,
         )
@@ -426,6 +564,10 @@ fn list_lines(facts: &[&Fact]) -> String {
     if facts.is_empty() {
         return String::new();
     }
-    let at: Vec<String> = facts.iter().take(3).map(|f| format!("{}:{}", f.at.file, f.at.line)).collect();
+    let at: Vec<String> = facts
+        .iter()
+        .take(3)
+        .map(|f| format!("{}:{}", f.at.file, f.at.line))
+        .collect();
     format!(" ({})", at.join(", "))
 }

@@ -5,20 +5,147 @@ use std::collections::BTreeSet;
 
 /// Words too common in code, paths or UI mechanics to say two files share a purpose.
 const GENERIC: &[&str] = &[
-    "api", "app", "apps", "args", "aria", "async", "await", "base", "bin", "btn", "button",
-    "buttons", "callback", "callbacks", "class", "classname", "click", "cmd", "common", "component",
-    "components", "config", "const", "context", "controller", "controllers", "core", "crate",
-    "css", "data", "default", "div", "dom", "element", "error", "errors", "event", "events",
-    "export", "false", "file", "files", "fn", "for", "from", "func", "function", "get", "handle",
-    "handler", "handlers", "helper", "helpers", "hook", "hooks", "html", "impl", "import", "index",
-    "init", "internal", "item", "items", "label", "layout", "let", "lib", "list", "main", "mod",
-    "model", "models", "module", "modules", "new", "none", "null", "onclick", "onchange", "open",
-    "page", "pages", "pkg", "private", "props", "pub", "public", "render", "result", "return",
-    "route", "router", "routes", "scripts", "self", "service", "services", "set", "shared",
-    "source", "span", "src", "state", "static", "str", "string", "style", "styles", "test",
-    "tests", "text", "the", "this", "true", "type", "types", "use", "util", "utils", "value",
-    "values", "var", "view", "views", "void", "with", "navigation", "nav", "add", "remove",
-    "update", "value", "input", "output", "ok", "err", "self", "super", "tsx", "jsx", "mjs",
+    "api",
+    "app",
+    "apps",
+    "args",
+    "aria",
+    "async",
+    "await",
+    "base",
+    "bin",
+    "btn",
+    "button",
+    "buttons",
+    "callback",
+    "callbacks",
+    "class",
+    "classname",
+    "click",
+    "cmd",
+    "common",
+    "component",
+    "components",
+    "config",
+    "const",
+    "context",
+    "controller",
+    "controllers",
+    "core",
+    "crate",
+    "css",
+    "data",
+    "default",
+    "div",
+    "dom",
+    "element",
+    "error",
+    "errors",
+    "event",
+    "events",
+    "export",
+    "false",
+    "file",
+    "files",
+    "fn",
+    "for",
+    "from",
+    "func",
+    "function",
+    "get",
+    "handle",
+    "handler",
+    "handlers",
+    "helper",
+    "helpers",
+    "hook",
+    "hooks",
+    "html",
+    "impl",
+    "import",
+    "index",
+    "init",
+    "internal",
+    "item",
+    "items",
+    "label",
+    "layout",
+    "let",
+    "lib",
+    "list",
+    "main",
+    "mod",
+    "model",
+    "models",
+    "module",
+    "modules",
+    "new",
+    "none",
+    "null",
+    "onclick",
+    "onchange",
+    "open",
+    "page",
+    "pages",
+    "pkg",
+    "private",
+    "props",
+    "pub",
+    "public",
+    "render",
+    "result",
+    "return",
+    "route",
+    "router",
+    "routes",
+    "scripts",
+    "self",
+    "service",
+    "services",
+    "set",
+    "shared",
+    "source",
+    "span",
+    "src",
+    "state",
+    "static",
+    "str",
+    "string",
+    "style",
+    "styles",
+    "test",
+    "tests",
+    "text",
+    "the",
+    "this",
+    "true",
+    "type",
+    "types",
+    "use",
+    "util",
+    "utils",
+    "value",
+    "values",
+    "var",
+    "view",
+    "views",
+    "void",
+    "with",
+    "navigation",
+    "nav",
+    "add",
+    "remove",
+    "update",
+    "value",
+    "input",
+    "output",
+    "ok",
+    "err",
+    "self",
+    "super",
+    "tsx",
+    "jsx",
+    "mjs",
 ];
 
 /// The terms a file offers for joining.
@@ -48,7 +175,9 @@ fn split_camel(word: &str) -> Vec<&str> {
         let (i, c) = chars[k];
         let prev = chars[k - 1].1;
         let next_lower = chars.get(k + 1).is_some_and(|&(_, n)| n.is_lowercase());
-        if c.is_uppercase() && (prev.is_lowercase() || prev.is_ascii_digit() || next_lower && prev.is_uppercase()) {
+        if c.is_uppercase()
+            && (prev.is_lowercase() || prev.is_ascii_digit() || next_lower && prev.is_uppercase())
+        {
             parts.push(&word[start..i]);
             start = i;
         }
@@ -83,13 +212,19 @@ pub fn path_terms(path: &str) -> BTreeSet<String> {
 
 /// The anchor term of a declared symbol: the whole name, lowercased, when specific.
 pub fn symbol_term(symbol: &str) -> Option<String> {
-    let term = symbol.rsplit(['.', ':']).next().unwrap_or(symbol).to_lowercase();
+    let term = symbol
+        .rsplit(['.', ':'])
+        .next()
+        .unwrap_or(symbol)
+        .to_lowercase();
     (term.chars().count() >= 4 && is_specific(&term)).then_some(term)
 }
 
 /// The terms an identifier used in code offers: the whole name and its words.
 pub fn usage_terms(identifier: &str) -> impl Iterator<Item = String> + '_ {
-    symbol_term(identifier).into_iter().chain(words_of(identifier))
+    symbol_term(identifier)
+        .into_iter()
+        .chain(words_of(identifier))
 }
 
 /// Groups files (in the given order) that share an anchored term: a term both files carry
@@ -124,7 +259,11 @@ pub fn partition(files: &[FileTerms]) -> Vec<(Vec<usize>, BTreeSet<String>)> {
     .into_iter()
     .map(|mut group| {
         let anchor = group[0];
-        let shared = group.iter().skip(1).flat_map(|&m| links[anchor][m].iter().cloned()).collect();
+        let shared = group
+            .iter()
+            .skip(1)
+            .flat_map(|&m| links[anchor][m].iter().cloned())
+            .collect();
         group.sort_unstable();
         (group, shared)
     })
@@ -252,7 +391,11 @@ mod tests {
         // coupon -- checkout (coupon), checkout -- invoice (invoice), invoice -- pdf (pdf).
         let files = [
             terms("src/coupon.ts", &[], &[]),
-            terms("src/checkout.ts", &["applyCoupon", "printInvoice"], &["coupon", "invoice"]),
+            terms(
+                "src/checkout.ts",
+                &["applyCoupon", "printInvoice"],
+                &["coupon", "invoice"],
+            ),
             terms("src/invoice.ts", &[], &["pdf"]),
             terms("src/pdf.ts", &[], &[]),
         ];
@@ -263,8 +406,16 @@ mod tests {
     #[test]
     fn ui_mechanics_never_join_files() {
         let files = [
-            terms("src/Header.tsx", &["onClick"], &["button", "callback", "aria"]),
-            terms("src/Footer.tsx", &["handleClick"], &["button", "callback", "aria"]),
+            terms(
+                "src/Header.tsx",
+                &["onClick"],
+                &["button", "callback", "aria"],
+            ),
+            terms(
+                "src/Footer.tsx",
+                &["handleClick"],
+                &["button", "callback", "aria"],
+            ),
         ];
         assert_eq!(partition(&files).len(), 2);
     }

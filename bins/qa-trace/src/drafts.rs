@@ -36,11 +36,19 @@ pub fn manual(scenario: &Read<ScenarioData>, route: &Read<RouteData>) -> DraftDa
         .enumerate()
         .map(|(i, text)| DraftItem {
             text: text.clone(),
-            maps_to: if s.proof_gap.is_none() { direct.get(i).or(direct.first()).cloned() } else { None },
+            maps_to: if s.proof_gap.is_none() {
+                direct.get(i).or(direct.first()).cloned()
+            } else {
+                None
+            },
         })
         .collect();
     let total = (steps.len() + assertions.len()) as u32;
-    let mapped = steps.iter().chain(&assertions).filter(|i| i.maps_to.is_some()).count() as u32;
+    let mapped = steps
+        .iter()
+        .chain(&assertions)
+        .filter(|i| i.maps_to.is_some())
+        .count() as u32;
     let mut gaps: Vec<String> = steps
         .iter()
         .filter(|i| i.maps_to.is_none())
@@ -49,7 +57,12 @@ pub fn manual(scenario: &Read<ScenarioData>, route: &Read<RouteData>) -> DraftDa
     if assertions.is_empty() {
         gaps.push("no assertion: no observable outcome is located".to_string());
     }
-    gaps.extend(assertions.iter().filter(|i| i.maps_to.is_none()).map(|i| format!("assertion not located: {}", i.text)));
+    gaps.extend(
+        assertions
+            .iter()
+            .filter(|i| i.maps_to.is_none())
+            .map(|i| format!("assertion not located: {}", i.text)),
+    );
     gaps.extend(s.proof_gap.clone());
     let receipt = if route.data.decision == Decision::ReviewOnly {
         qa_shared::change::Receipt::ReviewOnly

@@ -43,18 +43,32 @@ impl Seen {
             }),
             Some(Kind::Intent) => {
                 let data = data_of(source, line, &envelope)?;
-                self.intents.insert(envelope.id.clone(), Read { id: envelope.id, data });
+                self.intents.insert(
+                    envelope.id.clone(),
+                    Read {
+                        id: envelope.id,
+                        data,
+                    },
+                );
             }
             Some(Kind::Route) => {
                 // Routes of acceptance checks have another shape; only scenario routes parse.
                 if let Ok(data) = serde_json::from_value::<RouteData>(envelope.data.clone()) {
-                    self.routes
-                        .insert(data.subject.clone(), Read { id: envelope.id, data });
+                    self.routes.insert(
+                        data.subject.clone(),
+                        Read {
+                            id: envelope.id,
+                            data,
+                        },
+                    );
                 }
             }
             Some(Kind::Execution) => {
                 if let Ok(data) = serde_json::from_value(envelope.data.clone()) {
-                    self.executions.push(Read { id: envelope.id, data });
+                    self.executions.push(Read {
+                        id: envelope.id,
+                        data,
+                    });
                 }
             }
             _ => {}

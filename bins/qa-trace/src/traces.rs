@@ -41,7 +41,10 @@ pub fn trace(
     let link = located.iter().find_map(|e| {
         let stage = e.stage?;
         let step = intent?.data.lifecycle.iter().find(|l| {
-            l.stage == stage && l.evidence.iter().any(|at| at.file == e.file && at.line == e.line)
+            l.stage == stage
+                && l.evidence
+                    .iter()
+                    .any(|at| at.file == e.file && at.line == e.line)
         })?;
         Some((stage, step.text.clone()))
     });
@@ -68,7 +71,11 @@ pub fn trace(
         step: TraceStepKind::Risk,
         reference: format!("{}/{}", name(&s.priority), name(&s.kind)),
         text: match &s.proof_gap {
-            Some(gap) => format!("{} {} scenario; proof gap: {gap}", name(&s.priority), name(&s.kind)),
+            Some(gap) => format!(
+                "{} {} scenario; proof gap: {gap}",
+                name(&s.priority),
+                name(&s.kind)
+            ),
             None => format!("{} {} scenario", name(&s.priority), name(&s.kind)),
         },
     });
@@ -77,8 +84,19 @@ pub fn trace(
             step: TraceStepKind::Route,
             reference: r.id.clone(),
             text: match &r.data.command {
-                Some(c) => format!("{}: {}; {} `{}`", name(&r.data.decision), r.data.reason, name(&r.data.action.kind), c.run),
-                None => format!("{}: {}; {}", name(&r.data.decision), r.data.reason, name(&r.data.action.kind)),
+                Some(c) => format!(
+                    "{}: {}; {} `{}`",
+                    name(&r.data.decision),
+                    r.data.reason,
+                    name(&r.data.action.kind),
+                    c.run
+                ),
+                None => format!(
+                    "{}: {}; {}",
+                    name(&r.data.decision),
+                    r.data.reason,
+                    name(&r.data.action.kind)
+                ),
             },
         }),
         None => path.push(TraceStep {
@@ -91,7 +109,13 @@ pub fn trace(
         Some((id, d)) => TraceStep {
             step: TraceStepKind::Draft,
             reference: id.clone(),
-            text: format!("{} draft {}: {} of {} mapped", d.format, name(&d.receipt), d.mapped, d.total),
+            text: format!(
+                "{} draft {}: {} of {} mapped",
+                d.format,
+                name(&d.receipt),
+                d.mapped,
+                d.total
+            ),
         },
         None => TraceStep {
             step: TraceStepKind::Draft,
@@ -104,7 +128,10 @@ pub fn trace(
         step: TraceStepKind::Execution,
         reference: name(&execution_state),
         text: match execution_state {
-            ExecutionState::NotRun => "not run: analysis is static; qa-check --exec --allow-exec runs the routed command".to_string(),
+            ExecutionState::NotRun => {
+                "not run: analysis is static; qa-check --exec --allow-exec runs the routed command"
+                    .to_string()
+            }
             other => format!("the routed command {}", name(&other)),
         },
     });
@@ -121,12 +148,20 @@ pub fn trace(
         execution: execution_state,
         authority: s.authority,
         test_class: s.test_class,
-        approval: if s.authority == Authority::TeamPolicy { "team-policy" } else { "required" }.to_string(),
+        approval: if s.authority == Authority::TeamPolicy {
+            "team-policy"
+        } else {
+            "required"
+        }
+        .to_string(),
     }
 }
 
 /// An execution counts for this scenario only when it ran this route's exact command.
-fn execution_state(route: Option<&Read<RouteData>>, execution: Option<&Read<ExecutionView>>) -> ExecutionState {
+fn execution_state(
+    route: Option<&Read<RouteData>>,
+    execution: Option<&Read<ExecutionView>>,
+) -> ExecutionState {
     let (Some(route), Some(exec)) = (route, execution) else {
         return ExecutionState::NotRun;
     };

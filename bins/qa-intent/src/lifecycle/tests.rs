@@ -51,7 +51,11 @@ fn a_thrown_error_is_a_failure_outcome_with_its_message() {
     let facts = read_file(&file(
         "src/refund.ts",
         Role::Product,
-        &["if (amount < 0) {", "  throw new Error(\"Refund amount must be positive\");", "}"],
+        &[
+            "if (amount < 0) {",
+            "  throw new Error(\"Refund amount must be positive\");",
+            "}",
+        ],
     ))
     .facts;
     let error = facts
@@ -60,7 +64,10 @@ fn a_thrown_error_is_a_failure_outcome_with_its_message() {
         .expect("an error outcome");
     assert_eq!(error.text, "Refund amount must be positive");
     assert_eq!(error.at.line, 2);
-    let cmp = facts.iter().find(|f| f.kind == FactKind::Comparison).expect("a comparison");
+    let cmp = facts
+        .iter()
+        .find(|f| f.kind == FactKind::Comparison)
+        .expect("a comparison");
     assert_eq!(cmp.text, "amount < 0");
 }
 
@@ -73,18 +80,41 @@ fn a_condition_without_a_limit_is_not_a_comparison() {
 
 #[test]
 fn conditions_are_read_per_language() {
-    assert_eq!(condition_of("    if amount < 0:").as_deref(), Some("amount < 0"));
-    assert_eq!(condition_of("if amount < 0 {").as_deref(), Some("amount < 0"));
-    assert_eq!(condition_of("} else if (a(b) && c) return x;").as_deref(), Some("a(b) && c"));
+    assert_eq!(
+        condition_of("    if amount < 0:").as_deref(),
+        Some("amount < 0")
+    );
+    assert_eq!(
+        condition_of("if amount < 0 {").as_deref(),
+        Some("amount < 0")
+    );
+    assert_eq!(
+        condition_of("} else if (a(b) && c) return x;").as_deref(),
+        Some("a(b) && c")
+    );
     assert_eq!(condition_of("const iffy = 1;"), None);
 }
 
 #[test]
 fn a_named_status_assignment_is_a_state_transition() {
-    let facts = read_file(&file("src/orders.ts", Role::Product, &["order.status = \"shipped\";"])).facts;
-    assert!(facts.iter().any(|f| matches!(&f.kind, FactKind::State { literal: Some(s), .. } if s == "shipped")));
-    let facts = read_file(&file("src/orders.tsx", Role::Product, &["setStatus(\"shipped\");"])).facts;
-    assert!(facts.iter().any(|f| matches!(&f.kind, FactKind::State { literal: Some(s), .. } if s == "shipped")));
+    let facts = read_file(&file(
+        "src/orders.ts",
+        Role::Product,
+        &["order.status = \"shipped\";"],
+    ))
+    .facts;
+    assert!(facts
+        .iter()
+        .any(|f| matches!(&f.kind, FactKind::State { literal: Some(s), .. } if s == "shipped")));
+    let facts = read_file(&file(
+        "src/orders.tsx",
+        Role::Product,
+        &["setStatus(\"shipped\");"],
+    ))
+    .facts;
+    assert!(facts
+        .iter()
+        .any(|f| matches!(&f.kind, FactKind::State { literal: Some(s), .. } if s == "shipped")));
 }
 
 #[test]
@@ -92,28 +122,57 @@ fn presentation_lines_are_not_state() {
     let k = kinds(
         "src/CalendarHeader.tsx",
         Role::Product,
-        &["<div className=\"calendar-header compact\">", "setOpen(true);", "  padding: 4px;"],
+        &[
+            "<div className=\"calendar-header compact\">",
+            "setOpen(true);",
+            "  padding: 4px;",
+        ],
     );
-    assert!(!has(&k, |k| matches!(k, FactKind::State { .. } | FactKind::SideEffect)), "{k:?}");
+    assert!(
+        !has(&k, |k| matches!(
+            k,
+            FactKind::State { .. } | FactKind::SideEffect
+        )),
+        "{k:?}"
+    );
 }
 
 #[test]
 fn local_storage_writes_are_durable_state() {
-    let k = kinds("src/prefs.ts", Role::Product, &["localStorage.setItem(\"theme\", value);"]);
-    assert!(has(&k, |k| matches!(k, FactKind::State { durable: true, .. })));
+    let k = kinds(
+        "src/prefs.ts",
+        Role::Product,
+        &["localStorage.setItem(\"theme\", value);"],
+    );
+    assert!(has(&k, |k| matches!(
+        k,
+        FactKind::State { durable: true, .. }
+    )));
 }
 
 #[test]
 fn requests_are_side_effects_but_words_in_strings_are_not() {
-    let k = kinds("src/api.ts", Role::Product, &["await fetch(`/api/orders/${id}`);"]);
+    let k = kinds(
+        "src/api.ts",
+        Role::Product,
+        &["await fetch(`/api/orders/${id}`);"],
+    );
     assert!(has(&k, |k| *k == FactKind::SideEffect));
-    let k = kinds("src/copy.ts", Role::Product, &["const hint = \"we fetch( nothing here\";"]);
+    let k = kinds(
+        "src/copy.ts",
+        Role::Product,
+        &["const hint = \"we fetch( nothing here\";"],
+    );
     assert!(!has(&k, |k| *k == FactKind::SideEffect));
 }
 
 #[test]
 fn toasts_and_jsx_text_are_visible_outcomes() {
-    let k = kinds("src/save.tsx", Role::Product, &["toast.success(\"Saved\");"]);
+    let k = kinds(
+        "src/save.tsx",
+        Role::Product,
+        &["toast.success(\"Saved\");"],
+    );
     assert!(has(&k, |k| *k == FactKind::Outcome { error: false }));
     let k = kinds("src/save.tsx", Role::Product, &["const n = items.length;"]);
     assert!(!has(&k, |k| matches!(k, FactKind::Outcome { .. })));
@@ -121,16 +180,33 @@ fn toasts_and_jsx_text_are_visible_outcomes() {
 
 #[test]
 fn routes_are_triggers() {
-    let facts = read_file(&file("src/server.ts", Role::Product, &["app.post(\"/refunds\", handler);"])).facts;
-    let t = facts.iter().find(|f| f.kind == FactKind::Trigger).expect("trigger");
+    let facts = read_file(&file(
+        "src/server.ts",
+        Role::Product,
+        &["app.post(\"/refunds\", handler);"],
+    ))
+    .facts;
+    let t = facts
+        .iter()
+        .find(|f| f.kind == FactKind::Trigger)
+        .expect("trigger");
     assert_eq!(t.text, "POST /refunds");
-    let facts = read_file(&file("app/api.py", Role::Product, &["@app.get(\"/orders/{id}\")"])).facts;
+    let facts = read_file(&file(
+        "app/api.py",
+        Role::Product,
+        &["@app.get(\"/orders/{id}\")"],
+    ))
+    .facts;
     assert!(facts.iter().any(|f| f.kind == FactKind::Trigger));
 }
 
 #[test]
 fn comment_lines_give_no_facts() {
-    let k = kinds("src/refund.ts", Role::Product, &["// throw new Error(\"old\"); order.status = \"x\""]);
+    let k = kinds(
+        "src/refund.ts",
+        Role::Product,
+        &["// throw new Error(\"old\"); order.status = \"x\""],
+    );
     assert!(k.is_empty(), "{k:?}");
 }
 
@@ -139,10 +215,19 @@ fn analysis_rules_give_only_pattern_facts() {
     let k = kinds(
         "src/analyzers/calendarRule.ts",
         Role::AnalysisRule,
-        &["const words = new RegExp(\"calendar|payment|/api\", \"i\");", "if (words.test(line)) { report(line); }"],
+        &[
+            "const words = new RegExp(\"calendar|payment|/api\", \"i\");",
+            "if (words.test(line)) { report(line); }",
+        ],
     );
     assert!(has(&k, |k| *k == FactKind::Pattern));
-    assert!(!has(&k, |k| matches!(k, FactKind::Trigger | FactKind::SideEffect | FactKind::State { .. } | FactKind::Outcome { .. })));
+    assert!(!has(&k, |k| matches!(
+        k,
+        FactKind::Trigger
+            | FactKind::SideEffect
+            | FactKind::State { .. }
+            | FactKind::Outcome { .. }
+    )));
 }
 
 #[test]
@@ -150,7 +235,12 @@ fn command_files_give_arguments_output_and_exit_codes() {
     let k = kinds(
         "src/cli.rs",
         Role::Command,
-        &["    #[arg(long)]", "    pub dry_run: bool,", "println!(\"{}\", summary);", "std::process::exit(2);"],
+        &[
+            "    #[arg(long)]",
+            "    pub dry_run: bool,",
+            "println!(\"{}\", summary);",
+            "std::process::exit(2);",
+        ],
     );
     assert!(has(&k, |k| *k == FactKind::Argument));
     assert!(has(&k, |k| *k == FactKind::Output));
@@ -160,18 +250,32 @@ fn command_files_give_arguments_output_and_exit_codes() {
 #[test]
 fn test_and_documentation_files_give_no_lifecycle_facts() {
     assert!(kinds("src/cart.test.ts", Role::Test, &["throw new Error(\"x\");"]).is_empty());
-    assert!(kinds("docs/a.md", Role::Documentation, &["order.status = \"shipped\""]).is_empty());
+    assert!(kinds(
+        "docs/a.md",
+        Role::Documentation,
+        &["order.status = \"shipped\""]
+    )
+    .is_empty());
 }
 
 #[test]
 fn commit_clauses_split_trigger_condition_and_action() {
     assert_eq!(
         clauses("show totals when the cart changes"),
-        vec![(Stage::Action, "show totals".to_string()), (Stage::Trigger, "the cart changes".to_string())]
+        vec![
+            (Stage::Action, "show totals".to_string()),
+            (Stage::Trigger, "the cart changes".to_string())
+        ]
     );
     assert_eq!(
         clauses("reject refunds if the amount is negative"),
-        vec![(Stage::Action, "reject refunds".to_string()), (Stage::Condition, "the amount is negative".to_string())]
+        vec![
+            (Stage::Action, "reject refunds".to_string()),
+            (Stage::Condition, "the amount is negative".to_string())
+        ]
     );
-    assert_eq!(clauses("add coupon field"), vec![(Stage::Action, "add coupon field".to_string())]);
+    assert_eq!(
+        clauses("add coupon field"),
+        vec![(Stage::Action, "add coupon field".to_string())]
+    );
 }
