@@ -31,6 +31,9 @@ pub struct Intent {
     pub wording: Option<(String, String)>,
     /// Path of each file in the intent with its role.
     pub roles: BTreeMap<String, Role>,
+    /// Outcomes the matching manifest flow expects and forbids (team policy).
+    pub expected: Vec<String>,
+    pub forbidden: Vec<String>,
 }
 
 /// Most lifecycle steps kept per stage.
@@ -322,7 +325,7 @@ fn join_paths(files: &BTreeSet<String>) -> String {
     names.join(", ")
 }
 
-fn capitalized(text: &str) -> String {
+pub fn capitalized(text: &str) -> String {
     let mut chars = text.chars();
     match chars.next() {
         Some(c) => c.to_uppercase().chain(chars).collect(),
@@ -556,6 +559,8 @@ fn build(
             )
         }),
         roles,
+        expected: flow.map(|f| f.expected.clone()).unwrap_or_default(),
+        forbidden: flow.map(|f| f.forbidden.clone()).unwrap_or_default(),
     }
 }
 

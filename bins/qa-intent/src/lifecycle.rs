@@ -349,12 +349,7 @@ fn product_facts(
             at,
             facts,
         );
-    } else if let Some((event, handler)) = facts
-        .jsx_attrs
-        .iter()
-        .chain(handler_attrs(text).iter())
-        .find(|(k, _)| is_event_attr(k))
-    {
+    } else if let Some((event, handler)) = facts.jsx_attrs.iter().find(|(k, _)| is_event_attr(k)) {
         push(
             out,
             FactKind::Trigger,
@@ -571,15 +566,6 @@ fn is_event_attr(name: &str) -> bool {
     name.len() > 2
         && name.starts_with("on")
         && name[2..].starts_with(|c: char| c.is_ascii_uppercase())
-}
-
-/// `onClick={save}` pairs when the lexer does not report expression-valued attributes.
-fn handler_attrs(text: &str) -> Vec<(String, String)> {
-    static ATTR: LazyLock<Regex> =
-        LazyLock::new(|| re(r"\b(on[A-Z]\w*)\s*=\s*\{\s*(?:\(\)\s*=>\s*)?([\w.]+)"));
-    ATTR.captures_iter(text)
-        .map(|c| (c[1].to_string(), c[2].to_string()))
-        .collect()
 }
 
 fn command_facts(

@@ -191,13 +191,31 @@ impl Ctx<'_> {
                     .map(|t| format!("Action: {t}")),
             );
         }
-        let mut assertions: Vec<String> =
-            outcomes.iter().take(3).map(|o| capital(&o.text)).collect();
+        let mut assertions: Vec<String> = outcomes
+            .iter()
+            .take(3)
+            .map(|o| crate::intents::capitalized(&o.text))
+            .collect();
         assertions.extend(
             durable
                 .iter()
                 .take(2)
                 .map(|s| format!("The change is stored: {}", s.text)),
+        );
+        let located_proof = !assertions.is_empty();
+        // Team policy states outcomes the diff cannot show: assertions, never proof.
+        let policy = &self.intent;
+        assertions.extend(
+            policy
+                .expected
+                .iter()
+                .map(|e| format!("Expected by team policy: {e}")),
+        );
+        assertions.extend(
+            policy
+                .forbidden
+                .iter()
+                .map(|f| format!("Never (team policy): {f}")),
         );
         let mut evidence: Vec<Evidence> = outcomes
             .iter()
@@ -213,7 +231,7 @@ impl Ctx<'_> {
                 .chain(states.iter().filter(|s| !durable.contains(s)))
                 .map(|f| self.evidence(f, Relation::Supporting)),
         );
-        let proof_gap = if assertions.is_empty() {
+        let proof_gap = if !located_proof {
             Some(if errors.is_empty() {
                 format!("No changed line shows what a user sees or what is stored after \"{}\"; a reviewer must state the expected outcome.", d.title)
             } else {
@@ -549,14 +567,6 @@ impl Ctx<'_> {
             .take(3)
             .collect();
         names.join(", ")
-    }
-}
-
-fn capital(text: &str) -> String {
-    let mut c = text.chars();
-    match c.next() {
-        Some(f) => f.to_uppercase().chain(c).collect(),
-        None => String::new(),
     }
 }
 

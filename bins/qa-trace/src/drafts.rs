@@ -37,7 +37,7 @@ pub fn manual(scenario: &Read<ScenarioData>, route: &Read<RouteData>) -> DraftDa
         .map(|(i, text)| DraftItem {
             text: text.clone(),
             maps_to: if s.proof_gap.is_none() {
-                direct.get(i).or(direct.first()).cloned()
+                direct.get(i).cloned()
             } else {
                 None
             },

@@ -279,3 +279,24 @@ fn commit_clauses_split_trigger_condition_and_action() {
         vec![(Stage::Action, "add coupon field".to_string())]
     );
 }
+
+#[test]
+fn jsx_event_handlers_are_triggers_and_class_names_are_not() {
+    let facts = read_file(&file(
+        "src/Save.tsx",
+        Role::Product,
+        &["<button onClick={() => save(cart)}>Save</button>"],
+    ))
+    .facts;
+    let t = facts
+        .iter()
+        .find(|f| f.kind == FactKind::Trigger)
+        .expect("trigger");
+    assert!(t.text.starts_with("onClick runs"), "{}", t.text);
+    let k = kinds(
+        "src/Save.tsx",
+        Role::Product,
+        &["<button className=\"primary\">"],
+    );
+    assert!(!has(&k, |k| *k == FactKind::Trigger));
+}
