@@ -43,3 +43,29 @@ fn report(e: clap::Error) -> std::process::ExitCode {
         _ => Exit::Usage.into(),
     }
 }
+
+/// The permission flags that mean the same on every stage (DESIGN.md: "Flags mean the same
+/// on every stage that takes them"). A stage that needs none of them still accepts them,
+/// so one flag set can be passed to the whole pipeline; `#[command(flatten)]` it.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct PipelineFlags {
+    /// Allow network access (only stages that fetch use it).
+    #[arg(long)]
+    pub allow_network: bool,
+
+    /// Allow calling tools of an MCP server (only qa-check uses it).
+    #[arg(long)]
+    pub allow_tool_calls: bool,
+
+    /// Allow running the routed repository command (only qa-check --exec uses it).
+    #[arg(long)]
+    pub allow_exec: bool,
+
+    /// Time limit in seconds for whatever the stage waits on.
+    #[arg(long, value_name = "SECONDS")]
+    pub timeout: Option<u64>,
+
+    /// Name of the environment variable holding a bearer token (never stored).
+    #[arg(long, value_name = "NAME")]
+    pub auth_env: Option<String>,
+}

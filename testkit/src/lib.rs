@@ -1,6 +1,7 @@
 //! Test fixtures shared by qapipe's integration tests: real git repositories in temp
 //! dirs, runs of the built binaries, NDJSON parsing and schema validation of records.
 
+pub mod cli;
 pub mod records;
 pub mod repo;
 pub mod run;

@@ -5,22 +5,17 @@ use std::process::Command;
 
 #[test]
 fn help_shows_examples_and_exit_status() {
-    let out = Command::new(env!("CARGO_BIN_EXE_qa-diff"))
-        .arg("--help")
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0));
-    let help = String::from_utf8(out.stdout).unwrap();
-    for needle in [
-        "--worktree",
-        "--base <REF>",
-        "Examples:",
-        "qa-diff | qa-report --verify",
-        "Exit status:",
-        " 66  ",
-    ] {
-        assert!(help.contains(needle), "--help lacks {needle:?}");
-    }
+    qa_testkit::cli::assert_help_lists(
+        env!("CARGO_BIN_EXE_qa-diff"),
+        &[
+            "--worktree",
+            "--base <REF>",
+            "Examples:",
+            "qa-diff | qa-report --verify",
+            "Exit status:",
+            " 66  ",
+        ],
+    );
 }
 
 #[test]

@@ -1,28 +1,35 @@
-//! --help, --version and the man page, which must not drift from --help.
+//! --help, usage errors and the man page, which must not drift from --help.
 
+use qa_testkit::cli::{assert_help_lists, exit_code};
 use std::path::Path;
-use std::process::Command;
+
+const BIN: &str = env!("CARGO_BIN_EXE_qa-intent");
 
 #[test]
 fn help_shows_examples_and_exit_status() {
-    let out = Command::new(env!("CARGO_BIN_EXE_qa-intent"))
-        .arg("--help")
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0));
-    let help = String::from_utf8(out.stdout).unwrap();
-    for needle in ["--in <FILE>", "Examples:", "Exit status:", " 65  "] {
-        assert!(help.contains(needle), "--help lacks {needle:?}");
-    }
+    assert_help_lists(
+        BIN,
+        &[
+            "--in <FILE>",
+            "--allow-network",
+            "Examples:",
+            "Exit status:",
+            " 65  ",
+        ],
+    );
 }
 
 #[test]
 fn unknown_flags_are_usage_errors() {
-    let out = Command::new(env!("CARGO_BIN_EXE_qa-intent"))
-        .arg("--no-such-flag")
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(64));
+    assert_eq!(exit_code(BIN, &["--no-such-flag"]), Some(64));
+}
+
+#[test]
+fn a_missing_input_file_is_exit_66() {
+    assert_eq!(
+        exit_code(BIN, &["--in", "/nonexistent/stream.ndjson"]),
+        Some(66)
+    );
 }
 
 #[test]

@@ -32,25 +32,9 @@ pub struct Args {
     #[arg(long, value_name = "DIR", default_value = ".")]
     pub repo: PathBuf,
 
-    /// Accepted and ignored (qa-route uses no network), so one flag set fits the pipeline.
-    #[arg(long)]
-    pub allow_network: bool,
-
-    /// Accepted and ignored (qa-route calls no tools).
-    #[arg(long)]
-    pub allow_tool_calls: bool,
-
-    /// Accepted and ignored (qa-route runs nothing; qa-check --exec does).
-    #[arg(long)]
-    pub allow_exec: bool,
-
-    /// Accepted and ignored (qa-route does not wait on anything).
-    #[arg(long, value_name = "SECONDS")]
-    pub timeout: Option<u64>,
-
-    /// Accepted and ignored (qa-route reads no credentials).
-    #[arg(long, value_name = "NAME")]
-    pub auth_env: Option<String>,
+    /// The permission flags every stage accepts; this stage needs none of them.
+    #[command(flatten)]
+    pub pipeline: qa_shared::cli::PipelineFlags,
 }
 
 pub const EXAMPLES: &[Example] = &[

@@ -5,27 +5,21 @@ mod common;
 
 use common::{qa_route, Stubs, Tree};
 use std::path::Path;
-use std::process::Command;
 
 #[test]
 fn help_shows_examples_and_exit_status() {
-    let out = Command::new(env!("CARGO_BIN_EXE_qa-route"))
-        .arg("--help")
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0));
-    let help = String::from_utf8(out.stdout).unwrap();
-    for needle in [
-        "--repo <DIR>",
-        "--in <FILE>",
-        "Examples:",
-        "Exit status:",
-        " 65  ",
-        " 66  ",
-        " 70  ",
-    ] {
-        assert!(help.contains(needle), "--help lacks {needle:?}");
-    }
+    qa_testkit::cli::assert_help_lists(
+        env!("CARGO_BIN_EXE_qa-route"),
+        &[
+            "--repo <DIR>",
+            "--in <FILE>",
+            "Examples:",
+            "Exit status:",
+            " 65  ",
+            " 66  ",
+            " 70  ",
+        ],
+    );
 }
 
 #[test]

@@ -30,17 +30,9 @@ pub struct Args {
     #[arg(long, value_enum, value_name = "FORMAT")]
     pub draft: Option<DraftFormat>,
 
-    /// Accepted so one flag set can be passed to every stage; qa-trace uses none of them.
-    #[arg(long, hide = true)]
-    pub allow_network: bool,
-    #[arg(long, hide = true)]
-    pub allow_tool_calls: bool,
-    #[arg(long, hide = true)]
-    pub allow_exec: bool,
-    #[arg(long, hide = true, value_name = "SECONDS")]
-    pub timeout: Option<u64>,
-    #[arg(long, hide = true, value_name = "NAME")]
-    pub auth_env: Option<String>,
+    /// The permission flags every stage accepts; this stage needs none of them.
+    #[command(flatten)]
+    pub pipeline: qa_shared::cli::PipelineFlags,
 }
 
 pub const EXAMPLES: &[Example] = &[
