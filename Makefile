@@ -48,10 +48,13 @@ demo: build
 changes qa: build
 	QA_FORMAT=$(or $(FORMAT),text) PATH=$(CURDIR)/$(DEBUG_DIR):$$PATH sh pipelines/changes.sh --repo $(or $(REPO),.)
 
-## qa-diff against git on a generated 300+ commit history (see bench/README.md).
+## qa-diff against git on a generated 300+ commit history, then the whole change flow
+## stage by stage on a generated 50-commit, 200-file range (see bench/README.md).
 bench: release
 	python3 bench/gen_history.py bench/work/history --force
 	python3 bench/diff_bench.py --qa-diff $(RELEASE_DIR)/qa-diff --repo bench/work/history
+	python3 bench/gen_flow_repo.py bench/work/flow --force
+	python3 bench/flow_bench.py --bin-dir $(RELEASE_DIR) --repo bench/work/flow
 
 clean:
 	$(CARGO) clean

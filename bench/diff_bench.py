@@ -11,7 +11,8 @@ one warm-up each:
            `git -C DIR diff -M BASE...HEAD`                         (stdout -> /dev/null)
            time = sum of both, RSS = max of both.
 Wall time is time.perf_counter around spawn+reap; peak RSS is ru_maxrss from
-os.wait4 (KiB on Linux), reported in MiB (labelled MB). Both sides run with
+os.wait4 (KiB on Linux) of a separate run in which sh, not Python, forks the command
+(see peak_rss), reported in MiB (labelled MB). Both sides run with
 GIT_* variables removed and GIT_CONFIG_NOSYSTEM=1, GIT_CONFIG_GLOBAL=/dev/null.
 
 Targets: median(qa-diff) / median(git) <= 1.5 and qa-diff peak RSS < 50 MB.
@@ -20,6 +21,9 @@ failing command exits 2.
 """
 
 import argparse
+import contextlib
+import ctypes
+import functools
 import json
 import os
 import platform
@@ -45,13 +49,16 @@ def bench_env():
     return env
 
 
-def run_once(cmd, env):
-    """Run cmd with stdout to /dev/null; return (wall seconds, peak RSS KiB)."""
-    with tempfile.TemporaryFile() as err:
+def run_once(cmd, env, stdin=None, stdout=None):
+    """Run cmd with stdin from the file stdin and stdout to the file stdout (each
+    /dev/null when None); return (wall seconds, peak RSS KiB)."""
+    with contextlib.ExitStack() as files:
+        src = files.enter_context(open(stdin, "rb")) if stdin else subprocess.DEVNULL
+        dst = files.enter_context(open(stdout, "wb")) if stdout else subprocess.DEVNULL
+        err = files.enter_context(tempfile.TemporaryFile())
         start = time.perf_counter()
         try:
-            proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, env=env,
-                                    stdout=subprocess.DEVNULL, stderr=err)
+            proc = subprocess.Popen(cmd, stdin=src, env=env, stdout=dst, stderr=err)
         except OSError as exc:
             raise CommandFailed(f"cannot start {cmd[0]}: {exc}") from exc
         _, status, usage = os.wait4(proc.pid, 0)
@@ -65,13 +72,72 @@ def run_once(cmd, env):
     return wall, usage.ru_maxrss
 
 
+# Forks cmd ("$@") from sh with the caller's stdin (a background job's stdin would be
+# /dev/null) and exits at once, leaving cmd to this process as child subreaper.
+LAUNCHER = 'exec 3<&0; "$@" <&3 3<&- & exit 0'
+PR_SET_CHILD_SUBREAPER = 36
+
+
+@functools.cache
+def subreaper():
+    """Make this process the reaper of its orphaned descendants (Linux); True if it is."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def launched(script, args, env, stdin=None, stdout=None):
+    """Run the sh script with args, forking its commands in the background; reap sh and
+    every orphan it leaves. Return (wall seconds to the last reap, [(exit code, RSS KiB)]
+    of the orphans)."""
+    with contextlib.ExitStack() as files:
+        src = files.enter_context(open(stdin, "rb")) if stdin else subprocess.DEVNULL
+        dst = files.enter_context(open(stdout, "wb")) if stdout else subprocess.DEVNULL
+        err = files.enter_context(tempfile.TemporaryFile())
+        start = time.perf_counter()
+        sh = subprocess.Popen(["sh", "-c", script, "sh", *args], stdin=src, env=env,
+                              stdout=dst, stderr=err)
+        reaped = []
+        while True:
+            try:
+                pid, status, usage = os.wait4(-1, 0)
+            except ChildProcessError:
+                break
+            if pid == sh.pid:
+                sh.returncode = os.waitstatus_to_exitcode(status)
+            else:
+                reaped.append((os.waitstatus_to_exitcode(status), usage.ru_maxrss))
+        wall = time.perf_counter() - start
+        failed = sh.returncode != 0 or any(code != 0 for code, _ in reaped)
+        if failed:
+            err.seek(0)
+            tail = err.read()[-2000:].decode(errors="replace").rstrip()
+            codes = [code for code, _ in reaped]
+            raise CommandFailed(f"sh -c {script!r} {' '.join(args)}: exit codes {codes}\n{tail}")
+    return wall, reaped
+
+
+def peak_rss(cmd, env, stdin=None, stdout=None):
+    """Return cmd's own peak RSS in KiB, stdin/stdout as in run_once.
+
+    Linux carries the memory high-water mark from before exec into ru_maxrss, so a
+    process Python forks reports at least Python's own RSS. So cmd is forked by sh
+    (a few hundred KiB) and reaped here as an orphan. Without a subreaper (not
+    Linux), cmd is run directly and the value includes this process's RSS."""
+    if not subreaper():
+        return run_once(cmd, env, stdin, stdout)[1]
+    return launched(LAUNCHER, cmd, env, stdin, stdout)[1][0][1]
+
+
 def run_side(cmds, env):
-    """Run cmds sequentially; return (summed wall seconds, max RSS KiB)."""
+    """Run cmds sequentially; return (summed wall seconds, max RSS KiB). Wall time and
+    RSS come from separate runs (see peak_rss)."""
     total, rss = 0.0, 0
     for cmd in cmds:
-        wall, kib = run_once(cmd, env)
-        total += wall
-        rss = max(rss, kib)
+        total += run_once(cmd, env)[0]
+        rss = max(rss, peak_rss(cmd, env))
     return total, rss
 
 
@@ -87,17 +153,36 @@ def summarize(samples):
     }
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--qa-diff", required=True, help="path to the qa-diff binary")
-    ap.add_argument("--repo", required=True, help="git repository to diff")
+def write_json(path, args, results):
+    """Write the run's arguments, the host and results as indented JSON to path."""
+    report = {
+        "repo": args.repo, "base": args.base, "head": args.head, "runs": args.runs,
+        "host": {"machine": platform.machine(), "cpus": os.cpu_count(),
+                 "python": platform.python_version()},
+        **results,
+    }
+    with open(path, "w") as fh:
+        json.dump(report, fh, indent=2)
+        fh.write("\n")
+
+
+def parse_args(ap, runs_help):
+    """Add the options every bench shares (--base --head --runs --json) and parse."""
     ap.add_argument("--base", default="main")
     ap.add_argument("--head", default="feature")
-    ap.add_argument("--runs", type=int, default=7, help="measured runs per side")
+    ap.add_argument("--runs", type=int, default=7, help=runs_help)
     ap.add_argument("--json", metavar="FILE", help="also write results as JSON")
     args = ap.parse_args()
     if args.runs < 1:
         ap.error("--runs must be >= 1")
+    return args
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--qa-diff", required=True, help="path to the qa-diff binary")
+    ap.add_argument("--repo", required=True, help="git repository to diff")
+    args = parse_args(ap, "measured runs per side")
     if not (os.path.isfile(args.qa_diff) and os.access(args.qa_diff, os.X_OK)):
         sys.exit(f"diff_bench: {args.qa_diff} is not an executable file (build it first)")
     if not os.path.isdir(args.repo):
@@ -144,16 +229,10 @@ def main():
           f"qa-diff peak RSS {qa_rss:.1f} MB < {MAX_RSS_MB:.0f} MB")
 
     if args.json:
-        report = {
-            "repo": args.repo, "base": args.base, "head": args.head, "runs": args.runs,
-            "host": {"machine": platform.machine(), "cpus": os.cpu_count(),
-                     "python": platform.python_version()},
+        write_json(args.json, args, {
             "commands": {name: [" ".join(c) for c in cmds] for name, cmds in sides.items()},
             "sides": stats, "ratio": ratio, "targets": targets,
-        }
-        with open(args.json, "w") as fh:
-            json.dump(report, fh, indent=2)
-            fh.write("\n")
+        })
     return 0
 
 

@@ -486,14 +486,35 @@ def git_env():
     return env
 
 
+def prog():
+    """Return the running generator's name for messages (gen_history, gen_flow_repo)."""
+    return os.path.splitext(os.path.basename(sys.argv[0]))[0] or "gen_history"
+
+
 def git(repo_dir, *args, data=None, capture=True):
     """Run git in repo_dir with a neutral config; return stdout bytes."""
     env = git_env()
     res = subprocess.run(["git", "-C", repo_dir, *args], input=data, env=env,
                          stdout=subprocess.PIPE if capture else subprocess.DEVNULL)
     if res.returncode != 0:
-        sys.exit(f"gen_history: git {' '.join(args)} failed ({res.returncode})")
+        sys.exit(f"{prog()}: git {' '.join(args)} failed ({res.returncode})")
     return res.stdout
+
+
+def init_repo(d, force):
+    """Create an empty repository at d (removing d first with force) with a fixed config."""
+    if os.path.exists(d) and (not os.path.isdir(d) or os.listdir(d)):
+        if not force:
+            sys.exit(f"{prog()}: {d} exists and is not empty (use --force)")
+        if os.path.isdir(d) and not os.path.islink(d):
+            shutil.rmtree(d)
+        else:
+            os.remove(d)
+    os.makedirs(d, exist_ok=True)
+    git(d, "init", "-q", "-b", "main")
+    for key, val in (("user.name", COMMITTER[0]), ("user.email", COMMITTER[1]),
+                     ("gc.auto", "0"), ("core.autocrlf", "false")):
+        git(d, "config", key, val)
 
 
 def count_patch_bytes(repo_dir, rev):
@@ -504,36 +525,30 @@ def count_patch_bytes(repo_dir, rev):
     while chunk := proc.stdout.read(1 << 16):
         total += len(chunk)
     if proc.wait() != 0:
-        sys.exit("gen_history: git diff failed")
+        sys.exit(f"{prog()}: git diff failed")
     return total
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def arg_parser(doc, commits, files, files_help):
+    """Return the command line shared by the generators: DIR --commits --files --seed --force."""
+    ap = argparse.ArgumentParser(description=doc.split("\n")[0])
     ap.add_argument("dir")
-    ap.add_argument("--commits", type=int, default=320, help="commits in main..feature")
-    ap.add_argument("--files", type=int, default=300, help="approx. source files in the base tree")
+    ap.add_argument("--commits", type=int, default=commits, help="commits in main..feature")
+    ap.add_argument("--files", type=int, default=files, help=files_help)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--force", action="store_true", help="remove DIR first if it exists")
+    return ap
+
+
+def main():
+    ap = arg_parser(__doc__, 320, 300, "approx. source files in the base tree")
     args = ap.parse_args()
     if args.commits < 12:
         ap.error("--commits must be >= 12")
 
     start = time.perf_counter()
     d = args.dir
-    if os.path.exists(d) and (not os.path.isdir(d) or os.listdir(d)):
-        if not args.force:
-            sys.exit(f"gen_history: {d} exists and is not empty (use --force)")
-        if os.path.isdir(d) and not os.path.islink(d):
-            shutil.rmtree(d)
-        else:
-            os.remove(d)
-    os.makedirs(d, exist_ok=True)
-
-    git(d, "init", "-q", "-b", "main")
-    for key, val in (("user.name", COMMITTER[0]), ("user.email", COMMITTER[1]),
-                     ("gc.auto", "0"), ("core.autocrlf", "false")):
-        git(d, "config", key, val)
+    init_repo(d, args.force)
     stream = build_history(args)
     git(d, "fast-import", "--quiet", "--done", data=stream)
     git(d, "update-ref", "-d", "refs/heads/topic/side")
