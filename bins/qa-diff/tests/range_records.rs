@@ -120,6 +120,28 @@ fn a_rewrite_below_half_similarity_is_not_a_rename() {
 }
 
 #[test]
+fn a_pure_rename_beside_a_similar_deletion_pairs_the_identical_blob() {
+    // Regression: two rename passes over one diff made libgit2 abort (exit 70).
+    let mut r = Repo::new();
+    let numbers: String = (1..=40).map(|n| format!("{n}\n")).collect();
+    let similar: String = (1..=30).map(|n| format!("{n}\n")).collect::<String>() + "x\ny\n";
+    r.write("a.txt", &numbers);
+    r.write("b.txt", &similar);
+    r.commit("init");
+    r.git(&["checkout", "-q", "-b", "feature"]);
+    r.git(&["mv", "a.txt", "c.txt"]);
+    r.git(&["rm", "-q", "b.txt"]);
+    r.commit_staged("move");
+    let run = r.qa_diff(&[], &[]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let records = run.records();
+    let moved = file(&records, "c.txt", "branch");
+    assert_eq!(moved["status"], "renamed");
+    assert_eq!(moved["old_path"], "a.txt");
+    assert_eq!(file(&records, "b.txt", "branch")["status"], "deleted");
+}
+
+#[test]
 fn deleted_files_have_no_new_content() {
     let r = two_branch_repo();
     let records = r.qa_diff(&[], &[]).records();
