@@ -35,6 +35,34 @@ pub enum Runner {
 }
 
 impl Runner {
+    /// True when this runner's suite can exercise `path`, judged by its language
+    /// (extension or build file). `make test` is language-neutral.
+    pub fn covers(self, path: &str) -> bool {
+        let name = path.rsplit('/').next().unwrap_or(path);
+        let ext = name.rsplit_once('.').map_or("", |(_, e)| e);
+        let exts: &[&str] = match self {
+            Runner::Make => return true,
+            Runner::Cargo => &["rs", "toml"],
+            Runner::Npm | Runner::Pnpm | Runner::Yarn | Runner::Bun => &[
+                "js", "jsx", "ts", "tsx", "mjs", "cjs", "mts", "cts", "vue", "svelte", "json",
+                "css", "scss", "html",
+            ],
+            Runner::Pytest => &["py", "pyi", "toml", "cfg", "ini"],
+            Runner::Go => &["go", "mod", "sum"],
+            Runner::Mvn | Runner::Gradle | Runner::Gradlew => &[
+                "java",
+                "kt",
+                "kts",
+                "groovy",
+                "scala",
+                "xml",
+                "gradle",
+                "properties",
+            ],
+        };
+        exts.contains(&ext)
+    }
+
     /// The program as typed.
     pub fn program(self) -> &'static str {
         match self {
@@ -171,6 +199,11 @@ pub fn discover(reader: &mut Reader, targets: &Targets) -> Found {
     go::discover(reader, targets, &mut found);
     jvm::discover(reader, targets, &mut found);
     make::discover(reader, &mut found);
+    // A whole-repository suite of one build system only covers its own languages: a
+    // Python change is not validated by `cargo test --workspace`.
+    found.candidates.retain(|c| {
+        c.scope != CommandScope::Suite || targets.files.iter().any(|f| c.runner.covers(f))
+    });
     // A stable sort keeps each build system's own order within a scope.
     found.candidates.sort_by_key(|c| c.scope);
     let mut seen = HashSet::new();
@@ -208,6 +241,22 @@ pub fn select(candidates: Vec<Candidate>, path: &SearchPath, tree: &Tree) -> Sel
         }
     }
     selection
+}
+
+#[cfg(test)]
+mod covering {
+    use super::Runner;
+
+    #[test]
+    fn a_suite_covers_its_own_languages_only() {
+        assert!(Runner::Cargo.covers("crates/a/src/lib.rs"));
+        assert!(!Runner::Cargo.covers("service/orders.py"));
+        assert!(Runner::Pytest.covers("service/orders.py"));
+        assert!(!Runner::Pytest.covers("web/app.tsx"));
+        assert!(Runner::Npm.covers("web/app.tsx"));
+        assert!(Runner::Go.covers("cmd/api/main.go"));
+        assert!(Runner::Make.covers("anything.txt"));
+    }
 }
 
 /// Fixtures for the build-system modules' unit tests.
