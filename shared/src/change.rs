@@ -286,6 +286,9 @@ pub struct IntentData {
     pub confidence: Confidence,
     pub review_required: bool,
     pub cleanup: bool,
+    /// Touches the task being edited now (HEAD against the working tree): such intents
+    /// are written first, so a long-running branch cannot hide the work in progress.
+    pub current: bool,
     pub lifecycle: Vec<LifecycleStep>,
     pub authority: Authority,
     /// The manifest flow that matched, if any.

@@ -266,10 +266,13 @@ pub fn derive(cs: &Changeset, manifest: Option<&Manifest>) -> Vec<Intent> {
             *owners.entry(f.as_str()).or_default() += 1;
         }
     }
-    groups
+    let mut intents: Vec<Intent> = groups
         .iter()
         .map(|g| build(cs, g, &readings, &owners, manifest))
-        .collect()
+        .collect();
+    // The work being edited now first; otherwise the order above (a stable sort).
+    intents.sort_by_key(|i| !i.data.current);
+    intents
 }
 
 /// Commits, files and wording of one intent before its data is built.
@@ -542,6 +545,10 @@ fn build(
             confidence,
             review_required,
             cleanup,
+            current: g
+                .files
+                .iter()
+                .any(|f| cs.current.iter().any(|c| &c.data.path == f)),
             lifecycle,
             authority,
             flow: flow.map(|f| f.name.clone()),

@@ -72,7 +72,7 @@ fn re(pattern: &str) -> Regex {
 
 static ROUTE: LazyLock<Regex> = LazyLock::new(|| {
     re(r#"(?x)
-        \b(?:app|router|server|fastify|api|bp|blueprint|r|e|g|mux)\s*\.\s*(get|post|put|patch|delete|route|handle(?:func)?|GET|POST|PUT|PATCH|DELETE)\s*\(\s*["'`]([^"'`]+)["'`]
+        \b(?:app|router|server|fastify|api|bp|blueprint|http|r|e|g|mux)\s*\.\s*(get|post|put|patch|delete|route|handle(?:func)?|Handle(?:Func)?|GET|POST|PUT|PATCH|DELETE)\s*\(\s*["'`]([^"'`]+)["'`]
       | \#\[\s*(get|post|put|patch|delete)\s*\(\s*"([^"]+)"
       | \.route\s*\(\s*"([^"]+)"
       | \bpath\s*\(\s*["']([^"']*)["']
@@ -174,6 +174,9 @@ static ARGUMENT: LazyLock<Regex> = LazyLock::new(|| {
       | \.option\s*\(\s*["'`]-
       | \.command\s*\(\s*["'`]
       | \bflag\.(?:String|Bool|Int|Duration)(?:Var)?\s*\(
+      | \.(?:Persistent)?Flags\(\)\.\w+\s*\(
+      | @click\.(?:option|argument|command|group)\b
+      | \b(?:Use|Args)\s*:\s*
       | \b(?:pub\s+)?\w+\s*:\s*(?:Option<|bool|String|PathBuf|u\d+|usize|Vec<)
     "#)
 });
@@ -335,6 +338,12 @@ fn product_facts(
     if let Some(c) = find(&ROUTE, text, facts) {
         let parts: Vec<&str> = c.iter().skip(1).flatten().map(|m| m.as_str()).collect();
         let label = match parts.as_slice() {
+            [method, path]
+                if ["route", "handle", "handlefunc"]
+                    .contains(&method.to_ascii_lowercase().as_str()) =>
+            {
+                format!("request to {path}")
+            }
             [method, path] => format!("{} {path}", method.to_ascii_uppercase()),
             [path] => format!("request to {path}"),
             _ => line.clone(),

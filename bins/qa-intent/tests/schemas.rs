@@ -108,6 +108,7 @@ fn intents() -> Vec<IntentData> {
             confidence: CONFIDENCES[i % 3],
             review_required: i % 2 == 0,
             cleanup: i % 3 == 0,
+            current: i % 2 == 1,
             lifecycle: STAGES
                 .iter()
                 .enumerate()

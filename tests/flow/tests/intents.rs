@@ -590,3 +590,30 @@ fn uncommitted_work_is_low_confidence_and_review_required() {
         assert_eq!(d["review_required"], true, "{}", s.summary());
     }
 }
+
+#[test]
+fn the_work_being_edited_now_comes_first() {
+    let mut r = feature_repo(&[("src/cart.ts", CART_V1)]);
+    commit_files(
+        &mut r,
+        "feat: show the invoice total",
+        &[(
+            "src/invoice.ts",
+            "export function invoiceTotal(lines: number[]) {\n  toast.success(\"Invoice total updated\");\n  return lines.reduce((a, b) => a + b, 0);\n}\n",
+        )],
+    );
+    r.write(
+        "src/cart.ts",
+        CART_V1.replace("qty: 1", "qty: Math.max(1, initialQty)"),
+    );
+    let s = flow(&r).worktree().run();
+    let intents = s.intents();
+    assert!(intents.len() >= 2, "{}", s.summary());
+    assert_eq!(intents[0]["data"]["current"], true, "{}", s.summary());
+    assert!(strs(&intents[0]["data"]["files"]).contains(&"src/cart.ts"));
+    let committed = s.intent_with_file("src/invoice.ts");
+    assert_eq!(committed["data"]["current"], false);
+    // Without uncommitted work nothing is current.
+    let s = flow(&r).run();
+    assert!(s.intents().iter().all(|i| i["data"]["current"] == false));
+}

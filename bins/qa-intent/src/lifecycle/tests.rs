@@ -300,3 +300,26 @@ fn jsx_event_handlers_are_triggers_and_class_names_are_not() {
     );
     assert!(!has(&k, |k| *k == FactKind::Trigger));
 }
+
+#[test]
+fn go_handlers_and_cli_flags_of_other_ecosystems_are_read() {
+    let facts = read_file(&file(
+        "main.go",
+        Role::Product,
+        &["\thttp.HandleFunc(\"/refunds\", refundHandler)"],
+    ))
+    .facts;
+    assert!(facts
+        .iter()
+        .any(|f| f.kind == FactKind::Trigger && f.text.contains("/refunds")));
+    for line in [
+        "@click.option(\"--dry-run\", is_flag=True)",
+        "\tcmd.Flags().BoolVar(&dryRun, \"dry-run\", false, \"only print\")",
+    ] {
+        let k = kinds("cli/app.py", Role::Command, &[line]);
+        assert!(has(&k, |k| *k == FactKind::Argument), "{line}");
+    }
+    // A plain function call in a command file is not an argument definition.
+    let k = kinds("cli/app.py", Role::Command, &["total = compute(items)"]);
+    assert!(!has(&k, |k| *k == FactKind::Argument));
+}

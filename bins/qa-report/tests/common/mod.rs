@@ -80,6 +80,7 @@ impl Stream {
                 confidence: Confidence::High,
                 review_required: false,
                 cleanup: false,
+                current: false,
                 lifecycle: vec![],
                 authority: Authority::Inference,
                 flow: None,

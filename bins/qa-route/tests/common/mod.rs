@@ -92,6 +92,7 @@ pub fn intent(files: &[&str], contracts: &[(&str, &str, &str)], confidence: Conf
         confidence,
         review_required: true,
         cleanup: false,
+        current: false,
         lifecycle: vec![LifecycleStep {
             stage: Stage::Condition,
             text: "session expired".into(),
