@@ -288,6 +288,8 @@ pub struct IntentData {
     pub cleanup: bool,
     /// Touches the task being edited now (HEAD against the working tree): such intents
     /// are written first, so a long-running branch cannot hide the work in progress.
+    /// Absent in streams written before the field existed: read as false.
+    #[serde(default)]
     pub current: bool,
     pub lifecycle: Vec<LifecycleStep>,
     pub authority: Authority,

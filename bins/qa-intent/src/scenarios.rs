@@ -315,8 +315,8 @@ impl Ctx<'_> {
                 ScenarioKind::Boundary,
                 Focus::Product,
                 vec![format!(
-                    "Try values at, just inside and just outside `{}`",
-                    c.text
+                    "Try values at, just inside and just outside `{}` ({}:{})",
+                    c.text, c.at.file, c.at.line
                 )],
                 assertions,
                 evidence,

@@ -209,6 +209,10 @@ pub fn label<T: Serialize>(value: &T) -> String {
 pub fn evidence_ref(e: &Evidence) -> String {
     match (e.line, e.file.is_empty()) {
         (0, true) => "commit wording".to_string(),
+        // qa-intent names commit wording by the commit's object id.
+        (0, false) if e.file.len() >= 40 && e.file.bytes().all(|b| b.is_ascii_hexdigit()) => {
+            format!("commit {}", &e.file[..12])
+        }
         (0, false) => e.file.clone(),
         (line, _) => format!("{}:{line}", e.file),
     }
@@ -456,4 +460,32 @@ fn summary(c: &Counts) -> String {
         s.push_str(&format!(", {} unrouted", c.unrouted));
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use qa_shared::change::Relation;
+
+    fn at(file: &str, line: u32) -> Evidence {
+        Evidence {
+            file: file.to_string(),
+            line,
+            relation: Relation::Contextual,
+            stage: None,
+            text: String::new(),
+        }
+    }
+
+    #[test]
+    fn evidence_names_a_line_a_commit_or_commit_wording() {
+        assert_eq!(evidence_ref(&at("src/cart.ts", 12)), "src/cart.ts:12");
+        assert_eq!(
+            evidence_ref(&at(&"ab12".repeat(10), 0)),
+            "commit ab12ab12ab12"
+        );
+        assert_eq!(evidence_ref(&at("", 0)), "commit wording");
+        // A file that is not an object id keeps its name.
+        assert_eq!(evidence_ref(&at("README.md", 0)), "README.md");
+    }
 }
