@@ -150,6 +150,7 @@ const TEST_DIRS: &[&str] = &[
     "__snapshots__",
     "benchmarks",
     "benches",
+    "bench",
     "spec",
     "__mocks__",
     "testdata",
@@ -168,6 +169,13 @@ fn is_test(p: &PathInfo) -> bool {
         || name.ends_with("_test.py")
         || (name.starts_with("test_") && p.ext == "py")
         || name == "conftest.py"
+        // Django's per-app test module.
+        || name == "tests.py"
+        // Benchmarks are verification contracts, never product journeys.
+        || name.contains(".bench.")
+        || name.ends_with("_bench.go")
+        || name.ends_with("_bench.py")
+        || (name.starts_with("bench_") && p.ext == "py")
 }
 
 // ---------------------------------------------------------------------------
@@ -615,6 +623,29 @@ mod tests {
     }
 
     // -- test ---------------------------------------------------------------
+
+    #[test]
+    fn benchmarks_and_django_test_modules_are_tests() {
+        assert_all(
+            Role::Test,
+            &[
+                "bench/run.js",
+                "src/parser.bench.ts",
+                "pkg/lex_bench.go",
+                "tools/bench_rules.py",
+                "blog/tests.py",
+            ],
+        );
+        // Words that merely contain "bench" or "tests" stay product.
+        assert_all(
+            Role::Product,
+            &[
+                "src/workbench.ts",
+                "src/benchmark_report_view.tsx",
+                "blog/contests.py",
+            ],
+        );
+    }
 
     #[test]
     fn test_directories_mark_tests() {

@@ -62,6 +62,78 @@ static UNUSABLE: LazyLock<Regex> = LazyLock::new(|| {
 /// Verbs that describe externally meaningful behaviour when a subject starts with them
 /// (after an optional `area:` prefix) or, for refactors, anywhere in the subject.
 const BEHAVIOUR_VERBS: &[&str] = &[
+    "apply",
+    "applies",
+    "approve",
+    "approves",
+    "archive",
+    "archives",
+    "avoid",
+    "avoids",
+    "calculate",
+    "calculates",
+    "cancel",
+    "cancels",
+    "charge",
+    "charges",
+    "compute",
+    "computes",
+    "convert",
+    "converts",
+    "count",
+    "counts",
+    "deny",
+    "denies",
+    "detect",
+    "detects",
+    "download",
+    "enforces",
+    "expire",
+    "expires",
+    "fall",
+    "falls",
+    "filter",
+    "filters",
+    "flag",
+    "flags",
+    "forbid",
+    "format",
+    "formats",
+    "grant",
+    "grants",
+    "lock",
+    "locks",
+    "mark",
+    "marks",
+    "paginate",
+    "parse",
+    "parses",
+    "refund",
+    "refunds",
+    "remove",
+    "removes",
+    "render",
+    "renders",
+    "report",
+    "reports",
+    "reset",
+    "resets",
+    "restore",
+    "restores",
+    "round",
+    "rounds",
+    "schedule",
+    "schedules",
+    "search",
+    "sync",
+    "syncs",
+    "treat",
+    "treats",
+    "unlock",
+    "upload",
+    "uploads",
+    "verify",
+    "verifies",
     "accept",
     "add",
     "adds",
@@ -141,8 +213,19 @@ const BEHAVIOUR_VERBS: &[&str] = &[
     "warns",
 ];
 
-/// The subject with a conventional `type(scope)!:` or a plain `area:` prefix removed.
+/// A leading ticket reference: `ORD-231 `, `[ORD-231] `, `(#42) `, `#42 `, `ORD-231: `.
+static LEADING_TICKET: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^\s*(?:\[[A-Z][A-Z0-9]+-\d+\]|\(#?\d+\)|#\d+|[A-Z][A-Z0-9]+-\d+)\s*[:\-–]?\s+")
+        .expect("ticket prefix pattern")
+});
+
+/// The subject with a leading ticket reference and a conventional `type(scope)!:` or
+/// plain `area:` prefix removed.
 pub fn description(subject: &str) -> &str {
+    let subject = match LEADING_TICKET.find(subject) {
+        Some(m) if m.end() < subject.len() => &subject[m.end()..],
+        _ => subject,
+    };
     match subject.split_once(':') {
         Some((prefix, rest))
             if !prefix.is_empty()
@@ -208,6 +291,14 @@ pub fn classify(commit: &CommitData, role: impl Fn(&str) -> Option<Role>) -> Com
         // Another conventional-looking type (e.g. `deps`, `i18n`): judge it as plain text.
         _ if UNUSABLE.is_match(desc) || UNUSABLE.is_match(&commit.subject) => CommitClass::Unusable,
         _ if starts_with_behaviour_verb(desc) => CommitClass::Behaviour(Rank::Plain),
+        // A ticketed subject of a few words names real work even without a known verb
+        // ("SHOP-301 free shipping over 50"): its ticket joins it to its siblings.
+        _ if !commit.tickets.is_empty()
+            && behaviour_files
+            && desc.split_whitespace().count() >= 3 =>
+        {
+            CommitClass::Behaviour(Rank::Plain)
+        }
         _ => CommitClass::Unusable,
     }
 }
@@ -354,6 +445,46 @@ mod tests {
             class("Tweak calendar spacing", None, &["src/cal.ts"]),
             CommitClass::Unusable
         );
+    }
+
+    #[test]
+    fn leading_ticket_ids_do_not_hide_the_verb() {
+        assert_eq!(
+            description("ORD-231 add cancel endpoint"),
+            "add cancel endpoint"
+        );
+        assert_eq!(
+            description("[ORD-231] add cancel endpoint"),
+            "add cancel endpoint"
+        );
+        assert_eq!(description("#42 show totals"), "show totals");
+        assert_eq!(
+            description("ORD-231: add cancel endpoint"),
+            "add cancel endpoint"
+        );
+        assert_eq!(
+            class(
+                "ORD-231 add cancel endpoint for orders",
+                None,
+                &["src/orders.ts"]
+            ),
+            CommitClass::Behaviour(Rank::Plain)
+        );
+        // A subject that is only a ticket stays unusable.
+        assert_eq!(
+            class("ORD-231", None, &["src/orders.ts"]),
+            CommitClass::Unusable
+        );
+    }
+
+    #[test]
+    fn a_ticketed_subject_without_a_known_verb_still_counts() {
+        let mut c = commit("SHOP-301 free shipping over 50", None, &["src/cart.ts"]);
+        c.tickets = vec!["SHOP-301".into()];
+        assert_eq!(classify(&c, role_of), CommitClass::Behaviour(Rank::Plain));
+        // Without the ticket the same words are no usable intent.
+        let c = commit("free shipping over 50", None, &["src/cart.ts"]);
+        assert_eq!(classify(&c, role_of), CommitClass::Unusable);
     }
 
     #[test]

@@ -78,7 +78,6 @@ pub fn derive(cs: &Changeset, manifest: Option<&Manifest>) -> Vec<Intent> {
         .map(|g| Group {
             commits: g.iter().map(|&m| behaviour[m].0).collect(),
             cleanup: Vec::new(),
-            rank: Some(behaviour[g[0]].1),
             files: BTreeSet::new(),
             source: IntentSource::Commits,
             focus_hint: None,
@@ -91,39 +90,9 @@ pub fn derive(cs: &Changeset, manifest: Option<&Manifest>) -> Vec<Intent> {
         }
     }
 
-    // Cleanup commits join the first intent sharing a behaviour file, else stand alone.
-    for &c in &cleanups {
-        let files: BTreeSet<String> = changed_in(cs, &cs.commits[c].data).collect();
-        let shared = groups.iter_mut().find(|g| {
-            g.rank.is_some()
-                && g.files
-                    .iter()
-                    .any(|f| files.contains(f) && role(f).is_some_and(bears_behaviour))
-        });
-        match shared {
-            Some(g) => g.cleanup.push(c),
-            None => groups.push(Group {
-                commits: vec![],
-                cleanup: vec![c],
-                rank: None,
-                files,
-                source: IntentSource::Commits,
-                focus_hint: Some(Focus::Cleanup),
-                title: None,
-            }),
-        }
-    }
-
     let assigned: BTreeSet<String> = groups
         .iter()
-        .filter(|g| g.focus_hint != Some(Focus::Cleanup))
         .flat_map(|g| g.files.iter().cloned())
-        .chain(
-            groups
-                .iter()
-                .filter(|g| g.focus_hint == Some(Focus::Cleanup))
-                .flat_map(|g| g.files.iter().cloned()),
-        )
         .collect();
 
     // Behaviour files no commit text explains: partition by anchored vocabulary.
@@ -178,12 +147,34 @@ pub fn derive(cs: &Changeset, manifest: Option<&Manifest>) -> Vec<Intent> {
         groups.push(Group {
             commits: vec![],
             cleanup: vec![],
-            rank: None,
             files,
             source: IntentSource::Vocabulary,
             focus_hint: None,
             title: Some(title),
         });
+    }
+
+    // Cleanup commits join the first intent (from commits or vocabulary) sharing a
+    // behaviour file, else stand alone. They come after the partition so a review-fix
+    // commit cannot claim the files of work whose own commit text was unusable.
+    for &c in &cleanups {
+        let files: BTreeSet<String> = changed_in(cs, &cs.commits[c].data).collect();
+        let shared = groups.iter_mut().find(|g| {
+            g.files
+                .iter()
+                .any(|f| files.contains(f) && role(f).is_some_and(bears_behaviour))
+        });
+        match shared {
+            Some(g) => g.cleanup.push(c),
+            None => groups.push(Group {
+                commits: vec![],
+                cleanup: vec![c],
+                files,
+                source: IntentSource::Commits,
+                focus_hint: Some(Focus::Cleanup),
+                title: None,
+            }),
+        }
     }
 
     // Tests: attach to an intent that touched them or whose file they are named after.
@@ -194,10 +185,25 @@ pub fn derive(cs: &Changeset, manifest: Option<&Manifest>) -> Vec<Intent> {
         .filter(|p| role(p) == Some(Role::Test))
         .collect();
     let mut loose_tests = BTreeSet::new();
+    let tickets_of = |commits: &mut dyn Iterator<Item = &CommitData>| -> BTreeSet<String> {
+        commits.flat_map(|c| c.tickets.iter().cloned()).collect()
+    };
     for t in &tests {
+        // A test joins by its commits' tickets too: `test: cover ORD-231` belongs to ORD-231.
+        let test_tickets = tickets_of(
+            &mut cs
+                .commits
+                .iter()
+                .map(|c| &c.data)
+                .filter(|c| c.files.iter().any(|f| f == t)),
+        );
         let owner = groups.iter_mut().find(|g| {
             g.focus_hint != Some(Focus::Cleanup)
-                && (g.files.contains(*t) || g.files.iter().any(|f| same_subject(f, t)))
+                && (g.files.contains(*t)
+                    || g.files.iter().any(|f| same_subject(f, t))
+                    || !test_tickets.is_disjoint(&tickets_of(
+                        &mut g.commits.iter().map(|&i| &cs.commits[i].data),
+                    )))
         });
         match owner {
             Some(g) => {
@@ -236,7 +242,6 @@ pub fn derive(cs: &Changeset, manifest: Option<&Manifest>) -> Vec<Intent> {
             groups.push(Group {
                 commits: vec![],
                 cleanup: vec![],
-                rank: None,
                 title: Some(format!("{title}: {}", join_paths(&files))),
                 files,
                 source: IntentSource::Commits,
@@ -248,7 +253,6 @@ pub fn derive(cs: &Changeset, manifest: Option<&Manifest>) -> Vec<Intent> {
         groups.push(Group {
             commits: vec![],
             cleanup: vec![],
-            rank: None,
             title: Some(format!(
                 "Changed test evidence: {}",
                 join_paths(&loose_tests)
@@ -280,7 +284,6 @@ pub fn derive(cs: &Changeset, manifest: Option<&Manifest>) -> Vec<Intent> {
 struct Group {
     commits: Vec<usize>,
     cleanup: Vec<usize>,
-    rank: Option<Rank>,
     files: BTreeSet<String>,
     source: IntentSource,
     focus_hint: Option<Focus>,
@@ -329,6 +332,15 @@ fn join_paths(files: &BTreeSet<String>) -> String {
 }
 
 pub fn capitalized(text: &str) -> String {
+    // An identifier (`formatCompact handles ...`, `max_items`) keeps its spelling.
+    let first = text.split_whitespace().next().unwrap_or("");
+    if first
+        .chars()
+        .skip(1)
+        .any(|c| c.is_uppercase() || c == '_' || c == '.' || c == '(')
+    {
+        return text.to_string();
+    }
     let mut chars = text.chars();
     match chars.next() {
         Some(c) => c.to_uppercase().chain(chars).collect(),
@@ -352,7 +364,17 @@ fn build(
         .collect();
     let has = |want: Role| roles.values().any(|&r| r == want);
 
-    let focus = g.focus_hint.unwrap_or(if has(Role::Product) {
+    // A product file that only wires in a rule or a command (an import, a registration)
+    // does not make the intent a product journey.
+    let product_lines = g.files.iter().any(|f| {
+        roles.get(f) == Some(&Role::Product)
+            && readings
+                .get(f.as_str())
+                .is_some_and(|r| !r.facts.is_empty())
+    });
+    let journey =
+        has(Role::Product) && (product_lines || !(has(Role::Command) || has(Role::AnalysisRule)));
+    let focus = g.focus_hint.unwrap_or(if journey {
         Focus::Product
     } else if has(Role::Command) {
         Focus::Command

@@ -27,6 +27,9 @@ pub enum FactKind {
     },
     /// A request, message, event or file write leaving the unit.
     SideEffect,
+    /// A read of a web-storage key (`localStorage.getItem("theme")`): with a write of the
+    /// same key, the change claims the value survives a reload.
+    StoredRead { key: String },
     /// Something a user or caller sees; `error` for failure outcomes.
     Outcome { error: bool },
     /// A command-line argument or subcommand definition.
@@ -80,7 +83,8 @@ static ROUTE: LazyLock<Regex> = LazyLock::new(|| {
 });
 static LISTENER: LazyLock<Regex> = LazyLock::new(|| re(r#"addEventListener\s*\(\s*["'](\w+)["']"#));
 static CONDITION: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"^\s*(?:\}\s*)?(else\s+if|if|elif|unless|guard|while|case|when)\b\s*(.*)$")
+    // Loops (`while attempt < MAX_RETRIES`) are mechanics, not product conditions.
+    re(r"^\s*(?:\}\s*)?(else\s+if|if|elif|unless|guard|case|when)\b\s*(.*)$")
 });
 static COMPARISON: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?x)
@@ -127,12 +131,17 @@ static NAVIGATE: LazyLock<Regex> = LazyLock::new(|| {
         r#"\b(?:navigate|redirect|router\.push|router\.replace|history\.push|window\.location\.assign)\s*\(\s*["'`]([^"'`]+)"#,
     )
 });
+/// A move to a named state: an assignment through a receiver (`order.status = "shipped"`,
+/// `self.state = State::Open`), a state setter (`setStatus("shipped")`) or a status in an
+/// update call's payload. Local variables (`let state = "plain"`), field declarations
+/// (`status = models.CharField(...)`) and query filters (`filter(status="x")`) are not.
 static STATE_TRANSITION: LazyLock<Regex> = LazyLock::new(|| {
     re(r#"(?x)
-        \b\w*(?:[sS]tatus|[sS]tate)\s*(?:=|:)\s*["'`](\w[\w-]*)["'`]
+        \b[A-Za-z_]\w*(?:\.\w+)*\.\w*(?:status|state|Status|State)\s*=\s*["'`](\w[\w-]*)["'`]
       | \bset\w*(?:Status|State)\s*\(\s*["'`](\w[\w-]*)["'`]
-      | \b\w*(?:[sS]tatus|[sS]tate)\s*=\s*(?:\w+(?:::|\.))+([A-Z]\w*)
-      | \bset\w*(?:Status|State)\s*\(\s*(?:\w+(?:::|\.))+([A-Z]\w*)
+      | \b[A-Za-z_]\w*(?:\.\w+)*\.\w*(?:status|state|Status|State)\s*=\s*(?:\w+(?:::|\.))+([A-Z]\w*)\s*;?\s*$
+      | \bset\w*(?:Status|State)\s*\(\s*(?:\w+(?:::|\.))+([A-Z]\w*)\s*\)
+      | \b(?:update|updateOne|update_one|updateMany|patch|setState|findOneAndUpdate|update_or_create)\s*\(.*?\b\w*(?:status|state)\s*[:=]\s*["'`](\w[\w-]*)["'`]
     "#)
 });
 static DURABLE: LazyLock<Regex> = LazyLock::new(|| {
@@ -305,7 +314,7 @@ fn in_code(m: &regex::Match, facts: &LineFacts) -> bool {
             .any(|c| c.split(['.', ':']).any(|p| p.trim_end_matches('!') == lead))
         || matches!(
             lead.as_str(),
-            "throw" | "raise" | "if" | "INSERT" | "UPDATE" | "DELETE" | "print"
+            "throw" | "raise" | "if" | "self" | "this" | "INSERT" | "UPDATE" | "DELETE" | "print"
         )
 }
 
@@ -499,6 +508,16 @@ fn product_facts(
             facts,
         );
     }
+    if let Some(key) = stored_key(text, "getItem") {
+        push(
+            out,
+            FactKind::StoredRead { key },
+            Stage::StateChange,
+            line.clone(),
+            at,
+            facts,
+        );
+    }
     if find(&REQUEST, text, facts).is_some() {
         push(
             out,
@@ -510,7 +529,13 @@ fn product_facts(
         );
     }
     // Declared functions and their calls are the action.
-    if let Some(name) = facts.declared.first() {
+    // Only functions: a changed `const logger = ...` or `let saved = false` is no action.
+    static FUNCTION: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r"\b(?:function|def|fn|func)\b|=>|^\s*(?:(?:export|public|private|async|static)\s+)*[A-Za-z_]\w*\s*\([^)]*\)\s*(?::\s*[\w<>\[\]|, ]+)?\s*\{\s*$",
+        )
+    });
+    if let Some(name) = facts.declared.first().filter(|_| FUNCTION.is_match(text)) {
         if facts.exported || looks_like_action(name) {
             push(
                 out,
@@ -522,6 +547,19 @@ fn product_facts(
             );
         }
     }
+}
+
+/// The key of a web-storage `method` call on the line (`setItem` or `getItem`).
+pub fn stored_key(text: &str, method: &str) -> Option<String> {
+    static STORAGE: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r#"\b(?:localStorage|sessionStorage|AsyncStorage)\s*\.\s*(setItem|getItem)\s*\(\s*["'`]([^"'`]+)["'`]"#,
+        )
+    });
+    STORAGE
+        .captures_iter(text)
+        .find(|c| &c[1] == method)
+        .map(|c| c[2].to_string())
 }
 
 /// The condition of a branch line: the balanced parentheses after `if (`, or the text up

@@ -15,7 +15,7 @@ pub type Scenario = ScenarioData;
 /// Most evidence items kept per scenario.
 const MAX_EVIDENCE: usize = 12;
 /// Most failure, boundary or state-transition scenarios per intent.
-const MAX_EDGE: usize = 2;
+const MAX_EDGE: usize = 3;
 
 /// Every scenario of an intent; cleanup intents have none.
 pub fn for_intent(intent: &Intent) -> Vec<Scenario> {
@@ -43,7 +43,12 @@ pub fn for_intent(intent: &Intent) -> Vec<Scenario> {
         return out;
     }
     let product = facts_of(Role::Product);
-    if intent.roles.values().any(|&r| r == Role::Product) {
+    let has = |role: Role| intent.roles.values().any(|&r| r == role);
+    // Product journeys need product lines, unless no other behaviour source is there to
+    // explain the change (then the commit wording stands, with its proof gap).
+    if has(Role::Product)
+        && (!product.is_empty() || !(has(Role::Command) || has(Role::AnalysisRule)))
+    {
         out.extend(ctx.product(&product));
     }
     let command = facts_of(Role::Command);
@@ -304,8 +309,8 @@ impl Ctx<'_> {
             evidence.extend(nearby_outcome.map(|o| self.evidence(o, Relation::Supporting)));
             let assertions = match nearby_outcome {
                 Some(o) => vec![
-                    format!("Exactly past the limit: {}", o.text),
-                    "At and inside the limit: no such outcome".to_string(),
+                    format!("When the condition holds: {}", o.text),
+                    format!("One step on the other side: {} does not happen", o.text),
                 ],
                 None => vec!["Behaviour changes exactly at the limit".to_string()],
             };
@@ -315,12 +320,51 @@ impl Ctx<'_> {
                 ScenarioKind::Boundary,
                 Focus::Product,
                 vec![format!(
-                    "Try values at, just inside and just outside `{}` ({}:{})",
-                    c.text, c.at.file, c.at.line
+                    "{} ({}:{})",
+                    boundary_step(&c.text),
+                    c.at.file,
+                    c.at.line
                 )],
                 assertions,
                 evidence,
                 gap,
+            ));
+        }
+
+        // Persistence: a located write and a located read of the same storage key; only
+        // then does a reload step belong in the scenario.
+        let mut keys = Vec::new();
+        for w in durable.iter() {
+            let Some(key) = crate::lifecycle::stored_key(&w.text, "setItem") else {
+                continue;
+            };
+            let Some(read) = facts
+                .iter()
+                .find(|r| matches!(&r.kind, FactKind::StoredRead { key: k } if *k == key))
+            else {
+                continue;
+            };
+            if keys.len() >= MAX_EDGE || keys.contains(&key) {
+                continue;
+            }
+            keys.push(key.clone());
+            out.push(self.scenario(
+                format!("Persistence: \"{key}\" survives a reload"),
+                ScenarioKind::StateTransition,
+                Focus::Product,
+                vec![
+                    format!("Change: {} ({}:{})", w.text, w.at.file, w.at.line),
+                    "Reload the page".to_string(),
+                ],
+                vec![format!(
+                    "The value stored under \"{key}\" is read back: {}",
+                    read.text
+                )],
+                vec![
+                    self.evidence(w, Relation::Direct),
+                    self.evidence(read, Relation::Direct),
+                ],
+                None,
             ));
         }
 
@@ -338,13 +382,22 @@ impl Ctx<'_> {
                 continue;
             }
             named.push(to.clone());
+            // Stored when the same line writes it, or a write follows within three lines
+            // (`self.status = "approved"` then `self.save()`).
+            let durable = *durable
+                || facts.iter().any(|d| {
+                    matches!(d.kind, FactKind::State { durable: true, .. })
+                        && d.at.file == s.at.file
+                        && d.at.line > s.at.line
+                        && d.at.line - s.at.line <= 3
+                });
             let mut assertions = vec![format!("Afterwards the state reads \"{to}\"")];
-            if *durable {
+            if durable {
                 assertions.push(format!(
                     "\"{to}\" is still there after a reload or re-entry"
                 ));
             }
-            let gap = (!*durable && outcomes.is_empty())
+            let gap = (!durable && outcomes.is_empty())
                 .then(|| "The transition is located in memory; no changed line shows it to a user or stores it.".to_string());
             out.push(
                 self.scenario(
@@ -382,6 +435,11 @@ impl Ctx<'_> {
             .copied()
             .filter(|f| f.kind == FactKind::ExitCode)
             .collect();
+        // A successful exit proves the primary run; only failing exits prove the failure.
+        let (ok_exits, failing_exits): (Vec<&Fact>, Vec<&Fact>) = exits
+            .iter()
+            .copied()
+            .partition(|f| is_success_exit(&f.text));
         let errors: Vec<&Fact> = facts
             .iter()
             .copied()
@@ -391,7 +449,7 @@ impl Ctx<'_> {
 
         let mut evidence: Vec<Evidence> = output
             .iter()
-            .chain(exits.iter())
+            .chain(ok_exits.iter())
             .map(|f| self.evidence(f, Relation::Direct))
             .collect();
         evidence.extend(args.iter().map(|f| self.evidence(f, Relation::Supporting)));
@@ -420,11 +478,11 @@ impl Ctx<'_> {
         );
         let mut evidence: Vec<Evidence> = errors
             .iter()
-            .chain(exits.iter())
+            .chain(failing_exits.iter())
             .map(|f| self.evidence(f, Relation::Direct))
             .collect();
         evidence.extend(args.iter().map(|f| self.evidence(f, Relation::Supporting)));
-        let gap = (errors.is_empty() && exits.is_empty())
+        let gap = (errors.is_empty() && failing_exits.is_empty())
             .then(|| "No changed line shows how bad arguments are reported; state the expected stderr and exit code.".to_string());
         let failure = self.scenario(
             format!("Invalid arguments: stderr explains and the exit code is non-zero ({files})"),
@@ -568,6 +626,29 @@ impl Ctx<'_> {
             .collect();
         names.join(", ")
     }
+}
+
+/// How to probe a comparison: an equality has one value to hit and one beside it, an
+/// ordering has a value on the limit and one on each side.
+fn boundary_step(condition: &str) -> String {
+    let equality = ["===", "!==", "==", "!="]
+        .iter()
+        .any(|op| condition.contains(op));
+    if equality {
+        format!("Try the exact value in `{condition}` and one step away from it")
+    } else {
+        format!("Try the limit in `{condition}`, one step below it and one step above it")
+    }
+}
+
+/// `exit(0)`, `ExitCode::SUCCESS`, `sys.exit()` without a code.
+fn is_success_exit(text: &str) -> bool {
+    let t = text.replace(' ', "");
+    t.contains("SUCCESS")
+        || t.contains("exit(0)")
+        || t.contains("Exit(0)")
+        || t.ends_with("exit()")
+        || t.contains("exit();")
 }
 
 fn list_lines(facts: &[&Fact]) -> String {

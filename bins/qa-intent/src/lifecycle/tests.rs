@@ -323,3 +323,75 @@ fn go_handlers_and_cli_flags_of_other_ecosystems_are_read() {
     let k = kinds("cli/app.py", Role::Command, &["total = compute(items)"]);
     assert!(!has(&k, |k| *k == FactKind::Argument));
 }
+
+#[test]
+fn locals_declarations_and_filters_are_not_state_transitions() {
+    for line in [
+        "let state = \"plain\";",
+        "state = \"quoted\"",
+        "status = models.CharField(max_length=20, default=\"draft\")",
+        "posts = Post.objects.filter(status=\"approved\")",
+        "if (order.status === \"shipped\") {",
+        "stage: Stage::Condition,",
+    ] {
+        let facts = read_file(&file("src/x.py", Role::Product, &[line])).facts;
+        assert!(
+            !facts.iter().any(|f| matches!(
+                &f.kind,
+                FactKind::State {
+                    literal: Some(_),
+                    ..
+                }
+            )),
+            "{line}: {facts:?}"
+        );
+    }
+    for (line, to) in [
+        ("self.status = \"approved\"", "approved"),
+        (
+            "Post.objects.filter(pk=pk).update(status=\"approved\")",
+            "approved",
+        ),
+        ("self.state = State::Open;", "Open"),
+    ] {
+        let facts = read_file(&file("src/x.py", Role::Product, &[line])).facts;
+        assert!(
+            facts
+                .iter()
+                .any(|f| matches!(&f.kind, FactKind::State { literal: Some(s), .. } if s == to)),
+            "{line}: {facts:?}"
+        );
+    }
+}
+
+#[test]
+fn declared_functions_are_actions_but_declared_values_are_not() {
+    let k = kinds(
+        "src/save.ts",
+        Role::Product,
+        &["export async function saveSettings(s: Settings) {"],
+    );
+    assert!(has(&k, |k| *k == FactKind::Call));
+    let k = kinds(
+        "src/save.ts",
+        Role::Product,
+        &["export const logger = createLogger(\"settings\");"],
+    );
+    assert!(!has(&k, |k| *k == FactKind::Call), "{k:?}");
+}
+
+#[test]
+fn loop_bounds_are_not_conditions() {
+    let k = kinds(
+        "src/retry.ts",
+        Role::Product,
+        &["while (attempt < MAX_RETRIES) {"],
+    );
+    assert!(
+        !has(&k, |k| matches!(
+            k,
+            FactKind::Condition | FactKind::Comparison
+        )),
+        "{k:?}"
+    );
+}
