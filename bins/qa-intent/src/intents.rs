@@ -197,9 +197,33 @@ pub fn derive(cs: &Changeset, manifest: Option<&Manifest>) -> Vec<Intent> {
                 .map(|c| &c.data)
                 .filter(|c| c.files.iter().any(|f| f == t)),
         );
+        // ... by what it imports (a test of `rules/urgency.js` requires it), and by the
+        // module its changed test titles name ("urgency flags account threats").
+        let imported = readings.get(t).map(|r| &r.imports);
+        let titles: Vec<String> = cs
+            .file(t)
+            .map(|f| {
+                syntax::test_contracts(syntax::language_of(t), t, &added_lines(&f.data))
+                    .into_iter()
+                    .map(|(_, title, _)| title.to_ascii_lowercase())
+                    .collect()
+            })
+            .unwrap_or_default();
+        let named = |f: &str| {
+            let stem = lifecycle::module_stem(f);
+            stem.len() >= 4
+                && titles
+                    .iter()
+                    .any(|title| vocabulary::words_of(title).any(|w| w == stem))
+        };
         let owner = groups.iter_mut().find(|g| {
             g.focus_hint != Some(Focus::Cleanup)
                 && (g.files.contains(*t)
+                    || g.files.iter().any(|f| {
+                        role(f).is_some_and(bears_behaviour)
+                            && (imported.is_some_and(|i| i.contains(&lifecycle::module_stem(f)))
+                                || named(f))
+                    })
                     || g.files.iter().any(|f| same_subject(f, t))
                     || !test_tickets.is_disjoint(&tickets_of(
                         &mut g.commits.iter().map(|&i| &cs.commits[i].data),
@@ -435,14 +459,7 @@ fn build(
     let mut annotations = Vec::new();
     for f in &g.files {
         let Some(file) = cs.file(f) else { continue };
-        let added: Vec<(u32, &str)> = file
-            .data
-            .hunks
-            .iter()
-            .flat_map(|h| h.lines.iter())
-            .filter(|l| l.op == Op::Add)
-            .map(|l| (l.line, l.text.as_str()))
-            .collect();
+        let added = added_lines(&file.data);
         let lang = syntax::language_of(f);
         match file.data.role {
             // Rust keeps unit tests beside the code: `#[test] fn` in a source file.
@@ -591,6 +608,16 @@ fn build(
         expected: flow.map(|f| f.expected.clone()).unwrap_or_default(),
         forbidden: flow.map(|f| f.forbidden.clone()).unwrap_or_default(),
     }
+}
+
+/// A file's added lines with their head line numbers.
+fn added_lines(file: &qa_shared::change::FileData) -> Vec<(u32, &str)> {
+    file.hunks
+        .iter()
+        .flat_map(|h| h.lines.iter())
+        .filter(|l| l.op == Op::Add)
+        .map(|l| (l.line, l.text.as_str()))
+        .collect()
 }
 
 fn annotations_of(file: &str, added: &[(u32, &str)]) -> Vec<Annotation> {

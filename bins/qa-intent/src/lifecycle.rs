@@ -213,6 +213,23 @@ pub struct Reading {
     pub declared: BTreeSet<String>,
     /// Specific words of identifiers used on added lines.
     pub words: BTreeSet<String>,
+    /// File stems of the modules added lines import (`../src/rules/urgency` -> urgency).
+    pub imports: BTreeSet<String>,
+}
+
+/// The file stem a module specifier names, lowercased: `../src/rules/urgency.js` and
+/// `./urgency` -> urgency, Python's `app.orders` -> orders.
+pub fn module_stem(spec: &str) -> String {
+    let spec = spec.trim_end_matches('/');
+    let stem = if spec.contains('/') {
+        let last = spec.rsplit('/').next().unwrap_or(spec);
+        last.split('.').next().unwrap_or(last)
+    } else {
+        spec.rsplit(['.', ':'])
+            .find(|p| !p.is_empty())
+            .unwrap_or(spec)
+    };
+    stem.to_ascii_lowercase()
 }
 
 /// Reads one changed file, by its role. Only added lines count: they are what the
@@ -229,6 +246,9 @@ pub fn read_file(file: &FileData) -> Reading {
             }
             let facts = syntax::read_line(lang, &line.text, &mut state);
             reading.declared.extend(facts.declared.iter().cloned());
+            reading
+                .imports
+                .extend(facts.imports.iter().map(|i| module_stem(i)));
             reading.words.extend(
                 facts
                     .identifiers
@@ -553,13 +573,14 @@ fn product_facts(
 pub fn stored_key(text: &str, method: &str) -> Option<String> {
     static STORAGE: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r#"\b(?:localStorage|sessionStorage|AsyncStorage)\s*\.\s*(setItem|getItem)\s*\(\s*["'`]([^"'`]+)["'`]"#,
+            r#"\b(?:localStorage|sessionStorage|AsyncStorage)\s*\.\s*(setItem|getItem)\s*\(\s*(?:["'`]([^"'`]+)["'`]|([A-Za-z_][\w.]*)\s*[,)])"#,
         )
     });
+    // The key is a literal or the constant that holds it (`STORAGE_KEY`).
     STORAGE
         .captures_iter(text)
         .find(|c| &c[1] == method)
-        .map(|c| c[2].to_string())
+        .and_then(|c| c.get(2).or(c.get(3)).map(|m| m.as_str().to_string()))
 }
 
 /// The condition of a branch line: the balanced parentheses after `if (`, or the text up
@@ -681,7 +702,8 @@ fn rule_facts(text: &str, facts: &LineFacts, at: &Location, out: &mut Vec<Fact>)
     }
     // The rule's matcher vocabulary is never product behaviour: keep only that a pattern
     // changed, and where.
-    if PATTERN.is_match(text) || !facts.matcher_strings.is_empty() {
+    // A regex constructor, a matcher string, or a word-list entry of the rule.
+    if PATTERN.is_match(text) || !facts.matcher_strings.is_empty() || !facts.strings.is_empty() {
         push(
             out,
             FactKind::Pattern,

@@ -163,3 +163,60 @@ fn a_product_file_that_only_wires_in_a_rule_is_no_product_journey() {
         s.summary()
     );
 }
+
+#[test]
+fn a_changed_test_naming_a_rule_is_that_rules_contract() {
+    let mut r = feature_repo(&[(
+        "test/rules.test.js",
+        "const { lint } = require(\"../src/index\");\n",
+    )]);
+    commit_files(
+        &mut r,
+        "feat: add urgency rule",
+        &[(
+            "src/rules/urgency.js",
+            "const URGENT = new RegExp(\"act now|last chance\", \"i\");\nmodule.exports = (t) => URGENT.test(t);\n",
+        )],
+    );
+    commit_files(
+        &mut r,
+        "test: cover the new rule",
+        &[(
+            "test/rules.test.js",
+            "const { lint } = require(\"../src/index\");\ntest(\"urgency flags act now\", () => {\n  expect(lint(\"act now\").length).toBe(1);\n});\n",
+        )],
+    );
+    let s = flow(&r).run();
+    let intent = s.intent_with_file("src/rules/urgency.js");
+    assert_eq!(
+        intent["data"]["authority"],
+        "repository-contract",
+        "{}",
+        s.summary()
+    );
+    assert!(strs(&intent["data"]["files"]).contains(&"test/rules.test.js"));
+    // Control: a test title naming another subject stays separate evidence.
+    let mut r = feature_repo(&[(
+        "test/rules.test.js",
+        "const { lint } = require(\"../src/index\");\n",
+    )]);
+    commit_files(
+        &mut r,
+        "feat: add urgency rule",
+        &[(
+            "src/rules/urgency.js",
+            "const URGENT = new RegExp(\"act now|last chance\", \"i\");\nmodule.exports = (t) => URGENT.test(t);\n",
+        )],
+    );
+    commit_files(
+        &mut r,
+        "test: cover casing",
+        &[(
+            "test/rules.test.js",
+            "const { lint } = require(\"../src/index\");\ntest(\"casing flags SHOUTING\", () => {\n  expect(lint(\"SHOUTING\").length).toBe(1);\n});\n",
+        )],
+    );
+    let s = flow(&r).run();
+    let intent = s.intent_with_file("src/rules/urgency.js");
+    assert_eq!(intent["data"]["authority"], "inference", "{}", s.summary());
+}

@@ -395,3 +395,37 @@ fn loop_bounds_are_not_conditions() {
         "{k:?}"
     );
 }
+
+#[test]
+fn storage_keys_are_literals_or_the_constants_holding_them() {
+    assert_eq!(
+        stored_key("localStorage.setItem(\"theme\", v);", "setItem").as_deref(),
+        Some("theme")
+    );
+    assert_eq!(
+        stored_key("const raw = localStorage.getItem(STORAGE_KEY);", "getItem").as_deref(),
+        Some("STORAGE_KEY")
+    );
+    assert_eq!(
+        stored_key(
+            "localStorage.setItem(STORAGE_KEY, JSON.stringify(s));",
+            "setItem"
+        )
+        .as_deref(),
+        Some("STORAGE_KEY")
+    );
+    // A computed key is no stable key.
+    assert_eq!(
+        stored_key("localStorage.setItem(prefix + id, v);", "setItem"),
+        None
+    );
+    assert_eq!(stored_key("cache.setItem(\"theme\", v);", "setItem"), None);
+}
+
+#[test]
+fn module_stems_name_the_imported_file() {
+    assert_eq!(module_stem("../src/rules/urgency.js"), "urgency");
+    assert_eq!(module_stem("./Cart"), "cart");
+    assert_eq!(module_stem("app.orders"), "orders");
+    assert_eq!(module_stem("react"), "react");
+}
