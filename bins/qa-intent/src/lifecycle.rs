@@ -411,7 +411,7 @@ fn product_facts(
     }
     // Outcomes: errors first (they shape failure scenarios), then what users see.
     if let Some(c) = find(&THROW, text, facts) {
-        let msg = first_group(&c).unwrap_or_else(|| line.clone());
+        let msg = with_detail(first_group(&c).unwrap_or_else(|| line.clone()), text);
         push(
             out,
             FactKind::Outcome { error: true },
@@ -569,6 +569,17 @@ fn product_facts(
     }
 }
 
+/// An HTTP error's code with the detail the same line gives (`HTTPException(status_code=404,
+/// detail="item not found")` -> "404 item not found").
+fn with_detail(message: String, text: &str) -> String {
+    static DETAIL: LazyLock<Regex> =
+        LazyLock::new(|| re(r#"\b(?:detail|message|msg)\s*[=:]\s*f?["'`]([^"'`]+)"#));
+    match DETAIL.captures(text) {
+        Some(d) if message.chars().all(|c| c.is_ascii_digit()) => format!("{message} {}", &d[1]),
+        _ => message,
+    }
+}
+
 /// The key of a web-storage `method` call on the line (`setItem` or `getItem`).
 pub fn stored_key(text: &str, method: &str) -> Option<String> {
     static STORAGE: LazyLock<Regex> = LazyLock::new(|| {
@@ -659,7 +670,7 @@ fn command_facts(
         );
     }
     if let Some(c) = find(&THROW, text, facts) {
-        let msg = first_group(&c).unwrap_or_else(|| line.clone());
+        let msg = with_detail(first_group(&c).unwrap_or_else(|| line.clone()), text);
         push(
             out,
             FactKind::Outcome { error: true },

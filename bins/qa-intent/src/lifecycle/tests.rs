@@ -429,3 +429,30 @@ fn module_stems_name_the_imported_file() {
     assert_eq!(module_stem("app.orders"), "orders");
     assert_eq!(module_stem("react"), "react");
 }
+
+#[test]
+fn an_http_error_keeps_its_detail() {
+    let facts = read_file(&file(
+        "app/items.py",
+        Role::Product,
+        &["        raise HTTPException(status_code=404, detail=\"item not found\")"],
+    ))
+    .facts;
+    let e = facts
+        .iter()
+        .find(|f| f.kind == FactKind::Outcome { error: true })
+        .expect("error");
+    assert_eq!(e.text, "404 item not found");
+    // Without a detail the code alone stands.
+    let facts = read_file(&file(
+        "app/items.py",
+        Role::Product,
+        &["raise HTTPException(status_code=409)"],
+    ))
+    .facts;
+    let e = facts
+        .iter()
+        .find(|f| f.kind == FactKind::Outcome { error: true })
+        .expect("error");
+    assert_eq!(e.text, "409");
+}

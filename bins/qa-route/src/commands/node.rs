@@ -109,7 +109,8 @@ impl Package {
             _ => {}
         }
         let has = |name: &str| tree.is_file(&join(&self.dir, name));
-        if has("pnpm-lock.yaml") {
+        // pnpm-workspace.yaml is pnpm's own file: a workspace declared there is pnpm's.
+        if has("pnpm-lock.yaml") || has("pnpm-workspace.yaml") {
             Manager::Pnpm
         } else if has("yarn.lock") {
             Manager::Yarn
@@ -139,6 +140,39 @@ impl Package {
             .read(&join(&self.dir, "pnpm-workspace.yaml"))
             .map(|f| pnpm_packages(&f.text))
             .unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod manager_tests {
+    use super::*;
+    use crate::commands::tests_support::{runs, tree_with, with_tests as targets};
+
+    #[test]
+    fn a_pnpm_workspace_file_without_a_lockfile_means_pnpm() {
+        let (_d, tree) = tree_with(&[
+            (
+                "package.json",
+                "{\"name\":\"mono\",\"scripts\":{\"test\":\"pnpm -r test\"}}",
+            ),
+            ("pnpm-workspace.yaml", "packages:\n  - packages/*\n"),
+            (
+                "packages/cart/package.json",
+                "{\"name\":\"@shop/cart\",\"scripts\":{\"test\":\"vitest run\"}}",
+            ),
+            ("packages/cart/src/total.ts", ""),
+        ]);
+        let got = runs(
+            &tree,
+            &targets(&["packages/cart/src/total.ts"], &[]),
+            discover,
+        );
+        assert!(
+            got.iter()
+                .any(|r| r.contains("pnpm --filter @shop/cart test")),
+            "{got:?}"
+        );
+        assert!(!got.iter().any(|r| r.contains("npm test -w")), "{got:?}");
     }
 }
 
