@@ -440,6 +440,9 @@ impl Ctx<'_> {
             .iter()
             .copied()
             .partition(|f| is_success_exit(&f.text));
+        // Writes to stderr belong to the failure contract, stdout to the primary one.
+        let (stderr, output): (Vec<&Fact>, Vec<&Fact>) =
+            output.into_iter().partition(|f| is_stderr_write(&f.text));
         let errors: Vec<&Fact> = facts
             .iter()
             .copied()
@@ -479,6 +482,7 @@ impl Ctx<'_> {
         let mut evidence: Vec<Evidence> = errors
             .iter()
             .chain(failing_exits.iter())
+            .chain(stderr.iter())
             .map(|f| self.evidence(f, Relation::Direct))
             .collect();
         evidence.extend(args.iter().map(|f| self.evidence(f, Relation::Supporting)));
@@ -641,6 +645,21 @@ fn boundary_step(condition: &str) -> String {
     }
 }
 
+/// `eprintln!`, `console.error`, `sys.stderr`, `click.echo(..., err=True)`, `os.Stderr`.
+fn is_stderr_write(text: &str) -> bool {
+    [
+        "eprintln!",
+        "eprint!",
+        "console.error",
+        "console.warn",
+        "stderr",
+        "Stderr",
+        "err=True",
+    ]
+    .iter()
+    .any(|m| text.contains(m))
+}
+
 /// `exit(0)`, `ExitCode::SUCCESS`, `sys.exit()` without a code.
 fn is_success_exit(text: &str) -> bool {
     let t = text.replace(' ', "");
@@ -661,4 +680,44 @@ fn list_lines(facts: &[&Fact]) -> String {
         .map(|f| format!("{}:{}", f.at.file, f.at.line))
         .collect();
     format!(" ({})", at.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stderr_writes_are_told_from_stdout_writes() {
+        for line in [
+            "eprintln!(\"x: {e}\");",
+            "console.error(err)",
+            "click.echo(msg, err=True)",
+            "fmt.Fprintln(os.Stderr, err)",
+        ] {
+            assert!(is_stderr_write(line), "{line}");
+        }
+        for line in [
+            "println!(\"{n}\");",
+            "console.log(total)",
+            "click.echo(msg)",
+        ] {
+            assert!(!is_stderr_write(line), "{line}");
+        }
+    }
+
+    #[test]
+    fn success_exits_are_told_from_failing_ones() {
+        for line in ["ExitCode::SUCCESS", "process.exit(0);", "sys.exit()"] {
+            assert!(is_success_exit(line), "{line}");
+        }
+        for line in ["ExitCode::FAILURE", "std::process::exit(2);", "sys.exit(1)"] {
+            assert!(!is_success_exit(line), "{line}");
+        }
+    }
+
+    #[test]
+    fn equality_and_ordering_limits_are_probed_differently() {
+        assert!(boundary_step("count == 0").contains("exact value"));
+        assert!(boundary_step("amount < 0").contains("one step below"));
+    }
 }
