@@ -36,8 +36,9 @@ pub fn manual(scenario: &Read<ScenarioData>, route: &Read<RouteData>) -> DraftDa
         .enumerate()
         .map(|(i, text)| DraftItem {
             text: text.clone(),
+            // The located line whose text the assertion quotes, else the i-th direct line.
             maps_to: if s.proof_gap.is_none() {
-                direct.get(i).cloned()
+                quoted_line(text, s).or_else(|| direct.get(i).cloned())
             } else {
                 None
             },
@@ -94,6 +95,15 @@ fn located_in_text(text: &str, s: &ScenarioData) -> Option<String> {
         .find(|at| text.contains(at.as_str()))
 }
 
+/// The `file:line` of a located evidence line whose (non-trivial) text the assertion quotes.
+fn quoted_line(assertion: &str, s: &ScenarioData) -> Option<String> {
+    s.evidence
+        .iter()
+        .filter(|e| e.line > 0 && e.relation != Relation::Contextual && e.text.len() >= 4)
+        .find(|e| assertion.contains(e.text.as_str()))
+        .map(|e| format!("{}:{}", e.file, e.line))
+}
+
 /// The lifecycle stage a step's prefix names.
 fn step_stage(text: &str) -> Option<Stage> {
     let prefix = text.split(':').next()?;
@@ -104,4 +114,90 @@ fn step_stage(text: &str) -> Option<Stage> {
         "Change" => Stage::StateChange,
         _ => return None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fixtures::{evidence, route, scenario};
+    use qa_shared::change::{Receipt, Relation::*};
+
+    fn located() -> Vec<qa_shared::change::Evidence> {
+        vec![
+            evidence(
+                "src/refund.ts",
+                3,
+                Direct,
+                Some(Stage::ObservableOutcome),
+                "amount must be positive",
+            ),
+            evidence(
+                "src/refund.ts",
+                2,
+                Supporting,
+                Some(Stage::Condition),
+                "amount < 0",
+            ),
+        ]
+    }
+
+    #[test]
+    fn every_step_and_assertion_located_is_compiled() {
+        let s = scenario(
+            &["Given: amount < 0"],
+            &["The caller gets: amount must be positive"],
+            located(),
+            None,
+        );
+        let d = manual(&s, &route(Decision::Recommended, Some("npm test")));
+        assert_eq!((d.receipt, d.mapped, d.total), (Receipt::Compiled, 2, 2));
+        assert_eq!(d.assertions[0].maps_to.as_deref(), Some("src/refund.ts:3"));
+        assert!(d.gaps.is_empty(), "{:?}", d.gaps);
+    }
+
+    #[test]
+    fn an_unlocated_step_makes_it_partial_and_names_the_gap() {
+        let s = scenario(
+            &["Given: amount < 0", "Action: open the refunds page"],
+            &["The caller gets: amount must be positive"],
+            located(),
+            None,
+        );
+        let d = manual(&s, &route(Decision::Recommended, Some("npm test")));
+        assert_eq!((d.receipt, d.mapped, d.total), (Receipt::Partial, 2, 3));
+        assert!(d.gaps.iter().any(|g| g.contains("open the refunds page")));
+    }
+
+    #[test]
+    fn a_proof_gap_leaves_assertions_unmapped_and_nothing_located_is_not_compiled() {
+        let s = scenario(
+            &["Action: refund"],
+            &["The refund is shown"],
+            vec![],
+            Some("no outcome located"),
+        );
+        let d = manual(&s, &route(Decision::Recommended, None));
+        assert_eq!((d.receipt, d.mapped), (Receipt::NotCompiled, 0));
+        assert!(d.gaps.iter().any(|g| g == "no outcome located"));
+    }
+
+    #[test]
+    fn a_review_only_route_gives_a_review_only_receipt_whatever_maps() {
+        let s = scenario(
+            &["Given: amount < 0"],
+            &["The caller gets: amount must be positive"],
+            located(),
+            None,
+        );
+        let d = manual(&s, &route(Decision::ReviewOnly, None));
+        assert_eq!(d.receipt, Receipt::ReviewOnly);
+    }
+
+    #[test]
+    fn a_draft_without_assertions_is_never_compiled() {
+        let s = scenario(&["Given: amount < 0"], &[], located(), None);
+        let d = manual(&s, &route(Decision::Recommended, Some("npm test")));
+        assert_eq!(d.receipt, Receipt::Partial);
+        assert!(d.gaps.iter().any(|g| g.contains("no assertion")));
+    }
 }

@@ -61,3 +61,83 @@ pub fn run<R: BufRead, W: Write>(
     }
     Ok(())
 }
+
+/// Scenario, route and intent values for the unit tests of drafts and traces.
+#[cfg(test)]
+pub(crate) mod fixtures {
+    use crate::reading::Read;
+    use qa_shared::change::*;
+
+    pub fn evidence(
+        file: &str,
+        line: u32,
+        relation: Relation,
+        stage: Option<Stage>,
+        text: &str,
+    ) -> Evidence {
+        Evidence {
+            file: file.into(),
+            line,
+            relation,
+            stage,
+            text: text.into(),
+        }
+    }
+
+    pub fn scenario(
+        steps: &[&str],
+        assertions: &[&str],
+        evidence: Vec<Evidence>,
+        gap: Option<&str>,
+    ) -> Read<ScenarioData> {
+        Read {
+            id: format!("sha256:{}", "a".repeat(64)),
+            data: ScenarioData {
+                intent: format!("sha256:{}", "b".repeat(64)),
+                title: "Refund".into(),
+                kind: ScenarioKind::Failure,
+                priority: Priority::Recommended,
+                steps: steps.iter().map(|s| s.to_string()).collect(),
+                assertions: assertions.iter().map(|s| s.to_string()).collect(),
+                evidence,
+                proof_gap: gap.map(str::to_string),
+                authority: Authority::Inference,
+                test_class: TestClass::Edge,
+                focus: Focus::Product,
+            },
+        }
+    }
+
+    pub fn route(decision: Decision, command: Option<&str>) -> Read<RouteData> {
+        Read {
+            id: format!("sha256:{}", "c".repeat(64)),
+            data: RouteData {
+                subject: format!("sha256:{}", "a".repeat(64)),
+                decision,
+                reason: "test".into(),
+                evidence: EvidenceCounts::default(),
+                action: Action {
+                    kind: if command.is_some() {
+                        ActionKind::RunRepositoryCommand
+                    } else {
+                        ActionKind::ReviewScenario
+                    },
+                    risk: Risk::Low,
+                    approval: "required".into(),
+                    executes_code: command.is_some(),
+                    writes: vec![],
+                    network: false,
+                    preconditions: vec![],
+                },
+                command: command.map(|run| Command {
+                    run: run.into(),
+                    runner: "npm".into(),
+                    dir: ".".into(),
+                    scope: CommandScope::Suite,
+                    declared_in: "package.json".into(),
+                }),
+                additional_commands: vec![],
+            },
+        }
+    }
+}

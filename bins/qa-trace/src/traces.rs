@@ -198,3 +198,124 @@ pub fn name<T: serde::Serialize>(value: &T) -> String {
 fn stage_name(stage: Stage) -> String {
     name(&stage)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fixtures::{evidence, route, scenario};
+    use qa_shared::change::{LifecycleStep, Location, Origin, Relation::*};
+
+    fn intent(stage: Stage, file: &str, line: u32) -> Read<IntentData> {
+        let json = serde_json::json!({
+            "title": "Refund", "type": "fix", "focus": "product", "source": "commits",
+            "commits": [], "cleanup_commits": [], "tickets": [], "files": [file],
+            "confidence": "medium", "review_required": false, "cleanup": false, "current": false,
+            "lifecycle": [], "authority": "inference", "flow": null, "contracts": [],
+            "annotations": [], "reason": "test"
+        });
+        let mut data: IntentData = serde_json::from_value(json).unwrap();
+        data.lifecycle.push(LifecycleStep {
+            stage,
+            text: "amount must be positive".into(),
+            evidence: vec![Location {
+                file: file.into(),
+                line,
+            }],
+            origin: Origin::Diff,
+        });
+        Read {
+            id: format!("sha256:{}", "b".repeat(64)),
+            data,
+        }
+    }
+
+    fn failure() -> Read<ScenarioData> {
+        scenario(
+            &["Given: amount < 0"],
+            &["amount must be positive"],
+            vec![evidence(
+                "src/refund.ts",
+                3,
+                Direct,
+                Some(Stage::ObservableOutcome),
+                "amount must be positive",
+            )],
+            None,
+        )
+    }
+
+    #[test]
+    fn a_located_line_joined_to_its_lifecycle_stage_and_routed_is_traceable() {
+        let i = intent(Stage::ObservableOutcome, "src/refund.ts", 3);
+        let t = trace(
+            &failure(),
+            Some(&i),
+            Some(&route(Decision::Recommended, Some("npm test"))),
+            None,
+            None,
+        );
+        assert_eq!(t.state, TraceState::Traceable);
+        assert_eq!(t.execution, ExecutionState::NotRun);
+        let steps: Vec<TraceStepKind> = t.path.iter().map(|p| p.step).collect();
+        assert_eq!(steps.first(), Some(&TraceStepKind::Diff));
+        assert_eq!(steps.last(), Some(&TraceStepKind::Execution));
+    }
+
+    #[test]
+    fn a_stage_located_elsewhere_leaves_the_trace_partial() {
+        let i = intent(Stage::ObservableOutcome, "src/refund.ts", 9);
+        let t = trace(
+            &failure(),
+            Some(&i),
+            Some(&route(Decision::Recommended, Some("npm test"))),
+            None,
+            None,
+        );
+        assert_eq!(t.state, TraceState::Partial);
+    }
+
+    #[test]
+    fn a_review_only_route_gives_a_review_only_trace() {
+        let i = intent(Stage::ObservableOutcome, "src/refund.ts", 3);
+        let t = trace(
+            &failure(),
+            Some(&i),
+            Some(&route(Decision::ReviewOnly, None)),
+            None,
+            None,
+        );
+        assert_eq!(t.state, TraceState::ReviewOnly);
+    }
+
+    #[test]
+    fn an_unrouted_scenario_is_partial() {
+        let i = intent(Stage::ObservableOutcome, "src/refund.ts", 3);
+        let t = trace(&failure(), Some(&i), None, None, None);
+        assert_eq!(t.state, TraceState::Partial);
+    }
+
+    #[test]
+    fn only_an_execution_of_the_routed_command_counts() {
+        let r = route(Decision::Recommended, Some("npm test"));
+        let ran = |cmd: &str, status: &str| Read {
+            id: format!("sha256:{}", "d".repeat(64)),
+            data: ExecutionView {
+                status: status.into(),
+                command: Some(serde_json::json!({"run": cmd})),
+            },
+        };
+        assert_eq!(
+            execution_state(Some(&r), Some(&ran("npm test", "passed"))),
+            ExecutionState::Passed
+        );
+        assert_eq!(
+            execution_state(Some(&r), Some(&ran("npm test", "timed-out"))),
+            ExecutionState::Failed
+        );
+        assert_eq!(
+            execution_state(Some(&r), Some(&ran("make test", "passed"))),
+            ExecutionState::NotRun
+        );
+        assert_eq!(execution_state(Some(&r), None), ExecutionState::NotRun);
+    }
+}
