@@ -25,3 +25,16 @@ pub fn exit_code(bin: &str, args: &[&str]) -> Option<i32> {
         .status
         .code()
 }
+
+/// What every stage's command line promises: --help with these needles, examples and exit
+/// status; 64 for an unknown flag; 66 for a missing --in file.
+pub fn assert_stage_basics(bin: &str, needles: &[&str]) {
+    let mut all = vec!["--in <FILE>", "Examples:", "Exit status:", " 65  "];
+    all.extend_from_slice(needles);
+    assert_help_lists(bin, &all);
+    assert_eq!(exit_code(bin, &["--no-such-flag"]), Some(64));
+    assert_eq!(
+        exit_code(bin, &["--in", "/nonexistent/stream.ndjson"]),
+        Some(66)
+    );
+}

@@ -2,6 +2,7 @@
 //! dirs, runs of the built binaries, NDJSON parsing and schema validation of records.
 
 pub mod cli;
+pub mod filter;
 pub mod records;
 pub mod repo;
 pub mod run;
