@@ -446,7 +446,18 @@ fn build(
             let Some(reading) = readings.get(f.as_str()) else {
                 continue;
             };
-            let shared = owners.get(f.as_str()).is_some_and(|&n| n > 1);
+            // Shared with another intent, or with a commit outside this intent (a `wip`
+            // or a `style:` commit on the same file): its lines are this intent's direct
+            // evidence only where they carry this intent's words.
+            let outside = g.source == IntentSource::Commits
+                && !g.commits.is_empty()
+                && cs.commits.iter().enumerate().any(|(i, c)| {
+                    !g.commits.contains(&i)
+                        && !g.cleanup.contains(&i)
+                        && !c.data.merge
+                        && c.data.files.iter().any(|p| p == f)
+                });
+            let shared = outside || owners.get(f.as_str()).is_some_and(|&n| n > 1);
             for fact in &reading.facts {
                 let weak = shared && !fact.words.iter().any(|w| own_words.contains(w));
                 facts.push((fact.clone(), weak));
