@@ -425,20 +425,30 @@ fn build(
     };
 
     // Words that tell this intent's lines apart in a file another intent also changed.
+    // A file another intent also changed, or a commit outside this intent also touched (a
+    // `wip` or `style:` commit), is shared: its lines are this intent's direct evidence
+    // only where they carry this intent's words.
+    let touched_outside = |f: &str| {
+        g.source == IntentSource::Commits
+            && !g.commits.is_empty()
+            && cs.commits.iter().enumerate().any(|(i, c)| {
+                !g.commits.contains(&i)
+                    && !g.cleanup.contains(&i)
+                    && !c.data.merge
+                    && c.data.files.iter().any(|p| p == f)
+            })
+    };
+    let shared = |f: &str| touched_outside(f) || owners.get(f).is_some_and(|&n| n > 1);
     let own_words: BTreeSet<String> = description
         .iter()
         .flat_map(|d| vocabulary::words_of(d))
-        .chain(
-            g.files
-                .iter()
-                .filter(|f| owners.get(f.as_str()) == Some(&1))
-                .flat_map(|f| {
-                    readings
-                        .get(f.as_str())
-                        .into_iter()
-                        .flat_map(|r| r.declared.iter().flat_map(|s| vocabulary::words_of(s)))
-                }),
-        )
+        .chain(g.files.iter().filter(|f| !shared(f)).flat_map(|f| {
+            readings
+                .get(f.as_str())
+                .into_iter()
+                .flat_map(|r| r.declared.iter().flat_map(|s| vocabulary::words_of(s)))
+        }))
+        .map(|w| vocabulary::singular(&w))
         .collect();
     let mut facts = Vec::new();
     if !cleanup {
@@ -446,18 +456,7 @@ fn build(
             let Some(reading) = readings.get(f.as_str()) else {
                 continue;
             };
-            // Shared with another intent, or with a commit outside this intent (a `wip`
-            // or a `style:` commit on the same file): its lines are this intent's direct
-            // evidence only where they carry this intent's words.
-            let outside = g.source == IntentSource::Commits
-                && !g.commits.is_empty()
-                && cs.commits.iter().enumerate().any(|(i, c)| {
-                    !g.commits.contains(&i)
-                        && !g.cleanup.contains(&i)
-                        && !c.data.merge
-                        && c.data.files.iter().any(|p| p == f)
-                });
-            let shared = outside || owners.get(f.as_str()).is_some_and(|&n| n > 1);
+            let shared = shared(f);
             for fact in &reading.facts {
                 let weak = shared && !fact.words.iter().any(|w| own_words.contains(w));
                 facts.push((fact.clone(), weak));

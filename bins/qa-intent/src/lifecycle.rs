@@ -298,10 +298,13 @@ fn push(
     at: &Location,
     facts: &LineFacts,
 ) {
+    // Identifiers and the line's own strings (a message names its behaviour too), singular.
     let words = facts
         .identifiers
         .iter()
+        .chain(&facts.strings)
         .flat_map(|i| crate::vocabulary::words_of(i))
+        .map(|w| crate::vocabulary::singular(&w))
         .collect();
     out.push(Fact {
         kind,

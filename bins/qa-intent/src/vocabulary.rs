@@ -186,6 +186,16 @@ fn split_camel(word: &str) -> Vec<&str> {
     parts
 }
 
+/// A lowercase word without a plural `s` (`amounts` -> amount, `status` stays).
+pub fn singular(word: &str) -> String {
+    match word.strip_suffix('s') {
+        Some(stem) if stem.len() >= 3 && !stem.ends_with('s') && !stem.ends_with('u') => {
+            stem.to_string()
+        }
+        _ => word.to_string(),
+    }
+}
+
 /// True for a word specific enough to tie files together.
 pub fn is_specific(word: &str) -> bool {
     word.chars().count() >= 3
@@ -401,6 +411,14 @@ mod tests {
         ];
         let groups: Vec<Vec<usize>> = partition(&files).into_iter().map(|g| g.0).collect();
         assert_eq!(groups, vec![vec![0, 1, 2], vec![3]]);
+    }
+
+    #[test]
+    fn plural_words_meet_their_singular() {
+        assert_eq!(singular("amounts"), "amount");
+        assert_eq!(singular("status"), "status");
+        assert_eq!(singular("address"), "address");
+        assert_eq!(singular("gas"), "gas");
     }
 
     #[test]

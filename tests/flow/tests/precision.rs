@@ -220,3 +220,39 @@ fn a_changed_test_naming_a_rule_is_that_rules_contract() {
     let intent = s.intent_with_file("src/rules/urgency.js");
     assert_eq!(intent["data"]["authority"], "inference", "{}", s.summary());
 }
+
+#[test]
+fn a_wip_line_in_the_features_file_is_not_the_features_direct_evidence() {
+    let base = "export function refund(amount: number) {\n  return amount;\n}\n";
+    let mut r = feature_repo(&[("src/refund.ts", base)]);
+    let feature = "export function refund(amount: number) {\n  if (amount < 0) {\n    throw new Error(\"Refund amount must be positive\");\n  }\n  return amount;\n}\n";
+    let feat = commit_files(
+        &mut r,
+        "fix: reject negative refund amounts",
+        &[("src/refund.ts", feature)],
+    );
+    let with_wip = format!("{feature}export function exportCsv(rows: string[]) {{\n  toast.success(\"Exported CSV\");\n}}\n");
+    commit_files(&mut r, "wip", &[("src/refund.ts", &with_wip)]);
+    let s = flow(&r).run();
+    let intent = s.intent_with_commit(&feat);
+    let csv_line = line_of(&with_wip, "Exported CSV");
+    for sc in s.scenarios_of(intent) {
+        let direct_csv = sc["data"]["evidence"].as_array().unwrap().iter().any(|e| {
+            e["file"] == "src/refund.ts" && e["line"] == csv_line && e["relation"] == "direct"
+        });
+        assert!(!direct_csv, "{}", s.summary());
+    }
+    // The feature's own line stays direct.
+    let throw_line = line_of(&with_wip, "Refund amount must be positive");
+    assert!(
+        s.scenarios_of(intent).iter().any(|sc| {
+            sc["data"]["evidence"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|e| e["line"] == throw_line && e["relation"] == "direct")
+        }),
+        "{}",
+        s.summary()
+    );
+}
