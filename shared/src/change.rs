@@ -90,6 +90,10 @@ pub enum Op {
 
 #[derive(Debug, Serialize, Deserialize)]
 pub struct HunkLine {
+    /// The range commit that added this line, for files more than one commit of the range
+    /// changed (absent otherwise, and for removed lines): which work a line belongs to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub commit: Option<String>,
     /// Head line number for `+`, base line number for `-`.
     pub line: u32,
     pub op: Op,

@@ -277,6 +277,7 @@ fn read_hunks(patch: &Patch, limits: Limits, file: &mut FileData) -> anyhow::Res
             }
             bytes += content.len();
             kept.lines.push(HunkLine {
+                commit: None,
                 op,
                 line: number.unwrap_or(0),
                 text: String::from_utf8_lossy(content).into_owned(),

@@ -27,12 +27,10 @@ pub struct Job {
     pub head: Oid,
     pub worktree: bool,
     pub limits: Limits,
-    /// The ids every file record derives from (the range).
-    pub from: Vec<String>,
 }
 
 /// One running pass: its records, and its thread's outcome.
-type Lane = (Receiver<(Key, Record)>, JoinHandle<anyhow::Result<()>>);
+type Lane = (Receiver<(Key, Change)>, JoinHandle<anyhow::Result<()>>);
 
 /// The two running passes.
 pub struct Passes {
@@ -56,7 +54,7 @@ pub fn start(job: &Job) -> Passes {
 
 impl Passes {
     /// Hands every record to `write`, in (delta, path) order.
-    pub fn drain(self, write: &mut dyn FnMut(&Record) -> anyhow::Result<()>) -> anyhow::Result<()> {
+    pub fn drain(self, write: &mut dyn FnMut(Change) -> anyhow::Result<()>) -> anyhow::Result<()> {
         let (receivers, handles): (Vec<_>, Vec<_>) = self.lanes.into_iter().unzip();
         let written = merge(&receivers, write);
         // Dropping the receivers unblocks a pass waiting to send after a write failed.
@@ -76,10 +74,10 @@ impl Passes {
 }
 
 fn merge(
-    receivers: &[Receiver<(Key, Record)>],
-    write: &mut dyn FnMut(&Record) -> anyhow::Result<()>,
+    receivers: &[Receiver<(Key, Change)>],
+    write: &mut dyn FnMut(Change) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
-    let mut heads: Vec<Option<(Key, Record)>> = receivers.iter().map(|r| r.recv().ok()).collect();
+    let mut heads: Vec<Option<(Key, Change)>> = receivers.iter().map(|r| r.recv().ok()).collect();
     loop {
         let next = heads
             .iter()
@@ -90,20 +88,23 @@ fn merge(
         let Some(i) = next else {
             return Ok(());
         };
-        let (_, record) = heads[i].take().expect("chosen head is present");
-        write(&record)?;
+        let (_, change) = heads[i].take().expect("chosen head is present");
+        write(change)?;
         heads[i] = receivers[i].recv().ok();
     }
 }
 
-fn pass(job: &Job, part: Part, sender: &SyncSender<(Key, Record)>) -> anyhow::Result<()> {
+fn pass(job: &Job, part: Part, sender: &SyncSender<(Key, Change)>) -> anyhow::Result<()> {
     let repo = Repository::open(&job.git_dir).context("reopening the repository")?;
     let base_tree = repo.find_commit(job.merge_base)?.tree()?;
     let mut emit = |change: Change| -> anyhow::Result<()> {
-        let keyed = record(change, &job.from)?;
+        let key = match &change {
+            Change::File(file) => (file.delta, file.path.clone()),
+            Change::Skipped { path, delta, .. } => (*delta, path.clone()),
+        };
         // A closed receiver means the writer stopped (a closed pipe): stop quietly.
         sender
-            .send(keyed)
+            .send((key, change))
             .map_err(|_| anyhow::Error::new(std::io::Error::from(std::io::ErrorKind::BrokenPipe)))
     };
     if job.worktree {
@@ -130,7 +131,8 @@ fn pass(job: &Job, part: Part, sender: &SyncSender<(Key, Record)>) -> anyhow::Re
     }
 }
 
-fn record(change: Change, from: &[String]) -> anyhow::Result<(Key, Record)> {
+/// The record of a change: a `file`, or a `diag` for a path that was skipped.
+pub fn record(change: Change, from: &[String]) -> anyhow::Result<Record> {
     match change {
         Change::File(file) => {
             let mut src = Src::new();
@@ -143,20 +145,10 @@ fn record(change: Change, from: &[String]) -> anyhow::Result<(Key, Record)> {
             if let Some(sha) = &file.sha256 {
                 src.insert("sha256".into(), sha.clone());
             }
-            let key = (file.delta, file.path.clone());
-            Ok((
-                key,
-                Record::new_sorted(Kind::File, BY, from.to_vec(), src, &file)?,
-            ))
+            Record::new_sorted(Kind::File, BY, from.to_vec(), src, &file)
         }
-        Change::Skipped {
-            path,
-            delta,
-            message,
-        } => {
-            let diag =
-                Diag::new(Severity::Info, "qa-diff", message).into_record(BY, from.to_vec())?;
-            Ok(((delta, path), diag))
+        Change::Skipped { message, .. } => {
+            Diag::new(Severity::Info, "qa-diff", message).into_record(BY, from.to_vec())
         }
     }
 }

@@ -1,6 +1,7 @@
 //! qa-diff: a git commit range (or the working tree) as `range`, `commit` and `file`
 //! records.
 
+pub mod attribution;
 pub mod base;
 pub mod changes;
 pub mod cli;
@@ -106,15 +107,25 @@ pub fn run<W: Write>(
         head: head_oid,
         worktree: opts.worktree,
         limits: opts.limits,
-        from: from.clone(),
     });
+    let mut attribution = attribution::Attribution::new(head_oid, merge_base);
+    let mut touched = std::collections::HashMap::new();
     let written = commits::each_in_range(&repo, base_oid, head_oid, &mut |commit| {
+        if let (false, Ok(oid)) = (commit.merge, Oid::from_str(&commit.oid)) {
+            attribution.saw(oid, &commit.files, &mut touched);
+        }
         let mut src = Src::new();
         src.insert("git.commit".into(), commit.oid.clone());
         out.write(&Record::new(Kind::Commit, BY, from.clone(), src, commit)?)
     });
     match written {
-        Ok(()) => passes.drain(&mut |record| out.write(record)),
+        Ok(()) => passes.drain(&mut |mut change| {
+            // Committed lines only: uncommitted work has no commit to name.
+            if let (changes::Change::File(file), false) = (&mut change, opts.worktree) {
+                attribution.attribute(&repo, file);
+            }
+            out.write(&files::record(change, &from)?)
+        }),
         Err(e) => {
             // Stop the passes (their sends fail once the receivers are gone) and report.
             let _ = passes.drain(&mut |_| Err(anyhow::anyhow!("stopped")));

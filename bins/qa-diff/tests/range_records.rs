@@ -377,3 +377,45 @@ fn paths_with_spaces_and_unicode_are_kept_exactly() {
         "added"
     );
 }
+
+#[test]
+fn lines_of_a_file_two_commits_changed_name_the_commit_that_added_them() {
+    let mut r = Repo::new();
+    r.write("src/refund.ts", "export function refund() {}\n");
+    r.write("src/other.ts", "export const a = 1;\n");
+    r.commit("init");
+    r.git(&["checkout", "-q", "-b", "feature"]);
+    r.write(
+        "src/refund.ts",
+        "export function refund() {}\nconst limit = 10;\n",
+    );
+    let first = r.commit("feat: limit refunds");
+    r.write(
+        "src/refund.ts",
+        "export function refund() {}\nconst limit = 10;\nconst csv = true;\n",
+    );
+    r.write("src/other.ts", "export const a = 2;\n");
+    let second = r.commit("wip");
+    let records = r.qa_diff(&[], &[]).records();
+    let lines = |path: &str| -> Vec<(u64, Option<String>)> {
+        file(&records, path, "branch")["hunks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|h| h["lines"].as_array().unwrap().clone())
+            .filter(|l| l["op"] == "+")
+            .map(|l| {
+                (
+                    l["line"].as_u64().unwrap(),
+                    l["commit"].as_str().map(str::to_string),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(
+        lines("src/refund.ts"),
+        vec![(2, Some(first)), (3, Some(second))]
+    );
+    // One commit changed other.ts: its lines need no attribution.
+    assert_eq!(lines("src/other.ts"), vec![(1, None)]);
+}

@@ -41,7 +41,7 @@ static CLEANUP: LazyLock<Regex> = LazyLock::new(|| {
         \b(typos?|tidy|tidies|lint(s|ing)?|linter|clippy|prettier|rustfmt|gofmt|black|
            formatt?(ing)?|whitespace|nits?|nitpicks?|dead\ code|unused|
            clean\ ?ups?|clean\ up|cleaned|minor\ refactor(ing)?|small\ refactor(ing)?|
-           address(ed|es)?\ (the\ )?(pr\ |code\ )?(review\ )?(comments|feedback|notes)|review\ (comments|feedback)|
+           address(ed|es)?\ (the\ )?(pr\ |code\ )?(review\ )?(comments|feedback|notes)|review\ (comments|feedback)|(pr|mr|code|review)\ (feedback|comments|nits|fixes|suggestions)|(per|after)\ review|
            reorder(ed)?\ imports|sort(ed)?\ imports|fix\ imports|rename(d)?\ (local\ )?variables?)\b",
     )
     .expect("cleanup pattern")
@@ -409,6 +409,8 @@ mod tests {
     fn cleanup_shapes_are_cleanup_whatever_the_type() {
         for subject in [
             "address review comments",
+            "pr feedback: shorter message",
+            "Apply code review suggestions",
             "Fix typo in cart",
             "fix: lint warnings",
             "tidy imports",

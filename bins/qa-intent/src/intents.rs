@@ -450,6 +450,13 @@ fn build(
         }))
         .map(|w| vocabulary::singular(&w))
         .collect();
+    // Review fixes (cleanup commits) are part of the work they fix.
+    let own_commits: BTreeSet<&str> = g
+        .commits
+        .iter()
+        .chain(&g.cleanup)
+        .map(|&i| cs.commits[i].data.oid.as_str())
+        .collect();
     let mut facts = Vec::new();
     if !cleanup {
         for f in &g.files {
@@ -458,7 +465,11 @@ fn build(
             };
             let shared = shared(f);
             for fact in &reading.facts {
-                let weak = shared && !fact.words.iter().any(|w| own_words.contains(w));
+                // qa-diff's attribution settles whose line it is; without it, words do.
+                let weak = match &fact.commit {
+                    Some(c) if !own_commits.is_empty() => !own_commits.contains(c.as_str()),
+                    _ => shared && !fact.words.iter().any(|w| own_words.contains(w)),
+                };
                 facts.push((fact.clone(), weak));
             }
         }

@@ -53,6 +53,8 @@ pub struct Fact {
     pub at: Location,
     /// Specific words of the line, for telling apart intents that share a file.
     pub words: Vec<String>,
+    /// The range commit that added the line, when qa-diff could tell.
+    pub commit: Option<String>,
 }
 
 /// Longest excerpt kept from a source line.
@@ -262,6 +264,7 @@ pub fn read_file(file: &FileData) -> Reading {
             if out.len() >= PER_FILE {
                 continue;
             }
+            let before = out.len();
             match file.role {
                 Role::Product => product_facts(lang, &line.text, &facts, &at, out),
                 Role::Command => command_facts(lang, &line.text, &facts, &at, out),
@@ -270,6 +273,9 @@ pub fn read_file(file: &FileData) -> Reading {
                     setting_facts(&line.text, &at, out)
                 }
                 _ => {}
+            }
+            for fact in &mut out[before..] {
+                fact.commit.clone_from(&line.commit);
             }
         }
     }
@@ -312,6 +318,7 @@ fn push(
         text,
         at: at.clone(),
         words,
+        commit: None,
     });
 }
 
@@ -744,6 +751,7 @@ fn setting_facts(text: &str, at: &Location, out: &mut Vec<Fact>) {
         text: excerpt(t),
         at: at.clone(),
         words: Vec::new(),
+        commit: None,
     });
 }
 

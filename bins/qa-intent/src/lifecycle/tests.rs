@@ -12,6 +12,7 @@ fn file(path: &str, role: Role, added: &[&str]) -> FileData {
                 .iter()
                 .enumerate()
                 .map(|(i, t)| HunkLine {
+                    commit: None,
                     line: i as u32 + 1,
                     op: Op::Add,
                     text: t.to_string(),
