@@ -5,13 +5,20 @@ use crate::records::CommitData;
 use anyhow::Context as _;
 use git2::{DiffOptions, Oid, Repository, Sort};
 
+/// One path a commit changed, with its blob before and after (zero when absent).
+pub struct Touch {
+    pub path: String,
+    pub old: Oid,
+    pub new: Oid,
+}
+
 /// Hands `each` every commit reachable from `head` and not from `base`, parents before
-/// children.
+/// children, with the blobs of the paths it changed (none for merges).
 pub fn each_in_range(
     repo: &Repository,
     base: Oid,
     head: Oid,
-    each: &mut dyn FnMut(CommitData) -> anyhow::Result<()>,
+    each: &mut dyn FnMut(CommitData, Vec<Touch>) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
     let mut walk = repo.revwalk()?;
     walk.set_sorting(Sort::TOPOLOGICAL | Sort::REVERSE)?;
@@ -19,15 +26,18 @@ pub fn each_in_range(
     walk.hide(base)?;
     for oid in walk {
         let oid = oid.context("walking the commit range")?;
-        each(commit_data(repo, oid).with_context(|| format!("reading commit {oid}"))?)?;
+        let (data, touches) =
+            commit_data(repo, oid).with_context(|| format!("reading commit {oid}"))?;
+        each(data, touches)?;
     }
     Ok(())
 }
 
-fn commit_data(repo: &Repository, oid: Oid) -> anyhow::Result<CommitData> {
+fn commit_data(repo: &Repository, oid: Oid) -> anyhow::Result<(CommitData, Vec<Touch>)> {
     let commit = repo.find_commit(oid)?;
     let parents: Vec<Oid> = commit.parent_ids().collect();
     let merge = parents.len() > 1;
+    let mut touches = Vec::new();
     let files = if merge {
         Vec::new()
     } else {
@@ -39,21 +49,25 @@ fn commit_data(repo: &Repository, oid: Oid) -> anyhow::Result<CommitData> {
         opts.skip_binary_check(true);
         let diff =
             repo.diff_tree_to_tree(parent_tree.as_ref(), Some(&commit.tree()?), Some(&mut opts))?;
-        let mut files: Vec<String> = diff
-            .deltas()
-            .filter_map(|d| {
-                d.new_file()
-                    .path()
-                    .or(d.old_file().path())
-                    .map(|p| p.to_string_lossy().into_owned())
-            })
-            .collect();
+        let mut files: Vec<String> = Vec::new();
+        for d in diff.deltas() {
+            let Some(path) = d.new_file().path().or(d.old_file().path()) else {
+                continue;
+            };
+            let path = path.to_string_lossy().into_owned();
+            touches.push(Touch {
+                path: path.clone(),
+                old: d.old_file().id(),
+                new: d.new_file().id(),
+            });
+            files.push(path);
+        }
         files.dedup();
         files
     };
     let text = String::from_utf8_lossy(commit.message_bytes());
     let parsed = message::parse(&text);
-    Ok(CommitData {
+    let data = CommitData {
         oid: oid.to_string(),
         parents: parents.iter().map(Oid::to_string).collect(),
         merge,
@@ -64,5 +78,6 @@ fn commit_data(repo: &Repository, oid: Oid) -> anyhow::Result<CommitData> {
         breaking: parsed.breaking,
         tickets: parsed.tickets,
         files,
-    })
+    };
+    Ok((data, touches))
 }

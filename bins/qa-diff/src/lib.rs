@@ -108,11 +108,10 @@ pub fn run<W: Write>(
         worktree: opts.worktree,
         limits: opts.limits,
     });
-    let mut attribution = attribution::Attribution::new(head_oid, merge_base);
-    let mut touched = std::collections::HashMap::new();
-    let written = commits::each_in_range(&repo, base_oid, head_oid, &mut |commit| {
-        if let (false, Ok(oid)) = (commit.merge, Oid::from_str(&commit.oid)) {
-            attribution.saw(oid, &commit.files, &mut touched);
+    let mut attribution = attribution::Attribution::default();
+    let written = commits::each_in_range(&repo, base_oid, head_oid, &mut |commit, touches| {
+        if let Ok(oid) = Oid::from_str(&commit.oid) {
+            attribution.saw(oid, touches);
         }
         let mut src = Src::new();
         src.insert("git.commit".into(), commit.oid.clone());

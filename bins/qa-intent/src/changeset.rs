@@ -22,6 +22,8 @@ pub struct Changeset {
     pub files: Vec<Read<FileData>>,
     /// HEAD against the working tree (worktree mode only): the task being edited now.
     pub current: Vec<Read<FileData>>,
+    /// Position of each branch-delta path in `files`: lookups happen per commit file.
+    index: std::collections::HashMap<String, usize>,
 }
 
 impl Changeset {
@@ -45,7 +47,10 @@ impl Changeset {
                     data,
                 };
                 match read.data.delta {
-                    Delta::Branch => self.files.push(read),
+                    Delta::Branch => {
+                        self.index.insert(read.data.path.clone(), self.files.len());
+                        self.files.push(read);
+                    }
                     Delta::Current => self.current.push(read),
                 }
             }
@@ -56,7 +61,7 @@ impl Changeset {
 
     /// The branch-delta file record for `path`.
     pub fn file(&self, path: &str) -> Option<&Read<FileData>> {
-        self.files.iter().find(|f| f.data.path == path)
+        self.index.get(path).map(|&i| &self.files[i])
     }
 
     /// The role of a changed path, when the range changed it.

@@ -198,9 +198,11 @@ pub fn singular(word: &str) -> String {
 
 /// True for a word specific enough to tie files together.
 pub fn is_specific(word: &str) -> bool {
+    static GENERIC_SET: std::sync::LazyLock<std::collections::HashSet<&'static str>> =
+        std::sync::LazyLock::new(|| GENERIC.iter().copied().collect());
     word.chars().count() >= 3
         && !word.chars().all(|c| c.is_ascii_digit())
-        && !GENERIC.contains(&word)
+        && !GENERIC_SET.contains(word)
 }
 
 /// The anchor terms of a path: the words of its file stem and of its nearest directory

@@ -1,12 +1,16 @@
 //! Finding a runner on PATH: looked up as an executable file, never started.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
-/// The directories of a PATH value.
+/// The directories of a PATH value, and the answers already looked up (every scenario
+/// asks about the same few runners).
 #[derive(Debug, Clone)]
 pub struct SearchPath {
     dirs: Vec<PathBuf>,
+    known: RefCell<HashMap<String, bool>>,
 }
 
 impl SearchPath {
@@ -17,6 +21,7 @@ impl SearchPath {
             dirs: std::env::split_paths(path)
                 .filter(|dir| dir.is_absolute())
                 .collect(),
+            known: RefCell::new(HashMap::new()),
         }
     }
 
@@ -27,11 +32,16 @@ impl SearchPath {
 
     /// True when an executable file named `program` is in one of the directories.
     pub fn has(&self, program: &str) -> bool {
-        !program.contains('/')
+        if let Some(&known) = self.known.borrow().get(program) {
+            return known;
+        }
+        let found = !program.contains('/')
             && self
                 .dirs
                 .iter()
-                .any(|dir| is_executable(&dir.join(program)))
+                .any(|dir| is_executable(&dir.join(program)));
+        self.known.borrow_mut().insert(program.to_string(), found);
+        found
     }
 }
 

@@ -25,6 +25,10 @@ pub struct BuildFile {
 pub struct Tree {
     root: PathBuf,
     cache: RefCell<HashMap<String, Option<Rc<BuildFile>>>>,
+    /// Resolved paths and nested-repository answers: every scenario asks again about the
+    /// same few build files and directories, and each answer costs system calls.
+    resolved: RefCell<HashMap<String, Option<PathBuf>>>,
+    nested: RefCell<HashMap<String, bool>>,
 }
 
 impl Tree {
@@ -42,6 +46,8 @@ impl Tree {
         Ok(Tree {
             root,
             cache: RefCell::new(HashMap::new()),
+            resolved: RefCell::new(HashMap::new()),
+            nested: RefCell::new(HashMap::new()),
         })
     }
 
@@ -64,8 +70,18 @@ impl Tree {
     /// The path inside the root that `rel` names once symlinks are resolved; None when it
     /// does not exist or resolves outside the root.
     fn inside(&self, rel: &str) -> Option<PathBuf> {
-        let real = self.full(rel).canonicalize().ok()?;
-        real.starts_with(&self.root).then_some(real)
+        if let Some(known) = self.resolved.borrow().get(rel) {
+            return known.clone();
+        }
+        let real = self
+            .full(rel)
+            .canonicalize()
+            .ok()
+            .filter(|real| real.starts_with(&self.root));
+        self.resolved
+            .borrow_mut()
+            .insert(rel.to_string(), real.clone());
+        real
     }
 
     fn load(&self, rel: &str) -> Option<Rc<BuildFile>> {
@@ -99,7 +115,15 @@ impl Tree {
 
     /// True when `dir` (below the root) holds a `.git` entry: another repository.
     pub fn is_nested_repo(&self, dir: &str) -> bool {
-        !dir.is_empty() && self.full(dir).join(".git").symlink_metadata().is_ok()
+        if dir.is_empty() {
+            return false;
+        }
+        if let Some(&known) = self.nested.borrow().get(dir) {
+            return known;
+        }
+        let nested = self.full(dir).join(".git").symlink_metadata().is_ok();
+        self.nested.borrow_mut().insert(dir.to_string(), nested);
+        nested
     }
 
     /// The nested repository a file lies in, if any.
