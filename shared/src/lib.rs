@@ -2,9 +2,12 @@
 //! streaming, exit codes, command-line plumbing, `diag` records and the untrusted-text
 //! boundary.
 
+pub mod acceptance;
+pub mod cancel;
 pub mod canonical;
 pub mod change;
 pub mod cli;
+pub mod clock;
 pub mod diag;
 pub mod envelope;
 pub mod exit;

@@ -1,0 +1,282 @@
+//! The acceptance-flow record payloads (`plan`, `criterion`, `target.spec`, `check.spec`,
+//! check `route`s, `target`, `target.verify`, `observation`, `verdict`, `event`): written by
+//! one stage, read by the ones after it.
+//!
+//! Enumerations serialize to the names in DESIGN.md. Durations and timestamps appear only
+//! in `event` records, never in hashed evidence of other kinds.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::change::Action;
+
+/// What a plan's target names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TargetKind {
+    File,
+    Directory,
+    Url,
+}
+
+/// A plan's target, as declared (`target.spec` data).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TargetSpec {
+    pub kind: TargetKind,
+    /// Repository-relative path, or the URL.
+    pub value: String,
+    /// The operator's label for the deployed build: recorded, never attested.
+    pub build_id: Option<String>,
+}
+
+/// Where a criterion comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SourceKind {
+    /// An explicit statement in the plan.
+    Request,
+    /// A repository file holding a ticket export, with a verbatim quote.
+    Ticket,
+    /// A repository specification file, with a verbatim quote.
+    Spec,
+    /// Supplied by inference: labelled, and never enough to pass a run.
+    Inferred,
+}
+
+/// A criterion's source, as checked by `qa-intent --plan`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Source {
+    pub kind: SourceKind,
+    /// Repository-relative file (ticket, spec).
+    pub path: Option<String>,
+    /// The verbatim quote that must be in `path`.
+    pub quote: Option<String>,
+    /// The inline text (request, inferred).
+    pub text: Option<String>,
+    /// SHA-256 of the source file's bytes.
+    pub sha256: Option<String>,
+    /// True when the quote was found verbatim (always true for request and inferred).
+    pub found: bool,
+}
+
+/// `plan` data: the plan file and what it holds.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct PlanData {
+    pub path: String,
+    pub sha256: String,
+    pub target: TargetSpec,
+    pub criteria: u32,
+    pub checks: u32,
+}
+
+/// `criterion` data.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct CriterionData {
+    pub id: String,
+    pub expected: String,
+    pub source: Source,
+    pub inferred: bool,
+}
+
+/// `check.spec` data: one check of the plan, kept whole for the stage that runs it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct CheckSpecData {
+    pub id: String,
+    pub criterion: String,
+    /// As written in the plan (`file`, `http`, `mcp`, `browser`, or an unknown kind).
+    pub kind: String,
+    /// The check object exactly as the plan gives it.
+    pub spec: Value,
+}
+
+/// Route decision for a check.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CheckDecision {
+    Runnable,
+    /// A permission flag it needs was not given.
+    Blocked,
+    /// No checker for its kind, or an invalid check.
+    Unsupported,
+}
+
+/// `route` data for a check.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct CheckRouteData {
+    /// The `check.spec` record id.
+    pub subject: String,
+    pub check: String,
+    pub criterion: String,
+    pub decision: CheckDecision,
+    pub reason: String,
+    /// Permission flags the check needs (`--allow-network`, ...).
+    pub needs: Vec<String>,
+    /// The needed flags that were not given.
+    pub missing: Vec<String>,
+    pub action: Action,
+}
+
+/// What happened when a target was captured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TargetStatus {
+    Captured,
+    /// Not fetched: a permission flag was missing (`--allow-network`).
+    Blocked,
+    /// Could not be captured (limit hit, symlink, unreachable, redirect): see `reason`.
+    Failed,
+}
+
+/// One file of a content manifest.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Entry {
+    pub path: String,
+    pub size: u64,
+    pub sha256: String,
+}
+
+/// A path left out of a capture, and why.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Excluded {
+    pub path: String,
+    pub reason: String,
+}
+
+/// `target` data: the captured identity of a target.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct TargetData {
+    pub kind: TargetKind,
+    pub value: String,
+    pub build_id: Option<String>,
+    pub status: TargetStatus,
+    /// Manifest hash (file, directory) or body hash (url).
+    pub sha256: Option<String>,
+    pub entries: Vec<Entry>,
+    pub excluded: Vec<Excluded>,
+    /// Why the capture is blocked or failed.
+    pub reason: Option<String>,
+    pub http_status: Option<u16>,
+    pub etag: Option<String>,
+    pub x_build_id: Option<String>,
+}
+
+/// What `qa-fetch --verify` compared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum VerifySubject {
+    Target,
+    Plan,
+    Source,
+}
+
+/// `target.verify` data: a recapture after the checks.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct TargetVerifyData {
+    pub subject: VerifySubject,
+    /// The target value, plan path or source path.
+    pub value: String,
+    pub before: Option<String>,
+    pub after: Option<String>,
+    /// True when nothing changed; a false one makes the run stale.
+    pub same: bool,
+    /// Paths that were added, removed or changed (directory targets), at most 64.
+    pub changed: Vec<String>,
+    pub reason: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ObservationStatus {
+    Pass,
+    Fail,
+    /// The check ran but the observation itself broke (unreachable, malformed reply).
+    Error,
+    /// The check could not run (blocked, unsupported, target not captured): never a pass.
+    Unverified,
+    Cancelled,
+}
+
+/// What an observation keeps as evidence: bounded excerpts plus full-content hashes.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ObservationEvidence {
+    /// At most 4,096 characters of what was observed (secrets redacted).
+    pub excerpt: Option<String>,
+    /// SHA-256 of the whole observed content (up to the byte cap).
+    pub sha256: Option<String>,
+    pub bytes: u64,
+    /// True when the content was cut at the byte cap.
+    pub truncated: bool,
+    pub url: Option<String>,
+    pub path: Option<String>,
+    pub http_status: Option<u16>,
+}
+
+/// `observation` data: one check's result.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ObservationData {
+    pub check: String,
+    pub criterion: String,
+    pub check_kind: String,
+    pub status: ObservationStatus,
+    pub expected: String,
+    pub observed: String,
+    pub evidence: ObservationEvidence,
+    /// Why the check is unverified, errored or cancelled.
+    pub reason: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum VerdictStatus {
+    Pass,
+    Fail,
+    Incomplete,
+    Stale,
+    Cancelled,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CriterionStatus {
+    Pass,
+    Fail,
+    Unverified,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Counts {
+    pub pass: u32,
+    pub fail: u32,
+    pub unverified: u32,
+}
+
+/// One criterion's outcome in the verdict.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct CriterionOutcome {
+    pub id: String,
+    pub status: CriterionStatus,
+    pub reasons: Vec<String>,
+}
+
+/// `verdict` data: the run's outcome.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct VerdictData {
+    pub status: VerdictStatus,
+    pub counts: Counts,
+    pub reasons: Vec<String>,
+    pub criteria: Vec<CriterionOutcome>,
+}
+
+/// `event` data: a phase of a run, with its time (events are the only records that carry
+/// timestamps and durations).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct EventData {
+    /// `plan`, `fetch`, `check`, `verify`, `report`, `cancel`.
+    pub phase: String,
+    /// RFC 3339 UTC time the event was written.
+    pub at: String,
+    /// The record id (check, target) the event is about.
+    pub subject: Option<String>,
+    pub duration_ms: Option<u64>,
+    pub detail: Option<String>,
+}
