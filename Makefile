@@ -1,7 +1,7 @@
 # qapipe: build, test, install, man pages, benchmarks and the flows.
 CARGO ?= cargo
 PREFIX ?= /usr/local
-BINS := qa-diff qa-intent qa-route qa-trace qa-report
+BINS := qa-diff qa-intent qa-route qa-trace qa-fetch qa-check qa-report
 DEBUG_DIR := target/debug
 RELEASE_DIR := target/release
 

@@ -1,0 +1,17 @@
+use qa_fetch::cli;
+use qa_shared::exit::{self, Exit};
+use qa_shared::output::RecordWriter;
+
+fn main() -> std::process::ExitCode {
+    let args: cli::Args = match qa_shared::cli::parse(cli::command()) {
+        Ok(a) => a,
+        Err(code) => return code,
+    };
+    exit::run("qa-fetch", || {
+        let mut out = RecordWriter::stdout();
+        let (source, input) = qa_shared::ndjson::open(&args.input)?;
+        qa_shared::ndjson::forward(&source, input, &mut out)?;
+        out.finish()?;
+        Ok(Exit::Success)
+    })
+}
