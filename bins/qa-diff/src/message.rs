@@ -26,6 +26,14 @@ static KEY_TICKET: LazyLock<Regex> = LazyLock::new(|| {
 static HASH_TICKET: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?:^|[\s(\[,;:])#(?P<num>[1-9][0-9]{0,8})\b").expect("constant regex")
 });
+/// A body line that is only a closing keyword and the tickets it closes (`Fixes #12`,
+/// `Closes ABC-3, #4`).
+static CLOSES: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)^\s*(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?|refs?):?\s+(?:#[1-9][0-9]*|[A-Z][A-Z0-9]{0,9}-[1-9][0-9]*)(?:\s*(?:,|and)\s*(?:#[1-9][0-9]*|[A-Z][A-Z0-9]{0,9}-[1-9][0-9]*))*\s*\.?\s*$",
+    )
+    .expect("constant regex")
+});
 static TRAILER: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^[A-Za-z][A-Za-z0-9-]*: \S").expect("constant regex"));
 
@@ -76,6 +84,10 @@ pub fn parse(message: &str) -> Parsed {
     let mut tickets = tickets_in(&parsed.subject);
     for t in &trailers {
         tickets.extend(tickets_in(t));
+    }
+    // GitHub's and GitLab's closing keywords name the issue anywhere in the body.
+    for line in parsed.body.lines().filter(|l| CLOSES.is_match(l)) {
+        tickets.extend(tickets_in(line));
     }
     tickets.sort();
     tickets.dedup();
@@ -142,6 +154,15 @@ mod tests {
             parse("Fix: crash on empty cart").kind.as_deref(),
             Some("fix")
         );
+    }
+
+    #[test]
+    fn closing_keywords_in_the_body_name_tickets() {
+        let p = parse("feat: export invoices\n\nAdds the CSV export.\nFixes #12\nCloses ABC-3");
+        assert_eq!(p.tickets, vec!["#12", "ABC-3"]);
+        // A number in prose is no ticket.
+        let p = parse("feat: export invoices\n\nHandles #12 of the 40 columns.");
+        assert!(p.tickets.is_empty(), "{:?}", p.tickets);
     }
 
     #[test]
