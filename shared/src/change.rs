@@ -386,6 +386,8 @@ pub enum ActionKind {
     DefineCommand,
     /// Commit wording or context only: a person decides whether it matters.
     ReviewScenario,
+    /// Run one acceptance check (qa-check).
+    RunCheck,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -514,6 +516,13 @@ pub enum TraceStepKind {
     Route,
     Draft,
     Execution,
+    /// An acceptance criterion's source: the ticket or spec quote (found or not), or the
+    /// request or inferred text.
+    Source,
+    /// One check of a criterion and its route decision (runnable, blocked, unsupported).
+    Check,
+    /// One check's observation status, or its absence.
+    Observation,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -535,10 +544,10 @@ pub struct TraceStep {
     pub text: String,
 }
 
-/// `trace` data: the causal path of one scenario.
+/// `trace` data: the causal path of one scenario, or of one acceptance criterion.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct TraceData {
-    /// The scenario id.
+    /// The scenario id, or the `criterion` record id.
     pub subject: String,
     pub state: TraceState,
     pub path: Vec<TraceStep>,

@@ -47,6 +47,19 @@ static CLEANUP: LazyLock<Regex> = LazyLock::new(|| {
     .expect("cleanup pattern")
 });
 
+/// A description that starts as cleanup (`typo in ...`, `lint warnings`, `remove unused
+/// imports`, `address review comments`).
+static CLEANUP_LEAD: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?ix)^\s*(?:fix(?:es|ed)?\s+|correct\s+|run\s+|apply\s+)?(?:the\s+|a\s+|some\s+)?(
+            typos?|lint(s|ing)?|linter|clippy|prettier|rustfmt|gofmt|black|formatting|format\ code|
+            whitespace|nits?|tidy|clean\ ?up|cleanup|dead\ code|unused\ (imports?|variables?|code)|
+            remove\ (dead|unused)|address(ed)?\ (review|pr|the)|review\ (comments|feedback)|
+            (pr|mr|code)\ (feedback|review)|minor\ refactor)\b",
+    )
+    .expect("cleanup lead pattern")
+});
+
 /// Subjects with no usable intent.
 static UNUSABLE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
@@ -239,6 +252,19 @@ pub fn description(subject: &str) -> &str {
     }
 }
 
+/// A subject's description without trailing ticket references (`(#40)`, `[SHOP-301]`,
+/// `(ABC-1, #2)`): the tickets live in their own field.
+pub fn title_of(description: &str) -> &str {
+    static TRAILING: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"\s*[\(\[](?:#\d+|[A-Z][A-Z0-9]+-\d+)(?:\s*,\s*(?:#\d+|[A-Z][A-Z0-9]+-\d+))*[\)\]]\s*$")
+            .expect("trailing ticket pattern")
+    });
+    match TRAILING.find(description) {
+        Some(m) if m.start() > 0 => &description[..m.start()],
+        _ => description,
+    }
+}
+
 /// True when `text` names behaviour a user, caller or operator could observe.
 pub fn describes_behaviour(text: &str) -> bool {
     text.split(|c: char| !c.is_alphanumeric())
@@ -280,7 +306,17 @@ pub fn classify(commit: &CommitData, role: impl Fn(&str) -> Option<Role>) -> Com
         // Only tests, docs or generated files changed (or nothing the net diff kept).
         return CommitClass::Maintenance;
     }
-    if is_cleanup_shaped(&commit.subject) {
+    let typed = matches!(
+        kind.as_deref(),
+        Some("feat" | "feature" | "fix" | "hotfix" | "bugfix" | "perf")
+    );
+    // A feature that mentions a format or unused coupons is still a feature: a typed
+    // commit is cleanup only when its description leads with the cleanup.
+    if if typed {
+        CLEANUP_LEAD.is_match(desc)
+    } else {
+        is_cleanup_shaped(&commit.subject)
+    } {
         return CommitClass::Cleanup;
     }
     match kind.as_deref() {
@@ -406,6 +442,32 @@ mod tests {
     }
 
     #[test]
+    fn a_typed_feature_mentioning_cleanup_words_stays_a_feature() {
+        for subject in [
+            "feat(cli): --format json and exit 3 on errors",
+            "feat: date format setting",
+            "fix: refund unused coupons",
+        ] {
+            let kind = subject.split([':', '(']).next();
+            assert!(
+                matches!(
+                    class(subject, kind, &["src/cli.ts"]),
+                    CommitClass::Behaviour(_)
+                ),
+                "{subject}"
+            );
+        }
+        assert_eq!(
+            class("fix: typo in checkout", Some("fix"), &["src/c.ts"]),
+            CommitClass::Cleanup
+        );
+        assert_eq!(
+            class("fix: lint warnings", Some("fix"), &["src/c.ts"]),
+            CommitClass::Cleanup
+        );
+    }
+
+    #[test]
     fn cleanup_shapes_are_cleanup_whatever_the_type() {
         for subject in [
             "address review comments",
@@ -487,6 +549,18 @@ mod tests {
         // Without the ticket the same words are no usable intent.
         let c = commit("free shipping over 50", None, &["src/cart.ts"]);
         assert_eq!(classify(&c, role_of), CommitClass::Unusable);
+    }
+
+    #[test]
+    fn titles_leave_trailing_ticket_references_to_the_tickets_field() {
+        assert_eq!(title_of("add export (#40)"), "add export");
+        assert_eq!(
+            title_of("free shipping over 50 [SHOP-301]"),
+            "free shipping over 50"
+        );
+        assert_eq!(title_of("add export (ABC-1, #2)"), "add export");
+        // A parenthesis that is not a ticket stays.
+        assert_eq!(title_of("add export (CSV)"), "add export (CSV)");
     }
 
     #[test]

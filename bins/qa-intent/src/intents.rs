@@ -416,7 +416,7 @@ fn build(
     let description = anchor.map(|c| behaviour::description(&c.subject).to_string());
     let title = match (&g.title, &description) {
         (Some(t), _) => t.clone(),
-        (None, Some(d)) => capitalized(d),
+        (None, Some(d)) => capitalized(behaviour::title_of(d)),
         (None, None) => g
             .cleanup
             .first()

@@ -90,7 +90,7 @@ static CONDITION: LazyLock<Regex> = LazyLock::new(|| {
 });
 static COMPARISON: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?x)
-        ([\w.\]\)]+)\s*(<=|>=|<|>|===|==|!==|!=)\s*(-?\d+(?:\.\d+)?|[A-Z][A-Z0-9_]{2,}|\w*(?:max|min|limit|Max|Min|Limit)\w*)\b
+        ([\w.\]\)]+)\s*(<=|>=|<|>|===|==)\s*(-?\d+(?:\.\d+)?|[A-Z][A-Z0-9_]{2,}|\w*(?:max|min|limit|Max|Min|Limit)\w*)\b
       | (-?\d+(?:\.\d+)?)\s*(<=|>=|<|>)\s*([\w.]+)
     ")
 });
@@ -106,6 +106,9 @@ static THROW: LazyLock<Regex> = LazyLock::new(|| {
       | \b(?:toast|message|notification)\.error\s*\(\s*["'`]([^"'`]+)
       | \bset(?:Error|ErrorMessage|FormError)\s*\(\s*["'`]([^"'`]+)
       | \bHTTPException\s*\(\s*status_code\s*=\s*(\d{3})
+      | \bthrow\s+error\s*\(\s*\d{3}\s*,\s*["'`]([^"'`]+)
+      | \bstatus\.Errorf?\s*\(\s*codes\.\w+\s*,\s*"([^"]+)
+      | \braise\s+(?:[A-Z]\w*(?:::\w+)*\s*,\s*)?["']([^"']+)
       | \berror\s*:\s*["'`]([^"'`]+)
     "#)
 });
@@ -143,7 +146,7 @@ static STATE_TRANSITION: LazyLock<Regex> = LazyLock::new(|| {
       | \bset\w*(?:Status|State)\s*\(\s*["'`](\w[\w-]*)["'`]
       | \b[A-Za-z_]\w*(?:\.\w+)*\.\w*(?:status|state|Status|State)\s*=\s*(?:\w+(?:::|\.))+([A-Z]\w*)\s*;?\s*$
       | \bset\w*(?:Status|State)\s*\(\s*(?:\w+(?:::|\.))+([A-Z]\w*)\s*\)
-      | \b(?:update|updateOne|update_one|updateMany|patch|setState|findOneAndUpdate|update_or_create)\s*\(.*?\b\w*(?:status|state)\s*[:=]\s*["'`](\w[\w-]*)["'`]
+      | \b(?:update\w*|save\w*|upsert\w*|patch\w*|insert\w*|setState|findOneAndUpdate|update_or_create)\s*\(.*?\b\w*(?:status|state)\s*[:=]\s*["'`](\w[\w-]*)["'`]
     "#)
 });
 static DURABLE: LazyLock<Regex> = LazyLock::new(|| {
@@ -365,6 +368,92 @@ fn first_group(c: &regex::Captures) -> Option<String> {
         .map(|m| m.as_str().to_string())
 }
 
+/// The message a captured group starts: when it begins a quoted string, the whole argument
+/// is rendered, concatenations and interpolations included (`"account " + id + " is
+/// frozen"` -> `account {id} is frozen`).
+fn message(c: &regex::Captures, text: &str) -> Option<String> {
+    let group = c.iter().skip(1).flatten().next()?;
+    let start = group.start();
+    let opens_string = start > 0 && matches!(text.as_bytes()[start - 1], b'"' | b'\'' | b'`');
+    if !opens_string {
+        return Some(group.as_str().to_string());
+    }
+    let rendered = render_argument(&text[start - 1..]);
+    Some(if rendered.is_empty() {
+        group.as_str().to_string()
+    } else {
+        rendered
+    })
+}
+
+/// Renders one call argument made of string literals and the values joined to them.
+pub fn render_argument(arg: &str) -> String {
+    let chars: Vec<char> = arg.chars().collect();
+    let mut out = String::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        match c {
+            '"' | '\'' | '`' => {
+                i += 1;
+                while i < chars.len() && chars[i] != c {
+                    if chars[i] == '\\' && i + 1 < chars.len() {
+                        i += 1;
+                    } else if c == '`' && chars[i] == '$' && chars.get(i + 1) == Some(&'{') {
+                        // `${expr}` -> `{expr}`
+                        i += 1;
+                        continue;
+                    }
+                    out.push(chars[i]);
+                    i += 1;
+                }
+                i += 1;
+                if !joined_next(&chars, i) {
+                    break;
+                }
+            }
+            ' ' | '\t' => i += 1,
+            '+' => {
+                i += 1;
+                continue;
+            }
+            ')' | ',' | ';' => break,
+            _ => {
+                let mut depth = 0;
+                let begin = i;
+                while i < chars.len() {
+                    match chars[i] {
+                        '(' | '[' => depth += 1,
+                        ')' | ']' if depth > 0 => depth -= 1,
+                        ')' | ',' | ';' | '+' if depth == 0 => break,
+                        _ => {}
+                    }
+                    i += 1;
+                }
+                let expr: String = chars[begin..i].iter().collect();
+                let expr = expr.trim();
+                if !expr.is_empty() {
+                    out.push('{');
+                    out.push_str(expr);
+                    out.push('}');
+                }
+                if !joined_next(&chars, i) {
+                    break;
+                }
+            }
+        }
+    }
+    out
+}
+
+/// True when the next token after `i` is a `+` joining another part.
+fn joined_next(chars: &[char], i: usize) -> bool {
+    chars[i.min(chars.len())..]
+        .iter()
+        .find(|c| !c.is_whitespace())
+        .is_some_and(|&c| c == '+')
+}
+
 fn product_facts(
     lang: Language,
     text: &str,
@@ -425,7 +514,7 @@ fn product_facts(
     }
     // Outcomes: errors first (they shape failure scenarios), then what users see.
     if let Some(c) = find(&THROW, text, facts) {
-        let msg = with_detail(first_group(&c).unwrap_or_else(|| line.clone()), text);
+        let msg = with_detail(message(&c, text).unwrap_or_else(|| line.clone()), text);
         push(
             out,
             FactKind::Outcome { error: true },
@@ -635,7 +724,7 @@ pub fn condition_of(text: &str) -> Option<String> {
 fn is_presentation_setter(text: &str) -> bool {
     static PRESENTATION: LazyLock<Regex> = LazyLock::new(|| {
         re(
-            r"\bset(?:ClassName|Class|Style|Styles|Theme|Hover|Hovered|Focus|Focused|Open|Expanded|Collapsed|Visible|Width|Height|Size|Color|Variant|Animation|Tab|ActiveTab)\s*\(",
+            r"\bset(?:ClassName|Class|Style|Styles|Theme|Hover|Hovered|Focus|Focused|Open|Expanded|Collapsed|Visible|Width|Height|Size|Color|Variant|Animation|Tab|ActiveTab|Error|Errors|Loading|Saving|Submitting|Busy|Pending|Message|Notice|Toast|Dirty|Touched)\s*\(",
         )
     });
     PRESENTATION.is_match(text)
@@ -684,7 +773,7 @@ fn command_facts(
         );
     }
     if let Some(c) = find(&THROW, text, facts) {
-        let msg = with_detail(first_group(&c).unwrap_or_else(|| line.clone()), text);
+        let msg = with_detail(message(&c, text).unwrap_or_else(|| line.clone()), text);
         push(
             out,
             FactKind::Outcome { error: true },

@@ -179,9 +179,15 @@ impl Ctx<'_> {
                     .map(|t| format!("Trigger: {t}")),
             );
         }
+        // A condition that guards an error belongs to the failure scenario, not the journey.
+        let guards_error = |c: &Fact| {
+            errors.iter().any(|e| {
+                e.at.file == c.at.file && e.at.line >= c.at.line && e.at.line - c.at.line <= 3
+            })
+        };
         for c in conditions
             .iter()
-            .filter(|c| c.kind == FactKind::Condition)
+            .filter(|c| c.kind == FactKind::Condition && !guards_error(c))
             .take(1)
         {
             steps.push(format!("Given: {}", c.text));
@@ -207,7 +213,22 @@ impl Ctx<'_> {
                 .take(2)
                 .map(|s| format!("The change is stored: {}", s.text)),
         );
-        let located_proof = !assertions.is_empty();
+        let mut located_proof = !assertions.is_empty();
+        let mut contract_evidence = Vec::new();
+        if !located_proof && !d.contracts.is_empty() {
+            // A changed test of this intent states the outcome the product lines do not.
+            for c in d.contracts.iter().take(3) {
+                assertions.push(format!("Changed test passes: {}", c.title));
+                contract_evidence.push(Evidence {
+                    file: c.file.clone(),
+                    line: c.line,
+                    relation: Relation::Supporting,
+                    stage: Some(Stage::ObservableOutcome),
+                    text: c.title.clone(),
+                });
+            }
+            located_proof = true;
+        }
         // Team policy states outcomes the diff cannot show: assertions, never proof.
         let policy = &self.intent;
         assertions.extend(
@@ -236,6 +257,7 @@ impl Ctx<'_> {
                 .chain(states.iter().filter(|s| !durable.contains(s)))
                 .map(|f| self.evidence(f, Relation::Supporting)),
         );
+        evidence.extend(contract_evidence);
         let proof_gap = if !located_proof {
             Some(if errors.is_empty() {
                 format!("No changed line shows what a user sees or what is stored after \"{}\"; a reviewer must state the expected outcome.", d.title)
@@ -283,6 +305,10 @@ impl Ctx<'_> {
                     .take(1)
                     .map(|t| format!("Trigger: {}", t.text)),
             );
+            if steps.is_empty() {
+                // Never a failure without a way in: at least reach the located error.
+                steps.push(format!("Reach the error at {}:{}", e.at.file, e.at.line));
+            }
             let mut evidence = vec![self.evidence(e, Relation::Direct)];
             evidence.extend(guard.map(|c| self.evidence(c, Relation::Supporting)));
             out.push(self.scenario(
@@ -449,6 +475,10 @@ impl Ctx<'_> {
             .filter(|f| matches!(f.kind, FactKind::Outcome { error: true }))
             .collect();
         let files = self.files_with(Role::Command);
+        // A command file changed elsewhere (a ticker, a helper) has no CLI contract to test.
+        if args.is_empty() && output.is_empty() && exits.is_empty() && errors.is_empty() {
+            return Vec::new();
+        }
 
         let mut evidence: Vec<Evidence> = output
             .iter()
@@ -554,6 +584,34 @@ impl Ctx<'_> {
 
     fn configuration(&self, facts: &[&Fact]) -> Scenario {
         let files = self.files_with(Role::Configuration);
+        let ci = self
+            .intent
+            .roles
+            .iter()
+            .filter(|(_, &r)| r == Role::Configuration)
+            .all(|(p, _)| is_ci_definition(p));
+        if ci {
+            // A CI definition has no runtime: its contract is its triggers and its steps.
+            return self.scenario(
+                format!("CI verification: {files} runs on its triggers and its jobs pass"),
+                ScenarioKind::Primary,
+                Focus::Configuration,
+                vec![
+                    format!("Push a branch or open a pull request that triggers {files}"),
+                    "Follow every job and step the change touches".to_string(),
+                ],
+                vec![
+                    "the workflow starts on the changed triggers".to_string(),
+                    "every changed job and step passes".to_string(),
+                ],
+                facts
+                    .iter()
+                    .take(4)
+                    .map(|f| self.evidence(f, Relation::Supporting))
+                    .collect(),
+                Some("Only a run of the CI definition proves it.".to_string()),
+            );
+        }
         self.scenario(
             format!("Build and runtime verification: {files}"),
             ScenarioKind::Primary,
@@ -645,6 +703,23 @@ fn boundary_step(condition: &str) -> String {
     }
 }
 
+/// A CI pipeline definition (GitHub Actions, GitLab CI, CircleCI, Azure, Jenkins, ...).
+fn is_ci_definition(path: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    lower.starts_with(".github/workflows/")
+        || lower.starts_with(".circleci/")
+        || lower.starts_with(".buildkite/")
+        || [
+            ".gitlab-ci.yml",
+            "azure-pipelines.yml",
+            "jenkinsfile",
+            ".travis.yml",
+            "bitbucket-pipelines.yml",
+        ]
+        .iter()
+        .any(|n| lower == *n || lower.ends_with(&format!("/{n}")))
+}
+
 /// `eprintln!`, `console.error`, `sys.stderr`, `click.echo(..., err=True)`, `os.Stderr`.
 fn is_stderr_write(text: &str) -> bool {
     [
@@ -713,6 +788,14 @@ mod tests {
         for line in ["ExitCode::FAILURE", "std::process::exit(2);", "sys.exit(1)"] {
             assert!(!is_success_exit(line), "{line}");
         }
+    }
+
+    #[test]
+    fn ci_definitions_are_told_from_runtime_configuration() {
+        assert!(is_ci_definition(".github/workflows/test.yml"));
+        assert!(is_ci_definition(".gitlab-ci.yml"));
+        assert!(!is_ci_definition("tsconfig.json"));
+        assert!(!is_ci_definition("config/workflows.yml"));
     }
 
     #[test]

@@ -37,7 +37,10 @@ pub fn language_of(path: &str) -> Language {
         _ => return Language::Other,
     };
     let is = |list: &[&str]| list.iter().any(|e| ext.eq_ignore_ascii_case(e));
-    if is(&["ts", "tsx", "mts", "cts", "js", "jsx", "mjs", "cjs"]) {
+    // Vue and Svelte components are script plus JSX-like markup: read them the same way.
+    if is(&[
+        "ts", "tsx", "mts", "cts", "js", "jsx", "mjs", "cjs", "vue", "svelte",
+    ]) {
         Language::TypeScript
     } else if is(&["py", "pyi"]) {
         Language::Python

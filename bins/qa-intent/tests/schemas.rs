@@ -48,8 +48,8 @@ const SCENARIO_KINDS: [ScenarioKind; 4] =
 const PRIORITIES: [Priority; 2] = all!(Priority: Critical, Recommended);
 const RELATIONS: [Relation; 3] = all!(Relation: Direct, Supporting, Contextual);
 const TRACE_STATES: [TraceState; 3] = all!(TraceState: Traceable, Partial, ReviewOnly);
-const STEP_KINDS: [TraceStepKind; 6] =
-    all!(TraceStepKind: Diff, Lifecycle, Risk, Route, Draft, Execution);
+const STEP_KINDS: [TraceStepKind; 9] =
+    all!(TraceStepKind: Diff, Lifecycle, Risk, Route, Draft, Execution, Source, Check, Observation);
 const EXECUTIONS: [ExecutionState; 4] = all!(ExecutionState: NotRun, Passed, Failed, Blocked);
 const RECEIPTS: [Receipt; 4] = all!(Receipt: Compiled, Partial, NotCompiled, ReviewOnly);
 

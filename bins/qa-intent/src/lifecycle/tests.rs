@@ -457,3 +457,84 @@ fn an_http_error_keeps_its_detail() {
         .expect("error");
     assert_eq!(e.text, "409");
 }
+
+#[test]
+fn messages_are_rendered_whole_with_their_values() {
+    assert_eq!(
+        render_argument("\"account \" + id + \" is frozen\")"),
+        "account {id} is frozen"
+    );
+    assert_eq!(
+        render_argument("`no rate for ${pair.base}`)"),
+        "no rate for {pair.base}"
+    );
+    assert_eq!(render_argument("\"plain\", 404)"), "plain");
+    let facts = read_file(&file(
+        "src/Account.java",
+        Role::Product,
+        &["throw new IllegalStateException(\"account \" + id + \" is frozen\");"],
+    ))
+    .facts;
+    let e = facts
+        .iter()
+        .find(|f| f.kind == FactKind::Outcome { error: true })
+        .expect("error");
+    assert_eq!(e.text, "account {id} is frozen");
+}
+
+#[test]
+fn framework_error_idioms_are_failure_outcomes() {
+    for (path, line, msg) in [
+        (
+            "src/routes/+page.server.ts",
+            "throw error(404, \"Invoice not found\");",
+            "Invoice not found",
+        ),
+        (
+            "internal/stock.go",
+            "return nil, status.Errorf(codes.NotFound, \"no stock for %s\", sku)",
+            "no stock for %s",
+        ),
+        (
+            "app/models/loan.rb",
+            "raise ArgumentError, \"amount must be positive\" if amount <= 0",
+            "amount must be positive",
+        ),
+    ] {
+        let facts = read_file(&file(path, Role::Product, &[line])).facts;
+        let e = facts
+            .iter()
+            .find(|f| f.kind == FactKind::Outcome { error: true });
+        assert_eq!(e.map(|f| f.text.as_str()), Some(msg), "{line}");
+    }
+}
+
+#[test]
+fn inequality_with_zero_is_no_boundary() {
+    let k = kinds("src/sort.ts", Role::Product, &["if (cmp !== 0) {"]);
+    assert!(!has(&k, |k| *k == FactKind::Comparison), "{k:?}");
+    let k = kinds("src/sort.ts", Role::Product, &["if (count >= 10) {"]);
+    assert!(has(&k, |k| *k == FactKind::Comparison));
+}
+
+#[test]
+fn a_status_inside_a_save_payload_is_a_transition_but_ui_flags_are_not_state() {
+    let facts = read_file(&file(
+        "src/pay.ts",
+        Role::Product,
+        &["await saveInvoice({ ...invoice, status: \"paid\" });"],
+    ))
+    .facts;
+    assert!(
+        facts
+            .iter()
+            .any(|f| matches!(&f.kind, FactKind::State { literal: Some(s), .. } if s == "paid")),
+        "{facts:?}"
+    );
+    let k = kinds(
+        "src/Form.tsx",
+        Role::Product,
+        &["setError(null);", "setLoading(true);"],
+    );
+    assert!(!has(&k, |k| matches!(k, FactKind::State { .. })), "{k:?}");
+}
