@@ -5,7 +5,8 @@ use qa_shared::cli::{after_help, Example};
 use qa_shared::Exit;
 use std::path::PathBuf;
 
-/// Derive change intents and QA scenarios from a qa-diff stream.
+/// Derive change intents and QA scenarios from a qa-diff stream, or start an acceptance
+/// stream from a plan.
 ///
 /// qa-intent forwards every record it reads, then adds one `intent` record per
 /// behaviour-bearing change, each followed by its `scenario` records. Commits join into
@@ -18,21 +19,36 @@ use std::path::PathBuf;
 /// gap when no changed line shows an observable outcome. A reviewed `.qa/manifest.yaml`
 /// turns matching flows into team policy and suppresses known false positives.
 ///
+/// With --plan FILE, qa-intent is a source stage: it checks the acceptance plan (target,
+/// criteria with their sources, checks; the first error names its JSON pointer), hashes it,
+/// reads each ticket or spec source file under --repo (symlinks resolved, never outside
+/// it; at most 4 MiB), hashes it and looks for its quote verbatim, then writes a `plan`
+/// record, a `target.spec`, one `criterion` per criterion and one `check.spec` per check.
+/// A missing source file or quote is not an error: the criterion records `found: false`
+/// and stays unverified. It reads stdin only when given `--in -`.
+///
 /// Nothing is executed and nothing is written but stdout.
 #[derive(Debug, Parser)]
 #[command(name = "qa-intent", version)]
 pub struct Args {
-    /// Read records from FILE instead of stdin (`-` is stdin).
-    #[arg(long = "in", value_name = "FILE", default_value = "-")]
-    pub input: PathBuf,
+    /// Read records from FILE instead of stdin (`-` is stdin). With --plan, forward the
+    /// records of FILE before the plan's own; without --in, --plan never reads stdin.
+    #[arg(long = "in", value_name = "FILE")]
+    pub input: Option<PathBuf>,
 
-    /// The repository whose `.qa/manifest.yaml` holds team policy.
+    /// The repository: its `.qa/manifest.yaml` holds team policy, and every path of a
+    /// plan (sources, file and directory targets) is relative to it.
     #[arg(long, value_name = "DIR", default_value = ".")]
     pub repo: PathBuf,
 
     /// Read team policy from FILE instead of DIR/.qa/manifest.yaml (which is optional).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", conflicts_with = "plan")]
     pub manifest: Option<PathBuf>,
+
+    /// Start an acceptance stream from the plan FILE (`.qa-acceptance.json`, read
+    /// relative to the working directory) instead of reading a change stream.
+    #[arg(long, value_name = "FILE")]
+    pub plan: Option<PathBuf>,
 
     /// The permission flags every stage accepts; this stage needs none of them.
     #[command(flatten)]
@@ -52,6 +68,18 @@ pub const EXAMPLES: &[Example] = &[
         what: "Another repository, with its team manifest",
         command: "qa-diff --repo ../shop | qa-intent --repo ../shop",
     },
+    Example {
+        what: "Start the acceptance flow from a plan",
+        command: "qa-intent --plan .qa-acceptance.json | qa-fetch | qa-route | qa-check | qa-fetch --verify | qa-trace | qa-report",
+    },
+    Example {
+        what: "Carry a host profile into the acceptance flow",
+        command: "qa-profile host.yaml --ndjson | qa-intent --plan .qa-acceptance.json --in - | qa-fetch",
+    },
+    Example {
+        what: "Which criteria have a source quote that was not found",
+        command: "qa-intent --plan .qa-acceptance.json | jq -r 'select(.kind == \"criterion\" and (.data.source.found | not)) | .data.id'",
+    },
 ];
 
 pub const EXIT_STATUS: &[(Exit, &str)] = &[
@@ -59,9 +87,12 @@ pub const EXIT_STATUS: &[(Exit, &str)] = &[
     (Exit::Usage, "usage error (bad flags)"),
     (
         Exit::DataErr,
-        "malformed input records or an invalid manifest",
+        "malformed input records, an invalid manifest, or an invalid plan (the message names the JSON pointer, e.g. `/checks/2/path`)",
     ),
-    (Exit::NoInput, "the --in or --manifest file does not exist"),
+    (
+        Exit::NoInput,
+        "the --in, --manifest or --plan file, or the --repo directory of a plan, does not exist",
+    ),
     (Exit::Software, "internal error (a bug: please report it)"),
 ];
 

@@ -7,6 +7,7 @@ pub mod intents;
 pub mod joining;
 pub mod lifecycle;
 pub mod manifest;
+pub mod plan;
 pub mod scenarios;
 pub mod syntax;
 pub mod vocabulary;

@@ -55,6 +55,9 @@ pub struct Fact {
     pub words: Vec<String>,
     /// The range commit that added the line, when qa-diff could tell.
     pub commit: Option<String>,
+    /// The fact's text is on a removed line of the same file too: the line moved or was
+    /// renamed around, the behaviour is not new.
+    pub preexisting: bool,
 }
 
 /// Longest excerpt kept from a source line.
@@ -282,6 +285,23 @@ pub fn read_file(file: &FileData) -> Reading {
             }
         }
     }
+    // Error messages already on a removed line were moved or renamed, not introduced.
+    let removed: Vec<&str> = file
+        .hunks
+        .iter()
+        .flat_map(|h| h.lines.iter())
+        .filter(|l| l.op == Op::Remove)
+        .map(|l| l.text.as_str())
+        .collect();
+    if !removed.is_empty() {
+        for fact in &mut reading.facts {
+            if matches!(fact.kind, FactKind::Outcome { error: true }) && fact.text.len() >= 6 {
+                let literal = fact.text.split('{').next().unwrap_or(&fact.text).trim();
+                fact.preexisting =
+                    literal.len() >= 6 && removed.iter().any(|r| r.contains(literal));
+            }
+        }
+    }
     reading
 }
 
@@ -322,6 +342,7 @@ fn push(
         at: at.clone(),
         words,
         commit: None,
+        preexisting: false,
     });
 }
 
@@ -845,6 +866,7 @@ fn setting_facts(text: &str, at: &Location, out: &mut Vec<Fact>) {
         at: at.clone(),
         words: Vec::new(),
         commit: None,
+        preexisting: false,
     });
 }
 

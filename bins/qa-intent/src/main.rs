@@ -1,4 +1,6 @@
-use qa_intent::{cli, manifest};
+use std::path::Path;
+
+use qa_intent::{cli, manifest, plan};
 use qa_shared::exit::{self, failure, Exit};
 use qa_shared::output::RecordWriter;
 
@@ -7,20 +9,44 @@ fn main() -> std::process::ExitCode {
         Ok(a) => a,
         Err(code) => return code,
     };
-    exit::run("qa-intent", || {
-        let manifest = match &args.manifest {
-            Some(path) => Some(manifest::load(path)?.ok_or_else(|| {
-                failure(
-                    Exit::NoInput,
-                    format!("{}: no such manifest", path.display()),
-                )
-            })?),
-            None => manifest::load(&args.repo.join(".qa/manifest.yaml"))?,
-        };
-        let mut out = RecordWriter::stdout();
-        let (source, input) = qa_shared::ndjson::open(&args.input)?;
-        qa_intent::run(&source, input, manifest.as_ref(), &mut out)?;
-        out.finish()?;
-        Ok(Exit::Success)
+    exit::run("qa-intent", || match &args.plan {
+        Some(path) => from_plan(&args, path),
+        None => from_changes(&args),
     })
+}
+
+/// The source stage: the records of --in (if any), then the plan's.
+fn from_plan(args: &cli::Args, path: &Path) -> anyhow::Result<Exit> {
+    let root = plan::Root::open(&args.repo)?;
+    let plan = plan::load(path, &root)?;
+    for warning in &plan.warnings {
+        eprintln!("qa-intent: warning: {warning}");
+    }
+    let mut out = RecordWriter::stdout();
+    if let Some(input) = &args.input {
+        let (source, input) = qa_shared::ndjson::open(input)?;
+        qa_shared::ndjson::forward(&source, input, &mut out)?;
+    }
+    plan.write(&mut out)?;
+    out.finish()?;
+    Ok(Exit::Success)
+}
+
+/// The change-flow filter: intents and scenarios from a qa-diff stream.
+fn from_changes(args: &cli::Args) -> anyhow::Result<Exit> {
+    let manifest = match &args.manifest {
+        Some(path) => Some(manifest::load(path)?.ok_or_else(|| {
+            failure(
+                Exit::NoInput,
+                format!("{}: no such manifest", path.display()),
+            )
+        })?),
+        None => manifest::load(&args.repo.join(".qa/manifest.yaml"))?,
+    };
+    let mut out = RecordWriter::stdout();
+    let input = args.input.as_deref().unwrap_or(Path::new("-"));
+    let (source, input) = qa_shared::ndjson::open(input)?;
+    qa_intent::run(&source, input, manifest.as_ref(), &mut out)?;
+    out.finish()?;
+    Ok(Exit::Success)
 }

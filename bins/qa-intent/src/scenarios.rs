@@ -163,7 +163,11 @@ impl Ctx<'_> {
         let actions = of(&|k| *k == FactKind::Call);
         let effects = of(&|k| *k == FactKind::SideEffect);
         let outcomes = of(&|k| matches!(k, FactKind::Outcome { error: false }));
-        let errors = of(&|k| matches!(k, FactKind::Outcome { error: true }));
+        // A message moved or renamed along (also on a removed line) is no new failure.
+        let errors: Vec<&Fact> = of(&|k| matches!(k, FactKind::Outcome { error: true }))
+            .into_iter()
+            .filter(|f| !f.preexisting)
+            .collect();
         let durable = of(&|k| matches!(k, FactKind::State { durable: true, .. }));
         let states = of(&|k| matches!(k, FactKind::State { .. }));
 

@@ -538,3 +538,32 @@ fn a_status_inside_a_save_payload_is_a_transition_but_ui_flags_are_not_state() {
     );
     assert!(!has(&k, |k| matches!(k, FactKind::State { .. })), "{k:?}");
 }
+
+#[test]
+fn an_error_message_also_on_a_removed_line_is_preexisting() {
+    let mut f = file(
+        "src/Account.java",
+        Role::Product,
+        &["throw new InsufficientFunds(\"insufficient funds on \" + accountId);"],
+    );
+    f.hunks[0].lines.push(HunkLine {
+        commit: None,
+        line: 1,
+        op: Op::Remove,
+        text: "throw new InsufficientFunds(\"insufficient funds on \" + id);".to_string(),
+    });
+    let facts = read_file(&f).facts;
+    let e = facts
+        .iter()
+        .find(|f| f.kind == FactKind::Outcome { error: true })
+        .expect("error");
+    assert!(e.preexisting);
+    // A new message is not.
+    let facts = read_file(&file(
+        "src/Account.java",
+        Role::Product,
+        &["throw new Frozen(\"account is frozen\");"],
+    ))
+    .facts;
+    assert!(!facts.iter().any(|f| f.preexisting));
+}

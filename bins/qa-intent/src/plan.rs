@@ -1,0 +1,180 @@
+//! Acceptance plans (`.qa-acceptance.json`): reading one, checking it with errors that name
+//! their JSON pointer, resolving each criterion's source inside the repository, and writing
+//! the `plan`, `target.spec`, `criterion` and `check.spec` records.
+
+mod shape;
+mod sources;
+
+use std::collections::HashMap;
+use std::fmt;
+use std::io::{Read as _, Write};
+use std::path::Path;
+
+use anyhow::Result;
+use qa_shared::acceptance::{CheckSpecData, CriterionData, PlanData, TargetSpec};
+use qa_shared::envelope::Src;
+use qa_shared::exit::{failure, Exit};
+use qa_shared::hash::sha256_hex;
+use qa_shared::output::RecordWriter;
+use qa_shared::{Kind, Record};
+
+use crate::BY;
+pub use sources::Root;
+
+/// The largest plan file, and the largest source file, read (4 MiB).
+pub const MAX_FILE_BYTES: u64 = 4 << 20;
+
+/// What is wrong with a plan, and where: `pointer` is the JSON pointer of the offending
+/// value (None when the file is not JSON at all).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlanError {
+    pub pointer: Option<String>,
+    pub message: String,
+}
+
+impl fmt::Display for PlanError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.pointer {
+            Some(pointer) if pointer.is_empty() => write!(f, "/: {}", self.message),
+            Some(pointer) => write!(f, "{pointer}: {}", self.message),
+            None => f.write_str(&self.message),
+        }
+    }
+}
+
+impl std::error::Error for PlanError {}
+
+/// A checked plan with its sources read: ready to be written as records.
+#[derive(Debug)]
+pub struct Plan {
+    /// The plan path as given on the command line.
+    pub path: String,
+    /// SHA-256 of the plan file's bytes.
+    pub sha256: String,
+    pub target: TargetSpec,
+    pub criteria: Vec<CriterionData>,
+    pub checks: Vec<CheckSpecData>,
+    /// Sources whose file or quote is missing: not plan errors, but worth a line on stderr.
+    pub warnings: Vec<String>,
+}
+
+/// Reads the plan at `path` (as given, relative to the working directory) and resolves
+/// its sources under `root`. A missing plan is exit 66; an invalid one is exit 65 with
+/// one line `PATH: POINTER: MESSAGE`.
+pub fn load(path: &Path, root: &Root) -> Result<Plan> {
+    let shown = path.display().to_string();
+    let bytes = read(path, &shown)?;
+    from_bytes(&shown, &bytes, root).map_err(|e| failure(Exit::DataErr, format!("{shown}: {e}")))
+}
+
+/// Checks the plan `bytes` (named `shown`) and resolves its sources under `root`.
+pub fn from_bytes(shown: &str, bytes: &[u8], root: &Root) -> Result<Plan, PlanError> {
+    let declared = shape::parse(bytes)?;
+    let mut warnings = Vec::new();
+    let mut criteria = Vec::with_capacity(declared.criteria.len());
+    for criterion in declared.criteria {
+        let source = root.resolve(&criterion.source, &criterion.at, shown, &mut warnings)?;
+        criteria.push(CriterionData {
+            inferred: source.kind == qa_shared::acceptance::SourceKind::Inferred,
+            id: criterion.id,
+            expected: criterion.expected,
+            source,
+        });
+    }
+    Ok(Plan {
+        path: shown.to_string(),
+        sha256: sha256_hex(bytes),
+        target: declared.target,
+        criteria,
+        checks: declared.checks,
+        warnings,
+    })
+}
+
+/// The plan file's bytes, at most [`MAX_FILE_BYTES`].
+fn read(path: &Path, shown: &str) -> Result<Vec<u8>> {
+    let file = std::fs::File::open(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => {
+            failure(Exit::NoInput, format!("{shown}: no such plan file"))
+        }
+        _ => failure(Exit::NoInput, format!("{shown}: {e}")),
+    })?;
+    if file.metadata().is_ok_and(|m| m.is_dir()) {
+        return Err(failure(
+            Exit::DataErr,
+            format!("{shown} is a directory, not a plan file"),
+        ));
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| failure(Exit::DataErr, format!("{shown}: {e}")))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(failure(
+            Exit::DataErr,
+            format!("{shown}: larger than the 4 MiB plan limit"),
+        ));
+    }
+    Ok(bytes)
+}
+
+impl Plan {
+    /// Writes `plan`, `target.spec`, one `criterion` per criterion and one `check.spec` per
+    /// check, in plan order.
+    pub fn write<W: Write>(&self, out: &mut RecordWriter<W>) -> Result<()> {
+        let src = Src::from([("plan.sha256".to_string(), self.sha256.clone())]);
+        let plan = Record::new(
+            Kind::Plan,
+            BY,
+            Vec::new(),
+            src,
+            PlanData {
+                path: self.path.clone(),
+                sha256: self.sha256.clone(),
+                target: self.target.clone(),
+                criteria: count(self.criteria.len()),
+                checks: count(self.checks.len()),
+            },
+        )?;
+        out.write(&plan)?;
+        let from_plan = vec![plan.id.clone()];
+        out.write(&Record::new(
+            Kind::TargetSpec,
+            BY,
+            from_plan.clone(),
+            Src::new(),
+            &self.target,
+        )?)?;
+        let mut criterion_ids = HashMap::with_capacity(self.criteria.len());
+        for criterion in &self.criteria {
+            let src = criterion
+                .source
+                .sha256
+                .iter()
+                .map(|sha| ("source.sha256".to_string(), sha.clone()))
+                .collect();
+            let record = Record::new(Kind::Criterion, BY, from_plan.clone(), src, criterion)?;
+            out.write(&record)?;
+            criterion_ids.insert(criterion.id.as_str(), record.id);
+        }
+        for check in &self.checks {
+            // The shape check guarantees every check names a criterion of the plan.
+            let criterion = criterion_ids
+                .get(check.criterion.as_str())
+                .ok_or_else(|| anyhow::anyhow!("check `{}` names no criterion", check.id))?;
+            out.write(&Record::new(
+                Kind::CheckSpec,
+                BY,
+                vec![plan.id.clone(), criterion.clone()],
+                Src::new(),
+                check,
+            )?)?;
+        }
+        Ok(())
+    }
+}
+
+/// A count for a record; plans hold far fewer than 2^32 items (the file is at most 4 MiB).
+fn count(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
