@@ -19,6 +19,19 @@ pub struct Schemas {
     kinds: Mutex<HashMap<String, Option<&'static jsonschema::Validator>>>,
 }
 
+/// The schema file describing the `data` of a `kind` record: `K.record.schema.json` when
+/// it exists (`plan.schema.json` is the plan file's format, not the record's), else
+/// `K.schema.json`; None when schema/ has neither.
+pub fn data_schema(kind: &str) -> Option<PathBuf> {
+    [
+        format!("{kind}.record.schema.json"),
+        format!("{kind}.schema.json"),
+    ]
+    .into_iter()
+    .map(|name| schema_dir().join(name))
+    .find(|path| path.is_file())
+}
+
 fn load(path: &Path) -> jsonschema::Validator {
     let text =
         std::fs::read_to_string(path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
@@ -41,9 +54,8 @@ impl Schemas {
     fn for_kind(&self, kind: &str) -> Option<&'static jsonschema::Validator> {
         let mut kinds = self.kinds.lock().unwrap_or_else(|e| e.into_inner());
         *kinds.entry(kind.to_string()).or_insert_with(|| {
-            let path = schema_dir().join(format!("{kind}.schema.json"));
             // Leaked once per kind per test process: validators live as long as the tests.
-            path.is_file().then(|| &*Box::leak(Box::new(load(&path))))
+            data_schema(kind).map(|path| &*Box::leak(Box::new(load(&path))))
         })
     }
 
@@ -117,6 +129,14 @@ mod tests {
         let mut record = diag();
         record["data"]["severity"] = "loud".into();
         Schemas::get().validate_all(&[record]);
+    }
+
+    #[test]
+    fn a_record_schema_is_preferred_over_the_file_format_of_the_same_name() {
+        let plan = data_schema("plan").unwrap();
+        assert!(plan.ends_with("plan.record.schema.json"), "{plan:?}");
+        let file = data_schema("file").unwrap();
+        assert!(file.ends_with("file.schema.json"), "{file:?}");
     }
 
     #[test]

@@ -11,7 +11,7 @@ use std::io::{Read as _, Write};
 use std::path::Path;
 
 use anyhow::Result;
-use qa_shared::acceptance::{CheckSpecData, CriterionData, PlanData, TargetSpec};
+use qa_shared::acceptance::{CheckSpecData, CriterionData, PlanData, SourceKind, TargetSpec};
 use qa_shared::envelope::Src;
 use qa_shared::exit::{failure, Exit};
 use qa_shared::hash::sha256_hex;
@@ -75,7 +75,7 @@ pub fn from_bytes(shown: &str, bytes: &[u8], root: &Root) -> Result<Plan, PlanEr
     for criterion in declared.criteria {
         let source = root.resolve(&criterion.source, &criterion.at, shown, &mut warnings)?;
         criteria.push(CriterionData {
-            inferred: source.kind == qa_shared::acceptance::SourceKind::Inferred,
+            inferred: source.kind == SourceKind::Inferred,
             id: criterion.id,
             expected: criterion.expected,
             source,

@@ -5,7 +5,8 @@ use qa_shared::cli::{after_help, Example};
 use qa_shared::Exit;
 use std::path::PathBuf;
 
-/// Route QA scenarios to evidence decisions and the repository's own validation commands.
+/// Route QA scenarios to evidence decisions and the repository's own validation commands,
+/// and acceptance checks to runnable, blocked or unsupported.
 ///
 /// qa-route forwards every record it reads, unchanged and in order. At the end of input it
 /// appends one `route` record per `scenario`: the decision (required: critical with a
@@ -18,9 +19,17 @@ use std::path::PathBuf;
 /// (for example a runner that is not on PATH) and one `capability` record per reasoning
 /// stage.
 ///
-/// qa-route only reads build files under --repo; it never runs a command and never
-/// enters a nested repository. A command is selected only when its runner is on PATH;
-/// `qa-check --exec --allow-exec` is what runs it.
+/// For each `check.spec` (from `qa-intent --plan`) it appends one `route` record: a file
+/// check on a file or directory target is runnable; an http check on a url target needs
+/// --allow-network (runnable with it, blocked without it, naming the flag); a check on a
+/// target of the wrong kind, an mcp or browser check (no checker in this build) and an
+/// unknown kind are unsupported. Each carries a `run-check` action that never executes
+/// project code and never writes. A stream with check specs and no scenarios gets no
+/// capability receipts: those describe the change flow.
+///
+/// qa-route only reads build files under --repo; it never runs a command or a check and
+/// never enters a nested repository. A command is selected only when its runner is on
+/// PATH; `qa-check --exec --allow-exec` is what runs it.
 #[derive(Debug, Parser)]
 #[command(name = "qa-route", version)]
 pub struct Args {
@@ -32,7 +41,8 @@ pub struct Args {
     #[arg(long, value_name = "DIR", default_value = ".")]
     pub repo: PathBuf,
 
-    /// The permission flags every stage accepts; this stage needs none of them.
+    /// The permission flags every stage accepts. --allow-network decides whether an http
+    /// check is routed runnable or blocked; the others change nothing here.
     #[command(flatten)]
     pub pipeline: qa_shared::cli::PipelineFlags,
 }
@@ -47,6 +57,14 @@ pub const EXAMPLES: &[Example] = &[
         command: "qa-route --repo ../service --in change.ndjson > routed.ndjson",
     },
     Example {
+        what: "Route an acceptance plan's checks, allowing http checks",
+        command: "qa-intent --plan .qa-acceptance.json | qa-fetch --allow-network | qa-route --allow-network | qa-check --allow-network",
+    },
+    Example {
+        what: "Checks that will not run, and why",
+        command: "qa-route --in plan.ndjson | jq -r 'select(.kind==\"route\" and .data.check and .data.decision!=\"runnable\") | \"\\(.data.check): \\(.data.reason)\"'",
+    },
+    Example {
         what: "The selected command of every required scenario",
         command: "qa-route --in change.ndjson | jq -r 'select(.kind==\"route\" and .data.decision==\"required\") | .data.command.run'",
     },
@@ -57,7 +75,7 @@ pub const EXIT_STATUS: &[(Exit, &str)] = &[
     (Exit::Usage, "usage error (bad flags)"),
     (
         Exit::DataErr,
-        "malformed input: a bad line, or intent or scenario data that does not parse (the message names the line)",
+        "malformed input: a bad line, or intent, scenario, target.spec or check.spec data that does not parse (the message names the line)",
     ),
     (Exit::NoInput, "the --in file or the --repo directory does not exist"),
     (Exit::Software, "internal error (a bug: please report it)"),

@@ -1,9 +1,11 @@
 //! qa-route: routes each QA scenario to a decision (required, recommended, review-only),
 //! the repository's existing validation commands, and an action contract; adds one
-//! capability receipt per reasoning stage.
+//! capability receipt per reasoning stage; routes each acceptance check (runnable,
+//! blocked, unsupported).
 
 pub mod action;
 pub mod capability;
+pub mod checks;
 pub mod cli;
 pub mod commands;
 pub mod path;

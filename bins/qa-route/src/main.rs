@@ -1,3 +1,4 @@
+use qa_route::checks::Permissions;
 use qa_route::path::SearchPath;
 use qa_route::{cli, stage};
 use qa_shared::exit::{self, Exit};
@@ -11,6 +12,9 @@ fn main() -> std::process::ExitCode {
     exit::run("qa-route", || {
         let opts = stage::Options {
             repo: args.repo.clone(),
+            permissions: Permissions {
+                network: args.pipeline.allow_network,
+            },
         };
         let mut out = RecordWriter::stdout();
         let (source, input) = qa_shared::ndjson::open(&args.input)?;

@@ -1,14 +1,17 @@
-//! The filter stage: forward every record, keep intents and scenarios, and at the end of
-//! input append one route per scenario, the diagnostics, and the capability receipts.
+//! The filter stage: forward every record, keep intents, scenarios, targets and check
+//! specs, and at the end of input append one route per scenario, one per check, the
+//! diagnostics, and the capability receipts (change-flow streams only).
 
 use crate::action::{action, Outcome};
 use crate::capability::{self, IntentQuality, Observed};
+use crate::checks::{Checks, Permissions};
 use crate::commands;
 use crate::path::SearchPath;
 use crate::routing;
 use crate::targets::{IntentFiles, Skipped, Targets};
 use crate::tree::Tree;
 use crate::BY;
+use qa_shared::acceptance::{CheckSpecData, TargetSpec};
 use qa_shared::change::{CapabilityData, Decision, IntentData, RouteData, ScenarioData};
 use qa_shared::diag::{Diag, Severity};
 use qa_shared::envelope::Src;
@@ -25,6 +28,8 @@ const STAGE: &str = "qa-route";
 pub struct Options {
     /// The repository working tree whose build files declare the commands.
     pub repo: PathBuf,
+    /// The permission flags given: they decide whether a check is runnable or blocked.
+    pub permissions: Permissions,
 }
 
 /// What the analysis keeps of the stream.
@@ -34,6 +39,7 @@ struct Kept {
     qualities: Vec<IntentQuality>,
     scenarios: Vec<(String, ScenarioData)>,
     behavior_graph: bool,
+    checks: Checks,
 }
 
 /// A diagnostic to append, with the scenarios it is about.
@@ -145,6 +151,14 @@ pub fn run<R: BufRead, W: Write>(
                 let scenario: ScenarioData = data_of(source, line, &envelope)?;
                 kept.scenarios.push((envelope.id, scenario));
             }
+            Some(Kind::TargetSpec) => {
+                let target: TargetSpec = data_of(source, line, &envelope)?;
+                kept.checks.target(&envelope.from, target);
+            }
+            Some(Kind::CheckSpec) => {
+                let spec: CheckSpecData = data_of(source, line, &envelope)?;
+                kept.checks.spec(envelope.id, envelope.from, spec);
+            }
             None if envelope.kind == "node" || envelope.kind == "edge" => {
                 kept.behavior_graph = true;
             }
@@ -164,11 +178,19 @@ pub fn run<R: BufRead, W: Write>(
         let (route, src, from) = route(id, scenario, &kept, &tree, path, &mut notes, &mut observed);
         out.write(&Record::new(Kind::Route, BY, from, src, route)?)?;
     }
+    for route in kept.checks.routes(opts.permissions) {
+        let from = vec![route.subject.clone()];
+        out.write(&Record::new(Kind::Route, BY, from, Src::new(), route)?)?;
+    }
     for (diag, from) in notes.into_diags() {
         out.write(&diag.into_record(BY, from)?)?;
     }
-    for receipt in capability::receipts(&observed) {
-        out.write(&capability_record(receipt)?)?;
+    // The receipts describe the change flow's reasoning stages: an acceptance stream
+    // (check specs, no scenarios) has none of them to report on.
+    if kept.checks.is_empty() || !kept.scenarios.is_empty() {
+        for receipt in capability::receipts(&observed) {
+            out.write(&capability_record(receipt)?)?;
+        }
     }
     Ok(())
 }

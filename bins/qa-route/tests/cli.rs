@@ -3,7 +3,8 @@
 
 mod common;
 
-use common::{qa_route, Stubs, Tree};
+use common::{intent, ndjson, qa_route, scenario, Stubs, Tree};
+use qa_shared::change::{Confidence, Priority, Relation};
 use std::path::Path;
 
 #[test]
@@ -30,14 +31,24 @@ fn man_page_matches_help() {
 }
 
 #[test]
-fn the_pipeline_wide_flags_are_accepted_and_change_nothing() {
+fn the_pipeline_wide_flags_are_accepted_and_change_no_scenario_route() {
+    // --allow-network matters for http check routes only (tests/checks.rs).
     let tree = Tree::new();
-    let stubs = Stubs::new(&[]);
-    let plain = qa_route(tree.path(), &stubs, b"", &[]);
+    tree.write("Cargo.toml", "[package]\nname = \"shop\"\n");
+    let stubs = Stubs::new(&["cargo"]);
+    let i = intent(&["src/login.rs"], &[], Confidence::High);
+    let s = scenario(
+        &i,
+        "a",
+        Priority::Critical,
+        &[("src/login.rs", 3, Relation::Direct)],
+    );
+    let input = ndjson(&[&i, &s]);
+    let plain = qa_route(tree.path(), &stubs, &input, &[]);
     let flagged = qa_route(
         tree.path(),
         &stubs,
-        b"",
+        &input,
         &[
             "--allow-network",
             "--allow-tool-calls",
@@ -49,6 +60,7 @@ fn the_pipeline_wide_flags_are_accepted_and_change_nothing() {
         ],
     );
     assert_eq!(flagged.code(), 0, "{}", flagged.stderr());
+    assert_eq!(plain.records().len(), 8);
     assert_eq!(plain.output.stdout, flagged.output.stdout);
 }
 

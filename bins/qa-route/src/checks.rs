@@ -1,0 +1,345 @@
+//! Check routing (acceptance flow): each `check.spec` becomes runnable, blocked (a
+//! permission flag it needs was not given) or unsupported, with its `run-check` action.
+
+use qa_shared::acceptance::{CheckDecision, CheckRouteData, CheckSpecData, TargetKind, TargetSpec};
+use qa_shared::change::{Action, ActionKind, Risk};
+use std::collections::HashMap;
+
+/// The flag an http check needs, on qa-route (to route it runnable) and on qa-check.
+pub const ALLOW_NETWORK: &str = "--allow-network";
+
+/// The permissions given on the command line that routing looks at.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Permissions {
+    pub network: bool,
+}
+
+/// What check routing keeps of a stream: targets by the plan they belong to, and the
+/// check specs in stream order.
+#[derive(Debug, Default)]
+pub struct Checks {
+    targets: HashMap<String, TargetSpec>,
+    specs: Vec<Spec>,
+}
+
+#[derive(Debug)]
+struct Spec {
+    id: String,
+    from: Vec<String>,
+    data: CheckSpecData,
+}
+
+/// The check kinds qa-route tells apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum CheckKind {
+    File,
+    Http,
+    Mcp,
+    Browser,
+    Unknown,
+}
+
+impl CheckKind {
+    fn of(name: &str) -> CheckKind {
+        match name {
+            "file" => CheckKind::File,
+            "http" => CheckKind::Http,
+            "mcp" => CheckKind::Mcp,
+            "browser" => CheckKind::Browser,
+            _ => CheckKind::Unknown,
+        }
+    }
+}
+
+impl Checks {
+    /// Keeps a `target.spec` under each record it derives from (its `plan`).
+    pub fn target(&mut self, from: &[String], target: TargetSpec) {
+        for plan in from {
+            self.targets.insert(plan.clone(), target.clone());
+        }
+    }
+
+    /// Keeps a `check.spec` record.
+    pub fn spec(&mut self, id: String, from: Vec<String>, data: CheckSpecData) {
+        self.specs.push(Spec { id, from, data });
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.specs.is_empty()
+    }
+
+    /// One route per check spec, in stream order. The target is the one of the check's
+    /// plan (a record both derive from).
+    pub fn routes(&self, given: Permissions) -> Vec<CheckRouteData> {
+        self.specs
+            .iter()
+            .map(|spec| {
+                let target = spec.from.iter().find_map(|id| self.targets.get(id));
+                route(&spec.id, &spec.data, target, given)
+            })
+            .collect()
+    }
+}
+
+/// The route of the check `spec` (record id `subject`) against `target`.
+pub fn route(
+    subject: &str,
+    spec: &CheckSpecData,
+    target: Option<&TargetSpec>,
+    given: Permissions,
+) -> CheckRouteData {
+    let verdict = decide(spec, target, given);
+    CheckRouteData {
+        subject: subject.to_string(),
+        check: spec.id.clone(),
+        criterion: spec.criterion.clone(),
+        decision: verdict.decision,
+        reason: verdict.reason,
+        needs: verdict.needs.iter().map(|f| f.to_string()).collect(),
+        missing: verdict.missing.iter().map(|f| f.to_string()).collect(),
+        action: verdict.action,
+    }
+}
+
+struct Verdict {
+    decision: CheckDecision,
+    reason: String,
+    needs: Vec<&'static str>,
+    missing: Vec<&'static str>,
+    action: Action,
+}
+
+fn decide(spec: &CheckSpecData, target: Option<&TargetSpec>, given: Permissions) -> Verdict {
+    let kind = CheckKind::of(&spec.kind);
+    let Some(target) = target else {
+        return unsupported(
+            "no target.spec of the check's plan earlier in the stream".into(),
+            "the stream carries the plan's target.spec (qa-intent --plan)".into(),
+        );
+    };
+    match kind {
+        CheckKind::File => match target.kind {
+            TargetKind::File | TargetKind::Directory => {
+                let target = described(target);
+                Verdict {
+                    decision: CheckDecision::Runnable,
+                    reason: format!("a file check reads the captured {target}"),
+                    needs: Vec::new(),
+                    missing: Vec::new(),
+                    action: run_check(
+                        "not-required",
+                        false,
+                        vec![format!("qa-fetch captured the {target}")],
+                    ),
+                }
+            }
+            TargetKind::Url => unsupported(
+                "a file check needs a file or directory target".into(),
+                "the plan's target is a file or directory".into(),
+            ),
+        },
+        CheckKind::Http => match target.kind {
+            TargetKind::Url => {
+                let needs = vec![ALLOW_NETWORK];
+                let preconditions = vec![
+                    format!("{ALLOW_NETWORK} is given to qa-route and qa-check"),
+                    format!("the {} is reachable", described(target)),
+                ];
+                let action = run_check("flag", true, preconditions);
+                if given.network {
+                    Verdict {
+                        decision: CheckDecision::Runnable,
+                        reason: format!(
+                            "an http check of the {}; {ALLOW_NETWORK} is given",
+                            described(target)
+                        ),
+                        needs,
+                        missing: Vec::new(),
+                        action,
+                    }
+                } else {
+                    Verdict {
+                        decision: CheckDecision::Blocked,
+                        reason: format!("an http check needs {ALLOW_NETWORK}, which was not given"),
+                        missing: needs.clone(),
+                        needs,
+                        action,
+                    }
+                }
+            }
+            TargetKind::File | TargetKind::Directory => unsupported(
+                "an http check needs a url target".into(),
+                "the plan's target is a url".into(),
+            ),
+        },
+        CheckKind::Mcp | CheckKind::Browser => unsupported(
+            format!("no {} checker in this build", spec.kind),
+            format!("a qapipe build with a {} checker", spec.kind),
+        ),
+        CheckKind::Unknown => unsupported(
+            format!("unknown check kind `{}`", spec.kind),
+            "a check kind qa-check supports (file, http)".into(),
+        ),
+    }
+}
+
+/// `the directory target `site``, `the url target `https://...``.
+fn described(target: &TargetSpec) -> String {
+    let kind = match target.kind {
+        TargetKind::File => "file",
+        TargetKind::Directory => "directory",
+        TargetKind::Url => "url",
+    };
+    format!("{kind} target `{}`", target.value)
+}
+
+/// A check that cannot run in this build: nothing runs, so nothing needs approval.
+fn unsupported(reason: String, precondition: String) -> Verdict {
+    Verdict {
+        decision: CheckDecision::Unsupported,
+        reason,
+        needs: Vec::new(),
+        missing: Vec::new(),
+        action: run_check("not-required", false, vec![precondition]),
+    }
+}
+
+/// The `run-check` action: checks read captured files or send GET requests; they never
+/// run project code and never write.
+fn run_check(approval: &str, network: bool, preconditions: Vec<String>) -> Action {
+    Action {
+        kind: ActionKind::RunCheck,
+        risk: Risk::Low,
+        approval: approval.into(),
+        executes_code: false,
+        writes: Vec::new(),
+        network,
+        preconditions,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    const SUBJECT: &str = "sha256:0000000000000000000000000000000000000000000000000000000000000001";
+
+    fn spec(kind: &str) -> CheckSpecData {
+        CheckSpecData {
+            id: "c1".into(),
+            criterion: "k1".into(),
+            kind: kind.into(),
+            spec: json!({"id": "c1", "criterion": "k1", "kind": kind}),
+        }
+    }
+
+    fn target(kind: TargetKind, value: &str) -> TargetSpec {
+        TargetSpec {
+            kind,
+            value: value.into(),
+            build_id: None,
+        }
+    }
+
+    fn routed(kind: &str, target: &TargetSpec, network: bool) -> CheckRouteData {
+        route(SUBJECT, &spec(kind), Some(target), Permissions { network })
+    }
+
+    #[test]
+    fn a_file_check_on_a_directory_target_is_runnable_without_approval() {
+        let r = routed("file", &target(TargetKind::Directory, "site"), false);
+        assert_eq!(r.decision, CheckDecision::Runnable);
+        assert_eq!(r.action.kind, ActionKind::RunCheck);
+        assert_eq!(r.action.approval, "not-required");
+        assert!(!r.action.network && !r.action.executes_code && r.action.writes.is_empty());
+        assert_eq!(
+            r.action.preconditions,
+            ["qa-fetch captured the directory target `site`"]
+        );
+        assert!(r.needs.is_empty() && r.missing.is_empty());
+    }
+
+    #[test]
+    fn a_file_check_on_a_url_target_is_unsupported() {
+        let r = routed("file", &target(TargetKind::Url, "https://x.example"), true);
+        assert_eq!(r.decision, CheckDecision::Unsupported);
+        assert_eq!(r.reason, "a file check needs a file or directory target");
+    }
+
+    #[test]
+    fn an_http_check_is_blocked_without_the_network_flag_and_runnable_with_it() {
+        let url = target(TargetKind::Url, "https://x.example");
+        let blocked = routed("http", &url, false);
+        assert_eq!(blocked.decision, CheckDecision::Blocked);
+        assert_eq!(blocked.missing, ["--allow-network"]);
+        assert!(
+            blocked.reason.contains("--allow-network"),
+            "{}",
+            blocked.reason
+        );
+        let runnable = routed("http", &url, true);
+        assert_eq!(runnable.decision, CheckDecision::Runnable);
+        assert_eq!(runnable.needs, ["--allow-network"]);
+        assert!(runnable.missing.is_empty());
+        for r in [&blocked, &runnable] {
+            assert_eq!(r.action.approval, "flag");
+            assert!(r.action.network && !r.action.executes_code);
+        }
+    }
+
+    #[test]
+    fn an_http_check_on_a_directory_target_is_unsupported_even_with_the_flag() {
+        let r = routed("http", &target(TargetKind::Directory, "site"), true);
+        assert_eq!(r.decision, CheckDecision::Unsupported);
+        assert_eq!(r.reason, "an http check needs a url target");
+        assert!(r.needs.is_empty());
+    }
+
+    #[test]
+    fn mcp_browser_and_unknown_kinds_are_unsupported_naming_the_kind() {
+        let url = target(TargetKind::Url, "https://x.example");
+        let reasons: Vec<String> = ["mcp", "browser", "ftp"]
+            .iter()
+            .map(|k| routed(k, &url, true))
+            .inspect(|r| assert_eq!(r.decision, CheckDecision::Unsupported))
+            .map(|r| r.reason)
+            .collect();
+        assert_eq!(
+            reasons,
+            [
+                "no mcp checker in this build",
+                "no browser checker in this build",
+                "unknown check kind `ftp`"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_check_without_its_plans_target_is_unsupported() {
+        let r = route(SUBJECT, &spec("file"), None, Permissions { network: true });
+        assert_eq!(r.decision, CheckDecision::Unsupported);
+        assert!(r.reason.contains("no target.spec"), "{}", r.reason);
+    }
+
+    #[test]
+    fn a_check_finds_the_target_of_its_own_plan() {
+        let mut checks = Checks::default();
+        checks.target(
+            &["plan-a".into()],
+            target(TargetKind::Url, "https://a.example"),
+        );
+        checks.target(&["plan-b".into()], target(TargetKind::Directory, "site"));
+        checks.spec("s".into(), vec!["plan-b".into(), "k".into()], spec("file"));
+        checks.spec("t".into(), vec!["plan-a".into(), "k".into()], spec("file"));
+        let decisions: Vec<CheckDecision> = checks
+            .routes(Permissions::default())
+            .iter()
+            .map(|r| r.decision)
+            .collect();
+        assert_eq!(
+            decisions,
+            [CheckDecision::Runnable, CheckDecision::Unsupported]
+        );
+    }
+}
