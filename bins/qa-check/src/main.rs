@@ -1,5 +1,5 @@
 use qa_check::cli;
-use qa_shared::exit::{self, Exit};
+use qa_shared::exit;
 use qa_shared::output::RecordWriter;
 
 fn main() -> std::process::ExitCode {
@@ -8,10 +8,12 @@ fn main() -> std::process::ExitCode {
         Err(code) => return code,
     };
     exit::run("qa-check", || {
+        let settings = args.settings()?;
+        qa_shared::cancel::install()?;
         let mut out = RecordWriter::stdout();
         let (source, input) = qa_shared::ndjson::open(&args.input)?;
-        qa_shared::ndjson::forward(&source, input, &mut out)?;
+        let code = qa_check::run(&source, input, &settings, &mut out)?;
         out.finish()?;
-        Ok(Exit::Success)
+        Ok(code)
     })
 }
