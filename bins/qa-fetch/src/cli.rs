@@ -5,18 +5,87 @@ use qa_shared::cli::{after_help, Example};
 use qa_shared::Exit;
 use std::path::PathBuf;
 
-/// (skeleton: being built)
+/// Capture acceptance targets, and verify them again after the checks.
+///
+/// qa-fetch forwards every record it reads. For each `target.spec` it writes one `target`
+/// record with the target's captured identity, and an `event` record with the time it
+/// took. A file or directory target (a path under --repo) is identified by a content
+/// manifest: every file's path, size and SHA-256, and the SHA-256 of the canonical JSON
+/// of that list. `.git`, `.qa`, `node_modules`, `vendor`, `.env*` and private-key files
+/// (`*.pem`, `*.key`, `*.p12`, `*.pfx`, `id_rsa*`, `id_dsa*`, `id_ecdsa*`, `id_ed25519*`,
+/// `*.keystore`, `*.jks`) are left out and listed as excluded. Symlinks and special files
+/// (FIFOs, sockets, devices) are never followed or opened: the capture fails, naming the
+/// path. Limits: 4 MiB per file, 32 MiB in all, 10,000 files and 10,000 directories; a
+/// target over one fails, naming the limit and the path.
+///
+/// A URL target is fetched only with --allow-network (else it is `blocked`): one GET, no
+/// proxy, redirects rejected, a 1 MiB body limit, the --timeout; recorded are the status,
+/// the body's SHA-256, ETag and X-Build-Id. With --auth-env NAME the request carries
+/// `Authorization: Bearer $NAME`; the token never appears in a record or message. The
+/// plan's buildId is copied as the operator's label, never attested.
+///
+/// With --verify, qa-fetch instead waits for the end of its input, then captures every
+/// `target` again, hashes the plan file (its recorded path, from the current directory)
+/// and every criterion's source file (under --repo), and writes one `target.verify`
+/// record for each: `same: false` when anything changed, which makes the run stale.
 #[derive(Debug, Parser)]
 #[command(name = "qa-fetch", version)]
 pub struct Args {
     /// Read records from FILE instead of stdin (`-` is stdin).
     #[arg(long = "in", value_name = "FILE", default_value = "-")]
     pub input: PathBuf,
+
+    /// The project root every file and directory target and source path is under.
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    pub repo: PathBuf,
+
+    /// Capture the recorded targets, plan and sources again and compare.
+    #[arg(long)]
+    pub verify: bool,
+
+    /// The permission flags every stage accepts: --allow-network fetches URL targets,
+    /// --timeout bounds each request (default 30, at most 300 seconds), --auth-env names
+    /// the bearer token's variable.
+    #[command(flatten)]
+    pub pipeline: qa_shared::cli::PipelineFlags,
 }
 
-pub const EXAMPLES: &[Example] = &[];
+pub const EXAMPLES: &[Example] = &[
+    Example {
+        what: "Capture the plan's target",
+        command: "qa-intent --plan .qa-acceptance.json | qa-fetch",
+    },
+    Example {
+        what: "The whole acceptance flow, recapturing after the checks",
+        command: "qa-intent --plan .qa-acceptance.json | qa-fetch --allow-network | qa-route --allow-network | qa-check --allow-network | qa-fetch --verify --allow-network | qa-trace | qa-report",
+    },
+    Example {
+        what: "A URL target behind a bearer token",
+        command: "QA_TOKEN=... qa-intent --plan plan.json | qa-fetch --allow-network --auth-env QA_TOKEN",
+    },
+];
 
-pub const EXIT_STATUS: &[(Exit, &str)] = &[(Exit::Success, "records written")];
+pub const EXIT_STATUS: &[(Exit, &str)] = &[
+    (
+        Exit::Success,
+        "records written (a failed or blocked capture and a changed target are records, not errors)",
+    ),
+    (
+        Exit::Usage,
+        "usage error (bad flags, --timeout out of range, the --auth-env variable unset)",
+    ),
+    (Exit::DataErr, "malformed input records"),
+    (Exit::NoInput, "the --in file or the --repo directory does not exist"),
+    (Exit::Software, "internal error (a bug: please report it)"),
+    (
+        Exit::Interrupted,
+        "cancelled by SIGINT, after writing what was finished",
+    ),
+    (
+        Exit::Terminated,
+        "cancelled by SIGTERM, after writing what was finished",
+    ),
+];
 
 /// The clap command, with examples and exit status after the options.
 pub fn command() -> clap::Command {

@@ -1,4 +1,4 @@
-use qa_fetch::cli;
+use qa_fetch::{capture, cli, verify};
 use qa_shared::exit::{self, Exit};
 use qa_shared::output::RecordWriter;
 
@@ -8,10 +8,19 @@ fn main() -> std::process::ExitCode {
         Err(code) => return code,
     };
     exit::run("qa-fetch", || {
+        qa_shared::cancel::install()?;
+        let (source, input) = qa_fetch::input::open(&args.input)?;
+        let capturer = qa_fetch::capturer(&args)?;
         let mut out = RecordWriter::stdout();
-        let (source, input) = qa_shared::ndjson::open(&args.input)?;
-        qa_shared::ndjson::forward(&source, input, &mut out)?;
+        let exit = if args.verify {
+            verify::run(&source, input, &capturer, &mut out)?
+        } else {
+            capture::run(&source, input, &capturer, &mut out)?
+        };
         out.finish()?;
-        Ok(Exit::Success)
+        if exit != Exit::Success {
+            eprintln!("qa-fetch: cancelled after writing what was finished");
+        }
+        Ok(exit)
     })
 }

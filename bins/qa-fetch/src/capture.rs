@@ -1,0 +1,188 @@
+//! The capture stage: every `target.spec` in the stream becomes a `target` record with the
+//! target's identity (content manifest or response), followed by a `fetch` event.
+
+use crate::events::{self, Phase};
+use crate::http::Http;
+use crate::input;
+use crate::manifest::{self, Manifest, Stop};
+use crate::BY;
+use qa_shared::acceptance::{TargetData, TargetKind, TargetSpec, TargetStatus};
+use qa_shared::envelope::Src;
+use qa_shared::output::RecordWriter;
+use qa_shared::{Exit, Kind, Record};
+use std::fmt;
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// The reason of a URL target captured without `--allow-network`.
+pub const NEEDS_NETWORK: &str = "needs --allow-network";
+
+/// Captures targets: files and directories under `repo`, URLs through `http` when the
+/// network is allowed.
+pub struct Capturer {
+    repo: PathBuf,
+    http: Option<Http>,
+}
+
+impl Capturer {
+    /// `http` is None when `--allow-network` was not given: URL targets are then blocked
+    /// without any request.
+    pub fn new(repo: PathBuf, http: Option<Http>) -> Capturer {
+        Capturer { repo, http }
+    }
+
+    /// The repository root paths are resolved under.
+    pub fn repo(&self) -> &Path {
+        &self.repo
+    }
+
+    /// The target's identity now; Err when a signal asked the stage to stop.
+    pub fn capture(&self, spec: &TargetSpec) -> Result<TargetData, Exit> {
+        let mut target = TargetData {
+            kind: spec.kind,
+            value: spec.value.clone(),
+            build_id: spec.build_id.clone(),
+            status: TargetStatus::Failed,
+            sha256: None,
+            entries: Vec::new(),
+            excluded: Vec::new(),
+            reason: None,
+            http_status: None,
+            etag: None,
+            x_build_id: None,
+        };
+        match spec.kind {
+            TargetKind::File => {
+                self.take_manifest(&mut target, manifest::of_file(&self.repo, &spec.value))?
+            }
+            TargetKind::Directory => {
+                self.take_manifest(&mut target, manifest::of_directory(&self.repo, &spec.value))?
+            }
+            TargetKind::Url => match &self.http {
+                None => {
+                    target.status = TargetStatus::Blocked;
+                    target.reason = Some(NEEDS_NETWORK.to_string());
+                }
+                Some(http) => match http.get(&spec.value) {
+                    Ok(fetched) => {
+                        target.status = TargetStatus::Captured;
+                        target.sha256 = Some(fetched.sha256);
+                        target.http_status = Some(fetched.status);
+                        target.etag = fetched.etag;
+                        target.x_build_id = fetched.x_build_id;
+                    }
+                    Err(refused) => {
+                        target.reason = Some(refused.reason);
+                        target.http_status = refused.status;
+                    }
+                },
+            },
+        }
+        Ok(target)
+    }
+
+    fn take_manifest(
+        &self,
+        target: &mut TargetData,
+        result: Result<Manifest, Stop>,
+    ) -> Result<(), Exit> {
+        match result {
+            Ok(manifest) => {
+                target.status = TargetStatus::Captured;
+                target.sha256 = Some(manifest.sha256);
+                target.entries = manifest.entries;
+                target.excluded = manifest.excluded;
+            }
+            Err(Stop::Failed(reason)) => target.reason = Some(reason),
+            Err(Stop::Cancelled(exit)) => return Err(exit),
+        }
+        Ok(())
+    }
+}
+
+/// The `target` record for `data`, derived from `from`; `src` names the content hash.
+pub fn target_record(from: &str, data: &TargetData) -> anyhow::Result<Record> {
+    let mut src = Src::new();
+    if let Some(sha) = &data.sha256 {
+        let name = match data.kind {
+            TargetKind::Url => "body.sha256",
+            TargetKind::File | TargetKind::Directory => "manifest.sha256",
+        };
+        src.insert(name.to_string(), sha.clone());
+    }
+    Record::new(Kind::Target, BY, vec![from.to_string()], src, data)
+}
+
+/// A short account of a capture for its event.
+pub fn summary(data: &TargetData) -> String {
+    match (&data.status, &data.reason) {
+        (TargetStatus::Captured, _) if data.kind == TargetKind::Url => format!(
+            "captured: HTTP {}",
+            data.http_status.map_or("-".to_string(), |s| s.to_string())
+        ),
+        (TargetStatus::Captured, _) => format!("captured: {} files", data.entries.len()),
+        (TargetStatus::Blocked, reason) => format!("blocked: {}", reason.as_deref().unwrap_or("")),
+        (TargetStatus::Failed, reason) => format!("failed: {}", reason.as_deref().unwrap_or("")),
+    }
+}
+
+/// A signal stopped the stream: not an error, the stage exits with its code.
+#[derive(Debug)]
+struct Interrupted(Exit);
+
+impl fmt::Display for Interrupted {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "cancelled (exit {})", self.0.code())
+    }
+}
+
+impl std::error::Error for Interrupted {}
+
+/// Forwards `input`, capturing each `target.spec` as it arrives; the `target` records and
+/// their events follow the forwarded stream (the shared forwarder owns the writer while
+/// it reads). On SIGINT or SIGTERM it writes what was finished and a cancel event, and
+/// returns 130 or 143.
+pub fn run<R: BufRead, W: Write>(
+    source: &str,
+    input: R,
+    capturer: &Capturer,
+    out: &mut RecordWriter<W>,
+) -> anyhow::Result<Exit> {
+    let mut captured = Vec::new();
+    let result = qa_shared::ndjson::forward_each(source, input, out, |line, envelope| {
+        if let Some(exit) = qa_shared::cancel::requested() {
+            return Err(Interrupted(exit).into());
+        }
+        if envelope.known_kind() != Some(Kind::TargetSpec) {
+            return Ok(());
+        }
+        let spec: TargetSpec = qa_shared::ndjson::data_of(source, line, &envelope)?;
+        let started = Instant::now();
+        let data = capturer.capture(&spec).map_err(Interrupted)?;
+        let record = target_record(&envelope.id, &data)?;
+        let event = events::timed(Phase::Fetch, &record.id, started, summary(&data))?;
+        captured.push(record);
+        captured.push(event);
+        Ok(())
+    });
+    // What was captured is written even when a bad line stops the stream.
+    for record in &captured {
+        out.write(record)?;
+    }
+    let exit = match result {
+        Ok(_) => qa_shared::cancel::requested(),
+        Err(err) => match err.downcast_ref::<Interrupted>() {
+            Some(Interrupted(exit)) => Some(*exit),
+            None if input::was_cancelled(&err) => qa_shared::cancel::requested(),
+            None => return Err(err),
+        },
+    };
+    match exit {
+        Some(exit) => {
+            out.write(&events::cancelled(exit)?)?;
+            Ok(exit)
+        }
+        None => Ok(Exit::Success),
+    }
+}

@@ -1,0 +1,139 @@
+//! Fetching a URL target: one GET with no proxy, no redirects, a global timeout and a
+//! 1 MiB body limit; what is kept is the status, the body's SHA-256, ETag and X-Build-Id.
+
+use crate::bearer::Bearer;
+use qa_shared::hash;
+use sha2::{Digest, Sha256};
+use std::io::Read;
+use std::time::Duration;
+
+/// At most this many body bytes are read; a longer body fails the capture.
+pub const MAX_BODY_BYTES: u64 = 1 << 20;
+
+/// A response as captured.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fetched {
+    pub status: u16,
+    pub sha256: String,
+    pub etag: Option<String>,
+    pub x_build_id: Option<String>,
+}
+
+/// Why a fetch produced no capture: a reason for the `target` record, token redacted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refused {
+    pub reason: String,
+    /// The status line's code, when a response arrived (a redirect).
+    pub status: Option<u16>,
+}
+
+/// The one HTTP client a run uses.
+pub struct Http {
+    agent: ureq::Agent,
+    timeout: Duration,
+    bearer: Option<Bearer>,
+}
+
+impl Http {
+    pub fn new(timeout: Duration, bearer: Option<Bearer>) -> Http {
+        let config = ureq::Agent::config_builder()
+            .timeout_global(Some(timeout))
+            // A redirect is returned, never followed: it would leave the declared target.
+            .max_redirects(0)
+            // The environment's proxy is not the user's choice for this run.
+            .proxy(None)
+            // Any status is an observation, not an error.
+            .http_status_as_error(false)
+            .build();
+        Http {
+            agent: ureq::Agent::new_with_config(config),
+            timeout,
+            bearer,
+        }
+    }
+
+    /// GETs `url` once.
+    pub fn get(&self, url: &str) -> Result<Fetched, Refused> {
+        self.fetch(url).map_err(|mut refused| {
+            if let Some(bearer) = &self.bearer {
+                refused.reason = bearer.redact(&refused.reason);
+            }
+            refused
+        })
+    }
+
+    fn fetch(&self, url: &str) -> Result<Fetched, Refused> {
+        let scheme = url.split_once("://").map(|(s, _)| s.to_ascii_lowercase());
+        if !matches!(scheme.as_deref(), Some("http" | "https")) {
+            return Err(self.refused(format!("{url} is not an http or https URL")));
+        }
+        let mut request = self.agent.get(url);
+        if let Some(bearer) = &self.bearer {
+            request = request.header("Authorization", bearer.header());
+        }
+        let mut response = request.call().map_err(|e| self.refused(self.describe(e)))?;
+        let status = response.status().as_u16();
+        let header = |name: &str| {
+            response
+                .headers()
+                .get(name)
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_string)
+        };
+        if (300..400).contains(&status) {
+            let reason = match header("location") {
+                Some(location) => format!("redirect to {location} rejected"),
+                None => format!("redirect ({status}) without a location rejected"),
+            };
+            return Err(Refused {
+                reason,
+                status: Some(status),
+            });
+        }
+        let etag = header("etag");
+        let x_build_id = header("x-build-id");
+        let mut reader = response
+            .body_mut()
+            .with_config()
+            .limit(MAX_BODY_BYTES)
+            .reader();
+        let mut hasher = Sha256::new();
+        let mut buf = vec![0u8; 64 * 1024];
+        loop {
+            match reader.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => hasher.update(&buf[..n]),
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    return Err(Refused {
+                        reason: self.describe(ureq::Error::from(e)),
+                        status: Some(status),
+                    })
+                }
+            }
+        }
+        Ok(Fetched {
+            status,
+            sha256: hash::hex(&hasher.finalize()),
+            etag,
+            x_build_id,
+        })
+    }
+
+    fn refused(&self, reason: String) -> Refused {
+        Refused {
+            reason,
+            status: None,
+        }
+    }
+
+    fn describe(&self, error: ureq::Error) -> String {
+        match error {
+            ureq::Error::Timeout(_) => {
+                format!("timed out after the {} s timeout", self.timeout.as_secs())
+            }
+            ureq::Error::BodyExceedsLimit(_) => "the body is over the 1 MiB limit".to_string(),
+            other => format!("request failed: {other}"),
+        }
+    }
+}

@@ -1,0 +1,533 @@
+//! Content manifests of file and directory targets: a bounded, fail-closed walk under the
+//! repository root, each file stream-hashed on two cores, and the manifest's own hash.
+
+use crate::exclusion;
+use crate::root;
+use qa_shared::acceptance::{Entry, Excluded};
+use qa_shared::{canonical, hash, Exit};
+use sha2::{Digest, Sha256};
+use std::fs::{File, Metadata};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+/// At most this many bytes per file.
+pub const MAX_FILE_BYTES: u64 = 4 << 20;
+/// At most this many bytes in all the files of one target.
+pub const MAX_TOTAL_BYTES: u64 = 32 << 20;
+/// At most this many files in one target.
+pub const MAX_ENTRIES: usize = 10_000;
+/// At most this many directories walked in one target: empty folders cost no entries, so
+/// they get their own bound.
+pub const MAX_DIRECTORIES: usize = 10_000;
+
+/// Files are read in chunks this big: no file is ever held whole in memory.
+const CHUNK: usize = 64 * 1024;
+/// Hashing threads: the documented "both cores".
+const WORKERS: usize = 2;
+
+/// A target's captured content.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Manifest {
+    /// Every captured file, sorted by path.
+    pub entries: Vec<Entry>,
+    /// What was left out, sorted by path.
+    pub excluded: Vec<Excluded>,
+    /// SHA-256 of the canonical JSON of `entries`.
+    pub sha256: String,
+}
+
+/// Why a capture did not produce a manifest.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Stop {
+    /// The target cannot be captured (limit, symlink, special file, missing): the reason.
+    Failed(String),
+    /// SIGINT or SIGTERM arrived: the stage must stop with this exit.
+    Cancelled(Exit),
+}
+
+impl From<String> for Stop {
+    fn from(reason: String) -> Stop {
+        Stop::Failed(reason)
+    }
+}
+
+/// The manifest of a file target: one entry named after the file.
+pub fn of_file(repo: &Path, value: &str) -> Result<Manifest, Stop> {
+    refuse_excluded(value)?;
+    let found = root::resolve(repo, value)?;
+    let name = root::components(value)?
+        .last()
+        .map(|s| s.to_string())
+        .ok_or_else(|| format!("{value} is the repository root, not a file"))?;
+    if found.metadata.is_dir() {
+        return Err(Stop::Failed(format!(
+            "{value} is a directory: the target kind is file"
+        )));
+    }
+    refuse_special(value, &found.metadata)?;
+    check_file_size(value, found.metadata.len())?;
+    let file = Found {
+        rel: name,
+        shown: value.to_string(),
+        identity: Identity::of(&found.metadata),
+        path: found.path,
+    };
+    let entries = hash_all(std::slice::from_ref(&file))?;
+    Ok(Manifest::new(entries, Vec::new()))
+}
+
+/// The manifest of a directory target: every file under it, but the excluded names.
+pub fn of_directory(repo: &Path, value: &str) -> Result<Manifest, Stop> {
+    refuse_excluded(value)?;
+    let found = root::resolve(repo, value)?;
+    if !found.metadata.is_dir() {
+        refuse_special(value, &found.metadata)?;
+        return Err(Stop::Failed(format!(
+            "{value} is a file: the target kind is directory"
+        )));
+    }
+    let prefix = root::components(value)?.join("/");
+    let walked = walk(found.path, &prefix)?;
+    let entries = hash_all(&walked.files)?;
+    Ok(Manifest::new(entries, walked.excluded))
+}
+
+impl Manifest {
+    fn new(mut entries: Vec<Entry>, mut excluded: Vec<Excluded>) -> Manifest {
+        entries.sort();
+        excluded.sort();
+        let sha256 = manifest_hash(&entries);
+        Manifest {
+            entries,
+            excluded,
+            sha256,
+        }
+    }
+}
+
+/// SHA-256 of the canonical JSON of the entries array: what `target.data.sha256` holds.
+pub fn manifest_hash(entries: &[Entry]) -> String {
+    let value = serde_json::to_value(entries).expect("entries serialize");
+    hash::sha256_hex(&canonical::to_vec(&value).expect("entries hold no floats"))
+}
+
+/// A target path that is itself excluded (or inside an excluded folder) is never evidence.
+fn refuse_excluded(value: &str) -> Result<(), Stop> {
+    for part in root::components(value)? {
+        if let Some(reason) = exclusion::of(part) {
+            return Err(Stop::Failed(format!(
+                "{value} is excluded ({})",
+                reason.as_str()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Symlinks and special files fail closed: a FIFO would block, a device never ends.
+fn refuse_special(shown: &str, metadata: &Metadata) -> Result<(), Stop> {
+    let kind = special_kind(metadata);
+    match kind {
+        None => Ok(()),
+        Some(kind) => Err(Stop::Failed(format!(
+            "{shown} is a {kind}: not followed or read"
+        ))),
+    }
+}
+
+/// What a non-regular, non-directory file is, or None for those two.
+fn special_kind(metadata: &Metadata) -> Option<&'static str> {
+    let ft = metadata.file_type();
+    if ft.is_file() || ft.is_dir() {
+        return None;
+    }
+    if ft.is_symlink() {
+        return Some("symlink");
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if ft.is_fifo() {
+            return Some("FIFO");
+        }
+        if ft.is_socket() {
+            return Some("socket");
+        }
+        if ft.is_block_device() || ft.is_char_device() {
+            return Some("device");
+        }
+    }
+    Some("special file")
+}
+
+fn check_file_size(shown: &str, size: u64) -> Result<(), Stop> {
+    if size > MAX_FILE_BYTES {
+        return Err(Stop::Failed(format!(
+            "{shown} has {size} bytes, over the 4 MiB per-file limit"
+        )));
+    }
+    Ok(())
+}
+
+fn cancelled() -> Result<(), Stop> {
+    match qa_shared::cancel::requested() {
+        Some(exit) => Err(Stop::Cancelled(exit)),
+        None => Ok(()),
+    }
+}
+
+/// The file a walk saw, so a file swapped between walk and read is noticed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Identity {
+    device: u64,
+    inode: u64,
+}
+
+impl Identity {
+    #[cfg(unix)]
+    fn of(metadata: &Metadata) -> Identity {
+        use std::os::unix::fs::MetadataExt;
+        Identity {
+            device: metadata.dev(),
+            inode: metadata.ino(),
+        }
+    }
+
+    #[cfg(not(unix))]
+    fn of(_: &Metadata) -> Identity {
+        Identity {
+            device: 0,
+            inode: 0,
+        }
+    }
+}
+
+/// A regular file to hash.
+#[derive(Debug)]
+struct Found {
+    /// Path relative to the target, `/`-separated: the manifest entry's path.
+    rel: String,
+    /// Repository-relative path, for reasons.
+    shown: String,
+    path: PathBuf,
+    identity: Identity,
+}
+
+#[derive(Debug, Default)]
+struct Walked {
+    files: Vec<Found>,
+    excluded: Vec<Excluded>,
+}
+
+fn joined(prefix: &str, name: &str) -> String {
+    if prefix.is_empty() {
+        name.to_string()
+    } else {
+        format!("{prefix}/{name}")
+    }
+}
+
+/// Walks `dir` depth first in name order with an explicit stack (deep trees cannot
+/// overflow the call stack), stopping at the first symlink, special file or limit.
+fn walk(dir: PathBuf, prefix: &str) -> Result<Walked, Stop> {
+    let mut walked = Walked::default();
+    let mut total: u64 = 0;
+    let mut directories = 0usize;
+    let mut stack = vec![(dir, String::new())];
+    while let Some((path, rel)) = stack.pop() {
+        cancelled()?;
+        directories += 1;
+        let shown_dir = joined(prefix, &rel);
+        if directories > MAX_DIRECTORIES {
+            return Err(Stop::Failed(format!(
+                "{shown_dir}: over the {MAX_DIRECTORIES}-directory limit"
+            )));
+        }
+        let mut children = Vec::new();
+        let read = std::fs::read_dir(&path).map_err(|e| format!("{shown_dir}: {e}"))?;
+        for entry in read {
+            let entry = entry.map_err(|e| format!("{shown_dir}: {e}"))?;
+            let name = entry.file_name().into_string().map_err(|name| {
+                format!(
+                    "{}: a file name that is not UTF-8",
+                    joined(&shown_dir, &name.to_string_lossy())
+                )
+            })?;
+            children.push((name, entry.path()));
+        }
+        children.sort_unstable();
+        let mut subdirectories = Vec::new();
+        for (name, child) in children {
+            let child_rel = joined(&rel, &name);
+            if let Some(reason) = exclusion::of(&name) {
+                walked.excluded.push(Excluded {
+                    path: child_rel,
+                    reason: reason.as_str().to_string(),
+                });
+                continue;
+            }
+            let shown = joined(prefix, &child_rel);
+            // symlink_metadata: the entry itself, never what a link points at.
+            let metadata =
+                std::fs::symlink_metadata(&child).map_err(|e| format!("{shown}: {e}"))?;
+            if metadata.is_dir() {
+                subdirectories.push((child, child_rel));
+                continue;
+            }
+            refuse_special(&shown, &metadata)?;
+            check_file_size(&shown, metadata.len())?;
+            total += metadata.len();
+            if total > MAX_TOTAL_BYTES {
+                return Err(Stop::Failed(format!(
+                    "{shown}: the target passes the 32 MiB total limit there"
+                )));
+            }
+            if walked.files.len() == MAX_ENTRIES {
+                return Err(Stop::Failed(format!(
+                    "{shown}: over the {MAX_ENTRIES}-entry limit"
+                )));
+            }
+            walked.files.push(Found {
+                rel: child_rel,
+                shown,
+                identity: Identity::of(&metadata),
+                path: child,
+            });
+        }
+        stack.extend(subdirectories.into_iter().rev());
+    }
+    Ok(walked)
+}
+
+/// Hashes every file on [`WORKERS`] threads taking the next file in turn. Entries come
+/// back in `files` order; a read failure (the first by position, so the reason does not
+/// depend on thread timing) fails the whole capture.
+fn hash_all(files: &[Found]) -> Result<Vec<Entry>, Stop> {
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let mut results: Vec<Option<Result<Entry, String>>> = Vec::with_capacity(files.len());
+    results.resize_with(files.len(), || None);
+    let mut interrupted = None;
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..WORKERS.min(files.len()).max(1))
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut buf = vec![0u8; CHUNK];
+                    let mut done = Vec::new();
+                    while !stop.load(Ordering::Relaxed) {
+                        if let Some(exit) = qa_shared::cancel::requested() {
+                            stop.store(true, Ordering::Relaxed);
+                            return (done, Some(exit));
+                        }
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(file) = files.get(i) else { break };
+                        done.push((i, hash_file(file, &mut buf)));
+                    }
+                    (done, None)
+                })
+            })
+            .collect();
+        for worker in workers {
+            let (done, exit) = worker.join().expect("a hashing thread panicked");
+            interrupted = interrupted.or(exit);
+            for (i, result) in done {
+                results[i] = Some(result);
+            }
+        }
+    });
+    if let Some(exit) = interrupted {
+        return Err(Stop::Cancelled(exit));
+    }
+    let mut entries = Vec::with_capacity(files.len());
+    let mut total: u64 = 0;
+    for (file, result) in files.iter().zip(results) {
+        let entry = result.expect("every file was hashed")?;
+        total += entry.size;
+        // Files can grow between the walk and the read.
+        if total > MAX_TOTAL_BYTES {
+            return Err(Stop::Failed(format!(
+                "{}: the target passes the 32 MiB total limit there",
+                file.shown
+            )));
+        }
+        entries.push(entry);
+    }
+    Ok(entries)
+}
+
+/// Streams one file through SHA-256, refusing it if it is no longer the regular file the
+/// walk saw or grows past the per-file limit.
+fn hash_file(file: &Found, buf: &mut [u8]) -> Result<Entry, String> {
+    let shown = &file.shown;
+    let mut handle = File::open(&file.path).map_err(|e| format!("{shown}: {e}"))?;
+    let metadata = handle.metadata().map_err(|e| format!("{shown}: {e}"))?;
+    if !metadata.is_file() || Identity::of(&metadata) != file.identity {
+        return Err(format!("{shown} changed while it was being captured"));
+    }
+    let mut hasher = Sha256::new();
+    let mut size: u64 = 0;
+    loop {
+        let n = match handle.read(buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(format!("{shown}: {e}")),
+        };
+        size += n as u64;
+        if size > MAX_FILE_BYTES {
+            return Err(format!(
+                "{shown} has over {MAX_FILE_BYTES} bytes, over the 4 MiB per-file limit"
+            ));
+        }
+        hasher.update(&buf[..n]);
+    }
+    Ok(Entry {
+        path: file.rel.clone(),
+        size,
+        sha256: hash::hex(&hasher.finalize()),
+    })
+}
+
+/// Streams a whole file through SHA-256 (plan and source files: no size limit, but never
+/// a special file, which could block).
+pub fn hash_regular_file(path: &Path, shown: &str) -> Result<String, String> {
+    let metadata = std::fs::metadata(path).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::NotFound {
+            format!("{shown} not found")
+        } else {
+            format!("{shown}: {e}")
+        }
+    })?;
+    if let Some(kind) = special_kind(&metadata).or(metadata.is_dir().then_some("directory")) {
+        return Err(format!("{shown} is a {kind}, not a file"));
+    }
+    let mut handle = File::open(path).map_err(|e| format!("{shown}: {e}"))?;
+    let mut hasher = Sha256::new();
+    let mut buf = vec![0u8; CHUNK];
+    loop {
+        match handle.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => hasher.update(&buf[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(format!("{shown}: {e}")),
+        }
+    }
+    Ok(hash::hex(&hasher.finalize()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fs;
+
+    fn tree(files: &[(&str, &str)]) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        for (path, content) in files {
+            let path = dir.path().join(path);
+            fs::create_dir_all(path.parent().unwrap()).unwrap();
+            fs::write(path, content).unwrap();
+        }
+        dir
+    }
+
+    fn failed(result: Result<Manifest, Stop>) -> String {
+        match result {
+            Err(Stop::Failed(reason)) => reason,
+            other => panic!("expected a failed capture, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn entries_are_sorted_by_full_path_with_sizes_and_hashes() {
+        let dir = tree(&[
+            ("site/a/b.txt", "b"),
+            ("site/a-c.txt", "ac"),
+            ("site/z.txt", ""),
+        ]);
+        let m = of_directory(dir.path(), "site").unwrap();
+        let paths: Vec<&str> = m.entries.iter().map(|e| e.path.as_str()).collect();
+        assert_eq!(paths, vec!["a-c.txt", "a/b.txt", "z.txt"]);
+        assert_eq!(m.entries[0].size, 2);
+        assert_eq!(m.entries[0].sha256, hash::sha256_hex(b"ac"));
+    }
+
+    #[test]
+    fn the_manifest_hash_is_the_sha256_of_the_canonical_entries() {
+        let dir = tree(&[("site/index.html", "hi")]);
+        let m = of_directory(dir.path(), "site").unwrap();
+        let canonical = format!(
+            r#"[{{"path":"index.html","sha256":"{}","size":2}}]"#,
+            hash::sha256_hex(b"hi")
+        );
+        assert_eq!(m.sha256, hash::sha256_hex(canonical.as_bytes()));
+    }
+
+    #[test]
+    fn a_file_target_has_one_entry_named_after_the_file() {
+        let dir = tree(&[("docs/page.html", "<p>")]);
+        let m = of_file(dir.path(), "docs/page.html").unwrap();
+        assert_eq!(m.entries.len(), 1);
+        assert_eq!(m.entries[0].path, "page.html");
+    }
+
+    #[test]
+    fn the_kind_must_match_what_is_on_disk() {
+        let dir = tree(&[("site/index.html", "x")]);
+        assert!(failed(of_file(dir.path(), "site")).contains("is a directory"));
+        assert!(failed(of_directory(dir.path(), "site/index.html")).contains("is a file"));
+    }
+
+    #[test]
+    fn a_file_exactly_at_the_per_file_limit_is_captured() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::create_dir(dir.path().join("site")).unwrap();
+        fs::write(
+            dir.path().join("site/big"),
+            vec![0u8; MAX_FILE_BYTES as usize],
+        )
+        .unwrap();
+        assert!(of_directory(dir.path(), "site").is_ok());
+    }
+
+    #[test]
+    fn an_empty_directory_gives_an_empty_manifest() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::create_dir(dir.path().join("site")).unwrap();
+        let m = of_directory(dir.path(), "site").unwrap();
+        assert!(m.entries.is_empty());
+        assert_eq!(m.sha256, hash::sha256_hex(b"[]"));
+    }
+
+    #[test]
+    fn the_directory_limit_stops_a_tree_of_empty_folders() {
+        let dir = tempfile::tempdir().unwrap();
+        for i in 0..MAX_DIRECTORIES {
+            fs::create_dir_all(dir.path().join(format!("site/d{i}"))).unwrap();
+        }
+        let reason = failed(of_directory(dir.path(), "site"));
+        assert!(reason.contains("10000-directory limit"), "{reason}");
+    }
+
+    #[test]
+    fn a_target_inside_an_excluded_folder_is_refused() {
+        let dir = tree(&[("node_modules/pkg/index.js", "x")]);
+        let reason = failed(of_directory(dir.path(), "node_modules/pkg"));
+        assert_eq!(
+            reason,
+            "node_modules/pkg is excluded (installed dependencies)"
+        );
+    }
+
+    #[test]
+    fn a_regular_file_hashes_whole_and_a_directory_is_refused() {
+        let dir = tree(&[("docs/spec.md", "spec")]);
+        let path = dir.path().join("docs/spec.md");
+        assert_eq!(
+            hash_regular_file(&path, "docs/spec.md").unwrap(),
+            hash::sha256_hex(b"spec")
+        );
+        let err = hash_regular_file(&dir.path().join("docs"), "docs").unwrap_err();
+        assert_eq!(err, "docs is a directory, not a file");
+    }
+}

@@ -1,0 +1,232 @@
+//! URL targets against a real HTTP server on 127.0.0.1: blocked without --allow-network,
+//! status, body hash and headers with it; redirects, slow and oversize responses fail;
+//! the --auth-env token is sent and never written anywhere.
+
+mod support;
+
+use qa_shared::acceptance::TargetKind;
+use qa_shared::hash::sha256_hex;
+use serde_json::Value;
+use std::time::{Duration, Instant};
+use support::{qa_fetch, run, spec, target, Response, Server};
+
+const MIB: usize = 1 << 20;
+const SECRET: &str = "tok-7f3a9c1e5b";
+
+fn server() -> Server {
+    Server::start(|path, _| match path {
+        "/ok" => Response::ok("hello")
+            .header("ETag", "\"v1\"")
+            .header("X-Build-Id", "build-42"),
+        "/moved" => Response::ok("").status(302).header("Location", "/ok"),
+        "/leak" => Response::ok("")
+            .status(301)
+            .header("Location", &format!("/login?token={SECRET}")),
+        "/slow" => Response::ok("late").delayed(Duration::from_secs(5)),
+        "/big" => Response::ok(vec![b'x'; MIB + 1]),
+        "/exact" => Response::ok(vec![b'x'; MIB]),
+        "/missing" => Response::ok("not here").status(404),
+        _ => Response::ok("").status(500),
+    })
+}
+
+fn fetch(url: &str, args: &[&str]) -> Value {
+    let dir = tempfile::tempdir().unwrap();
+    target(&run(
+        dir.path(),
+        args,
+        spec(TargetKind::Url, url, Some("op-label")),
+    ))
+}
+
+#[test]
+fn without_allow_network_the_url_is_blocked_and_never_requested() {
+    let server = server();
+    let data = fetch(&server.url("/ok"), &[]);
+    assert_eq!(data["status"], "blocked");
+    assert_eq!(data["reason"], "needs --allow-network");
+    assert_eq!(data["sha256"], Value::Null);
+    assert!(server.requests().is_empty());
+}
+
+#[test]
+fn with_allow_network_status_body_hash_etag_and_build_id_are_captured() {
+    let server = server();
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(
+        dir.path(),
+        &["--allow-network"],
+        spec(TargetKind::Url, &server.url("/ok"), Some("op-label")),
+    );
+    let data = target(&out);
+    assert_eq!(data["status"], "captured");
+    assert_eq!(data["http_status"], 200);
+    assert_eq!(data["sha256"], sha256_hex(b"hello"));
+    assert_eq!(data["etag"], "\"v1\"");
+    assert_eq!(data["x_build_id"], "build-42");
+    assert_eq!(data["build_id"], "op-label");
+    let records = qa_testkit::parse(&out.stdout);
+    assert_eq!(records[1]["src"]["body.sha256"], sha256_hex(b"hello"));
+    support::validate_all(&out);
+}
+
+#[test]
+fn an_error_status_is_recorded_as_observed() {
+    let server = server();
+    let data = fetch(&server.url("/missing"), &["--allow-network"]);
+    assert_eq!(data["status"], "captured");
+    assert_eq!(data["http_status"], 404);
+    assert_eq!(data["etag"], Value::Null);
+}
+
+#[test]
+fn a_redirect_is_rejected_and_not_followed() {
+    let server = server();
+    let data = fetch(&server.url("/moved"), &["--allow-network"]);
+    assert_eq!(data["status"], "failed");
+    assert_eq!(data["reason"], "redirect to /ok rejected");
+    assert_eq!(data["http_status"], 302);
+    assert_eq!(server.requests().len(), 1, "the redirect was followed");
+}
+
+#[test]
+fn a_response_slower_than_the_timeout_fails() {
+    let server = server();
+    let started = Instant::now();
+    let data = fetch(&server.url("/slow"), &["--allow-network", "--timeout", "1"]);
+    assert!(
+        started.elapsed() < Duration::from_secs(4),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(data["status"], "failed");
+    assert_eq!(data["reason"], "timed out after the 1 s timeout");
+}
+
+#[test]
+fn a_body_over_1_mib_fails_naming_the_limit() {
+    let server = server();
+    let data = fetch(&server.url("/big"), &["--allow-network"]);
+    assert_eq!(data["status"], "failed");
+    assert_eq!(data["reason"], "the body is over the 1 MiB limit");
+}
+
+#[test]
+fn a_body_of_exactly_1_mib_is_captured() {
+    let server = server();
+    let data = fetch(&server.url("/exact"), &["--allow-network"]);
+    assert_eq!(data["status"], "captured");
+    assert_eq!(data["sha256"], sha256_hex(&vec![b'x'; MIB]));
+}
+
+#[test]
+fn an_unreachable_server_fails_with_the_reason() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let data = fetch(&format!("http://127.0.0.1:{port}/"), &["--allow-network"]);
+    assert_eq!(data["status"], "failed");
+    assert!(
+        data["reason"]
+            .as_str()
+            .unwrap()
+            .starts_with("request failed"),
+        "{data}"
+    );
+}
+
+#[test]
+fn a_proxy_from_the_environment_is_not_used() {
+    let server = server();
+    let dir = tempfile::tempdir().unwrap();
+    let out = qa_fetch()
+        .invocation()
+        .arg("--repo")
+        .arg(dir.path())
+        .arg("--allow-network")
+        .env("http_proxy", "http://127.0.0.1:9")
+        .env("HTTP_PROXY", "http://127.0.0.1:9")
+        .env("ALL_PROXY", "http://127.0.0.1:9")
+        .stdin(spec(TargetKind::Url, &server.url("/ok"), None))
+        .run();
+    assert_eq!(target(&out)["status"], "captured");
+}
+
+fn with_token(url: &str) -> qa_testkit::Run {
+    let dir = tempfile::tempdir().unwrap();
+    qa_fetch()
+        .invocation()
+        .arg("--repo")
+        .arg(dir.path())
+        .args(["--allow-network", "--auth-env", "QA_TOKEN"])
+        .env("QA_TOKEN", SECRET)
+        .stdin(spec(TargetKind::Url, url, None))
+        .run()
+}
+
+#[test]
+fn the_auth_env_token_is_sent_as_a_bearer_header() {
+    let server = server();
+    let out = with_token(&server.url("/ok"));
+    assert_eq!(target(&out)["status"], "captured");
+    let requests = server.requests();
+    assert!(
+        requests[0]
+            .to_ascii_lowercase()
+            .contains(&format!("authorization: bearer {SECRET}").to_ascii_lowercase()),
+        "{requests:?}"
+    );
+}
+
+#[test]
+fn the_token_never_appears_in_records_or_stderr_even_when_a_server_echoes_it() {
+    let server = server();
+    let out = with_token(&server.url("/leak"));
+    let data = target(&out);
+    assert_eq!(data["status"], "failed");
+    assert_eq!(
+        data["reason"],
+        "redirect to /login?token=[redacted] rejected"
+    );
+    assert!(!out.text().contains(SECRET));
+    assert!(!out.stderr.contains(SECRET));
+}
+
+#[test]
+fn without_the_token_the_redirect_reason_keeps_its_location() {
+    let server = server();
+    let data = fetch(&server.url("/leak"), &["--allow-network"]);
+    assert_eq!(
+        data["reason"],
+        format!("redirect to /login?token={SECRET} rejected").as_str()
+    );
+}
+
+#[test]
+fn an_unset_auth_env_variable_is_exit_64_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(dir.path(), &["--auth-env", "QA_TOKEN"], "");
+    assert_eq!(out.code, 64);
+    assert_eq!(
+        out.stderr.trim(),
+        "qa-fetch: error: --auth-env QA_TOKEN: the variable is not set"
+    );
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn a_token_with_a_line_break_is_exit_64_without_showing_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = qa_fetch()
+        .invocation()
+        .arg("--repo")
+        .arg(dir.path())
+        .args(["--allow-network", "--auth-env", "QA_TOKEN"])
+        .env("QA_TOKEN", format!("{SECRET}\r\nX-Injected: 1"))
+        .run();
+    assert_eq!(out.code, 64);
+    assert!(out.stderr.contains("--auth-env QA_TOKEN"), "{}", out.stderr);
+    assert!(!out.stderr.contains(SECRET));
+}
