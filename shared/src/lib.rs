@@ -17,6 +17,7 @@ pub mod kind;
 pub mod man;
 pub mod ndjson;
 pub mod output;
+pub mod secret;
 pub mod untrusted;
 
 pub use envelope::{Envelope, Record};

@@ -1,8 +1,8 @@
 //! Fetching a URL target: one GET with no proxy, no redirects, a global timeout and a
 //! 1 MiB body limit; what is kept is the status, the body's SHA-256, ETag and X-Build-Id.
 
-use crate::bearer::Bearer;
 use qa_shared::hash;
+use qa_shared::secret::Secret as Bearer;
 use sha2::{Digest, Sha256};
 use std::io::Read;
 use std::time::Duration;
@@ -56,7 +56,7 @@ impl Http {
     pub fn get(&self, url: &str) -> Result<Fetched, Refused> {
         self.fetch(url).map_err(|mut refused| {
             if let Some(bearer) = &self.bearer {
-                refused.reason = bearer.redact(&refused.reason);
+                refused.reason = bearer.redact(&refused.reason).into_owned();
             }
             refused
         })
@@ -69,7 +69,7 @@ impl Http {
         }
         let mut request = self.agent.get(url);
         if let Some(bearer) = &self.bearer {
-            request = request.header("Authorization", bearer.header());
+            request = request.header("Authorization", bearer.bearer());
         }
         let mut response = request.call().map_err(|e| self.refused(self.describe(e)))?;
         let status = response.status().as_u16();

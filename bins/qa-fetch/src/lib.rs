@@ -1,7 +1,6 @@
 //! qa-fetch: captures acceptance targets (content manifests of files and directories,
 //! URL responses) and, with `--verify`, captures them again after the checks.
 
-pub mod bearer;
 pub mod capture;
 pub mod cli;
 pub mod events;
@@ -43,7 +42,7 @@ pub fn capturer(args: &cli::Args) -> anyhow::Result<capture::Capturer> {
     let bearer = flags
         .auth_env
         .as_deref()
-        .map(bearer::Bearer::from_env)
+        .map(qa_shared::secret::Secret::from_env)
         .transpose()?;
     if !args.repo.is_dir() {
         return Err(failure(

@@ -211,7 +211,7 @@ fn an_unset_auth_env_variable_is_exit_64_naming_it() {
     assert_eq!(out.code, 64);
     assert_eq!(
         out.stderr.trim(),
-        "qa-fetch: error: --auth-env QA_TOKEN: the variable is not set"
+        "qa-fetch: error: --auth-env QA_TOKEN: the environment variable QA_TOKEN is not set"
     );
     assert!(out.stdout.is_empty());
 }
