@@ -34,6 +34,30 @@ use std::path::PathBuf;
 ///
 /// With --verify alone, qa-report only verifies: a one-line summary on stderr (records
 /// per kind, problems), nothing on stdout.
+///
+/// A stream with a `plan` record is an acceptance run (qa-intent --plan P | qa-fetch |
+/// qa-route | qa-check | qa-fetch --verify | qa-trace | qa-report --acceptance). Each
+/// criterion passes only with at least one check, every check observed passing and its
+/// source quote found; it fails when an observation failed; otherwise it is unverified,
+/// with every reason (no checks, quote not found, a blocked check naming the flag, an
+/// unsupported check, an unverified or errored observation, none at all). Inferred
+/// criteria are labelled and never establish acceptance: without a passing request,
+/// ticket or spec criterion the run is incomplete. The verdict is cancelled (a signal),
+/// stale (a target, plan or source changed during the run), fail, incomplete (any gap)
+/// or pass; its `verdict` record goes into the run folder's records.ndjson. Stdout is the
+/// report in --format text, markdown or json: per criterion the expected behaviour, the
+/// source quote, each check with its observation, expected against observed, a bounded
+/// evidence excerpt and hashes, then the verdict and its reasons.
+///
+/// With --acceptance (what pipelines/acceptance.sh passes) qa-report first takes the
+/// project lock .qa/acceptance.lock under --repo (one active run per project: another
+/// live run is exit 69; a lock left by a dead process is taken over), then writes the run
+/// folder <out>/<run-id>/ (default out: .qa/acceptance under --repo; run id: UTC time and
+/// the plan hash's first 8 hex digits) with report.json, report.md, junit.xml,
+/// records.ndjson, events.ndjson and SHA256SUMS, folders 0700 and files 0600, and warns
+/// when git would not ignore it. SIGINT or SIGTERM stops reading and writes the partial
+/// report, marked cancelled, before exiting 130 or 143. --status prints the active run
+/// or the last one with its verdict.
 #[derive(Debug, Parser)]
 #[command(name = "qa-report", version)]
 pub struct Args {
@@ -46,9 +70,23 @@ pub struct Args {
     pub format: Format,
 
     /// Also write report.json, report.md, report.sarif, records.ndjson (the input, byte
-    /// for byte) and SHA256SUMS into DIR, created private (0700, files 0600).
+    /// for byte) and SHA256SUMS into DIR, created private (0700, files 0600). For an
+    /// acceptance stream, the run folder DIR/<run-id>/ instead.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
+
+    /// Run as the acceptance flow's last stage: take the project lock before reading,
+    /// write the run folder (by default under .qa/acceptance) and exit with the verdict.
+    #[arg(long, conflicts_with = "verify")]
+    pub acceptance: bool,
+
+    /// Print the project's active acceptance run, or its last run with its verdict.
+    #[arg(long, conflicts_with_all = ["verify", "acceptance"])]
+    pub status: bool,
+
+    /// The project root: its .qa/ holds the acceptance lock and run folders.
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    pub repo: PathBuf,
 
     /// Read records from FILE instead of stdin (`-` is stdin).
     #[arg(long = "in", value_name = "FILE", default_value = "-")]
@@ -57,6 +95,10 @@ pub struct Args {
     /// How many problems to list before only counting them.
     #[arg(long, value_name = "N", default_value_t = 20)]
     pub max_problems: usize,
+
+    /// The permission flags every stage accepts; this stage needs none of them.
+    #[command(flatten)]
+    pub pipeline: qa_shared::cli::PipelineFlags,
 }
 
 pub const EXAMPLES: &[Example] = &[
@@ -77,6 +119,14 @@ pub const EXAMPLES: &[Example] = &[
         command: "qa-report --in run.ndjson --format agent --out .qa/runs/latest",
     },
     Example {
+        what: "The acceptance flow's last stage: verdict, report and run folder under .qa/acceptance",
+        command: "qa-intent --plan .qa-acceptance.json | qa-fetch | qa-route | qa-check | qa-fetch --verify | qa-trace | qa-report --acceptance",
+    },
+    Example {
+        what: "The active or last acceptance run of this project",
+        command: "qa-report --status",
+    },
+    Example {
         what: "Verify what qa-diff emits for the current branch",
         command: "qa-diff | qa-report --verify",
     },
@@ -89,7 +139,12 @@ pub const EXAMPLES: &[Example] = &[
 pub const EXIT_STATUS: &[(Exit, &str)] = &[
     (
         Exit::Success,
-        "the stream verified cleanly (and the report was written)",
+        "the stream verified cleanly and the report was written; for an acceptance stream, verdict pass; --status found a run",
+    ),
+    (Exit::Fail, "acceptance verdict fail: a criterion failed"),
+    (
+        Exit::Incomplete,
+        "acceptance verdict incomplete (a gap) or stale (a target, plan or source changed)",
     ),
     (
         Exit::Usage,
@@ -99,8 +154,23 @@ pub const EXIT_STATUS: &[(Exit, &str)] = &[
         Exit::DataErr,
         "the stream has problems: malformed lines, wrong ids, broken `from` chains, or change-flow data that breaks its contract",
     ),
-    (Exit::NoInput, "the --in file does not exist"),
+    (
+        Exit::NoInput,
+        "the --in file or --repo folder does not exist; --status found no run",
+    ),
+    (
+        Exit::Unavailable,
+        "another acceptance run of this project is active",
+    ),
     (Exit::Software, "internal error (a bug: please report it)"),
+    (
+        Exit::Interrupted,
+        "acceptance run cancelled by SIGINT (partial report written)",
+    ),
+    (
+        Exit::Terminated,
+        "acceptance run cancelled by SIGTERM (partial report written)",
+    ),
 ];
 
 /// The clap command, with examples and exit status after the options.

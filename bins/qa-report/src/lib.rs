@@ -1,8 +1,9 @@
 //! qa-report: the last stage of every flow. It verifies a stream's envelopes, ids and
 //! provenance chain (`--verify`), and renders the change flow as a report in text,
 //! markdown, JSON, SARIF, GitHub workflow commands or one agent line, with the report
-//! files under `--out`.
+//! files under `--out`; an acceptance stream becomes a verdict and an acceptance report.
 
+pub mod acceptance;
 pub mod agent;
 pub mod cli;
 pub mod github;
@@ -16,3 +17,6 @@ pub mod render;
 pub mod sarif;
 pub mod text;
 pub mod verify;
+
+/// The `by` value of every record this stage writes (`verdict`, its own `event`s).
+pub const BY: &str = concat!("qa-report/", env!("CARGO_PKG_VERSION"));

@@ -3,7 +3,7 @@
 //! link or break a table.
 
 use crate::layers;
-use crate::model::{evidence_ref, label, receipt_label, Report, ScenarioView};
+use crate::model::{evidence_ref, label, receipt_label, DiagView, Report, ScenarioView};
 use crate::plain::one_line;
 use crate::text::short;
 use qa_shared::untrusted::MARKER;
@@ -35,15 +35,7 @@ pub fn render(report: &Report) -> String {
         manual(report, &mut out);
     }
     receipts(report, &mut out);
-    if report.neutralized > 0 {
-        let _ = writeln!(
-            out,
-            "\n_{} instruction-like string{} neutralized (shown as {})._",
-            report.neutralized,
-            if report.neutralized == 1 { "" } else { "s" },
-            text(MARKER)
-        );
-    }
+    neutralized(report.neutralized, &mut out);
     out
 }
 
@@ -230,17 +222,34 @@ fn receipts(report: &Report, out: &mut String) {
             c.gap.as_deref().map_or("none".to_string(), text)
         );
     }
-    let mut warnings = layers::warnings(report).peekable();
-    if warnings.peek().is_some() {
+    warnings(layers::warnings(report), out);
+}
+
+/// The Warnings section (nothing when there are none): severity, stage and message.
+pub fn warnings<'a>(diags: impl Iterator<Item = &'a DiagView>, out: &mut String) {
+    let mut diags = diags.peekable();
+    if diags.peek().is_some() {
         out.push_str("\n### Warnings\n\n");
     }
-    for d in warnings {
+    for d in diags {
         let _ = writeln!(
             out,
             "- **{}** {}: {}",
             label(&d.severity),
             code(&d.stage),
             text(&d.message)
+        );
+    }
+}
+
+/// The closing line counting neutralized instruction-like strings (nothing for none).
+pub fn neutralized(count: u64, out: &mut String) {
+    if count > 0 {
+        let _ = writeln!(
+            out,
+            "\n_{count} instruction-like string{} neutralized (shown as {})._",
+            if count == 1 { "" } else { "s" },
+            text(MARKER)
         );
     }
 }

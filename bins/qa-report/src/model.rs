@@ -7,7 +7,7 @@ use qa_shared::change::{
 };
 use qa_shared::ndjson::{self, LineReader, ReadError};
 use qa_shared::untrusted::Boundary;
-use qa_shared::Kind;
+use qa_shared::{Envelope, Kind};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 
@@ -246,25 +246,13 @@ pub fn read(source: &str, bytes: &[u8]) -> anyhow::Result<Report> {
     let mut boundary = Boundary::new();
     let mut report = Report::default();
     let mut pending = Pending::default();
-    let mut reader = LineReader::new(bytes);
-    while let Some(item) = reader.next_line() {
-        let (line, raw) = match item {
-            Ok(ok) => ok,
-            Err(ReadError::Io(e)) => return Err(e.into()),
-            Err(e @ ReadError::TooLong { .. }) => {
-                return Err(qa_shared::exit::failure(
-                    qa_shared::Exit::DataErr,
-                    format!("{source} {e}"),
-                ))
-            }
-        };
-        let mut envelope = ndjson::parse_envelope(source, line, raw)?;
+    each_record(source, bytes, |line, _, mut envelope| {
         *report.records.entry(envelope.kind.clone()).or_default() += 1;
         let Some(kind) = envelope.known_kind() else {
-            continue;
+            return Ok(());
         };
         if !RENDERED.contains(&kind) {
-            continue;
+            return Ok(());
         }
         if let Some(fields) = envelope.data.as_object_mut() {
             // Commit bodies are not shown; their text is neither rendered nor counted.
@@ -313,10 +301,35 @@ pub fn read(source: &str, bytes: &[u8]) -> anyhow::Result<Report> {
             }
             _ => unreachable!("only rendered kinds reach here"),
         }
-    }
+        Ok(())
+    })?;
     assemble(&mut report, pending);
     report.neutralized = boundary.count();
     Ok(report)
+}
+
+/// Calls `visit` with each record of a verified stream: its line number, its bytes and
+/// its envelope. A line over the size limit or not an envelope is bad input (exit 65).
+pub fn each_record(
+    source: &str,
+    bytes: &[u8],
+    mut visit: impl FnMut(u64, &[u8], Envelope) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    let mut reader = LineReader::new(bytes);
+    while let Some(item) = reader.next_line() {
+        let (line, raw) = match item {
+            Ok(ok) => ok,
+            Err(ReadError::Io(e)) => return Err(e.into()),
+            Err(e @ ReadError::TooLong { .. }) => {
+                return Err(qa_shared::exit::failure(
+                    qa_shared::Exit::DataErr,
+                    format!("{source} {e}"),
+                ))
+            }
+        };
+        visit(line, raw, ndjson::parse_envelope(source, line, raw)?)?;
+    }
+    Ok(())
 }
 
 /// The kinds a change report reads; others are only counted.

@@ -2,7 +2,7 @@
 //! the manual contracts left, then capabilities, warnings and the neutralization count.
 
 use crate::layers;
-use crate::model::{evidence_ref, label, receipt_label, Report, ScenarioView};
+use crate::model::{evidence_ref, label, receipt_label, DiagView, Report, ScenarioView};
 use crate::plain::one_line;
 use qa_shared::untrusted::MARKER;
 use std::fmt::Write as _;
@@ -18,14 +18,7 @@ pub fn render(report: &Report) -> String {
         manual(report, &mut out);
     }
     receipts(report, &mut out);
-    if report.neutralized > 0 {
-        let _ = writeln!(
-            out,
-            "\n{} instruction-like string{} neutralized (shown as {MARKER}).",
-            report.neutralized,
-            if report.neutralized == 1 { "" } else { "s" }
-        );
-    }
+    neutralized(report.neutralized, &mut out);
     out
 }
 
@@ -223,17 +216,33 @@ fn receipts(report: &Report, out: &mut String) {
             None => out.push('\n'),
         }
     }
-    let mut warnings = layers::warnings(report).peekable();
-    if warnings.peek().is_some() {
+    warnings(layers::warnings(report), out);
+}
+
+/// The Warnings section (nothing when there are none): severity, stage and message.
+pub fn warnings<'a>(diags: impl Iterator<Item = &'a DiagView>, out: &mut String) {
+    let mut diags = diags.peekable();
+    if diags.peek().is_some() {
         out.push_str("\nWarnings\n");
     }
-    for d in warnings {
+    for d in diags {
         let _ = writeln!(
             out,
             "  {} {}: {}",
             label(&d.severity),
             one_line(&d.stage),
             one_line(&d.message)
+        );
+    }
+}
+
+/// The closing line counting neutralized instruction-like strings (nothing for none).
+pub fn neutralized(count: u64, out: &mut String) {
+    if count > 0 {
+        let _ = writeln!(
+            out,
+            "\n{count} instruction-like string{} neutralized (shown as {MARKER}).",
+            if count == 1 { "" } else { "s" }
         );
     }
 }

@@ -3,11 +3,10 @@
 
 mod common;
 
-use common::{qa_report, rendered, sample};
+use common::{mode, names, qa_report, rendered, sample};
 use qa_shared::hash::sha256_hex;
 use std::fs;
 use std::os::unix::fs::PermissionsExt as _;
-use std::path::Path;
 
 const FILES: [&str; 5] = [
     "SHA256SUMS",
@@ -16,19 +15,6 @@ const FILES: [&str; 5] = [
     "report.md",
     "report.sarif",
 ];
-
-fn mode(path: &Path) -> u32 {
-    fs::symlink_metadata(path).unwrap().permissions().mode() & 0o777
-}
-
-fn names(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .collect();
-    names.sort();
-    names
-}
 
 #[test]
 fn out_writes_exactly_the_report_files_and_stdout_keeps_the_chosen_format() {

@@ -1,7 +1,8 @@
 //! qa-trace: one causal reasoning trace per QA scenario, and optional manual drafts with
-//! compile receipts.
+//! compile receipts; on an acceptance stream, one trace per criterion.
 
 pub mod cli;
+pub mod criteria;
 pub mod drafts;
 pub mod reading;
 pub mod traces;
@@ -24,7 +25,7 @@ pub enum DraftFormat {
 }
 
 /// Forwards the stream, then appends for each scenario its draft (when asked) and its
-/// trace, in scenario order.
+/// trace, in scenario order, then one trace per acceptance criterion, in criterion order.
 pub fn run<R: BufRead, W: Write>(
     source: &str,
     input: R,
@@ -57,6 +58,12 @@ pub fn run<R: BufRead, W: Write>(
         from.extend(route.map(|r| r.id.clone()));
         from.extend(draft_record.map(|d| d.0));
         from.extend(intent.map(|i| i.id.clone()));
+        out.write(&Record::new(Kind::Trace, BY, from, Src::new(), &data)?)?;
+    }
+    for criterion in &seen.criteria {
+        let checks = criteria::links(criterion, &seen);
+        let data = criteria::trace(criterion, &checks);
+        let from = criteria::from(criterion, &checks);
         out.write(&Record::new(Kind::Trace, BY, from, Src::new(), &data)?)?;
     }
     Ok(())

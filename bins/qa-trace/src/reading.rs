@@ -1,8 +1,10 @@
-//! What qa-trace reads of the stream: intents, scenarios, routes and executions.
+//! What qa-trace reads of the stream: intents, scenarios, routes and executions; and of an
+//! acceptance stream, criteria, checks, check routes and observations.
 
 use std::collections::HashMap;
 
 use anyhow::Result;
+use qa_shared::acceptance::{CheckRouteData, CheckSpecData, CriterionData, ObservationData};
 use qa_shared::change::{IntentData, RouteData, ScenarioData};
 use qa_shared::ndjson::data_of;
 use qa_shared::{Envelope, Kind};
@@ -32,6 +34,14 @@ pub struct Seen {
     /// By subject (scenario id); the last route for a subject wins.
     pub routes: HashMap<String, Read<RouteData>>,
     pub executions: Vec<Read<ExecutionView>>,
+    /// Acceptance criteria, in stream order.
+    pub criteria: Vec<Read<CriterionData>>,
+    /// Acceptance checks (`check.spec`), in stream order.
+    pub checks: Vec<Read<CheckSpecData>>,
+    /// Check routes by check id; the last route for a check wins.
+    pub check_routes: HashMap<String, Read<CheckRouteData>>,
+    /// Observations by check id; the last observation of a check is its final one.
+    pub observations: HashMap<String, Read<ObservationData>>,
 }
 
 impl Seen {
@@ -52,7 +62,8 @@ impl Seen {
                 );
             }
             Some(Kind::Route) => {
-                // Routes of acceptance checks have another shape; only scenario routes parse.
+                // Scenario routes and check routes differ in shape (their decisions do not
+                // overlap): each parses only as its own.
                 if let Ok(data) = serde_json::from_value::<RouteData>(envelope.data.clone()) {
                     self.routes.insert(
                         data.subject.clone(),
@@ -61,7 +72,35 @@ impl Seen {
                             data,
                         },
                     );
+                } else if let Ok(data) =
+                    serde_json::from_value::<CheckRouteData>(envelope.data.clone())
+                {
+                    self.check_routes.insert(
+                        data.check.clone(),
+                        Read {
+                            id: envelope.id,
+                            data,
+                        },
+                    );
                 }
+            }
+            Some(Kind::Criterion) => self.criteria.push(Read {
+                data: data_of(source, line, &envelope)?,
+                id: envelope.id,
+            }),
+            Some(Kind::CheckSpec) => self.checks.push(Read {
+                data: data_of(source, line, &envelope)?,
+                id: envelope.id,
+            }),
+            Some(Kind::Observation) => {
+                let data: ObservationData = data_of(source, line, &envelope)?;
+                self.observations.insert(
+                    data.check.clone(),
+                    Read {
+                        id: envelope.id,
+                        data,
+                    },
+                );
             }
             Some(Kind::Execution) => {
                 if let Ok(data) = serde_json::from_value(envelope.data.clone()) {

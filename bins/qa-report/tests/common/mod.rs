@@ -2,6 +2,8 @@
 //! envelopes), and a runner for the qa-report binary.
 #![allow(dead_code)] // each test file uses its own part of the builder
 
+pub mod acceptance;
+
 use qa_shared::change::*;
 use qa_shared::diag::{Diag, Severity};
 use qa_shared::envelope::{Record, Src};
@@ -389,4 +391,24 @@ pub fn rendered(input: &[u8], args: &[&str]) -> String {
 pub fn pos(hay: &str, needle: &str) -> usize {
     hay.find(needle)
         .unwrap_or_else(|| panic!("{needle:?} not found in:\n{hay}"))
+}
+
+/// The permission bits of `path` (not following a symlink).
+pub fn mode(path: &std::path::Path) -> u32 {
+    use std::os::unix::fs::PermissionsExt as _;
+    std::fs::symlink_metadata(path)
+        .unwrap()
+        .permissions()
+        .mode()
+        & 0o777
+}
+
+/// The names in folder `dir`, sorted.
+pub fn names(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    names
 }

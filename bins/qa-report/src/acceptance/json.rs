@@ -1,0 +1,74 @@
+//! The JSON acceptance report (report.json, and stdout with --format json): one
+//! pretty-printed object with the verdict, the plan and targets, every criterion with its
+//! source, checks, routes and observations (whole evidence), recaptures and report paths.
+
+use super::folder::ReportPaths;
+use super::model::CriterionView;
+use super::View;
+use crate::model::Linked;
+use qa_shared::acceptance::{CriterionStatus, PlanData, TargetData, TargetVerifyData, VerdictData};
+use serde::Serialize;
+
+/// Names this document's shape, so a reader can tell versions apart.
+pub const FORMAT: &str = "qapipe.acceptance-report/v1";
+
+#[derive(Serialize)]
+struct Document<'a> {
+    format: &'static str,
+    verdict: Verdict<'a>,
+    plan: &'a Option<Linked<PlanData>>,
+    targets: &'a [Linked<TargetData>],
+    criteria: Vec<Criterion<'a>>,
+    verifies: &'a [Linked<TargetVerifyData>],
+    diagnostics: &'a [crate::model::DiagView],
+    neutralized: u64,
+    /// Null when no run folder was written.
+    reports: Option<&'a ReportPaths>,
+}
+
+#[derive(Serialize)]
+struct Verdict<'a> {
+    /// The `verdict` record's id in records.ndjson.
+    id: &'a str,
+    exit: u8,
+    #[serde(flatten)]
+    data: &'a VerdictData,
+}
+
+#[derive(Serialize)]
+struct Criterion<'a> {
+    status: CriterionStatus,
+    reasons: &'a [String],
+    #[serde(flatten)]
+    view: &'a CriterionView,
+}
+
+/// The report as one JSON object, ending with a newline.
+pub fn render(view: &View<'_>) -> String {
+    let document = Document {
+        format: FORMAT,
+        verdict: Verdict {
+            id: view.verdict_id,
+            exit: view.verdict.exit.code(),
+            data: &view.verdict.data,
+        },
+        plan: &view.report.plan,
+        targets: &view.report.targets,
+        criteria: view
+            .criteria()
+            .map(|(c, o)| Criterion {
+                status: o.status,
+                reasons: &o.reasons,
+                view: c,
+            })
+            .collect(),
+        verifies: &view.report.verifies,
+        diagnostics: &view.report.diagnostics,
+        neutralized: view.report.neutralized,
+        reports: view.paths,
+    };
+    let mut s = serde_json::to_string_pretty(&document)
+        .expect("a report holds only strings, integers, booleans and enums");
+    s.push('\n');
+    s
+}

@@ -1,0 +1,264 @@
+//! The acceptance report: a stream holding a `plan` record read into criteria, checks and
+//! observations, judged by the verdict rules, rendered (text, markdown, json), and kept in
+//! a private run folder with its `verdict` record, events, junit.xml and checksums; with
+//! the project lock, cancellation and `--status` of an acceptance run.
+
+pub mod folder;
+pub mod ignore;
+pub mod intake;
+pub mod json;
+pub mod junit;
+pub mod lock;
+pub mod markdown;
+pub mod model;
+pub mod status;
+pub mod text;
+pub mod verdict;
+
+use crate::render::Format;
+use crate::BY;
+use anyhow::Context as _;
+use model::{Acceptance, CriterionView};
+use qa_shared::acceptance::{CriterionOutcome, EventData, PlanData};
+use qa_shared::envelope::Src;
+use qa_shared::exit::{failure, Exit};
+use qa_shared::{clock, Envelope, Kind, Record};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+use verdict::Decided;
+
+/// What every renderer of an acceptance report reads.
+pub struct View<'a> {
+    pub report: &'a Acceptance,
+    pub verdict: &'a Decided,
+    /// The `verdict` record's id.
+    pub verdict_id: &'a str,
+    /// The run folder, when one was written.
+    pub paths: Option<&'a folder::ReportPaths>,
+}
+
+impl View<'_> {
+    /// Each criterion with its outcome, in plan order.
+    pub fn criteria(&self) -> impl Iterator<Item = (&CriterionView, &CriterionOutcome)> {
+        self.report.criteria.iter().zip(&self.verdict.data.criteria)
+    }
+}
+
+/// How one acceptance report is made.
+pub struct Settings<'a> {
+    /// Names the input in messages.
+    pub source: &'a str,
+    pub format: Format,
+    /// The folder run folders go in; None writes no files.
+    pub out: Option<PathBuf>,
+    /// The stamp the run id starts with (taken when the run started).
+    pub stamp: String,
+    pub started: Instant,
+    /// The signal qa-report itself received, if any.
+    pub interrupted: Option<Exit>,
+}
+
+/// A usage error unless `format` renders acceptance reports.
+pub fn check_format(format: Format) -> anyhow::Result<()> {
+    match format {
+        Format::Text | Format::Markdown | Format::Json => Ok(()),
+        other => Err(failure(
+            Exit::Usage,
+            format!(
+                "--format {} renders change reports; an acceptance report is text, markdown or json",
+                clap::ValueEnum::to_possible_value(&other)
+                    .map_or_else(String::new, |v| v.get_name().to_string())
+            ),
+        )),
+    }
+}
+
+/// The rendered report for stdout and the exit code the verdict maps to. Writes the run
+/// folder under `settings.out` first, so the report can name its files.
+pub fn report(stream: &[u8], settings: &Settings<'_>) -> anyhow::Result<(String, Exit)> {
+    check_format(settings.format)?;
+    let report = model::read(settings.source, stream)?;
+    let decided = verdict::decide(&report, settings.interrupted);
+    let mut from: Vec<String> = report.plan.iter().map(|p| p.id.clone()).collect();
+    from.extend(report.observation_ids.iter().cloned());
+    from.extend(report.verifies.iter().map(|v| v.id.clone()));
+    let record = Record::new(Kind::Verdict, BY, from, Src::new(), &decided.data)?;
+    let paths = match &settings.out {
+        Some(out) => {
+            let plan_sha = report.plan.as_ref().map(|p| p.data.sha256.as_str());
+            let run = folder::run_id(&settings.stamp, plan_sha);
+            Some(folder::create(out, &run)?)
+        }
+        None => None,
+    };
+    let view = View {
+        report: &report,
+        verdict: &decided,
+        verdict_id: &record.id,
+        paths: paths.as_ref(),
+    };
+    if let Some(paths) = &paths {
+        write_folder(stream, &view, &record, paths, settings)?;
+        if let Some(warning) = ignore::warning(&paths.dir) {
+            eprintln!("qa-report: warning: {warning}");
+        }
+    }
+    let rendered = match settings.format {
+        Format::Json => json::render(&view),
+        Format::Markdown => markdown::render(&view),
+        _ => text::render(&view),
+    };
+    Ok((rendered, decided.exit))
+}
+
+/// report.json, report.md, junit.xml, records.ndjson (the input, then the verdict),
+/// events.ndjson (the input's events, then qa-report's own) and SHA256SUMS.
+fn write_folder(
+    stream: &[u8],
+    view: &View<'_>,
+    verdict: &Record,
+    paths: &folder::ReportPaths,
+    settings: &Settings<'_>,
+) -> anyhow::Result<()> {
+    let mut records = stream.to_vec();
+    if !records.is_empty() && !records.ends_with(b"\n") {
+        records.push(b'\n');
+    }
+    records.extend(verdict.to_line());
+    records.push(b'\n');
+    let mut events = view.report.event_lines.clone();
+    let elapsed = u64::try_from(settings.started.elapsed().as_millis()).unwrap_or(u64::MAX);
+    if let Some(signal) = settings.interrupted {
+        events.extend(event(
+            "cancel",
+            None,
+            elapsed,
+            format!(
+                "{} received: the report is partial",
+                verdict::signal_name(signal)
+            ),
+        )?);
+    }
+    events.extend(event(
+        "report",
+        Some(verdict.id.clone()),
+        elapsed,
+        format!(
+            "verdict {} written to {}",
+            crate::model::label(&view.verdict.data.status),
+            paths.run
+        ),
+    )?);
+    crate::out::write(
+        &paths.dir,
+        &[
+            (folder::REPORT_JSON, json::render(view).as_bytes()),
+            (folder::REPORT_MD, markdown::render(view).as_bytes()),
+            (folder::JUNIT, junit::render(view).as_bytes()),
+            (folder::RECORDS, &records),
+            (folder::EVENTS, &events),
+        ],
+    )
+}
+
+/// One of qa-report's own `event` records as an NDJSON line.
+fn event(
+    phase: &str,
+    subject: Option<String>,
+    duration_ms: u64,
+    detail: String,
+) -> anyhow::Result<Vec<u8>> {
+    let data = EventData {
+        phase: phase.to_string(),
+        at: clock::timestamp(),
+        subject,
+        duration_ms: Some(duration_ms),
+        detail: Some(detail),
+    };
+    let mut line = Record::new(Kind::Event, BY, vec![], Src::new(), &data)?.to_line();
+    line.push(b'\n');
+    Ok(line)
+}
+
+/// Where acceptance run folders go: `out`, else `.qa/acceptance` under `repo`.
+pub fn runs_folder(repo: &Path, out: Option<&Path>) -> PathBuf {
+    out.map_or_else(|| repo.join(".qa").join("acceptance"), Path::to_path_buf)
+}
+
+/// What an acceptance run (`--acceptance`) needs from the command line.
+pub struct Run<'a> {
+    pub input: &'a Path,
+    pub repo: &'a Path,
+    pub out: Option<&'a Path>,
+    pub format: Format,
+    pub max_problems: usize,
+}
+
+/// An acceptance run: takes the project lock before reading, reads the stream while
+/// watching for SIGINT/SIGTERM, verifies it, reports, and releases the lock.
+pub fn run(args: &Run<'_>) -> anyhow::Result<(String, Exit)> {
+    let started = Instant::now();
+    check_format(args.format)?;
+    if !args.repo.is_dir() {
+        return Err(failure(
+            Exit::NoInput,
+            format!("--repo {}: not a directory", args.repo.display()),
+        ));
+    }
+    qa_shared::cancel::install().context("installing the signal handlers")?;
+    let stamp = clock::compact();
+    let lock = lock::Lock::acquire(args.repo, &stamp)?;
+    let source = if args.input.as_os_str() == "-" {
+        "stdin".to_string()
+    } else {
+        args.input.display().to_string()
+    };
+    let mut named = false;
+    let intake = intake::read(args.input, |line| {
+        if !named {
+            if let Some(plan) = plan_of(line) {
+                named = true;
+                lock.rename(&folder::run_id(&stamp, Some(&plan.sha256)))?;
+            }
+        }
+        Ok(())
+    })?;
+    let (stream, interrupted) = match intake {
+        intake::Intake::Complete(stream) => (stream, qa_shared::cancel::requested()),
+        intake::Intake::Cancelled(stream, signal) => (stream, Some(signal)),
+    };
+    let summary = crate::verify::verify(&stream[..], args.max_problems)
+        .with_context(|| format!("reading {source}"))?;
+    if summary.problem_count > 0 {
+        for message in summary.messages(&source) {
+            eprintln!("qa-report: {message}");
+        }
+        return Ok((String::new(), Exit::DataErr));
+    }
+    if interrupted.is_none() && !named {
+        return Err(failure(
+            Exit::DataErr,
+            format!("{source} has no plan record: not an acceptance stream (start it with qa-intent --plan)"),
+        ));
+    }
+    let settings = Settings {
+        source: &source,
+        format: args.format,
+        out: Some(runs_folder(args.repo, args.out)),
+        stamp,
+        started,
+        interrupted,
+    };
+    let result = report(&stream, &settings);
+    drop(lock);
+    result
+}
+
+/// The plan data of a `plan` record line; None for any other line.
+fn plan_of(line: &[u8]) -> Option<PlanData> {
+    let envelope = Envelope::parse(line).ok()?;
+    if envelope.known_kind() != Some(Kind::Plan) {
+        return None;
+    }
+    serde_json::from_value(envelope.data).ok()
+}

@@ -1,0 +1,291 @@
+//! The acceptance report's model: a verified acceptance stream read into its plan, targets,
+//! criteria (each with its checks, routes and final observations), recaptures and events,
+//! every source-derived string cleaned by one `Boundary`.
+
+use crate::model::{each_record, DiagView, Linked, Severity};
+use qa_shared::acceptance::{
+    CheckRouteData, CheckSpecData, CriterionData, EventData, ObservationData, ObservationStatus,
+    PlanData, SourceKind, TargetData, TargetVerifyData,
+};
+use qa_shared::ndjson::{self, LineReader};
+use qa_shared::untrusted::Boundary;
+use qa_shared::{Exit, Kind};
+use serde::Serialize;
+use std::collections::HashMap;
+
+/// Everything an acceptance report shows. Strings are already cleaned.
+#[derive(Debug, Default, Serialize)]
+pub struct Acceptance {
+    /// None only when a run was cancelled before the plan record arrived.
+    pub plan: Option<Linked<PlanData>>,
+    pub targets: Vec<Linked<TargetData>>,
+    /// In plan order.
+    pub criteria: Vec<CriterionView>,
+    /// Every `target.verify` record, changed or not.
+    pub verifies: Vec<Linked<TargetVerifyData>>,
+    pub diagnostics: Vec<DiagView>,
+    /// Ids of every observation, final or superseded: the verdict derives from them all.
+    #[serde(skip)]
+    pub observation_ids: Vec<String>,
+    /// The input's `event` records, byte for byte, each with its newline.
+    #[serde(skip)]
+    pub event_lines: Vec<u8>,
+    /// A cancellation an upstream stage recorded (a `cancel` event or a cancelled
+    /// observation), as the exit it asks for.
+    #[serde(skip)]
+    pub cancelled: Option<Exit>,
+    /// Instruction-like spans replaced by the marker.
+    pub neutralized: u64,
+}
+
+/// One criterion with its checks.
+#[derive(Debug, Clone, Serialize)]
+pub struct CriterionView {
+    /// The `criterion` record id.
+    pub record: String,
+    #[serde(flatten)]
+    pub data: CriterionData,
+    /// In stream order.
+    pub checks: Vec<CheckView>,
+}
+
+impl CriterionView {
+    /// Inferred criteria are reported but can never establish acceptance.
+    pub fn is_inferred(&self) -> bool {
+        self.data.inferred || self.data.source.kind == SourceKind::Inferred
+    }
+}
+
+/// One check with its route and its final (last) observation.
+#[derive(Debug, Clone, Serialize)]
+pub struct CheckView {
+    /// The `check.spec` record id.
+    pub record: String,
+    #[serde(flatten)]
+    pub data: CheckSpecData,
+    pub route: Option<Linked<CheckRouteData>>,
+    pub observation: Option<Linked<ObservationData>>,
+}
+
+/// True when the stream holds a `plan` record: an acceptance stream.
+pub fn has_plan(bytes: &[u8]) -> bool {
+    let mut reader = LineReader::new(bytes);
+    while let Some(Ok((_, raw))) = reader.next_line() {
+        if qa_shared::Envelope::parse(raw).is_ok_and(|e| e.known_kind() == Some(Kind::Plan)) {
+            return true;
+        }
+    }
+    false
+}
+
+/// What arrives before it can be joined.
+#[derive(Default)]
+struct Pending {
+    checks: Vec<CheckView>,
+    routes: HashMap<String, Linked<CheckRouteData>>,
+    observations: HashMap<String, Linked<ObservationData>>,
+}
+
+/// Reads a verified acceptance stream. `source` names the input in messages; a record of a
+/// kind this report reads whose data does not fit its contract is bad input (exit 65).
+pub fn read(source: &str, bytes: &[u8]) -> anyhow::Result<Acceptance> {
+    let mut boundary = Boundary::new();
+    let mut report = Acceptance::default();
+    let mut pending = Pending::default();
+    each_record(source, bytes, |line, raw, mut envelope| {
+        let Some(kind) = envelope.known_kind() else {
+            return Ok(());
+        };
+        if kind == Kind::Event {
+            report.event_lines.extend_from_slice(raw);
+            report.event_lines.push(b'\n');
+        }
+        if !READ.contains(&kind) {
+            return Ok(());
+        }
+        boundary.clean_json(&mut envelope.data);
+        let id = envelope.id.clone();
+        match kind {
+            Kind::Plan => {
+                report.plan = Some(Linked {
+                    id,
+                    data: ndjson::data_of(source, line, &envelope)?,
+                })
+            }
+            Kind::Target => report.targets.push(Linked {
+                id,
+                data: ndjson::data_of(source, line, &envelope)?,
+            }),
+            Kind::Criterion => report.criteria.push(CriterionView {
+                record: id,
+                data: ndjson::data_of(source, line, &envelope)?,
+                checks: Vec::new(),
+            }),
+            Kind::CheckSpec => pending.checks.push(CheckView {
+                record: id,
+                data: ndjson::data_of(source, line, &envelope)?,
+                route: None,
+                observation: None,
+            }),
+            Kind::Route => {
+                // Scenario routes have another shape; only check routes belong here.
+                if let Ok(data) = serde_json::from_value::<CheckRouteData>(envelope.data) {
+                    pending
+                        .routes
+                        .insert(data.check.clone(), Linked { id, data });
+                }
+            }
+            Kind::Observation => {
+                let data: ObservationData = ndjson::data_of(source, line, &envelope)?;
+                if data.status == ObservationStatus::Cancelled {
+                    report.cancelled.get_or_insert(Exit::Interrupted);
+                }
+                report.observation_ids.push(id.clone());
+                // A later observation of the same check is its final one.
+                pending
+                    .observations
+                    .insert(data.check.clone(), Linked { id, data });
+            }
+            Kind::TargetVerify => report.verifies.push(Linked {
+                id,
+                data: ndjson::data_of(source, line, &envelope)?,
+            }),
+            Kind::Event => {
+                let event: EventData = ndjson::data_of(source, line, &envelope)?;
+                if event.phase == "cancel" {
+                    report.cancelled = Some(signal_of(&event));
+                }
+            }
+            Kind::Diag => report
+                .diagnostics
+                .push(ndjson::data_of(source, line, &envelope)?),
+            _ => unreachable!("only read kinds reach here"),
+        }
+        Ok(())
+    })?;
+    assemble(&mut report, pending);
+    report.neutralized = boundary.count();
+    Ok(report)
+}
+
+/// The kinds an acceptance report reads; others only pass into records.ndjson.
+const READ: [Kind; 9] = [
+    Kind::Plan,
+    Kind::Target,
+    Kind::Criterion,
+    Kind::CheckSpec,
+    Kind::Route,
+    Kind::Observation,
+    Kind::TargetVerify,
+    Kind::Event,
+    Kind::Diag,
+];
+
+/// A cancel event names SIGTERM when that was the signal; anything else was an interrupt.
+fn signal_of(event: &EventData) -> Exit {
+    let detail = event.detail.as_deref().unwrap_or("");
+    if detail.contains("SIGTERM") || detail.contains("143") {
+        Exit::Terminated
+    } else {
+        Exit::Interrupted
+    }
+}
+
+/// Nests routes and observations under their checks and checks under their criteria; a
+/// check naming a criterion that is not in the stream becomes a warning.
+fn assemble(report: &mut Acceptance, mut pending: Pending) {
+    let index: HashMap<String, usize> = report
+        .criteria
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (c.data.id.clone(), i))
+        .collect();
+    for mut check in pending.checks {
+        check.route = pending.routes.remove(&check.data.id);
+        check.observation = pending.observations.remove(&check.data.id);
+        match index.get(&check.data.criterion) {
+            Some(&i) => report.criteria[i].checks.push(check),
+            None => report.diagnostics.push(DiagView {
+                severity: Severity::Warning,
+                stage: "qa-report".into(),
+                message: format!(
+                    "check {} names criterion {}, which is not in the stream",
+                    check.data.id, check.data.criterion
+                ),
+                subjects: vec![check.record],
+            }),
+        }
+    }
+}
+
+/// Most lines and characters of an evidence excerpt a text or markdown report shows
+/// (report.json keeps the observation's whole excerpt).
+pub const EXCERPT_LINES: usize = 8;
+pub const EXCERPT_CHARS: usize = 480;
+
+/// The first lines of `excerpt` within the report's bounds, and whether any was left out.
+pub fn bounded_excerpt(excerpt: &str) -> (Vec<String>, bool) {
+    let mut lines = Vec::new();
+    let mut used = 0;
+    let mut cut = false;
+    for line in excerpt.lines() {
+        if lines.len() == EXCERPT_LINES || used >= EXCERPT_CHARS {
+            cut = true;
+            break;
+        }
+        let room = EXCERPT_CHARS - used;
+        let kept: String = line.chars().take(room).collect();
+        used += kept.chars().count();
+        cut |= kept.len() < line.len();
+        lines.push(kept);
+    }
+    (lines, cut)
+}
+
+/// What a check's evidence points at, for one line: path or URL, HTTP status, size.
+pub fn evidence_summary(o: &ObservationData) -> String {
+    let e = &o.evidence;
+    let mut parts = Vec::new();
+    if let Some(path) = &e.path {
+        parts.push(path.clone());
+    }
+    if let Some(url) = &e.url {
+        parts.push(url.clone());
+    }
+    if let Some(status) = e.http_status {
+        parts.push(format!("HTTP {status}"));
+    }
+    parts.push(format!(
+        "{} bytes{}",
+        e.bytes,
+        if e.truncated { " (cut at the cap)" } else { "" }
+    ));
+    if let Some(sha) = &e.sha256 {
+        parts.push(format!("sha256 {sha}"));
+    }
+    parts.join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_short_excerpt_is_kept_whole() {
+        assert_eq!(
+            bounded_excerpt("a\nb"),
+            (vec!["a".into(), "b".into()], false)
+        );
+    }
+
+    #[test]
+    fn a_long_excerpt_is_cut_by_lines_and_by_characters() {
+        let many = "x\n".repeat(EXCERPT_LINES + 1);
+        assert_eq!(bounded_excerpt(&many).0.len(), EXCERPT_LINES);
+        assert!(bounded_excerpt(&many).1);
+        let wide = "y".repeat(EXCERPT_CHARS + 5);
+        let (lines, cut) = bounded_excerpt(&wide);
+        assert_eq!(lines[0].len(), EXCERPT_CHARS);
+        assert!(cut);
+    }
+}

@@ -1,0 +1,189 @@
+//! Acceptance streams built from real records (acceptance.rs payloads in `Record::new`
+//! envelopes), in the order the acceptance flow writes them.
+
+use super::Stream;
+use qa_shared::acceptance::*;
+use qa_shared::change::{Action, ActionKind, Risk};
+use qa_shared::Kind;
+
+/// The plan file's hash every test plan carries: run ids start with `0123abcd`.
+pub const PLAN_SHA: &str = "0123abcd0123abcd0123abcd0123abcd0123abcd0123abcd0123abcd0123abcd";
+
+impl Stream {
+    pub fn plan(&mut self) -> String {
+        self.push(
+            Kind::Plan,
+            vec![],
+            PlanData {
+                path: ".qa-acceptance.json".into(),
+                sha256: PLAN_SHA.into(),
+                target: TargetSpec {
+                    kind: TargetKind::Directory,
+                    value: "site".into(),
+                    build_id: Some("2026.11.29-1".into()),
+                },
+                criteria: 0,
+                checks: 0,
+            },
+        )
+    }
+
+    /// A criterion of `kind`; ticket and spec sources quote `quote` from a file.
+    pub fn criterion(&mut self, id: &str, kind: SourceKind, found: bool) -> String {
+        let quoted = matches!(kind, SourceKind::Ticket | SourceKind::Spec);
+        self.push(
+            Kind::Criterion,
+            vec![],
+            CriterionData {
+                id: id.into(),
+                expected: format!("{id} behaves as asked"),
+                source: Source {
+                    kind,
+                    path: quoted.then(|| "tickets/SHOP-12.md".into()),
+                    quote: quoted.then(|| "Refunds above 100 EUR require approval".into()),
+                    text: (!quoted).then(|| format!("please make {id} work")),
+                    sha256: quoted.then(|| "e".repeat(64)),
+                    found,
+                },
+                inferred: kind == SourceKind::Inferred,
+            },
+        )
+    }
+
+    /// A check of `criterion` and its route; returns the route id.
+    pub fn check(
+        &mut self,
+        id: &str,
+        criterion: &str,
+        decision: CheckDecision,
+        reason: &str,
+        missing: &[&str],
+    ) -> String {
+        let spec = self.push(
+            Kind::CheckSpec,
+            vec![],
+            CheckSpecData {
+                id: id.into(),
+                criterion: criterion.into(),
+                kind: "file".into(),
+                spec: serde_json::json!({"id": id, "criterion": criterion, "kind": "file", "path": "index.html", "contains": "Welcome"}),
+            },
+        );
+        self.push(
+            Kind::Route,
+            vec![spec.clone()],
+            CheckRouteData {
+                subject: spec,
+                check: id.into(),
+                criterion: criterion.into(),
+                decision,
+                reason: reason.into(),
+                needs: missing.iter().map(|m| m.to_string()).collect(),
+                missing: missing.iter().map(|m| m.to_string()).collect(),
+                action: Action {
+                    kind: ActionKind::ReviewScenario,
+                    risk: Risk::Low,
+                    approval: "required".into(),
+                    executes_code: false,
+                    writes: vec![],
+                    network: false,
+                    preconditions: vec![],
+                },
+            },
+        )
+    }
+
+    /// The observation of `check` after `route`.
+    pub fn observe(
+        &mut self,
+        route: &str,
+        check: &str,
+        criterion: &str,
+        status: ObservationStatus,
+        reason: Option<&str>,
+    ) -> String {
+        self.push(
+            Kind::Observation,
+            vec![route.to_string()],
+            ObservationData {
+                check: check.into(),
+                criterion: criterion.into(),
+                check_kind: "file".into(),
+                status,
+                expected: "contains \"Welcome\"".into(),
+                observed: if status == ObservationStatus::Pass {
+                    "found \"Welcome\"".into()
+                } else {
+                    "\"Welcome\" not found".into()
+                },
+                evidence: ObservationEvidence {
+                    excerpt: Some("<h1>Welcome, visitor</h1>\n<p>Shop</p>".into()),
+                    sha256: Some("f".repeat(64)),
+                    bytes: 38,
+                    truncated: false,
+                    url: None,
+                    path: Some("site/index.html".into()),
+                    http_status: None,
+                },
+                reason: reason.map(str::to_string),
+            },
+        )
+    }
+
+    /// A runnable check of `criterion` observed with `status`.
+    pub fn observed(&mut self, check: &str, criterion: &str, status: ObservationStatus) -> String {
+        let route = self.check(
+            check,
+            criterion,
+            CheckDecision::Runnable,
+            "a file checker reads the captured target",
+            &[],
+        );
+        self.observe(&route, check, criterion, status, None)
+    }
+
+    pub fn verify(&mut self, same: bool) -> String {
+        self.push(
+            Kind::TargetVerify,
+            vec![],
+            TargetVerifyData {
+                subject: VerifySubject::Target,
+                value: "site".into(),
+                before: Some("a".repeat(64)),
+                after: Some(if same { "a" } else { "b" }.repeat(64)),
+                same,
+                changed: if same {
+                    vec![]
+                } else {
+                    vec!["index.html".into()]
+                },
+                reason: None,
+            },
+        )
+    }
+
+    pub fn event(&mut self, phase: &str, detail: &str) -> String {
+        self.push(
+            Kind::Event,
+            vec![],
+            EventData {
+                phase: phase.into(),
+                at: "2026-11-29T17:36:00.000Z".into(),
+                subject: None,
+                duration_ms: Some(12),
+                detail: Some(detail.into()),
+            },
+        )
+    }
+}
+
+/// A plan with one request criterion `greets` whose check `home` passes.
+pub fn passing() -> Stream {
+    let mut s = Stream::default();
+    s.plan();
+    s.criterion("greets", SourceKind::Request, true);
+    s.event("check", "1 of 1 checks done");
+    s.observed("home", "greets", ObservationStatus::Pass);
+    s.verify(true);
+    s
+}
