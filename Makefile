@@ -5,7 +5,7 @@ BINS := qa-diff qa-intent qa-route qa-trace qa-fetch qa-check qa-report
 DEBUG_DIR := target/debug
 RELEASE_DIR := target/release
 
-.PHONY: all build release test lint unit pipeline-tests man install demo changes qa bench clean
+.PHONY: all build release test lint unit pipeline-tests man install demo changes qa acceptance bench clean
 
 all: build
 
@@ -38,11 +38,20 @@ install: release
 	for b in $(BINS); do install -m 755 $(RELEASE_DIR)/$$b $(DESTDIR)$(PREFIX)/bin/$$b; done
 	for b in $(BINS); do install -m 644 man/$$b.1 $(DESTDIR)$(PREFIX)/share/man/man1/$$b.1; done
 
-## Build, generate a small example repository and run the change flow on its feature branch.
+## Build, then run both flows on the examples: the change flow on a generated repository's
+## feature branch, and the acceptance flow on a copy of examples/shop-site.
 demo: build
 	sh examples/make-demo-repo.sh target/demo-repo
 	QA_SAVE=target/demo.ndjson QA_DRAFT=manual QA_OUT=target/demo-report PATH=$(CURDIR)/$(DEBUG_DIR):$$PATH sh pipelines/changes.sh --repo target/demo-repo
-	@echo "demo: the stream is in target/demo.ndjson, the report files in target/demo-report/"
+	@echo "demo: the change stream is in target/demo.ndjson, the report files in target/demo-report/"
+	rm -rf target/demo-shop && cp -r examples/shop-site target/demo-shop
+	QA_REPO=target/demo-shop PATH=$(CURDIR)/$(DEBUG_DIR):$$PATH sh pipelines/acceptance.sh target/demo-shop/acceptance.example.json
+	@echo "demo: the acceptance run folder is under target/demo-shop/.qa/acceptance/"
+
+## The acceptance flow: PLAN (required) against REPO (default .); FLAGS=--allow-network ...
+acceptance: build
+	@test -n "$(PLAN)" || { echo "usage: make acceptance PLAN=path/to/plan.json [REPO=dir] [FLAGS=--allow-network]"; exit 64; }
+	QA_REPO=$(or $(REPO),.) PATH=$(CURDIR)/$(DEBUG_DIR):$$PATH sh pipelines/acceptance.sh $(PLAN) $(FLAGS)
 
 ## The change flow on REPO (default: this repository); FORMAT=markdown|json|sarif|github|agent.
 changes qa: build

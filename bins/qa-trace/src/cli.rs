@@ -19,6 +19,11 @@ use crate::DraftFormat;
 /// With --draft manual, each routed scenario also gets a `draft` record: steps and
 /// assertions with the `file:line` each maps to, and a compile receipt (compiled,
 /// partial, not-compiled, review-only).
+///
+/// On an acceptance stream, each `criterion` gets a trace too: `source -> check -> route
+/// -> observation`, traceable when every check was observed, partial when one was not or
+/// the source quote is missing, review-only for an inferred criterion; execution passed,
+/// failed, blocked or not-run from the observations.
 #[derive(Debug, Parser)]
 #[command(name = "qa-trace", version)]
 pub struct Args {
@@ -39,6 +44,10 @@ pub const EXAMPLES: &[Example] = &[
     Example {
         what: "Traces for the current branch",
         command: "qa-diff | qa-intent | qa-route | qa-trace",
+    },
+    Example {
+        what: "Criterion traces of an acceptance run",
+        command: "qa-intent --plan plan.json | qa-fetch | qa-route | qa-check | qa-fetch --verify | qa-trace",
     },
     Example {
         what: "With manual drafts, then only the drafts' receipts",

@@ -1,0 +1,43 @@
+#!/bin/sh
+# The acceptance flow:
+#   qa-intent --plan P | qa-fetch | qa-route | qa-check | qa-fetch --verify | qa-trace | qa-report
+# Usage: acceptance.sh PLAN [--allow-network] [--timeout S] [--auth-env NAME] ...
+# The flags go to every stage (each accepts the same permission flags).
+# Environment:
+#   QA_REPO=DIR     the project root (default .): plan paths, targets and .qa/ are under it
+#   QA_FORMAT=text|markdown|json   report format on stdout (default text)
+#   QA_OUT=DIR      where run folders go (default DIR/.qa/acceptance)
+#   QA_SAVE=FILE    keep a copy of the stream qa-report reads
+# Exit status: qa-report's verdict (0 pass, 1 fail, 2 incomplete or stale, 130/143 cancelled),
+# or the first stage that failed with a usage, input or internal error (64-70).
+set -eu
+plan=${1:?usage: acceptance.sh PLAN [flags...]}
+shift
+repo=${QA_REPO:-.}
+save=${QA_SAVE:-/dev/null}
+status=$(mktemp -d)
+trap 'rm -rf "$status"' EXIT
+# Each stage writes its exit status, so a failing stage is not hidden behind the last one.
+run() {
+  n=$1
+  shift
+  set +e
+  "$@"
+  echo $? > "$status/$n"
+}
+run 1 qa-intent --plan "$plan" --repo "$repo" "$@" \
+  | run 2 qa-fetch --repo "$repo" "$@" \
+  | run 3 qa-route --repo "$repo" "$@" \
+  | run 4 qa-check --repo "$repo" "$@" \
+  | run 5 qa-fetch --verify --repo "$repo" "$@" \
+  | run 6 qa-trace "$@" \
+  | { tee "$save"; } \
+  | run 7 qa-report --acceptance --repo "$repo" --format "${QA_FORMAT:-text}" ${QA_OUT:+--out "$QA_OUT"} "$@"
+for n in 1 2 3 4 5 6; do
+  code=$(cat "$status/$n" 2>/dev/null || echo 70)
+  case $code in
+    0) ;;
+    64|65|66|69|70) exit "$code" ;;
+  esac
+done
+exit "$(cat "$status/7" 2>/dev/null || echo 70)"
