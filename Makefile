@@ -57,13 +57,18 @@ acceptance: build
 changes qa: build
 	QA_FORMAT=$(or $(FORMAT),text) PATH=$(CURDIR)/$(DEBUG_DIR):$$PATH sh pipelines/changes.sh --repo $(or $(REPO),.)
 
-## qa-diff against git on a generated 300+ commit history, then the whole change flow
-## stage by stage on a generated 50-commit, 200-file range (see bench/README.md).
+## qa-diff against git on a generated 300+ commit history, the whole change flow stage by
+## stage on a generated 50-commit, 200-file range, the acceptance flow on 100 HTTP checks
+## against a local server, and qa-fetch's 10,000-file manifest against openssl per core
+## (see bench/README.md).
 bench: release
 	python3 bench/gen_history.py bench/work/history --force
 	python3 bench/diff_bench.py --qa-diff $(RELEASE_DIR)/qa-diff --repo bench/work/history
 	python3 bench/gen_flow_repo.py bench/work/flow --force
 	python3 bench/flow_bench.py --bin-dir $(RELEASE_DIR) --repo bench/work/flow
+	python3 bench/acceptance_bench.py --bin-dir $(RELEASE_DIR)
+	python3 bench/gen_manifest_tree.py bench/work/manifest --force
+	python3 bench/manifest_bench.py --bin-dir $(RELEASE_DIR) --project bench/work/manifest
 
 clean:
 	$(CARGO) clean

@@ -487,7 +487,7 @@ def git_env():
 
 
 def prog():
-    """Return the running generator's name for messages (gen_history, gen_flow_repo)."""
+    """Return the running generator's name for messages (gen_history, gen_flow_repo, ...)."""
     return os.path.splitext(os.path.basename(sys.argv[0]))[0] or "gen_history"
 
 
@@ -501,8 +501,8 @@ def git(repo_dir, *args, data=None, capture=True):
     return res.stdout
 
 
-def init_repo(d, force):
-    """Create an empty repository at d (removing d first with force) with a fixed config."""
+def empty_dir(d, force):
+    """Make d an empty folder, removing d first with force; exit when it is not empty."""
     if os.path.exists(d) and (not os.path.isdir(d) or os.listdir(d)):
         if not force:
             sys.exit(f"{prog()}: {d} exists and is not empty (use --force)")
@@ -511,6 +511,11 @@ def init_repo(d, force):
         else:
             os.remove(d)
     os.makedirs(d, exist_ok=True)
+
+
+def init_repo(d, force):
+    """Create an empty repository at d (removing d first with force) with a fixed config."""
+    empty_dir(d, force)
     git(d, "init", "-q", "-b", "main")
     for key, val in (("user.name", COMMITTER[0]), ("user.email", COMMITTER[1]),
                      ("gc.auto", "0"), ("core.autocrlf", "false")):
