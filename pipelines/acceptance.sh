@@ -17,10 +17,18 @@ repo=${QA_REPO:-.}
 save=${QA_SAVE:-/dev/null}
 status=$(mktemp -d)
 trap 'rm -rf "$status"' EXIT
+# On Ctrl-C or SIGTERM the stages finish what they observed and qa-report writes a report
+# marked cancelled; the shell must outlive them to pass on qa-report's 130/143. A trap that
+# is not "ignore" keeps the shell alive and leaves the children's default handling alone.
+trap 'cancelled=130' INT
+trap 'cancelled=143' TERM
 # Each stage writes its exit status, so a failing stage is not hidden behind the last one.
 run() {
   n=$1
   shift
+  # Pipeline subshells do not inherit the traps above: set one so this wrapper outlives a
+  # signal, waits for its stage and records how it ended.
+  trap ':' INT TERM
   set +e
   "$@"
   echo $? > "$status/$n"
@@ -31,10 +39,10 @@ run 1 qa-intent --plan "$plan" --repo "$repo" "$@" \
   | run 4 qa-check --repo "$repo" "$@" \
   | run 5 qa-fetch --verify --repo "$repo" "$@" \
   | run 6 qa-trace "$@" \
-  | { tee "$save"; } \
+  | tee -i "$save" \
   | run 7 qa-report --acceptance --repo "$repo" --format "${QA_FORMAT:-text}" ${QA_OUT:+--out "$QA_OUT"} "$@"
 for n in 1 2 3 4 5 6; do
-  code=$(cat "$status/$n" 2>/dev/null || echo 70)
+  code=$(cat "$status/$n" 2>/dev/null || echo 0)
   case $code in
     0) ;;
     64|65|66|69|70) exit "$code" ;;

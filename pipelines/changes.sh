@@ -20,5 +20,5 @@ qa-diff "$@" \
   | qa-intent --repo "$repo" \
   | qa-route --repo "$repo" \
   | qa-trace ${QA_DRAFT:+--draft "$QA_DRAFT"} \
-  | tee "$save" \
+  | tee -i "$save" \
   | qa-report --format "${QA_FORMAT:-text}" ${QA_OUT:+--out "$QA_OUT"}

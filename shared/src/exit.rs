@@ -101,8 +101,18 @@ pub fn exit_of(err: &anyhow::Error) -> Exit {
 
 /// Runs a binary's body and turns its outcome into the process exit code, printing an
 /// error as one line `NAME: error: ...`. A closed stdout ends quietly with 0.
+///
+/// In a pipeline, SIGINT and SIGTERM reach every stage at once: a stage that died on them
+/// would lose the records the stages before it are still finishing. So when stdin is not
+/// a terminal the signal is noted instead ([`crate::cancel`]); the stage finishes its
+/// stream (long-running stages stop starting new work) and exits 130 or 143.
 pub fn run(name: &str, body: impl FnOnce() -> anyhow::Result<Exit>) -> std::process::ExitCode {
+    use std::io::IsTerminal as _;
+    if !io::stdin().is_terminal() {
+        let _ = crate::cancel::install();
+    }
     match body() {
+        Ok(Exit::Success) => crate::cancel::requested().unwrap_or(Exit::Success).into(),
         Ok(exit) => exit.into(),
         Err(err) if is_broken_pipe(&err) => Exit::Success.into(),
         Err(err) => {

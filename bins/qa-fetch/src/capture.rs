@@ -151,8 +151,9 @@ pub fn run<R: BufRead, W: Write>(
 ) -> anyhow::Result<Exit> {
     let mut captured = Vec::new();
     let result = qa_shared::ndjson::forward_each(source, input, out, |line, envelope| {
-        if let Some(exit) = qa_shared::cancel::requested() {
-            return Err(Interrupted(exit).into());
+        // After a signal nothing new is captured, but the stream is still forwarded.
+        if qa_shared::cancel::requested().is_some() {
+            return Ok(());
         }
         if envelope.known_kind() != Some(Kind::TargetSpec) {
             return Ok(());

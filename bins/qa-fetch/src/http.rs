@@ -90,8 +90,13 @@ impl Http {
                 status: Some(status),
             });
         }
-        let etag = header("etag");
-        let x_build_id = header("x-build-id");
+        // A server may reflect the token in any header: never record it.
+        let clean = |value: Option<String>| match (&self.bearer, value) {
+            (Some(bearer), Some(v)) => Some(bearer.redact(&v).into_owned()),
+            (_, v) => v,
+        };
+        let etag = clean(header("etag"));
+        let x_build_id = clean(header("x-build-id"));
         let mut reader = response
             .body_mut()
             .with_config()

@@ -5,11 +5,13 @@
 use std::io::{self, BufRead, Read};
 use std::path::Path;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// How often a waiting read looks for a signal.
 const POLL: Duration = Duration::from_millis(50);
 const CHUNK: usize = 64 * 1024;
+/// How long the input is still read after a signal.
+const GRACE: Duration = Duration::from_secs(2);
 
 /// The error a read returns once SIGINT or SIGTERM arrived.
 #[derive(Debug)]
@@ -29,6 +31,8 @@ pub struct Input {
     buf: Vec<u8>,
     pos: usize,
     ended: bool,
+    /// When a signal came: how long reading may go on.
+    grace: Option<Instant>,
 }
 
 /// Opens `path` like `qa_shared::ndjson::open` (`-` is stdin; a missing file is exit 66)
@@ -76,6 +80,7 @@ pub fn open(path: &Path) -> anyhow::Result<(String, Input)> {
             buf: Vec::new(),
             pos: 0,
             ended: false,
+            grace: None,
         },
     ))
 }
@@ -83,8 +88,13 @@ pub fn open(path: &Path) -> anyhow::Result<(String, Input)> {
 impl BufRead for Input {
     fn fill_buf(&mut self) -> io::Result<&[u8]> {
         while self.pos == self.buf.len() && !self.ended {
+            // After a signal, upstream stages still write what they finished: keep reading
+            // until the input ends, for a bounded grace period.
             if qa_shared::cancel::requested().is_some() {
-                return Err(io::Error::other(Cancelled));
+                let until = *self.grace.get_or_insert_with(|| Instant::now() + GRACE);
+                if Instant::now() >= until {
+                    return Err(io::Error::other(Cancelled));
+                }
             }
             match self.chunks.recv_timeout(POLL) {
                 Ok(Ok(chunk)) => {

@@ -64,9 +64,19 @@ pub fn read(
         }
     });
     let mut stream = Vec::new();
+    // After a signal the upstream stages are still writing what they finished and their
+    // cancelled records: keep reading until the stream ends, for a bounded grace period.
+    let mut deadline: Option<(std::time::Instant, qa_shared::Exit)> = None;
     loop {
-        if let Some(signal) = qa_shared::cancel::requested() {
-            return Ok(Intake::Cancelled(stream, signal));
+        if deadline.is_none() {
+            if let Some(signal) = qa_shared::cancel::requested() {
+                deadline = Some((std::time::Instant::now() + GRACE, signal));
+            }
+        }
+        if let Some((until, signal)) = deadline {
+            if std::time::Instant::now() >= until {
+                return Ok(Intake::Cancelled(stream, signal));
+            }
         }
         match rx.recv_timeout(POLL) {
             Ok(Chunk::Line(line)) => {
@@ -74,10 +84,16 @@ pub fn read(
                 stream.extend_from_slice(&line);
             }
             Ok(Chunk::End) | Err(RecvTimeoutError::Disconnected) => {
-                return Ok(Intake::Complete(stream))
+                return Ok(match deadline {
+                    Some((_, signal)) => Intake::Cancelled(stream, signal),
+                    None => Intake::Complete(stream),
+                })
             }
             Ok(Chunk::Failed(e)) => return Err(e),
             Err(RecvTimeoutError::Timeout) => {}
         }
     }
 }
+
+/// How long qa-report keeps reading after a signal for what upstream stages finish.
+const GRACE: std::time::Duration = std::time::Duration::from_secs(2);
