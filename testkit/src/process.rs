@@ -60,7 +60,10 @@ pub struct Group {
 }
 
 impl Group {
-    pub fn spawn(mut command: Command) -> Group {
+    pub fn spawn(command: Command) -> Group {
+        // A test run started in the background inherits SIGINT ignored, and a shell cannot
+        // trap a signal ignored on entry: start the group with default handling (GNU env).
+        let mut command = with_default_signals(&command);
         let mut child = command
             .process_group(0)
             .stdin(Stdio::null())
@@ -141,6 +144,25 @@ impl Drop for Group {
             let _ = self.child.wait();
         }
     }
+}
+
+/// `command` run through `env --default-signal=INT,TERM`, which execs it (same pid).
+fn with_default_signals(command: &Command) -> Command {
+    let mut wrapped = Command::new("env");
+    wrapped
+        .arg("--default-signal=INT,TERM")
+        .arg(command.get_program())
+        .args(command.get_args());
+    for (key, value) in command.get_envs() {
+        match value {
+            Some(value) => wrapped.env(key, value),
+            None => wrapped.env_remove(key),
+        };
+    }
+    if let Some(dir) = command.get_current_dir() {
+        wrapped.current_dir(dir);
+    }
+    wrapped
 }
 
 #[cfg(test)]
