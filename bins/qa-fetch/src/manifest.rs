@@ -9,7 +9,8 @@ use sha2::{Digest, Sha256};
 use std::fs::{File, Metadata};
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Condvar, Mutex};
 
 /// At most this many bytes per file.
 pub const MAX_FILE_BYTES: u64 = 4 << 20;
@@ -65,7 +66,7 @@ pub fn of_file(repo: &Path, value: &str) -> Result<Manifest, Stop> {
             "{value} is a directory: the target kind is file"
         )));
     }
-    refuse_special(value, &found.metadata)?;
+    refuse_special(value, found.metadata.file_type())?;
     check_file_size(value, found.metadata.len())?;
     let file = Found {
         rel: name,
@@ -73,7 +74,10 @@ pub fn of_file(repo: &Path, value: &str) -> Result<Manifest, Stop> {
         identity: Identity::of(&found.metadata),
         path: found.path,
     };
-    let entries = hash_all(std::slice::from_ref(&file))?;
+    let ((), entries) = hash_with(|queue| {
+        queue.push(file);
+        Ok(())
+    })?;
     Ok(Manifest::new(entries, Vec::new()))
 }
 
@@ -82,15 +86,15 @@ pub fn of_directory(repo: &Path, value: &str) -> Result<Manifest, Stop> {
     refuse_excluded(value)?;
     let found = root::resolve(repo, value)?;
     if !found.metadata.is_dir() {
-        refuse_special(value, &found.metadata)?;
+        refuse_special(value, found.metadata.file_type())?;
         return Err(Stop::Failed(format!(
             "{value} is a file: the target kind is directory"
         )));
     }
     let prefix = root::components(value)?.join("/");
-    let walked = walk(found.path, &prefix)?;
-    let entries = hash_all(&walked.files)?;
-    Ok(Manifest::new(entries, walked.excluded))
+    // Hashing starts while the walk goes on: the walk is the serial part of a capture.
+    let (excluded, entries) = hash_with(|queue| walk(found.path, &prefix, queue))?;
+    Ok(Manifest::new(entries, excluded))
 }
 
 impl Manifest {
@@ -126,8 +130,8 @@ fn refuse_excluded(value: &str) -> Result<(), Stop> {
 }
 
 /// Symlinks and special files fail closed: a FIFO would block, a device never ends.
-fn refuse_special(shown: &str, metadata: &Metadata) -> Result<(), Stop> {
-    let kind = special_kind(metadata);
+fn refuse_special(shown: &str, file_type: std::fs::FileType) -> Result<(), Stop> {
+    let kind = special_kind(file_type);
     match kind {
         None => Ok(()),
         Some(kind) => Err(Stop::Failed(format!(
@@ -137,8 +141,7 @@ fn refuse_special(shown: &str, metadata: &Metadata) -> Result<(), Stop> {
 }
 
 /// What a non-regular, non-directory file is, or None for those two.
-fn special_kind(metadata: &Metadata) -> Option<&'static str> {
-    let ft = metadata.file_type();
+fn special_kind(ft: std::fs::FileType) -> Option<&'static str> {
     if ft.is_file() || ft.is_dir() {
         return None;
     }
@@ -177,34 +180,41 @@ fn cancelled() -> Result<(), Stop> {
     }
 }
 
-/// The file a walk saw, so a file swapped between walk and read is noticed.
+/// The file a walk saw (its inode, which the directory listing gives without a stat), so
+/// a file swapped between walk and read is noticed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Identity {
-    device: u64,
     inode: u64,
 }
 
 impl Identity {
     #[cfg(unix)]
+    fn of_entry(entry: &std::fs::DirEntry) -> Identity {
+        use std::os::unix::fs::DirEntryExt;
+        Identity { inode: entry.ino() }
+    }
+
+    #[cfg(unix)]
     fn of(metadata: &Metadata) -> Identity {
         use std::os::unix::fs::MetadataExt;
         Identity {
-            device: metadata.dev(),
             inode: metadata.ino(),
         }
     }
 
     #[cfg(not(unix))]
+    fn of_entry(_: &std::fs::DirEntry) -> Identity {
+        Identity { inode: 0 }
+    }
+
+    #[cfg(not(unix))]
     fn of(_: &Metadata) -> Identity {
-        Identity {
-            device: 0,
-            inode: 0,
-        }
+        Identity { inode: 0 }
     }
 }
 
 /// A regular file to hash.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 struct Found {
     /// Path relative to the target, `/`-separated: the manifest entry's path.
     rel: String,
@@ -214,10 +224,51 @@ struct Found {
     identity: Identity,
 }
 
-#[derive(Debug, Default)]
-struct Walked {
+/// Files the walk found, handed to the hashing workers as they are found.
+#[derive(Default)]
+struct Queue {
+    state: Mutex<Queued>,
+    ready: Condvar,
+}
+
+#[derive(Default)]
+struct Queued {
     files: Vec<Found>,
-    excluded: Vec<Excluded>,
+    next: usize,
+    closed: bool,
+}
+
+impl Queue {
+    fn push(&self, file: Found) {
+        self.lock().files.push(file);
+        self.ready.notify_one();
+    }
+
+    /// No more files: workers finish what is queued and stop.
+    fn close(&self) {
+        self.lock().closed = true;
+        self.ready.notify_all();
+    }
+
+    /// The next file and its position, waiting while the walk goes on.
+    fn take(&self) -> Option<(usize, Found)> {
+        let mut state = self.lock();
+        loop {
+            if state.next < state.files.len() {
+                let i = state.next;
+                state.next += 1;
+                return Some((i, state.files[i].clone()));
+            }
+            if state.closed {
+                return None;
+            }
+            state = self.ready.wait(state).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Queued> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
 }
 
 fn joined(prefix: &str, name: &str) -> String {
@@ -230,9 +281,9 @@ fn joined(prefix: &str, name: &str) -> String {
 
 /// Walks `dir` depth first in name order with an explicit stack (deep trees cannot
 /// overflow the call stack), stopping at the first symlink, special file or limit.
-fn walk(dir: PathBuf, prefix: &str) -> Result<Walked, Stop> {
-    let mut walked = Walked::default();
-    let mut total: u64 = 0;
+fn walk(dir: PathBuf, prefix: &str, queue: &Queue) -> Result<Vec<Excluded>, Stop> {
+    let mut excluded = Vec::new();
+    let mut found = 0usize;
     let mut directories = 0usize;
     let mut stack = vec![(dir, String::new())];
     while let Some((path, rel)) = stack.pop() {
@@ -254,63 +305,59 @@ fn walk(dir: PathBuf, prefix: &str) -> Result<Walked, Stop> {
                     joined(&shown_dir, &name.to_string_lossy())
                 )
             })?;
-            children.push((name, entry.path()));
+            // The listing's own file type: no stat per entry (a symlink is reported as
+            // a symlink, never as what it points at).
+            let file_type = entry.file_type().map_err(|e| format!("{shown_dir}: {e}"))?;
+            children.push((name, entry.path(), file_type, Identity::of_entry(&entry)));
         }
-        children.sort_unstable();
+        children.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         let mut subdirectories = Vec::new();
-        for (name, child) in children {
+        for (name, child, file_type, identity) in children {
             let child_rel = joined(&rel, &name);
             if let Some(reason) = exclusion::of(&name) {
-                walked.excluded.push(Excluded {
+                excluded.push(Excluded {
                     path: child_rel,
                     reason: reason.as_str().to_string(),
                 });
                 continue;
             }
             let shown = joined(prefix, &child_rel);
-            // symlink_metadata: the entry itself, never what a link points at.
-            let metadata =
-                std::fs::symlink_metadata(&child).map_err(|e| format!("{shown}: {e}"))?;
-            if metadata.is_dir() {
+            if file_type.is_dir() {
                 subdirectories.push((child, child_rel));
                 continue;
             }
-            refuse_special(&shown, &metadata)?;
-            check_file_size(&shown, metadata.len())?;
-            total += metadata.len();
-            if total > MAX_TOTAL_BYTES {
-                return Err(Stop::Failed(format!(
-                    "{shown}: the target passes the 32 MiB total limit there"
-                )));
-            }
-            if walked.files.len() == MAX_ENTRIES {
+            refuse_special(&shown, file_type)?;
+            // Sizes and the 32 MiB total are checked as files are hashed (one open and
+            // one fstat per file, no stat here).
+            if found == MAX_ENTRIES {
                 return Err(Stop::Failed(format!(
                     "{shown}: over the {MAX_ENTRIES}-entry limit"
                 )));
             }
-            walked.files.push(Found {
+            found += 1;
+            queue.push(Found {
                 rel: child_rel,
                 shown,
-                identity: Identity::of(&metadata),
+                identity,
                 path: child,
             });
         }
         stack.extend(subdirectories.into_iter().rev());
     }
-    Ok(walked)
+    Ok(excluded)
 }
 
-/// Hashes every file on [`WORKERS`] threads taking the next file in turn. Entries come
-/// back in `files` order; a read failure (the first by position, so the reason does not
-/// depend on thread timing) fails the whole capture.
-fn hash_all(files: &[Found]) -> Result<Vec<Entry>, Stop> {
-    let next = AtomicUsize::new(0);
+/// Runs `produce` (which queues the files: the walk, or one file) while [`WORKERS`]
+/// threads hash what it queues. Entries come back in queue order. The producer's own
+/// failure wins (the walk stops at its first symlink or limit, in walk order); then a
+/// read failure, the first by position, so the reason does not depend on thread timing.
+fn hash_with<T>(produce: impl FnOnce(&Queue) -> Result<T, Stop>) -> Result<(T, Vec<Entry>), Stop> {
+    let queue = Queue::default();
     let stop = AtomicBool::new(false);
-    let mut results: Vec<Option<Result<Entry, String>>> = Vec::with_capacity(files.len());
-    results.resize_with(files.len(), || None);
     let mut interrupted = None;
-    std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..WORKERS.min(files.len()).max(1))
+    let mut done: Vec<(usize, Result<Entry, String>)> = Vec::new();
+    let produced = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..WORKERS)
             .map(|_| {
                 scope.spawn(|| {
                     let mut buf = vec![0u8; CHUNK];
@@ -320,31 +367,40 @@ fn hash_all(files: &[Found]) -> Result<Vec<Entry>, Stop> {
                             stop.store(true, Ordering::Relaxed);
                             return (done, Some(exit));
                         }
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(file) = files.get(i) else { break };
-                        done.push((i, hash_file(file, &mut buf)));
+                        let Some((i, file)) = queue.take() else { break };
+                        done.push((i, hash_file(&file, &mut buf)));
                     }
                     (done, None)
                 })
             })
             .collect();
-        for worker in workers {
-            let (done, exit) = worker.join().expect("a hashing thread panicked");
-            interrupted = interrupted.or(exit);
-            for (i, result) in done {
-                results[i] = Some(result);
-            }
+        let produced = produce(&queue);
+        if produced.is_err() {
+            stop.store(true, Ordering::Relaxed);
         }
+        queue.close();
+        for worker in workers {
+            let (mut hashed, exit) = worker.join().expect("a hashing thread panicked");
+            interrupted = interrupted.or(exit);
+            done.append(&mut hashed);
+        }
+        produced
     });
+    let produced = produced?;
     if let Some(exit) = interrupted {
         return Err(Stop::Cancelled(exit));
+    }
+    let files = std::mem::take(&mut queue.lock().files);
+    let mut results: Vec<Option<Result<Entry, String>>> = Vec::with_capacity(files.len());
+    results.resize_with(files.len(), || None);
+    for (i, result) in done {
+        results[i] = Some(result);
     }
     let mut entries = Vec::with_capacity(files.len());
     let mut total: u64 = 0;
     for (file, result) in files.iter().zip(results) {
-        let entry = result.expect("every file was hashed")?;
+        let entry = result.expect("every queued file was hashed")?;
         total += entry.size;
-        // Files can grow between the walk and the read.
         if total > MAX_TOTAL_BYTES {
             return Err(Stop::Failed(format!(
                 "{}: the target passes the 32 MiB total limit there",
@@ -353,7 +409,7 @@ fn hash_all(files: &[Found]) -> Result<Vec<Entry>, Stop> {
         }
         entries.push(entry);
     }
-    Ok(entries)
+    Ok((produced, entries))
 }
 
 /// Streams one file through SHA-256, refusing it if it is no longer the regular file the
@@ -364,6 +420,12 @@ fn hash_file(file: &Found, buf: &mut [u8]) -> Result<Entry, String> {
     let metadata = handle.metadata().map_err(|e| format!("{shown}: {e}"))?;
     if !metadata.is_file() || Identity::of(&metadata) != file.identity {
         return Err(format!("{shown} changed while it was being captured"));
+    }
+    if metadata.len() > MAX_FILE_BYTES {
+        return Err(format!(
+            "{shown} has {} bytes, over the 4 MiB per-file limit",
+            metadata.len()
+        ));
     }
     let mut hasher = Sha256::new();
     let mut size: u64 = 0;
@@ -399,7 +461,9 @@ pub fn hash_regular_file(path: &Path, shown: &str) -> Result<String, String> {
             format!("{shown}: {e}")
         }
     })?;
-    if let Some(kind) = special_kind(&metadata).or(metadata.is_dir().then_some("directory")) {
+    if let Some(kind) =
+        special_kind(metadata.file_type()).or(metadata.is_dir().then_some("directory"))
+    {
         return Err(format!("{shown} is a {kind}, not a file"));
     }
     let mut handle = File::open(path).map_err(|e| format!("{shown}: {e}"))?;
