@@ -280,3 +280,41 @@ pub struct EventData {
     pub duration_ms: Option<u64>,
     pub detail: Option<String>,
 }
+
+/// How a deployed build is named by its `sha_source`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BuildFormat {
+    /// A git commit the environment serves (preferred).
+    Commit,
+    /// Any stable per-build fingerprint (a bundle hash): names the bundle, not the commit.
+    BuildId,
+}
+
+/// `build` data: the deployed build of a profile environment, read from its `sha_source`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct BuildData {
+    /// The profile environment.
+    pub env: String,
+    pub url: String,
+    pub format: BuildFormat,
+    /// Exactly one of these two, as the profile gives it.
+    pub json_path: Option<String>,
+    pub regex: Option<String>,
+    pub status: TargetStatus,
+    /// The commit or build id read; None when not captured.
+    pub value: Option<String>,
+    pub body_sha256: Option<String>,
+    pub reason: Option<String>,
+}
+
+/// `build.verify` data: the deployed build read again after the checks.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct BuildVerifyData {
+    pub env: String,
+    pub before: Option<String>,
+    pub after: Option<String>,
+    /// False when another build answered: the run is stale.
+    pub same: bool,
+    pub reason: Option<String>,
+}

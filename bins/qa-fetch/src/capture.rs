@@ -37,6 +37,11 @@ impl Capturer {
         &self.repo
     }
 
+    /// The HTTP client, when `--allow-network` was given.
+    pub fn http(&self) -> Option<&Http> {
+        self.http.as_ref()
+    }
+
     /// The target's identity now; Err when a signal asked the stage to stop.
     pub fn capture(&self, spec: &TargetSpec) -> Result<TargetData, Exit> {
         let mut target = TargetData {
@@ -102,6 +107,40 @@ impl Capturer {
 }
 
 /// The `target` record for `data`, derived from `from`; `src` names the content hash.
+/// The `build` record of environment `env` from the profile record in the stream, with a
+/// warning when the build is named by a bundle id rather than a commit.
+fn write_build<W: Write>(
+    env: &str,
+    profile: Option<&(String, serde_json::Value)>,
+    capturer: &Capturer,
+    out: &mut RecordWriter<W>,
+) -> anyhow::Result<()> {
+    let Some((profile_id, profile)) = profile else {
+        return Err(qa_shared::exit::failure(
+            Exit::DataErr,
+            format!("--env {env}: no profile record in the stream (qa-profile --ndjson)"),
+        ));
+    };
+    let sha_source = crate::build::source_of(profile, env)
+        .map_err(|why| qa_shared::exit::failure(Exit::DataErr, why))?;
+    let data = crate::build::identify(capturer.http(), env, &sha_source);
+    let mut src = Src::new();
+    if let Some(sha) = &data.body_sha256 {
+        src.insert("body.sha256".to_string(), sha.clone());
+    }
+    let record = Record::new(Kind::Build, crate::BY, vec![profile_id.clone()], src, &data)?;
+    out.write(&record)?;
+    if data.format == qa_shared::acceptance::BuildFormat::BuildId {
+        let diag = qa_shared::diag::Diag::new(
+            qa_shared::diag::Severity::Warning,
+            "qa-fetch",
+            format!("environment {env} names its build by a build id, not a commit: tracing it back to source needs release records"),
+        );
+        out.write(&diag.into_record(crate::BY, vec![record.id.clone()])?)?;
+    }
+    Ok(())
+}
+
 pub fn target_record(from: &str, data: &TargetData) -> anyhow::Result<Record> {
     let mut src = Src::new();
     if let Some(sha) = &data.sha256 {
@@ -147,12 +186,18 @@ pub fn run<R: BufRead, W: Write>(
     source: &str,
     input: R,
     capturer: &Capturer,
+    env: Option<&str>,
     out: &mut RecordWriter<W>,
 ) -> anyhow::Result<Exit> {
     let mut captured = Vec::new();
+    let mut profile: Option<(String, serde_json::Value)> = None;
     let result = qa_shared::ndjson::forward_each(source, input, out, |line, envelope| {
         // After a signal nothing new is captured, but the stream is still forwarded.
         if qa_shared::cancel::requested().is_some() {
+            return Ok(());
+        }
+        if envelope.known_kind() == Some(Kind::Profile) {
+            profile = Some((envelope.id.clone(), envelope.data.clone()));
             return Ok(());
         }
         if envelope.known_kind() != Some(Kind::TargetSpec) {
@@ -170,6 +215,9 @@ pub fn run<R: BufRead, W: Write>(
     // What was captured is written even when a bad line stops the stream.
     for record in &captured {
         out.write(record)?;
+    }
+    if let (Some(env), Ok(_), None) = (env, &result, qa_shared::cancel::requested()) {
+        write_build(env, profile.as_ref(), capturer, out)?;
     }
     let exit = match result {
         Ok(_) => qa_shared::cancel::requested(),

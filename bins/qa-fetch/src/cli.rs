@@ -43,6 +43,12 @@ pub struct Args {
     #[arg(long)]
     pub verify: bool,
 
+    /// Also read the deployed build of this profile environment (its sha_source; needs a
+    /// `profile` record in the stream, from `qa-profile --ndjson`, and --allow-network):
+    /// a `build` record that --verify reads again.
+    #[arg(long, value_name = "NAME")]
+    pub env: Option<String>,
+
     /// The permission flags every stage accepts: --allow-network fetches URL targets,
     /// --timeout bounds each request (default 30, at most 300 seconds), --auth-env names
     /// the bearer token's variable.

@@ -15,6 +15,8 @@ pub const MAX_BODY_BYTES: u64 = 1 << 20;
 pub struct Fetched {
     pub status: u16,
     pub sha256: String,
+    /// The body itself (at most 1 MiB): a build's `sha_source` is read from it.
+    pub body: Vec<u8>,
     pub etag: Option<String>,
     pub x_build_id: Option<String>,
 }
@@ -104,10 +106,14 @@ impl Http {
             .reader();
         let mut hasher = Sha256::new();
         let mut buf = vec![0u8; 64 * 1024];
+        let mut body = Vec::new();
         loop {
             match reader.read(&mut buf) {
                 Ok(0) => break,
-                Ok(n) => hasher.update(&buf[..n]),
+                Ok(n) => {
+                    hasher.update(&buf[..n]);
+                    body.extend_from_slice(&buf[..n]);
+                }
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
                 Err(e) => {
                     return Err(Refused {
@@ -120,6 +126,7 @@ impl Http {
         Ok(Fetched {
             status,
             sha256: hash::hex(&hasher.finalize()),
+            body,
             etag,
             x_build_id,
         })

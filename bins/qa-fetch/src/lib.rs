@@ -1,6 +1,7 @@
 //! qa-fetch: captures acceptance targets (content manifests of files and directories,
 //! URL responses) and, with `--verify`, captures them again after the checks.
 
+pub mod build;
 pub mod capture;
 pub mod cli;
 pub mod events;

@@ -15,7 +15,7 @@ fn main() -> std::process::ExitCode {
         let exit = if args.verify {
             verify::run(&source, input, &capturer, &mut out)?
         } else {
-            capture::run(&source, input, &capturer, &mut out)?
+            capture::run(&source, input, &capturer, args.env.as_deref(), &mut out)?
         };
         out.finish()?;
         if exit != Exit::Success {

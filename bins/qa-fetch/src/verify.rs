@@ -29,6 +29,7 @@ struct Recorded {
     targets: Vec<(String, TargetData)>,
     plans: Vec<(String, PlanData)>,
     criteria: Vec<(String, CriterionData)>,
+    builds: Vec<(String, qa_shared::acceptance::BuildData)>,
 }
 
 /// Forwards `input`, then compares what it recorded: targets, plans, sources in that
@@ -51,6 +52,10 @@ pub fn run<R: BufRead, W: Write>(
                 qa_shared::ndjson::data_of(source, line, &envelope)?,
             )),
             Some(Kind::Criterion) => recorded.criteria.push((
+                envelope.id.clone(),
+                qa_shared::ndjson::data_of(source, line, &envelope)?,
+            )),
+            Some(Kind::Build) => recorded.builds.push((
                 envelope.id.clone(),
                 qa_shared::ndjson::data_of(source, line, &envelope)?,
             )),
@@ -134,6 +139,20 @@ fn compare_all<W: Write>(
             after,
         );
         out.write(&verify_record(id, &data)?)?;
+    }
+    // The deployed build read again: another build answering makes the run stale.
+    for (id, before) in &recorded.builds {
+        if let Some(exit) = qa_shared::cancel::requested() {
+            return Ok(Some(exit));
+        }
+        let data = crate::build::reverify(capturer.http(), before);
+        out.write(&Record::new(
+            Kind::BuildVerify,
+            crate::BY,
+            vec![id.clone()],
+            Src::new(),
+            &data,
+        )?)?;
     }
     Ok(None)
 }

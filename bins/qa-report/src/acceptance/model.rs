@@ -4,8 +4,8 @@
 
 use crate::model::{each_record, DiagView, Linked, Severity};
 use qa_shared::acceptance::{
-    CheckRouteData, CheckSpecData, CriterionData, EventData, ObservationData, ObservationStatus,
-    PlanData, SourceKind, TargetData, TargetVerifyData,
+    BuildData, BuildVerifyData, CheckRouteData, CheckSpecData, CriterionData, EventData,
+    ObservationData, ObservationStatus, PlanData, SourceKind, TargetData, TargetVerifyData,
 };
 use qa_shared::ndjson::{self, LineReader};
 use qa_shared::untrusted::Boundary;
@@ -23,6 +23,9 @@ pub struct Acceptance {
     pub criteria: Vec<CriterionView>,
     /// Every `target.verify` record, changed or not.
     pub verifies: Vec<Linked<TargetVerifyData>>,
+    /// The deployed builds read (`qa-fetch --env`), and read again by `--verify`.
+    pub builds: Vec<Linked<BuildData>>,
+    pub build_verifies: Vec<Linked<BuildVerifyData>>,
     pub diagnostics: Vec<DiagView>,
     /// Ids of every observation, final or superseded: the verdict derives from them all.
     #[serde(skip)]
@@ -150,6 +153,14 @@ pub fn read(source: &str, bytes: &[u8]) -> anyhow::Result<Acceptance> {
                 id,
                 data: ndjson::data_of(source, line, &envelope)?,
             }),
+            Kind::Build => report.builds.push(Linked {
+                id,
+                data: ndjson::data_of(source, line, &envelope)?,
+            }),
+            Kind::BuildVerify => report.build_verifies.push(Linked {
+                id,
+                data: ndjson::data_of(source, line, &envelope)?,
+            }),
             Kind::Event => {
                 let event: EventData = ndjson::data_of(source, line, &envelope)?;
                 if event.phase == "cancel" {
@@ -169,7 +180,7 @@ pub fn read(source: &str, bytes: &[u8]) -> anyhow::Result<Acceptance> {
 }
 
 /// The kinds an acceptance report reads; others only pass into records.ndjson.
-const READ: [Kind; 9] = [
+const READ: [Kind; 11] = [
     Kind::Plan,
     Kind::Target,
     Kind::Criterion,
@@ -177,6 +188,8 @@ const READ: [Kind; 9] = [
     Kind::Route,
     Kind::Observation,
     Kind::TargetVerify,
+    Kind::Build,
+    Kind::BuildVerify,
     Kind::Event,
     Kind::Diag,
 ];

@@ -71,6 +71,20 @@ fn header(view: &View<'_>, out: &mut String) {
         }
         let _ = writeln!(out, "{line}");
     }
+    for b in &view.report.builds {
+        let d = &b.data;
+        let mut line = format!(
+            "build: {} {} {}",
+            one_line(&d.env),
+            label(&d.format),
+            d.value.as_deref().map_or("(not read)".into(), one_line)
+        );
+        let _ = write!(line, " from {}: {}", one_line(&d.url), label(&d.status));
+        if let Some(reason) = &d.reason {
+            let _ = write!(line, " ({})", one_line(reason));
+        }
+        let _ = writeln!(out, "{line}");
+    }
     let c = &view.verdict.data.counts;
     let _ = writeln!(
         out,

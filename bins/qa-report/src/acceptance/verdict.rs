@@ -146,8 +146,22 @@ pub fn decide(report: &Acceptance, interrupted: Option<Exit>) -> Decided {
             format!("{what} {} changed during the run", v.data.value)
         })
         .collect();
-    let stale_run = !stale.is_empty();
+    let builds_changed: Vec<String> = report
+        .build_verifies
+        .iter()
+        .filter(|v| !v.data.same)
+        .map(|v| {
+            format!(
+                "the deployed build of {} changed during the run: {} -> {}",
+                v.data.env,
+                v.data.before.as_deref().unwrap_or("unknown"),
+                v.data.after.as_deref().unwrap_or("unreadable")
+            )
+        })
+        .collect();
+    let stale_run = !stale.is_empty() || !builds_changed.is_empty();
     reasons.extend(stale);
+    reasons.extend(builds_changed);
     if report.plan.is_none() {
         reasons.push("no plan record in the stream".to_string());
     }
@@ -206,5 +220,48 @@ pub fn signal_name(exit: Exit) -> &'static str {
         "SIGTERM"
     } else {
         "SIGINT"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Linked;
+    use qa_shared::acceptance::BuildVerifyData;
+
+    fn rebuilt(same: bool) -> Acceptance {
+        Acceptance {
+            build_verifies: vec![Linked {
+                id: format!("sha256:{}", "e".repeat(64)),
+                data: BuildVerifyData {
+                    env: "qa".into(),
+                    before: Some("abc1234".into()),
+                    after: Some(if same { "abc1234" } else { "def5678" }.into()),
+                    same,
+                    reason: None,
+                },
+            }],
+            ..Acceptance::default()
+        }
+    }
+
+    #[test]
+    fn a_deploy_during_the_run_makes_it_stale_naming_both_builds() {
+        let decided = decide(&rebuilt(false), None);
+        assert_eq!(decided.data.status, VerdictStatus::Stale);
+        assert_eq!(decided.exit, Exit::Incomplete);
+        assert!(decided
+            .data
+            .reasons
+            .iter()
+            .any(|r| r.contains("qa") && r.contains("abc1234 -> def5678")));
+    }
+
+    #[test]
+    fn the_same_build_after_the_run_is_not_stale() {
+        assert_ne!(
+            decide(&rebuilt(true), None).data.status,
+            VerdictStatus::Stale
+        );
     }
 }
