@@ -1,7 +1,7 @@
 # qapipe: build, test, install, man pages, benchmarks and the flows.
 CARGO ?= cargo
 PREFIX ?= /usr/local
-BINS := qa-diff qa-intent qa-route qa-trace qa-fetch qa-check qa-report
+BINS := qa-diff qa-intent qa-route qa-trace qa-fetch qa-check qa-report qa-profile
 DEBUG_DIR := target/debug
 RELEASE_DIR := target/release
 
@@ -69,6 +69,7 @@ bench: release
 	python3 bench/acceptance_bench.py --bin-dir $(RELEASE_DIR)
 	python3 bench/gen_manifest_tree.py bench/work/manifest --force
 	python3 bench/manifest_bench.py --bin-dir $(RELEASE_DIR) --project bench/work/manifest
+	python3 bench/profile_bench.py --bin-dir $(RELEASE_DIR)
 
 clean:
 	$(CARGO) clean
