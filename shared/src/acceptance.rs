@@ -27,6 +27,12 @@ pub struct TargetSpec {
     pub value: String,
     /// The operator's label for the deployed build: recorded, never attested.
     pub build_id: Option<String>,
+    /// The host-profile environment and app whose URL `value` was resolved from
+    /// (`{kind: url, env: qa, app: storefront}` in the plan); None for a plain target.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub env: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub app: Option<String>,
 }
 
 /// Where a criterion comes from.

@@ -95,6 +95,8 @@ mod tests {
                 kind: TargetKind::Directory,
                 value: "site".into(),
                 build_id: None,
+                env: None,
+                app: None,
             }),
             targets: vec![
                 target(TargetKind::Directory, "site", 'a'),
@@ -112,6 +114,8 @@ mod tests {
                 kind: TargetKind::Url,
                 value: "http://x".into(),
                 build_id: None,
+                env: None,
+                app: None,
             }),
             targets: vec![target(TargetKind::Directory, "site", 'a')],
             ..Plan::default()

@@ -207,6 +207,8 @@ pub fn recapture(capturer: &Capturer, before: &TargetData) -> Result<TargetVerif
         kind: before.kind,
         value: before.value.clone(),
         build_id: before.build_id.clone(),
+        env: None,
+        app: None,
     };
     let after = capturer.capture(&spec)?;
     data.after = after.sha256.clone();

@@ -18,15 +18,22 @@ fn main() -> std::process::ExitCode {
 /// The source stage: the records of --in (if any), then the plan's.
 fn from_plan(args: &cli::Args, path: &Path) -> anyhow::Result<Exit> {
     let root = plan::Root::open(&args.repo)?;
-    let plan = plan::load(path, &root)?;
+    let mut plan = plan::load(path, &root)?;
     for warning in &plan.warnings {
         eprintln!("qa-intent: warning: {warning}");
     }
     let mut out = RecordWriter::stdout();
+    let mut profile = None;
     if let Some(input) = &args.input {
         let (source, input) = qa_shared::ndjson::open(input)?;
-        qa_shared::ndjson::forward(&source, input, &mut out)?;
+        qa_shared::ndjson::forward_each(&source, input, &mut out, |_, envelope| {
+            if envelope.known_kind() == Some(qa_shared::Kind::Profile) {
+                profile = Some(envelope.data);
+            }
+            Ok(())
+        })?;
     }
+    plan.resolve_target(profile.as_ref())?;
     plan.write(&mut out)?;
     out.finish()?;
     Ok(Exit::Success)

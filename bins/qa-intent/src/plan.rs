@@ -121,6 +121,42 @@ fn read(path: &Path, shown: &str) -> Result<Vec<u8>> {
 impl Plan {
     /// Writes `plan`, `target.spec`, one `criterion` per criterion and one `check.spec` per
     /// check, in plan order.
+    /// Resolves a target that names a profile environment's app to that app's URL, from
+    /// the `profile` record forwarded before the plan. Bad input (exit 65) when the stream
+    /// has no profile or the profile has no such environment or app.
+    pub fn resolve_target(&mut self, profile: Option<&serde_json::Value>) -> Result<()> {
+        let (Some(env), Some(app)) = (self.target.env.clone(), self.target.app.clone()) else {
+            return Ok(());
+        };
+        let here = format!("{}: /target", self.path);
+        let profile = profile.ok_or_else(|| {
+            failure(
+                Exit::DataErr,
+                format!("{here}: names environment {env}: pass the profile first (qa-profile PROFILE --ndjson | qa-intent --plan PLAN --in -)"),
+            )
+        })?;
+        let url = profile
+            .get("environments")
+            .and_then(|e| e.get(&env))
+            .ok_or_else(|| {
+                failure(
+                    Exit::DataErr,
+                    format!("{here}: the profile has no environment `{env}`"),
+                )
+            })?
+            .get("apps")
+            .and_then(|a| a.get(&app))
+            .and_then(serde_json::Value::as_str)
+            .ok_or_else(|| {
+                failure(
+                    Exit::DataErr,
+                    format!("{here}: environment `{env}` has no app `{app}`"),
+                )
+            })?;
+        self.target.value = url.to_string();
+        Ok(())
+    }
+
     pub fn write<W: Write>(&self, out: &mut RecordWriter<W>) -> Result<()> {
         let src = Src::from([("plan.sha256".to_string(), self.sha256.clone())]);
         let plan = Record::new(

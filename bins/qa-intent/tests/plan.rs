@@ -482,7 +482,7 @@ const BAD: &[Bad] = &[
     },
     Bad {
         edit: |p| p["target"]["build_id"] = json!("x"),
-        error: "/target/build_id: unknown key (known: $comment, kind, value, buildId)",
+        error: "/target/build_id: unknown key (known: $comment, kind, value, buildId, env, app)",
         schema_sees_it: true,
     },
     Bad {

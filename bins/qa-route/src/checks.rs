@@ -239,6 +239,8 @@ mod tests {
             kind,
             value: value.into(),
             build_id: None,
+            env: None,
+            app: None,
         }
     }
 

@@ -28,6 +28,8 @@ impl Plan {
             kind,
             value: value.into(),
             build_id: None,
+            env: None,
+            app: None,
         };
         let plan = Record::new(
             Kind::Plan,

@@ -51,6 +51,8 @@ impl Stream {
                 kind: target.kind,
                 value: target.value.clone(),
                 build_id: None,
+                env: None,
+                app: None,
             },
         );
         self.push(Kind::Target, vec![spec], target)

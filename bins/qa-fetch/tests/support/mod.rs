@@ -46,6 +46,8 @@ pub fn spec(kind: TargetKind, value: &str, build_id: Option<&str>) -> String {
             kind,
             value: value.to_string(),
             build_id: build_id.map(str::to_string),
+            env: None,
+            app: None,
         },
     )
 }
@@ -61,6 +63,8 @@ pub fn plan(path: &str, sha256: &str) -> String {
                 kind: TargetKind::Directory,
                 value: "site".into(),
                 build_id: None,
+                env: None,
+                app: None,
             },
             criteria: 1,
             checks: 0,

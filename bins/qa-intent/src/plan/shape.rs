@@ -78,7 +78,7 @@ impl Pointer {
 // `$comment` (as in JSON Schema) is allowed in every object of a plan: plans are written
 // by hand, and JSON has no other comments.
 const TOP_KEYS: &[&str] = &["$schema", "$comment", "target", "criteria", "checks"];
-const TARGET_KEYS: &[&str] = &["$comment", "kind", "value", "buildId"];
+const TARGET_KEYS: &[&str] = &["$comment", "kind", "value", "buildId", "env", "app"];
 const CRITERION_KEYS: &[&str] = &["$comment", "id", "expected", "source"];
 const SOURCE_KEYS: &[&str] = &["$comment", "kind", "text", "path", "quote"];
 
@@ -122,6 +122,36 @@ fn target(t: &Object) -> Result<TargetSpec, PlanError> {
             )))
         }
     };
+    let build_id = t.optional_string("buildId")?.map(str::to_string);
+    // A url target may name a host-profile environment's app instead of a URL: the URL is
+    // resolved from the profile record later (`qa-profile P --ndjson | qa-intent --plan X
+    // --in -`).
+    match (t.optional_string("env")?, t.optional_string("app")?) {
+        (Some(env), Some(app)) => {
+            if kind != TargetKind::Url {
+                return Err(t
+                    .at
+                    .key("env")
+                    .error("only a url target can name an environment's app"));
+            }
+            if t.optional_string("value")?.is_some() {
+                return Err(t
+                    .at
+                    .key("value")
+                    .error("give either value or env and app, not both"));
+            }
+            return Ok(TargetSpec {
+                kind,
+                value: String::new(),
+                build_id,
+                env: Some(env.to_string()),
+                app: Some(app.to_string()),
+            });
+        }
+        (Some(_), None) => return Err(t.at.key("app").error("missing: env and app go together")),
+        (None, Some(_)) => return Err(t.at.key("env").error("missing: env and app go together")),
+        (None, None) => {}
+    }
     let value = t.string("value")?;
     let rule = match kind {
         TargetKind::Url => url_problem(value),
@@ -133,7 +163,9 @@ fn target(t: &Object) -> Result<TargetSpec, PlanError> {
     Ok(TargetSpec {
         kind,
         value: value.to_string(),
-        build_id: t.optional_string("buildId")?.map(str::to_string),
+        build_id,
+        env: None,
+        app: None,
     })
 }
 

@@ -13,6 +13,14 @@ use qa_shared::{Exit, Kind};
 use serde::Serialize;
 use std::collections::HashMap;
 
+/// A run against a production environment, as the host profile declares it.
+#[derive(Debug, Clone, Serialize)]
+pub struct Production {
+    pub env: String,
+    /// The profile's `test_account` (null counts as present in the profile rules).
+    pub test_account: Option<String>,
+}
+
 /// Everything an acceptance report shows. Strings are already cleaned.
 #[derive(Debug, Default, Serialize)]
 pub struct Acceptance {
@@ -23,6 +31,9 @@ pub struct Acceptance {
     pub criteria: Vec<CriterionView>,
     /// Every `target.verify` record, changed or not.
     pub verifies: Vec<Linked<TargetVerifyData>>,
+    /// The plan's environment when the profile declares it production: the test account
+    /// the profile attests the run uses.
+    pub production: Option<Production>,
     /// The deployed builds read (`qa-fetch --env`), and read again by `--verify`.
     pub builds: Vec<Linked<BuildData>>,
     pub build_verifies: Vec<Linked<BuildVerifyData>>,
@@ -94,6 +105,7 @@ struct Pending {
 pub fn read(source: &str, bytes: &[u8]) -> anyhow::Result<Acceptance> {
     let mut boundary = Boundary::new();
     let mut report = Acceptance::default();
+    let mut profile: Option<serde_json::Value> = None;
     let mut pending = Pending::default();
     each_record(source, bytes, |line, raw, mut envelope| {
         let Some(kind) = envelope.known_kind() else {
@@ -153,6 +165,7 @@ pub fn read(source: &str, bytes: &[u8]) -> anyhow::Result<Acceptance> {
                 id,
                 data: ndjson::data_of(source, line, &envelope)?,
             }),
+            Kind::Profile => profile = Some(envelope.data.clone()),
             Kind::Build => report.builds.push(Linked {
                 id,
                 data: ndjson::data_of(source, line, &envelope)?,
@@ -174,13 +187,14 @@ pub fn read(source: &str, bytes: &[u8]) -> anyhow::Result<Acceptance> {
         }
         Ok(())
     })?;
+    report.production = production(&report, profile.as_ref());
     assemble(&mut report, pending);
     report.neutralized = boundary.count();
     Ok(report)
 }
 
 /// The kinds an acceptance report reads; others only pass into records.ndjson.
-const READ: [Kind; 11] = [
+const READ: [Kind; 12] = [
     Kind::Plan,
     Kind::Target,
     Kind::Criterion,
@@ -190,9 +204,23 @@ const READ: [Kind; 11] = [
     Kind::TargetVerify,
     Kind::Build,
     Kind::BuildVerify,
+    Kind::Profile,
     Kind::Event,
     Kind::Diag,
 ];
+
+/// The production environment the plan's target names, from the host profile.
+fn production(report: &Acceptance, profile: Option<&serde_json::Value>) -> Option<Production> {
+    let env = report.plan.as_ref()?.data.target.env.clone()?;
+    let environment = profile?.get("environments")?.get(&env)?;
+    (environment.get("kind")?.as_str()? == "production").then(|| Production {
+        test_account: environment
+            .get("test_account")
+            .and_then(|a| a.as_str())
+            .map(|a| a.trim().to_string()),
+        env,
+    })
+}
 
 /// A cancel event names SIGTERM when that was the signal; anything else was an interrupt.
 fn signal_of(event: &EventData) -> Exit {
@@ -300,5 +328,54 @@ mod tests {
         let (lines, cut) = bounded_excerpt(&wide);
         assert_eq!(lines[0].len(), EXCERPT_CHARS);
         assert!(cut);
+    }
+}
+
+#[cfg(test)]
+mod production_tests {
+    use super::*;
+    use qa_shared::acceptance::{TargetKind, TargetSpec};
+
+    fn with_env(env: Option<&str>) -> Acceptance {
+        Acceptance {
+            plan: Some(Linked {
+                id: format!("sha256:{}", "a".repeat(64)),
+                data: PlanData {
+                    path: "plan.json".into(),
+                    sha256: "b".repeat(64),
+                    target: TargetSpec {
+                        kind: TargetKind::Url,
+                        value: "https://shop.example.com/".into(),
+                        build_id: None,
+                        env: env.map(str::to_string),
+                        app: env.map(|_| "storefront".to_string()),
+                    },
+                    criteria: 0,
+                    checks: 0,
+                },
+            }),
+            ..Acceptance::default()
+        }
+    }
+
+    fn profile(kind: &str) -> serde_json::Value {
+        serde_json::json!({"environments": {"prod": {"kind": kind, "test_account": "  qa-runner@example.com, own tenant  "}}})
+    }
+
+    #[test]
+    fn a_production_environment_records_the_profiles_test_account() {
+        let p = production(&with_env(Some("prod")), Some(&profile("production"))).unwrap();
+        assert_eq!(p.env, "prod");
+        assert_eq!(
+            p.test_account.as_deref(),
+            Some("qa-runner@example.com, own tenant")
+        );
+    }
+
+    #[test]
+    fn other_kinds_and_plain_targets_are_no_production_run() {
+        assert!(production(&with_env(Some("prod")), Some(&profile("staging"))).is_none());
+        assert!(production(&with_env(None), Some(&profile("production"))).is_none());
+        assert!(production(&with_env(Some("prod")), None).is_none());
     }
 }

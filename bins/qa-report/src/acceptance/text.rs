@@ -71,6 +71,14 @@ fn header(view: &View<'_>, out: &mut String) {
         }
         let _ = writeln!(out, "{line}");
     }
+    if let Some(p) = &view.report.production {
+        let _ = writeln!(
+            out,
+            "environment: {} is production; test account (the profile's attestation): {}; evidence capture: always",
+            one_line(&p.env),
+            p.test_account.as_deref().map_or("(declared null)".into(), one_line)
+        );
+    }
     for b in &view.report.builds {
         let d = &b.data;
         let mut line = format!(

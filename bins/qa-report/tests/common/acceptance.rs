@@ -21,6 +21,8 @@ impl Stream {
                     kind: TargetKind::Directory,
                     value: "site".into(),
                     build_id: Some("2026.11.29-1".into()),
+                    env: None,
+                    app: None,
                 },
                 criteria: 0,
                 checks: 0,
