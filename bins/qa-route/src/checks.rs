@@ -20,6 +20,8 @@ pub struct Permissions {
 pub struct Checks {
     targets: HashMap<String, TargetSpec>,
     specs: Vec<Spec>,
+    /// Environments the host profile (a `profile` record) declares production.
+    production: Vec<String>,
 }
 
 #[derive(Debug)]
@@ -59,6 +61,17 @@ impl Checks {
         }
     }
 
+    /// Notes which environments a `profile` record declares production.
+    pub fn profile(&mut self, profile: &serde_json::Value) {
+        if let Some(envs) = profile.get("environments").and_then(|e| e.as_object()) {
+            self.production = envs
+                .iter()
+                .filter(|(_, env)| env.get("kind").and_then(|k| k.as_str()) == Some("production"))
+                .map(|(name, _)| name.clone())
+                .collect();
+        }
+    }
+
     /// Keeps a `check.spec` record.
     pub fn spec(&mut self, id: String, from: Vec<String>, data: CheckSpecData) {
         self.specs.push(Spec { id, from, data });
@@ -75,13 +88,42 @@ impl Checks {
             .iter()
             .map(|spec| {
                 let target = spec.from.iter().find_map(|id| self.targets.get(id));
-                route(&spec.id, &spec.data, target, given)
+                let routed = route(&spec.id, &spec.data, target, given);
+                let production = target
+                    .and_then(|t| t.env.as_ref())
+                    .filter(|env| self.production.contains(env));
+                match production {
+                    Some(env) => production_guard(routed, &spec.data, env),
+                    None => routed,
+                }
             })
             .collect()
     }
 }
 
 /// The route of the check `spec` (record id `subject`) against `target`.
+/// On a production environment an MCP or browser check that invokes a tool is blocked
+/// unless it declares `readOnly: true`: no flag unlocks it.
+pub fn production_guard(
+    mut routed: CheckRouteData,
+    spec: &CheckSpecData,
+    env: &str,
+) -> CheckRouteData {
+    let invokes = spec.spec.get("input").is_some();
+    let read_only = spec.spec.get("readOnly").and_then(|v| v.as_bool()) == Some(true);
+    if matches!(
+        CheckKind::of(&spec.kind),
+        CheckKind::Mcp | CheckKind::Browser
+    ) && invokes
+        && !read_only
+    {
+        routed.decision = CheckDecision::Blocked;
+        routed.reason =
+            format!("production environment {env}: a tool invocation needs `readOnly: true` there");
+    }
+    routed
+}
+
 pub fn route(
     subject: &str,
     spec: &CheckSpecData,
@@ -343,5 +385,70 @@ mod tests {
             decisions,
             [CheckDecision::Runnable, CheckDecision::Unsupported]
         );
+    }
+}
+
+#[cfg(test)]
+mod production_guard_tests {
+    use super::*;
+    use serde_json::json;
+
+    fn spec(kind: &str, extra: serde_json::Value) -> CheckSpecData {
+        let mut body = json!({"id": "c1", "criterion": "k1", "kind": kind});
+        for (k, v) in extra.as_object().unwrap() {
+            body[k] = v.clone();
+        }
+        CheckSpecData {
+            id: "c1".into(),
+            criterion: "k1".into(),
+            kind: kind.into(),
+            spec: body,
+        }
+    }
+
+    fn routed(kind: &str, extra: serde_json::Value) -> CheckRouteData {
+        let spec = spec(kind, extra);
+        let target = TargetSpec {
+            kind: TargetKind::Url,
+            value: "https://shop.example.com/".into(),
+            build_id: None,
+            env: Some("prod".into()),
+            app: Some("storefront".into()),
+        };
+        let r = route(
+            "sha256:00",
+            &spec,
+            Some(&target),
+            Permissions { network: true },
+        );
+        production_guard(r, &spec, "prod")
+    }
+
+    #[test]
+    fn a_tool_invocation_on_production_is_blocked_unless_read_only() {
+        let r = routed("mcp", json!({"tool": "set_volume", "input": {"level": 20}}));
+        assert_eq!(r.decision, CheckDecision::Blocked);
+        assert!(r.reason.contains("readOnly"), "{}", r.reason);
+        let r = routed("browser", json!({"tool": "add", "input": {}}));
+        assert_eq!(r.decision, CheckDecision::Blocked);
+    }
+
+    #[test]
+    fn read_only_invocations_discovery_and_other_kinds_are_not_touched() {
+        for (kind, extra) in [
+            (
+                "mcp",
+                json!({"tool": "get_volume", "input": {}, "readOnly": true}),
+            ),
+            ("mcp", json!({"tool": "get_volume"})),
+            ("http", json!({"path": "/", "status": 200})),
+        ] {
+            let r = routed(kind, extra.clone());
+            assert!(
+                !r.reason.contains("production environment"),
+                "{kind} {extra}: {}",
+                r.reason
+            );
+        }
     }
 }

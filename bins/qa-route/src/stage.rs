@@ -155,6 +155,7 @@ pub fn run<R: BufRead, W: Write>(
                 let target: TargetSpec = data_of(source, line, &envelope)?;
                 kept.checks.target(&envelope.from, target);
             }
+            Some(Kind::Profile) => kept.checks.profile(&envelope.data),
             Some(Kind::CheckSpec) => {
                 let spec: CheckSpecData = data_of(source, line, &envelope)?;
                 kept.checks.spec(envelope.id, envelope.from, spec);
