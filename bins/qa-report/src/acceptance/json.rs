@@ -20,6 +20,10 @@ struct Document<'a> {
     targets: &'a [Linked<TargetData>],
     criteria: Vec<Criterion<'a>>,
     verifies: &'a [Linked<TargetVerifyData>],
+    /// The production environment and the profile's test-account attestation, if any.
+    production: &'a Option<super::model::Production>,
+    builds: &'a [Linked<qa_shared::acceptance::BuildData>],
+    build_verifies: &'a [Linked<qa_shared::acceptance::BuildVerifyData>],
     diagnostics: &'a [crate::model::DiagView],
     neutralized: u64,
     /// Null when no run folder was written.
@@ -63,6 +67,9 @@ pub fn render(view: &View<'_>) -> String {
             })
             .collect(),
         verifies: &view.report.verifies,
+        production: &view.report.production,
+        builds: &view.report.builds,
+        build_verifies: &view.report.build_verifies,
         diagnostics: &view.report.diagnostics,
         neutralized: view.report.neutralized,
         reports: view.paths,

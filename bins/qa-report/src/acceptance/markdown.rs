@@ -57,6 +57,26 @@ pub fn render(view: &View<'_>) -> String {
                 .map_or(String::new(), |h| format!(", sha256 {}", code(&short(h))))
         );
     }
+    if let Some(p) = &view.report.production {
+        let _ = writeln!(
+            out,
+            "- **Production:** {}; test account (the profile's attestation): {}; evidence capture: always",
+            code(&p.env),
+            p.test_account.as_deref().map_or("(declared null)".to_string(), text)
+        );
+    }
+    for b in &view.report.builds {
+        let d = &b.data;
+        let _ = writeln!(
+            out,
+            "- **Build:** {} {} {} from {}: {}",
+            code(&d.env),
+            label(&d.format),
+            d.value.as_deref().map_or("(not read)".to_string(), code),
+            code(&d.url),
+            label(&d.status)
+        );
+    }
     for (c, outcome) in view.criteria() {
         criterion(c, outcome, &mut out);
     }
