@@ -5,7 +5,7 @@ BINS := qa-diff qa-intent qa-route qa-trace qa-fetch qa-check qa-report qa-profi
 DEBUG_DIR := target/debug
 RELEASE_DIR := target/release
 
-.PHONY: all build release test lint unit pipeline-tests man install demo changes qa acceptance bench clean
+.PHONY: all build release test lint unit pipeline-tests peers man install demo changes qa acceptance bench clean
 
 all: build
 
@@ -23,11 +23,25 @@ lint:
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 
 # The flow suite (tests/flow) runs the built binaries, so build them first.
-unit: build
+unit: build peers
 	QA_BIN_DIR=$(CURDIR)/$(DEBUG_DIR) $(CARGO) test --workspace
 
-pipeline-tests: build
+pipeline-tests: build peers
 	QA_BIN_DIR=$(CURDIR)/$(DEBUG_DIR) sh tests/run.sh
+
+## The real protocol peers the tests drive (testkit/src/peers.rs): the MCP Python SDK's
+## virtualenv, playwright-core, Debian's Chromium. Each step is skipped when already done.
+PEERS := tests/peers
+peers: $(PEERS)/venv/.installed $(PEERS)/node_modules/.package-lock.json
+	@test -x /usr/bin/chromium || { apt-get update -qq && apt-get install -y -qq chromium; }
+
+$(PEERS)/venv/.installed: $(PEERS)/requirements.txt
+	test -x $(PEERS)/venv/bin/python || python3 -m venv $(PEERS)/venv
+	$(PEERS)/venv/bin/pip install -q --disable-pip-version-check -r $(PEERS)/requirements.txt
+	touch $@
+
+$(PEERS)/node_modules/.package-lock.json: $(PEERS)/package.json $(PEERS)/package-lock.json
+	npm ci --prefix $(PEERS) --no-audit --no-fund
 
 ## Regenerate man/ from --help (a test fails when they drift).
 man:
@@ -59,9 +73,10 @@ changes qa: build
 
 ## qa-diff against git on a generated 300+ commit history, the whole change flow stage by
 ## stage on a generated 50-commit, 200-file range, the acceptance flow on 100 HTTP checks
-## against a local server, and qa-fetch's 10,000-file manifest against openssl per core
-## (see bench/README.md).
-bench: release
+## against a local server, qa-fetch's 10,000-file manifest against openssl per core,
+## qa-profile, and 20 MCP checks and one browser check against the SDK's own client and
+## bare Playwright (see bench/README.md).
+bench: release peers
 	python3 bench/gen_history.py bench/work/history --force
 	python3 bench/diff_bench.py --qa-diff $(RELEASE_DIR)/qa-diff --repo bench/work/history
 	python3 bench/gen_flow_repo.py bench/work/flow --force
@@ -70,6 +85,7 @@ bench: release
 	python3 bench/gen_manifest_tree.py bench/work/manifest --force
 	python3 bench/manifest_bench.py --bin-dir $(RELEASE_DIR) --project bench/work/manifest
 	python3 bench/profile_bench.py --bin-dir $(RELEASE_DIR)
+	python3 bench/agent_bench.py --bin-dir $(RELEASE_DIR)
 
 clean:
 	$(CARGO) clean

@@ -8,6 +8,8 @@
 #   QA_FORMAT=text|markdown|json   report format on stdout (default text)
 #   QA_OUT=DIR      where run folders go (default DIR/.qa/acceptance)
 #   QA_SAVE=FILE    keep a copy of the stream qa-report reads
+#   QA_BROWSER_MODULE=PATH  an installed Playwright index.mjs for browser checks (qa-check
+#                   --browser-module; QA_BROWSER=PATH names the Chromium executable)
 # Exit status: qa-report's verdict (0 pass, 1 fail, 2 incomplete or stale, 130/143 cancelled),
 # or the first stage that failed with a usage, input or internal error (64-70).
 set -eu
@@ -36,7 +38,7 @@ run() {
 run 1 qa-intent --plan "$plan" --repo "$repo" "$@" \
   | run 2 qa-fetch --repo "$repo" "$@" \
   | run 3 qa-route --repo "$repo" "$@" \
-  | run 4 qa-check --repo "$repo" "$@" \
+  | run 4 qa-check --repo "$repo" ${QA_BROWSER_MODULE:+--browser-module "$QA_BROWSER_MODULE"} ${QA_BROWSER:+--browser "$QA_BROWSER"} "$@" \
   | run 5 qa-fetch --verify --repo "$repo" "$@" \
   | run 6 qa-trace "$@" \
   | tee -i "$save" \

@@ -95,6 +95,27 @@ pub struct CheckSpecData {
     pub spec: Value,
 }
 
+impl CheckSpecData {
+    /// Whether this is an mcp check that talks to `target_url` itself: its `path` is the
+    /// target URL's path, or it has none and the target URL is more than a bare origin.
+    /// Streamable HTTP reserves GET on an MCP endpoint for an event stream, so no stage
+    /// fetches such a URL.
+    pub fn is_mcp_endpoint(&self, target_url: &str) -> bool {
+        if self.kind != "mcp" {
+            return false;
+        }
+        let Some((_, rest)) = target_url.split_once("://") else {
+            return false;
+        };
+        let path = rest.find('/').map_or("", |at| &rest[at..]);
+        let path = path.split(['?', '#']).next().unwrap_or_default();
+        match self.spec.get("path").and_then(Value::as_str) {
+            Some(own) => own == path,
+            None => !matches!(path, "" | "/"),
+        }
+    }
+}
+
 /// Route decision for a check.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -215,6 +236,66 @@ pub struct ObservationEvidence {
     pub url: Option<String>,
     pub path: Option<String>,
     pub http_status: Option<u16>,
+    /// What an mcp or browser check saw of the agent interface; absent for other kinds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interface: Option<InterfaceEvidence>,
+}
+
+/// How a tool call of an mcp or browser check came back.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CallStatus {
+    /// Discovery only, or the check stopped before the call.
+    #[default]
+    NotCalled,
+    /// A result that does not say it is an error.
+    Result,
+    /// A result with `isError: true`, or a rejected WebMCP `executeTool`.
+    ToolError,
+    /// A JSON-RPC error response.
+    RpcError,
+}
+
+/// What an mcp or browser check saw of the agent interface (never the session id itself:
+/// it can grant access).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InterfaceEvidence {
+    /// The MCP endpoint or the page URL.
+    pub endpoint: String,
+    /// The protocol version the MCP server answered `initialize` with.
+    pub protocol_version: Option<String>,
+    /// Whether the MCP server issued an `MCP-Session-Id`.
+    pub session_issued: bool,
+    /// Tools listed before the named one was found or the listing stopped.
+    pub tools_listed: u64,
+    pub pages: u32,
+    pub tool_found: bool,
+    /// Whether the input matched the tool's inputSchema (absent when there was no input
+    /// or no schema to check it against).
+    pub input_valid: Option<bool>,
+    pub call: CallStatus,
+    /// At most 4,096 characters of the tool's reply (secrets redacted).
+    pub reply_excerpt: Option<String>,
+    /// The observation: a same-origin URL (mcp) or a CSS selector (browser).
+    pub observe: Option<String>,
+    /// SHA-256 of the observed text before and after the call.
+    pub before_sha256: Option<String>,
+    pub after_sha256: Option<String>,
+    /// How the session ended (MCP: DELETE answered 204 or 405, or why it could not be).
+    pub closed: Option<String>,
+    /// The production write guard a browser check ran under; absent elsewhere.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub write_guard: Option<WriteGuardEvidence>,
+}
+
+/// What the production write guard of a browser check did.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WriteGuardEvidence {
+    /// Write signatures and allow signatures the guard applied.
+    pub write_signatures: u64,
+    pub allow_signatures: u64,
+    /// Each request it aborted, as `METHOD URL`.
+    pub aborted: Vec<String>,
 }
 
 /// `observation` data: one check's result.
@@ -323,4 +404,41 @@ pub struct BuildVerifyData {
     /// False when another build answered: the run is stale.
     pub same: bool,
     pub reason: Option<String>,
+}
+
+#[cfg(test)]
+mod mcp_endpoint_tests {
+    use super::*;
+    use serde_json::json;
+
+    fn check(kind: &str, spec: Value) -> CheckSpecData {
+        CheckSpecData {
+            id: "c".into(),
+            criterion: "k".into(),
+            kind: kind.into(),
+            spec,
+        }
+    }
+
+    #[test]
+    fn an_mcp_check_without_a_path_talks_to_a_target_url_with_one() {
+        let c = check("mcp", json!({"tool": "t"}));
+        assert!(c.is_mcp_endpoint("http://h:1/mcp"));
+        assert!(c.is_mcp_endpoint("http://h:1/api/mcp?x=1"));
+        assert!(!c.is_mcp_endpoint("http://h:1/"));
+        assert!(!c.is_mcp_endpoint("http://h:1"));
+    }
+
+    #[test]
+    fn an_mcp_check_with_a_path_talks_to_the_target_only_at_that_path() {
+        let c = check("mcp", json!({"tool": "t", "path": "/mcp"}));
+        assert!(c.is_mcp_endpoint("http://h:1/mcp"));
+        assert!(!c.is_mcp_endpoint("http://h:1/"));
+    }
+
+    #[test]
+    fn other_kinds_never_name_an_mcp_endpoint() {
+        let c = check("http", json!({"path": "/mcp"}));
+        assert!(!c.is_mcp_endpoint("http://h:1/mcp"));
+    }
 }

@@ -5,6 +5,8 @@ pub mod cli;
 pub mod documents;
 pub mod filter;
 pub mod http;
+pub mod mcp;
+pub mod peers;
 pub mod process;
 pub mod records;
 pub mod repo;

@@ -8,11 +8,14 @@ use qa_shared::acceptance::{
 use qa_shared::Exit;
 use serde::Deserialize;
 
+use crate::agent::{AgentSpec, Interface};
+
 /// The reason of a check when the stream holds no `target` record.
 pub const NO_TARGET: &str = "target not captured: no `target` record: run qa-fetch";
 /// The reason of a check no `route` record names.
 pub const NOT_ROUTED: &str = "not routed: run qa-route";
-/// The reason of an http check when qa-check itself was not given --allow-network.
+/// The reason of an http, mcp or browser check when qa-check itself was not given
+/// --allow-network.
 pub const NEEDS_NETWORK: &str = "needs --allow-network";
 /// The reason of a check that starts after the whole-plan deadline, or runs past it.
 pub const TIMED_OUT: &str = "timed out";
@@ -39,9 +42,11 @@ pub struct HttpSpec {
 pub enum Spec {
     File(FileSpec),
     Http(HttpSpec),
-    /// mcp, browser or an unknown kind: no checker here.
+    /// An mcp or browser check.
+    Agent(Interface, AgentSpec),
+    /// An unknown kind: no checker here.
     NoChecker,
-    /// A file or http check whose fields do not fit its kind.
+    /// A check whose fields do not fit its kind.
     Invalid(String),
 }
 
@@ -59,7 +64,16 @@ impl Spec {
                 Ok(spec) => Spec::Http(spec),
                 Err(e) => Spec::Invalid(format!("invalid http check: {e}")),
             },
+            "mcp" => Spec::agent(check, Interface::Mcp),
+            "browser" => Spec::agent(check, Interface::Browser),
             _ => Spec::NoChecker,
+        }
+    }
+
+    fn agent(check: &CheckSpecData, interface: Interface) -> Spec {
+        match AgentSpec::parse(&check.spec, interface) {
+            Ok(spec) => Spec::Agent(interface, spec),
+            Err(why) => Spec::Invalid(format!("invalid {} check: {why}", check.kind)),
         }
     }
 
@@ -85,6 +99,7 @@ impl Spec {
                     parts.join(" and ")
                 )
             }
+            Spec::Agent(_, agent) => agent.expected(),
             Spec::NoChecker | Spec::Invalid(_) => {
                 format!("{} check {} as the plan states it", check.kind, check.id)
             }
@@ -97,6 +112,7 @@ impl Spec {
 pub enum Ready<'a> {
     File(&'a FileSpec, &'a TargetData),
     Http(&'a HttpSpec, &'a TargetData),
+    Agent(Interface, &'a AgentSpec, &'a TargetData),
 }
 
 /// The check ready to run, or why it cannot run with what the stream and the flags give
@@ -119,8 +135,8 @@ pub fn ready<'a>(
     match spec {
         Spec::NoChecker => return Err(format!("no {} checker in this build", check.kind)),
         Spec::Invalid(why) => return Err(why.clone()),
-        Spec::Http(_) if !allow_network => return Err(NEEDS_NETWORK.to_string()),
-        Spec::File(_) | Spec::Http(_) => {}
+        Spec::Http(_) | Spec::Agent(..) if !allow_network => return Err(NEEDS_NETWORK.to_string()),
+        Spec::File(_) | Spec::Http(_) | Spec::Agent(..) => {}
     }
     let Some(target) = target else {
         return Err(NO_TARGET.to_string());
@@ -138,8 +154,15 @@ pub fn ready<'a>(
             Ok(Ready::File(file, target))
         }
         (Spec::Http(web), TargetKind::Url) => Ok(Ready::Http(web, target)),
+        (Spec::Agent(interface, agent), TargetKind::Url) => {
+            Ok(Ready::Agent(*interface, agent, target))
+        }
         (Spec::File(_), _) => Err("a file check needs a file or directory target".to_string()),
-        _ => Err(format!("a {} check needs a url target", check.kind)),
+        _ => Err(format!(
+            "{} {} check needs a url target",
+            if check.kind == "browser" { "a" } else { "an" },
+            check.kind
+        )),
     }
 }
 
@@ -358,8 +381,67 @@ mod tests {
     #[test]
     fn kinds_without_a_checker_are_named() {
         let r = route(CheckDecision::Runnable, "ok", &[]);
-        let got = reason_of("mcp", json!({"tool": "x"}), Some(&r), None, true).unwrap();
-        assert_eq!(got, "no mcp checker in this build");
+        let got = reason_of("ftp", json!({"tool": "x"}), Some(&r), None, true).unwrap();
+        assert_eq!(got, "no ftp checker in this build");
+    }
+
+    #[test]
+    fn an_mcp_check_needs_the_network_flag_and_a_url_target() {
+        let r = route(CheckDecision::Runnable, "ok", &[]);
+        let url = target(TargetKind::Url, TargetStatus::Captured);
+        let dir = target(TargetKind::Directory, TargetStatus::Captured);
+        let spec = json!({"tool": "get_volume"});
+        assert_eq!(
+            reason_of("mcp", spec.clone(), Some(&r), Some(&url), false).as_deref(),
+            Some(NEEDS_NETWORK)
+        );
+        assert_eq!(
+            reason_of("mcp", spec.clone(), Some(&r), Some(&url), true),
+            None
+        );
+        assert_eq!(
+            reason_of("mcp", spec, Some(&r), Some(&dir), true).as_deref(),
+            Some("an mcp check needs a url target")
+        );
+    }
+
+    #[test]
+    fn a_positive_invocation_without_an_observation_is_invalid() {
+        let c = check("mcp", json!({"tool": "set_volume", "input": {"level": 20}}));
+        assert!(matches!(Spec::parse(&c), Spec::Invalid(why) if why.contains("proves no effect")));
+        let c = check(
+            "mcp",
+            json!({"tool": "set_volume", "input": {"level": 20}, "observePath": "/s", "observeContains": "20"}),
+        );
+        assert!(matches!(Spec::parse(&c), Spec::Agent(..)));
+    }
+
+    #[test]
+    fn a_browser_check_observes_the_body_by_default() {
+        let c = check(
+            "browser",
+            json!({"tool": "add_item", "input": {"text": "x"}, "observeContains": "x"}),
+        );
+        assert!(matches!(
+            Spec::parse(&c),
+            Spec::Agent(Interface::Browser, _)
+        ));
+        let c = check(
+            "mcp",
+            json!({"tool": "add_item", "input": {"text": "x"}, "observeContains": "x"}),
+        );
+        assert!(matches!(Spec::parse(&c), Spec::Invalid(_)));
+    }
+
+    #[test]
+    fn a_negative_case_needs_no_observation_but_needs_input() {
+        let c = check(
+            "mcp",
+            json!({"tool": "set_volume", "input": {"level": 900}, "expectError": true}),
+        );
+        assert!(matches!(Spec::parse(&c), Spec::Agent(..)));
+        let c = check("mcp", json!({"tool": "set_volume", "expectError": true}));
+        assert!(matches!(Spec::parse(&c), Spec::Invalid(_)));
     }
 
     #[test]

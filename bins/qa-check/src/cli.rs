@@ -35,9 +35,29 @@ pub const MAX_TIMEOUT_SECS: u64 = 300;
 /// past it is unverified. --auth-env NAME sends `Authorization: Bearer $NAME`; the value
 /// is redacted from every record, excerpt and message.
 ///
+/// An mcp check (needs --allow-network) speaks MCP 2025-11-25 over Streamable HTTP with
+/// JSON responses to the target URL (or its origin plus `path`): initialize, tools/list
+/// (at most 10 pages and 1,000 tools) until the named tool is found with a description and
+/// an object inputSchema (equal to `schema` when given), then, with `input` and
+/// --allow-tool-calls, validates the input against that inputSchema (JSON Schema, draft by
+/// `$schema`) and calls the tool. A positive case passes only on an observed effect:
+/// `observePath` (a same-origin GET) containing `observeContains` after the call, or with
+/// `readOnly: true` the same observation before and after. A negative case
+/// (`expectError: true`) passes on a JSON-RPC error or an `isError` result. The session is
+/// deleted at the end. SSE replies, other protocol versions, OAuth and server requests
+/// are unsupported: unverified, never a pass. Responses are capped at 4 MiB.
+///
+/// A browser check (needs --allow-network and --browser-module) does the same against a
+/// page's WebMCP API (`document.modelContext`: getTools, executeTool) in a fresh headless
+/// Chromium per check, closed on completion and on cancel; `observePath` is a CSS
+/// selector (default `body`) whose text is observed. When the plan's target is a
+/// production environment of the host profile (a `profile` record in the stream), every
+/// request of the page that matches a `write_signatures` entry and no `allow_signatures`
+/// entry is aborted and recorded; a write no signature matches is not prevented.
+///
 /// A check whose route is not runnable, that was never routed, whose target was not
-/// captured, or whose kind has no checker here (mcp, browser) is unverified with the
-/// reason, never a pass. SIGINT or SIGTERM marks the remaining checks cancelled, writes
+/// captured, or whose kind has no checker here is unverified with the reason, never a
+/// pass. SIGINT or SIGTERM marks the remaining checks cancelled, writes
 /// them, and exits 130 or 143.
 #[derive(Debug, Parser)]
 #[command(name = "qa-check", version)]
@@ -50,10 +70,31 @@ pub struct Args {
     #[arg(long, value_name = "DIR", default_value = ".")]
     pub repo: PathBuf,
 
+    /// An installed Playwright module (`.../playwright-core/index.mjs`) for browser checks.
+    /// qa-check never installs a browser or a package.
+    #[arg(long, value_name = "PATH")]
+    pub browser_module: Option<PathBuf>,
+
+    /// The Chromium executable browser checks launch [default: chromium on PATH].
+    #[arg(long, value_name = "PATH")]
+    pub browser: Option<PathBuf>,
+
+    /// The Node.js executable that runs the Playwright module.
+    #[arg(long, value_name = "PATH", default_value = "node")]
+    pub node: PathBuf,
+
     /// The permission flags every stage accepts: qa-check uses --allow-network,
-    /// --timeout (whole plan, seconds) and --auth-env.
+    /// --allow-tool-calls, --timeout (whole plan, seconds) and --auth-env.
     #[command(flatten)]
     pub pipeline: PipelineFlags,
+}
+
+/// What browser checks run with; each missing part makes them unverified, naming it.
+#[derive(Debug, Clone)]
+pub struct BrowserSettings {
+    pub module: Option<PathBuf>,
+    pub executable: Option<PathBuf>,
+    pub node: Option<PathBuf>,
 }
 
 /// What the flags come to, checked before any record is read or request sent.
@@ -61,6 +102,8 @@ pub struct Args {
 pub struct Settings {
     pub repo: PathBuf,
     pub allow_network: bool,
+    pub allow_tool_calls: bool,
+    pub browser: BrowserSettings,
     /// The whole-plan time budget.
     pub timeout: Duration,
     /// The bearer token named by --auth-env.
@@ -91,10 +134,30 @@ impl Args {
         Ok(Settings {
             repo: self.repo.clone(),
             allow_network: self.pipeline.allow_network,
+            allow_tool_calls: self.pipeline.allow_tool_calls,
+            browser: BrowserSettings {
+                module: self.browser_module.clone(),
+                executable: match &self.browser {
+                    Some(path) => Some(path.clone()),
+                    None => on_path("chromium"),
+                },
+                node: on_path(&self.node.to_string_lossy()),
+            },
             timeout: Duration::from_secs(secs),
             token,
         })
     }
+}
+
+/// `name` as given when it has a slash, else its first match on PATH.
+fn on_path(name: &str) -> Option<PathBuf> {
+    if name.contains('/') {
+        return Some(PathBuf::from(name));
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(name))
+        .find(|candidate| candidate.is_file())
 }
 
 pub const EXAMPLES: &[Example] = &[
@@ -109,6 +172,10 @@ pub const EXAMPLES: &[Example] = &[
     Example {
         what: "An authenticated staging server, 60 seconds for the whole plan",
         command: "STAGING_TOKEN=... qa-check --allow-network --auth-env STAGING_TOKEN --timeout 60 --in routed.ndjson",
+    },
+    Example {
+        what: "MCP and WebMCP checks that call tools, with an installed playwright-core",
+        command: "qa-check --allow-network --allow-tool-calls --browser-module node_modules/playwright-core/index.mjs --in routed.ndjson",
     },
     Example {
         what: "Each check's status and reason",
@@ -129,6 +196,10 @@ pub const EXIT_STATUS: &[(Exit, &str)] = &[
     (
         Exit::NoInput,
         "the --in file or the --repo directory does not exist",
+    ),
+    (
+        Exit::Unavailable,
+        "every check was a browser check and the browser, Node.js or the Playwright module is missing (their observations are written)",
     ),
     (Exit::Software, "internal error (a bug: please report it)"),
     (

@@ -3,7 +3,6 @@
 //! request bounded by what is left of the whole-plan deadline.
 
 use std::io::Read;
-use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use qa_shared::acceptance::{ObservationEvidence, ObservationStatus};
@@ -14,12 +13,10 @@ use ureq::http::Uri;
 use crate::checks::{HttpSpec, Outcome, TIMED_OUT};
 use crate::excerpt;
 use crate::secret::{redact, Secret};
+use crate::waiting::{self, Interrupted};
 
 /// The most body bytes read per response (1 MiB).
 pub const MAX_BODY_BYTES: u64 = 1 << 20;
-
-/// How often a waiting check looks for SIGINT/SIGTERM.
-const CANCEL_POLL: Duration = Duration::from_millis(20);
 
 /// The shared HTTP client of one run.
 pub struct Client {
@@ -28,20 +25,25 @@ pub struct Client {
 }
 
 /// A response as far as it was read.
-struct Response {
-    status: u16,
-    location: Option<String>,
-    body: Vec<u8>,
-    truncated: bool,
+pub struct Response {
+    pub status: u16,
+    pub location: Option<String>,
+    pub body: Vec<u8>,
+    pub truncated: bool,
 }
 
 /// Why a request produced no response.
-enum Failure {
+pub enum Failure {
     TimedOut,
     Broken(String),
 }
 
 impl Client {
+    /// The agent every request of this run goes through (MCP sessions share it).
+    pub fn agent(&self) -> &ureq::Agent {
+        &self.agent
+    }
+
     pub fn new(token: Option<Secret>) -> Client {
         let agent = ureq::Agent::config_builder()
             // A 3xx comes back as the response: following it could leave the origin.
@@ -76,27 +78,21 @@ impl Client {
         else {
             return Outcome::unverified(TIMED_OUT);
         };
-        let (tx, rx) = mpsc::channel();
         let agent = self.agent.clone();
         let token = self.token.clone();
         let request_url = url.clone();
-        std::thread::spawn(move || {
-            // The receiver is gone only when the check was cancelled: nothing to report.
-            let _ = tx.send(get(&agent, &request_url, token.as_ref(), left));
-        });
-        let result = loop {
-            if let Some(exit) = cancelled() {
-                return Outcome::cancelled(exit);
-            }
-            match rx.recv_timeout(CANCEL_POLL) {
-                Ok(result) => break result,
-                Err(mpsc::RecvTimeoutError::Timeout) => continue,
-                Err(mpsc::RecvTimeoutError::Disconnected) => {
-                    return Outcome::error(
-                        "the request thread ended without a result",
-                        evidence_of(&url),
-                    )
-                }
+        let waited = waiting::wait_for(
+            move || get(&agent, &request_url, token.as_ref(), left),
+            cancelled,
+        );
+        let result = match waited {
+            Ok(result) => result,
+            Err(Interrupted::Cancelled(exit)) => return Outcome::cancelled(exit),
+            Err(Interrupted::Lost) => {
+                return Outcome::error(
+                    "the request thread ended without a result",
+                    evidence_of(&url),
+                )
             }
         };
         match result {
@@ -168,7 +164,7 @@ fn evidence_of(url: &str) -> ObservationEvidence {
 }
 
 /// One GET, bounded by `left`, reading at most [`MAX_BODY_BYTES`] of the body.
-fn get(
+pub fn get(
     agent: &ureq::Agent,
     url: &str,
     token: Option<&Secret>,
@@ -176,10 +172,7 @@ fn get(
 ) -> Result<Response, Failure> {
     let mut request = agent.get(url).config().timeout_global(Some(left)).build();
     if let Some(secret) = token {
-        let mut value = ureq::http::HeaderValue::from_str(&secret.bearer())
-            .map_err(|_| Failure::Broken("the token is not a valid header value".into()))?;
-        value.set_sensitive(true);
-        request = request.header(ureq::http::header::AUTHORIZATION, value);
+        request = request.header(ureq::http::header::AUTHORIZATION, bearer(secret)?);
     }
     let response = request.call().map_err(failure_of)?;
     let status = response.status().as_u16();
@@ -209,7 +202,15 @@ fn get(
     })
 }
 
-fn failure_of(e: ureq::Error) -> Failure {
+/// The `Authorization` value for `secret`, marked sensitive so it is never logged.
+pub fn bearer(secret: &Secret) -> Result<ureq::http::HeaderValue, Failure> {
+    let mut value = ureq::http::HeaderValue::from_str(&secret.bearer())
+        .map_err(|_| Failure::Broken("the token is not a valid header value".into()))?;
+    value.set_sensitive(true);
+    Ok(value)
+}
+
+pub fn failure_of(e: ureq::Error) -> Failure {
     match e {
         ureq::Error::Timeout(_) => Failure::TimedOut,
         ureq::Error::Io(io) if io.kind() == std::io::ErrorKind::TimedOut => Failure::TimedOut,
@@ -240,6 +241,27 @@ pub fn check_url(target: &str, path: Option<&str>) -> Result<String, String> {
     match origin_of(&url) {
         Ok(o) if o == origin => Ok(url),
         _ => Err(format!("check path {path:?} leaves the origin {origin}")),
+    }
+}
+
+/// The URL an mcp or browser check talks to: its origin plus the check's `path` when it
+/// has one; else the target URL itself, or its origin plus `root_default` when the target
+/// URL is the bare origin (an MCP endpoint is conventionally served at `/mcp`).
+pub fn endpoint_url(
+    target: &str,
+    path: Option<&str>,
+    root_default: Option<&str>,
+) -> Result<String, String> {
+    if path.is_some() {
+        return check_url(target, path);
+    }
+    origin(target)?;
+    let uri: Uri = target.parse().map_err(|e| format!("not a URL ({e})"))?;
+    match root_default {
+        Some(default) if matches!(uri.path(), "" | "/") && uri.query().is_none() => {
+            check_url(target, Some(default))
+        }
+        _ => Ok(target.to_string()),
     }
 }
 
@@ -295,6 +317,31 @@ mod tests {
                 "{path}"
             );
         }
+    }
+
+    #[test]
+    fn an_endpoint_is_the_path_the_target_url_or_the_default_under_a_bare_origin() {
+        let mcp = Some("/mcp");
+        assert_eq!(
+            endpoint_url("http://h:1/api/mcp", None, mcp).as_deref(),
+            Ok("http://h:1/api/mcp")
+        );
+        assert_eq!(
+            endpoint_url("http://h:1", None, mcp).as_deref(),
+            Ok("http://h:1/mcp")
+        );
+        assert_eq!(
+            endpoint_url("http://h:1/", None, mcp).as_deref(),
+            Ok("http://h:1/mcp")
+        );
+        assert_eq!(
+            endpoint_url("http://h:1/", None, None).as_deref(),
+            Ok("http://h:1/")
+        );
+        assert_eq!(
+            endpoint_url("http://h:1/app", Some("/rpc"), mcp).as_deref(),
+            Ok("http://h:1/rpc")
+        );
     }
 
     #[test]

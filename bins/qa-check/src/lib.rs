@@ -1,28 +1,38 @@
-//! qa-check: runs the acceptance plan's file and HTTP checks and writes one `observation`
-//! and one `event` per check.
+//! qa-check: runs the acceptance plan's file, HTTP, MCP and browser (WebMCP) checks and
+//! writes one `observation` and one `event` per check.
 
+pub mod agent;
+pub mod browser;
 pub mod checks;
 pub mod cli;
 pub mod excerpt;
 pub mod files;
+pub mod guard;
 pub mod http;
+pub mod mcp;
 pub mod plan;
 pub mod progress;
 pub mod secret;
+pub mod waiting;
 
 use std::io::{BufRead, Write};
 use std::time::Instant;
 
 use anyhow::Result;
 use qa_shared::acceptance::{
-    CheckRouteData, CheckSpecData, EventData, ObservationStatus, TargetData,
+    CheckRouteData, CheckSpecData, EventData, InterfaceEvidence, ObservationStatus, TargetData,
+    WriteGuardEvidence,
 };
 use qa_shared::envelope::Src;
 use qa_shared::output::RecordWriter;
 use qa_shared::{cancel, clock, Exit, Kind, Record};
 
+use crate::agent::{AgentSpec, Interface, Session};
+use crate::browser::{Browser, BrowserSession};
 use crate::checks::{Outcome, Ready, Spec, TIMED_OUT};
 use crate::cli::Settings;
+use crate::guard::WriteGuard;
+use crate::mcp::McpSession;
 use crate::plan::{Plan, Read};
 use crate::progress::Progress;
 
@@ -45,6 +55,7 @@ pub fn run<R: BufRead, W: Write>(
     })?;
     let runner = Runner {
         settings,
+        guard: plan.write_guard(),
         target: plan.target(),
         client: http::Client::new(settings.token.clone()),
         // One budget for the whole plan, started when the checks start.
@@ -52,6 +63,8 @@ pub fn run<R: BufRead, W: Write>(
     };
     let mut progress = Progress::new(plan.checks.len());
     let mut cancelled = None;
+    // Checks that could not run for want of the browser, Node.js or the Playwright module.
+    let mut without_browser = 0;
     for check in &plan.checks {
         let started = Instant::now();
         let route = plan.routes.get(&check.id);
@@ -61,6 +74,13 @@ pub fn run<R: BufRead, W: Write>(
             Some(exit) => Outcome::cancelled(exit),
             None => runner.outcome(&check.data, &spec, route),
         };
+        if outcome
+            .reason
+            .as_deref()
+            .is_some_and(|r| r.starts_with(BROWSER_MISSING))
+        {
+            without_browser += 1;
+        }
         if outcome.status == ObservationStatus::Cancelled {
             cancelled = cancelled.or_else(cancel::requested);
         }
@@ -89,6 +109,9 @@ pub fn run<R: BufRead, W: Write>(
     }
     progress.finish();
     let Some(exit) = cancelled else {
+        if without_browser > 0 && without_browser == plan.checks.len() {
+            return Ok(Exit::Unavailable);
+        }
         return Ok(Exit::Success);
     };
     let event = EventData {
@@ -105,6 +128,8 @@ pub fn run<R: BufRead, W: Write>(
 /// What every check of one run shares.
 struct Runner<'a> {
     settings: &'a Settings,
+    /// The production write guard of browser checks, when the target is production.
+    guard: Option<WriteGuard>,
     target: Option<&'a Read<TargetData>>,
     client: http::Client,
     deadline: Instant,
@@ -136,9 +161,167 @@ impl Runner<'_> {
                 self.client
                     .check(&target.value, web, self.deadline, cancel::requested)
             }
+            Ok(Ready::Agent(interface, spec, target)) => self.agent_check(interface, spec, target),
         }
     }
+
+    /// Opens a session with the MCP endpoint or the page, judges the check against it and
+    /// closes it, keeping what was seen of the interface as evidence.
+    fn agent_check(&self, interface: Interface, spec: &AgentSpec, target: &TargetData) -> Outcome {
+        let settings = self.settings;
+        let root_default = match interface {
+            Interface::Mcp => Some(mcp::DEFAULT_PATH),
+            Interface::Browser => None,
+        };
+        let endpoint = match http::endpoint_url(&target.value, spec.path.as_deref(), root_default) {
+            Ok(url) => url,
+            Err(why) => return Outcome::unverified(why),
+        };
+        let mut seen = InterfaceEvidence {
+            endpoint: endpoint.clone(),
+            ..InterfaceEvidence::default()
+        };
+        let token = settings.token.as_ref();
+        let mut outcome = match interface {
+            Interface::Mcp => {
+                let observe_url = match spec
+                    .observe_path
+                    .as_deref()
+                    .map(|path| http::check_url(&target.value, Some(path)))
+                    .transpose()
+                {
+                    Ok(url) => url,
+                    Err(why) => return Outcome::unverified(why),
+                };
+                seen.observe.clone_from(&observe_url);
+                let mut session = McpSession::new(
+                    self.client.agent().clone(),
+                    endpoint.clone(),
+                    observe_url,
+                    settings.token.clone(),
+                    self.deadline,
+                    cancel::requested,
+                );
+                let outcome = match session.initialize() {
+                    Ok(()) => agent::judge(
+                        &mut session,
+                        spec,
+                        settings.allow_tool_calls,
+                        token,
+                        &mut seen,
+                    ),
+                    Err(stop) => agent::stopped(stop),
+                };
+                seen.protocol_version = session.protocol_version().map(str::to_string);
+                seen.session_issued = session.session_issued();
+                seen.closed = session.close();
+                outcome
+            }
+            Interface::Browser => {
+                let selector = spec
+                    .observe_path
+                    .clone()
+                    .unwrap_or_else(|| agent::DEFAULT_SELECTOR.to_string());
+                if spec.observes() {
+                    seen.observe = Some(selector.clone());
+                }
+                let browser = match self.browser() {
+                    Ok(browser) => browser,
+                    Err(why) => return Outcome::unverified(why),
+                };
+                match browser.open(&endpoint, &selector, self.deadline, cancel::requested) {
+                    Ok(mut session) => {
+                        let mut outcome = agent::judge(
+                            &mut session,
+                            spec,
+                            settings.allow_tool_calls,
+                            token,
+                            &mut seen,
+                        );
+                        if let Some(guard) = &self.guard {
+                            guarded(&mut session, guard, &mut seen, &mut outcome);
+                        }
+                        seen.closed = session.close();
+                        outcome
+                    }
+                    Err(stop) => agent::stopped(stop),
+                }
+            }
+        };
+        outcome.evidence.url = Some(endpoint);
+        outcome.evidence.interface = Some(seen);
+        outcome
+    }
+
+    /// The browser a browser check runs, or why there is none.
+    fn browser(&self) -> Result<Browser, String> {
+        let wanted = &self.settings.browser;
+        let Some(module) = &wanted.module else {
+            return Err(format!(
+                "{BROWSER_MISSING}: --browser-module PATH (an installed Playwright index.mjs) was not given"
+            ));
+        };
+        if !module.is_file() {
+            return Err(format!(
+                "{BROWSER_MISSING}: the Playwright module {} does not exist",
+                module.display()
+            ));
+        }
+        let Some(executable) = wanted.executable.clone().filter(|p| p.is_file()) else {
+            return Err(format!(
+                "{BROWSER_MISSING}: no Chromium executable (--browser PATH, or chromium on PATH)"
+            ));
+        };
+        let Some(node) = wanted.node.clone().filter(|p| p.is_file()) else {
+            return Err(format!(
+                "{BROWSER_MISSING}: no Node.js executable (--node PATH, or node on PATH)"
+            ));
+        };
+        Ok(Browser {
+            node,
+            module: module.clone(),
+            executable,
+            guard: self.guard.clone(),
+        })
+    }
 }
+
+/// Records what the production write guard did during a browser check. A check whose
+/// aborted requests cannot be read is not a pass: the guard's effect is part of its story.
+fn guarded(
+    session: &mut BrowserSession,
+    guard: &WriteGuard,
+    seen: &mut InterfaceEvidence,
+    outcome: &mut Outcome,
+) {
+    let aborted = match session.aborted() {
+        Ok(aborted) => aborted,
+        Err(_) if outcome.status == ObservationStatus::Cancelled => return,
+        Err(stop) => {
+            *outcome = agent::stopped(stop);
+            return;
+        }
+    };
+    let note = match aborted.len() {
+        0 => "production write guard: no request matched a write signature".to_string(),
+        n => format!(
+            "production write guard: aborted {n} request(s) matching a write signature ({})",
+            aborted.join(", ")
+        ),
+    };
+    outcome.observed = format!(
+        "{}; {note}; a write no signature matches is not prevented",
+        outcome.observed
+    );
+    seen.write_guard = Some(WriteGuardEvidence {
+        write_signatures: guard.write.len() as u64,
+        allow_signatures: guard.allow.len() as u64,
+        aborted,
+    });
+}
+
+/// How the reason of a browser check without its browser starts.
+pub const BROWSER_MISSING: &str = "browser unavailable";
 
 /// The status as its record name.
 fn status_name(status: ObservationStatus) -> &'static str {

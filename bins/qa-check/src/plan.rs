@@ -9,6 +9,8 @@ use qa_shared::ndjson::data_of;
 use qa_shared::{Envelope, Kind};
 use serde::Deserialize as _;
 
+use crate::guard::WriteGuard;
+
 /// A record's data with its id.
 #[derive(Debug, Clone)]
 pub struct Read<T> {
@@ -27,6 +29,8 @@ pub struct Plan {
     pub target_spec: Option<TargetSpec>,
     /// `target` records, in stream order.
     pub targets: Vec<Read<TargetData>>,
+    /// The last `profile` record's data (the normalized host profile), if any.
+    pub profile: Option<serde_json::Value>,
 }
 
 impl Plan {
@@ -52,6 +56,7 @@ impl Plan {
                 }
             }
             Some(Kind::TargetSpec) => self.target_spec = Some(data_of(source, line, &envelope)?),
+            Some(Kind::Profile) => self.profile = Some(envelope.data),
             Some(Kind::Target) => self.targets.push(Read {
                 data: data_of(source, line, &envelope)?,
                 id: envelope.id,
@@ -59,6 +64,13 @@ impl Plan {
             _ => {}
         }
         Ok(())
+    }
+
+    /// The production write guard browser checks run under: the profile's signatures when
+    /// the plan's target names a production environment of it.
+    pub fn write_guard(&self) -> Option<WriteGuard> {
+        let env = self.target_spec.as_ref()?.env.as_deref()?;
+        WriteGuard::of_profile(self.profile.as_ref()?, env)
     }
 
     /// The captured target the checks run against: the last `target` record of the plan's

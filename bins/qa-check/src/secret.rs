@@ -18,7 +18,19 @@ pub fn redact_observation(token: Option<&Secret>, observation: &mut ObservationD
         observation.evidence.url.as_mut(),
         observation.evidence.path.as_mut(),
     ];
-    for field in fields.into_iter().flatten() {
+    let interface = observation.evidence.interface.as_mut();
+    let interface_fields = interface
+        .map(|i| {
+            [
+                Some(&mut i.endpoint),
+                i.reply_excerpt.as_mut(),
+                i.observe.as_mut(),
+                i.closed.as_mut(),
+            ]
+        })
+        .into_iter()
+        .flatten();
+    for field in fields.into_iter().chain(interface_fields).flatten() {
         if let Cow::Owned(clean) = secret.redact(field) {
             *field = clean;
         }

@@ -57,22 +57,31 @@ fn an_unsupported_route_is_unverified_with_its_reason() {
         &spec,
         "m",
         CheckDecision::Unsupported,
-        "no mcp checker in this build",
+        "an mcp check needs a url target",
         &[],
     );
-    let obs = run(&stream, &[]);
+    let obs = run(&stream, &["--allow-network"]);
     assert_eq!(obs["status"], "unverified");
     assert_eq!(obs["check_kind"], "mcp");
-    assert_eq!(obs["reason"], "no mcp checker in this build");
+    assert_eq!(obs["reason"], "an mcp check needs a url target");
 }
 
 #[test]
-fn a_browser_check_routed_runnable_is_still_unverified_here() {
+fn a_check_of_an_unknown_kind_routed_runnable_is_still_unverified_here() {
+    let (_repo, mut stream) = site();
+    stream.routed(json!({"id": "b", "kind": "smoke", "page": "/"}));
+    let obs = run(&stream, &["--allow-network"]);
+    assert_eq!(obs["status"], "unverified");
+    assert_eq!(obs["reason"], "no smoke checker in this build");
+}
+
+#[test]
+fn a_browser_check_missing_its_fields_is_unverified_naming_them() {
     let (_repo, mut stream) = site();
     stream.routed(json!({"id": "b", "kind": "browser", "page": "/"}));
     let obs = run(&stream, &["--allow-network"]);
     assert_eq!(obs["status"], "unverified");
-    assert_eq!(obs["reason"], "no browser checker in this build");
+    assert_eq!(obs["reason"], "invalid browser check: missing field `tool`");
 }
 
 #[test]

@@ -6,11 +6,10 @@ use crate::http::Http;
 use crate::input;
 use crate::manifest::{self, Manifest, Stop};
 use crate::BY;
-use qa_shared::acceptance::{TargetData, TargetKind, TargetSpec, TargetStatus};
+use qa_shared::acceptance::{CheckSpecData, TargetData, TargetKind, TargetSpec, TargetStatus};
 use qa_shared::envelope::Src;
 use qa_shared::output::RecordWriter;
 use qa_shared::{Exit, Kind, Record};
-use std::fmt;
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -42,8 +41,10 @@ impl Capturer {
         self.http.as_ref()
     }
 
-    /// The target's identity now; Err when a signal asked the stage to stop.
-    pub fn capture(&self, spec: &TargetSpec) -> Result<TargetData, Exit> {
+    /// The target's identity now; Err when a signal asked the stage to stop. A url target
+    /// that an mcp check of `checks` names as its endpoint is identified by its origin's
+    /// `/` instead: Streamable HTTP reserves GET on an MCP endpoint for an event stream.
+    pub fn capture(&self, spec: &TargetSpec, checks: &[CheckSpecData]) -> Result<TargetData, Exit> {
         let mut target = TargetData {
             kind: spec.kind,
             value: spec.value.clone(),
@@ -69,7 +70,7 @@ impl Capturer {
                     target.status = TargetStatus::Blocked;
                     target.reason = Some(NEEDS_NETWORK.to_string());
                 }
-                Some(http) => match http.get(&spec.value) {
+                Some(http) => match http.get(&identity_url(&spec.value, checks)) {
                     Ok(fetched) => {
                         target.status = TargetStatus::Captured;
                         target.sha256 = Some(fetched.sha256);
@@ -103,6 +104,21 @@ impl Capturer {
             Err(Stop::Cancelled(exit)) => return Err(exit),
         }
         Ok(())
+    }
+}
+
+/// The URL a url target is fetched at: the target itself, or its origin's `/` when an
+/// mcp check names the target as its endpoint.
+pub fn identity_url(target: &str, checks: &[CheckSpecData]) -> String {
+    if !checks.iter().any(|c| c.is_mcp_endpoint(target)) {
+        return target.to_string();
+    }
+    match target.split_once("://") {
+        Some((scheme, rest)) => {
+            let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+            format!("{scheme}://{authority}/")
+        }
+        None => target.to_string(),
     }
 }
 
@@ -166,18 +182,6 @@ pub fn summary(data: &TargetData) -> String {
     }
 }
 
-/// A signal stopped the stream: not an error, the stage exits with its code.
-#[derive(Debug)]
-struct Interrupted(Exit);
-
-impl fmt::Display for Interrupted {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "cancelled (exit {})", self.0.code())
-    }
-}
-
-impl std::error::Error for Interrupted {}
-
 /// Forwards `input`, capturing each `target.spec` as it arrives; the `target` records and
 /// their events follow the forwarded stream (the shared forwarder owns the writer while
 /// it reads). On SIGINT or SIGTERM it writes what was finished and a cancel event, and
@@ -190,28 +194,55 @@ pub fn run<R: BufRead, W: Write>(
     out: &mut RecordWriter<W>,
 ) -> anyhow::Result<Exit> {
     let mut captured = Vec::new();
+    let mut interrupted = None;
+    let mut capture =
+        |id: &str, spec: &TargetSpec, checks: &[CheckSpecData]| -> anyhow::Result<()> {
+            // After a signal nothing new is captured, but the stream is still forwarded.
+            if interrupted.is_some() {
+                return Ok(());
+            }
+            if let Some(exit) = qa_shared::cancel::requested() {
+                interrupted = Some(exit);
+                return Ok(());
+            }
+            let started = Instant::now();
+            match capturer.capture(spec, checks) {
+                Ok(data) => {
+                    let record = target_record(id, &data)?;
+                    let event = events::timed(Phase::Fetch, &record.id, started, summary(&data))?;
+                    captured.push(record);
+                    captured.push(event);
+                }
+                Err(exit) => interrupted = Some(exit),
+            }
+            Ok(())
+        };
+    // File and directory targets are captured as they arrive; url targets once the stream
+    // is read, because whether one is an MCP endpoint depends on the checks after it.
+    let mut urls: Vec<(String, TargetSpec)> = Vec::new();
+    let mut checks: Vec<CheckSpecData> = Vec::new();
     let mut profile: Option<(String, serde_json::Value)> = None;
     let result = qa_shared::ndjson::forward_each(source, input, out, |line, envelope| {
-        // After a signal nothing new is captured, but the stream is still forwarded.
-        if qa_shared::cancel::requested().is_some() {
-            return Ok(());
+        match envelope.known_kind() {
+            Some(Kind::Profile) => profile = Some((envelope.id.clone(), envelope.data.clone())),
+            Some(Kind::CheckSpec) => {
+                checks.push(qa_shared::ndjson::data_of(source, line, &envelope)?)
+            }
+            Some(Kind::TargetSpec) => {
+                let spec: TargetSpec = qa_shared::ndjson::data_of(source, line, &envelope)?;
+                if spec.kind == TargetKind::Url {
+                    urls.push((envelope.id.clone(), spec));
+                } else {
+                    capture(&envelope.id, &spec, &[])?;
+                }
+            }
+            _ => {}
         }
-        if envelope.known_kind() == Some(Kind::Profile) {
-            profile = Some((envelope.id.clone(), envelope.data.clone()));
-            return Ok(());
-        }
-        if envelope.known_kind() != Some(Kind::TargetSpec) {
-            return Ok(());
-        }
-        let spec: TargetSpec = qa_shared::ndjson::data_of(source, line, &envelope)?;
-        let started = Instant::now();
-        let data = capturer.capture(&spec).map_err(Interrupted)?;
-        let record = target_record(&envelope.id, &data)?;
-        let event = events::timed(Phase::Fetch, &record.id, started, summary(&data))?;
-        captured.push(record);
-        captured.push(event);
         Ok(())
     });
+    for (id, spec) in &urls {
+        capture(id, spec, &checks)?;
+    }
     // What was captured is written even when a bad line stops the stream.
     for record in &captured {
         out.write(record)?;
@@ -220,12 +251,9 @@ pub fn run<R: BufRead, W: Write>(
         write_build(env, profile.as_ref(), capturer, out)?;
     }
     let exit = match result {
-        Ok(_) => qa_shared::cancel::requested(),
-        Err(err) => match err.downcast_ref::<Interrupted>() {
-            Some(Interrupted(exit)) => Some(*exit),
-            None if input::was_cancelled(&err) => qa_shared::cancel::requested(),
-            None => return Err(err),
-        },
+        Ok(_) => interrupted.or_else(qa_shared::cancel::requested),
+        Err(err) if input::was_cancelled(&err) => qa_shared::cancel::requested(),
+        Err(err) => return Err(err),
     };
     match exit {
         Some(exit) => {

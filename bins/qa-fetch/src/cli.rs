@@ -22,7 +22,11 @@ use std::path::PathBuf;
 /// proxy, redirects rejected, a 1 MiB body limit, the --timeout; recorded are the status,
 /// the body's SHA-256, ETag and X-Build-Id. With --auth-env NAME the request carries
 /// `Authorization: Bearer $NAME`; the token never appears in a record or message. The
-/// plan's buildId is copied as the operator's label, never attested.
+/// plan's buildId is copied as the operator's label, never attested. A URL target that an
+/// mcp check of the stream talks to as its endpoint is never fetched (Streamable HTTP
+/// reserves GET there for an event stream): its origin's `/` identifies it instead, so URL
+/// targets are captured once the input ends. An event-stream response is recorded by its
+/// status and headers, its body never read.
 ///
 /// With --verify, qa-fetch instead waits for the end of its input, then captures every
 /// `target` again, hashes the plan file (its recorded path, from the current directory)

@@ -99,6 +99,19 @@ impl Http {
         };
         let etag = clean(header("etag"));
         let x_build_id = clean(header("x-build-id"));
+        let streams = header("content-type")
+            .is_some_and(|t| t.to_ascii_lowercase().starts_with("text/event-stream"));
+        if streams {
+            // An event stream (an MCP endpoint's GET, say) may never end: its identity is
+            // the status and headers, with the hash of an empty body.
+            return Ok(Fetched {
+                status,
+                sha256: hash::sha256_hex(b""),
+                body: Vec::new(),
+                etag,
+                x_build_id,
+            });
+        }
         let mut reader = response
             .body_mut()
             .with_config()

@@ -30,6 +30,8 @@ struct Recorded {
     plans: Vec<(String, PlanData)>,
     criteria: Vec<(String, CriterionData)>,
     builds: Vec<(String, qa_shared::acceptance::BuildData)>,
+    /// The plan's checks: an mcp check's endpoint is never fetched (see `identity_url`).
+    checks: Vec<qa_shared::acceptance::CheckSpecData>,
 }
 
 /// Forwards `input`, then compares what it recorded: targets, plans, sources in that
@@ -55,6 +57,9 @@ pub fn run<R: BufRead, W: Write>(
                 envelope.id.clone(),
                 qa_shared::ndjson::data_of(source, line, &envelope)?,
             )),
+            Some(Kind::CheckSpec) => recorded
+                .checks
+                .push(qa_shared::ndjson::data_of(source, line, &envelope)?),
             Some(Kind::Build) => recorded.builds.push((
                 envelope.id.clone(),
                 qa_shared::ndjson::data_of(source, line, &envelope)?,
@@ -92,7 +97,7 @@ fn compare_all<W: Write>(
             return Ok(Some(exit));
         }
         let started = Instant::now();
-        let data = match recapture(capturer, before) {
+        let data = match recapture(capturer, before, &recorded.checks) {
             Ok(data) => data,
             Err(exit) => return Ok(Some(exit)),
         };
@@ -189,7 +194,11 @@ fn compared(
 
 /// Captures `before`'s target again and compares. A target that was never captured
 /// (blocked, failed) is not fetched again: nothing was observed to compare with.
-pub fn recapture(capturer: &Capturer, before: &TargetData) -> Result<TargetVerifyData, Exit> {
+pub fn recapture(
+    capturer: &Capturer,
+    before: &TargetData,
+    checks: &[qa_shared::acceptance::CheckSpecData],
+) -> Result<TargetVerifyData, Exit> {
     let mut data = TargetVerifyData {
         subject: VerifySubject::Target,
         value: before.value.clone(),
@@ -210,7 +219,7 @@ pub fn recapture(capturer: &Capturer, before: &TargetData) -> Result<TargetVerif
         env: None,
         app: None,
     };
-    let after = capturer.capture(&spec)?;
+    let after = capturer.capture(&spec, checks)?;
     data.after = after.sha256.clone();
     if after.status != TargetStatus::Captured {
         data.same = false;

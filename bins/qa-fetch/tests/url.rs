@@ -230,3 +230,73 @@ fn a_token_with_a_line_break_is_exit_64_without_showing_it() {
     assert!(out.stderr.contains("--auth-env QA_TOKEN"), "{}", out.stderr);
     assert!(!out.stderr.contains(SECRET));
 }
+
+#[test]
+fn an_event_stream_is_captured_by_its_head_without_waiting_for_its_end() {
+    use std::io::Write as _;
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        let (mut conn, _) = listener.accept().unwrap();
+        let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\ndata: ping\n\n";
+        conn.write_all(head.as_bytes()).unwrap();
+        // The stream stays open far past the timeout, as a server's event stream does.
+        std::thread::sleep(Duration::from_secs(30));
+    });
+    let started = Instant::now();
+    let data = fetch(&url, &["--allow-network", "--timeout", "5"]);
+    assert_eq!(data["status"], "captured", "{data:#}");
+    assert_eq!(data["http_status"], 200);
+    assert_eq!(data["sha256"], sha256_hex(b""));
+    assert!(started.elapsed() < Duration::from_secs(5));
+}
+
+#[test]
+fn a_plain_body_is_still_read_to_its_end() {
+    let server = server();
+    let data = fetch(&server.url("/ok"), &["--allow-network"]);
+    assert_eq!(data["sha256"], sha256_hex(b"hello"));
+}
+
+/// The request lines the server received.
+fn request_lines(server: &Server) -> Vec<String> {
+    server
+        .requests()
+        .iter()
+        .map(|r| r.lines().next().unwrap_or_default().to_string())
+        .collect()
+}
+
+#[test]
+fn an_mcp_endpoint_target_is_identified_by_its_origin_and_never_fetched() {
+    let server = server();
+    let dir = tempfile::tempdir().unwrap();
+    let mcp = support::check(
+        serde_json::json!({"id": "m", "criterion": "k", "kind": "mcp", "tool": "set_volume"}),
+    );
+    let stdin = format!("{}{mcp}", spec(TargetKind::Url, &server.url("/mcp"), None));
+    let out = run(dir.path(), &["--allow-network"], stdin.clone());
+    let data = target(&out);
+    assert_eq!(data["status"], "captured", "{data:#}");
+    assert_eq!(data["value"], server.url("/mcp"));
+    assert_eq!(request_lines(&server), ["GET / HTTP/1.1"]);
+    // --verify recaptures it the same way.
+    let captured = String::from_utf8(out.stdout.clone()).unwrap();
+    let verify = run(dir.path(), &["--verify", "--allow-network"], captured);
+    assert_eq!(verify.code, 0, "{}", verify.stderr);
+    assert!(request_lines(&server)
+        .iter()
+        .all(|l| !l.starts_with("GET /mcp")));
+}
+
+#[test]
+fn a_url_target_an_http_check_reads_is_fetched_itself() {
+    let server = server();
+    let dir = tempfile::tempdir().unwrap();
+    let http = support::check(
+        serde_json::json!({"id": "h", "criterion": "k", "kind": "http", "status": 200}),
+    );
+    let stdin = format!("{}{http}", spec(TargetKind::Url, &server.url("/ok"), None));
+    run(dir.path(), &["--allow-network"], stdin);
+    assert_eq!(request_lines(&server), ["GET /ok HTTP/1.1"]);
+}

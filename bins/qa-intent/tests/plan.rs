@@ -709,9 +709,37 @@ const BAD: &[Bad] = &[
     },
     Bad {
         edit: |p| {
-            p["checks"][2] = json!({"id": "volume", "criterion": "greets", "kind": "mcp", "input": {"level": 0.5}})
+            p["checks"][2] = json!({"id": "volume", "criterion": "greets", "kind": "mcp", "tool": "set_volume", "input": {"level": 0.5}})
         },
         error: "/checks/2/input/level: floating-point numbers are not allowed (use integers)",
+        schema_sees_it: false,
+    },
+    Bad {
+        edit: |p| {
+            p["checks"][2] = json!({"id": "volume", "criterion": "greets", "kind": "mcp", "input": {"level": 5}})
+        },
+        error: "/checks/2/tool: missing: a non-empty string is required",
+        schema_sees_it: true,
+    },
+    Bad {
+        edit: |p| {
+            p["checks"][2] = json!({"id": "volume", "criterion": "greets", "kind": "browser", "tool": "add", "input": [1]})
+        },
+        error: "/checks/2/input: `input` must be an object, not an array",
+        schema_sees_it: true,
+    },
+    Bad {
+        edit: |p| {
+            p["checks"][2] = json!({"id": "volume", "criterion": "greets", "kind": "mcp", "tool": "get", "readOnly": "yes"})
+        },
+        error: "/checks/2/readOnly: must be a boolean, not a string",
+        schema_sees_it: true,
+    },
+    Bad {
+        edit: |p| {
+            p["checks"][2] = json!({"id": "volume", "criterion": "greets", "kind": "mcp", "tool": "get", "observePath": "//evil.example/"})
+        },
+        error: "/checks/2/observePath: must not start with `//`: that names another host",
         schema_sees_it: false,
     },
 ];

@@ -7,11 +7,14 @@ use std::collections::HashMap;
 
 /// The flag an http check needs, on qa-route (to route it runnable) and on qa-check.
 pub const ALLOW_NETWORK: &str = "--allow-network";
+/// The flag an mcp or browser check that calls a tool needs, on qa-route and on qa-check.
+pub const ALLOW_TOOL_CALLS: &str = "--allow-tool-calls";
 
 /// The permissions given on the command line that routing looks at.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Permissions {
     pub network: bool,
+    pub tool_calls: bool,
 }
 
 /// What check routing keeps of a stream: targets by the plan they belong to, and the
@@ -180,48 +183,104 @@ fn decide(spec: &CheckSpecData, target: Option<&TargetSpec>, given: Permissions)
                 "the plan's target is a file or directory".into(),
             ),
         },
-        CheckKind::Http => match target.kind {
-            TargetKind::Url => {
-                let needs = vec![ALLOW_NETWORK];
-                let preconditions = vec![
-                    format!("{ALLOW_NETWORK} is given to qa-route and qa-check"),
-                    format!("the {} is reachable", described(target)),
-                ];
-                let action = run_check("flag", true, preconditions);
-                if given.network {
-                    Verdict {
-                        decision: CheckDecision::Runnable,
-                        reason: format!(
-                            "an http check of the {}; {ALLOW_NETWORK} is given",
-                            described(target)
-                        ),
-                        needs,
-                        missing: Vec::new(),
-                        action,
-                    }
-                } else {
-                    Verdict {
-                        decision: CheckDecision::Blocked,
-                        reason: format!("an http check needs {ALLOW_NETWORK}, which was not given"),
-                        missing: needs.clone(),
-                        needs,
-                        action,
-                    }
-                }
-            }
+        CheckKind::Http | CheckKind::Mcp | CheckKind::Browser => match target.kind {
+            TargetKind::Url => remote(kind, spec, target, given),
             TargetKind::File | TargetKind::Directory => unsupported(
-                "an http check needs a url target".into(),
+                format!(
+                    "{} {} check needs a url target",
+                    if kind == CheckKind::Browser {
+                        "a"
+                    } else {
+                        "an"
+                    },
+                    spec.kind
+                ),
                 "the plan's target is a url".into(),
             ),
         },
-        CheckKind::Mcp | CheckKind::Browser => unsupported(
-            format!("no {} checker in this build", spec.kind),
-            format!("a qapipe build with a {} checker", spec.kind),
-        ),
         CheckKind::Unknown => unsupported(
             format!("unknown check kind `{}`", spec.kind),
-            "a check kind qa-check supports (file, http)".into(),
+            "a check kind qa-check supports (file, http, mcp, browser)".into(),
         ),
+    }
+}
+
+/// An http, mcp or browser check of a url target: runnable when every flag it needs was
+/// given (--allow-network; --allow-tool-calls for a tool call), blocked otherwise.
+fn remote(
+    kind: CheckKind,
+    spec: &CheckSpecData,
+    target: &TargetSpec,
+    given: Permissions,
+) -> Verdict {
+    let invokes = kind != CheckKind::Http && spec.spec.get("input").is_some_and(|v| !v.is_null());
+    let mut needs = vec![ALLOW_NETWORK];
+    if invokes {
+        needs.push(ALLOW_TOOL_CALLS);
+    }
+    let missing: Vec<&'static str> = needs
+        .iter()
+        .copied()
+        .filter(|flag| match *flag {
+            ALLOW_NETWORK => !given.network,
+            _ => !given.tool_calls,
+        })
+        .collect();
+    let what = match (kind, invokes) {
+        (CheckKind::Http, _) => "an http check".to_string(),
+        (CheckKind::Mcp, false) => "an mcp tool discovery".to_string(),
+        (CheckKind::Browser, false) => "a browser (WebMCP) tool discovery".to_string(),
+        (CheckKind::Mcp, true) => "an mcp tool call".to_string(),
+        _ => "a browser (WebMCP) tool call".to_string(),
+    };
+    let verb = if needs.len() == 1 { "is" } else { "are" };
+    let mut preconditions = vec![format!(
+        "{} {verb} given to qa-route and qa-check",
+        needs.join(" and ")
+    )];
+    preconditions.push(format!("the {} is reachable", described(target)));
+    if kind == CheckKind::Browser {
+        preconditions.push(
+            "qa-check --browser-module names an installed Playwright module, and Chromium is installed".into(),
+        );
+    }
+    let read_only = spec.spec.get("readOnly").and_then(|v| v.as_bool()) == Some(true);
+    let mut action = run_check("flag", true, preconditions);
+    // A browser runs the page's scripts on this machine.
+    action.executes_code = kind == CheckKind::Browser;
+    if invokes && !read_only {
+        let tool = spec
+            .spec
+            .get("tool")
+            .and_then(|t| t.as_str())
+            .unwrap_or("?");
+        action.risk = Risk::Medium;
+        action.writes = vec![format!("remote state, through tool `{tool}`")];
+    }
+    if missing.is_empty() {
+        Verdict {
+            decision: CheckDecision::Runnable,
+            reason: format!(
+                "{what} of the {}; {} given",
+                described(target),
+                needs.join(" and ")
+            ),
+            needs,
+            missing,
+            action,
+        }
+    } else {
+        let verb = if missing.len() == 1 { "was" } else { "were" };
+        Verdict {
+            decision: CheckDecision::Blocked,
+            reason: format!(
+                "{what} needs {}, which {verb} not given",
+                missing.join(" and ")
+            ),
+            needs,
+            missing,
+            action,
+        }
     }
 }
 
@@ -287,7 +346,24 @@ mod tests {
     }
 
     fn routed(kind: &str, target: &TargetSpec, network: bool) -> CheckRouteData {
-        route(SUBJECT, &spec(kind), Some(target), Permissions { network })
+        let given = Permissions {
+            network,
+            tool_calls: false,
+        };
+        route(SUBJECT, &spec(kind), Some(target), given)
+    }
+
+    fn agent_routed(kind: &str, extra: serde_json::Value, given: Permissions) -> CheckRouteData {
+        let mut s = spec(kind);
+        for (k, v) in extra.as_object().unwrap() {
+            s.spec[k] = v.clone();
+        }
+        route(
+            SUBJECT,
+            &s,
+            Some(&target(TargetKind::Url, "http://127.0.0.1:9/mcp")),
+            given,
+        )
     }
 
     #[test]
@@ -341,27 +417,101 @@ mod tests {
     }
 
     #[test]
-    fn mcp_browser_and_unknown_kinds_are_unsupported_naming_the_kind() {
-        let url = target(TargetKind::Url, "https://x.example");
-        let reasons: Vec<String> = ["mcp", "browser", "ftp"]
-            .iter()
-            .map(|k| routed(k, &url, true))
-            .inspect(|r| assert_eq!(r.decision, CheckDecision::Unsupported))
-            .map(|r| r.reason)
-            .collect();
-        assert_eq!(
-            reasons,
-            [
-                "no mcp checker in this build",
-                "no browser checker in this build",
-                "unknown check kind `ftp`"
-            ]
+    fn an_unknown_kind_is_unsupported_naming_it() {
+        let r = routed("ftp", &target(TargetKind::Url, "https://x.example"), true);
+        assert_eq!(r.decision, CheckDecision::Unsupported);
+        assert_eq!(r.reason, "unknown check kind `ftp`");
+    }
+
+    #[test]
+    fn a_tool_discovery_needs_only_the_network_flag() {
+        let given = Permissions {
+            network: true,
+            tool_calls: false,
+        };
+        for kind in ["mcp", "browser"] {
+            let r = agent_routed(kind, json!({"tool": "get_volume"}), given);
+            assert_eq!(r.decision, CheckDecision::Runnable, "{kind}: {}", r.reason);
+            assert_eq!(r.needs, ["--allow-network"]);
+            assert!(r.action.writes.is_empty());
+        }
+        let r = agent_routed("mcp", json!({"tool": "get_volume"}), Permissions::default());
+        assert_eq!(r.decision, CheckDecision::Blocked);
+        assert_eq!(r.missing, ["--allow-network"]);
+    }
+
+    #[test]
+    fn a_tool_call_needs_the_tool_call_flag_too() {
+        let extra = json!({"tool": "set_volume", "input": {"level": 20}});
+        let network_only = Permissions {
+            network: true,
+            tool_calls: false,
+        };
+        let r = agent_routed("mcp", extra.clone(), network_only);
+        assert_eq!(r.decision, CheckDecision::Blocked);
+        assert_eq!(r.missing, ["--allow-tool-calls"]);
+        assert!(r.reason.contains("--allow-tool-calls"), "{}", r.reason);
+        let both = Permissions {
+            network: true,
+            tool_calls: true,
+        };
+        let r = agent_routed("mcp", extra, both);
+        assert_eq!(r.decision, CheckDecision::Runnable);
+        assert_eq!(r.needs, ["--allow-network", "--allow-tool-calls"]);
+        assert_eq!(r.action.writes, ["remote state, through tool `set_volume`"]);
+        assert_eq!(r.action.risk, Risk::Medium);
+    }
+
+    #[test]
+    fn a_read_only_tool_call_writes_nothing_but_still_needs_the_flag() {
+        let extra = json!({"tool": "get_volume", "input": {}, "readOnly": true});
+        let r = agent_routed(
+            "mcp",
+            extra.clone(),
+            Permissions {
+                network: true,
+                tool_calls: false,
+            },
         );
+        assert_eq!(r.missing, ["--allow-tool-calls"]);
+        let r = agent_routed(
+            "mcp",
+            extra,
+            Permissions {
+                network: true,
+                tool_calls: true,
+            },
+        );
+        assert!(r.action.writes.is_empty());
+        assert_eq!(r.action.risk, Risk::Low);
+    }
+
+    #[test]
+    fn a_browser_check_runs_page_code_and_an_mcp_check_does_not() {
+        let given = Permissions {
+            network: true,
+            tool_calls: false,
+        };
+        let browser = agent_routed("browser", json!({"tool": "add"}), given);
+        let mcp = agent_routed("mcp", json!({"tool": "add"}), given);
+        assert!(browser.action.executes_code);
+        assert!(!mcp.action.executes_code);
+    }
+
+    #[test]
+    fn an_mcp_check_on_a_directory_target_is_unsupported() {
+        let r = routed("mcp", &target(TargetKind::Directory, "site"), true);
+        assert_eq!(r.decision, CheckDecision::Unsupported);
+        assert_eq!(r.reason, "an mcp check needs a url target");
     }
 
     #[test]
     fn a_check_without_its_plans_target_is_unsupported() {
-        let r = route(SUBJECT, &spec("file"), None, Permissions { network: true });
+        let given = Permissions {
+            network: true,
+            tool_calls: true,
+        };
+        let r = route(SUBJECT, &spec("file"), None, given);
         assert_eq!(r.decision, CheckDecision::Unsupported);
         assert!(r.reason.contains("no target.spec"), "{}", r.reason);
     }
@@ -419,7 +569,10 @@ mod production_guard_tests {
             "sha256:00",
             &spec,
             Some(&target),
-            Permissions { network: true },
+            Permissions {
+                network: true,
+                tool_calls: true,
+            },
         );
         production_guard(r, &spec, "prod")
     }

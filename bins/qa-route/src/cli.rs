@@ -20,11 +20,14 @@ use std::path::PathBuf;
 /// stage.
 ///
 /// For each `check.spec` (from `qa-intent --plan`) it appends one `route` record: a file
-/// check on a file or directory target is runnable; an http check on a url target needs
-/// --allow-network (runnable with it, blocked without it, naming the flag); a check on a
-/// target of the wrong kind, an mcp or browser check (no checker in this build) and an
-/// unknown kind are unsupported. Each carries a `run-check` action that never executes
-/// project code and never writes. A stream with check specs and no scenarios gets no
+/// check on a file or directory target is runnable; an http, mcp or browser check on a
+/// url target needs --allow-network, and an mcp or browser check that calls a tool
+/// (`input`) needs --allow-tool-calls too (runnable with them, blocked without, naming the
+/// missing flags); on a production environment of the host profile a tool call is blocked
+/// unless `readOnly: true`. A check on a target of the wrong kind and an unknown kind are
+/// unsupported. Each carries a `run-check` action: it never executes project code (a
+/// browser check runs the page's scripts in Chromium), and a tool call that is not
+/// read-only may write remote state. A stream with check specs and no scenarios gets no
 /// capability receipts: those describe the change flow.
 ///
 /// qa-route only reads build files under --repo; it never runs a command or a check and
@@ -41,8 +44,8 @@ pub struct Args {
     #[arg(long, value_name = "DIR", default_value = ".")]
     pub repo: PathBuf,
 
-    /// The permission flags every stage accepts. --allow-network decides whether an http
-    /// check is routed runnable or blocked; the others change nothing here.
+    /// The permission flags every stage accepts. --allow-network and --allow-tool-calls
+    /// decide whether a check is routed runnable or blocked; the others change nothing here.
     #[command(flatten)]
     pub pipeline: qa_shared::cli::PipelineFlags,
 }

@@ -14,6 +14,7 @@ fn main() -> std::process::ExitCode {
             repo: args.repo.clone(),
             permissions: Permissions {
                 network: args.pipeline.allow_network,
+                tool_calls: args.pipeline.allow_tool_calls,
             },
         };
         let mut out = RecordWriter::stdout();

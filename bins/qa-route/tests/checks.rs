@@ -229,31 +229,57 @@ fn an_http_check_on_a_directory_target_is_unsupported_not_blocked() {
     assert_eq!(data["missing"], json!([]));
 }
 
+fn tool_check(id: &str, kind: &str, extra: Value) -> Value {
+    let mut c = json!({"id": id, "criterion": "greets", "kind": kind, "tool": "set_volume"});
+    for (k, v) in extra.as_object().unwrap() {
+        c[k] = v.clone();
+    }
+    c
+}
+
 #[test]
-fn mcp_browser_and_unknown_checks_are_unsupported_with_their_reason() {
+fn mcp_and_browser_tool_calls_need_both_flags_and_discovery_only_the_network() {
+    let call = json!({"input": {"level": 20}, "observePath": "/state", "observeContains": "20"});
     let plan = Plan::new(
         TargetKind::Url,
         "https://shop.example",
         &[
-            check("a", "mcp"),
-            check("b", "browser"),
+            tool_check("list", "mcp", json!({})),
+            tool_check("call", "mcp", call.clone()),
+            tool_check("page", "browser", call),
             check("c", "smoke"),
         ],
     );
-    let reasons: Vec<(Value, Value)> = routes(&plan, &["--allow-network", "--allow-tool-calls"])
-        .iter()
-        .map(|r| (r["data"]["decision"].clone(), r["data"]["reason"].clone()))
-        .collect();
+    let decisions = |args: &[&str]| -> Vec<(Value, Value)> {
+        routes(&plan, args)
+            .iter()
+            .map(|r| (r["data"]["decision"].clone(), r["data"]["missing"].clone()))
+            .collect()
+    };
     assert_eq!(
-        reasons,
+        decisions(&["--allow-network"]),
         [
-            (json!("unsupported"), json!("no mcp checker in this build")),
-            (
-                json!("unsupported"),
-                json!("no browser checker in this build")
-            ),
-            (json!("unsupported"), json!("unknown check kind `smoke`")),
+            (json!("runnable"), json!([])),
+            (json!("blocked"), json!(["--allow-tool-calls"])),
+            (json!("blocked"), json!(["--allow-tool-calls"])),
+            (json!("unsupported"), json!([])),
         ]
+    );
+    assert_eq!(
+        decisions(&["--allow-network", "--allow-tool-calls"]),
+        [
+            (json!("runnable"), json!([])),
+            (json!("runnable"), json!([])),
+            (json!("runnable"), json!([])),
+            (json!("unsupported"), json!([])),
+        ]
+    );
+    assert_eq!(
+        decisions(&[])[1],
+        (
+            json!("blocked"),
+            json!(["--allow-network", "--allow-tool-calls"])
+        )
     );
 }
 
@@ -330,13 +356,13 @@ fn a_check_whose_plan_target_is_not_in_the_stream_is_unsupported() {
 }
 
 #[test]
-fn the_network_flag_changes_only_the_http_routes() {
+fn the_network_flag_changes_the_network_routes_only() {
     let plan = Plan::new(
         TargetKind::Url,
         "https://shop.example",
         &[
             json!({"id": "health", "criterion": "greets", "kind": "http", "contains": "ok"}),
-            check("b", "browser"),
+            check("b", "smoke"),
         ],
     );
     let without = routes(&plan, &[]);
@@ -435,11 +461,14 @@ fn the_route_schema_refuses_a_blocked_check_with_nothing_missing() {
 }
 
 #[test]
-fn the_route_schema_refuses_a_check_route_that_runs_code_or_mixes_in_scenario_fields() {
+fn the_route_schema_refuses_a_malformed_action_or_scenario_fields_in_a_check_route() {
     let schema = route_schema();
     let mut runs_code = blocked_route();
-    runs_code["action"]["executes_code"] = json!(true);
+    runs_code["action"]["executes_code"] = json!("yes");
     assert!(!schema.is_valid(&runs_code));
+    let mut writes = blocked_route();
+    writes["action"]["writes"] = json!([""]);
+    assert!(!schema.is_valid(&writes));
     let mut mixed = blocked_route();
     mixed["command"] = Value::Null;
     assert!(!schema.is_valid(&mixed));

@@ -17,6 +17,27 @@ use serde::Serialize;
 use serde_json::Value;
 use std::path::Path;
 
+/// A real HTTP server on 127.0.0.1 serving every page of `tests/pages/` as HTML.
+pub fn serve_pages() -> qa_testkit::http::Server {
+    use qa_testkit::http::{Reply, Server};
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/pages");
+    let pages: Vec<(String, Reply)> = std::fs::read_dir(&dir)
+        .expect("the test pages")
+        .map(|entry| {
+            let path = entry.expect("a test page").path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            let body = std::fs::read(&path).expect("reading a test page");
+            let page = Reply::ok(body).header("Content-Type", "text/html; charset=utf-8");
+            (format!("/{name}"), page)
+        })
+        .collect();
+    Server::start(
+        pages
+            .iter()
+            .map(|(path, page)| (path.as_str(), page.clone())),
+    )
+}
+
 pub fn qa_check() -> Program {
     Program::at(env!("CARGO_BIN_EXE_qa-check"))
 }

@@ -52,6 +52,19 @@ pub fn spec(kind: TargetKind, value: &str, build_id: Option<&str>) -> String {
     )
 }
 
+/// A `check.spec` record line for the plan check object `check` (id, criterion, kind...).
+pub fn check(check: serde_json::Value) -> String {
+    line(
+        Kind::CheckSpec,
+        qa_shared::acceptance::CheckSpecData {
+            id: check["id"].as_str().unwrap().to_string(),
+            criterion: check["criterion"].as_str().unwrap().to_string(),
+            kind: check["kind"].as_str().unwrap().to_string(),
+            spec: check,
+        },
+    )
+}
+
 /// A `plan` record line for the plan file at `path` with the recorded `sha256`.
 pub fn plan(path: &str, sha256: &str) -> String {
     line(

@@ -264,7 +264,8 @@ fn checks(
         match kind {
             "file" => file_check(&c, target.kind)?,
             "http" => http_check(&c)?,
-            // Other kinds (mcp, browser, unknown) are routed as unsupported, not refused.
+            "mcp" | "browser" => tool_check(&c, kind == "mcp")?,
+            // Unknown kinds are routed as unsupported, not refused.
             _ => {}
         }
         // The check is kept verbatim in a hashed record, and hashed data has no floats.
@@ -321,6 +322,43 @@ fn http_check(c: &Object) -> Result<(), PlanError> {
         return Err(c
             .at
             .error("an http check needs `status`, `contains` or both"));
+    }
+    Ok(())
+}
+
+/// An mcp or browser check: the fields' types (whether they add up to a check that can
+/// prove something is qa-check's to judge, so a hand-made stream gets the same answer).
+fn tool_check(c: &Object, mcp: bool) -> Result<(), PlanError> {
+    c.identifier("tool")?;
+    if let Some(path) = c.optional_string("path")? {
+        if let Some(problem) = request_path_problem(path) {
+            return Err(c.at.key("path").error(problem));
+        }
+    }
+    if let Some(observe) = c.optional_string("observePath")? {
+        // An mcp check GETs it on the target's origin; a browser check reads it as a CSS selector.
+        if mcp {
+            if let Some(problem) = request_path_problem(observe) {
+                return Err(c.at.key("observePath").error(problem));
+            }
+        }
+    }
+    c.optional_string("observeContains")?;
+    for key in ["schema", "input"] {
+        if let Some(value) = c.get(key) {
+            Object::of(value, c.at.key(key), &format!("`{key}`"))?;
+        }
+    }
+    for key in ["readOnly", "expectError"] {
+        match c.get(key) {
+            None | Some(Value::Bool(_)) => {}
+            Some(other) => {
+                return Err(c
+                    .at
+                    .key(key)
+                    .error(format!("must be a boolean, not {}", type_name(other))))
+            }
+        }
     }
     Ok(())
 }

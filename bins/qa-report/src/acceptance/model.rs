@@ -4,8 +4,9 @@
 
 use crate::model::{each_record, DiagView, Linked, Severity};
 use qa_shared::acceptance::{
-    BuildData, BuildVerifyData, CheckRouteData, CheckSpecData, CriterionData, EventData,
-    ObservationData, ObservationStatus, PlanData, SourceKind, TargetData, TargetVerifyData,
+    BuildData, BuildVerifyData, CallStatus, CheckRouteData, CheckSpecData, CriterionData,
+    EventData, ObservationData, ObservationStatus, PlanData, SourceKind, TargetData,
+    TargetVerifyData,
 };
 use qa_shared::ndjson::{self, LineReader};
 use qa_shared::untrusted::Boundary;
@@ -295,6 +296,28 @@ pub fn evidence_summary(o: &ObservationData) -> String {
     }
     if let Some(status) = e.http_status {
         parts.push(format!("HTTP {status}"));
+    }
+    if let Some(seen) = &e.interface {
+        if let Some(version) = &seen.protocol_version {
+            parts.push(format!("MCP {version}"));
+        }
+        parts.push(format!(
+            "{} tools listed in {} page(s)",
+            seen.tools_listed, seen.pages
+        ));
+        let call = match seen.call {
+            CallStatus::NotCalled => "not called",
+            CallStatus::Result => "called: result",
+            CallStatus::ToolError => "called: tool error",
+            CallStatus::RpcError => "called: JSON-RPC error",
+        };
+        parts.push(call.to_string());
+        if let Some(observe) = &seen.observe {
+            parts.push(format!("observed {observe}"));
+        }
+        if let Some(closed) = &seen.closed {
+            parts.push(closed.clone());
+        }
     }
     parts.push(format!(
         "{} bytes{}",

@@ -126,6 +126,7 @@ impl Stream {
                     url: None,
                     path: Some("site/index.html".into()),
                     http_status: None,
+                    interface: None,
                 },
                 reason: reason.map(str::to_string),
             },

@@ -1,0 +1,700 @@
+//! The WebMCP browser session: one fresh headless Chromium per check, driven through an
+//! installed Playwright module by a node driver, probing the page's `document.modelContext`.
+//!
+//! The driver (`browser/driver.mjs`) runs from memory (`node -e`), in its own process group,
+//! and answers one JSON line per request line. Chromium runs in a group of its own (Playwright
+//! starts it detached), so ending a session kills the driver's group and then every process
+//! left with the session's user data dir: no browser outlives its check.
+
+use std::io::{BufReader, Read, Write};
+use std::os::unix::fs::DirBuilderExt as _;
+use std::os::unix::process::CommandExt as _;
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{mpsc, Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use qa_shared::ndjson::{LineReader, ReadError};
+use qa_shared::Exit;
+use serde_json::{json, Map, Value};
+
+use crate::agent::{Listing, Reply, Session, Stop, Tool};
+use crate::checks::TIMED_OUT;
+use crate::guard::WriteGuard;
+use crate::waiting::CANCEL_POLL;
+
+/// The node driver, run with `node --input-type=module -e`: nothing is written to disk.
+const DRIVER: &str = include_str!("browser/driver.mjs");
+
+/// Chromium's switches for a check. Headless with a new empty profile; no QUIC, background,
+/// component-update or sync traffic, so the page is the only network use; no first-run UI.
+/// `--no-sandbox`: containers and CI runners lack the namespaces Chromium's sandbox needs.
+/// `--enable-features=WebMCP`: Chromium 156 exposes `document.modelContext` (registerTool,
+/// getTools, executeTool) only behind this feature, and only in a secure context (https, or
+/// http on localhost).
+pub const CHROMIUM_ARGS: &[&str] = &[
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--enable-features=WebMCP",
+];
+
+/// The longest reply line read from the driver (4 MiB): a page's tool list or result above
+/// it fails the check instead of exhausting memory.
+pub const MAX_REPLY_BYTES: usize = 4 << 20;
+
+/// How long a closing browser gets before its process group is killed.
+const CLOSE_GRACE: Duration = Duration::from_secs(2);
+
+/// How long killed browser processes get to disappear before closing stops waiting.
+const SWEEP_GRACE: Duration = Duration::from_secs(1);
+
+/// Where the browser check finds node, the Playwright module and the browser.
+#[derive(Debug, Clone)]
+pub struct Browser {
+    /// The node executable (a path, or a name looked up on PATH).
+    pub node: PathBuf,
+    /// An installed Playwright's `index.mjs` (`--browser-module`).
+    pub module: PathBuf,
+    /// The Chromium to launch.
+    pub executable: PathBuf,
+    /// The production write guard every request of the page goes through, if any.
+    pub guard: Option<WriteGuard>,
+}
+
+impl Browser {
+    /// Launches a fresh headless browser (new temp user data dir, 0700, removed after) on
+    /// `url`. `selector` is the CSS selector [`Session::observe`] reads. Every wait is
+    /// bounded by `deadline` and ends at once when `cancelled` reports a signal.
+    pub fn open(
+        &self,
+        url: &str,
+        selector: &str,
+        deadline: Instant,
+        cancelled: fn() -> Option<Exit>,
+    ) -> Result<BrowserSession, Stop> {
+        if let Some(exit) = cancelled() {
+            return Err(Stop::Cancelled(exit));
+        }
+        if Instant::now() >= deadline {
+            return Err(Stop::Unverified(TIMED_OUT.to_string()));
+        }
+        if !self.module.is_file() {
+            return Err(Stop::Unverified(format!(
+                "the Playwright module {} does not exist",
+                self.module.display()
+            )));
+        }
+        if !self.executable.is_file() {
+            return Err(Stop::Unverified(format!(
+                "the browser executable {} does not exist",
+                self.executable.display()
+            )));
+        }
+        let profile = user_data_dir()
+            .map_err(|e| Stop::Unverified(format!("creating the browser's user data dir: {e}")))?;
+        let spawned = Command::new(&self.node)
+            .args(["--input-type=module", "-e", DRIVER])
+            .process_group(0)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn();
+        let child = match spawned {
+            Ok(child) => child,
+            Err(e) => {
+                let _ = std::fs::remove_dir_all(&profile);
+                return Err(Stop::Unverified(format!(
+                    "node {} could not be started: {e}",
+                    self.node.display()
+                )));
+            }
+        };
+        // From here on, dropping the session on any error kills and cleans up.
+        let mut session = BrowserSession::start(child, profile, selector, deadline, cancelled);
+        let left = deadline.saturating_duration_since(Instant::now());
+        let config = json!({
+            "module": self.module,
+            "executable": self.executable,
+            "args": CHROMIUM_ARGS,
+            "userDataDir": session.user_data_dir,
+            "url": url,
+            "timeoutMs": u64::try_from(left.as_millis()).unwrap_or(u64::MAX).max(1),
+        });
+        let mut config = config;
+        if let Some(guard) = &self.guard {
+            config["guard"] = json!(guard);
+        }
+        let reply = session.exchange(&config)?;
+        if reply.get("ok") == Some(&Value::Bool(true)) {
+            return Ok(session);
+        }
+        let error = text_of(&reply, "error");
+        Err(Stop::Unverified(
+            match reply.get("stage").and_then(Value::as_str) {
+                Some("module") => format!(
+                    "the Playwright module {} could not be used: {error}",
+                    self.module.display()
+                ),
+                Some("launch") => format!(
+                    "the browser {} could not be launched: {error}",
+                    self.executable.display()
+                ),
+                Some("navigate") => format!("the page {url} could not be loaded: {error}"),
+                Some("guard") => format!("the production write guard could not be set up: {error}"),
+                _ => format!("the browser driver refused to start: {error}"),
+            },
+        ))
+    }
+}
+
+/// A browser open on the page under check. Dropping it closes the browser (bounded) and
+/// kills whatever is left of it.
+pub struct BrowserSession {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    replies: mpsc::Receiver<Line>,
+    /// The driver's last stderr line, for when it ends without a reply.
+    last_error: Arc<Mutex<String>>,
+    user_data_dir: PathBuf,
+    selector: String,
+    deadline: Instant,
+    cancelled: fn() -> Option<Exit>,
+    /// Why the session ended early; every later step stops the same way.
+    ended: Option<Stop>,
+    closed: bool,
+}
+
+/// What the reader thread saw on the driver's stdout.
+enum Line {
+    Reply(Vec<u8>),
+    TooLong,
+    /// Stdout closed (the driver exited), or could not be read.
+    Ended(Option<String>),
+}
+
+impl BrowserSession {
+    fn start(
+        mut child: Child,
+        user_data_dir: PathBuf,
+        selector: &str,
+        deadline: Instant,
+        cancelled: fn() -> Option<Exit>,
+    ) -> BrowserSession {
+        let (tx, replies) = mpsc::channel();
+        if let Some(stdout) = child.stdout.take() {
+            std::thread::spawn(move || read_replies(stdout, &tx));
+        }
+        let last_error = Arc::new(Mutex::new(String::new()));
+        if let Some(stderr) = child.stderr.take() {
+            let last = Arc::clone(&last_error);
+            std::thread::spawn(move || keep_last_line(stderr, &last));
+        }
+        BrowserSession {
+            stdin: child.stdin.take(),
+            child,
+            replies,
+            last_error,
+            user_data_dir,
+            selector: selector.to_string(),
+            deadline,
+            cancelled,
+            ended: None,
+            closed: false,
+        }
+    }
+
+    /// The browser's user data dir: every Chromium process of this session names it.
+    pub fn user_data_dir(&self) -> &Path {
+        &self.user_data_dir
+    }
+
+    /// Sends one request and waits for its reply. A signal, the deadline, an oversize or
+    /// unreadable reply or a vanished driver end the session: the browser is killed.
+    fn exchange(&mut self, request: &Value) -> Result<Map<String, Value>, Stop> {
+        if let Some(stop) = &self.ended {
+            return Err(stop.clone());
+        }
+        if let Some(stdin) = self.stdin.as_mut() {
+            // A driver that is gone shows as the end of its stdout, reported below.
+            let _ = writeln!(stdin, "{request}").and_then(|()| stdin.flush());
+        }
+        let reply = self.wait_reply();
+        if let Err(stop) = &reply {
+            self.ended = Some(stop.clone());
+            self.end(false);
+        }
+        reply
+    }
+
+    fn wait_reply(&mut self) -> Result<Map<String, Value>, Stop> {
+        loop {
+            if let Some(exit) = (self.cancelled)() {
+                return Err(Stop::Cancelled(exit));
+            }
+            let Some(left) = self
+                .deadline
+                .checked_duration_since(Instant::now())
+                .filter(|d| !d.is_zero())
+            else {
+                return Err(Stop::Unverified(TIMED_OUT.to_string()));
+            };
+            match self.replies.recv_timeout(left.min(CANCEL_POLL)) {
+                Ok(Line::Reply(bytes)) => {
+                    return match serde_json::from_slice(&bytes) {
+                        Ok(Value::Object(reply)) => Ok(reply),
+                        _ => Err(Stop::Unverified(format!(
+                            "the browser driver wrote an unreadable reply: {}",
+                            String::from_utf8_lossy(&bytes[..bytes.len().min(200)])
+                        ))),
+                    }
+                }
+                Ok(Line::TooLong) => {
+                    return Err(Stop::Fail(format!(
+                        "the page's answer is over {MAX_REPLY_BYTES} bytes"
+                    )))
+                }
+                Ok(Line::Ended(why)) => return Err(Stop::Unverified(self.vanished(why))),
+                Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    return Err(Stop::Unverified(self.vanished(None)))
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+            }
+        }
+    }
+
+    /// Why the driver ended without a reply, with its last words on stderr.
+    fn vanished(&self, why: Option<String>) -> String {
+        // The stderr reader may still be taking the last line in.
+        std::thread::sleep(CANCEL_POLL);
+        let last = self
+            .last_error
+            .lock()
+            .map(|l| l.clone())
+            .unwrap_or_default();
+        match why.or((!last.is_empty()).then_some(last)) {
+            Some(why) => format!("the browser driver ended without a reply: {why}"),
+            None => "the browser driver ended without a reply".to_string(),
+        }
+    }
+
+    /// Closes the browser: asks the driver (when `gracefully`) and waits up to
+    /// [`CLOSE_GRACE`] for it to exit, then kills its process group and every process
+    /// still naming the user data dir, and removes that dir. Returns a note when the
+    /// browser had to be killed.
+    fn end(&mut self, gracefully: bool) -> Option<String> {
+        if self.closed {
+            return None;
+        }
+        self.closed = true;
+        let mut notes = Vec::new();
+        if let Some(mut stdin) = self.stdin.take() {
+            if gracefully {
+                let _ = writeln!(stdin, "{}", json!({"op": "close"})).and_then(|()| stdin.flush());
+            }
+        }
+        if gracefully && !self.driver_exits_within(CLOSE_GRACE) {
+            notes.push(format!(
+                "the browser did not close within {} s and was killed",
+                CLOSE_GRACE.as_secs()
+            ));
+        }
+        // The driver is not reaped yet, so its pid still names its group and no other.
+        kill_group(self.child.id());
+        let _ = self.child.wait();
+        let left = sweep(&self.user_data_dir);
+        if left > 0 && gracefully {
+            notes.push(format!(
+                "{left} browser processes outlived the driver and were killed"
+            ));
+        }
+        let _ = std::fs::remove_dir_all(&self.user_data_dir);
+        (!notes.is_empty()).then(|| notes.join("; "))
+    }
+
+    /// True when the driver closes its stdout (it exits) within `grace`.
+    fn driver_exits_within(&self, grace: Duration) -> bool {
+        let until = Instant::now() + grace;
+        loop {
+            let Some(left) = until.checked_duration_since(Instant::now()) else {
+                return false;
+            };
+            match self.replies.recv_timeout(left) {
+                Ok(Line::Ended(_)) | Err(mpsc::RecvTimeoutError::Disconnected) => return true,
+                Ok(_) => {}
+                Err(mpsc::RecvTimeoutError::Timeout) => return false,
+            }
+        }
+    }
+
+    /// The reply's failure as a stop: an unsupported API, or the page failing the driver.
+    fn refusal(reply: &Map<String, Value>) -> Stop {
+        match reply.get("unsupported").and_then(Value::as_str) {
+            Some(why) => Stop::Unverified(format!("unsupported WebMCP API: {why}")),
+            None => Stop::Unverified(format!(
+                "the page could not be probed: {}",
+                text_of(reply, "error")
+            )),
+        }
+    }
+}
+
+impl Session for BrowserSession {
+    /// Lists the page's tools: `getTools` does not page, so this is one page.
+    fn tools(&mut self, _wanted: &str) -> Result<Listing, Stop> {
+        let reply = self.exchange(&json!({"op": "tools"}))?;
+        if reply.get("ok") != Some(&Value::Bool(true)) {
+            return Err(Self::refusal(&reply));
+        }
+        let tools = tools_of(reply.get("tools").unwrap_or(&Value::Null))
+            .map_err(|why| Stop::Unverified(format!("unsupported WebMCP API: {why}")))?;
+        Ok(Listing {
+            tools,
+            pages: 1,
+            cut: None,
+        })
+    }
+
+    fn call(&mut self, tool: &str, input: &Value) -> Result<Reply, Stop> {
+        let reply = self.exchange(&json!({"op": "call", "tool": tool, "input": input}))?;
+        if reply.get("ok") != Some(&Value::Bool(true)) {
+            return Err(Self::refusal(&reply));
+        }
+        if let Some(thrown) = reply.get("thrown") {
+            return Ok(Reply::ToolError(
+                thrown
+                    .as_str()
+                    .map_or_else(|| thrown.to_string(), str::to_string),
+            ));
+        }
+        Ok(reply_of(
+            reply.get("result").cloned().unwrap_or(Value::Null),
+        ))
+    }
+
+    /// The text (`innerText`) of the first element the session's selector matches, read at
+    /// once: no waiting for the page to settle.
+    fn observe(&mut self) -> Result<String, Stop> {
+        let selector = self.selector.clone();
+        let reply = self.exchange(&json!({"op": "observe", "selector": selector}))?;
+        match reply.get("text") {
+            Some(Value::String(text)) if reply.get("ok") == Some(&Value::Bool(true)) => {
+                Ok(text.clone())
+            }
+            _ => Err(Stop::Unverified(format!(
+                "observing {selector}: {}",
+                text_of(&reply, "error")
+            ))),
+        }
+    }
+
+    fn close(&mut self) -> Option<String> {
+        self.end(true)
+    }
+}
+
+impl BrowserSession {
+    /// The requests the write guard aborted so far, as `METHOD URL`.
+    pub fn aborted(&mut self) -> Result<Vec<String>, Stop> {
+        let reply = self.exchange(&json!({"op": "aborted"}))?;
+        let Some(Value::Array(items)) = reply.get("aborted") else {
+            return Err(Stop::Fail(
+                "the browser driver gave no list of aborted requests".to_string(),
+            ));
+        };
+        Ok(items
+            .iter()
+            .map(|r| {
+                let field = |key| r.get(key).and_then(Value::as_str).unwrap_or("?");
+                format!("{} {}", field("method"), field("url"))
+            })
+            .collect())
+    }
+}
+
+impl Drop for BrowserSession {
+    fn drop(&mut self) {
+        self.end(true);
+    }
+}
+
+/// The listed tools, when `getTools` resolved to an array of objects with a string `name`.
+/// A missing `description` or `inputSchema` is kept as absent: Chromium leaves
+/// `inputSchema` out for a tool registered without one.
+fn tools_of(value: &Value) -> Result<Vec<Tool>, String> {
+    let Value::Array(items) = value else {
+        return Err(format!("getTools returned {}", shape_of(value)));
+    };
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| {
+            Tool::from_listed(item).ok_or_else(|| {
+                format!(
+                    "getTools returned an array whose item {i} ({}) has no string name",
+                    shape_of(item)
+                )
+            })
+        })
+        .collect()
+}
+
+/// What `executeTool` resolved to, as a reply. Chromium returns results as JSON strings:
+/// a string that is JSON is read as such. A result with `isError: true` is a tool error.
+fn reply_of(result: Value) -> Reply {
+    let value = match result {
+        Value::String(text) => serde_json::from_str(&text).unwrap_or(Value::String(text)),
+        other => other,
+    };
+    if value.get("isError") != Some(&Value::Bool(true)) {
+        return Reply::Result(value);
+    }
+    let texts: Vec<&str> = value
+        .get("content")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|part| part.get("text").and_then(Value::as_str))
+        .collect();
+    if texts.is_empty() {
+        Reply::ToolError(value.to_string())
+    } else {
+        Reply::ToolError(texts.join("\n"))
+    }
+}
+
+/// A JSON value's kind, for messages.
+fn shape_of(value: &Value) -> String {
+    match value {
+        Value::Null => "null".to_string(),
+        Value::Bool(b) => format!("a boolean ({b})"),
+        Value::Number(n) => format!("a number ({n})"),
+        Value::String(_) => "a string".to_string(),
+        Value::Array(_) => "an array".to_string(),
+        Value::Object(_) => "an object".to_string(),
+    }
+}
+
+/// A reply's string field, or a placeholder when the driver gave none.
+fn text_of(reply: &Map<String, Value>, field: &str) -> String {
+    reply
+        .get(field)
+        .and_then(Value::as_str)
+        .unwrap_or("no reason given")
+        .to_string()
+}
+
+/// Forwards the driver's stdout lines, each at most [`MAX_REPLY_BYTES`].
+fn read_replies(stdout: impl Read, tx: &mpsc::Sender<Line>) {
+    let mut lines = LineReader::with_limit(BufReader::new(stdout), MAX_REPLY_BYTES);
+    loop {
+        let line = match lines.next_line() {
+            None => Line::Ended(None),
+            Some(Ok((_, bytes))) => Line::Reply(bytes.to_vec()),
+            Some(Err(ReadError::TooLong { .. })) => Line::TooLong,
+            Some(Err(ReadError::Io(e))) => Line::Ended(Some(e.to_string())),
+        };
+        let last = matches!(line, Line::Ended(_));
+        // The receiver is gone only once the session ended: nothing left to tell.
+        if tx.send(line).is_err() || last {
+            return;
+        }
+    }
+}
+
+/// Keeps the last non-blank line of the driver's stderr (Playwright's and Chromium's
+/// messages), cut to 300 characters.
+fn keep_last_line(stderr: impl Read, last: &Mutex<String>) {
+    let mut lines = LineReader::with_limit(BufReader::new(stderr), 64 << 10);
+    while let Some(line) = lines.next_line() {
+        if let Ok((_, bytes)) = line {
+            let text: String = String::from_utf8_lossy(bytes)
+                .trim()
+                .chars()
+                .take(300)
+                .collect();
+            if let Ok(mut kept) = last.lock() {
+                *kept = text;
+            }
+        }
+    }
+}
+
+/// A new, empty, private (0700) directory for the browser's profile.
+fn user_data_dir() -> std::io::Result<PathBuf> {
+    static NEXT: AtomicU32 = AtomicU32::new(0);
+    loop {
+        let dir = std::env::temp_dir().join(format!(
+            "qa-check-browser-{}-{}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        ));
+        // `create` is not recursive: it fails on an existing dir instead of reusing it.
+        match std::fs::DirBuilder::new().mode(0o700).create(&dir) {
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            other => return other.map(|()| dir),
+        }
+    }
+}
+
+/// SIGKILL to the process group `pgid`.
+fn kill_group(pgid: u32) {
+    let Ok(pgid) = i32::try_from(pgid) else {
+        return;
+    };
+    if pgid > 1 {
+        // SAFETY: kill(2) takes plain integers; a negative pid names one process group.
+        unsafe {
+            libc::kill(-pgid, libc::SIGKILL);
+        }
+    }
+}
+
+/// Kills every process whose command line names `dir` as its user data dir (and the group
+/// of each that leads its own, as Chromium's browser process does), until none is left or
+/// [`SWEEP_GRACE`] passed. Returns how many were found the first time.
+fn sweep(dir: &Path) -> usize {
+    let flag = format!("--user-data-dir={}", dir.display());
+    let until = Instant::now() + SWEEP_GRACE;
+    let mut first = None;
+    loop {
+        let found = processes_naming(&flag);
+        first.get_or_insert(found.len());
+        if found.is_empty() || Instant::now() >= until {
+            return first.unwrap_or(0);
+        }
+        for pid in found {
+            let Ok(pid) = i32::try_from(pid) else {
+                continue;
+            };
+            // SAFETY: kill(2) and getpgid(2) take plain integers.
+            unsafe {
+                if libc::getpgid(pid) == pid {
+                    libc::kill(-pid, libc::SIGKILL);
+                }
+                libc::kill(pid, libc::SIGKILL);
+            }
+        }
+        std::thread::sleep(CANCEL_POLL);
+    }
+}
+
+/// The live processes with `arg` among their arguments (zombies have none).
+fn processes_naming(arg: &str) -> Vec<u32> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter_map(|entry| entry.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            std::fs::read(format!("/proc/{pid}/cmdline"))
+                .is_ok_and(|cmdline| cmdline.split(|&b| b == 0).any(|a| a == arg.as_bytes()))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_json_string_result_is_read_as_json() {
+        assert_eq!(
+            reply_of(json!("{\"count\":2}")),
+            Reply::Result(json!({"count": 2}))
+        );
+    }
+
+    #[test]
+    fn a_string_result_that_is_not_json_stays_a_string() {
+        assert_eq!(
+            reply_of(json!("added eggs")),
+            Reply::Result(json!("added eggs"))
+        );
+    }
+
+    #[test]
+    fn a_result_marked_is_error_is_a_tool_error_with_its_text() {
+        let result = json!({"isError": true, "content": [{"type": "text", "text": "bad"}]});
+        assert_eq!(
+            reply_of(Value::String(result.to_string())),
+            Reply::ToolError("bad".to_string())
+        );
+    }
+
+    #[test]
+    fn a_result_with_is_error_false_is_a_result() {
+        let result = json!({"isError": false, "content": []});
+        assert_eq!(reply_of(result.clone()), Reply::Result(result));
+    }
+
+    #[test]
+    fn listed_tools_keep_name_description_and_schema() {
+        let listed = json!([
+            {"name": "add", "description": "Adds", "inputSchema": {"type": "object"}, "origin": "x"},
+            {"name": "bare", "description": 7}
+        ]);
+        assert_eq!(
+            tools_of(&listed),
+            Ok(vec![
+                Tool {
+                    name: "add".to_string(),
+                    description: Some("Adds".to_string()),
+                    input_schema: Some(json!({"type": "object"})),
+                },
+                Tool {
+                    name: "bare".to_string(),
+                    description: None,
+                    input_schema: None,
+                },
+            ])
+        );
+    }
+
+    #[test]
+    fn a_listing_that_is_not_an_array_of_named_objects_is_refused() {
+        assert_eq!(
+            tools_of(&json!(42)),
+            Err("getTools returned a number (42)".to_string())
+        );
+        assert_eq!(
+            tools_of(&json!([{"name": "ok"}, "add"])),
+            Err(
+                "getTools returned an array whose item 1 (a string) has no string name".to_string()
+            )
+        );
+    }
+
+    #[test]
+    fn processes_are_found_by_an_exact_argument() {
+        // `sh -c SCRIPT ARG0`: ARG0 stays in the shell's command line; the shell waits
+        // (builtin `read`, no child) until its stdin closes.
+        let mut child = Command::new("sh")
+            .args([
+                "-c",
+                "read line",
+                "--user-data-dir=/tmp/qa-check-browser-probe",
+            ])
+            .stdin(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Right after exec, a process's command line can still read as empty.
+        let flag = "--user-data-dir=/tmp/qa-check-browser-probe";
+        qa_testkit::process::wait_until("the shell's command line", Duration::from_secs(5), || {
+            !processes_naming(flag).is_empty()
+        });
+        let found = processes_naming(flag);
+        let prefix_only = processes_naming("--user-data-dir=/tmp/qa-check-browser-pro");
+        drop(child.stdin.take());
+        child.wait().unwrap();
+        assert_eq!(found, vec![child.id()]);
+        assert!(prefix_only.is_empty());
+    }
+}

@@ -1,0 +1,275 @@
+// qa-check's browser driver: one fresh headless browser through an installed Playwright
+// module, probing the page's WebMCP API (document.modelContext). Run by browser.rs as
+// `node --input-type=module -e <this file>`. Protocol: line-delimited JSON, one reply line
+// per request line on stdout; nothing else is ever written to stdout.
+//
+//   {"module","executable","args","userDataDir","url","timeoutMs","guard"?} -> {"ok":true}
+//       | {"ok":false,"stage":"module"|"launch"|"guard"|"navigate","error":"..."}
+//     guard: {"write":[{"method","url","body"}],"allow":[...]}: every request matching a
+//     write signature and no allow signature is aborted and remembered.
+//   {"op":"tools"}                     -> {"ok":true,"tools":...} | {"ok":false,"unsupported":"..."}
+//   {"op":"observe","selector":"css"}  -> {"ok":true,"text":"..."} | {"ok":false,"error":"..."}
+//   {"op":"call","tool":"name","input":{...}}
+//       -> {"ok":true,"result":...} | {"ok":true,"thrown":"..."} | {"ok":false,"unsupported":"..."}
+//   {"op":"aborted"}                   -> {"ok":true,"aborted":[{"method","url"}]}
+//   {"op":"close"}, stdin EOF, SIGTERM  -> the browser is closed and the driver exits 0.
+
+import { createInterface } from 'node:readline';
+import { pathToFileURL } from 'node:url';
+
+// Console output of this process (Playwright's included) is noise on stdout: send it to stderr.
+console.log = console.info = console.debug = console.error;
+
+const reply = (value) => process.stdout.write(JSON.stringify(value) + '\n');
+const message = (error) => String((error && error.message) || error).split('\n')[0];
+
+let context = null;
+let closing = null;
+// Requests the write guard aborted, in order.
+const aborted = [];
+
+// Closes the browser once; a second request waits for the first.
+function close() {
+  closing ??= (context ? context.close().catch(() => {}) : Promise.resolve());
+  return closing;
+}
+
+async function shutdown() {
+  await close();
+  process.exit(0);
+}
+
+process.on('SIGTERM', shutdown);
+process.on('SIGINT', shutdown);
+
+async function open(config) {
+  let playwright;
+  try {
+    playwright = await import(pathToFileURL(config.module).href);
+  } catch (error) {
+    return { ok: false, stage: 'module', error: message(error) };
+  }
+  const chromium = playwright.chromium ?? playwright.default?.chromium;
+  if (!chromium || typeof chromium.launchPersistentContext !== 'function') {
+    return { ok: false, stage: 'module', error: 'the module exports no chromium.launchPersistentContext' };
+  }
+  try {
+    context = await chromium.launchPersistentContext(config.userDataDir, {
+      executablePath: config.executable,
+      headless: true,
+      args: config.args,
+      timeout: config.timeoutMs,
+      // This driver closes the browser itself on signals and reports how.
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
+      // A service worker's requests would bypass the write guard's routing.
+      serviceWorkers: config.guard ? 'block' : 'allow',
+    });
+  } catch (error) {
+    return { ok: false, stage: 'launch', error: message(error) };
+  }
+  if (config.guard) {
+    try {
+      await guard(config.guard);
+    } catch (error) {
+      return { ok: false, stage: 'guard', error: message(error) };
+    }
+  }
+  try {
+    const page = context.pages()[0] ?? (await context.newPage());
+    const response = await page.goto(config.url, { timeout: config.timeoutMs, waitUntil: 'load' });
+    // An error page is not the page under test.
+    if (response && response.status() >= 400) {
+      return { ok: false, stage: 'navigate', error: `HTTP status ${response.status()}` };
+    }
+    return { ok: true };
+  } catch (error) {
+    return { ok: false, stage: 'navigate', error: message(error) };
+  }
+}
+
+// Compiles a signature: its regular expressions as the profile's JavaScript patterns.
+function compiled(signature) {
+  return {
+    method: String(signature.method || '*').toUpperCase(),
+    url: new RegExp(signature.url),
+    body: signature.body == null ? null : new RegExp(signature.body),
+  };
+}
+
+function matches(signature, request) {
+  if (signature.method !== '*' && signature.method !== request.method().toUpperCase()) {
+    return false;
+  }
+  if (!signature.url.test(request.url())) {
+    return false;
+  }
+  if (signature.body) {
+    const body = request.postData();
+    return body != null && signature.body.test(body);
+  }
+  return true;
+}
+
+// Routes every request of the context: a write (a write signature matches, no allow
+// signature does) is aborted and remembered; anything else goes on unchanged.
+async function guard(config) {
+  const writes = config.write.map(compiled);
+  const allows = config.allow.map(compiled);
+  await context.route('**/*', async (route) => {
+    const request = route.request();
+    const write = writes.some((s) => matches(s, request)) && !allows.some((s) => matches(s, request));
+    if (write) {
+      aborted.push({ method: request.method(), url: request.url() });
+      await route.abort('blockedbyclient');
+    } else {
+      await route.continue();
+    }
+  });
+}
+
+// Runs in the page: the WebMCP API, or why it is not there.
+function api() {
+  const context = document.modelContext;
+  if (context === undefined || context === null) {
+    return { unsupported: 'document.modelContext is absent' };
+  }
+  for (const method of ['getTools', 'executeTool']) {
+    if (typeof context[method] !== 'function') {
+      return { unsupported: `document.modelContext.${method} is not a function` };
+    }
+  }
+  return { context };
+}
+
+// Runs in the page: what getTools resolved to.
+async function listTools(api) {
+  const { context, unsupported } = api();
+  if (unsupported) {
+    return { unsupported };
+  }
+  try {
+    return { value: await context.getTools() };
+  } catch (error) {
+    return { unsupported: `getTools threw: ${(error && error.message) || error}` };
+  }
+}
+
+// Runs in the page: what executeTool resolved to, or what it threw.
+async function callTool(api, tool, input) {
+  const { context, unsupported } = api();
+  if (unsupported) {
+    return { unsupported };
+  }
+  try {
+    // Chromium's executeTool takes the listed tool itself, not its name.
+    const tools = await context.getTools();
+    const listed = Array.isArray(tools) ? tools.find((t) => t && t.name === tool) : undefined;
+    if (!listed) {
+      return { thrown: `getTools lists no tool named ${JSON.stringify(tool)}` };
+    }
+    return { result: await context.executeTool(listed, input) };
+  } catch (error) {
+    return { thrown: String((error && error.message) || error) };
+  }
+}
+
+// Runs in the page: the text of the first element `selector` matches.
+function textOf(api, selector) {
+  try {
+    const element = document.querySelector(selector);
+    return element ? { text: element.innerText } : { error: `no element matches ${selector}` };
+  } catch (error) {
+    return { error: `invalid selector ${selector}: ${(error && error.message) || error}` };
+  }
+}
+
+// Evaluates `fn(api, ...args)` in the page's main world. Sent as source text: an evaluation
+// through the DevTools protocol is not subject to the page's Content-Security-Policy, where
+// an eval() in the page would be.
+function inPage(fn, ...args) {
+  const values = args.map((arg) => JSON.stringify(arg) ?? 'undefined');
+  return context.pages()[0].evaluate(`(${fn})(${api}, ${values.join(', ')})`);
+}
+
+async function tools() {
+  const listed = await inPage(listTools);
+  if (listed.unsupported) {
+    return { ok: false, unsupported: listed.unsupported };
+  }
+  let value = listed.value;
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      // Not JSON: the string itself is what getTools returned.
+    }
+  }
+  return { ok: true, tools: value };
+}
+
+async function call(tool, input) {
+  const done = await inPage(callTool, tool, input);
+  if (done.unsupported) {
+    return { ok: false, unsupported: done.unsupported };
+  }
+  if ('thrown' in done) {
+    return { ok: true, thrown: done.thrown };
+  }
+  return { ok: true, result: done.result };
+}
+
+async function observe(selector) {
+  const seen = await inPage(textOf, selector);
+  return 'text' in seen ? { ok: true, text: seen.text } : { ok: false, error: seen.error };
+}
+
+async function handle(request) {
+  switch (request.op) {
+    case 'tools':
+      return tools();
+    case 'call':
+      return call(request.tool, request.input);
+    case 'observe':
+      return observe(request.selector);
+    case 'aborted':
+      return { ok: true, aborted };
+    default:
+      return { ok: false, error: `unknown op ${JSON.stringify(request.op)}` };
+  }
+}
+
+const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
+let configured = false;
+for await (const line of lines) {
+  if (!line.trim()) {
+    continue;
+  }
+  let request;
+  try {
+    request = JSON.parse(line);
+  } catch (error) {
+    reply({ ok: false, error: `unreadable request: ${message(error)}` });
+    continue;
+  }
+  if (!configured) {
+    configured = true;
+    const opened = await open(request);
+    reply(opened);
+    if (!opened.ok) {
+      break;
+    }
+    continue;
+  }
+  if (request.op === 'close') {
+    break;
+  }
+  try {
+    reply(await handle(request));
+  } catch (error) {
+    // The page went away, crashed or navigated mid-request.
+    reply({ ok: false, error: message(error) });
+  }
+}
+await shutdown();

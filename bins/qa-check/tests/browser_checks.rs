@@ -1,0 +1,420 @@
+//! browser checks end to end through the qa-check binary: a real headless Chromium driven
+//! through the installed playwright-core, against pages served on 127.0.0.1 that register
+//! WebMCP tools natively (`tests/pages/webmcp.html`) or have no WebMCP API.
+
+mod common;
+
+use common::{observations, only_observation, qa_check, records, routed, url_target};
+use qa_shared::acceptance::TargetStatus;
+use qa_testkit::http::Server;
+use qa_testkit::{peers, Run};
+use serde_json::{json, Value};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+fn serve() -> Server {
+    common::serve_pages()
+}
+
+fn browser_flags() -> Vec<String> {
+    vec![
+        "--browser-module".into(),
+        peers::playwright_module().to_string_lossy().into_owned(),
+        "--browser".into(),
+        peers::chromium().to_string_lossy().into_owned(),
+    ]
+}
+
+/// qa-check on `checks` against `page` of `server`, with the browser flags and `flags`.
+fn run_on(server: &Server, page: &str, checks: &[Value], flags: &[&str]) -> Run {
+    let target = url_target(&server.url(page), TargetStatus::Captured, None);
+    qa_check()
+        .invocation()
+        .args(browser_flags())
+        .args(flags)
+        .stdin(routed(&target, checks).bytes())
+        .run()
+}
+
+const CALLS: &[&str] = &["--allow-network", "--allow-tool-calls"];
+
+fn browser(id: &str, extra: Value) -> Value {
+    let mut check = json!({"id": id, "criterion": "list", "kind": "browser"});
+    for (k, v) in extra.as_object().unwrap() {
+        check[k] = v.clone();
+    }
+    check
+}
+
+fn one(server: &Server, check: Value, flags: &[&str]) -> Value {
+    only_observation(&run_on(server, "/webmcp.html", &[check], flags))
+}
+
+#[test]
+fn discovery_finds_a_natively_registered_tool() {
+    let server = serve();
+    let obs = one(
+        &server,
+        browser("find", json!({"tool": "add_item"})),
+        &["--allow-network"],
+    );
+    assert_eq!(obs["status"], "pass", "{obs:#}");
+    let seen = &obs["evidence"]["interface"];
+    assert_eq!(seen["tool_found"], true);
+    assert_eq!(seen["call"], "not-called");
+    assert_eq!(seen["protocol_version"], Value::Null);
+    assert_eq!(obs["evidence"]["url"], server.url("/webmcp.html"));
+}
+
+#[test]
+fn discovery_of_a_tool_the_page_does_not_register_fails() {
+    let server = serve();
+    let obs = one(
+        &server,
+        browser("find", json!({"tool": "checkout"})),
+        &["--allow-network"],
+    );
+    assert_eq!(obs["status"], "fail", "{obs:#}");
+}
+
+#[test]
+fn a_call_passes_when_its_effect_shows_in_the_selected_text() {
+    let server = serve();
+    let check = browser(
+        "add",
+        json!({"tool": "add_item", "input": {"text": "bread"},
+               "observePath": "#items", "observeContains": "bread"}),
+    );
+    let obs = one(&server, check, CALLS);
+    assert_eq!(obs["status"], "pass", "{obs:#}");
+    let seen = &obs["evidence"]["interface"];
+    assert_eq!(seen["observe"], "#items");
+    assert_eq!(seen["call"], "result");
+    assert!(obs["evidence"]["excerpt"]
+        .as_str()
+        .unwrap()
+        .contains("bread"));
+}
+
+#[test]
+fn a_call_whose_result_lies_about_its_effect_fails() {
+    let server = serve();
+    let check = browser(
+        "lie",
+        json!({"tool": "lying_add", "input": {"text": "bread"},
+               "observePath": "#items", "observeContains": "bread"}),
+    );
+    let obs = one(&server, check, CALLS);
+    assert_eq!(obs["status"], "fail", "{obs:#}");
+}
+
+#[test]
+fn the_body_is_observed_when_no_selector_is_given() {
+    let server = serve();
+    let check = browser(
+        "add",
+        json!({"tool": "add_item", "input": {"text": "cheese"}, "observeContains": "cheese"}),
+    );
+    let obs = one(&server, check, CALLS);
+    assert_eq!(obs["status"], "pass", "{obs:#}");
+    assert_eq!(obs["evidence"]["interface"]["observe"], "body");
+}
+
+#[test]
+fn a_read_only_call_passes_when_the_text_is_unchanged_and_fails_when_it_changes() {
+    let server = serve();
+    let honest = browser(
+        "count",
+        json!({"tool": "count_items", "input": {}, "readOnly": true, "observePath": "#items"}),
+    );
+    let sneaky = browser(
+        "sneaky",
+        json!({"tool": "sneaky_count", "input": {}, "readOnly": true, "observePath": "#items"}),
+    );
+    let obs = observations(&records(
+        &run_on(&server, "/webmcp.html", &[honest, sneaky], CALLS),
+        0,
+    ));
+    assert_eq!(obs[0]["status"], "pass", "{:#}", obs[0]);
+    assert_eq!(obs[1]["status"], "fail", "{:#}", obs[1]);
+}
+
+#[test]
+fn a_negative_case_passes_on_a_rejection_and_fails_on_acceptance() {
+    let server = serve();
+    let rejected = browser(
+        "neg",
+        json!({"tool": "reject_all", "input": {}, "expectError": true}),
+    );
+    let accepted = browser(
+        "neg2",
+        json!({"tool": "add_item", "input": {"text": "x"}, "expectError": true}),
+    );
+    let obs = observations(&records(
+        &run_on(&server, "/webmcp.html", &[rejected, accepted], CALLS),
+        0,
+    ));
+    assert_eq!(obs[0]["status"], "pass", "{:#}", obs[0]);
+    assert_eq!(obs[0]["evidence"]["interface"]["call"], "tool-error");
+    assert_eq!(obs[1]["status"], "fail", "{:#}", obs[1]);
+}
+
+#[test]
+fn schema_invalid_input_fails_a_positive_case_without_calling() {
+    let server = serve();
+    let check = browser(
+        "empty",
+        json!({"tool": "add_item", "input": {"text": ""}, "observeContains": "never"}),
+    );
+    let obs = one(&server, check, CALLS);
+    assert_eq!(obs["status"], "fail", "{obs:#}");
+    assert_eq!(obs["evidence"]["interface"]["call"], "not-called");
+    assert_eq!(obs["evidence"]["interface"]["input_valid"], false);
+}
+
+#[test]
+fn a_call_is_unverified_without_the_tool_call_flag() {
+    let server = serve();
+    let check = browser(
+        "add",
+        json!({"tool": "add_item", "input": {"text": "bread"}, "observeContains": "bread"}),
+    );
+    let obs = one(&server, check, &["--allow-network"]);
+    assert_eq!(obs["status"], "unverified", "{obs:#}");
+    assert!(obs["reason"]
+        .as_str()
+        .unwrap()
+        .contains("--allow-tool-calls"));
+}
+
+#[test]
+fn a_page_that_registers_no_tools_fails_discovery() {
+    // Chromium with WebMCP gives every secure page the API; this one registers nothing.
+    let server = serve();
+    let run = run_on(
+        &server,
+        "/plain.html",
+        &[browser("find", json!({"tool": "add_item"}))],
+        &["--allow-network"],
+    );
+    let obs = only_observation(&run);
+    assert_eq!(obs["status"], "fail", "{obs:#}");
+    assert!(
+        obs["observed"].as_str().unwrap().contains("0 tools listed"),
+        "{obs:#}"
+    );
+}
+
+#[test]
+fn a_page_whose_api_has_another_shape_is_unverified_not_guessed() {
+    let server = serve();
+    let run = run_on(
+        &server,
+        "/odd-api.html",
+        &[browser("find", json!({"tool": "add_item"}))],
+        &["--allow-network"],
+    );
+    let obs = only_observation(&run);
+    assert_eq!(obs["status"], "unverified", "{obs:#}");
+    assert!(
+        obs["reason"].as_str().unwrap().contains("WebMCP"),
+        "{obs:#}"
+    );
+}
+
+#[test]
+fn without_the_network_flag_no_browser_starts() {
+    let server = serve();
+    let obs = one(&server, browser("find", json!({"tool": "add_item"})), &[]);
+    assert_eq!(obs["status"], "unverified");
+    assert_eq!(obs["reason"], "needs --allow-network");
+    assert!(server.requests().is_empty());
+}
+
+#[test]
+fn a_missing_module_is_unverified_and_exits_69_when_every_check_needed_it() {
+    let server = serve();
+    let target = url_target(&server.url("/webmcp.html"), TargetStatus::Captured, None);
+    let run = qa_check()
+        .invocation()
+        .args([
+            "--allow-network",
+            "--browser-module",
+            "/nonexistent/index.mjs",
+        ])
+        .stdin(routed(&target, &[browser("find", json!({"tool": "add_item"}))]).bytes())
+        .run();
+    let obs = observations(&records(&run, 69));
+    assert_eq!(obs[0]["status"], "unverified");
+    assert!(obs[0]["reason"]
+        .as_str()
+        .unwrap()
+        .contains("/nonexistent/index.mjs"));
+}
+
+#[test]
+fn a_missing_module_with_another_check_beside_it_exits_0() {
+    let server = serve();
+    let target = url_target(&server.url("/webmcp.html"), TargetStatus::Captured, None);
+    let checks = [
+        browser("find", json!({"tool": "add_item"})),
+        json!({"id": "page", "criterion": "list", "kind": "http", "path": "/webmcp.html", "status": 200}),
+    ];
+    let run = qa_check()
+        .invocation()
+        .args(["--allow-network"])
+        .stdin(routed(&target, &checks).bytes())
+        .run();
+    let obs = observations(&records(&run, 0));
+    assert_eq!(obs[0]["status"], "unverified");
+    assert!(obs[0]["reason"]
+        .as_str()
+        .unwrap()
+        .contains("--browser-module"));
+    assert_eq!(obs[1]["status"], "pass");
+}
+
+/// Live Chromium processes of the qa-check process `pid` (its user data dirs are named
+/// `qa-check-browser-<pid>-<n>`); other tests' browsers run at the same time.
+fn chromiums_of(pid: u32) -> usize {
+    let out = Command::new("pgrep")
+        .args(["-f", "--"])
+        .arg(format!("--user-data-dir=[^ ]*qa-check-browser-{pid}-"))
+        .output()
+        .expect("pgrep");
+    String::from_utf8_lossy(&out.stdout).lines().count()
+}
+
+#[test]
+fn sigint_during_a_browser_check_cancels_it_and_leaves_no_browser() {
+    let server = serve();
+    let target = url_target(&server.url("/limits.html"), TargetStatus::Captured, None);
+    let slow = browser(
+        "slow",
+        json!({"tool": "wait_forever", "input": {}, "readOnly": true}),
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("routed.ndjson");
+    std::fs::write(&input, routed(&target, &[slow]).bytes()).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_qa-check"))
+        .args(browser_flags())
+        .args(CALLS)
+        .args(["--timeout", "60", "--in"])
+        .arg(&input)
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let until = Instant::now() + Duration::from_secs(20);
+    while chromiums_of(pid) == 0 && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(chromiums_of(pid) > 0, "no browser started");
+    std::thread::sleep(Duration::from_millis(1500));
+    Command::new("kill")
+        .args(["-s", "INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    let status = child.wait().unwrap();
+    let mut stdout = Vec::new();
+    std::io::Read::read_to_end(child.stdout.as_mut().unwrap(), &mut stdout).unwrap();
+    assert_eq!(status.code(), Some(130));
+    let obs = observations(&qa_testkit::parse(&stdout));
+    assert_eq!(obs[0]["status"], "cancelled", "{obs:#?}");
+    let until = Instant::now() + Duration::from_secs(5);
+    while chromiums_of(pid) > 0 && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert_eq!(
+        chromiums_of(pid),
+        0,
+        "a browser outlived the cancelled check"
+    );
+}
+
+// --- the production write guard (host profile write_signatures / allow_signatures) ---
+
+/// A stream whose plan targets environment `env` of a host profile (`live` is production,
+/// `staging` is not), with one routed browser check on `page`.
+fn profiled_stream(server: &Server, env: &str, check: Value) -> common::Stream {
+    use qa_shared::acceptance::{TargetKind, TargetSpec};
+    use qa_shared::Kind;
+    let mut stream = common::Stream::default();
+    let profile = json!({
+        "environments": {
+            "live": {"kind": "production", "apps": {"shop": server.url("/guarded.html")}},
+            "staging": {"kind": "staging", "apps": {"shop": server.url("/guarded.html")}}
+        },
+        "mutation": {
+            "write_signatures": [{"method": "POST", "url": "/api/"}],
+            "allow_signatures": [{"method": "POST", "url": "/api/search$"}]
+        }
+    });
+    stream.push(Kind::Profile, vec![], profile);
+    let spec = TargetSpec {
+        kind: TargetKind::Url,
+        value: server.url("/guarded.html"),
+        build_id: None,
+        env: Some(env.to_string()),
+        app: Some("shop".to_string()),
+    };
+    let spec_id = stream.push(Kind::TargetSpec, vec![], spec);
+    let target = url_target(&server.url("/guarded.html"), TargetStatus::Captured, None);
+    stream.push(Kind::Target, vec![spec_id], target);
+    stream.routed(check);
+    stream
+}
+
+fn guarded_run(server: &Server, env: &str, tool: &str) -> Value {
+    let check = browser(
+        tool,
+        json!({"tool": tool, "input": {"item": "tea"}, "readOnly": true, "observePath": "h1"}),
+    );
+    let run = qa_check()
+        .invocation()
+        .args(browser_flags())
+        .args(CALLS)
+        .stdin(profiled_stream(server, env, check).bytes())
+        .run();
+    only_observation(&run)
+}
+
+#[test]
+fn on_production_a_request_matching_a_write_signature_is_aborted_and_recorded() {
+    let server = serve();
+    let obs = guarded_run(&server, "live", "add_to_cart");
+    assert_eq!(obs["status"], "pass", "{obs:#}");
+    let guard = &obs["evidence"]["interface"]["write_guard"];
+    let aborted = guard["aborted"].as_array().unwrap();
+    assert_eq!(aborted.len(), 1, "{guard:#}");
+    assert_eq!(aborted[0], format!("POST {}", server.url("/api/cart")));
+    assert_eq!(guard["write_signatures"], 1);
+    assert_eq!(server.calls("/api/cart"), 0, "the write reached the server");
+    let observed = obs["observed"].as_str().unwrap();
+    assert!(
+        observed.contains("a write no signature matches is not prevented"),
+        "{observed}"
+    );
+}
+
+#[test]
+fn on_production_a_request_an_allow_signature_matches_goes_through() {
+    let server = serve();
+    let obs = guarded_run(&server, "live", "search");
+    assert_eq!(obs["status"], "pass", "{obs:#}");
+    let guard = &obs["evidence"]["interface"]["write_guard"];
+    assert_eq!(guard["aborted"], json!([]));
+    assert_eq!(server.calls("/api/search"), 1);
+}
+
+#[test]
+fn off_production_no_guard_runs_and_the_request_goes_through() {
+    let server = serve();
+    let obs = guarded_run(&server, "staging", "add_to_cart");
+    assert_eq!(obs["status"], "pass", "{obs:#}");
+    assert!(
+        obs["evidence"]["interface"].get("write_guard").is_none(),
+        "{obs:#}"
+    );
+    assert_eq!(server.calls("/api/cart"), 1);
+}

@@ -1,0 +1,387 @@
+//! The WebMCP browser session against real pages (`tests/pages/`) served over HTTP on
+//! 127.0.0.1, in a real headless Chromium driven through the installed playwright-core:
+//! discovery, calls, DOM observation, unsupported APIs, missing parts, deadlines,
+//! cancellation, and no browser process outliving its session.
+
+mod common;
+
+use std::os::unix::fs::PermissionsExt as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use qa_check::agent::{Reply, Session, Stop};
+use qa_check::browser::{Browser, BrowserSession};
+use qa_shared::Exit;
+use qa_testkit::http::Server;
+use qa_testkit::peers;
+use serde_json::{json, Value};
+
+fn serve() -> Server {
+    common::serve_pages()
+}
+
+fn browser() -> Browser {
+    Browser {
+        node: PathBuf::from("node"),
+        module: peers::playwright_module(),
+        executable: peers::chromium(),
+        guard: None,
+    }
+}
+
+fn never() -> Option<Exit> {
+    None
+}
+
+fn in_30_s() -> Instant {
+    Instant::now() + Duration::from_secs(30)
+}
+
+/// A session on `path` of `server`, observing `selector`.
+fn open(server: &Server, path: &str, selector: &str) -> BrowserSession {
+    browser()
+        .open(&server.url(path), selector, in_30_s(), never)
+        .unwrap_or_else(|stop| panic!("opening {path}: {stop:?}"))
+}
+
+/// Why opening `url` stopped.
+fn refused(browser: &Browser, url: &str) -> Stop {
+    match browser.open(url, "body", in_30_s(), never) {
+        Ok(_) => panic!("{url} opened"),
+        Err(stop) => stop,
+    }
+}
+
+fn unverified(stop: Stop) -> String {
+    match stop {
+        Stop::Unverified(why) => why,
+        other => panic!("not unverified: {other:?}"),
+    }
+}
+
+/// How many live processes name `dir` as their user data dir (counted by `pgrep`, not by
+/// the code under test).
+fn chromium_processes(dir: &Path) -> usize {
+    let output = Command::new("pgrep")
+        .args(["-c", "-f", "--"])
+        // Anchored: session dirs are numbered, and `...-1` must not count `...-12`.
+        .arg(format!("--user-data-dir={}( |$)", dir.display()))
+        .output()
+        .expect("running pgrep");
+    String::from_utf8_lossy(&output.stdout)
+        .trim()
+        .parse()
+        .expect("pgrep's count")
+}
+
+#[test]
+fn discovery_lists_every_tool_the_page_registered() {
+    let server = serve();
+    let mut session = open(&server, "/webmcp.html", "#items");
+    let listing = session.tools("add_item").expect("the listing");
+    let mut names: Vec<&str> = listing.tools.iter().map(|t| t.name.as_str()).collect();
+    names.sort_unstable();
+    assert_eq!(
+        names,
+        [
+            "add_item",
+            "count_items",
+            "lying_add",
+            "reject_all",
+            "sneaky_count"
+        ]
+    );
+    assert_eq!(listing.pages, 1);
+    assert_eq!(listing.cut, None);
+    let add = listing.tools.iter().find(|t| t.name == "add_item").unwrap();
+    assert_eq!(
+        add.description.as_deref(),
+        Some("Appends an item to the list.")
+    );
+    assert_eq!(
+        add.input_schema,
+        Some(json!({
+            "type": "object",
+            "properties": {"text": {"type": "string", "minLength": 1}},
+            "required": ["text"]
+        }))
+    );
+}
+
+#[test]
+fn observe_reads_the_text_of_the_selected_element() {
+    let server = serve();
+    let mut session = open(&server, "/webmcp.html", "#items");
+    assert_eq!(session.observe(), Ok("milk".to_string()));
+}
+
+#[test]
+fn observing_a_selector_that_matches_nothing_is_unverified() {
+    let server = serve();
+    let mut session = open(&server, "/webmcp.html", "#basket");
+    let why = unverified(session.observe().unwrap_err());
+    assert!(why.contains("no element matches #basket"), "{why}");
+}
+
+/// Calls `tool` with `input` on a fresh webmcp.html: the reply, and `#items`' text after.
+fn call_then_observe(tool: &str, input: Value) -> (Result<Reply, Stop>, Result<String, Stop>) {
+    let server = serve();
+    let mut session = open(&server, "/webmcp.html", "#items");
+    let reply = session.call(tool, &input);
+    (reply, session.observe())
+}
+
+#[test]
+fn calling_add_item_appends_to_the_dom_and_returns_its_parsed_json_result() {
+    let (reply, text) = call_then_observe("add_item", json!({"text": "eggs"}));
+    assert_eq!(
+        reply,
+        Ok(Reply::Result(json!({"added": "eggs", "count": 2})))
+    );
+    assert_eq!(text, Ok("milk\neggs".to_string()));
+}
+
+#[test]
+fn lying_add_resolves_added_and_leaves_the_dom_as_it_was() {
+    let (reply, text) = call_then_observe("lying_add", json!({"text": "eggs"}));
+    assert_eq!(reply, Ok(Reply::Result(json!("added"))));
+    assert_eq!(text, Ok("milk".to_string()));
+}
+
+#[test]
+fn sneaky_count_changes_the_dom_it_claims_only_to_read() {
+    let (reply, text) = call_then_observe("sneaky_count", json!({}));
+    assert_eq!(reply, Ok(Reply::Result(json!({"count": 1}))));
+    assert_eq!(text, Ok("milk\nsneaky".to_string()));
+}
+
+#[test]
+fn count_items_answers_without_changing_the_dom() {
+    let (reply, text) = call_then_observe("count_items", json!({}));
+    assert_eq!(reply, Ok(Reply::Result(json!({"count": 1}))));
+    assert_eq!(text, Ok("milk".to_string()));
+}
+
+#[test]
+fn a_rejecting_tool_is_a_tool_error() {
+    let server = serve();
+    let mut session = open(&server, "/webmcp.html", "#items");
+    match session.call("reject_all", &json!({})) {
+        Ok(Reply::ToolError(why)) => assert!(!why.is_empty()),
+        other => panic!("not a tool error: {other:?}"),
+    }
+}
+
+#[test]
+fn calling_a_tool_the_page_does_not_list_is_a_tool_error() {
+    let server = serve();
+    let mut session = open(&server, "/webmcp.html", "#items");
+    assert_eq!(
+        session.call("remove_item", &json!({})),
+        Ok(Reply::ToolError(
+            "getTools lists no tool named \"remove_item\"".to_string()
+        ))
+    );
+}
+
+#[test]
+fn a_page_that_registers_nothing_lists_no_tools() {
+    let server = serve();
+    let mut session = open(&server, "/plain.html", "body");
+    assert!(session
+        .tools("add_item")
+        .expect("the listing")
+        .tools
+        .is_empty());
+}
+
+/// Why listing the tools of `url` is unverified.
+fn unlisted(url: &str) -> String {
+    let mut session = browser()
+        .open(url, "body", in_30_s(), never)
+        .unwrap_or_else(|stop| panic!("opening {url}: {stop:?}"));
+    unverified(session.tools("add_item").unwrap_err())
+}
+
+#[test]
+fn a_page_outside_a_secure_context_has_no_api_and_is_unverified() {
+    // Chromium gives document.modelContext to secure contexts only: a data: URL is not one.
+    assert_eq!(
+        unlisted("data:text/html,<p>plain</p>"),
+        "unsupported WebMCP API: document.modelContext is absent"
+    );
+}
+
+#[test]
+fn a_get_tools_that_is_not_a_function_is_unverified() {
+    let server = serve();
+    assert_eq!(
+        unlisted(&server.url("/odd-api.html?shape=property")),
+        "unsupported WebMCP API: document.modelContext.getTools is not a function"
+    );
+}
+
+#[test]
+fn a_get_tools_resolving_to_a_number_is_unverified() {
+    let server = serve();
+    assert_eq!(
+        unlisted(&server.url("/odd-api.html?shape=number")),
+        "unsupported WebMCP API: getTools returned a number (42)"
+    );
+}
+
+#[test]
+fn a_get_tools_listing_a_nameless_tool_is_unverified() {
+    let server = serve();
+    assert_eq!(
+        unlisted(&server.url("/odd-api.html?shape=nameless")),
+        "unsupported WebMCP API: getTools returned an array whose item 0 (an object) has no string name"
+    );
+}
+
+#[test]
+fn a_page_answering_404_is_unverified() {
+    let server = serve();
+    let url = server.url("/missing.html");
+    let why = unverified(refused(&browser(), &url));
+    assert_eq!(
+        why,
+        format!("the page {url} could not be loaded: HTTP status 404")
+    );
+}
+
+#[test]
+fn a_missing_playwright_module_is_unverified_naming_its_path() {
+    let server = serve();
+    let browser = Browser {
+        module: PathBuf::from("/nonexistent/playwright-core/index.mjs"),
+        ..browser()
+    };
+    let why = unverified(refused(&browser, &server.url("/webmcp.html")));
+    assert!(
+        why.contains("/nonexistent/playwright-core/index.mjs"),
+        "{why}"
+    );
+}
+
+#[test]
+fn a_missing_browser_executable_is_unverified_naming_its_path() {
+    let server = serve();
+    let browser = Browser {
+        executable: PathBuf::from("/nonexistent/chromium"),
+        ..browser()
+    };
+    let why = unverified(refused(&browser, &server.url("/webmcp.html")));
+    assert!(why.contains("/nonexistent/chromium"), "{why}");
+}
+
+#[test]
+fn a_missing_node_is_unverified_naming_it() {
+    let server = serve();
+    let browser = Browser {
+        node: PathBuf::from("/nonexistent/node"),
+        ..browser()
+    };
+    let why = unverified(refused(&browser, &server.url("/webmcp.html")));
+    assert!(why.contains("/nonexistent/node"), "{why}");
+}
+
+#[test]
+fn a_deadline_already_past_is_timed_out_before_anything_starts() {
+    let server = serve();
+    let past = Instant::now() - Duration::from_millis(1);
+    let stop = browser().open(&server.url("/webmcp.html"), "body", past, never);
+    assert_eq!(stop.err(), Some(Stop::Unverified("timed out".to_string())));
+    assert_eq!(server.calls("/webmcp.html"), 0);
+}
+
+#[test]
+fn a_tool_that_never_settles_times_out_at_the_deadline_and_leaves_no_chromium() {
+    let server = serve();
+    let deadline = Instant::now() + Duration::from_secs(6);
+    let mut session = browser()
+        .open(&server.url("/limits.html"), "body", deadline, never)
+        .expect("the page opens");
+    let dir = session.user_data_dir().to_path_buf();
+    assert!(chromium_processes(&dir) > 0, "the browser runs");
+    let stop = session.call("wait_forever", &json!({}));
+    let late = Instant::now().saturating_duration_since(deadline);
+    assert_eq!(stop, Err(Stop::Unverified("timed out".to_string())));
+    // Stopping at the deadline includes killing the browser, which a busy machine slows.
+    assert!(late < Duration::from_secs(2), "{late:?} after the deadline");
+    assert_eq!(chromium_processes(&dir), 0);
+    assert!(!dir.exists(), "the user data dir is removed");
+}
+
+static SIGNALLED: AtomicBool = AtomicBool::new(false);
+
+fn interrupted_once_signalled() -> Option<Exit> {
+    SIGNALLED
+        .load(Ordering::SeqCst)
+        .then_some(Exit::Interrupted)
+}
+
+#[test]
+fn a_signal_during_a_call_cancels_it_and_leaves_no_chromium() {
+    let server = serve();
+    let mut session = browser()
+        .open(
+            &server.url("/limits.html"),
+            "body",
+            in_30_s(),
+            interrupted_once_signalled,
+        )
+        .expect("the page opens");
+    let dir = session.user_data_dir().to_path_buf();
+    assert!(chromium_processes(&dir) > 0, "the browser runs");
+    std::thread::spawn(|| {
+        std::thread::sleep(Duration::from_millis(300));
+        SIGNALLED.store(true, Ordering::SeqCst);
+    });
+    let started = Instant::now();
+    let stop = session.call("wait_forever", &json!({}));
+    assert_eq!(stop, Err(Stop::Cancelled(Exit::Interrupted)));
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(chromium_processes(&dir), 0);
+    // The session stays ended: a later step stops the same way without a browser.
+    assert_eq!(session.observe(), Err(Stop::Cancelled(Exit::Interrupted)));
+}
+
+#[test]
+fn a_result_over_the_reply_cap_fails() {
+    let server = serve();
+    let mut session = open(&server, "/limits.html", "body");
+    match session.call("huge_result", &json!({})) {
+        Err(Stop::Fail(why)) => assert!(why.contains("4194304 bytes"), "{why}"),
+        other => panic!("not a failure: {other:?}"),
+    }
+}
+
+#[test]
+fn closing_is_clean_and_removes_the_browser_and_its_profile() {
+    let server = serve();
+    let mut session = open(&server, "/webmcp.html", "#items");
+    let dir = session.user_data_dir().to_path_buf();
+    assert!(chromium_processes(&dir) > 0, "the browser runs");
+    let mode = std::fs::metadata(&dir).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o700, "the profile is private");
+    assert_eq!(session.close(), None);
+    assert_eq!(chromium_processes(&dir), 0);
+    assert!(!dir.exists(), "the user data dir is removed");
+}
+
+#[test]
+fn dropping_a_session_leaves_no_chromium() {
+    let server = serve();
+    let session = open(&server, "/webmcp.html", "#items");
+    let dir = session.user_data_dir().to_path_buf();
+    assert!(chromium_processes(&dir) > 0, "the browser runs");
+    drop(session);
+    assert_eq!(chromium_processes(&dir), 0);
+}
