@@ -346,7 +346,10 @@ fn profiled_stream(server: &Server, env: &str, check: Value) -> common::Stream {
             "staging": {"kind": "staging", "apps": {"shop": server.url("/guarded.html")}}
         },
         "mutation": {
-            "write_signatures": [{"method": "POST", "url": "/api/"}],
+            "write_signatures": [
+                {"method": "POST", "url": "/api/"},
+                {"method": "*", "url": "/graphql$", "body": "\"query\":\"mutation"}
+            ],
             "allow_signatures": [{"method": "POST", "url": "/api/search$"}]
         }
     });
@@ -366,9 +369,13 @@ fn profiled_stream(server: &Server, env: &str, check: Value) -> common::Stream {
 }
 
 fn guarded_run(server: &Server, env: &str, tool: &str) -> Value {
+    guarded_call(server, env, tool, "tea")
+}
+
+fn guarded_call(server: &Server, env: &str, tool: &str, item: &str) -> Value {
     let check = browser(
         tool,
-        json!({"tool": tool, "input": {"item": "tea"}, "readOnly": true, "observePath": "h1"}),
+        json!({"tool": tool, "input": {"item": item}, "readOnly": true, "observePath": "h1"}),
     );
     let run = qa_check()
         .invocation()
@@ -388,7 +395,7 @@ fn on_production_a_request_matching_a_write_signature_is_aborted_and_recorded() 
     let aborted = guard["aborted"].as_array().unwrap();
     assert_eq!(aborted.len(), 1, "{guard:#}");
     assert_eq!(aborted[0], format!("POST {}", server.url("/api/cart")));
-    assert_eq!(guard["write_signatures"], 1);
+    assert_eq!(guard["write_signatures"], 2);
     assert_eq!(server.calls("/api/cart"), 0, "the write reached the server");
     let observed = obs["observed"].as_str().unwrap();
     assert!(
@@ -417,4 +424,26 @@ fn off_production_no_guard_runs_and_the_request_goes_through() {
         "{obs:#}"
     );
     assert_eq!(server.calls("/api/cart"), 1);
+}
+
+#[test]
+fn on_production_a_signature_with_a_body_pattern_aborts_only_matching_bodies() {
+    let server = serve();
+    let write = guarded_call(&server, "live", "graphql", "mutation { addToCart }");
+    assert_eq!(
+        write["evidence"]["interface"]["write_guard"]["aborted"],
+        json!([format!("POST {}", server.url("/graphql"))]),
+        "{write:#}"
+    );
+    let read = guarded_call(&server, "live", "graphql", "query { cart }");
+    assert_eq!(
+        read["evidence"]["interface"]["write_guard"]["aborted"],
+        json!([]),
+        "{read:#}"
+    );
+    assert_eq!(
+        server.calls("/graphql"),
+        1,
+        "only the read reached the server"
+    );
 }
