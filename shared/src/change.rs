@@ -580,7 +580,8 @@ pub struct DraftItem {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct DraftData {
     pub subject: String,
-    /// `manual` (Playwright comes with the execution issue).
+    /// `manual` or `playwright` (a Playwright draft adds `file`, `label` and `mocks`,
+    /// written by qa-trace's `playwright` module; see schema/draft.schema.json).
     pub format: String,
     pub receipt: Receipt,
     pub mapped: u32,

@@ -670,3 +670,40 @@ fn an_unreachable_endpoint_is_unverified() {
     let obs = only_observation(&run);
     assert_eq!(obs["status"], "unverified", "{obs:#}");
 }
+
+#[test]
+fn a_listing_that_never_answers_times_out() {
+    let peer = hostile("stall-list");
+    let obs = one(
+        &peer,
+        mcp("x", json!({"tool": "echo"})),
+        &["--allow-network", "--timeout", "2"],
+    );
+    assert_eq!(obs["status"], "unverified", "{obs:#}");
+    assert!(
+        obs["reason"].as_str().unwrap().contains("timed out"),
+        "{obs:#}"
+    );
+    // It got as far as the listing: initialize was answered.
+    assert_eq!(
+        obs["evidence"]["interface"]["protocol_version"],
+        "2025-11-25"
+    );
+}
+
+#[test]
+fn a_body_that_trickles_past_the_deadline_times_out() {
+    let peer = hostile("trickle");
+    let started = std::time::Instant::now();
+    let obs = one(
+        &peer,
+        mcp("x", json!({"tool": "echo"})),
+        &["--allow-network", "--timeout", "2"],
+    );
+    assert_eq!(obs["status"], "unverified", "{obs:#}");
+    assert!(
+        obs["reason"].as_str().unwrap().contains("timed out"),
+        "{obs:#}"
+    );
+    assert!(started.elapsed() < std::time::Duration::from_secs(10));
+}

@@ -5,7 +5,7 @@ use qa_shared::cli::{after_help, Example};
 use qa_shared::Exit;
 use std::path::PathBuf;
 
-use crate::DraftFormat;
+use crate::{DraftFormat, DraftOptions};
 
 /// Assemble one reasoning trace per QA scenario.
 ///
@@ -19,6 +19,17 @@ use crate::DraftFormat;
 /// With --draft manual, each routed scenario also gets a `draft` record: steps and
 /// assertions with the `file:line` each maps to, and a compile receipt (compiled,
 /// partial, not-compiled, review-only).
+///
+/// With --draft playwright, each routed web scenario also gets a Playwright spec in the
+/// draft directory (a new private temp directory unless --draft-dir names one; its path is
+/// printed on stderr), with a config to run it (`QA_BASE_URL`, `QA_BROWSER`). Steps are
+/// `test.step`s named from the flow; locators come only from changed `data-testid`,
+/// `aria-label`, role or text lines; assertions only from located observable outcomes; a
+/// reload step only when a located write and read of the same storage key, the stored
+/// field, its save handler and that handler's control are all located; network mocks only
+/// from an exact example of a matching operation in the --openapi document. The draft
+/// record names the spec file and a label: `static-runnable, not executed` only when the
+/// spec has an entrypoint, an observable assertion and no skipped placeholder.
 ///
 /// On an acceptance stream, each `criterion` gets a trace too: `source -> check -> route
 /// -> observation`, traceable when every check was observed, partial when one was not or
@@ -35,9 +46,30 @@ pub struct Args {
     #[arg(long, value_enum, value_name = "FORMAT")]
     pub draft: Option<DraftFormat>,
 
+    /// Write Playwright drafts to DIR (created 0700 when missing) instead of a new temp
+    /// directory; the only way a draft lands inside a repository.
+    #[arg(long, value_name = "DIR", requires = "draft")]
+    pub draft_dir: Option<PathBuf>,
+
+    /// An OpenAPI document (JSON) whose exact response examples may become Playwright
+    /// network mocks; nothing else ever does.
+    #[arg(long, value_name = "FILE", requires = "draft")]
+    pub openapi: Option<PathBuf>,
+
     /// The permission flags every stage accepts; this stage needs none of them.
     #[command(flatten)]
     pub pipeline: qa_shared::cli::PipelineFlags,
+}
+
+impl Args {
+    /// The draft options the flags ask for.
+    pub fn drafts(&self) -> DraftOptions {
+        DraftOptions {
+            format: self.draft,
+            dir: self.draft_dir.clone(),
+            openapi: self.openapi.clone(),
+        }
+    }
 }
 
 pub const EXAMPLES: &[Example] = &[
@@ -50,6 +82,10 @@ pub const EXAMPLES: &[Example] = &[
         command: "qa-intent --plan plan.json | qa-fetch | qa-route | qa-check | qa-fetch --verify | qa-trace",
     },
     Example {
+        what: "Playwright drafts in ./qa-drafts, mocks from the API's examples",
+        command: "qa-diff | qa-intent | qa-route | qa-trace --draft playwright --draft-dir qa-drafts --openapi openapi.json",
+    },
+    Example {
         what: "With manual drafts, then only the drafts' receipts",
         command: "qa-diff | qa-intent | qa-route | qa-trace --draft manual | jq -c 'select(.kind == \"draft\") | .data.receipt'",
     },
@@ -57,9 +93,15 @@ pub const EXAMPLES: &[Example] = &[
 
 pub const EXIT_STATUS: &[(Exit, &str)] = &[
     (Exit::Success, "records written"),
-    (Exit::Usage, "usage error (bad flags)"),
-    (Exit::DataErr, "malformed input records"),
-    (Exit::NoInput, "the --in file does not exist"),
+    (
+        Exit::Usage,
+        "usage error (bad flags, a --draft-dir that cannot be created)",
+    ),
+    (
+        Exit::DataErr,
+        "malformed input records, or an --openapi document that is not JSON OpenAPI",
+    ),
+    (Exit::NoInput, "the --in or --openapi file does not exist"),
     (Exit::Software, "internal error (a bug: please report it)"),
 ];
 

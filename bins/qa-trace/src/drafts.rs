@@ -44,12 +44,7 @@ pub fn manual(scenario: &Read<ScenarioData>, route: &Read<RouteData>) -> DraftDa
             },
         })
         .collect();
-    let total = (steps.len() + assertions.len()) as u32;
-    let mapped = steps
-        .iter()
-        .chain(&assertions)
-        .filter(|i| i.maps_to.is_some())
-        .count() as u32;
+    let (mapped, total) = counts(&steps, &assertions);
     let mut gaps: Vec<String> = steps
         .iter()
         .filter(|i| i.maps_to.is_none())
@@ -84,6 +79,16 @@ pub fn manual(scenario: &Read<ScenarioData>, route: &Read<RouteData>) -> DraftDa
         assertions,
         gaps,
     }
+}
+
+/// `(mapped, total)` over a draft's steps and assertions.
+pub fn counts(steps: &[DraftItem], assertions: &[DraftItem]) -> (u32, u32) {
+    let mapped = steps
+        .iter()
+        .chain(assertions)
+        .filter(|i| i.maps_to.is_some())
+        .count();
+    (mapped as u32, (steps.len() + assertions.len()) as u32)
 }
 
 /// A `file:line` the step names itself, when a located evidence line matches it.

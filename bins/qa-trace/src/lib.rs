@@ -1,13 +1,15 @@
-//! qa-trace: one causal reasoning trace per QA scenario, and optional manual drafts with
-//! compile receipts; on an acceptance stream, one trace per criterion.
+//! qa-trace: one causal reasoning trace per QA scenario, and optional manual or Playwright
+//! drafts with compile receipts; on an acceptance stream, one trace per criterion.
 
 pub mod cli;
 pub mod criteria;
 pub mod drafts;
+pub mod playwright;
 pub mod reading;
 pub mod traces;
 
 use std::io::{BufRead, Write};
+use std::path::PathBuf;
 
 use anyhow::Result;
 use qa_shared::envelope::Src;
@@ -22,26 +24,70 @@ pub const BY: &str = concat!("qa-trace/", env!("CARGO_PKG_VERSION"));
 pub enum DraftFormat {
     /// A manual test draft: steps and assertions a person follows.
     Manual,
+    /// A Playwright spec per routed web scenario, written to the draft directory.
+    Playwright,
+}
+
+/// What drafts to write, and where.
+#[derive(Debug, Clone, Default)]
+pub struct DraftOptions {
+    pub format: Option<DraftFormat>,
+    /// Playwright drafts' directory; None: a new private temp directory.
+    pub dir: Option<PathBuf>,
+    /// An OpenAPI (JSON) document whose exact examples may become network mocks.
+    pub openapi: Option<PathBuf>,
 }
 
 /// Forwards the stream, then appends for each scenario its draft (when asked) and its
 /// trace, in scenario order, then one trace per acceptance criterion, in criterion order.
+/// Playwright specs are written to the draft directory, which is named on stderr.
 pub fn run<R: BufRead, W: Write>(
     source: &str,
     input: R,
-    draft: Option<DraftFormat>,
+    drafts: &DraftOptions,
     out: &mut RecordWriter<W>,
 ) -> Result<()> {
+    let openapi = match (&drafts.format, &drafts.openapi) {
+        (Some(DraftFormat::Playwright), Some(path)) => {
+            Some(playwright::openapi::OpenApi::read(path)?)
+        }
+        _ => None,
+    };
     let mut seen = reading::Seen::default();
+    let mut lines = playwright::sources::ChangedLines::default();
+    let playwright = drafts.format == Some(DraftFormat::Playwright);
     qa_shared::ndjson::forward_each(source, input, out, |line, envelope| {
+        if playwright {
+            lines.take(source, line, &envelope)?;
+        }
         seen.take(source, line, envelope)
     })?;
+    let mut dir = None;
     for scenario in &seen.scenarios {
         let route = seen.routes.get(&scenario.id);
         let intent = seen.intents.get(&scenario.data.intent);
         let mut draft_record = None;
-        if let (Some(DraftFormat::Manual), Some(route)) = (draft, route) {
-            let data = drafts::manual(scenario, route);
+        if let (Some(format), Some(route)) = (drafts.format, route) {
+            let data = match format {
+                DraftFormat::Manual => serde_json::to_value(drafts::manual(scenario, route))?,
+                DraftFormat::Playwright => {
+                    let ctx = playwright::Context {
+                        lines: &lines,
+                        openapi: openapi.as_ref(),
+                    };
+                    let compiled = playwright::compile(scenario, route, intent, ctx);
+                    if let (Some(file), Some(spec)) = (&compiled.data.file, &compiled.spec) {
+                        if dir.is_none() {
+                            let opened =
+                                playwright::directory::DraftDir::open(drafts.dir.as_deref())?;
+                            eprintln!("qa-trace: playwright drafts in {}", opened.path().display());
+                            dir = Some(opened);
+                        }
+                        dir.as_ref().expect("opened above").write(file, spec)?;
+                    }
+                    serde_json::to_value(compiled.data)?
+                }
+            };
             let record = Record::new(
                 Kind::Draft,
                 BY,
@@ -50,7 +96,7 @@ pub fn run<R: BufRead, W: Write>(
                 &data,
             )?;
             out.write(&record)?;
-            draft_record = Some((record.id.clone(), data));
+            draft_record = Some((record.id.clone(), serde_json::from_value(data)?));
         }
         let execution = seen.executions.last();
         let data = traces::trace(scenario, intent, route, draft_record.as_ref(), execution);

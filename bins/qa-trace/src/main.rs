@@ -10,7 +10,7 @@ fn main() -> std::process::ExitCode {
     exit::run("qa-trace", || {
         let mut out = RecordWriter::stdout();
         let (source, input) = qa_shared::ndjson::open(&args.input)?;
-        qa_trace::run(&source, input, args.draft, &mut out)?;
+        qa_trace::run(&source, input, &args.drafts(), &mut out)?;
         out.finish()?;
         Ok(Exit::Success)
     })
