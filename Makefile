@@ -1,7 +1,7 @@
 # qapipe: build, test, install, man pages, benchmarks and the flows.
 CARGO ?= cargo
 PREFIX ?= /usr/local
-BINS := qa-diff qa-intent qa-route qa-trace qa-fetch qa-check qa-report qa-profile
+BINS := qa-diff qa-intent qa-route qa-trace qa-fetch qa-check qa-report qa-profile qa-manifest
 DEBUG_DIR := target/debug
 RELEASE_DIR := target/release
 
@@ -86,6 +86,8 @@ bench: release peers
 	python3 bench/manifest_bench.py --bin-dir $(RELEASE_DIR) --project bench/work/manifest
 	python3 bench/profile_bench.py --bin-dir $(RELEASE_DIR)
 	python3 bench/agent_bench.py --bin-dir $(RELEASE_DIR)
+	python3 bench/gen_graph_repo.py bench/work/graph --force
+	$(CARGO) build --release -p qa-graph --example graph-bench && python3 bench/graph_bench.py --bin-dir $(RELEASE_DIR) --repo bench/work/graph
 
 clean:
 	$(CARGO) clean

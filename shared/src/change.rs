@@ -363,6 +363,10 @@ pub struct ScenarioData {
     pub authority: Authority,
     pub test_class: TestClass,
     pub focus: Focus,
+    /// The entrypoints (`route /checkout`, `command shop`) the behavior graph reaches from
+    /// this scenario's directly changed evidence files; empty without a graph.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reaches: Vec<String>,
 }
 
 /// Route decision for a scenario.

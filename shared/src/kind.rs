@@ -26,12 +26,14 @@ pub enum Kind {
     Execution,
     Verdict,
     Profile,
+    Node,
+    Edge,
     Diag,
     Event,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 23] = [
+    pub const ALL: [Kind; 25] = [
         Kind::Range,
         Kind::Commit,
         Kind::File,
@@ -53,6 +55,8 @@ impl Kind {
         Kind::Execution,
         Kind::Verdict,
         Kind::Profile,
+        Kind::Node,
+        Kind::Edge,
         Kind::Diag,
         Kind::Event,
     ];
@@ -81,6 +85,8 @@ impl Kind {
             Kind::Execution => "execution",
             Kind::Verdict => "verdict",
             Kind::Profile => "profile",
+            Kind::Node => "node",
+            Kind::Edge => "edge",
             Kind::Diag => "diag",
             Kind::Event => "event",
         }

@@ -10,15 +10,19 @@ pub mod cli;
 pub mod clock;
 pub mod diag;
 pub mod envelope;
+pub mod execution;
 pub mod exit;
+pub mod graph;
 pub mod hash;
 pub mod kind;
 #[cfg(feature = "man")]
 pub mod man;
+pub mod manifest;
 pub mod ndjson;
 pub mod output;
 pub mod secret;
 pub mod untrusted;
+pub mod validation;
 
 pub use envelope::{Envelope, Record};
 pub use exit::{Exit, Failure};

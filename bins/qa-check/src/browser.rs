@@ -22,6 +22,7 @@ use serde_json::{json, Map, Value};
 use crate::agent::{Listing, Reply, Session, Stop, Tool};
 use crate::checks::TIMED_OUT;
 use crate::guard::WriteGuard;
+use crate::process::kill_group;
 use crate::waiting::CANCEL_POLL;
 
 /// The node driver, run with `node --input-type=module -e`: nothing is written to disk.
@@ -53,7 +54,7 @@ pub const MAX_REPLY_BYTES: usize = 4 << 20;
 const CLOSE_GRACE: Duration = Duration::from_secs(2);
 
 /// How long killed browser processes get to disappear before closing stops waiting.
-const SWEEP_GRACE: Duration = Duration::from_secs(1);
+const SWEEP_GRACE: Duration = Duration::from_secs(3);
 
 /// Where the browser check finds node, the Playwright module and the browser.
 #[derive(Debug, Clone)]
@@ -539,19 +540,6 @@ fn user_data_dir() -> std::io::Result<PathBuf> {
         match std::fs::DirBuilder::new().mode(0o700).create(&dir) {
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
             other => return other.map(|()| dir),
-        }
-    }
-}
-
-/// SIGKILL to the process group `pgid`.
-fn kill_group(pgid: u32) {
-    let Ok(pgid) = i32::try_from(pgid) else {
-        return;
-    };
-    if pgid > 1 {
-        // SAFETY: kill(2) takes plain integers; a negative pid names one process group.
-        unsafe {
-            libc::kill(-pgid, libc::SIGKILL);
         }
     }
 }

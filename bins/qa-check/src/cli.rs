@@ -14,6 +14,10 @@ use crate::secret::Secret;
 pub const DEFAULT_TIMEOUT_SECS: u64 = 30;
 /// The largest whole-plan timeout --timeout accepts (5 minutes).
 pub const MAX_TIMEOUT_SECS: u64 = 300;
+/// The command's time limit under --exec when --timeout is not given (5 minutes).
+pub const DEFAULT_EXEC_TIMEOUT_SECS: u64 = 300;
+/// The largest command time limit --timeout accepts under --exec (30 minutes).
+pub const MAX_EXEC_TIMEOUT_SECS: u64 = 1800;
 
 /// Run the acceptance plan's checks and write one observation per check.
 ///
@@ -59,6 +63,27 @@ pub const MAX_TIMEOUT_SECS: u64 = 300;
 /// captured, or whose kind has no checker here is unverified with the reason, never a
 /// pass. SIGINT or SIGTERM marks the remaining checks cancelled, writes
 /// them, and exits 130 or 143.
+///
+/// With --exec (the change flow), qa-check runs no checks: it forwards the stream and
+/// acts on exactly one route, the most urgent one whose action is run-repository-command
+/// (required before recommended, in qa-report's order), or the one --scenario names. It
+/// writes one `execution` record. The command is refused, never run, and the record says
+/// `blocked` with the reason, without --allow-exec; when the route's action is anything
+/// else (a draft route is never executed); when the command is not among those the
+/// repository's build files declare for that scenario (discovered again here, not taken
+/// from the stream); when it is longer than 2,048 bytes, holds NUL, CR or LF, or holds
+/// instruction-like text; when its runner is not on PATH; or when --repo is not the root
+/// of a git repository. A cleared command runs through `/bin/sh -c` in its directory, in
+/// a process group of its own, with stdin closed; past --timeout (the command's limit
+/// under --exec: default 300 s, 1 to 1,800) the group gets SIGTERM and, 2 s later,
+/// SIGKILL, and whatever the command left running in its group is ended the same way.
+/// Its output is echoed to stderr when stderr is a terminal and never stored: the record
+/// keeps exit code, signal, duration, timed-out flag, and the byte count and SHA-256 of
+/// stdout and stderr. HEAD, the branch, the index entries and every tracked-modified or
+/// untracked-not-ignored path (mode and content, at most 10,000 paths and 64 MiB, past
+/// which the record says `unobserved`) are fingerprinted before and after: a dirty tree
+/// before the command is the baseline; a command that exits 0 but changed any of them is
+/// `repository-changed`, never `passed`, and up to 8 changed paths are listed.
 #[derive(Debug, Parser)]
 #[command(name = "qa-check", version)]
 pub struct Args {
@@ -83,8 +108,18 @@ pub struct Args {
     #[arg(long, value_name = "PATH", default_value = "node")]
     pub node: PathBuf,
 
+    /// Run the one routed repository command of a change-flow stream instead of checks
+    /// (needs --allow-exec to run anything).
+    #[arg(long)]
+    pub exec: bool,
+
+    /// With --exec: act on this scenario's route instead of the most urgent one.
+    #[arg(long, value_name = "ID", requires = "exec")]
+    pub scenario: Option<String>,
+
     /// The permission flags every stage accepts: qa-check uses --allow-network,
-    /// --allow-tool-calls, --timeout (whole plan, seconds) and --auth-env.
+    /// --allow-tool-calls, --allow-exec (with --exec), --timeout (whole plan; with --exec,
+    /// the command's limit) and --auth-env.
     #[command(flatten)]
     pub pipeline: PipelineFlags,
 }
@@ -104,21 +139,39 @@ pub struct Settings {
     pub allow_network: bool,
     pub allow_tool_calls: bool,
     pub browser: BrowserSettings,
-    /// The whole-plan time budget.
+    /// The whole-plan time budget; with --exec, the command's time limit.
     pub timeout: Duration,
+    /// Run the routed repository command instead of checks.
+    pub exec: bool,
+    pub allow_exec: bool,
+    /// The scenario whose route --exec acts on.
+    pub scenario: Option<String>,
     /// The bearer token named by --auth-env.
     pub token: Option<Secret>,
 }
 
 impl Args {
-    /// Validates the flags: --timeout within 1..=300 and an --auth-env variable that is
-    /// set (usage errors, 64), an existing --repo directory (66).
+    /// Validates the flags: --timeout within 1..=300 (with --exec, 1..=1800) and an
+    /// --auth-env variable that is set (usage errors, 64), an existing --repo directory (66).
     pub fn settings(&self) -> Result<Settings> {
-        let secs = self.pipeline.timeout.unwrap_or(DEFAULT_TIMEOUT_SECS);
-        if secs == 0 || secs > MAX_TIMEOUT_SECS {
+        let (default, max, what) = if self.exec {
+            (
+                DEFAULT_EXEC_TIMEOUT_SECS,
+                MAX_EXEC_TIMEOUT_SECS,
+                "the command's time limit",
+            )
+        } else {
+            (
+                DEFAULT_TIMEOUT_SECS,
+                MAX_TIMEOUT_SECS,
+                "the whole-plan timeout",
+            )
+        };
+        let secs = self.pipeline.timeout.unwrap_or(default);
+        if secs == 0 || secs > max {
             return Err(failure(
                 Exit::Usage,
-                format!("--timeout {secs}: the whole-plan timeout must be 1 to {MAX_TIMEOUT_SECS} seconds"),
+                format!("--timeout {secs}: {what} must be 1 to {max} seconds"),
             ));
         }
         let token = match &self.pipeline.auth_env {
@@ -144,6 +197,9 @@ impl Args {
                 node: on_path(&self.node.to_string_lossy()),
             },
             timeout: Duration::from_secs(secs),
+            exec: self.exec,
+            allow_exec: self.pipeline.allow_exec,
+            scenario: self.scenario.clone(),
             token,
         })
     }
@@ -178,6 +234,14 @@ pub const EXAMPLES: &[Example] = &[
         command: "qa-check --allow-network --allow-tool-calls --browser-module node_modules/playwright-core/index.mjs --in routed.ndjson",
     },
     Example {
+        what: "The change flow, running the one routed repository command (10 minutes at most)",
+        command: "qa-diff | qa-intent | qa-route | qa-trace | qa-check --exec --allow-exec --timeout 600 | qa-report",
+    },
+    Example {
+        what: "Which command would run, and why it is refused, without running anything",
+        command: "qa-check --exec --in routed.ndjson | jq -c 'select(.kind==\"execution\") | .data | {command, status, blocked, reason}'",
+    },
+    Example {
         what: "Each check's status and reason",
         command: "qa-check --in routed.ndjson | jq -r 'select(.kind==\"observation\") | [.data.check, .data.status, .data.reason] | @tsv'",
     },
@@ -186,11 +250,16 @@ pub const EXAMPLES: &[Example] = &[
 pub const EXIT_STATUS: &[(Exit, &str)] = &[
     (
         Exit::Success,
-        "observations written (whatever their status: verdicts are qa-report's job)",
+        "observations written (whatever their status: verdicts are qa-report's job); with --exec, the command passed and left the repository unchanged",
+    ),
+    (Exit::Fail, "with --exec: the command failed (non-zero exit or a signal)"),
+    (
+        Exit::Incomplete,
+        "with --exec: the command was blocked (refused, not run), timed out, or exited 0 but changed the repository",
     ),
     (
         Exit::Usage,
-        "usage error (bad flags, --timeout over 300, --auth-env variable not set)",
+        "usage error (bad flags, --timeout over 300, or over 1800 with --exec, --auth-env variable not set)",
     ),
     (Exit::DataErr, "malformed input records"),
     (
@@ -204,11 +273,11 @@ pub const EXIT_STATUS: &[(Exit, &str)] = &[
     (Exit::Software, "internal error (a bug: please report it)"),
     (
         Exit::Interrupted,
-        "cancelled by SIGINT: finished and cancelled observations written",
+        "cancelled by SIGINT: finished and cancelled observations written; with --exec, the command's process group stopped and its record written",
     ),
     (
         Exit::Terminated,
-        "cancelled by SIGTERM: finished and cancelled observations written",
+        "cancelled by SIGTERM: finished and cancelled observations written; with --exec, the command's process group stopped and its record written",
     ),
 ];
 

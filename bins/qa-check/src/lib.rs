@@ -1,16 +1,20 @@
 //! qa-check: runs the acceptance plan's file, HTTP, MCP and browser (WebMCP) checks and
-//! writes one `observation` and one `event` per check.
+//! writes one `observation` and one `event` per check; with `--exec`, runs the one routed
+//! repository command under guard and writes one `execution`.
 
 pub mod agent;
 pub mod browser;
 pub mod checks;
 pub mod cli;
 pub mod excerpt;
+pub mod exec;
 pub mod files;
+pub mod fingerprint;
 pub mod guard;
 pub mod http;
 pub mod mcp;
 pub mod plan;
+pub mod process;
 pub mod progress;
 pub mod secret;
 pub mod waiting;

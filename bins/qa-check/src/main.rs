@@ -12,7 +12,11 @@ fn main() -> std::process::ExitCode {
         qa_shared::cancel::install()?;
         let mut out = RecordWriter::stdout();
         let (source, input) = qa_shared::ndjson::open(&args.input)?;
-        let code = qa_check::run(&source, input, &settings, &mut out)?;
+        let code = if settings.exec {
+            qa_check::exec::run(&source, input, &settings, &mut out)?
+        } else {
+            qa_check::run(&source, input, &settings, &mut out)?
+        };
         out.finish()?;
         Ok(code)
     })

@@ -19,6 +19,15 @@ use std::path::PathBuf;
 /// gap when no changed line shows an observable outcome. A reviewed `.qa/manifest.yaml`
 /// turns matching flows into team policy and suppresses known false positives.
 ///
+/// It also builds the behavior graph of the repository at the range's base and head from
+/// git objects (no checkout; nested repositories and vendored code left out): language
+/// adapters (imports and exports of TS/JS, Python, Rust, Go), framework adapters (Next.js
+/// and React Router routes and screens, Python web routes) and repository adapters. The
+/// changed nodes are `direct`, their dependants (reverse imports, routes rendering a
+/// changed screen) `propagated`, bounded in depth and fan-out; the reached subgraph is
+/// written as `node` and `edge` records after the scenarios, and each scenario `reaches`
+/// the entrypoints its changed files reach. An adapter that fails becomes a `diag`.
+///
 /// With --plan FILE, qa-intent is a source stage: it checks the acceptance plan (target,
 /// criteria with their sources, checks; the first error names its JSON pointer), hashes it,
 /// reads each ticket or spec source file under --repo (symlinks resolved, never outside

@@ -3,16 +3,18 @@
 pub mod behaviour;
 pub mod changeset;
 pub mod cli;
+pub mod graph;
 pub mod intents;
 pub mod joining;
 pub mod lifecycle;
-pub mod manifest;
+pub use qa_shared::manifest;
 pub mod plan;
 pub mod scenarios;
 pub mod syntax;
 pub mod vocabulary;
 
 use std::io::{BufRead, Write};
+use std::path::Path;
 
 use anyhow::Result;
 use qa_shared::diag::{Diag, Severity};
@@ -27,17 +29,53 @@ use manifest::Manifest;
 pub const BY: &str = concat!("qa-intent/", env!("CARGO_PKG_VERSION"));
 
 /// Forwards the stream, then appends one `intent` record per intent, each followed by its
-/// `scenario` records, and `diag` records for what it set aside.
+/// `scenario` records, `diag` records for what it set aside, and the behavior graph the
+/// change reaches in `repo` (`node` records, then the `edge` records among them).
 pub fn run<R: BufRead, W: Write>(
     source: &str,
     input: R,
     manifest: Option<&Manifest>,
+    repo: &Path,
     out: &mut RecordWriter<W>,
 ) -> Result<()> {
-    let mut cs = Changeset::default();
-    qa_shared::ndjson::forward_each(source, input, out, |line, envelope| {
-        cs.take(source, line, envelope)
-    })?;
+    // The graphs need only the range, the first record: they are built on a second
+    // thread while the rest of the stream is read and the intents are derived.
+    std::thread::scope(|scope| {
+        let mut cs = Changeset::default();
+        let mut trees = None;
+        let read = qa_shared::ndjson::forward_each(source, input, out, |line, envelope| {
+            cs.take(source, line, envelope)?;
+            if let (None, Some(range)) = (&trees, &cs.range) {
+                let range = range.data.clone();
+                trees = Some(scope.spawn(move || graph::trees(&range, repo)));
+            }
+            Ok(())
+        });
+        // Joined once the intents are derived (or at once on bad input); a panic while
+        // reading trees costs the graph, not the intents.
+        let join = || {
+            trees.map(|t| {
+                t.join()
+                    .unwrap_or_else(|_| Err(anyhow::anyhow!("the graph builder panicked")))
+            })
+        };
+        match read {
+            Ok(_) => write(&cs, join, manifest, out),
+            Err(e) => {
+                join();
+                Err(e)
+            }
+        }
+    })
+}
+
+/// Appends what qa-intent derives from the stream it read.
+fn write<W: Write>(
+    cs: &Changeset,
+    trees: impl FnOnce() -> Option<Result<graph::Trees>>,
+    manifest: Option<&Manifest>,
+    out: &mut RecordWriter<W>,
+) -> Result<()> {
     if cs.range.is_none() && cs.files.is_empty() {
         let diag = Diag::new(
             Severity::Warning,
@@ -47,11 +85,32 @@ pub fn run<R: BufRead, W: Write>(
         out.write(&diag.into_record(BY, vec![])?)?;
         return Ok(());
     }
+    let derived: Vec<_> = intents::derive(cs, manifest)
+        .into_iter()
+        .map(|intent| {
+            let scenarios = scenarios::for_intent(&intent);
+            (intent, scenarios)
+        })
+        .collect();
+    // A graph that cannot be built is a gap, not a failure: intents do not need it.
+    let graph = match trees() {
+        None => None,
+        Some(Ok(trees)) => Some(graph::compare(cs, trees)),
+        Some(Err(e)) => {
+            let diag = Diag::new(
+                Severity::Warning,
+                "qa-intent",
+                format!("no behavior graph: {e:#}"),
+            );
+            out.write(&diag.into_record(BY, vec![])?)?;
+            None
+        }
+    };
     let mut src = Src::new();
     if let Some(m) = manifest {
         src.insert("manifest.sha256".to_string(), m.sha256.clone());
     }
-    for intent in intents::derive(&cs, manifest) {
+    for (intent, scenarios) in derived {
         let intent_src = if intent.data.flow.is_some() {
             src.clone()
         } else {
@@ -65,7 +124,7 @@ pub fn run<R: BufRead, W: Write>(
             &intent.data,
         )?;
         out.write(&record)?;
-        for mut scenario in scenarios::for_intent(&intent) {
+        for mut scenario in scenarios {
             if let Some(m) = manifest {
                 let files: Vec<&str> = scenario
                     .evidence
@@ -88,6 +147,9 @@ pub fn run<R: BufRead, W: Write>(
                 }
             }
             scenario.intent = record.id.clone();
+            if let Some(graph) = &graph {
+                graph::name_reaches(graph, &mut scenario);
+            }
             out.write(&Record::new(
                 Kind::Scenario,
                 BY,
@@ -95,6 +157,16 @@ pub fn run<R: BufRead, W: Write>(
                 intent_src.clone(),
                 &scenario,
             )?)?;
+        }
+    }
+    if let Some(graph) = &graph {
+        let emission = graph::emission(cs, graph, BY)?;
+        for record in emission.nodes.iter().chain(&emission.edges) {
+            out.write(record)?;
+        }
+        let from: Vec<String> = cs.range.iter().map(|r| r.id.clone()).collect();
+        for diag in emission.diags {
+            out.write(&diag.into_record(BY, from.clone())?)?;
         }
     }
     Ok(())

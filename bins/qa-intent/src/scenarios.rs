@@ -123,6 +123,7 @@ impl Ctx<'_> {
             authority: d.authority,
             test_class,
             focus,
+            reaches: Vec::new(),
         }
     }
 

@@ -172,6 +172,7 @@ fn scenarios() -> Vec<ScenarioData> {
             authority: AUTHORITIES[i % 3],
             test_class: TEST_CLASSES[i % 3],
             focus: FOCUSES[i],
+            reaches: Vec::new(),
         })
         .collect()
 }

@@ -1,9 +1,9 @@
 //! The agent line: one JSON object of at most 4,096 bytes including its newline. Route
-//! ids and action contracts come first, then the range, counts and the pointer to the
-//! full report; titles and evidence are added only while they fit, and `truncated` says
-//! when anything was left out.
+//! ids and action contracts come first, right after them what `qa-check --exec` did,
+//! then the range, counts and the pointer to the full report; titles and evidence are
+//! added only while they fit, and `truncated` says when anything was left out.
 
-use crate::model::{label, Counts, Report};
+use crate::model::{label, Counts, ExecutionView, Report};
 use serde::Serialize;
 use std::path::Path;
 
@@ -28,6 +28,7 @@ const HINT_LONG_PATH: &str =
 struct Line<'a> {
     format: &'static str,
     routes: Vec<Route<'a>>,
+    executions: Vec<Execution<'a>>,
     range: Option<Range<'a>>,
     counts: Counts,
     summary: &'a str,
@@ -49,6 +50,34 @@ struct Route<'a> {
     run: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     dir: Option<&'a str>,
+}
+
+/// What `qa-check --exec` did with a route's command.
+#[derive(Serialize)]
+struct Execution<'a> {
+    scenario: Option<&'a str>,
+    command: Option<&'a str>,
+    status: String,
+    exit_code: Option<i32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    blocked: Option<String>,
+    /// The parts of the repository the command changed (`head`, `branch`, `index`,
+    /// `worktree`); empty when unchanged or not run.
+    changed: Vec<&'static str>,
+}
+
+impl<'a> Execution<'a> {
+    fn of(view: &'a ExecutionView) -> Execution<'a> {
+        let d = &view.data;
+        Execution {
+            scenario: d.subject.as_deref(),
+            command: d.command.as_deref(),
+            status: label(&d.status),
+            exit_code: d.exit_code,
+            blocked: d.blocked.map(|b| label(&b)),
+            changed: view.changed_parts(),
+        }
+    }
 }
 
 #[derive(Serialize)]
@@ -83,6 +112,7 @@ pub fn render(report: &Report, full_report: Option<&Path>) -> String {
     let mut line = Line {
         format: FORMAT,
         routes: Vec::new(),
+        executions: Vec::new(),
         range: report.range.as_ref().map(|r| Range {
             base: &r.base.oid,
             head: &r.head.oid,
@@ -114,6 +144,16 @@ pub fn render(report: &Report, full_report: Option<&Path>) -> String {
     if size(&line) > budget {
         line.report = None;
         line.hint = Some(HINT_LONG_PATH);
+    }
+    // Executions are few (one per qa-check --exec run) and say what already happened:
+    // they are added before the routes claim the space.
+    for execution in &report.executions {
+        line.executions.push(Execution::of(execution));
+        if size(&line) > budget {
+            line.executions.pop();
+            line.truncated = true;
+            break;
+        }
     }
     let order = report.by_decision();
     let routed = order

@@ -139,17 +139,13 @@ fn executable(report: &Report, out: &mut String) {
         }
     }
     if !report.executions.is_empty() {
-        out.push_str("\n**Executed**\n\n");
+        out.push_str("\n**Execution**\n\n");
     }
     for e in &report.executions {
-        let _ = writeln!(
-            out,
-            "- {}: {}{}",
-            code(&e.command),
-            label(&e.status),
-            e.exit_code
-                .map_or(String::new(), |c| format!(" (exit {c})"))
-        );
+        let _ = writeln!(out, "- {}", text(&e.summary()));
+        for line in [e.changes(), e.why()].into_iter().flatten() {
+            let _ = writeln!(out, "  - {}", text(&line));
+        }
     }
 }
 

@@ -5,6 +5,7 @@ use qa_shared::change::{
     ActionKind, CapabilityData, Decision, DraftData, Evidence, IntentData, RangeView, Receipt,
     RouteData, ScenarioData, TraceData,
 };
+use qa_shared::execution::{ExecutionData, ExecutionStatus};
 use qa_shared::ndjson::{self, LineReader, ReadError};
 use qa_shared::untrusted::Boundary;
 use qa_shared::{Envelope, Kind};
@@ -98,23 +99,92 @@ pub struct DiagView {
     pub subjects: Vec<String>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum ExecutionStatus {
-    Passed,
-    Failed,
-    Blocked,
-    TimedOut,
-}
-
-/// What the report shows of an `execution` record.
+/// An `execution` record (qa-check --exec) with its id.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ExecutionView {
     #[serde(default)]
     pub id: String,
-    pub command: String,
-    pub exit_code: Option<i64>,
-    pub status: ExecutionStatus,
+    #[serde(flatten)]
+    pub data: ExecutionData,
+}
+
+impl ExecutionView {
+    /// One line: the command and where it ran, its status, exit code or signal, and
+    /// duration.
+    pub fn summary(&self) -> String {
+        let d = &self.data;
+        let mut line = match (&d.command, &d.dir) {
+            (Some(run), Some(dir)) => format!("{run} (in {dir}): {}", label(&d.status)),
+            (Some(run), None) => format!("{run}: {}", label(&d.status)),
+            (None, _) => format!("no command: {}", label(&d.status)),
+        };
+        if let Some(code) = d.exit_code {
+            line.push_str(&format!(", exit {code}"));
+        }
+        if let Some(signal) = d.signal {
+            line.push_str(&format!(", signal {signal}"));
+        }
+        if d.status != ExecutionStatus::Blocked {
+            line.push_str(&format!(", {} ms", d.duration_ms));
+        }
+        line
+    }
+
+    /// What the command changed in the repository; None when it did not run.
+    pub fn changes(&self) -> Option<String> {
+        let d = &self.data;
+        let changed = d.changed?;
+        if !changed.any() {
+            return Some("repository unchanged".to_string());
+        }
+        let mut line = format!(
+            "changed the repository: {}",
+            self.changed_parts().join(", ")
+        );
+        if !d.changed_paths.is_empty() {
+            line.push_str(&format!("; paths: {}", d.changed_paths.join(", ")));
+            let more = d
+                .changed_paths_total
+                .saturating_sub(d.changed_paths.len() as u64);
+            if more > 0 {
+                line.push_str(&format!(" and {more} more"));
+            }
+        }
+        Some(line)
+    }
+
+    /// The parts of the repository the command changed, by their record names (`head`,
+    /// `branch`, `index`, `worktree`); empty when unchanged or not run.
+    pub fn changed_parts(&self) -> Vec<&'static str> {
+        self.data.changed.map_or_else(Vec::new, |c| {
+            [
+                (c.head, "head"),
+                (c.branch, "branch"),
+                (c.index, "index"),
+                (c.worktree, "worktree"),
+            ]
+            .into_iter()
+            .filter_map(|(yes, name)| yes.then_some(name))
+            .collect()
+        })
+    }
+
+    /// Why it was blocked, timed out or cancelled; None otherwise (a change is said by
+    /// [`ExecutionView::changes`]).
+    pub fn why(&self) -> Option<String> {
+        let d = &self.data;
+        let reason = d.reason.as_deref().unwrap_or("no reason given");
+        match (d.status, d.blocked) {
+            (ExecutionStatus::Blocked, Some(kind)) => {
+                Some(format!("blocked ({}): {reason}", label(&kind)))
+            }
+            (
+                ExecutionStatus::Blocked | ExecutionStatus::TimedOut | ExecutionStatus::Cancelled,
+                _,
+            ) => Some(reason.to_string()),
+            _ => None,
+        }
+    }
 }
 
 impl ScenarioView {

@@ -143,15 +143,17 @@ fn executable(report: &Report, out: &mut String) {
             );
         }
     }
-    for e in &report.executions {
-        let _ = writeln!(
-            out,
-            "  executed: {}: {}{}",
-            one_line(&e.command),
-            label(&e.status),
-            e.exit_code
-                .map_or(String::new(), |c| format!(" (exit {c})"))
+    if !report.executions.is_empty() {
+        out.push_str(
+            "  Execution
+",
         );
+    }
+    for e in &report.executions {
+        let _ = writeln!(out, "  executed: {}", one_line(&e.summary()));
+        for line in [e.changes(), e.why()].into_iter().flatten() {
+            let _ = writeln!(out, "      {}", one_line(&line));
+        }
     }
 }
 

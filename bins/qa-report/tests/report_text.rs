@@ -3,8 +3,9 @@
 
 mod common;
 
-use common::{pos, qa_report, rendered, sample, Stream};
+use common::{pos, qa_report, ran, rendered, sample, Stream};
 use qa_shared::change::{ActionKind, Decision, Relation, ScenarioKind};
+use qa_shared::execution::ExecutionStatus;
 use qa_shared::Kind;
 use serde_json::json;
 
@@ -126,16 +127,16 @@ fn warnings_show_and_info_diagnostics_do_not() {
 #[test]
 fn an_execution_record_is_shown_with_the_runnable_evidence() {
     let mut s = sample();
-    let from = vec![s.expired_refused.clone()];
-    s.stream.push(
-        Kind::Execution,
-        from,
-        json!({"command": "cargo test -p auth", "exit_code": 0, "status": "passed",
-               "stdout_sha256": "0".repeat(64), "stderr_sha256": "0".repeat(64),
-               "git_before": "x", "git_after": "x", "changed_paths": []}),
+    let scenario = s.expired_refused.clone();
+    s.stream.execution(
+        &scenario,
+        ran("cargo test -p auth", ExecutionStatus::Passed, Some(0)),
     );
     let out = rendered(&s.stream.bytes(), &[]);
-    pos(&out, "executed: cargo test -p auth: passed (exit 0)");
+    pos(
+        &out,
+        "executed: cargo test -p auth (in .): passed, exit 0, 1234 ms",
+    );
     assert!(!text().contains("executed:"));
 }
 

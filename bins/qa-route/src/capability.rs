@@ -2,6 +2,7 @@
 //! what was missing.
 
 use qa_shared::change::{CapabilityData, CapabilityName, CapabilityStatus, Confidence, Depth};
+use qa_shared::graph::Support;
 
 /// What an intent contributes to the change-intent receipt.
 #[derive(Debug, Clone, Copy)]
@@ -28,6 +29,10 @@ pub struct Observed {
     pub intents: Vec<IntentQuality>,
     /// `node` or `edge` records were in the stream.
     pub behavior_graph: bool,
+    /// The adapter and support of each directly changed node (qa-intent's graph).
+    pub graph_support: Vec<(String, Support)>,
+    /// Route, endpoint and command nodes in the graph: the user surfaces reached.
+    pub reached_entrypoints: usize,
     pub scenarios: usize,
     pub validation: ValidationTally,
 }
@@ -100,24 +105,65 @@ fn repository_validation(v: &ValidationTally) -> CapabilityData {
     }
 }
 
-/// The five receipts, in the documented order.
-pub fn receipts(seen: &Observed) -> Vec<CapabilityData> {
+/// Behavior impact follows the weakest support among the directly changed nodes: deep
+/// only when every changed node comes from an adapter that traces impact to entrypoints.
+fn behavior_impact(seen: &Observed) -> CapabilityData {
     use CapabilityStatus::*;
-    let behavior = if seen.behavior_graph {
-        receipt(
-            CapabilityName::BehaviorImpact,
-            Limited,
-            Depth::Structural,
-            Some("a behavior graph is present; qa-route does not propagate impact through it"),
-        )
-    } else {
-        receipt(
-            CapabilityName::BehaviorImpact,
+    let name = CapabilityName::BehaviorImpact;
+    if !seen.behavior_graph {
+        return receipt(
+            name,
             Unavailable,
             Depth::None,
             Some("no behavior graph in the stream"),
-        )
+        );
+    }
+    let Some(weakest) = seen.graph_support.iter().map(|(_, s)| *s).min() else {
+        return receipt(
+            name,
+            Limited,
+            Depth::Structural,
+            Some("a behavior graph is present but names no directly changed node this build can read"),
+        );
     };
+    let mut below: Vec<&str> = seen
+        .graph_support
+        .iter()
+        .filter(|(_, s)| *s == weakest)
+        .map(|(a, _)| a.as_str())
+        .collect();
+    below.sort_unstable();
+    below.dedup();
+    match weakest {
+        Support::Deep if seen.reached_entrypoints > 0 => receipt(name, Available, Depth::Deep, None),
+        // Deep adapters, but no route, endpoint or command depends on the change: the
+        // graph cannot name a user surface, so it does not claim one.
+        Support::Deep => receipt(
+            name,
+            Limited,
+            Depth::Structural,
+            Some("the changed files reach no route, endpoint or command: impact stops at source files"),
+        ),
+        Support::Structural => {
+            let gap = format!(
+                "impact follows imports and declared entrypoints only (calls are not traced) for changes read by: {}",
+                below.join(", ")
+            );
+            receipt(name, Limited, Depth::Structural, Some(&gap))
+        }
+        Support::Generic => receipt(
+            name,
+            Generic,
+            Depth::Generic,
+            Some("some changed files are read by no adapter: the diff shows them, nothing says what depends on them"),
+        ),
+    }
+}
+
+/// The five receipts, in the documented order.
+pub fn receipts(seen: &Observed) -> Vec<CapabilityData> {
+    use CapabilityStatus::*;
+    let behavior = behavior_impact(seen);
     let routing = if seen.scenarios > 0 {
         receipt(
             CapabilityName::ScenarioRouting,
@@ -210,6 +256,62 @@ mod tests {
             (with[1].status, with[1].depth),
             (CapabilityStatus::Limited, Depth::Structural)
         );
+    }
+
+    fn graph_of(support: &[(&str, Support)]) -> CapabilityData {
+        behavior_impact(&Observed {
+            behavior_graph: true,
+            graph_support: support.iter().map(|(a, s)| (a.to_string(), *s)).collect(),
+            reached_entrypoints: 1,
+            ..Observed::default()
+        })
+    }
+
+    #[test]
+    fn deep_changes_that_reach_no_entrypoint_are_only_structural() {
+        let r = behavior_impact(&Observed {
+            behavior_graph: true,
+            graph_support: vec![("typescript".to_string(), Support::Deep)],
+            reached_entrypoints: 0,
+            ..Observed::default()
+        });
+        assert_eq!(
+            (r.status, r.depth),
+            (CapabilityStatus::Limited, Depth::Structural)
+        );
+        assert!(r.gap.unwrap().contains("reach no route"));
+    }
+
+    #[test]
+    fn changes_read_only_by_deep_adapters_make_behavior_impact_deep() {
+        let r = graph_of(&[("typescript", Support::Deep), ("nextjs", Support::Deep)]);
+        assert_eq!(
+            (r.status, r.depth, r.gap),
+            (CapabilityStatus::Available, Depth::Deep, None)
+        );
+    }
+
+    #[test]
+    fn one_structural_change_limits_behavior_impact_and_names_its_adapter() {
+        let r = graph_of(&[
+            ("typescript", Support::Deep),
+            ("python", Support::Structural),
+        ]);
+        assert_eq!(
+            (r.status, r.depth),
+            (CapabilityStatus::Limited, Depth::Structural)
+        );
+        assert!(r.gap.unwrap().ends_with("read by: python"));
+    }
+
+    #[test]
+    fn a_change_no_adapter_reads_makes_behavior_impact_generic() {
+        let r = graph_of(&[("typescript", Support::Deep), ("diff", Support::Generic)]);
+        assert_eq!(
+            (r.status, r.depth),
+            (CapabilityStatus::Generic, Depth::Generic)
+        );
+        assert!(r.gap.is_some());
     }
 
     #[test]

@@ -7,13 +7,13 @@ pub mod action;
 pub mod capability;
 pub mod checks;
 pub mod cli;
-pub mod commands;
-pub mod path;
 pub mod routing;
-pub mod sections;
 pub mod stage;
-pub mod targets;
-pub mod tree;
+
+// Command discovery is shared with `qa-check --exec`, which re-discovers the candidates
+// before it runs one: it lives in qa-shared, under the names qa-route has always used.
+pub use qa_shared::validation as commands;
+pub use qa_shared::validation::{path, sections, targets, tree};
 
 /// The `by` value of every record this stage writes.
 pub const BY: &str = concat!("qa-route/", env!("CARGO_PKG_VERSION"));

@@ -106,6 +106,7 @@ mod tests {
             authority: Authority::Inference,
             test_class: TestClass::Golden,
             focus: Focus::Product,
+            reaches: Vec::new(),
         }
     }
 

@@ -15,6 +15,7 @@ use qa_shared::acceptance::{CheckSpecData, TargetSpec};
 use qa_shared::change::{CapabilityData, Decision, IntentData, RouteData, ScenarioData};
 use qa_shared::diag::{Diag, Severity};
 use qa_shared::envelope::Src;
+use qa_shared::graph::{Impact, NodeData, Support};
 use qa_shared::ndjson::{data_of, forward_each};
 use qa_shared::output::RecordWriter;
 use qa_shared::{Kind, Record};
@@ -39,6 +40,10 @@ struct Kept {
     qualities: Vec<IntentQuality>,
     scenarios: Vec<(String, ScenarioData)>,
     behavior_graph: bool,
+    /// Adapter and support of each directly changed graph node.
+    graph_support: Vec<(String, Support)>,
+    /// Graph nodes that are routes, endpoints or commands.
+    reached_entrypoints: usize,
     checks: Checks,
 }
 
@@ -160,9 +165,19 @@ pub fn run<R: BufRead, W: Write>(
                 let spec: CheckSpecData = data_of(source, line, &envelope)?;
                 kept.checks.spec(envelope.id, envelope.from, spec);
             }
-            None if envelope.kind == "node" || envelope.kind == "edge" => {
+            Some(Kind::Node) => {
                 kept.behavior_graph = true;
+                // Lenient: a node this build cannot read still shows a graph is present.
+                if let Ok(node) = serde_json::from_value::<NodeData>(envelope.data) {
+                    if node.kind.is_entrypoint() {
+                        kept.reached_entrypoints += 1;
+                    }
+                    if node.impact == Impact::Direct {
+                        kept.graph_support.push((node.adapter, node.support));
+                    }
+                }
             }
+            Some(Kind::Edge) => kept.behavior_graph = true,
             _ => {}
         }
         Ok(())
@@ -172,6 +187,8 @@ pub fn run<R: BufRead, W: Write>(
     let mut observed = Observed {
         intents: std::mem::take(&mut kept.qualities),
         behavior_graph: kept.behavior_graph,
+        graph_support: std::mem::take(&mut kept.graph_support),
+        reached_entrypoints: kept.reached_entrypoints,
         scenarios: kept.scenarios.len(),
         ..Observed::default()
     };

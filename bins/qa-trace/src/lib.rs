@@ -157,6 +157,7 @@ pub(crate) mod fixtures {
                 authority: Authority::Inference,
                 test_class: TestClass::Edge,
                 focus: Focus::Product,
+                reaches: Vec::new(),
             },
         }
     }

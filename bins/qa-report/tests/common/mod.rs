@@ -7,6 +7,7 @@ pub mod acceptance;
 use qa_shared::change::*;
 use qa_shared::diag::{Diag, Severity};
 use qa_shared::envelope::{Record, Src};
+use qa_shared::execution::{Changed, ExecutionData, ExecutionStatus};
 use qa_shared::Kind;
 use serde::Serialize;
 use std::io::Write as _;
@@ -115,6 +116,7 @@ impl Stream {
                 authority: Authority::Inference,
                 test_class: TestClass::Regression,
                 focus: Focus::Product,
+                reaches: Vec::new(),
             },
         )
     }
@@ -147,6 +149,12 @@ impl Stream {
                 additional_commands: vec![cargo("cargo test --workspace", CommandScope::Suite)],
             },
         )
+    }
+
+    /// An `execution` of `data` derived from `scenario`, as qa-check --exec writes one.
+    pub fn execution(&mut self, scenario: &str, mut data: ExecutionData) -> String {
+        data.subject = Some(scenario.to_string());
+        self.push(Kind::Execution, vec![scenario.to_string()], data)
     }
 
     pub fn trace(&mut self, scenario: &str) -> String {
@@ -222,6 +230,19 @@ pub fn at(file: &str, line: u32, relation: Relation, text: &str) -> Evidence {
         stage: None,
         text: text.into(),
     }
+}
+
+/// What qa-check --exec records for `run` (in the root) that ended with `status` and
+/// `exit_code`, the repository unchanged.
+pub fn ran(run: &str, status: ExecutionStatus, exit_code: Option<i32>) -> ExecutionData {
+    let mut data = ExecutionData::not_started(status, 300);
+    data.command = Some(run.to_string());
+    data.runner = run.split(' ').next().map(str::to_string);
+    data.dir = Some(".".to_string());
+    data.exit_code = exit_code;
+    data.duration_ms = 1234;
+    data.changed = Some(Changed::default());
+    data
 }
 
 pub fn cargo(run: &str, scope: CommandScope) -> Command {

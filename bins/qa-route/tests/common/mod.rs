@@ -169,6 +169,7 @@ pub fn scenario_with_text(
         authority: Authority::Inference,
         test_class: TestClass::Regression,
         focus: Focus::Product,
+        reaches: Vec::new(),
     };
     Record::new(
         Kind::Scenario,

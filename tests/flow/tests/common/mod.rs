@@ -133,7 +133,7 @@ pub fn flow(repo: &Repo) -> Flow<'_> {
 
 /// The record kinds each stage may add to the stream.
 const ADDS: &[(&str, &[&str])] = &[
-    ("qa-intent", &["intent", "scenario", "diag"]),
+    ("qa-intent", &["intent", "scenario", "node", "edge", "diag"]),
     ("qa-route", &["route", "capability", "diag"]),
     ("qa-trace", &["trace", "draft", "diag"]),
 ];

@@ -27,8 +27,8 @@ use std::fmt;
 use std::io;
 use std::path::Path;
 
-use qa_shared::exit::{failure, Exit};
-use qa_shared::hash::sha256_hex;
+use crate::exit::{failure, Exit};
+use crate::hash::sha256_hex;
 use serde::de::{Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 use serde_saphyr::options::DuplicateKeyPolicy;
@@ -621,7 +621,7 @@ suppressions:
     /// The one-line error for a manifest that must be refused.
     fn refusal(yaml: &str) -> String {
         let err = parse(yaml.as_bytes(), ".qa/manifest.yaml").unwrap_err();
-        assert_eq!(qa_shared::exit::exit_of(&err), Exit::DataErr, "{err:#}");
+        assert_eq!(crate::exit::exit_of(&err), Exit::DataErr, "{err:#}");
         format!("{err:#}")
     }
 
@@ -857,7 +857,7 @@ suppressions:
         let path = dir.path().join("manifest.yaml");
         std::fs::write(&path, "version: 1\nextra: 1\n").unwrap();
         let err = load(&path).unwrap_err();
-        assert_eq!(qa_shared::exit::exit_of(&err), Exit::DataErr);
+        assert_eq!(crate::exit::exit_of(&err), Exit::DataErr);
         assert!(format!("{err:#}").contains(&path.display().to_string()));
     }
 

@@ -2,10 +2,10 @@
 //! name), its changed tests, its suite, and the workspace suite.
 
 use super::{Found, Runner};
-use crate::sections;
-use crate::targets::Targets;
-use crate::tree::{ancestors, join, under, Reader};
-use qa_shared::change::CommandScope;
+use crate::change::CommandScope;
+use crate::validation::sections;
+use crate::validation::targets::Targets;
+use crate::validation::tree::{ancestors, join, under, Reader};
 
 struct Package {
     dir: String,
@@ -114,7 +114,7 @@ pub fn discover(reader: &mut Reader, targets: &Targets, found: &mut Found) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::commands::tests_support::{runs, tree_with, with_tests as targets};
+    use crate::validation::tests_support::{runs, tree_with, with_tests as targets};
 
     const WORKSPACE: &[(&str, &str)] = &[
         ("Cargo.toml", "[workspace]\nmembers = [\"crates/*\"]\n"),

@@ -6,12 +6,16 @@ pub mod go;
 pub mod jvm;
 pub mod make;
 pub mod node;
+pub mod path;
 pub mod python;
+pub mod sections;
+pub mod targets;
+pub mod tree;
 
-use crate::path::SearchPath;
-use crate::targets::Targets;
-use crate::tree::{shown, Reader, Tree};
-use qa_shared::change::{Command, CommandScope};
+use crate::change::{Command, CommandScope};
+use crate::validation::path::SearchPath;
+use crate::validation::targets::Targets;
+use crate::validation::tree::{shown, Reader, Tree};
 use std::collections::HashSet;
 
 /// Build-file values longer than this are not command material.
@@ -229,7 +233,9 @@ pub fn select(candidates: Vec<Candidate>, path: &SearchPath, tree: &Tree) -> Sel
     let mut selection = Selection::default();
     for candidate in candidates {
         let starts = match candidate.runner {
-            Runner::Gradlew => tree.is_executable(&crate::tree::join(&candidate.dir, "gradlew")),
+            Runner::Gradlew => {
+                tree.is_executable(&crate::validation::tree::join(&candidate.dir, "gradlew"))
+            }
             runner => path.has(runner.program()),
         };
         if !starts {
@@ -264,7 +270,7 @@ mod covering {
 pub(crate) mod tests_support {
     use super::*;
 
-    pub(crate) use crate::tree::tests::tree_with;
+    pub(crate) use crate::validation::tree::tests::tree_with;
 
     /// What one build system's discovery finds, as `dir run` lines in discovery order.
     pub fn runs(
@@ -292,7 +298,7 @@ pub(crate) mod tests_support {
             files: files.iter().map(|f| f.to_string()).collect(),
             tests: tests
                 .iter()
-                .map(|(file, name)| crate::targets::KnownTest {
+                .map(|(file, name)| crate::validation::targets::KnownTest {
                     file: file.to_string(),
                     name: name.to_string(),
                 })

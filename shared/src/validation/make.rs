@@ -1,8 +1,8 @@
 //! Make: `make test` when the root Makefile declares a `test:` target.
 
 use super::{Found, Runner};
-use crate::tree::Reader;
-use qa_shared::change::CommandScope;
+use crate::change::CommandScope;
+use crate::validation::tree::Reader;
 
 const MAKEFILES: &[&str] = &["GNUmakefile", "makefile", "Makefile"];
 
@@ -34,7 +34,7 @@ pub fn discover(reader: &mut Reader, found: &mut Found) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::commands::tests_support::tree_with;
+    use crate::validation::tests_support::tree_with;
 
     fn runs(files: &[(&str, &str)]) -> Vec<String> {
         let (_d, tree) = tree_with(files);

@@ -2,9 +2,9 @@
 //! test files, package and root `test` scripts.
 
 use super::{Found, Runner};
-use crate::targets::Targets;
-use crate::tree::{ancestors, base_name, join, under, Reader, Tree};
-use qa_shared::change::CommandScope;
+use crate::change::CommandScope;
+use crate::validation::targets::Targets;
+use crate::validation::tree::{ancestors, base_name, join, under, Reader, Tree};
 use regex::Regex;
 use serde_json::Value;
 use std::sync::OnceLock;
@@ -146,7 +146,7 @@ impl Package {
 #[cfg(test)]
 mod manager_tests {
     use super::*;
-    use crate::commands::tests_support::{runs, tree_with, with_tests as targets};
+    use crate::validation::tests_support::{runs, tree_with, with_tests as targets};
 
     #[test]
     fn a_pnpm_workspace_file_without_a_lockfile_means_pnpm() {
@@ -381,7 +381,7 @@ pub fn discover(reader: &mut Reader, targets: &Targets, found: &mut Found) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::commands::tests_support::{files, runs, tree_with};
+    use crate::validation::tests_support::{files, runs, tree_with};
 
     const PNPM_WORKSPACE: &[(&str, &str)] = &[
         (

@@ -2,9 +2,9 @@
 //! changed `TestX` functions, its package and the module suite.
 
 use super::{Found, Runner};
-use crate::targets::Targets;
-use crate::tree::{ancestors, join, parent, under, Reader};
-use qa_shared::change::CommandScope;
+use crate::change::CommandScope;
+use crate::validation::targets::Targets;
+use crate::validation::tree::{ancestors, join, parent, under, Reader};
 
 struct Module {
     dir: String,
@@ -101,7 +101,7 @@ pub fn discover(reader: &mut Reader, targets: &Targets, found: &mut Found) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::commands::tests_support::{files, runs, tree_with, with_tests};
+    use crate::validation::tests_support::{files, runs, tree_with, with_tests};
 
     const MODULE: &[(&str, &str)] = &[("go.mod", "module example.com/shop\n\ngo 1.22\n")];
 

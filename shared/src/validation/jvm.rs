@@ -1,9 +1,9 @@
 //! Maven and Gradle: changed test classes, the module's and the root's `test`.
 
 use super::{Found, Runner};
-use crate::targets::Targets;
-use crate::tree::{ancestors, base_name, join, Reader};
-use qa_shared::change::CommandScope;
+use crate::change::CommandScope;
+use crate::validation::targets::Targets;
+use crate::validation::tree::{ancestors, base_name, join, Reader};
 
 const GRADLE_BUILDS: &[&str] = &[
     "settings.gradle.kts",
@@ -86,7 +86,7 @@ pub fn discover(reader: &mut Reader, targets: &Targets, found: &mut Found) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::commands::tests_support::{files, runs, tree_with};
+    use crate::validation::tests_support::{files, runs, tree_with};
 
     #[test]
     fn a_changed_maven_test_class_runs_alone_then_the_module_then_the_root() {

@@ -1,8 +1,8 @@
 //! What a scenario asks validation for: the files it rests on and the changed tests
 //! known in them.
 
-use crate::tree::{is_relative_inside, Tree};
-use qa_shared::change::{Evidence, IntentData, ScenarioData, TestContract};
+use crate::change::{Evidence, IntentData, ScenarioData, TestContract};
+use crate::validation::tree::{is_relative_inside, Tree};
 use regex::Regex;
 use std::sync::OnceLock;
 
@@ -133,7 +133,7 @@ fn declared_test(evidence: &Evidence) -> Option<KnownTest> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use qa_shared::change::{Authority, Focus, Priority, Relation, ScenarioKind, TestClass};
+    use crate::change::{Authority, Focus, Priority, Relation, ScenarioKind, TestClass};
 
     fn evidence(file: &str, line: u32, text: &str) -> Evidence {
         Evidence {
@@ -158,6 +158,7 @@ mod tests {
             authority: Authority::Inference,
             test_class: TestClass::Golden,
             focus: Focus::Product,
+            reaches: Vec::new(),
         }
     }
 

@@ -2,10 +2,10 @@
 //! conftest.py) or implied by changed `test_*.py` / `*_test.py` files.
 
 use super::{Found, Runner};
-use crate::sections;
-use crate::targets::Targets;
-use crate::tree::{base_name, Reader};
-use qa_shared::change::CommandScope;
+use crate::change::CommandScope;
+use crate::validation::sections;
+use crate::validation::targets::Targets;
+use crate::validation::tree::{base_name, Reader};
 
 /// Root files that configure pytest, with the section that must be present (None: the
 /// file itself is enough).
@@ -71,7 +71,7 @@ pub fn discover(reader: &mut Reader, targets: &Targets, found: &mut Found) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::commands::tests_support::{files, runs, tree_with, with_tests};
+    use crate::validation::tests_support::{files, runs, tree_with, with_tests};
 
     #[test]
     fn a_changed_test_file_with_one_known_test_runs_that_test() {

@@ -1,10 +1,10 @@
 //! The repository working tree, read-only: build files read once and hashed, never a
 //! path outside the root, never a file inside a nested repository.
 
-use crate::path::is_executable;
-use qa_shared::envelope::Src;
-use qa_shared::exit::{failure, Exit};
-use qa_shared::hash;
+use crate::envelope::Src;
+use crate::exit::{failure, Exit};
+use crate::hash;
+use crate::validation::path::is_executable;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
@@ -323,6 +323,6 @@ pub(crate) mod tests {
     fn a_missing_root_is_exit_66() {
         let dir = tempfile::tempdir().unwrap();
         let err = Tree::open(&dir.path().join("gone")).err().unwrap();
-        assert_eq!(qa_shared::exit::exit_of(&err), Exit::NoInput);
+        assert_eq!(crate::exit::exit_of(&err), Exit::NoInput);
     }
 }

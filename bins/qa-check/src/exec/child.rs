@@ -1,0 +1,175 @@
+//! Running a cleared command: in its directory, in a process group of its own, under a
+//! time limit and qa-check's own cancellation. Its output is counted, hashed and, on a
+//! terminal, echoed to qa-check's stderr as it comes; it is never kept.
+
+use std::io::{Read, Write as _};
+use std::os::unix::process::{CommandExt as _, ExitStatusExt as _};
+use std::path::Path;
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::{mpsc, Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use qa_shared::hash::hex;
+use qa_shared::Exit;
+use sha2::{Digest, Sha256};
+
+use crate::process::{group_alive, group_has_live_members, kill_group, signal_group};
+use crate::waiting::CANCEL_POLL;
+
+/// Between SIGTERM to the group and SIGKILL.
+pub const KILL_GRACE: Duration = Duration::from_secs(2);
+
+/// How the command's process ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ending {
+    Exited,
+    TimedOut,
+    Cancelled(Exit),
+}
+
+/// One output stream: bytes seen and their SHA-256.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Output {
+    pub bytes: u64,
+    pub sha256: String,
+}
+
+/// What a run came to.
+#[derive(Debug)]
+pub struct Finished {
+    pub ending: Ending,
+    pub exit_code: Option<i32>,
+    pub signal: Option<i32>,
+    pub duration: Duration,
+    pub stdout: Output,
+    pub stderr: Output,
+}
+
+/// Runs `run` with `/bin/sh -c` in `dir`. The line is a shell-quoted command qa-route
+/// wrote (`qa_shared::validation::quote`), so a shell is what reads it as intended; it gets
+/// here only after the refusal guards cleared it. `echo` copies output to our stderr;
+/// `cancelled` is polled for SIGINT/SIGTERM to qa-check.
+pub fn run(
+    run: &str,
+    dir: &Path,
+    timeout: Duration,
+    echo: bool,
+    cancelled: impl Fn() -> Option<Exit>,
+) -> Result<Finished> {
+    let mut child = Command::new("/bin/sh")
+        .arg("-c")
+        .arg(run)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0)
+        .spawn()
+        .with_context(|| format!("starting `{run}` in {}", dir.display()))?;
+    let started = Instant::now();
+    let pgid = child.id();
+    let (done_tx, done_rx) = mpsc::channel();
+    let stdout = drain(child.stdout.take(), echo, done_tx.clone());
+    let stderr = drain(child.stderr.take(), echo, done_tx);
+    let deadline = started + timeout;
+    let (ending, status) = loop {
+        if let Some(status) = child.try_wait().context("waiting for the command")? {
+            break (Ending::Exited, status);
+        }
+        if let Some(exit) = cancelled() {
+            break (Ending::Cancelled(exit), stop(&mut child, pgid)?);
+        }
+        if Instant::now() >= deadline {
+            break (Ending::TimedOut, stop(&mut child, pgid)?);
+        }
+        thread::sleep(CANCEL_POLL.min(deadline.saturating_duration_since(Instant::now())));
+    };
+    let duration = started.elapsed();
+    // Nothing the command started outlives it: what is left of its group goes too.
+    if group_alive(pgid) {
+        end_group(pgid);
+    }
+    // The pipes close when the last process holding them is gone; one that left the group
+    // (setsid) could hold them open, so the wait is bounded.
+    let until = Instant::now() + KILL_GRACE;
+    for _ in 0..2 {
+        if done_rx
+            .recv_timeout(until.saturating_duration_since(Instant::now()))
+            .is_err()
+        {
+            break;
+        }
+    }
+    Ok(Finished {
+        ending,
+        exit_code: status.code(),
+        signal: status.signal(),
+        duration,
+        stdout: finish(&stdout),
+        stderr: finish(&stderr),
+    })
+}
+
+/// SIGTERM to the group, SIGKILL [`KILL_GRACE`] later to whatever is left; returns the
+/// leader's status.
+fn stop(child: &mut Child, pgid: u32) -> Result<ExitStatus> {
+    end_group(pgid);
+    child.wait().context("waiting for the stopped command")
+}
+
+/// SIGTERM to group `pgid`, then SIGKILL once the group is empty or the grace ran out.
+fn end_group(pgid: u32) {
+    signal_group(pgid, libc::SIGTERM);
+    let until = Instant::now() + KILL_GRACE;
+    // A zombie does not count: the leader stays one until `stop` reaps it.
+    while Instant::now() < until && group_has_live_members(pgid) {
+        thread::sleep(Duration::from_millis(20));
+    }
+    kill_group(pgid);
+}
+
+type Tally = Arc<Mutex<(u64, Sha256)>>;
+
+/// Reads `pipe` to its end on a thread of its own, counting and hashing every byte, and
+/// echoing it to stderr when `echo`; says `done` at the end.
+fn drain(pipe: Option<impl Read + Send + 'static>, echo: bool, done: mpsc::Sender<()>) -> Tally {
+    let tally: Tally = Arc::new(Mutex::new((0, Sha256::new())));
+    let Some(mut pipe) = pipe else {
+        let _ = done.send(());
+        return tally;
+    };
+    let shared = Arc::clone(&tally);
+    thread::spawn(move || {
+        let mut buf = vec![0u8; 64 * 1024];
+        loop {
+            let n = match pipe.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(_) => break,
+            };
+            {
+                let mut tally = shared.lock().unwrap_or_else(|e| e.into_inner());
+                tally.0 += n as u64;
+                tally.1.update(&buf[..n]);
+            }
+            if echo {
+                // Echo is a courtesy: a closed stderr must not stop the count.
+                let mut err = std::io::stderr().lock();
+                let _ = err.write_all(&buf[..n]).and_then(|()| err.flush());
+            }
+        }
+        let _ = done.send(());
+    });
+    tally
+}
+
+fn finish(tally: &Tally) -> Output {
+    let tally = tally.lock().unwrap_or_else(|e| e.into_inner());
+    Output {
+        bytes: tally.0,
+        sha256: hex(&tally.1.clone().finalize()),
+    }
+}

@@ -1,0 +1,79 @@
+//! The behavior graph of the change: qa-graph builds it from the range's merge base and
+//! head (git objects, no checkout), qa-intent names the entrypoints each scenario
+//! reaches and writes the reached subgraph as `node` and `edge` records.
+
+use crate::changeset::{bears_behaviour, Changeset};
+use anyhow::{Context as _, Result};
+use qa_graph::model::{Graph, NodeKey};
+use qa_graph::ChangeGraph;
+use qa_shared::change::{RangeView, ScenarioData, Status};
+use std::collections::BTreeSet;
+use std::path::Path;
+
+/// The `stage` of the diagnostics written about the graph.
+const STAGE: &str = "qa-intent";
+
+/// The base and head graphs, before they are compared.
+pub type Trees = (Graph, Graph);
+
+/// The base (merge base) and head graphs of a range in `repo`: the slow half, which
+/// runs while the rest of the stream is read.
+pub fn trees(range: &RangeView, repo: &Path) -> Result<Trees> {
+    qa_graph::graphs(
+        repo,
+        &range.merge_base,
+        &range.head.oid,
+        &qa_graph::adapters(),
+        &qa_graph::Options::default().limits,
+    )
+    .with_context(|| format!("building the behavior graph of {}", repo.display()))
+}
+
+/// The change graph: the two trees compared, with the paths the diff changed counting
+/// as changed at head even where the commits agree (a worktree stream's edits are not
+/// in the head commit).
+pub fn compare(cs: &Changeset, (base, head): Trees) -> ChangeGraph {
+    let changed: BTreeSet<String> = cs
+        .files
+        .iter()
+        .filter(|f| f.data.status != Status::Deleted)
+        .map(|f| f.data.path.clone())
+        .collect();
+    ChangeGraph::compare(base, head, &changed, qa_graph::Options::default().bounds)
+}
+
+/// Fills `reaches` with the entrypoints the scenario's located evidence files reach.
+pub fn name_reaches(graph: &ChangeGraph, scenario: &mut ScenarioData) {
+    let files = scenario
+        .evidence
+        .iter()
+        .filter(|e| e.line > 0)
+        .map(|e| e.file.as_str());
+    scenario.reaches = qa_graph::records::reaches(graph, files);
+}
+
+/// Changed behaviour-bearing paths no adapter read: the graph knows they changed but
+/// not what depends on them.
+pub fn unanalyzed(cs: &Changeset, graph: &ChangeGraph) -> Vec<String> {
+    cs.files
+        .iter()
+        .filter(|f| f.data.status != Status::Deleted && bears_behaviour(f.data.role))
+        .filter(|f| {
+            !graph
+                .head
+                .nodes
+                .contains_key(&NodeKey::file(f.data.path.clone()))
+        })
+        .map(|f| f.data.path.clone())
+        .collect()
+}
+
+/// The records of the reached subgraph, derived from the range record.
+pub fn emission(
+    cs: &Changeset,
+    graph: &ChangeGraph,
+    by: &str,
+) -> Result<qa_graph::records::Emission> {
+    let from: Vec<String> = cs.range.iter().map(|r| r.id.clone()).collect();
+    qa_graph::records::emit(graph, by, STAGE, &from, &unanalyzed(cs, graph))
+}

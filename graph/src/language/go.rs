@@ -1,0 +1,158 @@
+//! Go: package imports inside a go.mod module path, resolved to every non-test file of
+//! the imported package's directory (Go imports packages, not files); `func` and `type`
+//! names as symbols.
+
+use super::{symbols, Language, Lines, Parsed, RawImport};
+use crate::tree::{join, parent, Snapshot};
+use qa_shared::change::Confidence;
+use qa_shared::graph::Support;
+use regex::Regex;
+use std::sync::LazyLock;
+
+pub const EXTENSIONS: &[&str] = &["go"];
+
+/// Go, for the language layer.
+pub struct Go;
+
+impl Language for Go {
+    const ID: &'static str = "go";
+    const NAME: &'static str = "Go";
+    const EXTENSIONS: &'static [&'static str] = EXTENSIONS;
+    /// Structural: package imports are resolved to directories, calls are not followed.
+    const SUPPORT: Support = Support::Structural;
+    /// The go.mod modules: (module path, directory).
+    type Tree = Vec<(String, String)>;
+
+    fn read_tree(snapshot: &Snapshot) -> Vec<(String, String)> {
+        modules(snapshot)
+    }
+
+    fn parse(text: &str) -> Parsed {
+        parse(text)
+    }
+
+    fn resolve(
+        modules: &Vec<(String, String)>,
+        snapshot: &Snapshot,
+        _from: &str,
+        raw: &RawImport,
+    ) -> Vec<(String, Confidence)> {
+        package_dir(modules, &raw.spec)
+            .map(|dir| package_files(snapshot, &dir))
+            .unwrap_or_default()
+            .into_iter()
+            .map(|p| (p, Confidence::High))
+            .collect()
+    }
+}
+
+/// The go.mod modules of the tree: (module path, directory), longest path first.
+pub fn modules(snapshot: &Snapshot) -> Vec<(String, String)> {
+    static MODULE: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"(?m)^module\s+(\S+)").expect("a valid regex"));
+    let mut found: Vec<(String, String)> = snapshot
+        .named("go.mod")
+        .filter_map(|path| {
+            let module = MODULE.captures(snapshot.text(path)?)?[1].to_string();
+            Some((module, parent(path).to_string()))
+        })
+        .collect();
+    found.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(a.cmp(b)));
+    found
+}
+
+/// The directory of the package `import_path`, when a module of the tree holds it.
+pub fn package_dir(modules: &[(String, String)], import_path: &str) -> Option<String> {
+    modules.iter().find_map(|(module, dir)| {
+        let rest = import_path.strip_prefix(module.as_str())?;
+        match rest {
+            "" => Some(dir.clone()),
+            _ => rest.strip_prefix('/').map(|sub| join(dir, sub)),
+        }
+    })
+}
+
+/// The non-test Go files of one package directory.
+pub fn package_files(snapshot: &Snapshot, dir: &str) -> Vec<String> {
+    snapshot
+        .files_in(dir)
+        .filter(|p| p.ends_with(".go") && !p.ends_with("_test.go"))
+        .map(str::to_string)
+        .collect()
+}
+
+static IMPORT_ONE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(?m)^import[ \t]+(?:[\w.]+[ \t]+)?"([^"]+)""#).expect("a valid regex")
+});
+static IMPORT_BLOCK: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?ms)^import[ \t]*\((.*?)\)").expect("a valid regex"));
+static QUOTED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(?m)^[ \t]*(?:[\w.]+[ \t]+)?"([^"]+)""#).expect("a valid regex")
+});
+static DECLARATION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?m)^(?:func|type)[ \t]+(?:\([^)]*\)[ \t]*)?([A-Za-z_]\w*)")
+        .expect("a valid regex")
+});
+
+/// Imports (single and grouped) and top-level `func`/`type` names of one file.
+pub fn parse(text: &str) -> Parsed {
+    let lines = Lines::new(text);
+    let mut imports = Vec::new();
+    for c in IMPORT_ONE.captures_iter(text) {
+        imports.push(RawImport {
+            spec: c[1].to_string(),
+            line: lines.at(&c, 0),
+            names: Vec::new(),
+        });
+    }
+    for block in IMPORT_BLOCK.captures_iter(text) {
+        let body = block.get(1).expect("the block regex has a group");
+        for c in QUOTED.captures_iter(body.as_str()) {
+            let start = body.start() + c.get(1).map_or(0, |m| m.start());
+            imports.push(RawImport {
+                spec: c[1].to_string(),
+                line: lines.of(start),
+                names: Vec::new(),
+            });
+        }
+    }
+    imports.sort_by_key(|i| i.line);
+    let symbols = symbols(&DECLARATION, text, &lines);
+    Parsed { imports, symbols }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn single_and_grouped_imports_are_read() {
+        let text = "package main\n\nimport \"fmt\"\nimport (\n\t\"example.com/shop/util\"\n\tdb \"example.com/shop/db\"\n)\n\nfunc main() {}\n";
+        let parsed = parse(text);
+        let got: Vec<(&str, u32)> = parsed
+            .imports
+            .iter()
+            .map(|i| (i.spec.as_str(), i.line))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("fmt", 3),
+                ("example.com/shop/util", 5),
+                ("example.com/shop/db", 6)
+            ]
+        );
+        assert_eq!(parsed.symbols, [("main".to_string(), 9)]);
+    }
+
+    #[test]
+    fn only_paths_inside_a_module_have_a_directory() {
+        let modules = vec![("example.com/shop".to_string(), String::new())];
+        assert_eq!(
+            package_dir(&modules, "example.com/shop/util"),
+            Some("util".to_string())
+        );
+        assert_eq!(package_dir(&modules, "example.com/shopping"), None);
+        assert_eq!(package_dir(&modules, "fmt"), None);
+    }
+}
