@@ -59,17 +59,25 @@ fn risk_map(report: &Report, out: &mut String) {
             out.push_str("\nNo scenarios.\n");
             continue;
         }
-        out.push_str("\n| decision | priority | kind | scenario | proof gap | evidence |\n");
-        out.push_str("|---|---|---|---|---|---|\n");
+        out.push_str(
+            "\n| decision | priority | kind | scenario | proof gap | reaches | evidence |\n",
+        );
+        out.push_str("|---|---|---|---|---|---|---|\n");
         for s in &intent.scenarios {
+            let reaches: Vec<String> = s.data.reaches.iter().map(|r| text(r)).collect();
             let _ = writeln!(
                 out,
-                "| {} | {} | {} | {} | {} | {} |",
+                "| {} | {} | {} | {} | {} | {} | {} |",
                 s.decision_label(),
                 label(&s.data.priority),
                 label(&s.data.kind),
                 text(&s.data.title),
                 s.data.proof_gap.as_deref().map_or("none".to_string(), text),
+                if reaches.is_empty() {
+                    "none".to_string()
+                } else {
+                    reaches.join(", ")
+                },
                 evidence(s)
             );
         }

@@ -85,6 +85,10 @@ fn scenario(s: &ScenarioView, out: &mut String) {
     if let Some(gap) = &d.proof_gap {
         let _ = writeln!(out, "        proof gap: {}", one_line(gap));
     }
+    if !d.reaches.is_empty() {
+        let reached: Vec<_> = d.reaches.iter().map(|r| one_line(r)).collect();
+        let _ = writeln!(out, "        reaches: {}", reached.join(", "));
+    }
     for e in &d.evidence {
         let _ = writeln!(
             out,

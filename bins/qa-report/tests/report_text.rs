@@ -248,3 +248,39 @@ fn evidence_without_a_line_is_not_called_a_location() {
     pos(&out, "evidence: src/a.rs (direct) x");
     assert!(!out.contains("src/a.rs:0"), "{out}");
 }
+
+#[test]
+fn a_scenario_names_the_entrypoints_its_change_reaches_and_one_without_none() {
+    let mut s = Stream::default();
+    let intent = s.intent("button", &[], &[]);
+    let reaching = s.scenario_reaching(
+        &intent,
+        "the shared button submits",
+        ScenarioKind::Primary,
+        vec![common::at("src/Button.tsx", 3, Relation::Direct, "x")],
+        &["route /checkout", "route /cart"],
+    );
+    s.route(
+        &reaching,
+        Decision::Required,
+        ActionKind::ReviewScenario,
+        None,
+    );
+    let plain = s.scenario(
+        &intent,
+        "the button label",
+        ScenarioKind::Boundary,
+        vec![common::at("src/Button.tsx", 4, Relation::Direct, "y")],
+    );
+    s.route(
+        &plain,
+        Decision::Recommended,
+        ActionKind::ReviewScenario,
+        None,
+    );
+    let out = rendered(&s.bytes(), &[]);
+    assert_eq!(out.matches("reaches: ").count(), 1, "{out}");
+    pos(&out, "reaches: route /checkout, route /cart");
+    let md = rendered(&s.bytes(), &["--format", "markdown"]);
+    pos(&md, "| route /checkout, route /cart |");
+}

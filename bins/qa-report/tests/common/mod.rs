@@ -101,6 +101,18 @@ impl Stream {
         kind: ScenarioKind,
         evidence: Vec<Evidence>,
     ) -> String {
+        self.scenario_reaching(intent, title, kind, evidence, &[])
+    }
+
+    /// A scenario whose changed files reach the entrypoints `reaches` (behavior graph).
+    pub fn scenario_reaching(
+        &mut self,
+        intent: &str,
+        title: &str,
+        kind: ScenarioKind,
+        evidence: Vec<Evidence>,
+        reaches: &[&str],
+    ) -> String {
         self.push(
             Kind::Scenario,
             vec![intent.to_string()],
@@ -116,7 +128,7 @@ impl Stream {
                 authority: Authority::Inference,
                 test_class: TestClass::Regression,
                 focus: Focus::Product,
-                reaches: Vec::new(),
+                reaches: reaches.iter().map(|r| r.to_string()).collect(),
             },
         )
     }
