@@ -30,7 +30,12 @@ pub fn adapters() -> Vec<Box<dyn Adapter>> {
         Box::new(framework::nextjs::NextJs),
         Box::new(framework::react_router::ReactRouter),
         Box::new(framework::python_web::PythonWeb),
+        Box::new(framework::express::Express),
+        Box::new(framework::django::Django),
+        Box::new(framework::cli::Cli),
         Box::new(repository::Commands),
+        Box::new(repository::assertions::Assertions),
+        Box::new(repository::flows::Flows),
     ]
 }
 

@@ -250,17 +250,38 @@ pub struct Module {
 }
 
 impl Module {
-    /// The file the local name `name` was imported from.
+    /// The file the local name `name` was imported from. One import may resolve to a
+    /// package and its submodule (`from shop.cli import export`): the file named after
+    /// the name is the one it binds.
     pub fn source_of(&self, name: &str) -> Option<&str> {
-        self.imports
+        let mut bound = self
+            .imports
             .iter()
-            .find(|i| i.names.iter().any(|n| n == name))
-            .map(|i| i.target.as_str())
+            .filter(|i| i.names.iter().any(|n| n == name))
+            .map(|i| i.target.as_str());
+        let first = bound.next()?;
+        let named = |target: &str| module_name(target) == name;
+        if named(first) {
+            return Some(first);
+        }
+        Some(bound.find(|t| named(t)).unwrap_or(first))
     }
 
     /// True when the file declares `name` itself.
     pub fn declares(&self, name: &str) -> bool {
         self.symbols.iter().any(|(s, _)| s == name)
+    }
+}
+
+/// The name a module file goes by: its stem, or its directory's name for a package's
+/// index file (`__init__.py`, `index.ts`, `mod.rs`).
+fn module_name(path: &str) -> &str {
+    let mut parts = path.rsplit('/');
+    let file = parts.next().unwrap_or(path);
+    let stem = file.split('.').next().unwrap_or(file);
+    match stem {
+        "__init__" | "index" | "mod" => parts.next().unwrap_or(stem),
+        _ => stem,
     }
 }
 
@@ -292,6 +313,33 @@ mod tests {
         );
         edge.adapter = "typescript";
         edge
+    }
+
+    fn module_importing(targets: &[&str], name: &str) -> Module {
+        Module {
+            imports: targets
+                .iter()
+                .map(|t| Import {
+                    target: t.to_string(),
+                    line: 1,
+                    names: vec![name.to_string()],
+                })
+                .collect(),
+            symbols: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_name_bound_by_a_package_and_its_submodule_is_the_submodule() {
+        let module = module_importing(&["shop/cli/__init__.py", "shop/cli/export.py"], "export");
+        assert_eq!(module.source_of("export"), Some("shop/cli/export.py"));
+    }
+
+    #[test]
+    fn a_name_bound_by_one_unrelated_file_is_that_file() {
+        let module = module_importing(&["src/handlers.ts"], "list");
+        assert_eq!(module.source_of("list"), Some("src/handlers.ts"));
+        assert_eq!(module.source_of("other"), None);
     }
 
     #[test]

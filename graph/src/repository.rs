@@ -1,9 +1,13 @@
 //! Repository adapters: the commands a repository declares in its manifests
 //! (package.json `bin`, Cargo binaries, pyproject scripts, Go `main` packages), each a
-//! command node with an entrypoint edge to the file it starts in.
+//! command node with an entrypoint edge to the file it starts in; its tests and the
+//! fixtures they use ([`assertions`]); the flows of its reviewed manifest ([`flows`]).
+
+pub mod assertions;
+pub mod flows;
 
 use crate::adapter::{Adapter, Context, Detection, Layer};
-use crate::language::{go, python, typescript};
+use crate::language::{go, python, rust, typescript};
 use crate::model::{Edge, Fragment, Located, Node, NodeKey};
 use crate::tree::{file_name, join, normalize, parent, Snapshot};
 use anyhow::Context as _;
@@ -46,16 +50,7 @@ impl Adapter for Commands {
     }
 
     fn analyze(&self, cx: &Context) -> anyhow::Result<Fragment> {
-        let mut found = Vec::new();
-        for path in cx.snapshot.files.keys().filter(|p| is_command_manifest(p)) {
-            let text = cx.snapshot.text(path).unwrap_or_default();
-            match file_name(path) {
-                "package.json" => npm_bins(cx.snapshot, path, text, &mut found)?,
-                "Cargo.toml" => cargo_bins(cx.snapshot, path, text, &mut found),
-                "pyproject.toml" => python_scripts(cx.snapshot, path, text, &mut found),
-                _ => go_mains(cx.snapshot, path, &mut found),
-            }
-        }
+        let found = declared(cx.snapshot)?;
         let mut fragment = Fragment::default();
         for command in found {
             let node = NodeKey::new(NodeKind::Command, &command.name);
@@ -78,11 +73,28 @@ impl Adapter for Commands {
     }
 }
 
+/// The commands the manifests of `snapshot` declare. A broken package.json is an
+/// error: which commands the repository has cannot be told.
+pub fn declared(snapshot: &Snapshot) -> anyhow::Result<Vec<Declared>> {
+    let mut found = Vec::new();
+    for path in snapshot.files.keys().filter(|p| is_command_manifest(p)) {
+        let text = snapshot.text(path).unwrap_or_default();
+        match file_name(path) {
+            "package.json" => npm_bins(snapshot, path, text, &mut found)?,
+            "Cargo.toml" => cargo_bins(snapshot, path, text, &mut found),
+            "pyproject.toml" => python_scripts(snapshot, path, text, &mut found),
+            _ => go_mains(snapshot, path, &mut found),
+        }
+    }
+    Ok(found)
+}
+
 /// A declared command and the files it starts in.
-struct Declared {
-    name: String,
-    declared: Located,
-    files: Vec<String>,
+#[derive(Debug, Clone)]
+pub struct Declared {
+    pub name: String,
+    pub declared: Located,
+    pub files: Vec<String>,
 }
 
 /// The line of `needle` in `text` (1 when absent: the manifest as a whole).
@@ -129,9 +141,6 @@ fn npm_bins(
     Ok(())
 }
 
-static CARGO_NAME: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?ms)^\[package\].*?^name\s*=\s*"([^"]+)""#).expect("a valid regex")
-});
 static CARGO_BIN: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r#"(?ms)^\[\[bin\]\]\s*\n(.*?)(?:^\[|\z)"#).expect("a valid regex")
 });
@@ -141,7 +150,7 @@ static TOML_STRING: LazyLock<Regex> =
 /// `src/main.rs` (the package's name), `src/bin/*.rs` and `[[bin]]` tables.
 fn cargo_bins(snapshot: &Snapshot, path: &str, text: &str, out: &mut Vec<Declared>) {
     let dir = parent(path);
-    let package = CARGO_NAME.captures(text).map(|c| c[1].to_string());
+    let package = rust::PACKAGE_NAME.captures(text).map(|c| c[1].to_string());
     let mut add = |name: String, file: String, line: u32| {
         if snapshot.has(&file) && !out.iter().any(|d| d.name == name) {
             out.push(Declared {

@@ -14,6 +14,12 @@ pub const SOURCE_EXTENSIONS: &[&str] = &[
 /// Manifests adapters read for packages, modules and declared commands.
 pub const MANIFESTS: &[&str] = &["package.json", "Cargo.toml", "pyproject.toml", "go.mod"];
 
+/// The team's reviewed policy, read for its flows.
+pub const QA_MANIFEST: &str = ".qa/manifest.yaml";
+
+/// Directories whose files are test data: recorded by blob id, never read.
+pub const FIXTURE_DIRS: &[&str] = &["fixtures", "__fixtures__", "testdata"];
+
 /// Directories whose content is someone else's code.
 const VENDORED_DIRS: &[&str] = &[
     "node_modules",
@@ -83,6 +89,9 @@ pub struct BlobCache {
 pub struct Snapshot {
     pub commit: String,
     pub files: BTreeMap<String, Blob>,
+    /// Files under a fixture directory, to their blob id: tests use them by name, and
+    /// their content only matters as identity.
+    pub fixtures: BTreeMap<String, String>,
     pub skipped: Skipped,
 }
 
@@ -199,10 +208,18 @@ pub fn normalize(base: &str, rel: &str) -> Option<String> {
     Some(parts.join("/"))
 }
 
+/// True when a directory of `path` (not its file name) is a fixture directory.
+pub fn in_fixture_dir(path: &str) -> bool {
+    path.split('/')
+        .rev()
+        .skip(1)
+        .any(|dir| FIXTURE_DIRS.contains(&dir))
+}
+
 /// True for files adapters read.
 fn wanted(path: &str) -> bool {
     let name = file_name(path);
-    if MANIFESTS.contains(&name) {
+    if MANIFESTS.contains(&name) || path == QA_MANIFEST {
         return true;
     }
     if name.ends_with(".min.js") || LOCKFILES.contains(&name) {
@@ -250,7 +267,12 @@ impl Reader<'_> {
                     let file_name = file_name(&path);
                     if file_name.ends_with(".min.js") || LOCKFILES.contains(&file_name) {
                         snapshot.skipped.vendored += 1;
-                    } else if wanted(&path) {
+                        continue;
+                    }
+                    if in_fixture_dir(&path) {
+                        self.record_fixture(entry.id(), &path, snapshot);
+                    }
+                    if wanted(&path) {
                         self.read(entry.id(), path, snapshot)?;
                     }
                 }
@@ -258,6 +280,16 @@ impl Reader<'_> {
             }
         }
         Ok(())
+    }
+
+    /// Fixtures count against the file limit like read files: a tree of test data must
+    /// not grow the graph without bound.
+    fn record_fixture(&mut self, oid: Oid, path: &str, snapshot: &mut Snapshot) {
+        if snapshot.fixtures.len() >= self.limits.max_files {
+            snapshot.skipped.over_limit += 1;
+            return;
+        }
+        snapshot.fixtures.insert(path.to_string(), oid.to_string());
     }
 
     fn read(&mut self, oid: Oid, path: String, snapshot: &mut Snapshot) -> Result<()> {
@@ -325,5 +357,16 @@ mod tests {
         assert!(wanted("pkg/package.json"));
         assert!(!wanted("dist/app.min.js"));
         assert!(!wanted("README.md"));
+        assert!(wanted(".qa/manifest.yaml"));
+        assert!(!wanted("docs/manifest.yaml"));
+    }
+
+    #[test]
+    fn fixture_files_are_those_under_a_fixture_directory() {
+        assert!(in_fixture_dir("tests/fixtures/order.json"));
+        assert!(in_fixture_dir("src/__fixtures__/a/b.txt"));
+        assert!(in_fixture_dir("pkg/testdata/golden.out"));
+        assert!(!in_fixture_dir("src/fixtures.ts"));
+        assert!(!in_fixture_dir("tests/test_orders.py"));
     }
 }

@@ -22,11 +22,16 @@ use std::path::PathBuf;
 /// It also builds the behavior graph of the repository at the range's base and head from
 /// git objects (no checkout; nested repositories and vendored code left out): language
 /// adapters (imports and exports of TS/JS, Python, Rust, Go), framework adapters (Next.js
-/// and React Router routes and screens, Python web routes) and repository adapters. The
-/// changed nodes are `direct`, their dependants (reverse imports, routes rendering a
-/// changed screen) `propagated`, bounded in depth and fan-out; the reached subgraph is
-/// written as `node` and `edge` records after the scenarios, and each scenario `reaches`
-/// the entrypoints its changed files reach. An adapter that fails becomes a `diag`.
+/// and React Router routes and screens; FastAPI/Flask, Django URL confs and Express/
+/// Fastify handlers as endpoints, with mounted prefixes; clap and argparse subcommands)
+/// and repository adapters (commands declared in manifests, tests and the fixtures they
+/// name, flows of .qa/manifest.yaml). An entrypoint whose handler is an imported name
+/// starts at the handler's module. The changed nodes are `direct`, their dependants
+/// (reverse imports, routes rendering a changed screen, tests importing a changed
+/// module) `propagated`, bounded in depth and fan-out; tests and flows are evidence,
+/// never entrypoints. The reached subgraph is written as `node` and `edge` records after
+/// the scenarios, and each scenario `reaches` the entrypoints its changed files reach.
+/// An adapter that fails becomes a `diag`.
 ///
 /// With --plan FILE, qa-intent is a source stage: it checks the acceptance plan (target,
 /// criteria with their sources, checks; the first error names its JSON pointer), hashes it,

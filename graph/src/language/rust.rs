@@ -44,15 +44,17 @@ impl Language for Rust {
     }
 }
 
+/// The `[package]` name of a Cargo.toml.
+pub static PACKAGE_NAME: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(?ms)^\[package\].*?^name\s*=\s*"([^"]+)""#).expect("a valid regex")
+});
+
 /// Crates of the tree by their name as code writes it (`my_crate`), to their `src` dir.
 pub fn crates(snapshot: &Snapshot) -> BTreeMap<String, String> {
-    static NAME: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?ms)^\[package\].*?^name\s*=\s*"([^"]+)""#).expect("a valid regex")
-    });
     snapshot
         .named("Cargo.toml")
         .filter_map(|path| {
-            let name = NAME.captures(snapshot.text(path)?)?[1].replace('-', "_");
+            let name = PACKAGE_NAME.captures(snapshot.text(path)?)?[1].replace('-', "_");
             Some((name, join(parent(path), "src")))
         })
         .collect()
@@ -169,7 +171,8 @@ pub fn parse(text: &str) -> Parsed {
         imports.push(RawImport {
             spec: format!("mod {}", &c[1]),
             line: lines.at(&c, 0),
-            names: Vec::new(),
+            // `mod export;` binds `export`: a dispatch `export::run()` names that file.
+            names: vec![c[1].to_string()],
         });
     }
     for c in USE.captures_iter(text) {

@@ -209,8 +209,11 @@ static IMPORT_FROM: LazyLock<Regex> = LazyLock::new(|| {
 });
 static IMPORT_BARE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r#"\bimport\s*['"]([^'"\n]+)['"]"#).expect("a valid regex"));
+/// `require('./x')` / `import('./x')`, with the names a declaration binds to it
+/// (`const { list } = require('./handlers')`).
 static IMPORT_CALL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"\b(?:require|import)\s*\(\s*['"]([^'"\n]+)['"]\s*\)"#).expect("a valid regex")
+    Regex::new(r#"(?:\b(?:const|let|var)\s+(\{[^}]*\}|[\w$]+)\s*=\s*(?:await\s+)?)?\b(?:require|import)\s*\(\s*['"]([^'"\n]+)['"]\s*\)"#)
+        .expect("a valid regex")
 });
 static DECLARATION: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?m)^[ \t]*(?:export[ \t]+)?(?:default[ \t]+)?(?:declare[ \t]+)?(?:async[ \t]+)?(?:function\*?|class|const|let|var|interface|type|enum)[ \t]+([A-Za-z_$][\w$]*)")
@@ -231,14 +234,18 @@ pub fn parse(text: &str) -> Parsed {
             names: bindings(clause),
         });
     }
-    for c in IMPORT_BARE
-        .captures_iter(&code)
-        .chain(IMPORT_CALL.captures_iter(&code))
-    {
+    for c in IMPORT_BARE.captures_iter(&code) {
         imports.push(RawImport {
             spec: c[1].to_string(),
             line: lines.at(&c, 0),
             names: Vec::new(),
+        });
+    }
+    for c in IMPORT_CALL.captures_iter(&code) {
+        imports.push(RawImport {
+            spec: c[2].to_string(),
+            line: lines.at(&c, 2),
+            names: c.get(1).map_or_else(Vec::new, |m| bindings(m.as_str())),
         });
     }
     imports.sort_by_key(|i| i.line);
@@ -258,7 +265,8 @@ fn bindings(clause: &str) -> Vec<String> {
     };
     for part in outside.split(',').chain(inside.split(',')) {
         let part = part.trim().trim_start_matches("type ").trim();
-        let local = match part.rsplit_once(" as ") {
+        // `B as C` in an import clause, `B: C` in a destructured require.
+        let local = match part.rsplit_once(" as ").or_else(|| part.rsplit_once(':')) {
             Some((_, local)) => local.trim(),
             None => part,
         };
@@ -366,6 +374,16 @@ mod tests {
             parsed.symbols,
             [("Checkout".to_string(), 1), ("Local".to_string(), 2)]
         );
+    }
+
+    #[test]
+    fn a_required_module_binds_the_names_it_is_assigned_to() {
+        let parsed = parse("const items = require('./items');\nconst { list, show: view } = require(\"./handlers\");\nrequire('./side');\n");
+        let names: Vec<&[String]> = parsed.imports.iter().map(|i| i.names.as_slice()).collect();
+        assert_eq!(names[0], ["items"]);
+        assert_eq!(names[1], ["list", "view"]);
+        assert!(names[2].is_empty());
+        assert_eq!(parsed.imports[1].line, 2);
     }
 
     #[test]
