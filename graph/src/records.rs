@@ -82,6 +82,11 @@ pub fn emit(
                 Side::Head => a.side == Side::Head && b.side == Side::Head,
                 Side::Base => a.side == Side::Base || b.side == Side::Base,
             };
+            // Only edges that carry impact one step further are written (an import between
+            // two changed files, or between two dependants at the same distance, explains
+            // nothing the reached nodes do not already say, and every record costs every
+            // later stage a parse).
+            let wanted = wanted && a.hops.abs_diff(b.hops) == 1;
             let (Some(from_id), Some(to_id)) = (ids.get(&e.from), ids.get(&e.to)) else {
                 continue;
             };
