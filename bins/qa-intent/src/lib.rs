@@ -3,14 +3,18 @@
 pub mod behaviour;
 pub mod changeset;
 pub mod cli;
+pub mod deltas;
 pub mod graph;
 pub mod intents;
 pub mod joining;
 pub mod lifecycle;
+pub mod oracle;
 pub use qa_shared::manifest;
 pub mod plan;
 pub mod scenarios;
+pub mod sources;
 pub mod syntax;
+pub mod trees;
 pub mod vocabulary;
 
 use std::io::{BufRead, Write};

@@ -1,0 +1,338 @@
+//! What a change did to each source file, item by item, from the base and head syntax
+//! trees: conditions new or moved, error exits added or removed, list elements and match
+//! arms added or removed, parameters, and the tests it changed.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use qa_shared::change::{FileData, Op};
+
+use crate::changeset::Changeset;
+use crate::oracle::Test;
+use crate::sources;
+use crate::trees::{self, Exit, ExitKind, Grammar, ItemKind, Outline};
+
+/// A located fact of one version: `item` is the enclosing item's path (`""` at file level).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct At {
+    pub item: String,
+    pub line: u32,
+    pub text: String,
+}
+
+/// The changes of one file that has a grammar.
+#[derive(Debug, Clone, Default)]
+pub struct FileDelta {
+    /// Items (by path) holding an added line at head, with their head start line.
+    pub changed_items: Vec<(String, ItemKind, u32)>,
+    /// Conditions on added lines that stood nowhere in the base file.
+    pub new_conditions: Vec<At>,
+    /// Conditions on added lines whose normalized text was already in the base file.
+    pub moved_conditions: Vec<At>,
+    /// Error exits on added lines that the same item did not have at base.
+    pub added_exits: Vec<(At, ExitKind)>,
+    /// Error exits on removed lines that the same item no longer has at head; `line` is
+    /// the head line of the item (or of the hunk) where it was.
+    pub removed_exits: Vec<(At, ExitKind)>,
+    /// List, set or map elements and match arms added and removed, per item.
+    pub added_elements: Vec<At>,
+    pub removed_elements: Vec<At>,
+    /// Parameters a function gained or lost (`text` is the parameter name).
+    pub added_params: Vec<At>,
+    pub removed_params: Vec<At>,
+    /// Tests whose span holds an added or removed line, or that are new.
+    pub changed_tests: Vec<Test>,
+}
+
+/// The deltas of every changed file with a grammar, by path.
+pub type Deltas = BTreeMap<String, FileDelta>;
+
+/// Reads and parses the two versions of every changed file with a grammar, on two
+/// threads, and compares them. Files without a grammar are left to the line lexer.
+pub fn of_changeset(cs: &Changeset, repo: &Path) -> Deltas {
+    let files: Vec<&FileData> = cs
+        .files
+        .iter()
+        .map(|f| &f.data)
+        .filter(|f| !f.binary && Grammar::of(&f.path).is_some())
+        .collect();
+    if files.is_empty() {
+        return Deltas::new();
+    }
+    let macros = test_macros(cs, repo, &files);
+    let workers = 2.min(files.len());
+    let chunks: Vec<Vec<&FileData>> = (0..workers)
+        .map(|w| files.iter().skip(w).step_by(workers).copied().collect())
+        .collect();
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = chunks
+            .into_iter()
+            .map(|chunk| {
+                let macros = &macros;
+                scope.spawn(move || {
+                    let Ok(git) = git2::Repository::open(repo) else {
+                        return Vec::new();
+                    };
+                    chunk
+                        .into_iter()
+                        .filter_map(|f| {
+                            let v = sources::versions(&git, repo, f);
+                            delta(f, &v, macros).map(|d| (f.path.clone(), d))
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect()
+    })
+}
+
+/// Rust macros that define tests, from the `macro_rules!` of the changed Rust files'
+/// directories at head (a test macro usually sits beside the tests that use it).
+fn test_macros(cs: &Changeset, repo: &Path, files: &[&FileData]) -> Vec<String> {
+    let dirs: BTreeSet<&str> = files
+        .iter()
+        .filter(|f| Grammar::of(&f.path) == Some(Grammar::Rust))
+        .map(|f| f.path.rsplit_once('/').map(|(d, _)| d).unwrap_or(""))
+        .collect();
+    let Some(head) = cs.range.as_ref().map(|r| r.data.head.oid.clone()) else {
+        return Vec::new();
+    };
+    if dirs.is_empty() {
+        return Vec::new();
+    }
+    let Ok(git) = git2::Repository::open(repo) else {
+        return Vec::new();
+    };
+    let Ok(tree) = git.revparse_single(&head).and_then(|o| o.peel_to_tree()) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for dir in dirs {
+        let listing = if dir.is_empty() {
+            Some(tree.clone())
+        } else {
+            tree.get_path(Path::new(dir))
+                .ok()
+                .and_then(|e| e.to_object(&git).ok())
+                .and_then(|o| o.into_tree().ok())
+        };
+        let Some(listing) = listing else { continue };
+        for entry in listing.iter().take(500) {
+            let is_rs = entry.name().is_ok_and(|n| n.ends_with(".rs"));
+            let Some(blob) = is_rs
+                .then(|| entry.to_object(&git).ok())
+                .flatten()
+                .and_then(|o| o.into_blob().ok())
+            else {
+                continue;
+            };
+            let Ok(text) = std::str::from_utf8(blob.content()) else {
+                continue;
+            };
+            if blob.size() > sources::MAX_BYTES || !text.contains("macro_rules!") {
+                continue;
+            }
+            if let Some(o) = trees::outline(Grammar::Rust, text, &[]) {
+                out.extend(o.test_macros);
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// The delta of one file, or `None` when neither version could be parsed.
+pub fn delta(file: &FileData, v: &sources::Versions, macros: &[String]) -> Option<FileDelta> {
+    let grammar = Grammar::of(&file.path)?;
+    let base = v
+        .base
+        .as_deref()
+        .and_then(|t| trees::outline(grammar, t, macros));
+    let head = v
+        .head
+        .as_deref()
+        .and_then(|t| trees::outline(grammar, t, macros));
+    if base.is_none() && head.is_none() {
+        return None;
+    }
+    let empty = Outline::default();
+    let base = base.as_ref().unwrap_or(&empty);
+    let head = head.as_ref().unwrap_or(&empty);
+    let added: BTreeSet<u32> = lines(file, Op::Add);
+    let removed: BTreeSet<u32> = lines(file, Op::Remove);
+    Some(compare(base, head, &added, &removed, file))
+}
+
+fn lines(file: &FileData, op: Op) -> BTreeSet<u32> {
+    file.hunks
+        .iter()
+        .flat_map(|h| h.lines.iter())
+        .filter(|l| l.op == op)
+        .map(|l| l.line)
+        .collect()
+}
+
+/// Compares two outlines given the added (head) and removed (base) line numbers.
+pub fn compare(
+    base: &Outline,
+    head: &Outline,
+    added: &BTreeSet<u32>,
+    removed: &BTreeSet<u32>,
+    file: &FileData,
+) -> FileDelta {
+    let mut d = FileDelta::default();
+    let at = |o: &Outline, item: Option<usize>, line: u32, text: &str| At {
+        item: o.path_of(item).to_string(),
+        line,
+        text: text.to_string(),
+    };
+
+    let mut seen = BTreeSet::new();
+    for &line in added {
+        if let Some(i) = head.item_at(line) {
+            let it = &head.items[i];
+            if seen.insert(it.path.clone()) {
+                d.changed_items.push((it.path.clone(), it.kind, it.start));
+            }
+        }
+    }
+
+    let base_conditions: BTreeSet<&str> = base.conditions.iter().map(|c| c.text.as_str()).collect();
+    for c in head.conditions.iter().filter(|c| added.contains(&c.line)) {
+        let a = at(head, c.item, c.line, &c.text);
+        if base_conditions.contains(c.text.as_str()) {
+            d.moved_conditions.push(a);
+        } else {
+            d.new_conditions.push(a);
+        }
+    }
+
+    let exits_in = |o: &Outline, e: &Exit| (o.path_of(e.item).to_string(), e.key.clone());
+    let base_exits: BTreeSet<(String, String)> =
+        base.exits.iter().map(|e| exits_in(base, e)).collect();
+    let head_exits: BTreeSet<(String, String)> =
+        head.exits.iter().map(|e| exits_in(head, e)).collect();
+    for e in head.exits.iter().filter(|e| added.contains(&e.line)) {
+        if !base_exits.contains(&exits_in(head, e)) {
+            d.added_exits
+                .push((at(head, e.item, e.line, &e.text), e.kind));
+        }
+    }
+    for e in base.exits.iter().filter(|e| removed.contains(&e.line)) {
+        if head_exits.contains(&exits_in(base, e)) {
+            continue;
+        }
+        let path = base.path_of(e.item);
+        // Where it was, at head: the same item, else the hunk that removed it.
+        let line = head
+            .items
+            .iter()
+            .find(|it| it.path == path)
+            .map(|it| it.start)
+            .unwrap_or_else(|| head_line_of(file, e.line));
+        d.removed_exits.push((
+            At {
+                item: path.to_string(),
+                line,
+                text: e.text.clone(),
+            },
+            e.kind,
+        ));
+    }
+
+    let elements = |o: &Outline| -> BTreeSet<(String, String)> {
+        o.elements
+            .iter()
+            .map(|m| (o.path_of(m.item).to_string(), m.text.clone()))
+            .collect()
+    };
+    let (base_el, head_el) = (elements(base), elements(head));
+    // Only items that exist on both sides: a new constant is new code, not new elements.
+    let base_items: BTreeSet<&str> = base.items.iter().map(|i| i.path.as_str()).collect();
+    let head_items: BTreeSet<&str> = head.items.iter().map(|i| i.path.as_str()).collect();
+    for m in head.elements.iter().filter(|m| added.contains(&m.line)) {
+        let key = (head.path_of(m.item).to_string(), m.text.clone());
+        if base_items.contains(key.0.as_str()) && !base_el.contains(&key) {
+            d.added_elements.push(at(head, m.item, m.line, &m.text));
+        }
+    }
+    for m in base.elements.iter().filter(|m| removed.contains(&m.line)) {
+        let key = (base.path_of(m.item).to_string(), m.text.clone());
+        if head_items.contains(key.0.as_str()) && !head_el.contains(&key) {
+            d.removed_elements.push(At {
+                item: key.0,
+                line: head_line_of(file, m.line),
+                text: m.text.clone(),
+            });
+        }
+    }
+
+    for h in head.items.iter().filter(|i| i.kind == ItemKind::Function) {
+        let Some(b) = base
+            .items
+            .iter()
+            .find(|b| b.kind == ItemKind::Function && b.path == h.path)
+        else {
+            continue;
+        };
+        for p in h.params.iter().filter(|p| !b.params.contains(p)) {
+            d.added_params.push(At {
+                item: h.path.clone(),
+                line: h.start,
+                text: p.clone(),
+            });
+        }
+        for p in b.params.iter().filter(|p| !h.params.contains(p)) {
+            d.removed_params.push(At {
+                item: h.path.clone(),
+                line: h.start,
+                text: p.clone(),
+            });
+        }
+    }
+
+    // A changed test: one whose span holds an added line, or that lost a line; nested
+    // subtests win over the test around them.
+    let removed_at_head: BTreeSet<u32> = removed.iter().map(|&l| head_line_of(file, l)).collect();
+    let touches = |t: &Test| {
+        added.range(t.line..=t.end).next().is_some()
+            || removed_at_head.range(t.line..=t.end).next().is_some()
+    };
+    let hits: Vec<&Test> = head.tests.iter().filter(|t| touches(t)).collect();
+    for t in &hits {
+        let has_inner = hits
+            .iter()
+            .any(|o| o.line >= t.line && o.end <= t.end && (o.line, o.end) != (t.line, t.end));
+        let inner_changed = has_inner
+            && hits.iter().any(|o| {
+                o.line >= t.line
+                    && o.end <= t.end
+                    && (o.line, o.end) != (t.line, t.end)
+                    && added.range(o.line..=o.end).next().is_some()
+            });
+        if !inner_changed {
+            d.changed_tests.push((*t).clone());
+        }
+    }
+    d
+}
+
+/// The head line a base line maps to: the hunk's new start plus the offset, clamped.
+fn head_line_of(file: &FileData, base_line: u32) -> u32 {
+    let mut shift: i64 = 0;
+    for h in &file.hunks {
+        if base_line < h.old_start {
+            break;
+        }
+        if base_line < h.old_start + h.old_lines.max(1) {
+            return h.new_start.max(1);
+        }
+        shift = h.new_start as i64 + h.new_lines as i64 - (h.old_start as i64 + h.old_lines as i64);
+    }
+    (base_line as i64 + shift).max(1) as u32
+}

@@ -1,0 +1,1005 @@
+//! Tests read from syntax trees as the oracle of a change: which tests a file defines,
+//! whether they are skipped, what they call, and the values they expect.
+
+use std::collections::HashMap;
+
+use tree_sitter::Node;
+
+use crate::trees::{excerpt, line_of, text_of, Grammar};
+
+/// The test framework family, as the `contracts[].framework` field names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Framework {
+    Rust,
+    Jest,
+    Pytest,
+    Go,
+}
+
+impl Framework {
+    pub fn name(self) -> &'static str {
+        match self {
+            Framework::Rust => "rust",
+            Framework::Jest => "jest",
+            Framework::Pytest => "pytest",
+            Framework::Go => "go",
+        }
+    }
+}
+
+/// One value a test expects, located: `"foo\nbar\n"`, `throws "boom"`, `raises ValueError`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Expectation {
+    pub line: u32,
+    pub text: String,
+}
+
+/// A test defined in a file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Test {
+    /// The function or case name (`r1234`, `test_parse`, `TestSort/empty`).
+    pub name: String,
+    /// The human title: a JS title string, a docstring's first line, else the name.
+    pub title: String,
+    pub framework: Framework,
+    pub line: u32,
+    pub end: u32,
+    pub expects: Vec<Expectation>,
+    /// The marker that skips or disables it: `#[ignore]`, `test.skip`, `t.Skip`, ...
+    pub skipped: Option<String>,
+    /// Callee names in its body, for the product items it exercises.
+    pub calls: Vec<String>,
+}
+
+/// Most expectations kept per test.
+const MAX_EXPECTS: usize = 6;
+/// Longest literal kept in an expectation.
+const LITERAL: usize = 160;
+
+/// Every test `root` defines. `test_macros` are Rust macros known to define tests.
+pub fn tests(grammar: Grammar, root: Node, text: &str, test_macros: &[String]) -> Vec<Test> {
+    let mut out = match grammar {
+        Grammar::Rust => rust_tests(root, text, test_macros),
+        Grammar::TypeScript | Grammar::Tsx | Grammar::JavaScript => js_tests(root, text),
+        Grammar::Python => python_tests(root, text),
+        Grammar::Go => go_tests(root, text),
+    };
+    for t in &mut out {
+        t.expects.truncate(MAX_EXPECTS);
+        t.calls.sort();
+        t.calls.dedup();
+    }
+    out
+}
+
+/// Every node of a subtree, in document order.
+fn descendants(node: Node) -> Vec<Node> {
+    let mut out = Vec::new();
+    let mut stack = vec![node];
+    while let Some(n) = stack.pop() {
+        out.push(n);
+        let mut walk = n.walk();
+        let children: Vec<Node> = n.children(&mut walk).collect();
+        stack.extend(children.into_iter().rev());
+    }
+    out
+}
+
+fn named_children(node: Node) -> Vec<Node> {
+    let mut walk = node.walk();
+    node.named_children(&mut walk)
+        .filter(|c| !c.kind().contains("comment"))
+        .collect()
+}
+
+/// A literal as a reader should see it: quotes kept, line continuations joined, newlines
+/// shown as `\n`, bounded.
+pub fn literal(code: &str) -> String {
+    let mut s = String::new();
+    let mut chars = code.trim().chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            // Rust's `\` line continuation: the newline and the next line's indent go.
+            '\\' if chars.peek() == Some(&'\n') => {
+                while chars.peek().is_some_and(|c| c.is_whitespace()) {
+                    chars.next();
+                }
+            }
+            '\n' => s.push_str("\\n"),
+            '\r' => {}
+            c => s.push(c),
+        }
+    }
+    match s.char_indices().nth(LITERAL) {
+        Some((i, _)) => format!("{}…", &s[..i]),
+        None => s,
+    }
+}
+
+/// True for a literal node of any grammar: strings, numbers, booleans, null-likes.
+fn is_literal(kind: &str) -> bool {
+    kind.contains("string")
+        || kind.contains("literal") && !kind.contains("composite") && kind != "literal_value"
+        || matches!(
+            kind,
+            "number"
+                | "integer"
+                | "float"
+                | "true"
+                | "false"
+                | "none"
+                | "null"
+                | "undefined"
+                | "nil"
+                | "template_string"
+                | "concatenated_string"
+                | "boolean_literal"
+                | "char_literal"
+                | "interpreted_string_literal"
+                | "raw_string_literal"
+                | "int_literal"
+        )
+}
+
+// ---------------------------------------------------------------------------------------
+// Rust
+
+/// A leaf token of a Rust subtree: literals are kept whole.
+struct Tok<'t> {
+    kind: &'t str,
+    text: &'t str,
+    line: u32,
+    bytes: (usize, usize),
+}
+
+fn rust_tokens<'t>(node: Node<'t>, text: &'t str, out: &mut Vec<Tok<'t>>) {
+    let kind = node.kind();
+    if node.child_count() == 0
+        || matches!(
+            kind,
+            "string_literal" | "raw_string_literal" | "char_literal" | "integer_literal"
+        )
+    {
+        out.push(Tok {
+            kind,
+            text: text_of(node, text),
+            line: line_of(node),
+            bytes: (node.start_byte(), node.end_byte()),
+        });
+        return;
+    }
+    let mut walk = node.walk();
+    let children: Vec<Node> = node.children(&mut walk).collect();
+    for c in children {
+        if !c.kind().contains("comment") {
+            rust_tokens(c, text, out);
+        }
+    }
+}
+
+fn rust_literal(kind: &str) -> bool {
+    matches!(
+        kind,
+        "string_literal"
+            | "raw_string_literal"
+            | "char_literal"
+            | "integer_literal"
+            | "float_literal"
+            | "true"
+            | "false"
+    )
+}
+
+/// An assertion macro: `assert*!`, `debug_assert*!`, and `*eq*!` helpers like `eqnice!`.
+fn is_assert_macro(name: &str) -> bool {
+    let bare = name.trim_start_matches("debug_");
+    bare.starts_with("assert") || name.contains("eq")
+}
+
+fn rust_tests(root: Node, text: &str, test_macros: &[String]) -> Vec<Test> {
+    let mut out = Vec::new();
+    for node in descendants(root) {
+        match node.kind() {
+            "function_item" => {
+                let attrs = preceding_attributes(node, text);
+                let is_test = attrs.iter().any(|(name, _)| {
+                    name == "test" || name.ends_with("::test") || name.ends_with("test")
+                });
+                if !is_test {
+                    continue;
+                }
+                let name = node
+                    .child_by_field_name("name")
+                    .map(|n| text_of(n, text).to_string())
+                    .unwrap_or_default();
+                let mut t = rust_test(node, text, name);
+                for (attr, whole) in &attrs {
+                    if attr == "ignore" {
+                        t.skipped = Some(format!("#[{whole}]"));
+                    }
+                    if attr == "should_panic" {
+                        let message = whole
+                            .split_once('"')
+                            .map(|(_, rest)| format!("\"{}", rest.trim_end_matches(')')));
+                        t.expects.insert(
+                            0,
+                            Expectation {
+                                line: t.line,
+                                text: match message {
+                                    Some(m) => format!("panics with {}", literal(&m)),
+                                    None => "panics".to_string(),
+                                },
+                            },
+                        );
+                    }
+                }
+                out.push(t);
+            }
+            "macro_invocation" => {
+                let item_level = node.parent().is_some_and(|p| {
+                    matches!(p.kind(), "source_file" | "declaration_list")
+                        || p.kind() == "expression_statement"
+                            && p.parent().is_some_and(|g| {
+                                matches!(g.kind(), "source_file" | "declaration_list")
+                            })
+                });
+                let Some(mac) = node.child_by_field_name("macro") else {
+                    continue;
+                };
+                let mac = text_of(mac, text);
+                if !item_level || !test_macros.iter().any(|m| m == mac) {
+                    continue;
+                }
+                let mut toks = Vec::new();
+                rust_tokens(node, text, &mut toks);
+                // `name!(test_name, |dir, cmd| { ... })`: the first identifier inside.
+                let name = toks
+                    .iter()
+                    .skip(2)
+                    .find(|t| t.kind == "identifier")
+                    .map(|t| t.text.to_string())
+                    .unwrap_or_else(|| mac.to_string());
+                out.push(rust_test(node, text, name));
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The attributes right above an item: (path, whole text inside `#[...]`).
+fn preceding_attributes(node: Node, text: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut prev = node.prev_sibling();
+    while let Some(p) = prev {
+        match p.kind() {
+            "attribute_item" => {
+                let whole = text_of(p, text)
+                    .trim_start_matches("#[")
+                    .trim_end_matches(']')
+                    .trim()
+                    .to_string();
+                let path: String = whole
+                    .split(|c: char| c == '(' || c == '=' || c.is_whitespace())
+                    .next()
+                    .unwrap_or("")
+                    .to_string();
+                out.push((path, whole));
+            }
+            k if k.contains("comment") => {}
+            _ => break,
+        }
+        prev = p.prev_sibling();
+    }
+    out
+}
+
+fn rust_test(node: Node, text: &str, name: String) -> Test {
+    let mut toks = Vec::new();
+    rust_tokens(node, text, &mut toks);
+    let mut bindings: HashMap<&str, (&str, u32)> = HashMap::new();
+    let mut expects = Vec::new();
+    let mut calls = Vec::new();
+    let mut i = 0;
+    while i < toks.len() {
+        let t = &toks[i];
+        // `let [mut] name [: T] = LITERAL;`
+        if t.text == "let" {
+            let mut j = i + 1;
+            if toks.get(j).is_some_and(|t| t.text == "mut") {
+                j += 1;
+            }
+            if let Some(name) = toks.get(j).filter(|t| t.kind == "identifier") {
+                let eq = (j + 1..toks.len().min(j + 12)).find(|&k| toks[k].text == "=");
+                if let Some(eq) = eq {
+                    if let (Some(v), Some(end)) = (toks.get(eq + 1), toks.get(eq + 2)) {
+                        if rust_literal(v.kind) && end.text == ";" {
+                            bindings.insert(name.text, (v.text, v.line));
+                        }
+                    }
+                }
+            }
+        }
+        if t.kind == "identifier" {
+            match toks.get(i + 1).map(|n| n.text) {
+                Some("(") if i == 0 || toks[i - 1].text != "fn" => calls.push(t.text.to_string()),
+                Some("!") if is_assert_macro(t.text) => {
+                    // The arguments are scanned on for the calls they make.
+                    if let Some((args, _)) = group_args(&toks, i + 2) {
+                        expects.extend(rust_expectations(t.text, &args, &bindings, t.line, text));
+                    }
+                }
+                _ => {}
+            }
+        }
+        i += 1;
+    }
+    Test {
+        title: name.clone(),
+        name,
+        framework: Framework::Rust,
+        line: line_of(node),
+        end: node.end_position().row as u32 + 1,
+        expects,
+        skipped: None,
+        calls,
+    }
+}
+
+/// The top-level comma-separated arguments of the bracket group opening at `open`, and
+/// the index after its close.
+fn group_args<'a, 't>(toks: &'a [Tok<'t>], open: usize) -> Option<(Vec<&'a [Tok<'t>]>, usize)> {
+    if !matches!(toks.get(open)?.text, "(" | "[" | "{") {
+        return None;
+    }
+    let mut depth = 0;
+    let mut args = Vec::new();
+    let mut start = open + 1;
+    for (k, t) in toks.iter().enumerate().skip(open) {
+        match t.text {
+            "(" | "[" | "{" => depth += 1,
+            ")" | "]" | "}" => {
+                depth -= 1;
+                if depth == 0 {
+                    if k > start {
+                        args.push(&toks[start..k]);
+                    }
+                    return Some((args, k + 1));
+                }
+            }
+            "," if depth == 1 => {
+                args.push(&toks[start..k]);
+                start = k + 1;
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+fn rust_expectations(
+    mac: &str,
+    args: &[&[Tok]],
+    bindings: &HashMap<&str, (&str, u32)>,
+    line: u32,
+    source: &str,
+) -> Vec<Expectation> {
+    let value = |arg: &[Tok]| -> Option<(String, u32)> {
+        match arg {
+            [t] if rust_literal(t.kind) => Some((literal(t.text), t.line)),
+            [t] if t.kind == "identifier" => bindings.get(t.text).map(|(v, l)| (literal(v), *l)),
+            // `&"x"`, `"x".to_string()`, `String::from("x")`: the one literal inside.
+            _ => {
+                let lits: Vec<&Tok> = arg.iter().filter(|t| rust_literal(t.kind)).collect();
+                (lits.len() == 1 && arg.len() <= 6).then(|| (literal(lits[0].text), lits[0].line))
+            }
+        }
+    };
+    // The source between the first and the last token, as written.
+    let code = |arg: &[Tok]| match (arg.first(), arg.last()) {
+        (Some(a), Some(b)) => excerpt(source.get(a.bytes.0..b.bytes.1).unwrap_or("")),
+        _ => String::new(),
+    };
+    let negated = mac.contains("_ne");
+    let mut out = Vec::new();
+    if mac.contains("eq") || mac.contains("ne") && mac.starts_with("assert") {
+        // The literal side of a two-sided comparison; the other side is what is checked.
+        let sides: Vec<Option<(String, u32)>> = args.iter().take(2).map(|a| value(a)).collect();
+        for (k, side) in sides.iter().enumerate() {
+            if let Some((v, l)) = side {
+                let other = args.get(1 - k).map(|a| code(a)).unwrap_or_default();
+                let text = match (negated, other.is_empty()) {
+                    (true, _) => format!("`{other}` is not {v}"),
+                    (false, true) => v.clone(),
+                    (false, false) => format!("`{other}` is {v}"),
+                };
+                out.push(Expectation { line: *l, text });
+                break;
+            }
+        }
+        if out.is_empty() && args.len() >= 2 {
+            out.push(Expectation {
+                line,
+                text: format!("`{}` equals `{}`", code(args[0]), code(args[1])),
+            });
+        }
+    } else if let Some(first) = args.first() {
+        // `assert!(a == b)`: the literal side; else the asserted expression itself.
+        let eq = first.iter().position(|t| t.text == "==" || t.text == "!=");
+        let text = match eq {
+            Some(p) => {
+                let (l, r) = (&first[..p], &first[p + 1..]);
+                let op = if first[p].text == "==" {
+                    "is"
+                } else {
+                    "is not"
+                };
+                match (value(l), value(r)) {
+                    (_, Some((v, _))) => format!("`{}` {op} {v}", code(l)),
+                    (Some((v, _)), None) => format!("`{}` {op} {v}", code(r)),
+                    _ => format!("`{}` holds", code(first)),
+                }
+            }
+            None => format!("`{}` holds", code(first)),
+        };
+        out.push(Expectation { line, text });
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------
+// JavaScript and TypeScript
+
+const TEST_FNS: &[&str] = &["it", "test", "specify", "xit", "xtest", "fit"];
+const TEST_MODIFIERS: &[&str] = &[
+    "only",
+    "skip",
+    "todo",
+    "concurrent",
+    "failing",
+    "sequential",
+    "fails",
+    "runIf",
+    "skipIf",
+];
+
+fn js_tests(root: Node, text: &str) -> Vec<Test> {
+    let mut out = Vec::new();
+    for node in descendants(root) {
+        if node.kind() != "call_expression" {
+            continue;
+        }
+        let Some(callee) = node.child_by_field_name("function") else {
+            continue;
+        };
+        let Some((base, modifiers)) = js_test_callee(callee, text) else {
+            continue;
+        };
+        let Some(args) = node.child_by_field_name("arguments") else {
+            continue;
+        };
+        let args = named_children(args);
+        let Some(title) = args.first().and_then(|a| js_string(*a, text)) else {
+            continue;
+        };
+        let body = args.iter().find(|a| {
+            matches!(
+                a.kind(),
+                "arrow_function" | "function_expression" | "function"
+            )
+        });
+        let skipped = if base.starts_with('x') {
+            Some(base.to_string())
+        } else if let Some(m) = modifiers.iter().find(|m| matches!(**m, "skip" | "todo")) {
+            Some(format!("{base}.{m}"))
+        } else if body.is_none() {
+            Some(format!("{base} without a body"))
+        } else {
+            None
+        };
+        let mut t = Test {
+            name: title.clone(),
+            title,
+            framework: Framework::Jest,
+            line: line_of(node),
+            end: node.end_position().row as u32 + 1,
+            expects: Vec::new(),
+            skipped,
+            calls: Vec::new(),
+        };
+        if let Some(body) = body {
+            for n in descendants(*body) {
+                if n.kind() != "call_expression" {
+                    continue;
+                }
+                if let Some(e) = js_expectation(n, text) {
+                    t.expects.push(e);
+                } else if let Some(f) = n.child_by_field_name("function") {
+                    let name = match f.kind() {
+                        "identifier" => Some(f),
+                        "member_expression" => f.child_by_field_name("property"),
+                        _ => None,
+                    };
+                    t.calls.extend(
+                        name.map(|n| text_of(n, text).to_string())
+                            .filter(|n| n != "expect"),
+                    );
+                }
+            }
+        }
+        out.push(t);
+    }
+    out
+}
+
+/// `it`, `test.skip`, `it.each(table)`, `describe.only`...: the test function and its
+/// modifiers, for a call that defines one test (describe blocks define none).
+fn js_test_callee<'t>(callee: Node, text: &'t str) -> Option<(&'t str, Vec<&'t str>)> {
+    match callee.kind() {
+        "identifier" => {
+            let name = text_of(callee, text);
+            TEST_FNS.contains(&name).then(|| (name, Vec::new()))
+        }
+        "member_expression" => {
+            let object = callee.child_by_field_name("object")?;
+            let property = text_of(callee.child_by_field_name("property")?, text);
+            if !TEST_MODIFIERS.contains(&property) {
+                return None;
+            }
+            let (base, mut mods) = js_test_callee(object, text)?;
+            mods.push(property);
+            Some((base, mods))
+        }
+        // `it.each(table)(title, fn)`: the inner call names the function.
+        "call_expression" => {
+            let inner = callee.child_by_field_name("function")?;
+            if inner.kind() != "member_expression" {
+                return None;
+            }
+            let property = text_of(inner.child_by_field_name("property")?, text);
+            if property != "each" {
+                return None;
+            }
+            js_test_callee(inner.child_by_field_name("object")?, text).or_else(|| {
+                let o = inner.child_by_field_name("object")?;
+                let name = text_of(o, text);
+                TEST_FNS.contains(&name).then(|| (name, Vec::new()))
+            })
+        }
+        _ => None,
+    }
+}
+
+/// The text of a string or template literal argument.
+fn js_string(node: Node, text: &str) -> Option<String> {
+    match node.kind() {
+        "string" | "template_string" => {
+            let t = text_of(node, text);
+            Some(
+                t.get(1..t.len().saturating_sub(1))
+                    .unwrap_or("")
+                    .to_string(),
+            )
+        }
+        _ => None,
+    }
+}
+
+/// `expect(x)[.not|.resolves|.rejects].toMatcher(y)` or `assert.equal(x, y)`.
+fn js_expectation(call: Node, text: &str) -> Option<Expectation> {
+    let f = call.child_by_field_name("function")?;
+    if f.kind() != "member_expression" {
+        return None;
+    }
+    let matcher = text_of(f.child_by_field_name("property")?, text);
+    let args: Vec<Node> = call
+        .child_by_field_name("arguments")
+        .map(named_children)
+        .unwrap_or_default();
+    let arg = |i: usize| args.get(i).map(|a| literal(text_of(*a, text)));
+    let object = f.child_by_field_name("object")?;
+    if text_of(object, text) == "assert" {
+        let other = arg(0).unwrap_or_default();
+        let want = arg(1)?;
+        return Some(Expectation {
+            line: line_of(call),
+            text: format!("`{}` {} {want}", excerpt(&other), matcher_words(matcher)),
+        });
+    }
+    if !matcher.starts_with("to") {
+        return None;
+    }
+    // Walk `.not` / `.resolves` / `.rejects` down to `expect(subject)`.
+    let mut negated = false;
+    let mut node = object;
+    loop {
+        match node.kind() {
+            "member_expression" => {
+                let p = text_of(node.child_by_field_name("property")?, text);
+                negated ^= p == "not";
+                node = node.child_by_field_name("object")?;
+            }
+            "call_expression" => break,
+            _ => return None,
+        }
+    }
+    let expect = node.child_by_field_name("function")?;
+    if text_of(expect, text) != "expect" {
+        return None;
+    }
+    let subject = node
+        .child_by_field_name("arguments")
+        .and_then(|a| named_children(a).into_iter().next())
+        .map(|s| excerpt(text_of(s, text)))
+        .unwrap_or_default();
+    let words = matcher_words(matcher);
+    let words = if negated {
+        format!("not {words}")
+    } else {
+        words
+    };
+    let text = match arg(0) {
+        Some(want) => format!("`{subject}` {words} {want}"),
+        None => format!("`{subject}` {words}"),
+    };
+    Some(Expectation {
+        line: line_of(call),
+        text,
+    })
+}
+
+/// `toHaveBeenCalledWith` -> `has been called with`; `toBe` -> `is`.
+fn matcher_words(matcher: &str) -> String {
+    let rest = matcher.strip_prefix("to").unwrap_or(matcher);
+    let mut words: Vec<String> = Vec::new();
+    for c in rest.chars() {
+        if c.is_uppercase() || words.is_empty() {
+            words.push(c.to_lowercase().collect());
+        } else if let Some(w) = words.last_mut() {
+            w.push(c);
+        }
+    }
+    if let Some(first) = words.first_mut() {
+        match first.as_str() {
+            "be" => *first = "is".to_string(),
+            "have" => *first = "has".to_string(),
+            "equal" => *first = "equals".to_string(),
+            "match" => *first = "matches".to_string(),
+            "contain" => *first = "contains".to_string(),
+            "throw" => *first = "throws".to_string(),
+            _ => {}
+        }
+    }
+    words.join(" ")
+}
+
+// ---------------------------------------------------------------------------------------
+// Python
+
+fn python_tests(root: Node, text: &str) -> Vec<Test> {
+    let mut out = Vec::new();
+    for node in descendants(root) {
+        if node.kind() != "function_definition" {
+            continue;
+        }
+        let Some(name) = node.child_by_field_name("name").map(|n| text_of(n, text)) else {
+            continue;
+        };
+        if !name.starts_with("test") {
+            continue;
+        }
+        let decorators: Vec<String> = node
+            .parent()
+            .filter(|p| p.kind() == "decorated_definition")
+            .map(|p| {
+                named_children(p)
+                    .into_iter()
+                    .filter(|d| d.kind() == "decorator")
+                    .map(|d| text_of(d, text).to_string())
+                    .collect()
+            })
+            .unwrap_or_default();
+        let mut skipped = decorators
+            .iter()
+            .find(|d| d.contains("skip") || d.contains("xfail"))
+            .map(|d| excerpt(d));
+        let body = node.child_by_field_name("body");
+        let title = body
+            .and_then(|b| named_children(b).into_iter().next())
+            .filter(|s| s.kind() == "expression_statement")
+            .and_then(|s| named_children(s).into_iter().next())
+            .filter(|s| s.kind() == "string")
+            .map(|s| {
+                text_of(s, text)
+                    .trim_matches(|c| c == '"' || c == '\'')
+                    .lines()
+                    .map(str::trim)
+                    .find(|l| !l.is_empty())
+                    .unwrap_or(name)
+                    .to_string()
+            })
+            .unwrap_or_else(|| name.to_string());
+        let mut t = Test {
+            name: name.to_string(),
+            title,
+            framework: Framework::Pytest,
+            line: line_of(node),
+            end: node.end_position().row as u32 + 1,
+            expects: Vec::new(),
+            skipped: None,
+            calls: Vec::new(),
+        };
+        for n in body.map(descendants).unwrap_or_default() {
+            match n.kind() {
+                "assert_statement" => {
+                    if let Some(e) = named_children(n).into_iter().next() {
+                        t.expects.push(Expectation {
+                            line: line_of(n),
+                            text: python_assertion(e, text),
+                        });
+                    }
+                }
+                "call" => {
+                    let Some(f) = n.child_by_field_name("function") else {
+                        continue;
+                    };
+                    let ftext = text_of(f, text);
+                    let args: Vec<Node> = n
+                        .child_by_field_name("arguments")
+                        .map(named_children)
+                        .unwrap_or_default();
+                    if ftext == "pytest.raises" || ftext.ends_with(".assertRaises") {
+                        let what = args
+                            .first()
+                            .map(|a| excerpt(text_of(*a, text)))
+                            .unwrap_or_default();
+                        t.expects.push(Expectation {
+                            line: line_of(n),
+                            text: format!("raises {what}"),
+                        });
+                    } else if ftext == "pytest.skip" || ftext.ends_with(".skipTest") {
+                        skipped.get_or_insert_with(|| ftext.to_string());
+                    } else if let Some(m) = ftext.strip_prefix("self.assert") {
+                        let lit = args
+                            .iter()
+                            .find(|a| is_literal(a.kind()))
+                            .map(|a| literal(text_of(*a, text)));
+                        let other = args
+                            .iter()
+                            .find(|a| !is_literal(a.kind()))
+                            .map(|a| excerpt(text_of(*a, text)))
+                            .unwrap_or_default();
+                        t.expects.push(Expectation {
+                            line: line_of(n),
+                            text: match lit {
+                                Some(l) => {
+                                    format!("`{other}` {} {l}", matcher_words(&format!("to{m}")))
+                                }
+                                None => format!("`{}` holds", excerpt(text_of(n, text))),
+                            },
+                        });
+                    } else {
+                        let callee = match f.kind() {
+                            "attribute" => f.child_by_field_name("attribute"),
+                            _ => Some(f),
+                        };
+                        t.calls.extend(callee.map(|c| text_of(c, text).to_string()));
+                    }
+                }
+                _ => {}
+            }
+        }
+        t.skipped = skipped;
+        out.push(t);
+    }
+    out
+}
+
+/// `assert got == "x"` -> `` `got` is "x" ``; anything else -> `` `expr` holds ``.
+fn python_assertion(e: Node, text: &str) -> String {
+    if e.kind() == "comparison_operator" {
+        let parts = named_children(e);
+        let op = e
+            .child(1)
+            .map(|o| text_of(o, text).to_string())
+            .unwrap_or_default();
+        if let [l, r] = parts.as_slice() {
+            let words = match op.as_str() {
+                "==" => "is",
+                "!=" => "is not",
+                "in" => "is in",
+                "is" => "is",
+                _ => "",
+            };
+            if !words.is_empty() {
+                if is_literal(r.kind())
+                    || matches!(r.kind(), "list" | "dictionary" | "tuple" | "set")
+                {
+                    return format!(
+                        "`{}` {words} {}",
+                        excerpt(text_of(*l, text)),
+                        literal(text_of(*r, text))
+                    );
+                }
+                if is_literal(l.kind()) {
+                    return format!(
+                        "`{}` {words} {}",
+                        excerpt(text_of(*r, text)),
+                        literal(text_of(*l, text))
+                    );
+                }
+            }
+        }
+    }
+    format!("`{}` holds", excerpt(text_of(e, text)))
+}
+
+// ---------------------------------------------------------------------------------------
+// Go
+
+fn go_tests(root: Node, text: &str) -> Vec<Test> {
+    let mut out = Vec::new();
+    for node in descendants(root) {
+        if node.kind() != "function_declaration" {
+            continue;
+        }
+        let Some(name) = node.child_by_field_name("name").map(|n| text_of(n, text)) else {
+            continue;
+        };
+        let params = node
+            .child_by_field_name("parameters")
+            .map(|p| text_of(p, text))
+            .unwrap_or("");
+        if !name.starts_with("Test") || !params.contains("testing.T") {
+            continue;
+        }
+        let Some(body) = node.child_by_field_name("body") else {
+            continue;
+        };
+        out.push(go_test(node, body, text, name.to_string()));
+        // `t.Run("case", func(t *testing.T) { ... })`: subtests, named `TestX/case`.
+        for n in descendants(body) {
+            if n.kind() != "call_expression" {
+                continue;
+            }
+            let f = n.child_by_field_name("function").map(|f| text_of(f, text));
+            if !f.is_some_and(|f| f.ends_with(".Run")) {
+                continue;
+            }
+            let args: Vec<Node> = n
+                .child_by_field_name("arguments")
+                .map(named_children)
+                .unwrap_or_default();
+            let (Some(case), Some(func)) = (args.first(), args.get(1)) else {
+                continue;
+            };
+            if func.kind() != "func_literal" || !case.kind().contains("string") {
+                continue;
+            }
+            let case = text_of(*case, text).trim_matches(|c| c == '"' || c == '`');
+            out.push(go_test(n, *func, text, format!("{name}/{case}")));
+        }
+    }
+    out
+}
+
+fn go_test(node: Node, body: Node, text: &str, name: String) -> Test {
+    let mut bindings: HashMap<String, String> = HashMap::new();
+    let mut t = Test {
+        title: name.clone(),
+        name,
+        framework: Framework::Go,
+        line: line_of(node),
+        end: node.end_position().row as u32 + 1,
+        expects: Vec::new(),
+        skipped: None,
+        calls: Vec::new(),
+    };
+    let value = |n: Node, bindings: &HashMap<String, String>| -> Option<String> {
+        if is_literal(n.kind()) {
+            Some(literal(text_of(n, text)))
+        } else {
+            bindings.get(text_of(n, text)).cloned()
+        }
+    };
+    for n in descendants(body) {
+        match n.kind() {
+            "short_var_declaration" | "var_spec" | "assignment_statement" => {
+                let (l, r) = match n.kind() {
+                    "var_spec" => (
+                        n.child_by_field_name("name"),
+                        n.child_by_field_name("value"),
+                    ),
+                    _ => (
+                        n.child_by_field_name("left"),
+                        n.child_by_field_name("right"),
+                    ),
+                };
+                if let (Some(l), Some(r)) = (l, r) {
+                    let ls = named_children(l);
+                    let rs = named_children(r);
+                    let ls = if ls.is_empty() { vec![l] } else { ls };
+                    for (a, b) in ls.iter().zip(rs.iter()) {
+                        if is_literal(b.kind()) {
+                            bindings
+                                .insert(text_of(*a, text).to_string(), literal(text_of(*b, text)));
+                        }
+                    }
+                }
+            }
+            "if_statement" => {
+                let (Some(cond), Some(then)) = (
+                    n.child_by_field_name("condition"),
+                    n.child_by_field_name("consequence"),
+                ) else {
+                    continue;
+                };
+                let reports = text_of(then, text);
+                if cond.kind() != "binary_expression"
+                    || !(reports.contains(".Error") || reports.contains(".Fatal"))
+                {
+                    continue;
+                }
+                let (Some(l), Some(r)) = (
+                    cond.child_by_field_name("left"),
+                    cond.child_by_field_name("right"),
+                ) else {
+                    continue;
+                };
+                let op = cond
+                    .child_by_field_name("operator")
+                    .map(|o| text_of(o, text))
+                    .unwrap_or("");
+                // `if got != want { t.Errorf(...) }` expects got == want.
+                let words = if op == "!=" { "is" } else { "is not" };
+                let want = value(r, &bindings)
+                    .map(|v| (l, v))
+                    .or_else(|| value(l, &bindings).map(|v| (r, v)));
+                if let Some((got, v)) = want {
+                    t.expects.push(Expectation {
+                        line: line_of(n),
+                        text: format!("`{}` {words} {v}", excerpt(text_of(got, text))),
+                    });
+                }
+            }
+            "call_expression" => {
+                let Some(f) = n.child_by_field_name("function") else {
+                    continue;
+                };
+                let ftext = text_of(f, text);
+                let args: Vec<Node> = n
+                    .child_by_field_name("arguments")
+                    .map(named_children)
+                    .unwrap_or_default();
+                if matches!(ftext, "t.Skip" | "t.Skipf" | "t.SkipNow") {
+                    t.skipped.get_or_insert_with(|| ftext.to_string());
+                } else if ftext.starts_with("assert.") || ftext.starts_with("require.") {
+                    let m = ftext.split_once('.').map(|(_, m)| m).unwrap_or("");
+                    if let Some(v) = args.iter().skip(1).find_map(|a| value(*a, &bindings)) {
+                        let other = args
+                            .iter()
+                            .skip(1)
+                            .find(|a| value(**a, &bindings).is_none())
+                            .map(|a| excerpt(text_of(*a, text)))
+                            .unwrap_or_default();
+                        t.expects.push(Expectation {
+                            line: line_of(n),
+                            text: format!("`{other}` {} {v}", matcher_words(&format!("to{m}"))),
+                        });
+                    }
+                } else {
+                    let callee = match f.kind() {
+                        "selector_expression" => f.child_by_field_name("field"),
+                        _ => Some(f),
+                    };
+                    t.calls.extend(callee.map(|c| text_of(c, text).to_string()));
+                }
+            }
+            _ => {}
+        }
+    }
+    t
+}
+
+#[cfg(test)]
+mod tests;

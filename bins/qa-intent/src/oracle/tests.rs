@@ -1,0 +1,110 @@
+use super::*;
+use crate::trees::{outline, Grammar};
+
+fn tests_of(g: Grammar, text: &str, macros: &[&str]) -> Vec<Test> {
+    let macros: Vec<String> = macros.iter().map(|m| m.to_string()).collect();
+    outline(g, text, &macros).expect("parsed").tests
+}
+
+fn expects(t: &Test) -> Vec<&str> {
+    t.expects.iter().map(|e| e.text.as_str()).collect()
+}
+
+#[test]
+fn rust_tests_are_functions_with_an_attribute_ending_in_test() {
+    let t = tests_of(
+        Grammar::Rust,
+        "#[test]\nfn a() { assert_eq!(sum(1, 2), 3); }\n#[tokio::test]\nasync fn b() {}\nfn helper() { assert_eq!(1, 1); }\n",
+        &[],
+    );
+    let names: Vec<&str> = t.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["a", "b"]);
+    assert_eq!(expects(&t[0]), ["`sum(1, 2)` is 3"]);
+    assert_eq!(t[0].calls, ["sum"]);
+}
+
+#[test]
+fn an_ignored_rust_test_is_skipped_and_a_plain_one_is_not() {
+    let t = tests_of(
+        Grammar::Rust,
+        "#[test]\n#[ignore]\nfn a() {}\n#[test]\nfn b() {}\n",
+        &[],
+    );
+    assert_eq!(t[0].skipped.as_deref(), Some("#[ignore]"));
+    assert_eq!(t[1].skipped, None);
+}
+
+#[test]
+fn repository_test_macros_define_tests_with_let_bound_expectations() {
+    let src = "rgtest!(r1234, |dir: Dir, mut cmd: TestCommand| {\n    dir.create(\"a\", \"x\");\n    let expected = \"\\\nsub/b\nsub/a\n\";\n    eqnice!(expected, cmd.arg(\"--sortr=path\").stdout());\n});\n";
+    let t = tests_of(Grammar::Rust, src, &["rgtest"]);
+    assert_eq!(t.len(), 1);
+    assert_eq!(t[0].name, "r1234");
+    assert_eq!(
+        expects(&t[0]),
+        ["`cmd.arg(\"--sortr=path\").stdout()` is \"sub/b\\nsub/a\\n\""]
+    );
+    // The same invocation is no test when the repository defines no such macro.
+    assert!(tests_of(Grammar::Rust, src, &[]).is_empty());
+}
+
+#[test]
+fn should_panic_is_an_expectation() {
+    let t = tests_of(
+        Grammar::Rust,
+        "#[test]\n#[should_panic(expected = \"boom\")]\nfn a() { f(); }\n",
+        &[],
+    );
+    assert_eq!(expects(&t[0]), ["panics with \"boom\""]);
+}
+
+#[test]
+fn jest_tests_with_modifiers_each_and_skips() {
+    let src = "describe('cart', () => {\n  it('adds', () => { expect(add(1)).toBe(2); expect(f).not.toThrow('x') });\n  test.each([1])('case %s', (n) => { expect(n).toBeTruthy() });\n  test.skip('later', () => {});\n  it.todo('someday');\n});\n";
+    let t = tests_of(Grammar::TypeScript, src, &[]);
+    let titles: Vec<&str> = t.iter().map(|t| t.title.as_str()).collect();
+    assert_eq!(titles, ["adds", "case %s", "later", "someday"]);
+    assert_eq!(expects(&t[0]), ["`add(1)` is 2", "`f` not throws 'x'"]);
+    assert_eq!(t[0].calls, ["add"]);
+    assert_eq!(t[1].skipped, None);
+    assert_eq!(t[2].skipped.as_deref(), Some("test.skip"));
+    assert_eq!(t[3].skipped.as_deref(), Some("it.todo"));
+}
+
+#[test]
+fn a_describe_block_and_other_calls_are_not_tests() {
+    let t = tests_of(
+        Grammar::JavaScript,
+        "describe('x', () => {});\nfoo('y', () => {});\n",
+        &[],
+    );
+    assert!(t.is_empty());
+}
+
+#[test]
+fn pytest_functions_marks_raises_and_literal_sides() {
+    let src = "import pytest\n\n@pytest.mark.skip(reason='flaky')\ndef test_a():\n    assert f(1) == 'x'\n\ndef test_b():\n    \"\"\"Rejects negatives.\"\"\"\n    with pytest.raises(ValueError):\n        g(-1)\n    assert 2 == h()\n\ndef helper():\n    assert True\n";
+    let t = tests_of(Grammar::Python, src, &[]);
+    assert_eq!(t.len(), 2);
+    assert!(t[0].skipped.as_deref().unwrap().contains("skip"));
+    assert_eq!(expects(&t[0]), ["`f(1)` is 'x'"]);
+    assert_eq!(t[1].title, "Rejects negatives.");
+    assert_eq!(expects(&t[1]), ["raises ValueError", "`h()` is 2"]);
+    assert_eq!(t[1].skipped, None);
+}
+
+#[test]
+fn go_tests_subtests_want_bindings_and_skips() {
+    let src = "package p\nfunc TestSort(t *testing.T) {\n\twant := \"a,b\"\n\tif got := Sort(); got != want {\n\t\tt.Errorf(\"got %q\", got)\n\t}\n\tt.Run(\"empty\", func(t *testing.T) {\n\t\tt.Skip(\"later\")\n\t})\n}\nfunc TestHelper(x int) {}\n";
+    let t = tests_of(Grammar::Go, src, &[]);
+    let names: Vec<&str> = t.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["TestSort", "TestSort/empty"]);
+    assert_eq!(expects(&t[0]), ["`got` is \"a,b\""]);
+    assert!(t[0].calls.contains(&"Sort".to_string()));
+    assert_eq!(t[1].skipped.as_deref(), Some("t.Skip"));
+}
+
+#[test]
+fn literals_join_rust_continuations_and_show_newlines() {
+    assert_eq!(literal("\"\\\n  a\nb\n\""), "\"a\\nb\\n\"");
+}

@@ -1,0 +1,62 @@
+//! The base and head text of each changed source file, read from git objects by the blob
+//! ids qa-diff recorded (a worktree file from disk, checked against its recorded id).
+
+use std::path::Path;
+
+use git2::{ObjectType, Oid, Repository};
+use qa_shared::change::FileData;
+
+/// Largest version of a file that is parsed: bigger ones are generated or vendored.
+pub const MAX_BYTES: usize = 1 << 20;
+
+/// The two versions of one changed file; `None` where the side does not exist, is binary,
+/// is too big, or cannot be read.
+#[derive(Debug, Default, Clone)]
+pub struct Versions {
+    pub base: Option<String>,
+    pub head: Option<String>,
+}
+
+/// Reads the versions of `file` from `repo` (opened by the caller, one per thread).
+pub fn versions(repo: &Repository, root: &Path, file: &FileData) -> Versions {
+    if file.binary {
+        return Versions::default();
+    }
+    Versions {
+        base: file.old_oid.as_deref().and_then(|oid| blob(repo, oid)),
+        head: file
+            .new_oid
+            .as_deref()
+            .and_then(|oid| blob(repo, oid).or_else(|| worktree(root, &file.path, oid))),
+    }
+}
+
+fn blob(repo: &Repository, oid: &str) -> Option<String> {
+    let oid = Oid::from_str(oid).ok()?;
+    let blob = repo.find_blob(oid).ok()?;
+    text(blob.content())
+}
+
+/// A working-tree file that is not in the object database yet: read only a regular file
+/// inside the repository whose content still hashes to the id qa-diff recorded.
+fn worktree(root: &Path, path: &str, oid: &str) -> Option<String> {
+    if path.split('/').any(|part| part == ".." || part.is_empty()) {
+        return None;
+    }
+    let full = root.join(path);
+    let meta = std::fs::symlink_metadata(&full).ok()?;
+    if !meta.file_type().is_file() || meta.len() > MAX_BYTES as u64 {
+        return None;
+    }
+    let bytes = std::fs::read(&full).ok()?;
+    let id = Oid::hash_object(ObjectType::Blob, &bytes).ok()?;
+    (id.to_string() == oid).then_some(())?;
+    text(&bytes)
+}
+
+fn text(bytes: &[u8]) -> Option<String> {
+    if bytes.len() > MAX_BYTES {
+        return None;
+    }
+    String::from_utf8(bytes.to_vec()).ok()
+}

@@ -1,0 +1,453 @@
+//! Syntax trees of changed source files (tree-sitter and the official grammars) and the
+//! outline read from them: items, conditions, error exits, calls, list elements, tests.
+//!
+//! What each language contributes is a query file beside this module (`trees/*.scm`)
+//! naming its items, conditions, exits, calls, list literals and match arms with shared
+//! capture names; the tests and their expectations are read by `oracle`. Everything here
+//! is pure: the same text gives the same outline.
+
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+use tree_sitter::{Node, Parser, Query, QueryCursor, StreamingIterator, Tree};
+
+use crate::oracle::{self, Test};
+
+/// A language with a grammar; every other file is read by the line lexer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Grammar {
+    Rust,
+    TypeScript,
+    Tsx,
+    JavaScript,
+    Python,
+    Go,
+}
+
+impl Grammar {
+    /// The grammar of a repository path, by its extension.
+    pub fn of(path: &str) -> Option<Grammar> {
+        let name = path.rsplit('/').next().unwrap_or(path);
+        let (stem, ext) = name.rsplit_once('.')?;
+        if stem.is_empty() {
+            return None;
+        }
+        Some(match ext.to_ascii_lowercase().as_str() {
+            "rs" => Grammar::Rust,
+            "ts" | "mts" | "cts" => Grammar::TypeScript,
+            "tsx" => Grammar::Tsx,
+            "js" | "jsx" | "mjs" | "cjs" => Grammar::JavaScript,
+            "py" | "pyi" => Grammar::Python,
+            "go" => Grammar::Go,
+            _ => return None,
+        })
+    }
+
+    fn language(self) -> tree_sitter::Language {
+        match self {
+            Grammar::Rust => tree_sitter_rust::LANGUAGE.into(),
+            Grammar::TypeScript => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
+            Grammar::Tsx => tree_sitter_typescript::LANGUAGE_TSX.into(),
+            Grammar::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
+            Grammar::Python => tree_sitter_python::LANGUAGE.into(),
+            Grammar::Go => tree_sitter_go::LANGUAGE.into(),
+        }
+    }
+
+    fn query_source(self) -> &'static str {
+        match self {
+            Grammar::Rust => include_str!("trees/rust.scm"),
+            Grammar::TypeScript | Grammar::Tsx => include_str!("trees/typescript.scm"),
+            Grammar::JavaScript => include_str!("trees/javascript.scm"),
+            Grammar::Python => include_str!("trees/python.scm"),
+            Grammar::Go => include_str!("trees/go.scm"),
+        }
+    }
+
+    /// The outline query, compiled once per grammar for the whole process.
+    fn query(self) -> &'static Query {
+        static QUERIES: LazyLock<HashMap<Grammar, Query>> = LazyLock::new(|| {
+            let all = [
+                Grammar::Rust,
+                Grammar::TypeScript,
+                Grammar::Tsx,
+                Grammar::JavaScript,
+                Grammar::Python,
+                Grammar::Go,
+            ];
+            all.into_iter()
+                .map(|g| {
+                    // The query files are part of the build; a broken one is a bug the
+                    // tests catch at once.
+                    let q = Query::new(&g.language(), g.query_source())
+                        .unwrap_or_else(|e| panic!("the {g:?} outline query: {e}"));
+                    (g, q)
+                })
+                .collect()
+        });
+        &QUERIES[&self]
+    }
+}
+
+/// What kind of item a function, type or constant is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ItemKind {
+    Function,
+    Type,
+    Constant,
+    Macro,
+    Module,
+}
+
+/// A named item with its line span (1-based, inclusive).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Item {
+    pub kind: ItemKind,
+    pub name: String,
+    /// The names of the enclosing items and this one: `Cart::save`, `tests::sorts`.
+    pub path: String,
+    pub start: u32,
+    pub end: u32,
+    /// Parameter names of a function, in order.
+    pub params: Vec<String>,
+    bytes: (usize, usize),
+}
+
+/// A located piece of code: `text` is normalized (no whitespace, no outer parentheses),
+/// so the same condition reads the same wherever it moved.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mark {
+    /// Index of the innermost enclosing item.
+    pub item: Option<usize>,
+    pub line: u32,
+    pub text: String,
+}
+
+/// How code leaves with an error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExitKind {
+    /// `panic!`, `todo!`, `unimplemented!`, `unreachable!`, Go `panic(...)`.
+    Panic,
+    /// `.unwrap()` / `.expect(...)`: a panic on the failing path.
+    Unwrap,
+    /// `throw`, `raise`, `Promise.reject`.
+    Throw,
+    /// An error value: `Err(...)`, `bail!`, `errors.New`, `fmt.Errorf`, `log.Fatal`.
+    Error,
+}
+
+/// A located error exit; `text` is the exit as written (excerpted), `key` normalized.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Exit {
+    pub item: Option<usize>,
+    pub line: u32,
+    pub kind: ExitKind,
+    pub text: String,
+    pub key: String,
+}
+
+/// The outline of one version of a file.
+#[derive(Debug, Clone, Default)]
+pub struct Outline {
+    pub items: Vec<Item>,
+    pub conditions: Vec<Mark>,
+    pub exits: Vec<Exit>,
+    /// Callee names (the last segment: `save` for `this.store.save(...)`).
+    pub calls: Vec<Mark>,
+    /// Elements of list, set and map literals inside constants, and match arms / cases
+    /// inside any item: keyed by the item they belong to.
+    pub elements: Vec<Mark>,
+    pub tests: Vec<Test>,
+    /// Rust `macro_rules!` names whose bodies define `#[test]` functions.
+    pub test_macros: Vec<String>,
+}
+
+impl Outline {
+    /// The innermost item containing `line`.
+    pub fn item_at(&self, line: u32) -> Option<usize> {
+        self.items
+            .iter()
+            .enumerate()
+            .filter(|(_, it)| it.start <= line && line <= it.end)
+            .min_by_key(|(_, it)| it.end - it.start)
+            .map(|(i, _)| i)
+    }
+
+    /// The path of an item index, or `""` at file level.
+    pub fn path_of(&self, item: Option<usize>) -> &str {
+        item.map(|i| self.items[i].path.as_str()).unwrap_or("")
+    }
+}
+
+/// Longest excerpt of code kept in an outline.
+const EXCERPT: usize = 120;
+
+/// Parses `text` and reads its outline. `test_macros` names test-defining macros known
+/// from elsewhere in the repository (Rust).
+pub fn outline(grammar: Grammar, text: &str, test_macros: &[String]) -> Option<Outline> {
+    let tree = parse(grammar, text)?;
+    let mut out = read(grammar, &tree, text);
+    let mut macros = test_macros.to_vec();
+    macros.extend(out.test_macros.iter().cloned());
+    out.tests = oracle::tests(grammar, tree.root_node(), text, &macros);
+    Some(out)
+}
+
+/// A syntax tree, or `None` when the parser gives up (it never fails on odd input: errors
+/// become `ERROR` nodes).
+pub fn parse(grammar: Grammar, text: &str) -> Option<Tree> {
+    let mut parser = Parser::new();
+    parser.set_language(&grammar.language()).ok()?;
+    parser.parse(text, None)
+}
+
+/// The 1-based line a node starts on.
+pub fn line_of(node: Node) -> u32 {
+    node.start_position().row as u32 + 1
+}
+
+/// The source text of a node.
+pub fn text_of<'t>(node: Node, text: &'t str) -> &'t str {
+    text.get(node.byte_range()).unwrap_or("")
+}
+
+/// Code text with whitespace removed and one pair of outer parentheses dropped.
+pub fn normalize(code: &str) -> String {
+    let mut s: String = code.chars().filter(|c| !c.is_whitespace()).collect();
+    while s.starts_with('(') && s.ends_with(')') && balanced(&s[1..s.len() - 1]) {
+        s = s[1..s.len() - 1].to_string();
+    }
+    s
+}
+
+fn balanced(s: &str) -> bool {
+    let mut depth = 0i32;
+    for c in s.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth < 0 {
+                    return false;
+                }
+            }
+            _ => {}
+        }
+    }
+    depth == 0
+}
+
+/// A one-line excerpt of code: whitespace runs collapsed, bounded.
+pub fn excerpt(code: &str) -> String {
+    let one: String = code.split_whitespace().collect::<Vec<_>>().join(" ");
+    match one.char_indices().nth(EXCERPT) {
+        Some((i, _)) => format!("{}…", &one[..i]),
+        None => one,
+    }
+}
+
+fn read(grammar: Grammar, tree: &Tree, text: &str) -> Outline {
+    let query = grammar.query();
+    let names = query.capture_names();
+    let mut cursor = QueryCursor::new();
+    let mut matches = cursor.matches(query, tree.root_node(), text.as_bytes());
+    let mut items = Vec::new();
+    let mut conditions = Vec::new();
+    let mut exits = Vec::new();
+    let mut calls = Vec::new();
+    let mut lists = Vec::new();
+    let mut arms = Vec::new();
+    while let Some(m) = matches.next() {
+        let capture = |name: &str| {
+            m.captures()
+                .iter()
+                .find(|c| names[c.index as usize] == name)
+                .map(|c| c.node)
+        };
+        for c in m.captures() {
+            let node = c.node;
+            match names[c.index as usize] {
+                n if n.starts_with("item.") => {
+                    let kind = match n {
+                        "item.function" => ItemKind::Function,
+                        "item.type" => ItemKind::Type,
+                        "item.constant" => ItemKind::Constant,
+                        "item.macro" => ItemKind::Macro,
+                        _ => ItemKind::Module,
+                    };
+                    let name = capture("name").map(|n| excerpt(text_of(n, text)));
+                    let params = capture("params")
+                        .map(|p| param_names(p, text))
+                        .unwrap_or_default();
+                    items.push(Item {
+                        kind,
+                        name: name.unwrap_or_default(),
+                        path: String::new(),
+                        start: line_of(node),
+                        end: node.end_position().row as u32 + 1,
+                        params,
+                        bytes: (node.start_byte(), node.end_byte()),
+                    });
+                }
+                "condition" => conditions.push(node),
+                "exit" => {
+                    let kind = match capture("exit.name").map(|n| text_of(n, text)) {
+                        Some("panic" | "todo" | "unimplemented" | "unreachable") => ExitKind::Panic,
+                        Some("unwrap" | "expect") => ExitKind::Unwrap,
+                        Some("reject") | None => ExitKind::Throw,
+                        Some(_) => ExitKind::Error,
+                    };
+                    exits.push((node, kind));
+                }
+                "call" => {
+                    if let Some(callee) = capture("callee") {
+                        calls.push((node, text_of(callee, text).to_string()));
+                    }
+                }
+                "list" => lists.push(node),
+                "arm" => arms.push(node),
+                _ => {}
+            }
+        }
+    }
+    items.sort_by_key(|it| (it.bytes.0, std::cmp::Reverse(it.bytes.1)));
+    items.dedup_by(|a, b| a.bytes == b.bytes);
+    name_paths(&mut items);
+    let within = |node: Node| innermost(&items, node.start_byte());
+    let mut out = Outline {
+        conditions: conditions
+            .into_iter()
+            .map(|n| Mark {
+                item: within(n),
+                line: line_of(n),
+                text: normalize(text_of(n, text)),
+            })
+            .collect(),
+        exits: exits
+            .into_iter()
+            .map(|(n, kind)| Exit {
+                item: within(n),
+                line: line_of(n),
+                kind,
+                text: excerpt(text_of(n, text)),
+                key: normalize(text_of(n, text)),
+            })
+            .collect(),
+        calls: calls
+            .into_iter()
+            .map(|(n, callee)| Mark {
+                item: within(n),
+                line: line_of(n),
+                text: callee,
+            })
+            .collect(),
+        ..Outline::default()
+    };
+    // List elements count only directly inside a constant (not a list nested in another
+    // list, not a list built inside a function body); arms count inside any item.
+    for list in lists {
+        let item = within(list);
+        let in_constant = item.is_some_and(|i| items[i].kind == ItemKind::Constant);
+        let nested = ancestors(list).any(|a| {
+            item.is_some_and(|i| a.start_byte() >= items[i].bytes.0)
+                && matches!(
+                    a.kind(),
+                    "array_expression"
+                        | "array"
+                        | "object"
+                        | "list"
+                        | "set"
+                        | "dictionary"
+                        | "tuple"
+                        | "literal_value"
+                )
+        });
+        if !in_constant || nested {
+            continue;
+        }
+        let mut walk = list.walk();
+        for el in list.named_children(&mut walk) {
+            if el.kind().contains("comment") {
+                continue;
+            }
+            out.elements.push(Mark {
+                item,
+                line: line_of(el),
+                text: excerpt(text_of(el, text)),
+            });
+        }
+    }
+    for arm in arms {
+        if let Some(item) = within(arm) {
+            out.elements.push(Mark {
+                item: Some(item),
+                line: line_of(arm),
+                text: excerpt(text_of(arm, text)),
+            });
+        }
+    }
+    out.test_macros = items
+        .iter()
+        .filter(|it| it.kind == ItemKind::Macro)
+        .filter(|it| {
+            let body = &text[it.bytes.0..it.bytes.1];
+            let squeezed: String = body.chars().filter(|c| !c.is_whitespace()).collect();
+            squeezed.contains("#[test]") || squeezed.contains("::test]")
+        })
+        .map(|it| it.name.clone())
+        .collect();
+    out.items = items;
+    out
+}
+
+fn ancestors(node: Node) -> impl Iterator<Item = Node> {
+    std::iter::successors(node.parent(), |n| n.parent())
+}
+
+/// The innermost item whose byte span holds `at` (items sorted by start, outer first).
+fn innermost(items: &[Item], at: usize) -> Option<usize> {
+    let last = items.partition_point(|it| it.bytes.0 <= at);
+    (0..last).rev().find(|&i| items[i].bytes.1 > at)
+}
+
+/// Each item's path: the enclosing items' names and its own, joined by `::`.
+fn name_paths(items: &mut [Item]) {
+    for i in 0..items.len() {
+        let at = items[i].bytes.0;
+        let mut chain = vec![items[i].name.clone()];
+        let mut limit = i;
+        while let Some(p) = innermost(&items[..limit], at) {
+            chain.push(items[p].name.clone());
+            limit = p;
+        }
+        chain.reverse();
+        items[i].path = chain.join("::");
+    }
+}
+
+/// The names a parameter list declares: the first identifier of each parameter.
+fn param_names(params: Node, text: &str) -> Vec<String> {
+    let mut walk = params.walk();
+    params
+        .named_children(&mut walk)
+        .filter(|p| !p.kind().contains("comment"))
+        .filter_map(|p| {
+            if matches!(p.kind(), "identifier" | "self_parameter") {
+                return Some(text_of(p, text).to_string());
+            }
+            first_identifier(p).map(|n| text_of(n, text).to_string())
+        })
+        .collect()
+}
+
+fn first_identifier(node: Node) -> Option<Node> {
+    if node.kind() == "identifier" {
+        return Some(node);
+    }
+    let mut walk = node.walk();
+    let children: Vec<Node> = node.named_children(&mut walk).collect();
+    children.into_iter().find_map(first_identifier)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,26 @@
+; JavaScript (JSX included): items, conditions, error exits, calls, list literals and cases.
+(function_declaration name: (identifier) @name parameters: (formal_parameters) @params) @item.function
+(generator_function_declaration name: (identifier) @name parameters: (formal_parameters) @params) @item.function
+(method_definition name: (_) @name parameters: (formal_parameters) @params) @item.function
+(variable_declarator
+  name: (identifier) @name
+  value: [(arrow_function) (function_expression)]) @item.function
+(class_declaration name: (identifier) @name) @item.type
+(variable_declarator name: (identifier) @name value: [(array) (object) (new_expression)]) @item.constant
+
+(if_statement condition: (_) @condition)
+(while_statement condition: (_) @condition)
+(ternary_expression condition: (_) @condition)
+
+(throw_statement) @exit
+(call_expression
+  function: (member_expression object: (identifier) @_promise property: (property_identifier) @exit.name)
+  (#eq? @_promise "Promise") (#eq? @exit.name "reject")) @exit
+
+(call_expression
+  function: [(identifier) @callee
+             (member_expression property: (property_identifier) @callee)]) @call
+
+(array) @list
+(object) @list
+(switch_case value: (_) @arm)

@@ -1,0 +1,22 @@
+; Python: items, conditions, error exits, calls, list literals and match cases.
+(function_definition name: (identifier) @name parameters: (parameters) @params) @item.function
+(class_definition name: (identifier) @name) @item.type
+(module
+  (expression_statement
+    (assignment left: (identifier) @name right: [(list) (set) (dictionary) (tuple)])) @item.constant)
+
+(if_statement condition: (_) @condition)
+(elif_clause condition: (_) @condition)
+(while_statement condition: (_) @condition)
+
+(raise_statement) @exit
+
+(call
+  function: [(identifier) @callee
+             (attribute attribute: (identifier) @callee)]) @call
+
+(list) @list
+(set) @list
+(dictionary) @list
+(tuple) @list
+(case_clause (case_pattern) @arm)

@@ -1,0 +1,30 @@
+; Rust: items, conditions, error exits, calls, list literals and match arms.
+(function_item name: (identifier) @name parameters: (parameters) @params) @item.function
+(struct_item name: (type_identifier) @name) @item.type
+(enum_item name: (type_identifier) @name) @item.type
+(trait_item name: (type_identifier) @name) @item.type
+(impl_item type: (_) @name) @item.type
+(const_item name: (identifier) @name) @item.constant
+(static_item name: (identifier) @name) @item.constant
+(macro_definition name: (identifier) @name) @item.macro
+(mod_item name: (identifier) @name) @item.module
+
+(if_expression condition: (_) @condition)
+(while_expression condition: (_) @condition)
+(match_pattern condition: (_) @condition)
+
+(macro_invocation
+  macro: (identifier) @exit.name
+  (#any-of? @exit.name "panic" "todo" "unimplemented" "unreachable" "bail")) @exit
+(call_expression function: (identifier) @exit.name (#eq? @exit.name "Err")) @exit
+(call_expression
+  function: (field_expression field: (field_identifier) @exit.name)
+  (#any-of? @exit.name "unwrap" "expect")) @exit
+
+(call_expression
+  function: [(identifier) @callee
+             (field_expression field: (field_identifier) @callee)
+             (scoped_identifier name: (identifier) @callee)]) @call
+
+(array_expression) @list
+(match_arm pattern: (_) @arm)

@@ -1,0 +1,101 @@
+use super::*;
+
+fn rust(text: &str) -> Outline {
+    outline(Grammar::Rust, text, &[]).expect("parsed")
+}
+
+#[test]
+fn every_query_file_compiles_against_its_grammar() {
+    for g in [
+        Grammar::Rust,
+        Grammar::TypeScript,
+        Grammar::Tsx,
+        Grammar::JavaScript,
+        Grammar::Python,
+        Grammar::Go,
+    ] {
+        assert!(g.query().pattern_count() > 5, "{g:?}");
+    }
+}
+
+#[test]
+fn items_carry_their_enclosing_path() {
+    let o =
+        rust("mod tests {\n    fn sorts() {}\n}\nimpl Cart {\n    fn save(&self, id: u32) {}\n}\n");
+    let paths: Vec<&str> = o.items.iter().map(|i| i.path.as_str()).collect();
+    assert_eq!(paths, ["tests", "tests::sorts", "Cart", "Cart::save"]);
+    assert_eq!(o.items[3].params, ["&self", "id"]);
+}
+
+#[test]
+fn conditions_are_normalized_and_located_in_their_item() {
+    let o = rust("fn f() {\n    if (readlen  ==  0) {\n        return;\n    }\n}\n");
+    assert_eq!(o.conditions.len(), 1);
+    assert_eq!(o.conditions[0].text, "readlen==0");
+    assert_eq!(o.conditions[0].line, 2);
+    assert_eq!(o.path_of(o.conditions[0].item), "f");
+}
+
+#[test]
+fn panics_and_error_values_are_exits_but_other_macros_are_not() {
+    let o = rust(
+        "fn f() {\n    todo!();\n    println!(\"x\");\n    let _ = Err(1);\n    g().unwrap();\n}\n",
+    );
+    let kinds: Vec<ExitKind> = o.exits.iter().map(|e| e.kind).collect();
+    assert_eq!(kinds, [ExitKind::Panic, ExitKind::Error, ExitKind::Unwrap]);
+}
+
+#[test]
+fn list_elements_count_inside_constants_only() {
+    let o = rust("const NAMES: &[&str] = &[\"a\", \"b\"];\nfn f() { let v = [1, 2]; }\n");
+    let texts: Vec<&str> = o.elements.iter().map(|e| e.text.as_str()).collect();
+    assert_eq!(texts, ["\"a\"", "\"b\""]);
+}
+
+#[test]
+fn test_macros_are_those_whose_bodies_define_tests() {
+    let o = rust("macro_rules! rgtest {\n    ($name:ident, $fun:expr) => {\n        #[test]\n        fn $name() { $fun() }\n    };\n}\nmacro_rules! other { () => { 1 } }\n");
+    assert_eq!(o.test_macros, ["rgtest"]);
+}
+
+#[test]
+fn typescript_javascript_python_and_go_have_items_and_conditions() {
+    let ts = outline(
+        Grammar::TypeScript,
+        "class Cart { save(id: number) { if (id > 0) { throw new Error('no') } } }",
+        &[],
+    )
+    .unwrap();
+    assert_eq!(
+        ts.items.iter().map(|i| i.path.as_str()).collect::<Vec<_>>(),
+        ["Cart", "Cart::save"]
+    );
+    assert_eq!(ts.conditions[0].text, "id>0");
+    assert_eq!(ts.exits[0].kind, ExitKind::Throw);
+    let js = outline(
+        Grammar::JavaScript,
+        "const KINDS = ['a', 'b'];\nfunction f(x) { return x ? 1 : 2 }\n",
+        &[],
+    )
+    .unwrap();
+    assert_eq!(js.elements.len(), 2);
+    assert_eq!(js.conditions[0].text, "x");
+    let py = outline(
+        Grammar::Python,
+        "X = ['a']\ndef f(a, b):\n    if a < b:\n        raise ValueError('bad')\n",
+        &[],
+    )
+    .unwrap();
+    assert_eq!(py.items[1].params, ["a", "b"]);
+    assert_eq!(py.exits[0].kind, ExitKind::Throw);
+    assert_eq!(py.elements.len(), 1);
+    let go = outline(Grammar::Go, "package p\nfunc F(n int) error {\n    if n < 0 {\n        return errors.New(\"negative\")\n    }\n    return nil\n}\n", &[]).unwrap();
+    assert_eq!(go.conditions[0].text, "n<0");
+    assert_eq!(go.exits[0].kind, ExitKind::Error);
+}
+
+#[test]
+fn normalize_drops_only_balanced_outer_parentheses() {
+    assert_eq!(normalize("( a && b )"), "a&&b");
+    assert_eq!(normalize("(a) && (b)"), "(a)&&(b)");
+}
