@@ -252,13 +252,40 @@ pub enum Origin {
 }
 
 /// A changed test: a repository-authored contract.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct TestContract {
     pub file: String,
     pub line: u32,
     pub title: String,
     /// `jest` style (`it`/`test`), `pytest`, `go`, `rust`.
     pub framework: String,
+    /// The function or case name, when it differs from the title.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The values the test expects, read from its assertions (untrusted text).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub expects: Vec<Expected>,
+    /// The marker that skips or disables the test (`#[ignore]`, `test.skip`, `t.Skip`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skipped: Option<String>,
+    /// Changed product items the test calls.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub exercises: Vec<Exercised>,
+}
+
+/// One value a changed test expects, at its assertion line.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Expected {
+    pub line: u32,
+    pub text: String,
+}
+
+/// A changed product item a test calls: where it starts at head.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Exercised {
+    pub file: String,
+    pub line: u32,
+    pub item: String,
 }
 
 /// A `@qaFlow` / `@qaStage` / `@qaOutcome` / `@qaRisk` annotation on a changed export.

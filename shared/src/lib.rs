@@ -21,6 +21,7 @@ pub mod manifest;
 pub mod ndjson;
 pub mod output;
 pub mod secret;
+pub mod steps;
 pub mod untrusted;
 pub mod validation;
 

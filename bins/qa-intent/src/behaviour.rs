@@ -72,6 +72,34 @@ static UNUSABLE: LazyLock<Regex> = LazyLock::new(|| {
     .expect("unusable pattern")
 });
 
+/// Subjects that describe mechanics, not behaviour: versions, dependencies, generated
+/// files, moves and merges.
+static MECHANICAL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?ix)^\s*(
+            (bump|bumps|bumped|upgrade|upgrades|pin|pins|unpin|vendor|regenerate|regenerates|
+             release|prepare\ release|publish|version|merge|merged|revert|reverts|reformat|
+             initial\ commit|init|bootstrap|scaffold|sync\ with|rebase)\b.*
+          | (fixup|squash|amend)!.*
+          | v?\d+(\.\d+)+\b.*
+          | .*\b(dependenc(y|ies)|deps|lockfile|changelog|snapshots?|version\ to|to\ v?\d+(\.\d+)+)\s*$
+        )$",
+    )
+    .expect("mechanical pattern")
+});
+
+/// A plain phrase about what the product does ("Close the temp file before removing it",
+/// "Forwards the arguments set in an environment variable"): at least three words, most
+/// of them words, and not mechanical.
+fn is_descriptive(desc: &str) -> bool {
+    let words: Vec<&str> = desc.split_whitespace().collect();
+    let wordy = words
+        .iter()
+        .filter(|w| w.chars().any(char::is_alphabetic))
+        .count();
+    words.len() >= 3 && wordy * 3 >= words.len() * 2 && !MECHANICAL.is_match(desc)
+}
+
 /// Verbs that describe externally meaningful behaviour when a subject starts with them
 /// (after an optional `area:` prefix) or, for refactors, anywhere in the subject.
 const BEHAVIOUR_VERBS: &[&str] = &[
@@ -335,6 +363,9 @@ pub fn classify(commit: &CommitData, role: impl Fn(&str) -> Option<Role>) -> Com
         {
             CommitClass::Behaviour(Rank::Plain)
         }
+        // Many projects write plain imperative or third-person phrases about the product:
+        // on a product file, such a subject is the intent's wording.
+        _ if behaviour_files && is_descriptive(desc) => CommitClass::Behaviour(Rank::Plain),
         _ => CommitClass::Unusable,
     }
 }
@@ -506,8 +537,53 @@ mod tests {
             CommitClass::Maintenance
         );
         assert_eq!(
-            class("Tweak calendar spacing", None, &["src/cal.ts"]),
+            class("Tweak spacing", None, &["src/cal.ts"]),
             CommitClass::Unusable
+        );
+    }
+
+    #[test]
+    fn plain_descriptive_subjects_on_product_files_are_behaviour_wording() {
+        for subject in [
+            "Close the temp file before removing it",
+            "Keep the declaration order of option names",
+            "Forwards the arguments set in an environment variable",
+            "Open the cache file in text mode",
+            "Tweak calendar spacing",
+        ] {
+            assert_eq!(
+                class(subject, None, &["src/cache.py"]),
+                CommitClass::Behaviour(Rank::Plain),
+                "{subject}"
+            );
+        }
+    }
+
+    #[test]
+    fn mechanical_subjects_stay_without_usable_wording() {
+        for subject in [
+            "Bump serde to 1.0.200",
+            "v2.3.1",
+            "Merge pull request 42 from x/y",
+            "Regenerate the parser tables",
+            "Update dependencies",
+            "refresh the lockfile",
+            "1 2 3",
+        ] {
+            assert_ne!(
+                class(subject, None, &["src/cache.py"]),
+                CommitClass::Behaviour(Rank::Plain),
+                "{subject}"
+            );
+        }
+        // The same descriptive phrase on a docs-only commit is maintenance.
+        assert_eq!(
+            class(
+                "Close the temp file before removing it",
+                None,
+                &["docs/a.md"]
+            ),
+            CommitClass::Maintenance
         );
     }
 
@@ -546,8 +622,8 @@ mod tests {
         let mut c = commit("SHOP-301 free shipping over 50", None, &["src/cart.ts"]);
         c.tickets = vec!["SHOP-301".into()];
         assert_eq!(classify(&c, role_of), CommitClass::Behaviour(Rank::Plain));
-        // Without the ticket the same words are no usable intent.
-        let c = commit("free shipping over 50", None, &["src/cart.ts"]);
+        // Without the ticket, two words are no usable intent.
+        let c = commit("free shipping", None, &["src/cart.ts"]);
         assert_eq!(classify(&c, role_of), CommitClass::Unusable);
     }
 

@@ -4,16 +4,18 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use qa_shared::change::{
-    Annotation, Authority, CommitData, Confidence, Focus, IntentData, IntentSource, LifecycleStep,
-    Location, Op, Origin, Role, Stage, TestContract,
+    Annotation, Authority, CommitData, Confidence, Exercised, Expected, Focus, IntentData,
+    IntentSource, LifecycleStep, Location, Op, Origin, Role, Stage, TestContract,
 };
 
 use crate::behaviour::{self, CommitClass, Rank};
 use crate::changeset::{bears_behaviour, Changeset};
+use crate::deltas::{Deltas, FileDelta};
 use crate::joining::{self, Member};
 use crate::lifecycle::{self, Fact, FactKind, Reading};
 use crate::manifest::{Criticality, Manifest};
 use crate::syntax;
+use crate::trees::ItemKind;
 use crate::vocabulary::{self, FileTerms};
 
 /// An intent before it becomes a record: its data and the facts its scenarios rest on.
@@ -34,6 +36,8 @@ pub struct Intent {
     /// Outcomes the matching manifest flow expects and forbids (team policy).
     pub expected: Vec<String>,
     pub forbidden: Vec<String>,
+    /// What the syntax trees say changed in this intent's files, by path.
+    pub deltas: BTreeMap<String, FileDelta>,
 }
 
 /// Most lifecycle steps kept per stage.
@@ -41,11 +45,17 @@ const PER_STAGE: usize = 4;
 
 /// Builds every intent of the change, in a stable order: commit intents by anchor, then
 /// standalone cleanup, vocabulary partitions, configuration, workflow and test evidence.
-pub fn derive(cs: &Changeset, manifest: Option<&Manifest>) -> Vec<Intent> {
+pub fn derive(cs: &Changeset, manifest: Option<&Manifest>, deltas: &Deltas) -> Vec<Intent> {
     let readings: BTreeMap<&str, Reading> = cs
         .files
         .iter()
-        .map(|f| (f.data.path.as_str(), lifecycle::read_file(&f.data)))
+        .map(|f| {
+            let mut reading = lifecycle::read_file(&f.data);
+            if let Some(delta) = deltas.get(&f.data.path) {
+                lifecycle::refine(&mut reading, delta);
+            }
+            (f.data.path.as_str(), reading)
+        })
         .collect();
     let role = |p: &str| cs.role(p);
 
@@ -200,15 +210,22 @@ pub fn derive(cs: &Changeset, manifest: Option<&Manifest>) -> Vec<Intent> {
         // ... by what it imports (a test of `rules/urgency.js` requires it), and by the
         // module its changed test titles name ("urgency flags account threats").
         let imported = readings.get(t).map(|r| &r.imports);
-        let titles: Vec<String> = cs
-            .file(t)
-            .map(|f| {
-                syntax::test_contracts(syntax::language_of(t), t, &added_lines(&f.data))
-                    .into_iter()
-                    .map(|(_, title, _)| title.to_ascii_lowercase())
-                    .collect()
-            })
-            .unwrap_or_default();
+        let titles: Vec<String> = match deltas.get(*t) {
+            Some(delta) => delta
+                .changed_tests
+                .iter()
+                .map(|c| c.title.to_ascii_lowercase())
+                .collect(),
+            None => cs
+                .file(t)
+                .map(|f| {
+                    syntax::test_contracts(syntax::language_of(t), t, &added_lines(&f.data))
+                        .into_iter()
+                        .map(|(_, title, _)| title.to_ascii_lowercase())
+                        .collect()
+                })
+                .unwrap_or_default(),
+        };
         let named = |f: &str| {
             let stem = lifecycle::module_stem(f);
             stem.len() >= 4
@@ -296,7 +313,7 @@ pub fn derive(cs: &Changeset, manifest: Option<&Manifest>) -> Vec<Intent> {
     }
     let mut intents: Vec<Intent> = groups
         .iter()
-        .map(|g| build(cs, g, &readings, &owners, manifest))
+        .map(|g| build(cs, g, &readings, &owners, manifest, deltas))
         .collect();
     // The work being edited now first; otherwise the order above (a stable sort).
     intents.sort_by_key(|i| !i.data.current);
@@ -378,6 +395,7 @@ fn build(
     readings: &BTreeMap<&str, Reading>,
     owners: &BTreeMap<&str, usize>,
     manifest: Option<&Manifest>,
+    deltas: &Deltas,
 ) -> Intent {
     let commits: Vec<&CommitData> = g.commits.iter().map(|&i| &cs.commits[i].data).collect();
     let anchor = commits.first();
@@ -475,13 +493,38 @@ fn build(
         }
     }
 
-    // Changed tests and annotations of this intent's files.
+    // Changed tests and annotations of this intent's files; the syntax trees read the
+    // tests where a grammar exists, the line lexer elsewhere.
+    let own_deltas: BTreeMap<String, FileDelta> = g
+        .files
+        .iter()
+        .filter_map(|f| deltas.get(f).map(|d| (f.clone(), d.clone())))
+        .collect();
+    let product_items: Vec<(&str, &str, u32)> = own_deltas
+        .iter()
+        .filter(|(f, _)| roles.get(*f).is_some_and(|&r| bears_behaviour(r)))
+        .flat_map(|(f, d)| {
+            d.changed_items
+                .iter()
+                .filter(|(_, kind, _)| *kind == ItemKind::Function)
+                .map(move |(path, _, line)| (f.as_str(), path.as_str(), *line))
+        })
+        .collect();
     let mut contracts = Vec::new();
     let mut annotations = Vec::new();
     for f in &g.files {
         let Some(file) = cs.file(f) else { continue };
         let added = added_lines(&file.data);
         let lang = syntax::language_of(f);
+        if let Some(delta) = own_deltas.get(f) {
+            if matches!(file.data.role, Role::Test | Role::Product | Role::Command) {
+                contracts.extend(tree_contracts(f, delta, &product_items));
+            }
+            if matches!(file.data.role, Role::Product | Role::Command) {
+                annotations.extend(annotations_of(f, &added));
+            }
+            continue;
+        }
         match file.data.role {
             // Rust keeps unit tests beside the code: `#[test] fn` in a source file.
             Role::Product | Role::Command if lang == syntax::Language::Rust => {
@@ -628,7 +671,52 @@ fn build(
         roles,
         expected: flow.map(|f| f.expected.clone()).unwrap_or_default(),
         forbidden: flow.map(|f| f.forbidden.clone()).unwrap_or_default(),
+        deltas: own_deltas,
     }
+}
+
+/// The changed tests of a file as contracts: their expectations, skips, and the changed
+/// product functions they call (`product_items`: file, item path, head line).
+fn tree_contracts(
+    file: &str,
+    delta: &FileDelta,
+    product_items: &[(&str, &str, u32)],
+) -> Vec<TestContract> {
+    delta
+        .changed_tests
+        .iter()
+        .map(|t| TestContract {
+            file: file.to_string(),
+            line: t.line,
+            title: t.title.clone(),
+            framework: t.framework.name().to_string(),
+            name: (t.name != t.title).then(|| t.name.clone()),
+            expects: t
+                .expects
+                .iter()
+                .map(|e| Expected {
+                    line: e.line,
+                    text: e.text.clone(),
+                })
+                .collect(),
+            skipped: t.skipped.clone(),
+            exercises: product_items
+                .iter()
+                .filter(|(f, path, _)| {
+                    *f != file && {
+                        let name = path.rsplit("::").next().unwrap_or(path);
+                        t.calls.iter().any(|c| c == name)
+                    }
+                })
+                .take(3)
+                .map(|(f, path, line)| Exercised {
+                    file: f.to_string(),
+                    line: *line,
+                    item: path.to_string(),
+                })
+                .collect(),
+        })
+        .collect()
 }
 
 /// A file's added lines with their head line numbers.
@@ -662,6 +750,7 @@ fn contracts_of(lang: syntax::Language, file: &str, added: &[(u32, &str)]) -> Ve
             line,
             title,
             framework: framework.to_string(),
+            ..Default::default()
         })
         .collect()
 }

@@ -64,7 +64,7 @@ pub fn run<R: BufRead, W: Write>(
             })
         };
         match read {
-            Ok(_) => write(&cs, join, manifest, out),
+            Ok(_) => write(&cs, join, manifest, repo, out),
             Err(e) => {
                 join();
                 Err(e)
@@ -78,6 +78,7 @@ fn write<W: Write>(
     cs: &Changeset,
     trees: impl FnOnce() -> Option<Result<graph::Trees>>,
     manifest: Option<&Manifest>,
+    repo: &Path,
     out: &mut RecordWriter<W>,
 ) -> Result<()> {
     if cs.range.is_none() && cs.files.is_empty() {
@@ -89,7 +90,8 @@ fn write<W: Write>(
         out.write(&diag.into_record(BY, vec![])?)?;
         return Ok(());
     }
-    let derived: Vec<_> = intents::derive(cs, manifest)
+    let deltas = deltas::of_changeset(cs, repo);
+    let derived: Vec<_> = intents::derive(cs, manifest, &deltas)
         .into_iter()
         .map(|intent| {
             let scenarios = scenarios::for_intent(&intent);

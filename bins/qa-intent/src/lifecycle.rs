@@ -305,6 +305,20 @@ pub fn read_file(file: &FileData) -> Reading {
     reading
 }
 
+/// Corrects a reading with what the syntax trees know: a condition whose text the base
+/// file already had moved (into a loop, out of a helper); it is no new boundary.
+pub fn refine(reading: &mut Reading, delta: &crate::deltas::FileDelta) {
+    for fact in &mut reading.facts {
+        if !matches!(fact.kind, FactKind::Condition | FactKind::Comparison) {
+            continue;
+        }
+        let on_line = |list: &[crate::deltas::At]| list.iter().any(|c| c.line == fact.at.line);
+        if on_line(&delta.moved_conditions) && !on_line(&delta.new_conditions) {
+            fact.preexisting = true;
+        }
+    }
+}
+
 /// True when the line is only a comment (or blank): nothing in it is code.
 fn is_comment_only(text: &str, facts: &LineFacts) -> bool {
     let t = text.trim();

@@ -2,12 +2,18 @@
 //! the files they come from: product journeys only from product sources.
 
 use qa_shared::change::{
-    Authority, Evidence, Focus, Priority, Relation, Role, ScenarioData, ScenarioKind, Stage,
-    TestClass,
+    Authority, Evidence, Exercised, Expected, Focus, Priority, Relation, Role, ScenarioData,
+    ScenarioKind, Stage, TestClass, TestContract,
 };
 
+use crate::deltas::{At, FileDelta};
 use crate::intents::Intent;
 use crate::lifecycle::{Fact, FactKind};
+use crate::trees::ExitKind;
+use qa_shared::steps::{action as action_step, given as given_step, trigger as trigger_step};
+
+/// A located tree fact with the path of its file.
+type InFile<'a> = (&'a str, &'a At);
 
 /// A scenario before it is tied to its intent record.
 pub type Scenario = ScenarioData;
@@ -46,14 +52,17 @@ pub fn for_intent(intent: &Intent) -> Vec<Scenario> {
     let has = |role: Role| intent.roles.values().any(|&r| r == role);
     // Product journeys need product lines, unless no other behaviour source is there to
     // explain the change (then the commit wording stands, with its proof gap).
-    if has(Role::Product)
-        && (!product.is_empty() || !(has(Role::Command) || has(Role::AnalysisRule)))
-    {
+    let journey = has(Role::Product)
+        && (!product.is_empty() || !(has(Role::Command) || has(Role::AnalysisRule)));
+    if journey {
         out.extend(ctx.product(&product));
     }
     let command = facts_of(Role::Command);
     if intent.roles.values().any(|&r| r == Role::Command) {
         out.extend(ctx.command(&command));
+        if !journey {
+            out.extend(ctx.removed_exits(&ctx.oracle()));
+        }
     }
     let rules = facts_of(Role::AnalysisRule);
     if intent.roles.values().any(|&r| r == Role::AnalysisRule) {
@@ -175,14 +184,10 @@ impl Ctx<'_> {
         // Primary: the journey and what proves it.
         let mut steps: Vec<String> = Vec::new();
         for t in triggers.iter().take(2) {
-            steps.push(format!("Trigger: {}", t.text));
+            steps.push(trigger_step(&t.text));
         }
         if triggers.is_empty() {
-            steps.extend(
-                self.commit_steps(Stage::Trigger)
-                    .into_iter()
-                    .map(|t| format!("Trigger: {t}")),
-            );
+            steps.extend(self.commit_steps(Stage::Trigger));
         }
         // A condition that guards an error belongs to the failure scenario, not the journey.
         let guards_error = |c: &Fact| {
@@ -195,17 +200,28 @@ impl Ctx<'_> {
             .filter(|c| c.kind == FactKind::Condition && !guards_error(c))
             .take(1)
         {
-            steps.push(format!("Given: {}", c.text));
+            steps.push(given_step(&c.text));
         }
         for a in actions.iter().take(2) {
-            steps.push(format!("Action: {}", a.text));
+            steps.push(action_step(&a.text));
+        }
+        // What the changed tests set up and call, when the product lines name no way in.
+        let oracle = self.oracle();
+        if triggers.is_empty() && actions.is_empty() {
+            steps.extend(oracle_steps(&oracle));
+        }
+        // Elements added to a constant list, set, map or match: the new case to try.
+        let (added_elements, removed_elements) = self.elements();
+        for (file, e) in added_elements.iter().take(2) {
+            steps.push(format!(
+                "Use the new entry {} of `{}` ({file}:{})",
+                e.text,
+                short(&e.item),
+                e.line
+            ));
         }
         if steps.is_empty() {
-            steps.extend(
-                self.commit_steps(Stage::Action)
-                    .into_iter()
-                    .map(|t| format!("Action: {t}")),
-            );
+            steps.extend(self.commit_steps(Stage::Action));
         }
         let mut assertions: Vec<String> = outcomes
             .iter()
@@ -218,8 +234,49 @@ impl Ctx<'_> {
                 .take(2)
                 .map(|s| format!("The change is stored: {}", s.text)),
         );
-        let mut located_proof = !assertions.is_empty();
+        // The changed tests' expected values are the oracle: quoted, at their lines.
         let mut contract_evidence = Vec::new();
+        for (c, e) in oracle.iter().take(3) {
+            assertions.push(format!("Test `{}` expects {}", test_name(c), e.text));
+            contract_evidence.push(Evidence {
+                file: c.file.clone(),
+                line: e.line,
+                relation: Relation::Direct,
+                stage: Some(Stage::ObservableOutcome),
+                text: e.text.clone(),
+            });
+        }
+        let mut exercised: Vec<&Exercised> = Vec::new();
+        for x in d.contracts.iter().flat_map(|c| c.exercises.iter()) {
+            if !exercised
+                .iter()
+                .any(|y| y.file == x.file && y.item == x.item)
+            {
+                exercised.push(x);
+            }
+        }
+        contract_evidence.extend(exercised.iter().take(3).map(|x| Evidence {
+            file: x.file.clone(),
+            line: x.line,
+            relation: Relation::Direct,
+            stage: Some(Stage::Action),
+            text: format!("`{}`, called by the changed tests", x.item),
+        }));
+        for (file, e) in removed_elements.iter().take(2) {
+            assertions.push(format!(
+                "`{}` no longer has the entry {}",
+                short(&e.item),
+                e.text
+            ));
+            contract_evidence.push(element_evidence(file, e, "loses"));
+        }
+        contract_evidence.extend(
+            added_elements
+                .iter()
+                .take(4)
+                .map(|(file, e)| element_evidence(file, e, "gains")),
+        );
+        let mut located_proof = !assertions.is_empty();
         if !located_proof && !d.contracts.is_empty() {
             // A changed test of this intent states the outcome the product lines do not.
             for c in d.contracts.iter().take(3) {
@@ -273,6 +330,7 @@ impl Ctx<'_> {
         } else {
             None
         };
+        let proof_gap = with_skipped_tests(proof_gap, &d.contracts);
         let mut out = vec![self.scenario(
             d.title.clone(),
             ScenarioKind::Primary,
@@ -302,14 +360,9 @@ impl Ctx<'_> {
             };
             let mut steps = Vec::new();
             if let Some(c) = guard {
-                steps.push(format!("Given: {}", c.text));
+                steps.push(given_step(&c.text));
             }
-            steps.extend(
-                triggers
-                    .iter()
-                    .take(1)
-                    .map(|t| format!("Trigger: {}", t.text)),
-            );
+            steps.extend(triggers.iter().take(1).map(|t| trigger_step(&t.text)));
             if steps.is_empty() {
                 // Never a failure without a way in: at least reach the located error.
                 steps.push(format!("Reach the error at {}:{}", e.at.file, e.at.line));
@@ -327,10 +380,14 @@ impl Ctx<'_> {
             ));
         }
 
-        // Boundary: a located comparison against a limit.
+        // Failure fixed: a panic, throw or unwrap the change removed from a product item.
+        out.extend(self.removed_exits(&oracle));
+
+        // Boundary: a located comparison against a limit, new at head (one the base file
+        // already had only moved).
         for c in conditions
             .iter()
-            .filter(|c| c.kind == FactKind::Comparison)
+            .filter(|c| c.kind == FactKind::Comparison && !c.preexisting)
             .take(MAX_EDGE)
         {
             let nearby_outcome = errors.iter().chain(outcomes.iter()).find(|o| {
@@ -384,7 +441,7 @@ impl Ctx<'_> {
                 ScenarioKind::StateTransition,
                 Focus::Product,
                 vec![
-                    format!("Change: {} ({}:{})", w.text, w.at.file, w.at.line),
+                    qa_shared::steps::stored_change(&w.text, &w.at.file, w.at.line),
                     "Reload the page".to_string(),
                 ],
                 vec![format!(
@@ -438,8 +495,8 @@ impl Ctx<'_> {
                     triggers
                         .iter()
                         .take(1)
-                        .map(|t| format!("Trigger: {}", t.text))
-                        .chain([format!("Change: {}", s.text)])
+                        .map(|t| trigger_step(&t.text))
+                        .chain([qa_shared::steps::state_change(&s.text)])
                         .collect(),
                     assertions,
                     vec![self.evidence(s, Relation::Direct)],
@@ -485,13 +542,21 @@ impl Ctx<'_> {
             return Vec::new();
         }
 
+        let oracle = self.oracle();
         let mut evidence: Vec<Evidence> = output
             .iter()
             .chain(ok_exits.iter())
             .map(|f| self.evidence(f, Relation::Direct))
             .collect();
         evidence.extend(args.iter().map(|f| self.evidence(f, Relation::Supporting)));
-        let gap = (output.is_empty() && exits.is_empty())
+        evidence.extend(oracle.iter().take(3).map(|(c, e)| Evidence {
+            file: c.file.clone(),
+            line: e.line,
+            relation: Relation::Direct,
+            stage: Some(Stage::ObservableOutcome),
+            text: e.text.clone(),
+        }));
+        let gap = (output.is_empty() && exits.is_empty() && oracle.is_empty())
             .then(|| "No changed line shows the command's stdout, stderr or exit code; state what a run with the changed arguments prints and returns.".to_string());
         let primary = self.scenario(
             format!(
@@ -507,10 +572,18 @@ impl Ctx<'_> {
                 ),
                 "Capture stdout, stderr and the exit code".to_string(),
             ],
-            vec![
-                "stdout shows the documented result".to_string(),
-                "the exit code is 0".to_string(),
-            ],
+            if oracle.is_empty() {
+                vec![
+                    "stdout shows the documented result".to_string(),
+                    "the exit code is 0".to_string(),
+                ]
+            } else {
+                oracle
+                    .iter()
+                    .take(3)
+                    .map(|(c, e)| format!("Test `{}` expects {}", test_name(c), e.text))
+                    .collect()
+            },
             evidence,
             gap,
         );
@@ -675,11 +748,121 @@ impl Ctx<'_> {
             vec!["Run the changed tests".to_string()],
             d.contracts
                 .iter()
-                .map(|c| format!("passes: {}", c.title))
+                .map(|c| match c.expects.first() {
+                    Some(e) => format!("Test `{}` passes, expecting {}", test_name(c), e.text),
+                    None => format!("Test `{}` passes", test_name(c)),
+                })
                 .collect(),
             evidence,
-            gap,
+            with_skipped_tests(gap, &d.contracts),
         )
+    }
+
+    /// Every expectation of the intent's changed tests that are not skipped.
+    fn oracle(&self) -> Vec<(&TestContract, &Expected)> {
+        self.intent
+            .data
+            .contracts
+            .iter()
+            .filter(|c| c.skipped.is_none())
+            .flat_map(|c| c.expects.iter().map(move |e| (c, e)))
+            .collect()
+    }
+
+    /// Elements added to and removed from constants and match arms of product files.
+    fn elements(&self) -> (Vec<InFile<'_>>, Vec<InFile<'_>>) {
+        let mut added = Vec::new();
+        let mut removed = Vec::new();
+        for (file, d) in self.product_deltas() {
+            added.extend(d.added_elements.iter().map(|e| (file, e)));
+            removed.extend(d.removed_elements.iter().map(|e| (file, e)));
+        }
+        (added, removed)
+    }
+
+    fn product_deltas(&self) -> impl Iterator<Item = (&str, &FileDelta)> {
+        self.intent
+            .deltas
+            .iter()
+            .filter(|(f, _)| {
+                matches!(
+                    self.intent.roles.get(*f),
+                    Some(Role::Product | Role::Command)
+                )
+            })
+            .map(|(f, d)| (f.as_str(), d))
+    }
+
+    /// A failure scenario per panic, throw or unwrap a product item lost: the path that
+    /// ended in it must now complete, as the changed tests that call the item expect.
+    fn removed_exits(&self, oracle: &[(&TestContract, &Expected)]) -> Vec<Scenario> {
+        let mut out = Vec::new();
+        for (file, d) in self.product_deltas() {
+            for (at, kind) in &d.removed_exits {
+                if out.len() >= MAX_EDGE || *kind == ExitKind::Error {
+                    continue;
+                }
+                let item = if at.item.is_empty() {
+                    file.to_string()
+                } else {
+                    short(&at.item).to_string()
+                };
+                let verb = match kind {
+                    ExitKind::Throw => "throws",
+                    _ => "panics",
+                };
+                // The tests that call this item speak for it; else every changed test.
+                let calling: Vec<&(&TestContract, &Expected)> = oracle
+                    .iter()
+                    .filter(|(c, _)| c.exercises.iter().any(|x| x.item == at.item))
+                    .collect();
+                let speaking: Vec<&(&TestContract, &Expected)> = if calling.is_empty() {
+                    oracle.iter().collect()
+                } else {
+                    calling
+                };
+                let mut assertions = vec![format!(
+                    "`{item}` completes instead of ending in `{}`",
+                    at.text
+                )];
+                let mut evidence = vec![Evidence {
+                    file: file.to_string(),
+                    line: at.line,
+                    relation: Relation::Direct,
+                    stage: Some(Stage::ObservableOutcome),
+                    text: format!("removed from `{item}`: {}", at.text),
+                }];
+                for (c, e) in speaking.iter().take(2) {
+                    assertions.push(format!("Test `{}` expects {}", test_name(c), e.text));
+                    evidence.push(Evidence {
+                        file: c.file.clone(),
+                        line: e.line,
+                        relation: Relation::Direct,
+                        stage: Some(Stage::ObservableOutcome),
+                        text: e.text.clone(),
+                    });
+                }
+                let gap = speaking.is_empty().then(|| {
+                    format!("No changed test shows what `{item}` returns now that it no longer {verb}; state the expected result.")
+                });
+                out.push(self.scenario(
+                    format!("`{item}` no longer {verb} (`{}` removed)", at.text),
+                    ScenarioKind::Failure,
+                    Focus::Product,
+                    vec![
+                        format!(
+                            "Reach `{item}` ({file}:{}) with the input that used to end in `{}`",
+                            at.line, at.text
+                        ),
+                        "Let the call run to its end and record what it returns".to_string(),
+                    ],
+                    assertions,
+                    evidence,
+                    gap,
+                ));
+            }
+        }
+        out
     }
 
     fn files_with(&self, role: Role) -> String {
@@ -693,6 +876,72 @@ impl Ctx<'_> {
             .collect();
         names.join(", ")
     }
+}
+
+/// What the changed tests do first: set up their case and call the product items.
+fn oracle_steps(oracle: &[(&TestContract, &Expected)]) -> Vec<String> {
+    let mut steps = Vec::new();
+    let mut named: Vec<&str> = Vec::new();
+    for (c, _) in oracle {
+        if named.len() >= 2 || named.contains(&test_name(c)) {
+            continue;
+        }
+        named.push(test_name(c));
+        steps.push(format!(
+            "Set up the case that test `{}` builds ({}:{})",
+            test_name(c),
+            c.file,
+            c.line
+        ));
+        if let Some(x) = c.exercises.first() {
+            steps.push(format!("Call `{}` as that test does", short(&x.item)));
+        }
+    }
+    steps
+}
+
+/// A test's name for a sentence: its case name when it has one, else its title.
+fn test_name(c: &TestContract) -> &str {
+    c.name.as_deref().unwrap_or(&c.title)
+}
+
+/// The last segment of an item path: `Cart::save` -> `save`.
+fn short(path: &str) -> &str {
+    path.rsplit("::").next().unwrap_or(path)
+}
+
+fn element_evidence(file: &str, e: &At, verb: &str) -> Evidence {
+    Evidence {
+        file: file.to_string(),
+        line: e.line,
+        relation: Relation::Direct,
+        stage: Some(Stage::Condition),
+        text: format!("`{}` {verb} {}", short(&e.item), e.text),
+    }
+}
+
+/// A skipped or disabled changed test proves nothing: named in the proof gap.
+fn with_skipped_tests(gap: Option<String>, contracts: &[TestContract]) -> Option<String> {
+    let skipped: Vec<String> = contracts
+        .iter()
+        .filter_map(|c| {
+            c.skipped
+                .as_ref()
+                .map(|m| format!("`{}` ({m}, {}:{})", test_name(c), c.file, c.line))
+        })
+        .take(3)
+        .collect();
+    if skipped.is_empty() {
+        return gap;
+    }
+    let note = format!(
+        "The changed test {} is skipped or disabled: it proves nothing until it runs.",
+        skipped.join(", ")
+    );
+    Some(match gap {
+        Some(g) => format!("{g} {note}"),
+        None => note,
+    })
 }
 
 /// How to probe a comparison: an equality has one value to hit and one beside it, an

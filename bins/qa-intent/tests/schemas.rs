@@ -6,10 +6,10 @@ use std::path::Path;
 
 use qa_intent::manifest;
 use qa_shared::change::{
-    Annotation, Authority, Confidence, DraftData, DraftItem, Evidence, ExecutionState, Focus,
-    IntentData, IntentSource, LifecycleStep, Location, Origin, Priority, Receipt, Relation,
-    ScenarioData, ScenarioKind, Stage, TestClass, TestContract, TraceData, TraceState, TraceStep,
-    TraceStepKind,
+    Annotation, Authority, Confidence, DraftData, DraftItem, Evidence, ExecutionState, Exercised,
+    Expected, Focus, IntentData, IntentSource, LifecycleStep, Location, Origin, Priority, Receipt,
+    Relation, ScenarioData, ScenarioKind, Stage, TestClass, TestContract, TraceData, TraceState,
+    TraceStep, TraceStepKind,
 };
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -133,6 +133,17 @@ fn intents() -> Vec<IntentData> {
                 line: 3,
                 title: "charges once".into(),
                 framework: "jest".into(),
+                name: Some("charges once".into()),
+                expects: vec![Expected {
+                    line: 4,
+                    text: "`charge(cart)` is 1".into(),
+                }],
+                skipped: (i % 2 == 1).then(|| "it.skip".to_string()),
+                exercises: vec![Exercised {
+                    file: "src/checkout/pay.ts".into(),
+                    line: 10,
+                    item: "charge".into(),
+                }],
             }],
             annotations: ["flow", "stage", "outcome", "risk"]
                 .iter()

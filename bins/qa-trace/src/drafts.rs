@@ -4,6 +4,7 @@
 use qa_shared::change::{Decision, DraftData, DraftItem, Relation, RouteData, ScenarioData, Stage};
 
 use crate::reading::Read;
+use qa_shared::steps::Step;
 
 /// A manual draft of `scenario`. A step maps when a located line supports its stage; an
 /// assertion maps when a direct located line proves it and the scenario has no proof gap.
@@ -109,15 +110,14 @@ fn quoted_line(assertion: &str, s: &ScenarioData) -> Option<String> {
         .map(|e| format!("{}:{}", e.file, e.line))
 }
 
-/// The lifecycle stage a step's prefix names.
+/// The lifecycle stage a step names.
 fn step_stage(text: &str) -> Option<Stage> {
-    let prefix = text.split(':').next()?;
-    Some(match prefix {
-        "Trigger" => Stage::Trigger,
-        "Given" => Stage::Condition,
-        "Action" => Stage::Action,
-        "Change" => Stage::StateChange,
-        _ => return None,
+    Some(match qa_shared::steps::parse(text) {
+        Step::Trigger(_) => Stage::Trigger,
+        Step::Given(_) => Stage::Condition,
+        Step::Action(_) => Stage::Action,
+        Step::Change(_) => Stage::StateChange,
+        Step::Other => return None,
     })
 }
 
@@ -126,6 +126,7 @@ mod tests {
     use super::*;
     use crate::fixtures::{evidence, route, scenario};
     use qa_shared::change::{Receipt, Relation::*};
+    use qa_shared::steps::{action, given};
 
     fn located() -> Vec<qa_shared::change::Evidence> {
         vec![
@@ -149,7 +150,7 @@ mod tests {
     #[test]
     fn every_step_and_assertion_located_is_compiled() {
         let s = scenario(
-            &["Given: amount < 0"],
+            &[&given("amount < 0")],
             &["The caller gets: amount must be positive"],
             located(),
             None,
@@ -163,7 +164,7 @@ mod tests {
     #[test]
     fn an_unlocated_step_makes_it_partial_and_names_the_gap() {
         let s = scenario(
-            &["Given: amount < 0", "Action: open the refunds page"],
+            &[&given("amount < 0"), &action("open the refunds page")],
             &["The caller gets: amount must be positive"],
             located(),
             None,
@@ -176,7 +177,7 @@ mod tests {
     #[test]
     fn a_proof_gap_leaves_assertions_unmapped_and_nothing_located_is_not_compiled() {
         let s = scenario(
-            &["Action: refund"],
+            &[&action("refund")],
             &["The refund is shown"],
             vec![],
             Some("no outcome located"),
@@ -189,7 +190,7 @@ mod tests {
     #[test]
     fn a_review_only_route_gives_a_review_only_receipt_whatever_maps() {
         let s = scenario(
-            &["Given: amount < 0"],
+            &[&given("amount < 0")],
             &["The caller gets: amount must be positive"],
             located(),
             None,
@@ -200,7 +201,7 @@ mod tests {
 
     #[test]
     fn a_draft_without_assertions_is_never_compiled() {
-        let s = scenario(&["Given: amount < 0"], &[], located(), None);
+        let s = scenario(&[&given("amount < 0")], &[], located(), None);
         let d = manual(&s, &route(Decision::Recommended, Some("npm test")));
         assert_eq!(d.receipt, Receipt::Partial);
         assert!(d.gaps.iter().any(|g| g.contains("no assertion")));

@@ -20,6 +20,7 @@ use serde::Serialize;
 use crate::reading::Read;
 use locators::{js, Locator};
 use openapi::OpenApi;
+use qa_shared::steps::Step;
 use sources::ChangedLines;
 
 /// What the structural self-check says about a spec.
@@ -285,12 +286,10 @@ impl<'a> Flow<'a> {
     }
 
     fn step(&mut self, text: &str) -> Item {
-        let (prefix, rest) = text.split_once(": ").unwrap_or(("", text));
-        match prefix {
-            "Trigger" => self.trigger(text, rest),
-            "Action" => {
-                let name = rest.trim_end_matches(" (changed)");
-                match self.evidence(Stage::Action, rest) {
+        match qa_shared::steps::parse(text) {
+            Step::Trigger(rest) => self.trigger(text, rest),
+            Step::Action(name) => {
+                match self.evidence(Stage::Action, &format!("{name} (changed)")) {
                     Some(e) if self.handlers.iter().any(|h| h == name) => Item {
                         joins_previous: true,
                         ..Item::mapped(text, at(e), Vec::new())
@@ -301,12 +300,12 @@ impl<'a> Flow<'a> {
                     ),
                 }
             }
-            "Given" => Item::unmapped(
+            Step::Given(rest) => Item::unmapped(
                 text,
                 format!("condition not mapped (a proof requirement, not an interaction): {rest}"),
             ),
-            "Change" => self.persisted_change(text, rest),
-            _ if text == "Reload the page" => match &self.persistence {
+            Step::Change(rest) => self.persisted_change(text, rest),
+            Step::Other if text == "Reload the page" => match &self.persistence {
                 Some(p) => Item::mapped(text, p.read_at.clone(), vec!["await page.reload();".into()]),
                 None => Item::unmapped(
                     text,

@@ -231,7 +231,7 @@ mod tests {
 
     fn failure() -> Read<ScenarioData> {
         scenario(
-            &["Given: amount < 0"],
+            &[&qa_shared::steps::given("amount < 0")],
             &["amount must be positive"],
             vec![evidence(
                 "src/refund.ts",

@@ -7,6 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use qa_shared::envelope::{Record, Src};
+use qa_shared::steps::{action, stored_change, trigger};
 use qa_shared::Kind;
 use qa_testkit::http::{Reply, Server};
 use qa_testkit::{of_kind, peers, Program, Repo};
@@ -146,7 +147,7 @@ fn notice_on(page: Option<&str>, outcome_line: &str) -> Stream {
     let files: Vec<&str> = [APP].into_iter().chain(page).collect();
     s.scenario(
         &files,
-        &["Trigger: click event", "Action: saveSettings (changed)"],
+        &[&trigger("click event"), &action("saveSettings (changed)")],
         &["Shows \"Settings saved\""],
         json!([
             ev(
@@ -264,7 +265,7 @@ fn persisted(read: bool) -> Stream {
     }
     s.scenario(
         &[APP, PAGE],
-        &["Change: localStorage.setItem(\"theme\", themeInput.value); (public/app.js:4)", "Reload the page"],
+        &[&stored_change("localStorage.setItem(\"theme\", themeInput.value);", "public/app.js", 4), "Reload the page"],
         &["The value stored under \"theme\" is read back: themeInput.value = localStorage.getItem(\"theme\") ?? \"\";"],
         json!(evidence),
         "recommended",
@@ -325,7 +326,7 @@ fn with_request() -> Stream {
     );
     s.scenario(
         &[APP, PAGE],
-        &["Trigger: click event"],
+        &[&trigger("click event")],
         &["Shows \"Settings saved\""],
         json!([
             ev(
@@ -401,7 +402,7 @@ fn a_review_only_route_gets_a_review_only_receipt_and_no_spec() {
     );
     s.scenario(
         &[PAGE],
-        &["Trigger: click event"],
+        &[&trigger("click event")],
         &["Shows \"Settings saved\""],
         json!([]),
         "review-only",

@@ -178,6 +178,7 @@ mod tests {
                 line: 3,
                 title: "works".into(),
                 framework: "rust".into(),
+                ..Default::default()
             }],
         };
         let s = scenario(vec![evidence("a.rs", 4, "x"), evidence("abc123", 0, "fix")]);

@@ -115,6 +115,7 @@ pub fn intent(files: &[&str], contracts: &[(&str, &str, &str)], confidence: Conf
                 line: 5,
                 title: title.to_string(),
                 framework: framework.to_string(),
+                ..Default::default()
             })
             .collect(),
         annotations: vec![],
