@@ -13,11 +13,12 @@ use std::path::PathBuf;
 /// envelope (kind, v, id, by, from, src, data), its id recomputed from the canonical JSON
 /// of {kind, v, from, src, data}, and every id named in `from` appearing earlier. A broken
 /// stream lists its problems on stderr and exits 65. Otherwise it renders the report on
-/// stdout in --format: the QA and risk map (each intent, its scenarios with decision,
-/// priority, kind, proof gap and evidence file:line, required first), the executable
-/// evidence available now (routed repository commands), the manual contracts left
-/// (scenarios no command runs, drafts and how fully they are mapped), capabilities and
-/// warnings.
+/// stdout in --format: the QA and risk map (each intent, its scenarios with one priority:
+/// the route decision, else the scenario's own; kind, numbered steps and what to verify,
+/// proof gap, the entrypoints the behavior graph reaches from it and evidence file:line;
+/// required first), the executable evidence available now (routed repository commands),
+/// the manual contracts left (scenarios no command runs, drafts and how fully they are
+/// mapped), capabilities and warnings.
 ///
 /// Formats: text (terminal); markdown (a pull-request comment); json (one pretty-printed
 /// object, two-space indent, scenarios nested in intents with their route, trace, drafts

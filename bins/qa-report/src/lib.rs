@@ -13,6 +13,7 @@ pub mod markdown;
 pub mod model;
 pub mod out;
 pub mod plain;
+pub mod reach;
 pub mod render;
 pub mod sarif;
 pub mod text;

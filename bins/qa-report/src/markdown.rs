@@ -3,7 +3,7 @@
 //! link or break a table.
 
 use crate::layers;
-use crate::model::{evidence_ref, label, receipt_label, DiagView, Report, ScenarioView};
+use crate::model::{evidence_ref, label, receipt_label, DiagView, Report, ScenarioView, Work};
 use crate::plain::one_line;
 use crate::text::short;
 use qa_shared::untrusted::MARKER;
@@ -59,27 +59,61 @@ fn risk_map(report: &Report, out: &mut String) {
             out.push_str("\nNo scenarios.\n");
             continue;
         }
-        out.push_str(
-            "\n| decision | priority | kind | scenario | proof gap | reaches | evidence |\n",
-        );
-        out.push_str("|---|---|---|---|---|---|---|\n");
+        out.push_str("\n| priority | kind | scenario | proof gap | reaches | evidence |\n");
+        out.push_str("|---|---|---|---|---|---|\n");
         for s in &intent.scenarios {
-            let reaches: Vec<String> = s.data.reaches.iter().map(|r| text(r)).collect();
             let _ = writeln!(
                 out,
-                "| {} | {} | {} | {} | {} | {} | {} |",
-                s.decision_label(),
-                label(&s.data.priority),
+                "| {} | {} | {} | {} | {} | {} |",
+                priority(s),
                 label(&s.data.kind),
                 text(&s.data.title),
                 s.data.proof_gap.as_deref().map_or("none".to_string(), text),
-                if reaches.is_empty() {
-                    "none".to_string()
-                } else {
-                    reaches.join(", ")
-                },
+                reaches(s),
                 evidence(s)
             );
+        }
+        steps(&intent.scenarios, out);
+    }
+}
+
+/// The scenario's one priority, with its one-word note.
+fn priority(s: &ScenarioView) -> String {
+    match s.priority_note() {
+        Some(note) => format!("{} ({note})", s.priority_label()),
+        None => s.priority_label(),
+    }
+}
+
+/// The entrypoints the scenario reaches; empty when the graph reached none from it.
+fn reaches(s: &ScenarioView) -> String {
+    let (shown, tail) = s.reach.shown();
+    let names: Vec<String> = shown.iter().map(|r| text(r)).collect();
+    format!("{}{tail}", names.join(", "))
+}
+
+/// Under an intent's table, each scenario with steps or assertions: its title, the
+/// steps numbered, then what to verify.
+fn steps(scenarios: &[ScenarioView], out: &mut String) {
+    for s in scenarios {
+        let work = s.work();
+        if work.is_empty() {
+            continue;
+        }
+        let _ = writeln!(out, "\n**{}**\n", text(&s.data.title));
+        let mut verifying = false;
+        for line in work {
+            let _ = match line {
+                Work::Step(n, step) => writeln!(out, "{n}. {}", item(step)),
+                Work::MoreSteps(more) => writeln!(out, "\n_(+{more} more steps)_"),
+                Work::Verify(assertion) => {
+                    if !std::mem::replace(&mut verifying, true) {
+                        out.push_str("\nVerify:\n");
+                    }
+                    writeln!(out, "- {}", item(assertion))
+                }
+                Work::MoreToVerify(more) => writeln!(out, "\n_(+{more} more to verify)_"),
+            };
         }
     }
 }
@@ -275,6 +309,21 @@ pub fn text(s: &str) -> String {
     out
 }
 
+/// Source text as a list item's content: [`text`], trimmed, with a leading `#`, `-`, `+`,
+/// `=` or `1.` escaped so it cannot start a heading or another list.
+pub fn item(s: &str) -> String {
+    let body = text(one_line(s).trim());
+    let digits = body.bytes().take_while(u8::is_ascii_digit).count();
+    let ordinal = digits > 0 && matches!(body.as_bytes().get(digits), Some(b'.' | b')'));
+    if ordinal {
+        format!("{}\\{}", &body[..digits], &body[digits..])
+    } else if body.starts_with(['#', '-', '+', '=']) {
+        format!("\\{body}")
+    } else {
+        body
+    }
+}
+
 /// Source text as a one-line code span that cannot end early or break a table cell.
 pub fn code(s: &str) -> String {
     let body = one_line(s).replace('|', "\\|");
@@ -315,6 +364,15 @@ mod tests {
     fn a_code_span_outgrows_the_backticks_inside_it() {
         assert_eq!(code("a`b``c"), "```a`b``c```");
         assert_eq!(code("`x`"), "`` `x` ``");
+    }
+
+    #[test]
+    fn an_item_cannot_start_a_heading_or_a_nested_list() {
+        assert_eq!(item("  # Title"), r"\# Title");
+        assert_eq!(item("- one"), r"\- one");
+        assert_eq!(item("2. two"), r"2\. two");
+        assert_eq!(item("3) three"), r"3\) three");
+        assert_eq!(item("200 ms at most"), "200 ms at most");
     }
 
     #[test]

@@ -1,9 +1,10 @@
 //! The change report's model: a verified stream read into intents with their scenarios,
 //! routes, traces and drafts, every source-derived string cleaned by one `Boundary`.
 
+use crate::reach::{Graph, Reach};
 use qa_shared::change::{
-    ActionKind, CapabilityData, Decision, DraftData, Evidence, IntentData, RangeView, Receipt,
-    RouteData, ScenarioData, TraceData,
+    ActionKind, CapabilityData, Decision, DraftData, Evidence, IntentData, Priority, RangeView,
+    Receipt, RouteData, ScenarioData, TraceData,
 };
 use qa_shared::execution::{ExecutionData, ExecutionStatus};
 use qa_shared::ndjson::{self, LineReader, ReadError};
@@ -71,6 +72,32 @@ pub struct ScenarioView {
     pub trace: Option<Linked<TraceData>>,
     pub drafts: Vec<Linked<DraftData>>,
     pub executions: Vec<ExecutionView>,
+    /// The entrypoints the text and markdown reports name (the record's `reaches` plus
+    /// the stream's behavior graph); JSON keeps the record's own `reaches`.
+    #[serde(skip)]
+    pub reach: Reach,
+}
+
+/// Steps a human report lists per scenario; the rest are counted.
+pub const MAX_STEPS: usize = 8;
+
+/// Assertions a human report lists per scenario; the rest are counted.
+pub const MAX_ASSERTIONS: usize = 6;
+
+/// The first `max` of `items` and how many were left out.
+pub fn bounded<T>(items: &[T], max: usize) -> (&[T], usize) {
+    let shown = &items[..items.len().min(max)];
+    (shown, items.len() - shown.len())
+}
+
+/// One line of what a human report lists of a scenario's work, in order: the steps
+/// numbered from 1, then what to verify, each list bounded with what it left out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Work<'a> {
+    Step(usize, &'a str),
+    MoreSteps(usize),
+    Verify(&'a str),
+    MoreToVerify(usize),
 }
 
 /// A record tied to a scenario, with its own id.
@@ -198,6 +225,38 @@ impl ScenarioView {
             .map_or_else(|| "unrouted".to_string(), |d| label(&d))
     }
 
+    /// The one priority a scenario line shows: the route decision when a route names
+    /// the scenario (what the team acts on), else the scenario's own priority.
+    pub fn priority_label(&self) -> String {
+        self.decision()
+            .map_or_else(|| label(&self.data.priority), |d| label(&d))
+    }
+
+    /// One word qualifying [`ScenarioView::priority_label`]: `downgraded` for a critical
+    /// scenario its route left review-only, `unrouted` when no route names it.
+    pub fn priority_note(&self) -> Option<&'static str> {
+        match (self.decision(), self.data.priority) {
+            (None, _) => Some("unrouted"),
+            (Some(Decision::ReviewOnly), Priority::Critical) => Some("downgraded"),
+            _ => None,
+        }
+    }
+
+    /// The scenario's steps and assertions as a human report lists them (see [`Work`]).
+    pub fn work(&self) -> Vec<Work<'_>> {
+        let (steps, more_steps) = bounded(&self.data.steps, MAX_STEPS);
+        let (assertions, more_assertions) = bounded(&self.data.assertions, MAX_ASSERTIONS);
+        let mut lines: Vec<Work<'_>> = steps
+            .iter()
+            .enumerate()
+            .map(|(n, step)| Work::Step(n + 1, step))
+            .collect();
+        lines.extend((more_steps > 0).then_some(Work::MoreSteps(more_steps)));
+        lines.extend(assertions.iter().map(|a| Work::Verify(a)));
+        lines.extend((more_assertions > 0).then_some(Work::MoreToVerify(more_assertions)));
+        lines
+    }
+
     /// One line for a code-scanning finding or annotation: decision, kind, title, intent,
     /// proof gap and the command that would prove it.
     pub fn finding(&self, intent: &IntentView) -> String {
@@ -316,13 +375,29 @@ pub fn read(source: &str, bytes: &[u8]) -> anyhow::Result<Report> {
     let mut boundary = Boundary::new();
     let mut report = Report::default();
     let mut pending = Pending::default();
+    let mut graph = Graph::default();
     each_record(source, bytes, |line, _, mut envelope| {
         *report.records.entry(envelope.kind.clone()).or_default() += 1;
         let Some(kind) = envelope.known_kind() else {
             return Ok(());
         };
-        if !RENDERED.contains(&kind) {
-            return Ok(());
+        // The behavior graph only adds to what scenarios reach: a graph record that does
+        // not fit its contract is passed over (its names are cleaned when shown).
+        match kind {
+            Kind::Node => {
+                if let Ok(node) = serde_json::from_value(envelope.data) {
+                    graph.node(envelope.id, node);
+                }
+                return Ok(());
+            }
+            Kind::Edge => {
+                if let Ok(edge) = serde_json::from_value(envelope.data) {
+                    graph.edge(edge);
+                }
+                return Ok(());
+            }
+            _ if !RENDERED.contains(&kind) => return Ok(()),
+            _ => {}
         }
         if let Some(fields) = envelope.data.as_object_mut() {
             // Commit bodies are not shown; their text is neither rendered nor counted.
@@ -345,6 +420,7 @@ pub fn read(source: &str, bytes: &[u8]) -> anyhow::Result<Report> {
                 trace: None,
                 drafts: Vec::new(),
                 executions: Vec::new(),
+                reach: Reach::default(),
             }),
             Kind::Route => pending.routes.push(Linked {
                 id,
@@ -374,6 +450,7 @@ pub fn read(source: &str, bytes: &[u8]) -> anyhow::Result<Report> {
         Ok(())
     })?;
     assemble(&mut report, pending);
+    name_reaches(&mut report, &mut graph, &mut boundary);
     report.neutralized = boundary.count();
     Ok(report)
 }
@@ -507,6 +584,22 @@ fn assemble(report: &mut Report, pending: Pending) {
     report.intents = views;
     report.counts = count(&report.intents);
     report.summary = summary(&report.counts);
+}
+
+/// Gives each scenario its [`Reach`]: its record's `reaches` and what the behavior graph
+/// reaches from its located evidence files, or from its intent's files.
+fn name_reaches(report: &mut Report, graph: &mut Graph, boundary: &mut Boundary) {
+    for intent in &mut report.intents {
+        for s in &mut intent.scenarios {
+            let mut located: Vec<&str> = Vec::new();
+            for e in s.data.evidence.iter().filter(|e| e.line > 0) {
+                if !located.contains(&e.file.as_str()) {
+                    located.push(&e.file);
+                }
+            }
+            s.reach = graph.reach(&s.data.reaches, &located, &intent.data.files, boundary);
+        }
+    }
 }
 
 fn count(intents: &[IntentView]) -> Counts {

@@ -2,7 +2,7 @@
 //! the manual contracts left, then capabilities, warnings and the neutralization count.
 
 use crate::layers;
-use crate::model::{evidence_ref, label, receipt_label, DiagView, Report, ScenarioView};
+use crate::model::{evidence_ref, label, receipt_label, DiagView, Report, ScenarioView, Work};
 use crate::plain::one_line;
 use qa_shared::untrusted::MARKER;
 use std::fmt::Write as _;
@@ -72,22 +72,35 @@ fn risk_map(report: &Report, out: &mut String) {
     }
 }
 
+/// A scenario: its one priority, title and kind, then its numbered steps, what to
+/// verify, the proof gap, the entrypoints it reaches, evidence and trace.
 fn scenario(s: &ScenarioView, out: &mut String) {
     let d = &s.data;
+    let note = s
+        .priority_note()
+        .map_or(String::new(), |n| format!(", {n}"));
     let _ = writeln!(
         out,
-        "    - [{}] {} ({}, {})",
-        s.decision_label(),
+        "    - [{}] {} ({}{note})",
+        s.priority_label(),
         one_line(&d.title),
-        label(&d.priority),
         label(&d.kind)
     );
+    for line in s.work() {
+        let _ = match line {
+            Work::Step(n, step) => writeln!(out, "        {n}. {}", one_line(step)),
+            Work::MoreSteps(more) => writeln!(out, "        (+{more} more steps)"),
+            Work::Verify(assertion) => writeln!(out, "        verify: {}", one_line(assertion)),
+            Work::MoreToVerify(more) => writeln!(out, "        (+{more} more to verify)"),
+        };
+    }
     if let Some(gap) = &d.proof_gap {
         let _ = writeln!(out, "        proof gap: {}", one_line(gap));
     }
-    if !d.reaches.is_empty() {
-        let reached: Vec<_> = d.reaches.iter().map(|r| one_line(r)).collect();
-        let _ = writeln!(out, "        reaches: {}", reached.join(", "));
+    let (reached, tail) = s.reach.shown();
+    if !reached.is_empty() {
+        let names: Vec<_> = reached.iter().map(|r| one_line(r)).collect();
+        let _ = writeln!(out, "        reaches: {}{tail}", names.join(", "));
     }
     for e in &d.evidence {
         let _ = writeln!(

@@ -36,17 +36,11 @@ fn the_intent_with_a_required_scenario_comes_first_whatever_the_stream_order() {
 #[test]
 fn required_scenarios_come_before_recommended_then_review_only() {
     let out = text();
-    let required = pos(
-        &out,
-        "[required] Expired token is refused (critical, failure)",
-    );
-    let recommended = pos(
-        &out,
-        "[recommended] Valid token still signs in (critical, primary)",
-    );
+    let required = pos(&out, "[required] Expired token is refused (failure)\n");
+    let recommended = pos(&out, "[recommended] Valid token still signs in (primary)\n");
     let review = pos(
         &out,
-        "[review-only] Token expiring exactly now (critical, boundary)",
+        "[review-only] Token expiring exactly now (boundary, downgraded)\n",
     );
     assert!(required < recommended && recommended < review, "{out}");
 }

@@ -8,6 +8,7 @@ use qa_shared::change::*;
 use qa_shared::diag::{Diag, Severity};
 use qa_shared::envelope::{Record, Src};
 use qa_shared::execution::{Changed, ExecutionData, ExecutionStatus};
+use qa_shared::graph::{EdgeData, EdgeKind, GraphEvidence, Impact, NodeData, NodeKind, Support};
 use qa_shared::Kind;
 use serde::Serialize;
 use std::io::Write as _;
@@ -113,22 +114,58 @@ impl Stream {
         evidence: Vec<Evidence>,
         reaches: &[&str],
     ) -> String {
+        let mut data = scenario_data(intent, title, kind, evidence);
+        data.reaches = reaches.iter().map(|r| r.to_string()).collect();
+        self.push_scenario(data)
+    }
+
+    /// A scenario record of `data`, derived from its intent.
+    pub fn push_scenario(&mut self, data: ScenarioData) -> String {
+        self.push(Kind::Scenario, vec![data.intent.clone()], data)
+    }
+
+    /// A behavior-graph `node` the change reaches, as qa-intent writes one.
+    pub fn node(&mut self, kind: NodeKind, name: &str, impact: Impact) -> String {
         self.push(
-            Kind::Scenario,
-            vec![intent.to_string()],
-            ScenarioData {
-                intent: intent.into(),
-                title: title.into(),
+            Kind::Node,
+            vec![],
+            NodeData {
                 kind,
-                priority: Priority::Critical,
-                steps: vec!["sign in".into()],
-                assertions: vec!["the response is 401".into()],
-                evidence,
-                proof_gap: Some("no changed line shows the response".into()),
-                authority: Authority::Inference,
-                test_class: TestClass::Regression,
-                focus: Focus::Product,
-                reaches: reaches.iter().map(|r| r.to_string()).collect(),
+                name: name.into(),
+                impact,
+                hops: u32::from(impact != Impact::Direct),
+                confidence: Confidence::High,
+                evidence: vec![GraphEvidence {
+                    file: name.into(),
+                    line: 1,
+                    commit: Some("b".repeat(40)),
+                    manifest: None,
+                }],
+                adapter: "nextjs".into(),
+                support: Support::Deep,
+            },
+        )
+    }
+
+    /// A behavior-graph `edge` from the dependant `from` to `to`; the change's impact
+    /// travelled along it unless `kind` is `expects`.
+    pub fn edge(&mut self, kind: EdgeKind, from: &str, to: &str) -> String {
+        let impact = if kind == EdgeKind::Expects {
+            Impact::None
+        } else {
+            Impact::Propagated
+        };
+        self.push(
+            Kind::Edge,
+            vec![from.to_string(), to.to_string()],
+            EdgeData {
+                kind,
+                from: from.into(),
+                to: to.into(),
+                impact,
+                confidence: Confidence::High,
+                evidence: vec![],
+                adapter: "impact".into(),
             },
         )
     }
@@ -231,6 +268,30 @@ impl Stream {
             out.push(b'\n');
         }
         out
+    }
+}
+
+/// A critical scenario of `intent` with one step, one assertion, a proof gap and no
+/// reached entrypoints.
+pub fn scenario_data(
+    intent: &str,
+    title: &str,
+    kind: ScenarioKind,
+    evidence: Vec<Evidence>,
+) -> ScenarioData {
+    ScenarioData {
+        intent: intent.into(),
+        title: title.into(),
+        kind,
+        priority: Priority::Critical,
+        steps: vec!["sign in".into()],
+        assertions: vec!["the response is 401".into()],
+        evidence,
+        proof_gap: Some("no changed line shows the response".into()),
+        authority: Authority::Inference,
+        test_class: TestClass::Regression,
+        focus: Focus::Product,
+        reaches: vec![],
     }
 }
 
