@@ -88,6 +88,7 @@ bench: release peers
 	python3 bench/agent_bench.py --bin-dir $(RELEASE_DIR)
 	python3 bench/gen_graph_repo.py bench/work/graph --force
 	$(CARGO) build --release -p qa-graph --example graph-bench && python3 bench/graph_bench.py --bin-dir $(RELEASE_DIR) --repo bench/work/graph
+	@if [ -d bench/work/real/vuejs-core/.git ]; then python3 bench/real_flow_bench.py --bin-dir $(RELEASE_DIR) --repo bench/work/real/vuejs-core; else echo "real_flow_bench: skipped, bench/work/real/vuejs-core not fetched (see bench/README.md)"; fi
 
 clean:
 	$(CARGO) clean
