@@ -558,11 +558,18 @@ fn build(
         Authority::Inference
     };
 
-    let lifecycle = lifecycle_of(description.as_deref(), &facts, &annotations);
+    let mut lifecycle = lifecycle_of(description.as_deref(), &facts, &annotations);
+    let tree_steps = if cleanup {
+        Vec::new()
+    } else {
+        tree_lifecycle(&own_deltas, &roles, &contracts)
+    };
+    lifecycle.extend(tree_steps.iter().cloned());
 
-    let located = facts
-        .iter()
-        .any(|(f, weak)| !weak && f.kind != FactKind::Setting);
+    let located = !tree_steps.is_empty()
+        || facts
+            .iter()
+            .any(|(f, weak)| !weak && f.kind != FactKind::Setting);
     let proves = facts.iter().any(|(f, weak)| {
         !weak
             && matches!(
@@ -577,6 +584,7 @@ fn build(
         .iter()
         .filter(|(_, w)| !w)
         .map(|(f, _)| f.stage)
+        .chain(tree_steps.iter().map(|s| s.stage))
         .collect();
     let confidence = match (g.source, focus) {
         (IntentSource::Vocabulary, _) => Confidence::Low,
@@ -673,6 +681,73 @@ fn build(
         forbidden: flow.map(|f| f.forbidden.clone()).unwrap_or_default(),
         deltas: own_deltas,
     }
+}
+
+/// Lifecycle steps the syntax trees locate: what the changed tests expect (the outcome),
+/// error exits a product item lost (the outcome: it completes), and new conditions and
+/// list elements (the condition), a few per stage.
+fn tree_lifecycle(
+    deltas: &BTreeMap<String, FileDelta>,
+    roles: &BTreeMap<String, Role>,
+    contracts: &[TestContract],
+) -> Vec<LifecycleStep> {
+    let step = |stage, text: String, file: &str, line| LifecycleStep {
+        stage,
+        text,
+        evidence: vec![Location {
+            file: file.to_string(),
+            line,
+        }],
+        origin: Origin::Diff,
+    };
+    let mut outcomes = Vec::new();
+    let mut conditions = Vec::new();
+    for c in contracts.iter().filter(|c| c.skipped.is_none()) {
+        for e in c.expects.iter().take(1) {
+            let name = c.name.as_deref().unwrap_or(&c.title);
+            outcomes.push(step(
+                Stage::ObservableOutcome,
+                format!("test `{name}` expects {}", e.text),
+                &c.file,
+                e.line,
+            ));
+        }
+    }
+    for (file, d) in deltas {
+        if !roles.get(file).is_some_and(|&r| bears_behaviour(r)) {
+            continue;
+        }
+        for (at, kind) in &d.removed_exits {
+            if *kind != crate::trees::ExitKind::Error {
+                outcomes.push(step(
+                    Stage::ObservableOutcome,
+                    format!("`{}` no longer ends in `{}`", at.item, at.text),
+                    file,
+                    at.line,
+                ));
+            }
+        }
+        for c in &d.new_conditions {
+            conditions.push(step(
+                Stage::Condition,
+                format!("when `{}`", c.text),
+                file,
+                c.line,
+            ));
+        }
+        for e in &d.added_elements {
+            conditions.push(step(
+                Stage::Condition,
+                format!("`{}` gains {}", e.item, e.text),
+                file,
+                e.line,
+            ));
+        }
+    }
+    outcomes.truncate(PER_STAGE);
+    conditions.truncate(PER_STAGE);
+    conditions.extend(outcomes);
+    conditions
 }
 
 /// The changed tests of a file as contracts: their expectations, skips, and the changed

@@ -153,13 +153,19 @@ impl Ctx<'_> {
         }
     }
 
+    /// The commit wording's clauses of `stage`, as sentences: a trigger clause ("when
+    /// asked") is the moment to start from, an action clause the thing to do.
     fn commit_steps(&self, stage: Stage) -> Vec<String> {
         self.intent
             .data
             .lifecycle
             .iter()
             .filter(|s| s.stage == stage && s.evidence.is_empty())
-            .map(|s| s.text.clone())
+            .map(|s| match stage {
+                Stage::Trigger => format!("Start at the moment the commit names: {}", s.text),
+                _ if s.text.split_whitespace().count() >= 2 => crate::intents::capitalized(&s.text),
+                _ => format!("Perform what the commit names: {}", s.text),
+            })
             .collect()
     }
 
@@ -262,6 +268,23 @@ impl Ctx<'_> {
             stage: Some(Stage::Action),
             text: format!("`{}`, called by the changed tests", x.item),
         }));
+        // Tests that drive the product from outside (a binary, a page) call none of the
+        // changed items: the items the change touched are where the behaviour lives.
+        if exercised.is_empty() && !oracle.is_empty() {
+            let changed = self.product_deltas().flat_map(|(file, d)| {
+                d.changed_items
+                    .iter()
+                    .filter(|(_, kind, _)| *kind == crate::trees::ItemKind::Function)
+                    .map(move |(path, _, line)| Evidence {
+                        file: file.to_string(),
+                        line: *line,
+                        relation: Relation::Supporting,
+                        stage: Some(Stage::Action),
+                        text: format!("`{path}` changed"),
+                    })
+            });
+            contract_evidence.extend(changed.take(2));
+        }
         for (file, e) in removed_elements.iter().take(2) {
             assertions.push(format!(
                 "`{}` no longer has the entry {}",
@@ -895,9 +918,18 @@ fn oracle_steps(oracle: &[(&TestContract, &Expected)]) -> Vec<String> {
         ));
         if let Some(x) = c.exercises.first() {
             steps.push(format!("Call `{}` as that test does", short(&x.item)));
+        } else if let Some(subject) = c.expects.first().and_then(|e| subject_of(&e.text)) {
+            steps.push(format!("Run `{subject}` as that test does"));
         }
     }
     steps
+}
+
+/// The checked expression of an expectation written as `` `subject` is value ``.
+fn subject_of(expectation: &str) -> Option<&str> {
+    let rest = expectation.strip_prefix('`')?;
+    let end = rest.find("` ")?;
+    Some(&rest[..end])
 }
 
 /// A test's name for a sentence: its case name when it has one, else its title.

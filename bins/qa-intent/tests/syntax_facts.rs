@@ -1,0 +1,358 @@
+//! What the syntax trees of a change's base and head make of real repositories, through
+//! the real `qa-diff | qa-intent`: tests as the oracle, removed panics, moved versus new
+//! conditions, list elements, skipped tests, and steps a tester can follow. Each fact has
+//! a positive and a negative control. Needs the built qa-diff (`cargo build --bins`).
+
+use qa_testkit::{records, Program, Repo};
+use serde_json::Value;
+
+const QA_INTENT: &str = env!("CARGO_BIN_EXE_qa-intent");
+
+/// `qa-diff --base main | qa-intent` on the repository's checked-out branch.
+fn flow(repo: &Repo) -> Vec<Value> {
+    let stream = Program::built("qa-diff")
+        .invocation()
+        .dir(repo.path())
+        .env("HOME", repo.home())
+        .args(["--base", "main"])
+        .run()
+        .success()
+        .stdout;
+    Program::at(QA_INTENT)
+        .invocation()
+        .arg("--repo")
+        .arg(repo.path())
+        .stdin(stream)
+        .run()
+        .records()
+}
+
+fn scenarios(rs: &[Value]) -> Vec<&Value> {
+    records::of_kind(rs, "scenario")
+}
+
+fn strings(v: &Value) -> Vec<&str> {
+    v.as_array()
+        .map(|a| a.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default()
+}
+
+fn titled<'a>(rs: &'a [Value], prefix: &str) -> Vec<&'a Value> {
+    scenarios(rs)
+        .into_iter()
+        .filter(|s| s["data"]["title"].as_str().unwrap().starts_with(prefix))
+        .collect()
+}
+
+fn contracts(rs: &[Value]) -> Vec<&Value> {
+    records::of_kind(rs, "intent")
+        .into_iter()
+        .flat_map(|i| i["data"]["contracts"].as_array().unwrap().iter())
+        .collect()
+}
+
+const MACROS: &str = "macro_rules! xtest {\n    ($name:ident, $fun:expr) => {\n        #[test]\n        fn $name() {\n            $fun()\n        }\n    };\n}\n";
+
+/// A Rust crate whose `sort_paths` ends in `todo!()`; the branch implements it and adds
+/// a test written with the repository's own `xtest!` macro, expecting exact output.
+fn sortr(with_macro: bool, fixed: bool) -> Repo {
+    let mut r = Repo::new();
+    r.write(
+        "Cargo.toml",
+        "[package]\nname = \"walk\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+    );
+    r.write(
+        "src/lib.rs",
+        "pub fn sort_paths(paths: &mut Vec<String>, reverse: bool) {\n    if reverse {\n        todo!()\n    }\n    paths.sort();\n}\n",
+    );
+    if with_macro {
+        r.write("tests/macros.rs", MACROS);
+    }
+    r.write("tests/feature.rs", "mod macros;\n");
+    r.commit("init");
+    r.branch("feature");
+    let body = if fixed {
+        "pub fn sort_paths(paths: &mut Vec<String>, reverse: bool) {\n    paths.sort();\n    if reverse {\n        paths.reverse();\n    }\n}\n"
+    } else {
+        "pub fn sort_paths(paths: &mut Vec<String>, reverse: bool) {\n    if reverse {\n        todo!()\n    }\n    paths.sort_unstable();\n}\n"
+    };
+    r.write("src/lib.rs", body);
+    r.write(
+        "tests/feature.rs",
+        "mod macros;\nuse walk::sort_paths;\n\nxtest!(sorts_in_reverse, || {\n    let mut paths = vec![\"a\".to_string(), \"b\".to_string()];\n    sort_paths(&mut paths, true);\n    let expected = \"b,a\";\n    eqnice!(expected, paths.join(\",\"));\n});\n",
+    );
+    r.commit("Sort paths in reverse when asked");
+    r
+}
+
+#[test]
+fn a_removed_todo_becomes_a_failure_scenario_that_quotes_the_changed_test() {
+    let rs = flow(&sortr(true, true));
+    let failures = titled(&rs, "`sort_paths` no longer panics");
+    assert_eq!(failures.len(), 1, "{:#?}", scenarios(&rs));
+    let f = &failures[0]["data"];
+    assert_eq!(f["kind"], "failure");
+    let assertions = strings(&f["assertions"]);
+    assert!(
+        assertions
+            .iter()
+            .any(|a| a.contains("sorts_in_reverse") && a.contains("\"b,a\"")),
+        "{assertions:?}"
+    );
+    let evidence: Vec<(&str, u64)> = f["evidence"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| (e["file"].as_str().unwrap(), e["line"].as_u64().unwrap()))
+        .collect();
+    assert!(evidence.contains(&("src/lib.rs", 1)), "{evidence:?}");
+    // The expected value stands on the `let expected = ...` line the assertion uses.
+    assert!(evidence.contains(&("tests/feature.rs", 7)), "{evidence:?}");
+}
+
+#[test]
+fn a_todo_that_stays_gives_no_fixed_panic_scenario() {
+    let rs = flow(&sortr(true, false));
+    assert!(titled(&rs, "`sort_paths` no longer panics").is_empty());
+}
+
+#[test]
+fn the_primary_scenario_quotes_the_changed_tests_expected_value() {
+    let rs = flow(&sortr(true, true));
+    let primary: Vec<&Value> = scenarios(&rs)
+        .into_iter()
+        .filter(|s| s["data"]["kind"] == "primary")
+        .collect();
+    assert_eq!(primary.len(), 1);
+    let assertions = strings(&primary[0]["data"]["assertions"]);
+    assert!(
+        assertions.contains(&"Test `sorts_in_reverse` expects `paths.join(\",\")` is \"b,a\""),
+        "{assertions:?}"
+    );
+    assert_eq!(primary[0]["data"]["proof_gap"], Value::Null);
+    let steps = strings(&primary[0]["data"]["steps"]);
+    assert!(
+        steps.contains(&"Call `sort_paths` as that test does"),
+        "{steps:?}"
+    );
+}
+
+#[test]
+fn repository_test_macros_are_tests_only_when_the_repository_defines_them() {
+    let rs = flow(&sortr(true, true));
+    let names: Vec<&str> = contracts(&rs)
+        .iter()
+        .map(|c| c["title"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["sorts_in_reverse"]);
+    let c = contracts(&rs)[0];
+    assert_eq!(c["exercises"][0]["item"], "sort_paths");
+    // Without `macro_rules! xtest` the same invocation is just a macro call.
+    assert!(contracts(&flow(&sortr(false, true))).is_empty());
+}
+
+/// A reader whose end-of-input check moves into the loop (`moved`) or whose branch adds
+/// a new limit check (`new`).
+fn reader(new_limit: bool) -> Repo {
+    let mut r = Repo::new();
+    r.write(
+        "src/reader.ts",
+        "export function readAll(chunks: number[]): number {\n  let total = 0;\n  const readlen = chunks.length;\n  if (readlen == 0) {\n    return -1;\n  }\n  for (const c of chunks) {\n    total += c;\n  }\n  return total;\n}\n",
+    );
+    r.commit("init");
+    r.branch("feature");
+    let check = if new_limit {
+        "    if (total > 4096) {\n      return -2;\n    }\n"
+    } else {
+        "    if (readlen == 0) {\n      return -1;\n    }\n"
+    };
+    r.write(
+        "src/reader.ts",
+        format!("export function readAll(chunks: number[]): number {{\n  let total = 0;\n  const readlen = chunks.length;\n  for (const c of chunks) {{\n{check}    total += c;\n  }}\n  return total;\n}}\n"),
+    );
+    r.commit("fix: stop reading at the end of the input");
+    r
+}
+
+#[test]
+fn a_condition_that_only_moved_is_no_boundary() {
+    let rs = flow(&reader(false));
+    assert!(titled(&rs, "Boundary:").is_empty(), "{:#?}", scenarios(&rs));
+}
+
+#[test]
+fn a_condition_new_at_head_is_a_boundary() {
+    let rs = flow(&reader(true));
+    let b = titled(&rs, "Boundary: total > 4096");
+    assert_eq!(b.len(), 1, "{:#?}", scenarios(&rs));
+}
+
+/// A constant list that gains an element, or a brand-new constant list.
+fn kinds(existing: bool) -> Repo {
+    let mut r = Repo::new();
+    r.write(
+        "src/kinds.rs",
+        if existing {
+            "pub const KINDS: &[&str] = &[\"csv\", \"json\"];\n"
+        } else {
+            "pub fn none() {}\n"
+        },
+    );
+    r.commit("init");
+    r.branch("feature");
+    r.write(
+        "src/kinds.rs",
+        if existing {
+            "pub const KINDS: &[&str] = &[\n    \"csv\",\n    \"json\",\n    \"yaml\",\n];\n"
+        } else {
+            "pub fn none() {}\npub const KINDS: &[&str] = &[\"csv\", \"json\", \"yaml\"];\n"
+        },
+    );
+    r.commit("Accept yaml files as input");
+    r
+}
+
+fn evidence_texts(rs: &[Value]) -> Vec<String> {
+    scenarios(rs)
+        .iter()
+        .flat_map(|s| s["data"]["evidence"].as_array().unwrap().iter())
+        .map(|e| e["text"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn an_element_added_to_a_constant_list_is_evidence_for_its_intent() {
+    let rs = flow(&kinds(true));
+    let texts = evidence_texts(&rs);
+    assert!(
+        texts.contains(&"`KINDS` gains \"yaml\"".to_string()),
+        "{texts:?}"
+    );
+}
+
+#[test]
+fn a_new_constant_list_has_no_added_elements() {
+    let rs = flow(&kinds(false));
+    assert!(!evidence_texts(&rs).iter().any(|t| t.contains("gains")));
+}
+
+/// A JavaScript module with a changed test that is skipped, or runs.
+fn skipped(skip: bool) -> Repo {
+    let mut r = Repo::new();
+    r.write(
+        "src/price.js",
+        "export function price(n) {\n  return n;\n}\n",
+    );
+    r.write("src/price.test.js", "import { price } from './price';\n");
+    r.commit("init");
+    r.branch("feature");
+    r.write(
+        "src/price.js",
+        "export function price(n) {\n  return Math.round(n * 100) / 100;\n}\n",
+    );
+    let call = if skip { "test.skip" } else { "test" };
+    r.write(
+        "src/price.test.js",
+        format!("import {{ price }} from './price';\n\n{call}('rounds to cents', () => {{\n  expect(price(1.005)).toBe(1.01);\n}});\n"),
+    );
+    r.commit("Round prices to cents");
+    r
+}
+
+#[test]
+fn a_skipped_changed_test_is_named_in_the_proof_gap_and_quotes_nothing() {
+    let rs = flow(&skipped(true));
+    let primary = &scenarios(&rs)[0]["data"];
+    let gap = primary["proof_gap"].as_str().unwrap_or("");
+    assert!(gap.contains("`rounds to cents` (test.skip"), "{gap}");
+    assert!(!strings(&primary["assertions"])
+        .iter()
+        .any(|a| a.contains("1.01")));
+}
+
+#[test]
+fn a_running_changed_test_leaves_no_skip_gap_and_is_quoted() {
+    let rs = flow(&skipped(false));
+    let primary = &scenarios(&rs)[0]["data"];
+    assert!(!primary["proof_gap"]
+        .as_str()
+        .unwrap_or("")
+        .contains("skipped"));
+    assert!(strings(&primary["assertions"])
+        .contains(&"Test `rounds to cents` expects `price(1.005)` is 1.01"));
+}
+
+#[test]
+fn a_python_assert_is_quoted_as_the_expected_value() {
+    let mut r = Repo::new();
+    r.write("app/slug.py", "def slug(s):\n    return s\n");
+    r.write("tests/test_slug.py", "from app.slug import slug\n");
+    r.commit("init");
+    r.branch("feature");
+    r.write(
+        "app/slug.py",
+        "def slug(s):\n    return s.lower().replace(' ', '-')\n",
+    );
+    r.write(
+        "tests/test_slug.py",
+        "from app.slug import slug\n\n\ndef test_slug_lowercases():\n    assert slug('A B') == 'a-b'\n",
+    );
+    r.commit("Lowercase slugs and join words with dashes");
+    let rs = flow(&r);
+    let assertions: Vec<String> = scenarios(&rs)
+        .iter()
+        .flat_map(|s| strings(&s["data"]["assertions"]))
+        .map(String::from)
+        .collect();
+    assert!(
+        assertions
+            .contains(&"Test `test_slug_lowercases` expects `slug('A B')` is 'a-b'".to_string()),
+        "{assertions:?}"
+    );
+}
+
+#[test]
+fn a_go_want_binding_is_quoted_as_the_expected_value() {
+    let mut r = Repo::new();
+    r.write("go.mod", "module example.com/greet\n\ngo 1.22\n");
+    r.write(
+        "greet.go",
+        "package greet\n\nfunc Hello(n string) string {\n\treturn n\n}\n",
+    );
+    r.commit("init");
+    r.branch("feature");
+    r.write(
+        "greet.go",
+        "package greet\n\nfunc Hello(n string) string {\n\treturn \"hello, \" + n\n}\n",
+    );
+    r.write(
+        "greet_test.go",
+        "package greet\n\nimport \"testing\"\n\nfunc TestHello(t *testing.T) {\n\twant := \"hello, ann\"\n\tif got := Hello(\"ann\"); got != want {\n\t\tt.Errorf(\"got %q\", got)\n\t}\n}\n",
+    );
+    r.commit("Greet people by name");
+    let rs = flow(&r);
+    let assertions: Vec<String> = scenarios(&rs)
+        .iter()
+        .flat_map(|s| strings(&s["data"]["assertions"]))
+        .map(String::from)
+        .collect();
+    assert!(
+        assertions.contains(&"Test `TestHello` expects `got` is \"hello, ann\"".to_string()),
+        "{assertions:?}"
+    );
+}
+
+#[test]
+fn steps_are_sentences_not_prefixed_identifiers() {
+    for repo in [sortr(true, true), reader(true), kinds(true), skipped(false)] {
+        let rs = flow(&repo);
+        for s in scenarios(&rs) {
+            for step in strings(&s["data"]["steps"]) {
+                for prefix in ["Trigger:", "Given:", "Action:", "Change:"] {
+                    assert!(!step.starts_with(prefix), "{step}");
+                }
+                assert!(step.contains(' '), "a bare identifier: {step}");
+            }
+        }
+    }
+}
