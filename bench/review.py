@@ -374,6 +374,7 @@ enabled disable disables disabled toggle toggles toggled generate generates gene
 resolves resolved restore restores restored hydrate hydrates hydrated warn warns warned
 override overrides overridden query queries queried preserve preserves preserved normalize
 normalizes normalized classify classifies classified fix fixes fixed
+arrange arranges arranged hold holds held
 """.split())
 
 

@@ -64,7 +64,8 @@ static CLEANUP_LEAD: LazyLock<Regex> = LazyLock::new(|| {
 static UNUSABLE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         r"(?ix)^\s*(
-            (wip|tmp|temp|todo|checkpoint|save|stuff|misc|changes?|updates?|progress|more|fixup!|squash!|amend!)\b.*
+            (wip|tmp|temp|todo|checkpoint|stuff|misc|fixup!|squash!|amend!)\b.*
+          | (save|changes?|updates?|progress|more)(\ \S+)?\s*
           | (update|edit|change)s?\ [\w./-]+\s*$
           | [.\-_!?\s]*
         )$",
@@ -550,6 +551,7 @@ mod tests {
             "Forwards the arguments set in an environment variable",
             "Open the cache file in text mode",
             "Tweak calendar spacing",
+            "Update \"pause\" and \"resume\" API calls to use `update_fields`",
         ] {
             assert_eq!(
                 class(subject, None, &["src/cache.py"]),
@@ -647,6 +649,7 @@ mod tests {
             "update",
             "changes",
             "update cart.ts",
+            "more changes",
             ".",
             "fixup! feat: x",
         ] {

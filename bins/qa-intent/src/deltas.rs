@@ -93,11 +93,20 @@ pub fn of_changeset(cs: &Changeset, repo: &Path) -> Deltas {
 /// Rust macros that define tests, from the `macro_rules!` of the changed Rust files'
 /// directories at head (a test macro usually sits beside the tests that use it).
 fn test_macros(cs: &Changeset, repo: &Path, files: &[&FileData]) -> Vec<String> {
-    let dirs: BTreeSet<&str> = files
+    // The changed files' directories and every directory above them: `tests/index/x.rs`
+    // uses the macros of `tests/macros.rs`.
+    let mut dirs: BTreeSet<&str> = BTreeSet::new();
+    for f in files
         .iter()
         .filter(|f| Grammar::of(&f.path) == Some(Grammar::Rust))
-        .map(|f| f.path.rsplit_once('/').map(|(d, _)| d).unwrap_or(""))
-        .collect();
+    {
+        let mut dir = f.path.as_str();
+        while let Some((parent, _)) = dir.rsplit_once('/') {
+            dirs.insert(parent);
+            dir = parent;
+        }
+        dirs.insert("");
+    }
     let Some(head) = cs.range.as_ref().map(|r| r.data.head.oid.clone()) else {
         return Vec::new();
     };
@@ -298,11 +307,15 @@ pub fn compare(
 
     // A changed test: one whose span holds an added line, or that lost a line; nested
     // subtests win over the test around them.
-    let removed_at_head: BTreeSet<u32> = removed.iter().map(|&l| head_line_of(file, l)).collect();
-    let touches = |t: &Test| {
-        added.range(t.line..=t.end).next().is_some()
-            || removed_at_head.range(t.line..=t.end).next().is_some()
+    // A removed line counts for the test that held it at base (a whole test removed next
+    // to another one changes neither).
+    let lost_lines = |t: &Test| {
+        base.tests
+            .iter()
+            .filter(|b| b.name == t.name)
+            .any(|b| removed.range(b.line..=b.end).next().is_some())
     };
+    let touches = |t: &Test| added.range(t.line..=t.end).next().is_some() || lost_lines(t);
     let hits: Vec<&Test> = head.tests.iter().filter(|t| touches(t)).collect();
     for t in &hits {
         let has_inner = hits
@@ -319,8 +332,20 @@ pub fn compare(
             d.changed_tests.push((*t).clone());
         }
     }
+    // The oracle of a change is what it asserts anew: new tests first, and within a test
+    // the expectations on added lines first.
+    let base_tests: BTreeSet<&str> = base.tests.iter().map(|t| t.name.as_str()).collect();
+    d.changed_tests
+        .sort_by_key(|t| base_tests.contains(t.name.as_str()));
+    for t in &mut d.changed_tests {
+        t.expects.sort_by_key(|e| !added.contains(&e.line));
+        t.expects.truncate(MAX_EXPECTS);
+    }
     d
 }
+
+/// Most expectations kept per changed test.
+const MAX_EXPECTS: usize = 6;
 
 /// The head line a base line maps to: the hunk's new start plus the offset, clamped.
 fn head_line_of(file: &FileData, base_line: u32) -> u32 {

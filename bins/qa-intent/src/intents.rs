@@ -15,7 +15,7 @@ use crate::joining::{self, Member};
 use crate::lifecycle::{self, Fact, FactKind, Reading};
 use crate::manifest::{Criticality, Manifest};
 use crate::syntax;
-use crate::trees::ItemKind;
+use crate::trees::{Grammar, ItemKind};
 use crate::vocabulary::{self, FileTerms};
 
 /// An intent before it becomes a record: its data and the facts its scenarios rest on.
@@ -518,7 +518,9 @@ fn build(
         let lang = syntax::language_of(f);
         if let Some(delta) = own_deltas.get(f) {
             if matches!(file.data.role, Role::Test | Role::Product | Role::Command) {
-                contracts.extend(tree_contracts(f, delta, &product_items));
+                let empty = BTreeSet::new();
+                let imports = readings.get(f.as_str()).map_or(&empty, |r| &r.imports);
+                contracts.extend(tree_contracts(f, delta, &product_items, imports));
             }
             if matches!(file.data.role, Role::Product | Role::Command) {
                 annotations.extend(annotations_of(f, &added));
@@ -756,6 +758,7 @@ fn tree_contracts(
     file: &str,
     delta: &FileDelta,
     product_items: &[(&str, &str, u32)],
+    imports: &BTreeSet<String>,
 ) -> Vec<TestContract> {
     delta
         .changed_tests
@@ -778,10 +781,14 @@ fn tree_contracts(
             exercises: product_items
                 .iter()
                 .filter(|(f, path, _)| {
-                    *f != file && {
-                        let name = path.rsplit("::").next().unwrap_or(path);
-                        t.calls.iter().any(|c| c == name)
-                    }
+                    let name = path.rsplit("::").next().unwrap_or(path);
+                    // A method of the same name is another thing unless the test imports
+                    // its module (`render` of a test library is not `App::render`);
+                    // Rust and Go tests call into their crate or package directly.
+                    let linked = !path.contains("::")
+                        || matches!(Grammar::of(f), Some(Grammar::Rust | Grammar::Go))
+                        || imports.contains(&lifecycle::module_stem(f));
+                    *f != file && linked && t.calls.iter().any(|c| c == name)
                 })
                 .take(3)
                 .map(|(f, path, line)| Exercised {

@@ -52,19 +52,115 @@ pub struct Test {
 }
 
 /// Most expectations kept per test.
-const MAX_EXPECTS: usize = 6;
+const MAX_EXPECTS: usize = 24;
 /// Longest literal kept in an expectation.
 const LITERAL: usize = 160;
 
+/// Keys of a table row that hold what the case expects: `want`, `expected`, `wantErr`,
+/// `expectedReason`, `output`, `valid...`.
+fn is_expectation_key(key: &str) -> bool {
+    let k = key
+        .trim_matches(|c| c == '"' || c == '\'' || c == '`')
+        .to_ascii_lowercase();
+    [
+        "want", "expect", "output", "result", "valid", "invalid", "should",
+    ]
+    .iter()
+    .any(|w| k.starts_with(w) || k.contains(&format!("_{w}")))
+        || k.starts_with("exp") && k.len() <= 4
+}
+
+/// Table-driven cases in a test body: `{name: "x", want: "y"}` rows (Go keyed elements,
+/// JavaScript object pairs, Python dict entries) whose key names an expectation.
+fn table_rows(body: Node, text: &str, out: &mut Vec<Expectation>) {
+    for n in descendants(body) {
+        let (key, value) = match n.kind() {
+            "keyed_element" => (n.child_by_field_name("key"), n.child_by_field_name("value")),
+            "pair" => (n.child_by_field_name("key"), n.child_by_field_name("value")),
+            _ => continue,
+        };
+        let (Some(key), Some(value)) = (key, value) else {
+            continue;
+        };
+        let key = text_of(key, text);
+        if is_expectation_key(key) {
+            let key = key.trim_matches(|c| c == '"' || c == '\'' || c == '`');
+            out.push(Expectation {
+                line: line_of(value),
+                text: format!("`{key}` is {}", literal(text_of(value, text))),
+            });
+        }
+    }
+}
+
+/// File-level tables of cases in a file that defines tests (`var cases = []struct{...}`,
+/// `const cases = [...]`, `CASES = [...]`): each one whose rows name expected values is a
+/// test of its own, so that a changed row is a changed test.
+fn table_tests(root: Node, text: &str, framework: Framework) -> Vec<Test> {
+    let mut out = Vec::new();
+    for top in named_children(root) {
+        let declarators: Vec<Node> = match top.kind() {
+            "var_declaration" | "lexical_declaration" | "variable_declaration" => {
+                named_children(top)
+            }
+            "expression_statement" => named_children(top)
+                .into_iter()
+                .filter(|n| n.kind() == "assignment")
+                .collect(),
+            _ => continue,
+        };
+        for d in declarators {
+            let (name, value) = match d.kind() {
+                "var_spec" | "variable_declarator" => (
+                    d.child_by_field_name("name"),
+                    d.child_by_field_name("value"),
+                ),
+                "assignment" => (
+                    d.child_by_field_name("left"),
+                    d.child_by_field_name("right"),
+                ),
+                _ => continue,
+            };
+            let (Some(name), Some(value)) = (name, value) else {
+                continue;
+            };
+            let mut expects = Vec::new();
+            table_rows(value, text, &mut expects);
+            if expects.is_empty() {
+                continue;
+            }
+            let name = text_of(name, text).to_string();
+            out.push(Test {
+                title: format!("cases of `{name}`"),
+                name,
+                framework,
+                line: line_of(d),
+                end: d.end_position().row as u32 + 1,
+                expects,
+                skipped: None,
+                calls: Vec::new(),
+            });
+        }
+    }
+    out
+}
+
 /// Every test `root` defines. `test_macros` are Rust macros known to define tests.
 pub fn tests(grammar: Grammar, root: Node, text: &str, test_macros: &[String]) -> Vec<Test> {
-    let mut out = match grammar {
-        Grammar::Rust => rust_tests(root, text, test_macros),
-        Grammar::TypeScript | Grammar::Tsx | Grammar::JavaScript => js_tests(root, text),
-        Grammar::Python => python_tests(root, text),
-        Grammar::Go => go_tests(root, text),
+    let (mut out, framework) = match grammar {
+        Grammar::Rust => (rust_tests(root, text, test_macros), Framework::Rust),
+        Grammar::TypeScript | Grammar::Tsx | Grammar::JavaScript => {
+            (js_tests(root, text), Framework::Jest)
+        }
+        Grammar::Python => (python_tests(root, text), Framework::Pytest),
+        Grammar::Go => (go_tests(root, text), Framework::Go),
     };
+    if !out.is_empty() {
+        out.extend(table_tests(root, text, framework));
+    }
     for t in &mut out {
+        let mut seen = std::collections::HashSet::new();
+        t.expects.retain(|e| seen.insert(e.text.clone()));
         t.expects.truncate(MAX_EXPECTS);
         t.calls.sort();
         t.calls.dedup();
@@ -320,6 +416,34 @@ fn rust_test(node: Node, text: &str, name: String) -> Test {
                 }
             }
         }
+        // `cmd.arg("x").assert_exit_code(0)`: a method assertion on what the line built.
+        if t.kind == "identifier"
+            && t.text.starts_with("assert")
+            && i > 0
+            && toks[i - 1].text == "."
+            && toks.get(i + 1).is_some_and(|n| n.text == "(")
+        {
+            let start = (0..i - 1)
+                .rev()
+                .find(|&k| matches!(toks[k].text, ";" | "{" | "}" | "=>" | "="))
+                .map_or(0, |k| k + 1);
+            let receiver = match (toks.get(start), toks.get(i - 2)) {
+                (Some(a), Some(b)) if start < i - 1 => {
+                    excerpt(text.get(a.bytes.0..b.bytes.1).unwrap_or(""))
+                }
+                _ => String::new(),
+            };
+            let call = group_args(&toks, i + 1)
+                .and_then(|(_, end)| text.get(t.bytes.0..toks.get(end - 1)?.bytes.1))
+                .map(excerpt)
+                .unwrap_or_else(|| t.text.to_string());
+            if !receiver.is_empty() {
+                expects.push(Expectation {
+                    line: t.line,
+                    text: format!("`{receiver}` passes `{call}`"),
+                });
+            }
+        }
         if t.kind == "identifier" {
             match toks.get(i + 1).map(|n| n.text) {
                 Some("(") if i == 0 || toks[i - 1].text != "fn" => calls.push(t.text.to_string()),
@@ -508,6 +632,7 @@ fn js_tests(root: Node, text: &str) -> Vec<Test> {
             calls: Vec::new(),
         };
         if let Some(body) = body {
+            table_rows(*body, text, &mut t.expects);
             for n in descendants(*body) {
                 if n.kind() != "call_expression" {
                     continue;
@@ -699,9 +824,13 @@ fn python_tests(root: Node, text: &str) -> Vec<Test> {
                     .collect()
             })
             .unwrap_or_default();
+        // `skip` and `xfail` prove nothing; `skipif(WIN)` still runs where it matters.
         let mut skipped = decorators
             .iter()
-            .find(|d| d.contains("skip") || d.contains("xfail"))
+            .find(|d| {
+                let d = d.split('(').next().unwrap_or(d);
+                d.ends_with(".skip") || d.ends_with(".xfail") || d.ends_with("skip")
+            })
             .map(|d| excerpt(d));
         let body = node.child_by_field_name("body");
         let title = body
@@ -719,23 +848,40 @@ fn python_tests(root: Node, text: &str) -> Vec<Test> {
                     .to_string()
             })
             .unwrap_or_else(|| name.to_string());
+        // The span starts at the decorators: a changed `parametrize` row changes the test.
+        let start = node
+            .parent()
+            .filter(|p| p.kind() == "decorated_definition")
+            .unwrap_or(node);
         let mut t = Test {
             name: name.to_string(),
             title,
             framework: Framework::Pytest,
-            line: line_of(node),
+            line: line_of(start),
             end: node.end_position().row as u32 + 1,
             expects: Vec::new(),
             skipped: None,
             calls: Vec::new(),
         };
+        let mut bindings: HashMap<String, String> = HashMap::new();
         for n in body.map(descendants).unwrap_or_default() {
             match n.kind() {
+                "assignment" => {
+                    let (Some(l), Some(r)) = (
+                        n.child_by_field_name("left"),
+                        n.child_by_field_name("right"),
+                    ) else {
+                        continue;
+                    };
+                    if l.kind() == "identifier" && is_literal(r.kind()) {
+                        bindings.insert(text_of(l, text).to_string(), literal(text_of(r, text)));
+                    }
+                }
                 "assert_statement" => {
                     if let Some(e) = named_children(n).into_iter().next() {
                         t.expects.push(Expectation {
                             line: line_of(n),
-                            text: python_assertion(e, text),
+                            text: python_assertion(e, text, &bindings),
                         });
                     }
                 }
@@ -760,23 +906,31 @@ fn python_tests(root: Node, text: &str) -> Vec<Test> {
                     } else if ftext == "pytest.skip" || ftext.ends_with(".skipTest") {
                         skipped.get_or_insert_with(|| ftext.to_string());
                     } else if let Some(m) = ftext.strip_prefix("self.assert") {
-                        let lit = args
-                            .iter()
-                            .find(|a| is_literal(a.kind()))
-                            .map(|a| literal(text_of(*a, text)));
+                        let first = args.first().map(|a| excerpt(text_of(*a, text)));
+                        let value = |a: &Node| {
+                            if is_literal(a.kind()) {
+                                Some(literal(text_of(*a, text)))
+                            } else {
+                                bindings.get(text_of(*a, text)).cloned()
+                            }
+                        };
+                        let lit = args.iter().find_map(value);
                         let other = args
                             .iter()
-                            .find(|a| !is_literal(a.kind()))
+                            .find(|a| value(a).is_none())
                             .map(|a| excerpt(text_of(*a, text)))
                             .unwrap_or_default();
+                        let text = match (m, first, lit) {
+                            ("True", Some(x), _) => format!("`{x}` holds"),
+                            ("False", Some(x), _) => format!("`{x}` does not hold"),
+                            (_, _, Some(l)) => {
+                                format!("`{other}` {} {l}", matcher_words(&format!("to{m}")))
+                            }
+                            _ => format!("`{}` holds", excerpt(text_of(n, text))),
+                        };
                         t.expects.push(Expectation {
                             line: line_of(n),
-                            text: match lit {
-                                Some(l) => {
-                                    format!("`{other}` {} {l}", matcher_words(&format!("to{m}")))
-                                }
-                                None => format!("`{}` holds", excerpt(text_of(n, text))),
-                            },
+                            text,
                         });
                     } else {
                         let callee = match f.kind() {
@@ -789,44 +943,101 @@ fn python_tests(root: Node, text: &str) -> Vec<Test> {
                 _ => {}
             }
         }
+        if let Some(b) = body {
+            table_rows(b, text, &mut t.expects);
+        }
+        for d in node
+            .parent()
+            .filter(|p| p.kind() == "decorated_definition")
+            .map(named_children)
+            .unwrap_or_default()
+        {
+            parametrize_rows(d, text, &mut t.expects);
+        }
         t.skipped = skipped;
         out.push(t);
     }
     out
 }
 
+/// `@pytest.mark.parametrize(("shell", "expect"), [("fish", "a\\n"), ...])`: the value
+/// each row gives the parameter named like an expectation.
+fn parametrize_rows(decorator: Node, text: &str, out: &mut Vec<Expectation>) {
+    let Some(call) = named_children(decorator)
+        .into_iter()
+        .find(|c| c.kind() == "call")
+    else {
+        return;
+    };
+    let is_parametrize = call
+        .child_by_field_name("function")
+        .is_some_and(|f| text_of(f, text).ends_with("parametrize"));
+    let args: Vec<Node> = call
+        .child_by_field_name("arguments")
+        .map(named_children)
+        .unwrap_or_default();
+    let (true, Some(names), Some(rows)) = (is_parametrize, args.first(), args.get(1)) else {
+        return;
+    };
+    let names: Vec<String> = text_of(*names, text)
+        .split(',')
+        .map(|n| {
+            n.trim_matches(|c: char| c.is_whitespace() || "()[]\"'".contains(c))
+                .to_string()
+        })
+        .collect();
+    let Some(at) = names.iter().position(|n| is_expectation_key(n)) else {
+        return;
+    };
+    for row in named_children(*rows) {
+        let cells = named_children(row);
+        if let Some(cell) = cells.get(at).filter(|_| cells.len() == names.len()) {
+            out.push(Expectation {
+                line: line_of(*cell),
+                text: format!("`{}` is {}", names[at], literal(text_of(*cell, text))),
+            });
+        }
+    }
+}
+
 /// `assert got == "x"` -> `` `got` is "x" ``; anything else -> `` `expr` holds ``.
-fn python_assertion(e: Node, text: &str) -> String {
+fn python_assertion(e: Node, text: &str, bindings: &HashMap<String, String>) -> String {
     if e.kind() == "comparison_operator" {
         let parts = named_children(e);
         let op = e
             .child(1)
             .map(|o| text_of(o, text).to_string())
             .unwrap_or_default();
+        // A literal, a literal bound to a name in the test, or a literal collection.
+        let value = |n: &Node| -> Option<String> {
+            if is_literal(n.kind()) || matches!(n.kind(), "list" | "dictionary" | "tuple" | "set") {
+                Some(literal(text_of(*n, text)))
+            } else {
+                bindings.get(text_of(*n, text)).cloned()
+            }
+        };
+        let code = |n: &Node| excerpt(text_of(*n, text));
         if let [l, r] = parts.as_slice() {
             let words = match op.as_str() {
-                "==" => "is",
-                "!=" => "is not",
-                "in" => "is in",
-                "is" => "is",
+                "==" | "is" => "is",
+                "!=" | "is not" => "is not",
                 _ => "",
             };
-            if !words.is_empty() {
-                if is_literal(r.kind())
-                    || matches!(r.kind(), "list" | "dictionary" | "tuple" | "set")
-                {
-                    return format!(
-                        "`{}` {words} {}",
-                        excerpt(text_of(*l, text)),
-                        literal(text_of(*r, text))
-                    );
+            if op == "in" || op == "not in" {
+                let verb = if op == "in" {
+                    "contains"
+                } else {
+                    "does not contain"
+                };
+                if let Some(v) = value(l) {
+                    return format!("`{}` {verb} {v}", code(r));
                 }
-                if is_literal(l.kind()) {
-                    return format!(
-                        "`{}` {words} {}",
-                        excerpt(text_of(*r, text)),
-                        literal(text_of(*l, text))
-                    );
+            } else if !words.is_empty() {
+                if let Some(v) = value(r) {
+                    return format!("`{}` {words} {v}", code(l));
+                }
+                if let Some(v) = value(l) {
+                    return format!("`{}` {words} {v}", code(r));
                 }
             }
         }
@@ -884,6 +1095,12 @@ fn go_tests(root: Node, text: &str) -> Vec<Test> {
 }
 
 fn go_test(node: Node, body: Node, text: &str, name: String) -> Test {
+    let mut t = go_test_body(node, body, text, name);
+    table_rows(body, text, &mut t.expects);
+    t
+}
+
+fn go_test_body(node: Node, body: Node, text: &str, name: String) -> Test {
     let mut bindings: HashMap<String, String> = HashMap::new();
     let mut t = Test {
         title: name.clone(),

@@ -215,12 +215,22 @@ impl Ctx<'_> {
         let oracle = self.oracle();
         if triggers.is_empty() && actions.is_empty() {
             steps.extend(oracle_steps(&oracle));
+            // No test calls into the product: the changed functions are the way in.
+            let called = oracle.iter().any(|(c, _)| !c.exercises.is_empty());
+            if !called {
+                for (file, path, line) in self.changed_functions().into_iter().take(2) {
+                    steps.push(format!(
+                        "Exercise `{}` ({file}:{line}), the code this change modified",
+                        short(path)
+                    ));
+                }
+            }
         }
         // Elements added to a constant list, set, map or match: the new case to try.
         let (added_elements, removed_elements) = self.elements();
         for (file, e) in added_elements.iter().take(2) {
             steps.push(format!(
-                "Use the new entry {} of `{}` ({file}:{})",
+                "Use the new entry `{}` of `{}` ({file}:{})",
                 e.text,
                 short(&e.item),
                 e.line
@@ -270,19 +280,17 @@ impl Ctx<'_> {
         }));
         // Tests that drive the product from outside (a binary, a page) call none of the
         // changed items: the items the change touched are where the behaviour lives.
-        if exercised.is_empty() && !oracle.is_empty() {
-            let changed = self.product_deltas().flat_map(|(file, d)| {
-                d.changed_items
-                    .iter()
-                    .filter(|(_, kind, _)| *kind == crate::trees::ItemKind::Function)
-                    .map(move |(path, _, line)| Evidence {
-                        file: file.to_string(),
-                        line: *line,
-                        relation: Relation::Supporting,
-                        stage: Some(Stage::Action),
-                        text: format!("`{path}` changed"),
-                    })
-            });
+        if exercised.is_empty() {
+            let changed = self
+                .changed_functions()
+                .into_iter()
+                .map(|(file, path, line)| Evidence {
+                    file: file.to_string(),
+                    line,
+                    relation: Relation::Supporting,
+                    stage: Some(Stage::Action),
+                    text: format!("`{path}` changed"),
+                });
             contract_evidence.extend(changed.take(2));
         }
         for (file, e) in removed_elements.iter().take(2) {
@@ -781,14 +789,24 @@ impl Ctx<'_> {
         )
     }
 
-    /// Every expectation of the intent's changed tests that are not skipped.
+    /// The expectations of the intent's changed tests that are not skipped, taken in
+    /// turns (each test's first, then each test's second, ...) so that one long test does
+    /// not hide the others.
     fn oracle(&self) -> Vec<(&TestContract, &Expected)> {
-        self.intent
+        let running: Vec<&TestContract> = self
+            .intent
             .data
             .contracts
             .iter()
             .filter(|c| c.skipped.is_none())
-            .flat_map(|c| c.expects.iter().map(move |e| (c, e)))
+            .collect();
+        let deepest = running.iter().map(|c| c.expects.len()).max().unwrap_or(0);
+        (0..deepest)
+            .flat_map(|k| {
+                running
+                    .iter()
+                    .filter_map(move |c| c.expects.get(k).map(|e| (*c, e)))
+            })
             .collect()
     }
 
@@ -801,6 +819,18 @@ impl Ctx<'_> {
             removed.extend(d.removed_elements.iter().map(|e| (file, e)));
         }
         (added, removed)
+    }
+
+    /// Functions of product files holding an added line: (file, item path, head line).
+    fn changed_functions(&self) -> Vec<(&str, &str, u32)> {
+        self.product_deltas()
+            .flat_map(|(file, d)| {
+                d.changed_items
+                    .iter()
+                    .filter(|(_, kind, _)| *kind == crate::trees::ItemKind::Function)
+                    .map(move |(path, _, line)| (file, path.as_str(), *line))
+            })
+            .collect()
     }
 
     fn product_deltas(&self) -> impl Iterator<Item = (&str, &FileDelta)> {

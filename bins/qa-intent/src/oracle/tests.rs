@@ -94,6 +94,12 @@ fn pytest_functions_marks_raises_and_literal_sides() {
 }
 
 #[test]
+fn a_conditional_pytest_skip_is_not_a_skip() {
+    let src = "@pytest.mark.skipif(WIN, reason='posix only')\ndef test_a():\n    assert f() == 1\n";
+    assert_eq!(tests_of(Grammar::Python, src, &[])[0].skipped, None);
+}
+
+#[test]
 fn go_tests_subtests_want_bindings_and_skips() {
     let src = "package p\nfunc TestSort(t *testing.T) {\n\twant := \"a,b\"\n\tif got := Sort(); got != want {\n\t\tt.Errorf(\"got %q\", got)\n\t}\n\tt.Run(\"empty\", func(t *testing.T) {\n\t\tt.Skip(\"later\")\n\t})\n}\nfunc TestHelper(x int) {}\n";
     let t = tests_of(Grammar::Go, src, &[]);
@@ -107,4 +113,61 @@ fn go_tests_subtests_want_bindings_and_skips() {
 #[test]
 fn literals_join_rust_continuations_and_show_newlines() {
     assert_eq!(literal("\"\\\n  a\nb\n\""), "\"a\\nb\\n\"");
+}
+
+#[test]
+fn table_rows_give_the_values_their_expectation_keys_hold() {
+    let go = "package p\nfunc TestReason(t *testing.T) {\n\tfor _, tc := range []struct{ name string; expectedReason int }{\n\t\t{name: \"flood\", expectedReason: 429},\n\t} {\n\t\t_ = tc\n\t}\n}\n";
+    let t = tests_of(Grammar::Go, go, &[]);
+    assert_eq!(expects(&t[0]), ["`expectedReason` is 429"]);
+    // Keys that name the input are no expectation.
+    let js = "it('maps', () => { run({ input: 'a', want: 'b' }) });\n";
+    let t = tests_of(Grammar::JavaScript, js, &[]);
+    assert_eq!(expects(&t[0]), ["`want` is 'b'"]);
+}
+
+#[test]
+fn pytest_parametrize_rows_give_the_expected_column() {
+    let src = "@pytest.mark.parametrize((\"shell\", \"expect\"), [(\"fish\", \"plain,a\\n\"), (\"bash\", \"b\")])\ndef test_complete(shell, expect):\n    assert run(shell) == expect\n";
+    let t = tests_of(Grammar::Python, src, &[]);
+    assert_eq!(
+        expects(&t[0]),
+        [
+            "`run(shell) == expect` holds",
+            "`expect` is \"plain,a\\n\"",
+            "`expect` is \"b\""
+        ]
+    );
+}
+
+#[test]
+fn python_names_bound_to_literals_and_assert_true_read_as_expectations() {
+    let src = "def test_msg():\n    expected = 'bad value'\n    assert expected in error.message\n    self.assertTrue(len(s) <= 64)\n";
+    let t = tests_of(Grammar::Python, src, &[]);
+    assert_eq!(
+        expects(&t[0]),
+        [
+            "`error.message` contains 'bad value'",
+            "`len(s) <= 64` holds"
+        ]
+    );
+}
+
+#[test]
+fn rust_method_assertions_name_what_they_check() {
+    let src = "rgtest!(crud, |dir: Dir, _cmd: TestCommand| {\n    dir.command().arg(\"--x-crud\").assert_exit_code(0);\n});\n";
+    let t = tests_of(Grammar::Rust, src, &["rgtest"]);
+    assert_eq!(
+        expects(&t[0]),
+        ["`dir.command().arg(\"--x-crud\")` passes `assert_exit_code(0)`"]
+    );
+}
+
+#[test]
+fn a_file_level_table_of_cases_is_a_test_when_its_rows_name_expected_values() {
+    let src = "package p\nvar cases = []struct{ in string; validTimes []string }{\n\t{in: \"a\", validTimes: []string{\"31 Mar\"}},\n}\nvar names = []string{\"x\"}\nfunc TestCases(t *testing.T) {}\n";
+    let t = tests_of(Grammar::Go, src, &[]);
+    let names: Vec<&str> = t.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["TestCases", "cases"]);
+    assert_eq!(expects(&t[1]), ["`validTimes` is []string{\"31 Mar\"}"]);
 }
