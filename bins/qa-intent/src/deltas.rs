@@ -158,14 +158,33 @@ fn test_macros(cs: &Changeset, repo: &Path, files: &[&FileData]) -> Vec<String> 
 /// The delta of one file, or `None` when neither version could be parsed.
 pub fn delta(file: &FileData, v: &sources::Versions, macros: &[String]) -> Option<FileDelta> {
     let grammar = Grammar::of(&file.path)?;
-    let base = v
-        .base
-        .as_deref()
-        .and_then(|t| trees::outline(grammar, t, macros));
-    let head = v
-        .head
-        .as_deref()
-        .and_then(|t| trees::outline(grammar, t, macros));
+    let base_tree = v.base.as_deref().and_then(|t| trees::parse(grammar, t));
+    // The head is the base edited where the hunks say: re-parsed incrementally when the
+    // hunks are whole, from scratch otherwise.
+    let head_tree = match (&base_tree, v.base.as_deref(), v.head.as_deref()) {
+        (Some(tree), Some(base), Some(head)) if !file.truncated => {
+            trees::reparse(grammar, tree, base, head, &line_edits(file))
+                .or_else(|| trees::parse(grammar, head))
+        }
+        (_, _, Some(head)) => trees::parse(grammar, head),
+        _ => None,
+    };
+    // Only what overlaps the changed lines is read (the items around them included);
+    // a file with a truncated diff is read whole.
+    let edits = line_edits(file);
+    let limit = |text: &str, side: fn(&trees::LineEdit) -> (usize, usize)| {
+        (!file.truncated).then(|| trees::byte_ranges(text, edits.iter().map(side)))
+    };
+    let base_ranges = v.base.as_deref().and_then(|t| limit(t, |e| e.base));
+    let head_ranges = v.head.as_deref().and_then(|t| limit(t, |e| e.head));
+    let base = base_tree
+        .as_ref()
+        .zip(v.base.as_deref())
+        .map(|(tree, text)| trees::outline_of(grammar, tree, text, macros, base_ranges.as_deref()));
+    let head = head_tree
+        .as_ref()
+        .zip(v.head.as_deref())
+        .map(|(tree, text)| trees::outline_of(grammar, tree, text, macros, head_ranges.as_deref()));
     if base.is_none() && head.is_none() {
         return None;
     }
@@ -174,7 +193,34 @@ pub fn delta(file: &FileData, v: &sources::Versions, macros: &[String]) -> Optio
     let head = head.as_ref().unwrap_or(&empty);
     let added: BTreeSet<u32> = lines(file, Op::Add);
     let removed: BTreeSet<u32> = lines(file, Op::Remove);
-    Some(compare(base, head, &added, &removed, file))
+    let squeezed: String = v
+        .base
+        .as_deref()
+        .unwrap_or("")
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect();
+    Some(compare(base, head, &added, &removed, file, &squeezed))
+}
+
+/// The hunks as line edits (0-based, end-exclusive). A hunk with no lines on one side
+/// sits after the line its start names.
+fn line_edits(file: &FileData) -> Vec<trees::LineEdit> {
+    let run = |start: u32, len: u32| {
+        let from = if len == 0 {
+            start
+        } else {
+            start.saturating_sub(1)
+        } as usize;
+        (from, from + len as usize)
+    };
+    file.hunks
+        .iter()
+        .map(|h| trees::LineEdit {
+            base: run(h.old_start, h.old_lines),
+            head: run(h.new_start, h.new_lines),
+        })
+        .collect()
 }
 
 fn lines(file: &FileData, op: Op) -> BTreeSet<u32> {
@@ -193,6 +239,7 @@ pub fn compare(
     added: &BTreeSet<u32>,
     removed: &BTreeSet<u32>,
     file: &FileData,
+    base_squeezed: &str,
 ) -> FileDelta {
     let mut d = FileDelta::default();
     let at = |o: &Outline, item: Option<usize>, line: u32, text: &str| At {
@@ -214,7 +261,10 @@ pub fn compare(
     let base_conditions: BTreeSet<&str> = base.conditions.iter().map(|c| c.text.as_str()).collect();
     for c in head.conditions.iter().filter(|c| added.contains(&c.line)) {
         let a = at(head, c.item, c.line, &c.text);
-        if base_conditions.contains(c.text.as_str()) {
+        // The base outline holds the conditions near the change; one that stood anywhere
+        // else in the base file is found in its text (whitespace ignored).
+        let elsewhere = c.text.len() >= 6 && stood_as_condition(base_squeezed, &c.text);
+        if base_conditions.contains(c.text.as_str()) || elsewhere {
             d.moved_conditions.push(a);
         } else {
             d.new_conditions.push(a);
@@ -346,6 +396,17 @@ pub fn compare(
 
 /// Most expectations kept per changed test.
 const MAX_EXPECTS: usize = 6;
+
+/// True when the whitespace-free text holds `condition` as a whole condition: right after
+/// `if`/`while`/`(` and right before `)`, `{`, `:` or `?` (not inside a larger expression).
+fn stood_as_condition(squeezed: &str, condition: &str) -> bool {
+    squeezed.match_indices(condition).any(|(at, _)| {
+        let before = &squeezed[..at];
+        let after = squeezed[at + condition.len()..].chars().next();
+        (before.ends_with('(') || before.ends_with("if") || before.ends_with("while"))
+            && matches!(after, Some(')' | '{' | ':' | '?'))
+    })
+}
 
 /// The head line a base line maps to: the hunk's new start plus the offset, clamped.
 fn head_line_of(file: &FileData, base_line: u32) -> u32 {

@@ -1,7 +1,12 @@
 //! Tests read from syntax trees as the oracle of a change: which tests a file defines,
 //! whether they are skipped, what they call, and the values they expect.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
+use std::ops::Range;
+use std::sync::LazyLock;
+
+use regex::Regex;
 
 use tree_sitter::Node;
 
@@ -72,8 +77,8 @@ fn is_expectation_key(key: &str) -> bool {
 
 /// Table-driven cases in a test body: `{name: "x", want: "y"}` rows (Go keyed elements,
 /// JavaScript object pairs, Python dict entries) whose key names an expectation.
-fn table_rows(body: Node, text: &str, out: &mut Vec<Expectation>) {
-    for n in descendants(body) {
+fn table_rows(nodes: &[Node], text: &str, out: &mut Vec<Expectation>) {
+    for &n in nodes {
         let (key, value) = match n.kind() {
             "keyed_element" => (n.child_by_field_name("key"), n.child_by_field_name("value")),
             "pair" => (n.child_by_field_name("key"), n.child_by_field_name("value")),
@@ -96,9 +101,12 @@ fn table_rows(body: Node, text: &str, out: &mut Vec<Expectation>) {
 /// File-level tables of cases in a file that defines tests (`var cases = []struct{...}`,
 /// `const cases = [...]`, `CASES = [...]`): each one whose rows name expected values is a
 /// test of its own, so that a changed row is a changed test.
-fn table_tests(root: Node, text: &str, framework: Framework) -> Vec<Test> {
+fn table_tests(walk: &Walk, root: Node, text: &str, framework: Framework) -> Vec<Test> {
     let mut out = Vec::new();
     for top in named_children(root) {
+        if !walk.touches(top) {
+            continue;
+        }
         let declarators: Vec<Node> = match top.kind() {
             "var_declaration" | "lexical_declaration" | "variable_declaration" => {
                 named_children(top)
@@ -125,7 +133,7 @@ fn table_tests(root: Node, text: &str, framework: Framework) -> Vec<Test> {
                 continue;
             };
             let mut expects = Vec::new();
-            table_rows(value, text, &mut expects);
+            table_rows(&walk.subtree(value), text, &mut expects);
             if expects.is_empty() {
                 continue;
             }
@@ -146,17 +154,24 @@ fn table_tests(root: Node, text: &str, framework: Framework) -> Vec<Test> {
 }
 
 /// Every test `root` defines. `test_macros` are Rust macros known to define tests.
-pub fn tests(grammar: Grammar, root: Node, text: &str, test_macros: &[String]) -> Vec<Test> {
+pub fn tests(
+    grammar: Grammar,
+    root: Node,
+    text: &str,
+    test_macros: &[String],
+    ranges: Option<&[Range<usize>]>,
+) -> Vec<Test> {
+    let walk = Walk::new(root, ranges);
     let (mut out, framework) = match grammar {
-        Grammar::Rust => (rust_tests(root, text, test_macros), Framework::Rust),
+        Grammar::Rust => (rust_tests(&walk, text, test_macros), Framework::Rust),
         Grammar::TypeScript | Grammar::Tsx | Grammar::JavaScript => {
-            (js_tests(root, text), Framework::Jest)
+            (js_tests(&walk, text), Framework::Jest)
         }
-        Grammar::Python => (python_tests(root, text), Framework::Pytest),
-        Grammar::Go => (go_tests(root, text), Framework::Go),
+        Grammar::Python => (python_tests(&walk, text), Framework::Pytest),
+        Grammar::Go => (go_tests(&walk, text), Framework::Go),
     };
     if !out.is_empty() {
-        out.extend(table_tests(root, text, framework));
+        out.extend(table_tests(&walk, root, text, framework));
     }
     for t in &mut out {
         let mut seen = std::collections::HashSet::new();
@@ -168,17 +183,99 @@ pub fn tests(grammar: Grammar, root: Node, text: &str, test_macros: &[String]) -
     out
 }
 
-/// Every node of a subtree, in document order.
-fn descendants(node: Node) -> Vec<Node> {
-    let mut out = Vec::new();
-    let mut stack = vec![node];
-    while let Some(n) = stack.pop() {
-        out.push(n);
-        let mut walk = n.walk();
-        let children: Vec<Node> = n.children(&mut walk).collect();
-        stack.extend(children.into_iter().rev());
+/// The nodes of a tree in document order, walked once with one cursor; a subtree is a
+/// slice of it (preorder keeps a node's descendants right after it). A walk limited to
+/// byte ranges skips every subtree outside them; a test's body is then walked whole.
+struct Walk<'t> {
+    all: Vec<Node<'t>>,
+    ranges: Option<Vec<Range<usize>>>,
+}
+
+impl<'t> Walk<'t> {
+    fn new(root: Node<'t>, ranges: Option<&[Range<usize>]>) -> Walk<'t> {
+        let inside = |n: Node| touches(ranges, n);
+        let mut all = Vec::new();
+        let mut cursor = root.walk();
+        'walk: loop {
+            let node = cursor.node();
+            if inside(node) || node == root {
+                all.push(node);
+                if cursor.goto_first_child() {
+                    continue;
+                }
+            }
+            loop {
+                if cursor.node() == root {
+                    break 'walk;
+                }
+                if cursor.goto_next_sibling() {
+                    continue 'walk;
+                }
+                if !cursor.goto_parent() {
+                    break 'walk;
+                }
+            }
+        }
+        Walk {
+            all,
+            ranges: ranges.map(<[Range<usize>]>::to_vec),
+        }
     }
-    out
+
+    /// True when `node` overlaps the walk's ranges (always, for a whole walk).
+    fn touches(&self, node: Node) -> bool {
+        touches(self.ranges.as_deref(), node)
+    }
+
+    /// `node` and all of its descendants.
+    fn subtree(&self, node: Node<'t>) -> Cow<'_, [Node<'t>]> {
+        if self.ranges.is_some() {
+            return Cow::Owned(Walk::new(node, None).all);
+        }
+        let from = self
+            .all
+            .partition_point(|n| n.start_byte() < node.start_byte());
+        let Some(first) = self.all[from..]
+            .iter()
+            .position(|n| *n == node)
+            .map(|k| from + k)
+        else {
+            return Cow::Borrowed(&[]);
+        };
+        let end = node.end_byte();
+        let len = self.all[first + 1..].partition_point(|n| n.start_byte() < end);
+        Cow::Borrowed(&self.all[first..first + 1 + len])
+    }
+}
+
+fn touches(ranges: Option<&[Range<usize>]>, n: Node) -> bool {
+    ranges.is_none_or(|rs| {
+        rs.iter()
+            .any(|r| n.start_byte() < r.end && n.end_byte() > r.start)
+    })
+}
+
+/// A cheap look at the text before walking a tree for tests: no test marker, no tests.
+pub fn may_define_tests(grammar: Grammar, text: &str, test_macros: &[String]) -> bool {
+    static MARKERS: LazyLock<[Regex; 4]> = LazyLock::new(|| {
+        [
+            // `#[test]`, `#[tokio::test(flavor = ...)]`, `#[rstest]`.
+            r"#\[[\w:]*test\b",
+            // A test call at the start of a statement: `it(`, `test.each(`, `xit(`.
+            r"(?m)^\s*(?:it|test|specify|xit|xtest|fit)\s*[.(]",
+            r"(?m)^\s*(?:async\s+)?def\s+test",
+            r"(?m)^func\s+Test",
+        ]
+        .map(|p| Regex::new(p).expect("test marker pattern"))
+    });
+    match grammar {
+        Grammar::Rust => {
+            MARKERS[0].is_match(text) || test_macros.iter().any(|m| text.contains(&format!("{m}!")))
+        }
+        Grammar::TypeScript | Grammar::Tsx | Grammar::JavaScript => MARKERS[1].is_match(text),
+        Grammar::Python => MARKERS[2].is_match(text),
+        Grammar::Go => MARKERS[3].is_match(text),
+    }
 }
 
 fn named_children(node: Node) -> Vec<Node> {
@@ -292,9 +389,9 @@ fn is_assert_macro(name: &str) -> bool {
     bare.starts_with("assert") || name.contains("eq")
 }
 
-fn rust_tests(root: Node, text: &str, test_macros: &[String]) -> Vec<Test> {
+fn rust_tests(walk: &Walk, text: &str, test_macros: &[String]) -> Vec<Test> {
     let mut out = Vec::new();
-    for node in descendants(root) {
+    for &node in &walk.all {
         match node.kind() {
             "function_item" => {
                 let attrs = preceding_attributes(node, text);
@@ -587,9 +684,9 @@ const TEST_MODIFIERS: &[&str] = &[
     "skipIf",
 ];
 
-fn js_tests(root: Node, text: &str) -> Vec<Test> {
+fn js_tests(walk: &Walk, text: &str) -> Vec<Test> {
     let mut out = Vec::new();
-    for node in descendants(root) {
+    for &node in &walk.all {
         if node.kind() != "call_expression" {
             continue;
         }
@@ -632,8 +729,9 @@ fn js_tests(root: Node, text: &str) -> Vec<Test> {
             calls: Vec::new(),
         };
         if let Some(body) = body {
-            table_rows(*body, text, &mut t.expects);
-            for n in descendants(*body) {
+            let nodes = walk.subtree(*body);
+            table_rows(&nodes, text, &mut t.expects);
+            for &n in nodes.iter() {
                 if n.kind() != "call_expression" {
                     continue;
                 }
@@ -801,9 +899,9 @@ fn matcher_words(matcher: &str) -> String {
 // ---------------------------------------------------------------------------------------
 // Python
 
-fn python_tests(root: Node, text: &str) -> Vec<Test> {
+fn python_tests(walk: &Walk, text: &str) -> Vec<Test> {
     let mut out = Vec::new();
-    for node in descendants(root) {
+    for &node in &walk.all {
         if node.kind() != "function_definition" {
             continue;
         }
@@ -864,7 +962,8 @@ fn python_tests(root: Node, text: &str) -> Vec<Test> {
             calls: Vec::new(),
         };
         let mut bindings: HashMap<String, String> = HashMap::new();
-        for n in body.map(descendants).unwrap_or_default() {
+        let nodes = body.map(|b| walk.subtree(b)).unwrap_or_default();
+        for &n in nodes.iter() {
             match n.kind() {
                 "assignment" => {
                     let (Some(l), Some(r)) = (
@@ -943,9 +1042,7 @@ fn python_tests(root: Node, text: &str) -> Vec<Test> {
                 _ => {}
             }
         }
-        if let Some(b) = body {
-            table_rows(b, text, &mut t.expects);
-        }
+        table_rows(&nodes, text, &mut t.expects);
         for d in node
             .parent()
             .filter(|p| p.kind() == "decorated_definition")
@@ -1048,9 +1145,9 @@ fn python_assertion(e: Node, text: &str, bindings: &HashMap<String, String>) -> 
 // ---------------------------------------------------------------------------------------
 // Go
 
-fn go_tests(root: Node, text: &str) -> Vec<Test> {
+fn go_tests(walk: &Walk, text: &str) -> Vec<Test> {
     let mut out = Vec::new();
-    for node in descendants(root) {
+    for &node in &walk.all {
         if node.kind() != "function_declaration" {
             continue;
         }
@@ -1067,9 +1164,9 @@ fn go_tests(root: Node, text: &str) -> Vec<Test> {
         let Some(body) = node.child_by_field_name("body") else {
             continue;
         };
-        out.push(go_test(node, body, text, name.to_string()));
+        out.push(go_test(walk, node, body, text, name.to_string()));
         // `t.Run("case", func(t *testing.T) { ... })`: subtests, named `TestX/case`.
-        for n in descendants(body) {
+        for &n in walk.subtree(body).iter() {
             if n.kind() != "call_expression" {
                 continue;
             }
@@ -1088,19 +1185,20 @@ fn go_tests(root: Node, text: &str) -> Vec<Test> {
                 continue;
             }
             let case = text_of(*case, text).trim_matches(|c| c == '"' || c == '`');
-            out.push(go_test(n, *func, text, format!("{name}/{case}")));
+            out.push(go_test(walk, n, *func, text, format!("{name}/{case}")));
         }
     }
     out
 }
 
-fn go_test(node: Node, body: Node, text: &str, name: String) -> Test {
-    let mut t = go_test_body(node, body, text, name);
-    table_rows(body, text, &mut t.expects);
+fn go_test(walk: &Walk, node: Node, body: Node, text: &str, name: String) -> Test {
+    let nodes = walk.subtree(body);
+    let mut t = go_test_body(&nodes, node, text, name);
+    table_rows(&nodes, text, &mut t.expects);
     t
 }
 
-fn go_test_body(node: Node, body: Node, text: &str, name: String) -> Test {
+fn go_test_body(nodes: &[Node], node: Node, text: &str, name: String) -> Test {
     let mut bindings: HashMap<String, String> = HashMap::new();
     let mut t = Test {
         title: name.clone(),
@@ -1119,7 +1217,7 @@ fn go_test_body(node: Node, body: Node, text: &str, name: String) -> Test {
             bindings.get(text_of(n, text)).cloned()
         }
     };
-    for n in descendants(body) {
+    for &n in nodes {
         match n.kind() {
             "short_var_declaration" | "var_spec" | "assignment_statement" => {
                 let (l, r) = match n.kind() {

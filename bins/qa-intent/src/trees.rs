@@ -1,13 +1,13 @@
 //! Syntax trees of changed source files (tree-sitter and the official grammars) and the
-//! outline read from them: items, conditions, error exits, calls, list elements, tests.
+//! outline read from them: items, conditions, error exits, list elements, tests.
 //!
 //! What each language contributes is a query file beside this module (`trees/*.scm`)
-//! naming its items, conditions, exits, calls, list literals and match arms with shared
+//! naming its items, conditions, exits, constant lists and match arms with shared
 //! capture names; the tests and their expectations are read by `oracle`. Everything here
 //! is pure: the same text gives the same outline.
 
-use std::collections::HashMap;
-use std::sync::LazyLock;
+use std::ops::Range;
+use std::sync::OnceLock;
 
 use tree_sitter::{Node, Parser, Query, QueryCursor, StreamingIterator, Tree};
 
@@ -64,28 +64,16 @@ impl Grammar {
         }
     }
 
-    /// The outline query, compiled once per grammar for the whole process.
+    /// The outline query, compiled once per grammar for the whole process, when first
+    /// needed (compiling all six costs more than a small change takes to read).
     fn query(self) -> &'static Query {
-        static QUERIES: LazyLock<HashMap<Grammar, Query>> = LazyLock::new(|| {
-            let all = [
-                Grammar::Rust,
-                Grammar::TypeScript,
-                Grammar::Tsx,
-                Grammar::JavaScript,
-                Grammar::Python,
-                Grammar::Go,
-            ];
-            all.into_iter()
-                .map(|g| {
-                    // The query files are part of the build; a broken one is a bug the
-                    // tests catch at once.
-                    let q = Query::new(&g.language(), g.query_source())
-                        .unwrap_or_else(|e| panic!("the {g:?} outline query: {e}"));
-                    (g, q)
-                })
-                .collect()
-        });
-        &QUERIES[&self]
+        static QUERIES: [OnceLock<Query>; 6] = [const { OnceLock::new() }; 6];
+        QUERIES[self as usize].get_or_init(|| {
+            // The query files are part of the build; a broken one is a bug the tests
+            // catch at once.
+            Query::new(&self.language(), self.query_source())
+                .unwrap_or_else(|e| panic!("the {self:?} outline query: {e}"))
+        })
     }
 }
 
@@ -152,8 +140,6 @@ pub struct Outline {
     pub items: Vec<Item>,
     pub conditions: Vec<Mark>,
     pub exits: Vec<Exit>,
-    /// Callee names (the last segment: `save` for `this.store.save(...)`).
-    pub calls: Vec<Mark>,
     /// Elements of list, set and map literals inside constants, and match arms / cases
     /// inside any item: keyed by the item they belong to.
     pub elements: Vec<Mark>,
@@ -186,11 +172,25 @@ const EXCERPT: usize = 120;
 /// from elsewhere in the repository (Rust).
 pub fn outline(grammar: Grammar, text: &str, test_macros: &[String]) -> Option<Outline> {
     let tree = parse(grammar, text)?;
-    let mut out = read(grammar, &tree, text);
+    Some(outline_of(grammar, &tree, text, test_macros, None))
+}
+
+/// The outline of an already parsed text, limited to what overlaps `ranges` (bytes) when
+/// given: the items around them and the facts and tests inside them.
+pub fn outline_of(
+    grammar: Grammar,
+    tree: &Tree,
+    text: &str,
+    test_macros: &[String],
+    ranges: Option<&[Range<usize>]>,
+) -> Outline {
+    let mut out = read(grammar, tree, text, ranges);
     let mut macros = test_macros.to_vec();
     macros.extend(out.test_macros.iter().cloned());
-    out.tests = oracle::tests(grammar, tree.root_node(), text, &macros);
-    Some(out)
+    if oracle::may_define_tests(grammar, text, &macros) {
+        out.tests = oracle::tests(grammar, tree.root_node(), text, &macros, ranges);
+    }
+    out
 }
 
 /// A syntax tree, or `None` when the parser gives up (it never fails on odd input: errors
@@ -199,6 +199,113 @@ pub fn parse(grammar: Grammar, text: &str) -> Option<Tree> {
     let mut parser = Parser::new();
     parser.set_language(&grammar.language()).ok()?;
     parser.parse(text, None)
+}
+
+/// One replaced run of lines: 0-based line indexes `[start, end)` of the base and head.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LineEdit {
+    pub base: (usize, usize),
+    pub head: (usize, usize),
+}
+
+/// The head's tree from the base's: the base tree edited where the lines changed, then
+/// re-parsed, which reuses every unchanged subtree. `None` when the edits do not turn the
+/// base text into the head text (a truncated or inconsistent diff): parse afresh then.
+pub fn reparse(
+    grammar: Grammar,
+    base_tree: &Tree,
+    base: &str,
+    head: &str,
+    edits: &[LineEdit],
+) -> Option<Tree> {
+    let (bs, hs) = (line_starts(base), line_starts(head));
+    let at =
+        |starts: &[usize], text: &str, line: usize| starts.get(line).copied().unwrap_or(text.len());
+    // The unchanged runs between edits must be the same text on both sides.
+    let (mut b, mut h) = (0, 0);
+    for e in edits.iter().chain(std::iter::once(&LineEdit {
+        base: (bs.len(), bs.len()),
+        head: (hs.len(), hs.len()),
+    })) {
+        if e.base.0 < b || e.head.0 < h || e.base.0 - b != e.head.0 - h {
+            return None;
+        }
+        let same = base.get(at(&bs, base, b)..at(&bs, base, e.base.0))
+            == head.get(at(&hs, head, h)..at(&hs, head, e.head.0));
+        if !same {
+            return None;
+        }
+        (b, h) = (e.base.1, e.head.1);
+    }
+    let mut tree = base_tree.clone();
+    // Last edit first: the earlier ones keep their base positions.
+    for e in edits.iter().rev() {
+        let start = at(&bs, base, e.base.0);
+        let old_end = at(&bs, base, e.base.1);
+        let new_len = at(&hs, head, e.head.1) - at(&hs, head, e.head.0);
+        let start_point = point(&bs, start);
+        let inserted = &head[at(&hs, head, e.head.0)..at(&hs, head, e.head.1)];
+        let new_end_point = match inserted.rsplit_once('\n') {
+            Some((_, last)) => tree_sitter::Point::new(
+                start_point.row + inserted.matches('\n').count(),
+                last.len(),
+            ),
+            None => tree_sitter::Point::new(start_point.row, start_point.column + inserted.len()),
+        };
+        tree.edit(&tree_sitter::InputEdit {
+            start_byte: start,
+            old_end_byte: old_end,
+            new_end_byte: start + new_len,
+            start_position: start_point,
+            old_end_position: point(&bs, old_end),
+            new_end_position: new_end_point,
+        });
+    }
+    let mut parser = Parser::new();
+    parser.set_language(&grammar.language()).ok()?;
+    parser.parse(head, Some(&tree))
+}
+
+/// The byte ranges of runs of lines (0-based, end-exclusive), merged; an empty run (the
+/// spot where lines were inserted or removed) covers the bytes around it.
+pub fn byte_ranges(text: &str, runs: impl Iterator<Item = (usize, usize)>) -> Vec<Range<usize>> {
+    let starts = line_starts(text);
+    let at = |line: usize| starts.get(line).copied().unwrap_or(text.len());
+    let mut out: Vec<Range<usize>> = runs
+        .map(|(from, to)| {
+            let (start, end) = (at(from), at(to));
+            if end > start {
+                start..end
+            } else {
+                start.saturating_sub(1)..(start + 1).min(text.len())
+            }
+        })
+        .filter(|r| !r.is_empty())
+        .collect();
+    out.sort_by_key(|r| r.start);
+    let mut merged: Vec<Range<usize>> = Vec::with_capacity(out.len());
+    for r in out {
+        match merged.last_mut() {
+            Some(last) if r.start <= last.end => last.end = last.end.max(r.end),
+            _ => merged.push(r),
+        }
+    }
+    merged
+}
+
+/// Byte offsets where each line starts.
+fn line_starts(text: &str) -> Vec<usize> {
+    std::iter::once(0)
+        .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+        .filter(|&i| i < text.len() || i == 0)
+        .collect()
+}
+
+/// The row and byte column of a byte offset.
+fn point(starts: &[usize], byte: usize) -> tree_sitter::Point {
+    let row = starts.partition_point(|&s| s <= byte).saturating_sub(1);
+    let col = byte - starts.get(row).copied().unwrap_or(0);
+    tree_sitter::Point::new(row, col)
 }
 
 /// The 1-based line a node starts on.
@@ -246,72 +353,79 @@ pub fn excerpt(code: &str) -> String {
     }
 }
 
-fn read(grammar: Grammar, tree: &Tree, text: &str) -> Outline {
+fn read(grammar: Grammar, tree: &Tree, text: &str, ranges: Option<&[Range<usize>]>) -> Outline {
     let query = grammar.query();
     let names = query.capture_names();
     let mut cursor = QueryCursor::new();
-    let mut matches = cursor.matches(query, tree.root_node(), text.as_bytes());
     let mut items = Vec::new();
     let mut conditions = Vec::new();
     let mut exits = Vec::new();
-    let mut calls = Vec::new();
     let mut lists = Vec::new();
     let mut arms = Vec::new();
-    while let Some(m) = matches.next() {
-        let capture = |name: &str| {
-            m.captures()
-                .iter()
-                .find(|c| names[c.index as usize] == name)
-                .map(|c| c.node)
-        };
-        for c in m.captures() {
-            let node = c.node;
-            match names[c.index as usize] {
-                n if n.starts_with("item.") => {
-                    let kind = match n {
-                        "item.function" => ItemKind::Function,
-                        "item.type" => ItemKind::Type,
-                        "item.constant" => ItemKind::Constant,
-                        "item.macro" => ItemKind::Macro,
-                        _ => ItemKind::Module,
-                    };
-                    let name = capture("name").map(|n| excerpt(text_of(n, text)));
-                    let params = capture("params")
-                        .map(|p| param_names(p, text))
-                        .unwrap_or_default();
-                    items.push(Item {
-                        kind,
-                        name: name.unwrap_or_default(),
-                        path: String::new(),
-                        start: line_of(node),
-                        end: node.end_position().row as u32 + 1,
-                        params,
-                        bytes: (node.start_byte(), node.end_byte()),
-                    });
-                }
-                "condition" => conditions.push(node),
-                "exit" => {
-                    let kind = match capture("exit.name").map(|n| text_of(n, text)) {
-                        Some("panic" | "todo" | "unimplemented" | "unreachable") => ExitKind::Panic,
-                        Some("unwrap" | "expect") => ExitKind::Unwrap,
-                        Some("reject") | None => ExitKind::Throw,
-                        Some(_) => ExitKind::Error,
-                    };
-                    exits.push((node, kind));
-                }
-                "call" => {
-                    if let Some(callee) = capture("callee") {
-                        calls.push((node, text_of(callee, text).to_string()));
+    let whole = [0..text.len()];
+    for range in ranges.unwrap_or(&whole) {
+        cursor.set_byte_range(range.clone());
+        let mut matches = cursor.matches(query, tree.root_node(), text.as_bytes());
+        while let Some(m) = matches.next() {
+            let capture = |name: &str| {
+                m.captures()
+                    .iter()
+                    .find(|c| names[c.index as usize] == name)
+                    .map(|c| c.node)
+            };
+            for c in m.captures() {
+                let node = c.node;
+                match names[c.index as usize] {
+                    n if n.starts_with("item.") => {
+                        let kind = match n {
+                            "item.function" => ItemKind::Function,
+                            "item.type" => ItemKind::Type,
+                            "item.constant" => ItemKind::Constant,
+                            "item.macro" => ItemKind::Macro,
+                            _ => ItemKind::Module,
+                        };
+                        let name = capture("name").map(|n| excerpt(text_of(n, text)));
+                        let params = capture("params")
+                            .map(|p| param_names(p, text))
+                            .unwrap_or_default();
+                        items.push(Item {
+                            kind,
+                            name: name.unwrap_or_default(),
+                            path: String::new(),
+                            start: line_of(node),
+                            end: node.end_position().row as u32 + 1,
+                            params,
+                            bytes: (node.start_byte(), node.end_byte()),
+                        });
                     }
+                    "condition" => conditions.push(node),
+                    "exit" => {
+                        let kind = match capture("exit.name").map(|n| text_of(n, text)) {
+                            Some("panic" | "todo" | "unimplemented" | "unreachable") => {
+                                ExitKind::Panic
+                            }
+                            Some("unwrap" | "expect") => ExitKind::Unwrap,
+                            Some("reject") | None => ExitKind::Throw,
+                            Some(_) => ExitKind::Error,
+                        };
+                        exits.push((node, kind));
+                    }
+                    "list" => lists.push(node),
+                    "arm" => arms.push(node),
+                    _ => {}
                 }
-                "list" => lists.push(node),
-                "arm" => arms.push(node),
-                _ => {}
             }
         }
     }
+    // Ranges that share an item or a fact capture it once each.
     items.sort_by_key(|it| (it.bytes.0, std::cmp::Reverse(it.bytes.1)));
     items.dedup_by(|a, b| a.bytes == b.bytes);
+    for nodes in [&mut conditions, &mut lists, &mut arms] {
+        nodes.sort_by_key(|n: &Node| (n.start_byte(), n.end_byte()));
+        nodes.dedup();
+    }
+    exits.sort_by_key(|(n, _): &(Node, ExitKind)| (n.start_byte(), n.end_byte()));
+    exits.dedup_by(|a, b| a.0 == b.0);
     name_paths(&mut items);
     let within = |node: Node| innermost(&items, node.start_byte());
     let mut out = Outline {
@@ -333,36 +447,12 @@ fn read(grammar: Grammar, tree: &Tree, text: &str) -> Outline {
                 key: normalize(text_of(n, text)),
             })
             .collect(),
-        calls: calls
-            .into_iter()
-            .map(|(n, callee)| Mark {
-                item: within(n),
-                line: line_of(n),
-                text: callee,
-            })
-            .collect(),
         ..Outline::default()
     };
-    // List elements count only directly inside a constant (not a list nested in another
-    // list, not a list built inside a function body); arms count inside any item.
+    // The queries capture only lists that are a constant's value; their elements count.
     for list in lists {
         let item = within(list);
-        let in_constant = item.is_some_and(|i| items[i].kind == ItemKind::Constant);
-        let nested = ancestors(list).any(|a| {
-            item.is_some_and(|i| a.start_byte() >= items[i].bytes.0)
-                && matches!(
-                    a.kind(),
-                    "array_expression"
-                        | "array"
-                        | "object"
-                        | "list"
-                        | "set"
-                        | "dictionary"
-                        | "tuple"
-                        | "literal_value"
-                )
-        });
-        if !in_constant || nested {
+        if !item.is_some_and(|i| items[i].kind == ItemKind::Constant) {
             continue;
         }
         let mut walk = list.walk();
@@ -398,10 +488,6 @@ fn read(grammar: Grammar, tree: &Tree, text: &str) -> Outline {
         .collect();
     out.items = items;
     out
-}
-
-fn ancestors(node: Node) -> impl Iterator<Item = Node> {
-    std::iter::successors(node.parent(), |n| n.parent())
 }
 
 /// The innermost item whose byte span holds `at` (items sorted by start, outer first).

@@ -1,4 +1,4 @@
-; Go: items, conditions, error exits, calls, composite literals and switch cases.
+; Go: items, conditions, error exits, composite literals and switch cases.
 (function_declaration name: (identifier) @name parameters: (parameter_list) @params) @item.function
 (method_declaration name: (field_identifier) @name parameters: (parameter_list) @params) @item.function
 (type_declaration (type_spec name: (type_identifier) @name)) @item.type
@@ -14,9 +14,7 @@
   (#any-of? @_pkg "errors" "fmt" "log")
   (#any-of? @exit.name "New" "Errorf" "Fatal" "Fatalf" "Panic" "Panicf")) @exit
 
-(call_expression
-  function: [(identifier) @callee
-             (selector_expression field: (field_identifier) @callee)]) @call
 
-(literal_value) @list
+(var_spec value: (expression_list (composite_literal body: (literal_value) @list)))
+(const_spec value: (expression_list (composite_literal body: (literal_value) @list)))
 (expression_case value: (_) @arm)

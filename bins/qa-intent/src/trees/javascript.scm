@@ -1,4 +1,4 @@
-; JavaScript (JSX included): items, conditions, error exits, calls, list literals and cases.
+; JavaScript (JSX included): items, conditions, error exits, list literals and cases.
 (function_declaration name: (identifier) @name parameters: (formal_parameters) @params) @item.function
 (generator_function_declaration name: (identifier) @name parameters: (formal_parameters) @params) @item.function
 (method_definition name: (_) @name parameters: (formal_parameters) @params) @item.function
@@ -17,10 +17,7 @@
   function: (member_expression object: (identifier) @_promise property: (property_identifier) @exit.name)
   (#eq? @_promise "Promise") (#eq? @exit.name "reject")) @exit
 
-(call_expression
-  function: [(identifier) @callee
-             (member_expression property: (property_identifier) @callee)]) @call
 
-(array) @list
-(object) @list
+(variable_declarator value: [(array) (object)] @list)
+(variable_declarator value: (new_expression arguments: (arguments (array) @list)))
 (switch_case value: (_) @arm)

@@ -1,4 +1,4 @@
-; Python: items, conditions, error exits, calls, list literals and match cases.
+; Python: items, conditions, error exits, list literals and match cases.
 (function_definition name: (identifier) @name parameters: (parameters) @params) @item.function
 (class_definition name: (identifier) @name) @item.type
 (module
@@ -11,12 +11,6 @@
 
 (raise_statement) @exit
 
-(call
-  function: [(identifier) @callee
-             (attribute attribute: (identifier) @callee)]) @call
 
-(list) @list
-(set) @list
-(dictionary) @list
-(tuple) @list
+(module (expression_statement (assignment right: [(list) (set) (dictionary) (tuple)] @list)))
 (case_clause (case_pattern) @arm)

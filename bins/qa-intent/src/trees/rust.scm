@@ -1,4 +1,4 @@
-; Rust: items, conditions, error exits, calls, list literals and match arms.
+; Rust: items, conditions, error exits, list literals and match arms.
 (function_item name: (identifier) @name parameters: (parameters) @params) @item.function
 (struct_item name: (type_identifier) @name) @item.type
 (enum_item name: (type_identifier) @name) @item.type
@@ -21,10 +21,9 @@
   function: (field_expression field: (field_identifier) @exit.name)
   (#any-of? @exit.name "unwrap" "expect")) @exit
 
-(call_expression
-  function: [(identifier) @callee
-             (field_expression field: (field_identifier) @callee)
-             (scoped_identifier name: (identifier) @callee)]) @call
 
-(array_expression) @list
+(const_item value: (array_expression) @list)
+(const_item value: (reference_expression value: (array_expression) @list))
+(static_item value: (array_expression) @list)
+(static_item value: (reference_expression value: (array_expression) @list))
 (match_arm pattern: (_) @arm)

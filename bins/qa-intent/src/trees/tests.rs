@@ -99,3 +99,48 @@ fn normalize_drops_only_balanced_outer_parentheses() {
     assert_eq!(normalize("( a && b )"), "a&&b");
     assert_eq!(normalize("(a) && (b)"), "(a)&&(b)");
 }
+
+#[test]
+fn an_incremental_reparse_gives_the_tree_a_fresh_parse_gives() {
+    let base = "fn a() {\n    one();\n}\n\nfn b() {\n    two();\n}\n";
+    let head = "fn a() {\n    one();\n    if x > 1 {\n        three();\n    }\n}\n\nfn c() {\n    two();\n}\n";
+    let edits = [
+        // Two lines inserted after line 2, and line 5 replaced.
+        LineEdit {
+            base: (2, 2),
+            head: (2, 5),
+        },
+        LineEdit {
+            base: (4, 5),
+            head: (7, 8),
+        },
+    ];
+    let base_tree = parse(Grammar::Rust, base).unwrap();
+    let tree = reparse(Grammar::Rust, &base_tree, base, head, &edits).expect("edits fit");
+    let fresh = parse(Grammar::Rust, head).unwrap();
+    assert_eq!(tree.root_node().to_sexp(), fresh.root_node().to_sexp());
+    let names: Vec<String> = outline_of(Grammar::Rust, &tree, head, &[])
+        .items
+        .iter()
+        .map(|i| format!("{}@{}-{}", i.name, i.start, i.end))
+        .collect();
+    assert_eq!(names, ["a@1-6", "c@8-10"]);
+}
+
+#[test]
+fn edits_that_do_not_turn_the_base_into_the_head_are_refused() {
+    let base = "fn a() {}\nfn b() {}\n";
+    let head = "fn a() {}\nfn z() {}\nfn b() {}\n";
+    let base_tree = parse(Grammar::Rust, base).unwrap();
+    // Claims the insertion sits after line 2, but it is after line 1.
+    let wrong = [LineEdit {
+        base: (2, 2),
+        head: (2, 3),
+    }];
+    assert!(reparse(Grammar::Rust, &base_tree, base, head, &wrong).is_none());
+    let right = [LineEdit {
+        base: (1, 1),
+        head: (1, 2),
+    }];
+    assert!(reparse(Grammar::Rust, &base_tree, base, head, &right).is_some());
+}

@@ -1,4 +1,4 @@
-; TypeScript and TSX: items, conditions, error exits, calls, list literals and cases.
+; TypeScript and TSX: items, conditions, error exits, list literals and cases.
 (function_declaration name: (identifier) @name parameters: (formal_parameters) @params) @item.function
 (generator_function_declaration name: (identifier) @name parameters: (formal_parameters) @params) @item.function
 (method_definition name: (_) @name parameters: (formal_parameters) @params) @item.function
@@ -21,10 +21,9 @@
   function: (member_expression object: (identifier) @_promise property: (property_identifier) @exit.name)
   (#eq? @_promise "Promise") (#eq? @exit.name "reject")) @exit
 
-(call_expression
-  function: [(identifier) @callee
-             (member_expression property: (property_identifier) @callee)]) @call
 
-(array) @list
-(object) @list
+(variable_declarator value: [(array) (object)] @list)
+(variable_declarator value: (new_expression arguments: (arguments (array) @list)))
+(variable_declarator value: (as_expression (array) @list))
+(variable_declarator value: (as_expression (object) @list))
 (switch_case value: (_) @arm)
