@@ -362,8 +362,8 @@ fn read(grammar: Grammar, tree: &Tree, text: &str, ranges: Option<&[Range<usize>
     let mut exits = Vec::new();
     let mut lists = Vec::new();
     let mut arms = Vec::new();
-    let whole = [0..text.len()];
-    for range in ranges.unwrap_or(&whole) {
+    let whole = 0..text.len();
+    for range in ranges.unwrap_or(std::slice::from_ref(&whole)) {
         cursor.set_byte_range(range.clone());
         let mut matches = cursor.matches(query, tree.root_node(), text.as_bytes());
         while let Some(m) = matches.next() {

@@ -119,7 +119,7 @@ fn an_incremental_reparse_gives_the_tree_a_fresh_parse_gives() {
     let tree = reparse(Grammar::Rust, &base_tree, base, head, &edits).expect("edits fit");
     let fresh = parse(Grammar::Rust, head).unwrap();
     assert_eq!(tree.root_node().to_sexp(), fresh.root_node().to_sexp());
-    let names: Vec<String> = outline_of(Grammar::Rust, &tree, head, &[])
+    let names: Vec<String> = outline_of(Grammar::Rust, &tree, head, &[], None)
         .items
         .iter()
         .map(|i| format!("{}@{}-{}", i.name, i.start, i.end))
