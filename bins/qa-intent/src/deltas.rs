@@ -10,7 +10,7 @@ use qa_shared::change::{FileData, Op};
 use crate::changeset::Changeset;
 use crate::oracle::Test;
 use crate::sources;
-use crate::trees::{self, Exit, ExitKind, Grammar, ItemKind, Outline};
+use crate::trees::{self, ExitKind, Grammar, ItemKind, Outline};
 
 /// A located fact of one version: `item` is the enclosing item's path (`""` at file level).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,6 +42,12 @@ pub struct FileDelta {
     pub removed_params: Vec<At>,
     /// Tests whose span holds an added or removed line, or that are new.
     pub changed_tests: Vec<Test>,
+    /// Every condition on a changed head line with the last line of its statement:
+    /// what the condition guards.
+    pub condition_spans: Vec<(u32, u32)>,
+    /// Added lines whose text (whitespace aside) already stood as a line of the base
+    /// file, or that another changed file lost: copied or moved, not new.
+    pub copied_lines: BTreeSet<u32>,
 }
 
 /// The deltas of every changed file with a grammar, by path.
@@ -83,10 +89,30 @@ pub fn of_changeset(cs: &Changeset, repo: &Path) -> Deltas {
                 })
             })
             .collect();
-        handles
+        let mut deltas: Deltas = handles
             .into_iter()
             .flat_map(|h| h.join().unwrap_or_default())
-            .collect()
+            .collect();
+        // A line another changed file lost is moved code where it reappears.
+        let moved: BTreeSet<String> = files
+            .iter()
+            .flat_map(|f| f.hunks.iter().flat_map(|h| h.lines.iter()))
+            .filter(|l| l.op == Op::Remove)
+            .map(|l| squeeze(&l.text))
+            .filter(|l| l.len() >= MIN_COPIED)
+            .collect();
+        for f in &files {
+            if let Some(d) = deltas.get_mut(&f.path) {
+                d.copied_lines.extend(
+                    f.hunks
+                        .iter()
+                        .flat_map(|h| h.lines.iter())
+                        .filter(|l| l.op == Op::Add && moved.contains(&squeeze(&l.text)))
+                        .map(|l| l.line),
+                );
+            }
+        }
+        deltas
     })
 }
 
@@ -193,6 +219,21 @@ pub fn delta(file: &FileData, v: &sources::Versions, macros: &[String]) -> Optio
     let head = head.as_ref().unwrap_or(&empty);
     let added: BTreeSet<u32> = lines(file, Op::Add);
     let removed: BTreeSet<u32> = lines(file, Op::Remove);
+    let base_lines: BTreeSet<String> = v
+        .base
+        .as_deref()
+        .unwrap_or("")
+        .lines()
+        .map(squeeze)
+        .filter(|l| l.len() >= MIN_COPIED)
+        .collect();
+    let copied_lines: BTreeSet<u32> = file
+        .hunks
+        .iter()
+        .flat_map(|h| h.lines.iter())
+        .filter(|l| l.op == Op::Add && base_lines.contains(&squeeze(&l.text)))
+        .map(|l| l.line)
+        .collect();
     let squeezed: String = v
         .base
         .as_deref()
@@ -200,7 +241,9 @@ pub fn delta(file: &FileData, v: &sources::Versions, macros: &[String]) -> Optio
         .chars()
         .filter(|c| !c.is_whitespace())
         .collect();
-    Some(compare(base, head, &added, &removed, file, &squeezed))
+    let mut d = compare(base, head, &added, &removed, file, &squeezed);
+    d.copied_lines = copied_lines;
+    Some(d)
 }
 
 /// The hunks as line edits (0-based, end-exclusive). A hunk with no lines on one side
@@ -260,6 +303,7 @@ pub fn compare(
 
     let base_conditions: BTreeSet<&str> = base.conditions.iter().map(|c| c.text.as_str()).collect();
     for c in head.conditions.iter().filter(|c| added.contains(&c.line)) {
+        d.condition_spans.push((c.line, c.end));
         let a = at(head, c.item, c.line, &c.text);
         // The base outline holds the conditions near the change; one that stood anywhere
         // else in the base file is found in its text (whitespace ignored).
@@ -271,22 +315,44 @@ pub fn compare(
         }
     }
 
-    let exits_in = |o: &Outline, e: &Exit| (o.path_of(e.item).to_string(), e.key.clone());
-    let base_exits: BTreeSet<(String, String)> =
-        base.exits.iter().map(|e| exits_in(base, e)).collect();
-    let head_exits: BTreeSet<(String, String)> =
-        head.exits.iter().map(|e| exits_in(head, e)).collect();
+    // An exit is added or removed when its item has more (fewer) exits of its shape on
+    // changed lines than before: a `raise` whose arguments changed is neither.
+    let count = |o: &Outline, lines: &BTreeSet<u32>| {
+        let mut n: BTreeMap<(String, String), usize> = BTreeMap::new();
+        for e in o.exits.iter().filter(|e| lines.contains(&e.line)) {
+            *n.entry((o.path_of(e.item).to_string(), e.shape.clone()))
+                .or_default() += 1;
+        }
+        n
+    };
+    let (was, now) = (count(base, removed), count(head, added));
+    let mut extra = now.clone();
+    for (key, n) in &was {
+        if let Some(m) = extra.get_mut(key) {
+            *m = m.saturating_sub(*n);
+        }
+    }
     for e in head.exits.iter().filter(|e| added.contains(&e.line)) {
-        if !base_exits.contains(&exits_in(head, e)) {
+        let key = (head.path_of(e.item).to_string(), e.shape.clone());
+        if let Some(m) = extra.get_mut(&key).filter(|m| **m > 0) {
+            *m -= 1;
             d.added_exits
                 .push((at(head, e.item, e.line, &e.text), e.kind));
         }
     }
-    for e in base.exits.iter().filter(|e| removed.contains(&e.line)) {
-        if head_exits.contains(&exits_in(base, e)) {
-            continue;
+    let mut lost = was;
+    for (key, n) in &now {
+        if let Some(m) = lost.get_mut(key) {
+            *m = m.saturating_sub(*n);
         }
+    }
+    for e in base.exits.iter().filter(|e| removed.contains(&e.line)) {
         let path = base.path_of(e.item);
+        let key = (path.to_string(), e.shape.clone());
+        let Some(m) = lost.get_mut(&key).filter(|m| **m > 0) else {
+            continue;
+        };
+        *m -= 1;
         // Where it was, at head: the same item, else the hunk that removed it.
         let line = head
             .items
@@ -396,6 +462,14 @@ pub fn compare(
 
 /// Most expectations kept per changed test.
 const MAX_EXPECTS: usize = 6;
+
+/// Shortest line (whitespace-free) that counts as copied: `}` or `return;` are everywhere.
+pub const MIN_COPIED: usize = 12;
+
+/// A line without its whitespace.
+pub fn squeeze(line: &str) -> String {
+    line.chars().filter(|c| !c.is_whitespace()).collect()
+}
 
 /// True when the whitespace-free text holds `condition` as a whole condition: right after
 /// `if`/`while`/`(` and right before `)`, `{`, `:` or `?` (not inside a larger expression).

@@ -46,14 +46,21 @@ const PER_STAGE: usize = 4;
 /// Builds every intent of the change, in a stable order: commit intents by anchor, then
 /// standalone cleanup, vocabulary partitions, configuration, workflow and test evidence.
 pub fn derive(cs: &Changeset, manifest: Option<&Manifest>, deltas: &Deltas) -> Vec<Intent> {
+    // Lines the change removed anywhere: a fact on an added copy of one is not new.
+    let moved: std::collections::HashSet<String> = cs
+        .files
+        .iter()
+        .flat_map(|f| f.data.hunks.iter().flat_map(|h| h.lines.iter()))
+        .filter(|l| l.op == Op::Remove)
+        .map(|l| crate::deltas::squeeze(&l.text))
+        .filter(|l| l.len() >= crate::deltas::MIN_COPIED)
+        .collect();
     let readings: BTreeMap<&str, Reading> = cs
         .files
         .iter()
         .map(|f| {
             let mut reading = lifecycle::read_file(&f.data);
-            if let Some(delta) = deltas.get(&f.data.path) {
-                lifecycle::refine(&mut reading, delta);
-            }
+            lifecycle::refine(&mut reading, &f.data, deltas.get(&f.data.path), &moved);
             (f.data.path.as_str(), reading)
         })
         .collect();

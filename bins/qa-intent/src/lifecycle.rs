@@ -305,15 +305,43 @@ pub fn read_file(file: &FileData) -> Reading {
     reading
 }
 
-/// Corrects a reading with what the syntax trees know: a condition whose text the base
-/// file already had moved (into a loop, out of a helper); it is no new boundary.
-pub fn refine(reading: &mut Reading, delta: &crate::deltas::FileDelta) {
+/// Marks the facts that are not new: a condition whose text the base file already had
+/// (moved into a loop, out of a helper: the trees say so), and a condition or error on a
+/// line that was copied from the base file or moved from a removed line of any file of
+/// the change (`moved`: removed lines, whitespace-free). Such facts make no boundary or
+/// failure scenario.
+pub fn refine(
+    reading: &mut Reading,
+    file: &FileData,
+    delta: Option<&crate::deltas::FileDelta>,
+    moved: &std::collections::HashSet<String>,
+) {
+    let added: std::collections::HashMap<u32, &str> = file
+        .hunks
+        .iter()
+        .flat_map(|h| h.lines.iter())
+        .filter(|l| l.op == Op::Add)
+        .map(|l| (l.line, l.text.as_str()))
+        .collect();
     for fact in &mut reading.facts {
-        if !matches!(fact.kind, FactKind::Condition | FactKind::Comparison) {
+        if !matches!(
+            fact.kind,
+            FactKind::Condition | FactKind::Comparison | FactKind::Outcome { error: true }
+        ) {
             continue;
         }
-        let on_line = |list: &[crate::deltas::At]| list.iter().any(|c| c.line == fact.at.line);
-        if on_line(&delta.moved_conditions) && !on_line(&delta.new_conditions) {
+        let line = fact.at.line;
+        let on = |list: &[crate::deltas::At]| list.iter().any(|c| c.line == line);
+        let moved_condition = delta.is_some_and(|d| {
+            matches!(fact.kind, FactKind::Condition | FactKind::Comparison)
+                && on(&d.moved_conditions)
+                && !on(&d.new_conditions)
+        });
+        let copied = delta.is_some_and(|d| d.copied_lines.contains(&line));
+        let moved_line = added
+            .get(&line)
+            .is_some_and(|t| moved.contains(&crate::deltas::squeeze(t)));
+        if moved_condition || copied || moved_line {
             fact.preexisting = true;
         }
     }

@@ -1249,10 +1249,23 @@ fn go_test_body(nodes: &[Node], node: Node, text: &str, name: String) -> Test {
                 ) else {
                     continue;
                 };
-                let reports = text_of(then, text);
-                if cond.kind() != "binary_expression"
-                    || !(reports.contains(".Error") || reports.contains(".Fatal"))
-                {
+                // Only a block that reports at once (`t.Errorf` as one of its own
+                // statements, not inside a nested `if`) makes the comparison an oracle.
+                let reports = named_children(then)
+                    .into_iter()
+                    .flat_map(|st| {
+                        if st.kind() == "statement_list" {
+                            named_children(st)
+                        } else {
+                            vec![st]
+                        }
+                    })
+                    .filter(|st| st.kind() == "expression_statement")
+                    .any(|st| {
+                        let t = text_of(st, text);
+                        t.contains(".Error") || t.contains(".Fatal")
+                    });
+                if cond.kind() != "binary_expression" || !reports {
                     continue;
                 }
                 let (Some(l), Some(r)) = (
@@ -1290,10 +1303,11 @@ fn go_test_body(nodes: &[Node], node: Node, text: &str, name: String) -> Test {
                     t.skipped.get_or_insert_with(|| ftext.to_string());
                 } else if ftext.starts_with("assert.") || ftext.starts_with("require.") {
                     let m = ftext.split_once('.').map(|(_, m)| m).unwrap_or("");
-                    if let Some(v) = args.iter().skip(1).find_map(|a| value(*a, &bindings)) {
-                        let other = args
+                    // testify: (t, expected, actual, message...): the message is no value.
+                    let compared = args.get(1..3).unwrap_or(&[]);
+                    if let Some(v) = compared.iter().find_map(|a| value(*a, &bindings)) {
+                        let other = compared
                             .iter()
-                            .skip(1)
                             .find(|a| value(**a, &bindings).is_none())
                             .map(|a| excerpt(text_of(*a, text)))
                             .unwrap_or_default();

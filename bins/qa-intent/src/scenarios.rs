@@ -68,7 +68,12 @@ pub fn for_intent(intent: &Intent) -> Vec<Scenario> {
     if intent.roles.values().any(|&r| r == Role::AnalysisRule) {
         out.extend(ctx.controls(&rules));
     }
-    let settings = facts_of(Role::Configuration);
+    // Ignore lists (`.gitignore`, `.dockerignore`, ...) decide which files exist, not
+    // what the product does at run time.
+    let settings: Vec<&Fact> = facts_of(Role::Configuration)
+        .into_iter()
+        .filter(|f| !is_ignore_list(&f.at.file))
+        .collect();
     if !settings.is_empty() {
         out.push(ctx.configuration(&settings));
     }
@@ -182,7 +187,7 @@ impl Ctx<'_> {
         // A message moved or renamed along (also on a removed line) is no new failure.
         let errors: Vec<&Fact> = of(&|k| matches!(k, FactKind::Outcome { error: true }))
             .into_iter()
-            .filter(|f| !f.preexisting)
+            .filter(|f| !f.preexisting && !is_placeholder_only(&f.text))
             .collect();
         let durable = of(&|k| matches!(k, FactKind::State { durable: true, .. }));
         let states = of(&|k| matches!(k, FactKind::State { .. }));
@@ -201,12 +206,24 @@ impl Ctx<'_> {
                 e.at.file == c.at.file && e.at.line >= c.at.line && e.at.line - c.at.line <= 3
             })
         };
+        let mut given = 0;
         for c in conditions
             .iter()
-            .filter(|c| c.kind == FactKind::Condition && !guards_error(c))
+            .filter(|c| c.kind == FactKind::Condition && !c.preexisting && !guards_error(c))
             .take(1)
         {
             steps.push(given_step(&c.text));
+            given += 1;
+        }
+        // A condition the trees see as new where the line reader saw none (`let x = if
+        // ... {`, a multi-line condition).
+        if given == 0 {
+            if let Some((file, c)) = self.new_conditions().into_iter().next() {
+                steps.push(format!(
+                    "Arrange that `{}` holds ({file}:{})",
+                    c.text, c.line
+                ));
+            }
         }
         for a in actions.iter().take(2) {
             steps.push(action_step(&a.text));
@@ -379,10 +396,24 @@ impl Ctx<'_> {
                 continue;
             }
             seen.push(e.text.clone());
+            // The guard is the condition whose block holds the error (the trees know the
+            // block; without them, the nearest condition up to three lines above).
+            let spans = self
+                .intent
+                .deltas
+                .get(&e.at.file)
+                .map(|d| &d.condition_spans);
             let guard = conditions
                 .iter()
                 .filter(|c| {
                     c.at.file == e.at.file && c.at.line <= e.at.line && e.at.line - c.at.line <= 3
+                })
+                .filter(|c| {
+                    spans.is_none_or(|spans| {
+                        spans
+                            .iter()
+                            .any(|&(line, end)| line == c.at.line && e.at.line <= end)
+                    })
                 })
                 .max_by_key(|c| c.at.line);
             let title = match guard {
@@ -411,6 +442,43 @@ impl Ctx<'_> {
             ));
         }
 
+        // Failure: an error exit the trees see as new where no error line was read (a
+        // message on the next line, `bail!(` then its text).
+        for (file, at, kind) in self.added_exits() {
+            if seen.len() >= MAX_EDGE
+                || errors
+                    .iter()
+                    .any(|e| e.at.file == file && e.at.line.abs_diff(at.line) <= 3)
+            {
+                continue;
+            }
+            seen.push(at.text.clone());
+            let item = if at.item.is_empty() {
+                file
+            } else {
+                short(&at.item)
+            };
+            out.push(self.scenario(
+                format!("Failure: `{item}` ends in `{}`", at.text),
+                ScenarioKind::Failure,
+                Focus::Product,
+                vec![format!(
+                    "Reach `{item}` ({file}:{}) on the path that ends in the new {}",
+                    at.line,
+                    exit_noun(kind)
+                )],
+                vec![format!("The caller gets `{}`", at.text)],
+                vec![Evidence {
+                    file: file.to_string(),
+                    line: at.line,
+                    relation: Relation::Direct,
+                    stage: Some(Stage::ObservableOutcome),
+                    text: at.text.clone(),
+                }],
+                None,
+            ));
+        }
+
         // Failure fixed: a panic, throw or unwrap the change removed from a product item.
         out.extend(self.removed_exits(&oracle));
 
@@ -418,7 +486,7 @@ impl Ctx<'_> {
         // already had only moved).
         for c in conditions
             .iter()
-            .filter(|c| c.kind == FactKind::Comparison && !c.preexisting)
+            .filter(|c| c.kind == FactKind::Comparison && !c.preexisting && !is_compound(&c.text))
             .take(MAX_EDGE)
         {
             let nearby_outcome = errors.iter().chain(outcomes.iter()).find(|o| {
@@ -821,6 +889,34 @@ impl Ctx<'_> {
         (added, removed)
     }
 
+    /// Conditions new at head in product files, by the trees.
+    fn new_conditions(&self) -> Vec<InFile<'_>> {
+        self.product_deltas()
+            .flat_map(|(file, d)| {
+                d.new_conditions
+                    .iter()
+                    .filter(|c| !d.copied_lines.contains(&c.line))
+                    .map(move |c| (file, c))
+            })
+            .collect()
+    }
+
+    /// Error exits new at head in product files, by the trees; an error value only with a
+    /// message of its own.
+    fn added_exits(&self) -> Vec<(&str, &At, ExitKind)> {
+        self.product_deltas()
+            .flat_map(|(file, d)| {
+                d.added_exits
+                    .iter()
+                    .filter(|(at, _)| !d.copied_lines.contains(&at.line))
+                    .map(move |(at, k)| (file, at, *k))
+            })
+            .filter(|(_, at, k)| {
+                *k != ExitKind::Unwrap && (*k != ExitKind::Error || at.text.contains(['"', '\'']))
+            })
+            .collect()
+    }
+
     /// Functions of product files holding an added line: (file, item path, head line).
     fn changed_functions(&self) -> Vec<(&str, &str, u32)> {
         self.product_deltas()
@@ -852,7 +948,11 @@ impl Ctx<'_> {
         let mut out = Vec::new();
         for (file, d) in self.product_deltas() {
             for (at, kind) in &d.removed_exits {
-                if out.len() >= MAX_EDGE || *kind == ExitKind::Error {
+                // An error value counts when it says something (`bail!("...")`), not
+                // when it passes one on (`Err(e)`).
+                if out.len() >= MAX_EDGE
+                    || *kind == ExitKind::Error && !at.text.contains(['"', '\''])
+                {
                     continue;
                 }
                 let item = if at.item.is_empty() {
@@ -862,6 +962,7 @@ impl Ctx<'_> {
                 };
                 let verb = match kind {
                     ExitKind::Throw => "throws",
+                    ExitKind::Error => "fails",
                     _ => "panics",
                 };
                 // The tests that call this item speak for it; else every changed test.
@@ -869,8 +970,13 @@ impl Ctx<'_> {
                     .iter()
                     .filter(|(c, _)| c.exercises.iter().any(|x| x.item == at.item))
                     .collect();
+                // Else the tests that call no changed item at all (they drive the product
+                // from outside); a test of another item never speaks for this one.
                 let speaking: Vec<&(&TestContract, &Expected)> = if calling.is_empty() {
-                    oracle.iter().collect()
+                    oracle
+                        .iter()
+                        .filter(|(c, _)| c.exercises.is_empty())
+                        .collect()
                 } else {
                     calling
                 };
@@ -931,6 +1037,42 @@ impl Ctx<'_> {
     }
 }
 
+/// A message that is only format placeholders (`{}`, `%s`, `{0}`) says nothing a user
+/// would read.
+fn is_placeholder_only(message: &str) -> bool {
+    static PLACEHOLDER: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"\{[^{}]*\}|%[-+ #0-9.]*[a-zA-Z]").expect("placeholder pattern")
+    });
+    !PLACEHOLDER
+        .replace_all(message, "")
+        .chars()
+        .any(char::is_alphanumeric)
+}
+
+fn is_ignore_list(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    name.starts_with('.') && name.ends_with("ignore")
+        || name == ".gitattributes"
+        || name == ".editorconfig"
+}
+
+/// A condition joining several tests (`a > 0 || b`): no single limit to probe.
+fn is_compound(condition: &str) -> bool {
+    condition.contains("||")
+        || condition.contains("&&")
+        || condition.contains(" and ")
+        || condition.contains(" or ")
+}
+
+/// What a new exit is, in a step.
+fn exit_noun(kind: ExitKind) -> &'static str {
+    match kind {
+        ExitKind::Panic | ExitKind::Unwrap => "panic",
+        ExitKind::Throw => "throw",
+        ExitKind::Error => "error",
+    }
+}
+
 /// What the changed tests do first: set up their case and call the product items.
 fn oracle_steps(oracle: &[(&TestContract, &Expected)]) -> Vec<String> {
     let mut steps = Vec::new();
@@ -948,11 +1090,33 @@ fn oracle_steps(oracle: &[(&TestContract, &Expected)]) -> Vec<String> {
         ));
         if let Some(x) = c.exercises.first() {
             steps.push(format!("Call `{}` as that test does", short(&x.item)));
-        } else if let Some(subject) = c.expects.first().and_then(|e| subject_of(&e.text)) {
+        } else if let Some(subject) = c
+            .expects
+            .first()
+            .and_then(|e| subject_of(&e.text))
+            .filter(|s| !is_predicate(s))
+        {
             steps.push(format!("Run `{subject}` as that test does"));
         }
     }
     steps
+}
+
+/// An expression that only tests something (`x.is_none()`, `a == b`, `!done`): checked,
+/// not run.
+fn is_predicate(expr: &str) -> bool {
+    let e = expr.trim();
+    e.starts_with('!')
+        || e.starts_with("not ")
+        || ["==", "!=", "<=", ">=", " < ", " > ", " in ", "&&", "||"]
+            .iter()
+            .any(|op| e.contains(op))
+        || e.rsplit('.').next().is_some_and(|last| {
+            last.starts_with("is_")
+                || last.starts_with("has_")
+                || last.starts_with("is") && last.chars().nth(2).is_some_and(char::is_uppercase)
+        })
+        || !e.contains('(')
 }
 
 /// The checked expression of an expectation written as `` `subject` is value ``.

@@ -108,6 +108,9 @@ pub struct Mark {
     /// Index of the innermost enclosing item.
     pub item: Option<usize>,
     pub line: u32,
+    /// The last line of the statement the mark heads (a condition's `if` block), else
+    /// `line`.
+    pub end: u32,
     pub text: String,
 }
 
@@ -124,7 +127,8 @@ pub enum ExitKind {
     Error,
 }
 
-/// A located error exit; `text` is the exit as written (excerpted), `key` normalized.
+/// A located error exit; `text` is the exit as written (excerpted), `key` normalized,
+/// `shape` what kind of exit it is whatever its arguments (`raise NoSuchOption`, `todo!`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Exit {
     pub item: Option<usize>,
@@ -132,6 +136,7 @@ pub struct Exit {
     pub kind: ExitKind,
     pub text: String,
     pub key: String,
+    pub shape: String,
 }
 
 /// The outline of one version of a file.
@@ -264,6 +269,13 @@ pub fn reparse(
     let mut parser = Parser::new();
     parser.set_language(&grammar.language()).ok()?;
     parser.parse(head, Some(&tree))
+}
+
+/// An exit's shape: its text up to the first bracket, whitespace-free (`raiseNoSuchOption`,
+/// `thrownewError`, `todo!`, `g().unwrap`).
+fn shape_of(code: &str) -> String {
+    let head = code.split(['(', '{', '[']).next().unwrap_or(code);
+    head.chars().filter(|c| !c.is_whitespace()).collect()
 }
 
 /// The byte ranges of runs of lines (0-based, end-exclusive), merged; an empty run (the
@@ -434,6 +446,10 @@ fn read(grammar: Grammar, tree: &Tree, text: &str, ranges: Option<&[Range<usize>
             .map(|n| Mark {
                 item: within(n),
                 line: line_of(n),
+                // The `if`/`while` (or match arm) the condition belongs to.
+                end: n
+                    .parent()
+                    .map_or(line_of(n), |p| p.end_position().row as u32 + 1),
                 text: normalize(text_of(n, text)),
             })
             .collect(),
@@ -445,6 +461,7 @@ fn read(grammar: Grammar, tree: &Tree, text: &str, ranges: Option<&[Range<usize>
                 kind,
                 text: excerpt(text_of(n, text)),
                 key: normalize(text_of(n, text)),
+                shape: shape_of(text_of(n, text)),
             })
             .collect(),
         ..Outline::default()
@@ -463,6 +480,7 @@ fn read(grammar: Grammar, tree: &Tree, text: &str, ranges: Option<&[Range<usize>
             out.elements.push(Mark {
                 item,
                 line: line_of(el),
+                end: line_of(el),
                 text: excerpt(text_of(el, text)),
             });
         }
@@ -472,6 +490,7 @@ fn read(grammar: Grammar, tree: &Tree, text: &str, ranges: Option<&[Range<usize>
             out.elements.push(Mark {
                 item: Some(item),
                 line: line_of(arm),
+                end: line_of(arm),
                 text: excerpt(text_of(arm, text)),
             });
         }

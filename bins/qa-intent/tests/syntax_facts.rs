@@ -356,3 +356,158 @@ fn steps_are_sentences_not_prefixed_identifiers() {
         }
     }
 }
+
+/// A repository whose branch adds `rust` to `src/lib.rs` after `init`.
+fn rust_change(base: &str, head: &str, files: &[(&str, &str, &str)], subject: &str) -> Repo {
+    let mut r = Repo::new();
+    r.write(
+        "Cargo.toml",
+        "[package]\nname = \"app\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+    );
+    r.write("src/lib.rs", base);
+    for (path, before, _) in files {
+        r.write(path, before);
+    }
+    r.commit("init");
+    r.branch("feature");
+    r.write("src/lib.rs", head);
+    for (path, _, after) in files {
+        r.write(path, after);
+    }
+    r.commit(subject);
+    r
+}
+
+const SIGNER: &str = "pub fn unsign(age: u64, max_age: u64) -> Result<(), String> {\n    if age > max_age {\n        return Err(format!(\"Signature age {age} > {max_age} seconds\"));\n    }\n    Ok(())\n}\n";
+
+#[test]
+fn a_check_copied_from_elsewhere_in_the_file_is_no_new_boundary_or_failure() {
+    let head = format!("{SIGNER}\npub fn unsign_short(age: u64, max_age: u64) -> Result<(), String> {{\n    if age > max_age {{\n        return Err(format!(\"Signature age {{age}} > {{max_age}} seconds\"));\n    }}\n    Ok(())\n}}\n");
+    let rs = flow(&rust_change(
+        SIGNER,
+        &head,
+        &[],
+        "Add a short signer for bounce ids",
+    ));
+    assert!(titled(&rs, "Boundary:").is_empty(), "{:#?}", scenarios(&rs));
+    assert!(titled(&rs, "Failure:").is_empty(), "{:#?}", scenarios(&rs));
+}
+
+#[test]
+fn a_new_check_in_a_new_function_is_a_boundary() {
+    let head = format!("{SIGNER}\npub fn unsign_short(len: usize) -> Result<(), String> {{\n    if len > 64 {{\n        return Err(\"signature longer than 64 characters\".into());\n    }}\n    Ok(())\n}}\n");
+    let rs = flow(&rust_change(
+        SIGNER,
+        &head,
+        &[],
+        "Refuse signatures longer than 64 characters",
+    ));
+    assert_eq!(
+        titled(&rs, "Boundary: len > 64").len(),
+        1,
+        "{:#?}",
+        scenarios(&rs)
+    );
+}
+
+#[test]
+fn a_condition_moved_to_another_file_is_no_new_boundary() {
+    let main_before = "pub fn run(threads: usize) {\n    if threads == 1 {\n        single();\n    }\n}\nfn single() {}\n";
+    let main_after = "pub fn run(threads: usize) {\n    crate::enabled::run(threads);\n}\n";
+    let enabled = "pub fn run(threads: usize) {\n    if threads == 1 {\n        single();\n    }\n}\nfn single() {}\n";
+    let rs = flow(&rust_change(
+        "pub mod main;\n",
+        "pub mod main;\npub mod enabled;\n",
+        &[
+            ("src/main.rs", main_before, main_after),
+            ("src/enabled.rs", "", enabled),
+        ],
+        "Run searches through the enabled module",
+    ));
+    assert!(titled(&rs, "Boundary:").is_empty(), "{:#?}", scenarios(&rs));
+}
+
+#[test]
+fn a_compound_condition_is_no_limit_to_probe() {
+    let head = "pub fn pick(index: usize, count: usize, forced: bool) -> bool {\n    if index > 0 || forced {\n        return true;\n    }\n    count > 3\n}\n";
+    let rs = flow(&rust_change(
+        "pub fn pick() {}\n",
+        head,
+        &[],
+        "Pick the entry when asked to",
+    ));
+    assert!(
+        titled(&rs, "Boundary: index > 0 ||").is_empty(),
+        "{:#?}",
+        scenarios(&rs)
+    );
+}
+
+#[test]
+fn an_error_whose_message_is_only_placeholders_makes_no_failure_title() {
+    let head = "pub fn check(on: bool, msg: &str) -> Result<(), String> {\n    if on {\n        return Ok(());\n    }\n    anyhow::bail!(\"{}\", msg)\n}\n";
+    let rs = flow(&rust_change(
+        "pub fn check() {}\n",
+        head,
+        &[],
+        "Refuse the index without the feature",
+    ));
+    assert!(
+        titled(&rs, "Failure: {}").is_empty(),
+        "{:#?}",
+        scenarios(&rs)
+    );
+}
+
+#[test]
+fn a_throw_whose_arguments_changed_is_not_a_removed_throw() {
+    let before = "def match_opt(opt):\n    raise NoSuchOption(opt)\n";
+    let after = "def match_opt(opt, possibilities):\n    raise NoSuchOption(opt, possibilities=possibilities)\n";
+    let mut r = Repo::new();
+    r.write("click/parser.py", before);
+    r.commit("init");
+    r.branch("feature");
+    r.write("click/parser.py", after);
+    r.commit("Suggest close option names when an option is unknown");
+    let rs = flow(&r);
+    assert!(
+        titled(&rs, "`match_opt` no longer").is_empty(),
+        "{:#?}",
+        scenarios(&rs)
+    );
+}
+
+#[test]
+fn a_new_error_exit_with_its_message_on_the_next_line_is_a_failure() {
+    let head = "pub fn open(index: bool) -> anyhow::Result<()> {\n    if !index {\n        anyhow::bail!(\n            \"indexing not enabled in this build\"\n        );\n    }\n    Ok(())\n}\n";
+    let rs = flow(&rust_change(
+        "pub fn open() {}\n",
+        head,
+        &[],
+        "Refuse to open an index in builds without indexing",
+    ));
+    let failures = titled(&rs, "Failure: `open` ends in");
+    assert_eq!(failures.len(), 1, "{:#?}", scenarios(&rs));
+    assert!(failures[0]["data"]["title"]
+        .as_str()
+        .unwrap()
+        .contains("indexing not enabled in this build"));
+}
+
+#[test]
+fn an_ignore_list_is_no_runtime_configuration() {
+    let mut r = Repo::new();
+    r.write("src/app.py", "def run():\n    return 1\n");
+    r.write(".gitignore", "target\n");
+    r.commit("init");
+    r.branch("feature");
+    r.write("src/app.py", "def run():\n    return 2\n");
+    r.write(".gitignore", "target\n.venv\n");
+    r.commit("Return two from run and ignore the virtualenv");
+    let rs = flow(&r);
+    assert!(
+        titled(&rs, "Build and runtime verification").is_empty(),
+        "{:#?}",
+        scenarios(&rs)
+    );
+}

@@ -171,3 +171,17 @@ fn a_file_level_table_of_cases_is_a_test_when_its_rows_name_expected_values() {
     assert_eq!(names, ["TestCases", "cases"]);
     assert_eq!(expects(&t[1]), ["`validTimes` is []string{\"31 Mar\"}"]);
 }
+
+#[test]
+fn a_testify_message_is_no_expected_value() {
+    let src = "package p\nfunc TestStatus(t *testing.T) {\n\trequire.Equal(t, 404, code, \"error on status %d\")\n}\n";
+    let t = tests_of(Grammar::Go, src, &[]);
+    assert_eq!(expects(&t[0]), ["`code` equals 404"]);
+}
+
+#[test]
+fn a_go_comparison_guarding_a_nested_check_is_no_expectation() {
+    let src = "package p\nfunc TestErr(t *testing.T) {\n\tif err != nil {\n\t\tif !tc.err {\n\t\t\tt.Errorf(\"unexpected\")\n\t\t}\n\t}\n\tif got != nil {\n\t\tt.Fatal(\"want nil\")\n\t}\n}\n";
+    let t = tests_of(Grammar::Go, src, &[]);
+    assert_eq!(expects(&t[0]), ["`got` is nil"]);
+}

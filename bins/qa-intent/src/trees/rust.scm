@@ -14,7 +14,7 @@
 (match_pattern condition: (_) @condition)
 
 (macro_invocation
-  macro: (identifier) @exit.name
+  macro: [(identifier) @exit.name (scoped_identifier name: (identifier) @exit.name)]
   (#any-of? @exit.name "panic" "todo" "unimplemented" "unreachable" "bail")) @exit
 (call_expression function: (identifier) @exit.name (#eq? @exit.name "Err")) @exit
 (call_expression
