@@ -726,6 +726,18 @@ fn tree_lifecycle(
         if !roles.get(file).is_some_and(|&r| bears_behaviour(r)) {
             continue;
         }
+        for (at, kind) in &d.added_exits {
+            let says = *kind != crate::trees::ExitKind::Error || at.text.contains(['"', '\'']);
+            if says && *kind != crate::trees::ExitKind::Unwrap && !d.copied_lines.contains(&at.line)
+            {
+                outcomes.push(step(
+                    Stage::ObservableOutcome,
+                    format!("`{}` ends in `{}`", at.item, at.text),
+                    file,
+                    at.line,
+                ));
+            }
+        }
         for (at, kind) in &d.removed_exits {
             if *kind != crate::trees::ExitKind::Error {
                 outcomes.push(step(
