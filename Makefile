@@ -71,7 +71,8 @@ acceptance: build
 changes qa: build
 	QA_FORMAT=$(or $(FORMAT),text) PATH=$(CURDIR)/$(DEBUG_DIR):$$PATH sh pipelines/changes.sh --repo $(or $(REPO),.)
 
-## qa-diff against git on a generated 300+ commit history, the whole change flow stage by
+## qa-diff against git on a generated 300+ commit history (and on vuejs/core's last 300
+## commits when cloned into bench/work/real/vuejs-core), the whole change flow stage by
 ## stage on a generated 50-commit, 200-file range, the acceptance flow on 100 HTTP checks
 ## against a local server, qa-fetch's 10,000-file manifest against openssl per core,
 ## qa-profile, and 20 MCP checks and one browser check against the SDK's own client and
@@ -79,6 +80,7 @@ changes qa: build
 bench: release peers
 	python3 bench/gen_history.py bench/work/history --force
 	python3 bench/diff_bench.py --qa-diff $(RELEASE_DIR)/qa-diff --repo bench/work/history
+	@if [ -d bench/work/real/vuejs-core/.git ]; then python3 bench/diff_bench.py --qa-diff $(RELEASE_DIR)/qa-diff --repo bench/work/real/vuejs-core --base HEAD~300 --head HEAD --runs 11; else echo "diff_bench (real history): skipped, bench/work/real/vuejs-core not found (a full clone of github.com/vuejs/core; see bench/README.md)"; fi
 	python3 bench/gen_flow_repo.py bench/work/flow --force
 	python3 bench/flow_bench.py --bin-dir $(RELEASE_DIR) --repo bench/work/flow
 	python3 bench/acceptance_bench.py --bin-dir $(RELEASE_DIR)

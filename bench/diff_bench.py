@@ -10,12 +10,14 @@ one warm-up each:
   git:     `git -C DIR log --name-only BASE..HEAD` then
            `git -C DIR diff -M BASE...HEAD`                         (stdout -> /dev/null)
            time = sum of both, RSS = max of both.
-Wall time is time.perf_counter around spawn+reap; peak RSS is ru_maxrss from
-os.wait4 (KiB on Linux) of a separate run in which sh, not Python, forks the command
-(see peak_rss), reported in MiB (labelled MB). Both sides run with
+Wall time is time.perf_counter around spawn+reap; CPU time is the process's user +
+system time (ru_utime + ru_stime from the same os.wait4, all threads); peak RSS is
+ru_maxrss from os.wait4 (KiB on Linux) of a separate run in which sh, not Python, forks
+the command (see peak_rss), reported in MiB (labelled MB). Both sides run with
 GIT_* variables removed and GIT_CONFIG_NOSYSTEM=1, GIT_CONFIG_GLOBAL=/dev/null.
 
-Targets: median(qa-diff) / median(git) <= 1.5 and qa-diff peak RSS < 50 MB.
+Targets: median(qa-diff) / median(git) <= 1.5 (wall) and qa-diff peak RSS < 50 MB.
+The CPU ratio (median CPU time) is printed too, without a target.
 A missed target prints MISS but exits 0 (benches report, tests assert); a
 failing command exits 2.
 """
@@ -52,6 +54,13 @@ def bench_env():
 def run_once(cmd, env, stdin=None, stdout=None):
     """Run cmd with stdin from the file stdin and stdout to the file stdout (each
     /dev/null when None); return (wall seconds, peak RSS KiB)."""
+    wall, _, rss = run_usage(cmd, env, stdin, stdout)
+    return wall, rss
+
+
+def run_usage(cmd, env, stdin=None, stdout=None):
+    """run_once, also returning the CPU seconds (user + system) the command used:
+    (wall seconds, CPU seconds, peak RSS KiB)."""
     with contextlib.ExitStack() as files:
         src = files.enter_context(open(stdin, "rb")) if stdin else subprocess.DEVNULL
         dst = files.enter_context(open(stdout, "wb")) if stdout else subprocess.DEVNULL
@@ -69,7 +78,7 @@ def run_once(cmd, env, stdin=None, stdout=None):
             err.seek(0)
             tail = err.read()[-2000:].decode(errors="replace").rstrip()
             raise CommandFailed(f"{' '.join(cmd)} exited {code}\n{tail}")
-    return wall, usage.ru_maxrss
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss
 
 
 # Forks cmd ("$@") from sh with the caller's stdin (a background job's stdin would be
@@ -132,13 +141,15 @@ def peak_rss(cmd, env, stdin=None, stdout=None):
 
 
 def run_side(cmds, env):
-    """Run cmds sequentially; return (summed wall seconds, max RSS KiB). Wall time and
-    RSS come from separate runs (see peak_rss)."""
-    total, rss = 0.0, 0
+    """Run cmds sequentially; return (summed wall seconds, summed CPU seconds, max RSS
+    KiB). Wall and CPU time and RSS come from separate runs (see peak_rss)."""
+    total, cpu, rss = 0.0, 0.0, 0
     for cmd in cmds:
-        total += run_once(cmd, env)[0]
+        wall, used, _ = run_usage(cmd, env)
+        total += wall
+        cpu += used
         rss = max(rss, peak_rss(cmd, env))
-    return total, rss
+    return total, cpu, rss
 
 
 def summarize(samples):
@@ -211,8 +222,14 @@ def main():
         print(f"diff_bench: command failed: {exc}", file=sys.stderr)
         return 2
 
-    stats = {name: summarize(s) for name, s in samples.items()}
+    stats = {}
+    for name, runs in samples.items():
+        stats[name] = summarize([(wall, rss) for wall, _, rss in runs])
+        cpus = [cpu for _, cpu, _ in runs]
+        stats[name]["cpu_median_ms"] = statistics.median(cpus) * 1000
+        stats[name]["cpu_ms"] = [round(c * 1000, 3) for c in cpus]
     ratio = stats["qa-diff"]["median_ms"] / stats["git"]["median_ms"]
+    cpu_ratio = stats["qa-diff"]["cpu_median_ms"] / stats["git"]["cpu_median_ms"]
     qa_rss = stats["qa-diff"]["peak_rss_mb"]
     targets = {
         "ratio": {"value": ratio, "limit": MAX_RATIO, "pass": ratio <= MAX_RATIO},
@@ -220,10 +237,11 @@ def main():
     }
 
     print(f"repo {args.repo}  range {args.base}..{args.head}  runs {args.runs} (+1 warm-up)")
-    print(f"{'side':<10}{'median ms':>12}{'min ms':>12}{'peak RSS MB':>14}")
+    print(f"{'side':<10}{'median ms':>12}{'min ms':>12}{'CPU ms':>10}{'peak RSS MB':>14}")
     for name, st in stats.items():
-        print(f"{name:<10}{st['median_ms']:>12.1f}{st['min_ms']:>12.1f}{st['peak_rss_mb']:>14.1f}")
-    print(f"ratio qa-diff/git (median wall): {ratio:.2f}")
+        print(f"{name:<10}{st['median_ms']:>12.1f}{st['min_ms']:>12.1f}"
+              f"{st['cpu_median_ms']:>10.1f}{st['peak_rss_mb']:>14.1f}")
+    print(f"ratio qa-diff/git: {ratio:.2f} median wall, {cpu_ratio:.2f} median CPU")
     print(f"{'PASS' if targets['ratio']['pass'] else 'MISS'}  wall ratio {ratio:.2f} <= {MAX_RATIO}")
     print(f"{'PASS' if targets['qa_diff_rss_mb']['pass'] else 'MISS'}  "
           f"qa-diff peak RSS {qa_rss:.1f} MB < {MAX_RSS_MB:.0f} MB")
@@ -231,7 +249,7 @@ def main():
     if args.json:
         write_json(args.json, args, {
             "commands": {name: [" ".join(c) for c in cmds] for name, cmds in sides.items()},
-            "sides": stats, "ratio": ratio, "targets": targets,
+            "sides": stats, "ratio": ratio, "cpu_ratio": cpu_ratio, "targets": targets,
         })
     return 0
 

@@ -22,13 +22,14 @@ pub enum Change {
     },
 }
 
-/// Which deltas a pass handles. Two passes run side by side: only added, deleted and
-/// renamed paths need rename detection, the costly part of a large diff, so the paths
-/// modified in place need not wait for it.
+/// Which deltas a pass handles. Passes run side by side: only added, deleted and renamed
+/// paths need rename detection, the costly part of a large diff, so the paths modified in
+/// place need not wait for it; and those can be shared out among several passes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Part {
-    /// Modified in place (content or type).
-    InPlace,
+    /// Modified in place (content or type): of those, the `lane`-th and every `lanes`-th
+    /// after it, in diff order.
+    InPlace { lane: usize, lanes: usize },
     /// Added, deleted, renamed or copied.
     Moved,
 }
@@ -40,6 +41,14 @@ impl Part {
             Status::Added | Status::Deleted | Status::Renamed | Status::Copied
         );
         moved == (self == Part::Moved)
+    }
+
+    /// Whether the `nth` path of this part's kind (counting from 0) is this pass's.
+    fn takes(self, nth: usize) -> bool {
+        match self {
+            Part::InPlace { lane, lanes } => nth % lanes == lane,
+            Part::Moved => true,
+        }
     }
 }
 
@@ -146,6 +155,7 @@ fn changes(
     nested: &mut Nested,
     emit: &mut dyn FnMut(Change) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
+    let mut nth = 0;
     for index in 0..diff.deltas().len() {
         let Some(delta) = diff.get_delta(index) else {
             continue;
@@ -154,6 +164,10 @@ fn changes(
             continue;
         };
         if !pass.part.handles(status) {
+            continue;
+        }
+        nth += 1;
+        if !pass.part.takes(nth - 1) {
             continue;
         }
         let path = path_text(delta.new_file().path().or(delta.old_file().path()));

@@ -1,8 +1,9 @@
-//! File records: two diff passes on threads of their own, merged back into path order.
+//! File records: diff passes on threads of their own, merged back into path order.
 //!
-//! The in-place pass (modified paths) and the moved pass (added, deleted and renamed
-//! paths, which need rename detection) each produce records in path order; the merge
-//! interleaves them so the output is the same as one sorted pass, whatever the timing.
+//! The in-place passes (modified paths, shared out between two passes for a commit range)
+//! and the moved pass (added, deleted and renamed paths, which need rename detection) each
+//! produce records in path order; the merge interleaves them so the output is the same as
+//! one sorted pass, whatever the timing.
 
 use crate::changes::{self, Change, Part};
 use crate::records::{Delta, Limits};
@@ -23,6 +24,8 @@ type Key = (Delta, String);
 #[derive(Clone)]
 pub struct Job {
     pub git_dir: PathBuf,
+    /// Open the repository without its working tree (no attributes apply).
+    pub bare: bool,
     pub merge_base: Oid,
     pub head: Oid,
     pub worktree: bool,
@@ -32,15 +35,22 @@ pub struct Job {
 /// One running pass: its records, and its thread's outcome.
 type Lane = (Receiver<(Key, Change)>, JoinHandle<anyhow::Result<()>>);
 
-/// The two running passes.
+/// The running passes.
 pub struct Passes {
     lanes: Vec<Lane>,
 }
 
-/// Starts both passes; they run while the caller writes the commits.
+/// How many passes share the paths modified in place of a commit range: their patches are
+/// most of qa-diff's work. A working-tree diff is read once, by one pass.
+const IN_PLACE_LANES: usize = 2;
+
+/// Starts the passes; they run while the caller writes the commits.
 pub fn start(job: &Job) -> Passes {
-    let lanes = [Part::InPlace, Part::Moved]
-        .into_iter()
+    let lanes = if job.worktree { 1 } else { IN_PLACE_LANES };
+    let parts = (0..lanes)
+        .map(|lane| Part::InPlace { lane, lanes })
+        .chain([Part::Moved]);
+    let lanes = parts
         .map(|part| {
             // Bounded: a pass stays at most this many records ahead of the writer.
             let (sender, receiver) = sync_channel(32);
@@ -95,7 +105,11 @@ fn merge(
 }
 
 fn pass(job: &Job, part: Part, sender: &SyncSender<(Key, Change)>) -> anyhow::Result<()> {
-    let repo = Repository::open(&job.git_dir).context("reopening the repository")?;
+    let repo = match job.bare {
+        true => Repository::open_bare(&job.git_dir).or_else(|_| Repository::open(&job.git_dir)),
+        false => Repository::open(&job.git_dir),
+    }
+    .context("reopening the repository")?;
     let base_tree = repo.find_commit(job.merge_base)?.tree()?;
     let mut emit = |change: Change| -> anyhow::Result<()> {
         let key = match &change {

@@ -1,6 +1,7 @@
 //! qa-diff: a git commit range (or the working tree) as `range`, `commit` and `file`
 //! records.
 
+pub mod attributes;
 pub mod attribution;
 pub mod base;
 pub mod changes;
@@ -10,6 +11,8 @@ pub mod files;
 pub mod message;
 pub mod records;
 pub mod roles;
+#[cfg(test)]
+mod testing;
 
 use git2::{ErrorCode, Oid, Repository, RepositoryOpenFlags};
 use qa_shared::diag::{Diag, Severity};
@@ -99,15 +102,24 @@ pub fn run<W: Write>(
         )?;
     }
 
+    // Without attributes, the patches of a commit range read the same through a handle
+    // without the working tree, where libgit2's attribute lookups are cheap (attributes.rs).
+    // SAFETY: qa-diff never changes libgit2's search paths, so nothing writes them while
+    // they are read.
+    let bare = !opts.worktree && unsafe { attributes::none_apply(&repo, merge_base, head_oid) };
     // Files are diffed on threads of their own while this one walks the commits; bounded
     // channels keep memory flat while the commits are written first.
     let passes = files::start(&files::Job {
         git_dir: repo.path().to_path_buf(),
+        bare,
         merge_base,
         head: head_oid,
         worktree: opts.worktree,
         limits: opts.limits,
     });
+    let bare_repo = bare
+        .then(|| Repository::open_bare(repo.path()).ok())
+        .flatten();
     let mut attribution = attribution::Attribution::default();
     let written = commits::each_in_range(&repo, base_oid, head_oid, &mut |commit, touches| {
         if let Ok(oid) = Oid::from_str(&commit.oid) {
@@ -121,7 +133,7 @@ pub fn run<W: Write>(
         Ok(()) => passes.drain(&mut |mut change| {
             // Committed lines only: uncommitted work has no commit to name.
             if let (changes::Change::File(file), false) = (&mut change, opts.worktree) {
-                attribution.attribute(&repo, file);
+                attribution.attribute(bare_repo.as_ref().unwrap_or(&repo), file);
             }
             out.write(&files::record(change, &from)?)
         }),
