@@ -38,6 +38,9 @@ pub struct Intent {
     pub forbidden: Vec<String>,
     /// What the syntax trees say changed in this intent's files, by path.
     pub deltas: BTreeMap<String, FileDelta>,
+    /// String literals on the added lines of this intent's product and command files:
+    /// a test expectation quoting one of them asserts what the change does.
+    pub product_literals: BTreeSet<String>,
 }
 
 /// Most lifecycle steps kept per stage.
@@ -567,6 +570,14 @@ fn build(
         Authority::Inference
     };
 
+    let product_literals: BTreeSet<String> = g
+        .files
+        .iter()
+        .filter(|f| matches!(roles.get(*f), Some(Role::Product | Role::Command)))
+        .filter_map(|f| cs.file(f))
+        .flat_map(|f| added_lines(&f.data))
+        .flat_map(|(_, text)| quoted(text))
+        .collect();
     let mut lifecycle = lifecycle_of(description.as_deref(), &facts, &annotations);
     let tree_steps = if cleanup {
         Vec::new()
@@ -689,7 +700,26 @@ fn build(
         expected: flow.map(|f| f.expected.clone()).unwrap_or_default(),
         forbidden: flow.map(|f| f.forbidden.clone()).unwrap_or_default(),
         deltas: own_deltas,
+        product_literals,
     }
+}
+
+/// The quoted strings of a line, four characters or more.
+fn quoted(line: &str) -> Vec<String> {
+    static QUOTED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r#""([^"\\]{4,})"|'([^'\\]{4,})'|`([^`\\$]{4,})`"#)
+            .expect("quoted pattern")
+    });
+    QUOTED
+        .captures_iter(line)
+        .filter_map(|c| {
+            c.iter()
+                .skip(1)
+                .flatten()
+                .next()
+                .map(|m| m.as_str().to_string())
+        })
+        .collect()
 }
 
 /// Lifecycle steps the syntax trees locate: what the changed tests expect (the outcome),

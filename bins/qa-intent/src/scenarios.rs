@@ -555,6 +555,76 @@ impl Ctx<'_> {
             ));
         }
 
+        // State machine: one target moved through several named states in a file (a save
+        // handler's "saving" then "saved" or "error"): one transition scenario naming them
+        // in order, and a failure scenario for the failing state.
+        let mut grouped: Vec<String> = Vec::new();
+        for (target, moves) in transitions(&states) {
+            if moves.len() < 2 || out.len() >= MAX_EDGE * 3 {
+                continue;
+            }
+            let names: Vec<String> = moves.iter().map(|(to, _)| format!("\"{to}\"")).collect();
+            grouped.extend(moves.iter().map(|(to, _)| to.to_string()));
+            let (failing, passing): (Vec<_>, Vec<_>) =
+                moves.iter().partition(|(to, _)| is_failure_state(to));
+            let first = &moves[0];
+            let mut assertions = vec![format!("`{target}` reads \"{}\" first", first.0)];
+            if let Some(last) = passing.last().filter(|p: &&&(&str, &Fact)| p.0 != first.0) {
+                assertions.push(format!("On success `{target}` ends at \"{}\"", last.0));
+            }
+            let evidence: Vec<Evidence> = moves
+                .iter()
+                .map(|(_, f)| self.evidence(f, Relation::Direct))
+                .collect();
+            let trigger: Vec<String> = triggers
+                .iter()
+                .take(1)
+                .map(|t| trigger_step(&t.text))
+                .collect();
+            out.push(
+                self.scenario(
+                    format!("State: `{target}` moves through {}", names.join(", ")),
+                    ScenarioKind::StateTransition,
+                    Focus::Product,
+                    trigger
+                        .iter()
+                        .cloned()
+                        .chain([format!(
+                            "Watch `{target}` from the start of the change's handler to its end"
+                        )])
+                        .collect(),
+                    assertions,
+                    evidence.clone(),
+                    None,
+                ),
+            );
+            for (to, f) in failing.iter().take(1) {
+                out.push(
+                    self.scenario(
+                        format!("Failure: `{target}` ends at \"{to}\" when the work fails"),
+                        ScenarioKind::Failure,
+                        Focus::Product,
+                        trigger
+                            .iter()
+                            .cloned()
+                            .chain([
+                                format!("Make the call before {}:{} fail", f.at.file, f.at.line),
+                                format!("Watch `{target}` until the handler ends"),
+                            ])
+                            .collect(),
+                        vec![format!(
+                            "`{target}` reads \"{to}\" afterwards, not {}",
+                            passing
+                                .last()
+                                .map_or("a success state".to_string(), |p| format!("\"{}\"", p.0))
+                        )],
+                        vec![self.evidence(f, Relation::Direct)],
+                        None,
+                    ),
+                );
+            }
+        }
+
         // State transition: a located move to a named state.
         let mut named = Vec::new();
         for s in states.iter() {
@@ -565,7 +635,7 @@ impl Ctx<'_> {
             else {
                 continue;
             };
-            if named.len() >= MAX_EDGE || named.contains(to) {
+            if named.len() >= MAX_EDGE || named.contains(to) || grouped.contains(to) {
                 continue;
             }
             named.push(to.clone());
@@ -869,13 +939,18 @@ impl Ctx<'_> {
             .filter(|c| c.skipped.is_none())
             .collect();
         let deepest = running.iter().map(|c| c.expects.len()).max().unwrap_or(0);
-        (0..deepest)
+        let mut turns: Vec<(&TestContract, &Expected)> = (0..deepest)
             .flat_map(|k| {
                 running
                     .iter()
                     .filter_map(move |c| c.expects.get(k).map(|e| (*c, e)))
             })
-            .collect()
+            .collect();
+        // An expectation quoting a string the change adds to the product (the warning a
+        // fix now emits) is the decisive one.
+        let literals = &self.intent.product_literals;
+        turns.sort_by_key(|(_, e)| !literals.iter().any(|l| e.text.contains(l.as_str())));
+        turns
     }
 
     /// Elements added to and removed from constants and match arms of product files.
@@ -1035,6 +1110,57 @@ impl Ctx<'_> {
             .collect();
         names.join(", ")
     }
+}
+
+/// A move to a named state: the state and the fact that makes it.
+type Move<'f> = (&'f str, &'f Fact);
+
+/// The named states each target moves to, in line order, grouped by file and target:
+/// `setStatus("saving")` and `setStatus("saved")` are two moves of `setStatus`.
+fn transitions<'f>(states: &[&'f Fact]) -> Vec<(String, Vec<Move<'f>>)> {
+    let mut groups: Vec<(String, String, Vec<Move<'f>>)> = Vec::new();
+    for s in states {
+        let FactKind::State {
+            literal: Some(to), ..
+        } = &s.kind
+        else {
+            continue;
+        };
+        let Some(at) = s.text.find(to.as_str()) else {
+            continue;
+        };
+        let target: String = s.text[..at]
+            .trim_end_matches(|c: char| c.is_whitespace() || "\"'`(=:".contains(c))
+            .rsplit(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
+            .next()
+            .unwrap_or("")
+            .to_string();
+        if target.is_empty() {
+            continue;
+        }
+        match groups
+            .iter_mut()
+            .find(|(file, t, _)| *file == s.at.file && *t == target)
+        {
+            Some((_, _, moves)) => {
+                if !moves.iter().any(|(m, _)| *m == to.as_str()) {
+                    moves.push((to.as_str(), s));
+                }
+            }
+            None => groups.push((s.at.file.clone(), target, vec![(to.as_str(), s)])),
+        }
+    }
+    groups.into_iter().map(|(_, t, moves)| (t, moves)).collect()
+}
+
+/// A state a failing path ends in.
+fn is_failure_state(state: &str) -> bool {
+    let s = state.to_ascii_lowercase();
+    [
+        "error", "fail", "reject", "invalid", "denied", "timeout", "timed",
+    ]
+    .iter()
+    .any(|w| s.contains(w))
 }
 
 /// A message that is only format placeholders (`{}`, `%s`, `{0}`) says nothing a user

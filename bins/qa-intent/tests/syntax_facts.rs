@@ -511,3 +511,79 @@ fn an_ignore_list_is_no_runtime_configuration() {
         scenarios(&rs)
     );
 }
+
+/// A save handler that moves a status through "saving" then "saved" or "error", or
+/// (`one_state`) only sets "saved".
+fn save_handler(one_state: bool) -> Repo {
+    let mut r = Repo::new();
+    r.write(
+        "src/Save.tsx",
+        "export function Save() {\n  return <button>Save</button>;\n}\n",
+    );
+    r.commit("init");
+    r.branch("feature");
+    let body = if one_state {
+        "export function Save({ api }) {\n  const [status, setStatus] = useState('idle');\n  async function onSave() {\n    await api.save();\n    setStatus('saved');\n  }\n  return <button onClick={onSave}>Save</button>;\n}\n"
+    } else {
+        "export function Save({ api }) {\n  const [status, setStatus] = useState('idle');\n  async function onSave() {\n    setStatus('saving');\n    try {\n      await api.save();\n      setStatus('saved');\n    } catch (e) {\n      setStatus('error');\n    }\n  }\n  return <button onClick={onSave}>Save</button>;\n}\n"
+    };
+    r.write("src/Save.tsx", body);
+    r.commit("Show the saving progress of the settings form");
+    r
+}
+
+#[test]
+fn a_status_moved_through_several_states_is_one_transition_and_its_failure() {
+    let rs = flow(&save_handler(false));
+    let t = titled(&rs, "State: `setStatus` moves through");
+    assert_eq!(t.len(), 1, "{:#?}", scenarios(&rs));
+    assert_eq!(
+        t[0]["data"]["title"],
+        "State: `setStatus` moves through \"saving\", \"saved\", \"error\""
+    );
+    let assertions = strings(&t[0]["data"]["assertions"]);
+    assert!(
+        assertions.contains(&"On success `setStatus` ends at \"saved\""),
+        "{assertions:?}"
+    );
+    let f = titled(&rs, "Failure: `setStatus` ends at \"error\"");
+    assert_eq!(f.len(), 1, "{:#?}", scenarios(&rs));
+}
+
+#[test]
+fn a_single_state_is_no_state_machine() {
+    let rs = flow(&save_handler(true));
+    assert!(titled(&rs, "State: `setStatus` moves through").is_empty());
+    assert!(titled(&rs, "Failure: `setStatus`").is_empty());
+}
+
+#[test]
+fn the_expectation_quoting_the_products_new_text_comes_first() {
+    let mut r = Repo::new();
+    r.write(
+        "src/props.js",
+        "export function check(props) {\n  return props;\n}\n",
+    );
+    r.write("src/props.test.js", "import { check } from './props';\n");
+    r.commit("init");
+    r.branch("feature");
+    r.write(
+        "src/props.js",
+        "export function check(props) {\n  if (props.title) {\n    console.warn('prop overrides a native property');\n  }\n  return props;\n}\n",
+    );
+    r.write(
+        "src/props.test.js",
+        "import { check } from './props';\n\ntest('warns', () => {\n  expect(check({}).a).toBe(1);\n  expect(check({}).b).toBe(2);\n  expect(warnings[0]).toBe('prop overrides a native property');\n});\n",
+    );
+    r.commit("Warn when props override native properties");
+    let rs = flow(&r);
+    let primary = scenarios(&rs)
+        .into_iter()
+        .find(|s| s["data"]["kind"] == "primary")
+        .unwrap();
+    let first = strings(&primary["data"]["assertions"])[0];
+    assert!(
+        first.contains("'prop overrides a native property'"),
+        "{first}"
+    );
+}
