@@ -72,6 +72,17 @@ def measure(cmds, env, out, runs):
     return {stage: summarize(s) for stage, s in samples.items()}, summarize(piped)
 
 
+def trees_line(cmds, out, env):
+    """qa-intent's own account of its syntax trees (`--timings`, on stderr), from one
+    extra run on the saved qa-diff stream: files, MB parsed, ms per MB."""
+    argv = next(argv for name, argv in cmds if name == "qa-intent")
+    with open(os.path.join(out, "1-qa-diff.out"), "rb") as stdin:
+        done = subprocess.run(argv + ["--timings"], stdin=stdin, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE, env=env, check=False)
+    lines = [l for l in done.stderr.decode("utf-8", "replace").splitlines() if "syntax trees" in l]
+    return lines[-1].removeprefix("qa-intent: ") if lines else "syntax trees: no timings reported"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--bin-dir", required=True, help="directory holding the five qa-* binaries")
@@ -128,6 +139,7 @@ def main():
     intent = stats["qa-intent"]
     print(f"qa-intent: {intent['median_ms']:.1f} ms median ({intent['median_ms'] / total_ms:.0%} of the stage sum), "
           f"{intent['peak_rss_mb']:.1f} MB peak")
+    print(f"qa-intent {trees_line(cmds, args.out, env)}")
     print(f"reference engine: {REFERENCE['quote']}; not installed, quoted not measured: "
           f"piped flow {ref_ms / pipe['median_ms']:.1f}x faster")
     print("records: " + ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())))

@@ -33,6 +33,17 @@ use std::path::PathBuf;
 /// the scenarios, and each scenario `reaches` the entrypoints its changed files reach.
 /// An adapter that fails becomes a `diag`.
 ///
+/// The base and head versions of every changed TypeScript/TSX, JavaScript, Python, Rust
+/// and Go file are read as syntax trees (tree-sitter; the head re-parsed from the base
+/// where the hunks say): the item each hunk sits in, conditions new at head or only
+/// moved (a moved or copied check is never a new boundary), error exits added or removed
+/// (a removed `todo!()` or `throw` is a failure scenario), list elements and match arms,
+/// parameters, and the changed tests with the values they expect (assertions, matchers,
+/// table rows, parametrize columns; repository test macros; a skipped test is a named
+/// proof gap). A changed test's expected value becomes the scenario's assertion, quoted,
+/// with evidence at the test and at the product item it calls. Other files are read line
+/// by line.
+///
 /// With --plan FILE, qa-intent is a source stage: it checks the acceptance plan (target,
 /// criteria with their sources, checks; the first error names its JSON pointer), hashes it,
 /// reads each ticket or spec source file under --repo (symlinks resolved, never outside
@@ -63,6 +74,11 @@ pub struct Args {
     /// relative to the working directory) instead of reading a change stream.
     #[arg(long, value_name = "FILE")]
     pub plan: Option<PathBuf>,
+
+    /// Print on stderr how long the syntax trees took: files, megabytes of base and head
+    /// source, parse and read time per megabyte (for benchmarks; records are unchanged).
+    #[arg(long)]
+    pub timings: bool,
 
     /// The permission flags every stage accepts; this stage needs none of them.
     #[command(flatten)]

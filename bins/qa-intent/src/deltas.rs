@@ -4,6 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
+use std::time::{Duration, Instant};
 
 use qa_shared::change::{FileData, Op};
 
@@ -29,6 +30,9 @@ pub struct FileDelta {
     pub new_conditions: Vec<At>,
     /// Conditions on added lines whose normalized text was already in the base file.
     pub moved_conditions: Vec<At>,
+    /// Conditions on removed lines that stand nowhere in the head file: a check the
+    /// change dropped. `line` is where it was, mapped to the head.
+    pub removed_conditions: Vec<At>,
     /// Error exits on added lines that the same item did not have at base.
     pub added_exits: Vec<(At, ExitKind)>,
     /// Error exits on removed lines that the same item no longer has at head; `line` is
@@ -53,9 +57,40 @@ pub struct FileDelta {
 /// The deltas of every changed file with a grammar, by path.
 pub type Deltas = BTreeMap<String, FileDelta>;
 
+/// What reading the trees cost.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Stats {
+    pub files: usize,
+    /// Bytes of base and head source parsed.
+    pub bytes: usize,
+    /// Time spent parsing and reading outlines, summed over the workers.
+    pub busy: Duration,
+    /// Time from the first read to the last delta.
+    pub wall: Duration,
+}
+
+impl std::fmt::Display for Stats {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        let mb = self.bytes as f64 / 1e6;
+        let per_mb = if mb > 0.0 {
+            self.busy.as_secs_f64() * 1e3 / mb
+        } else {
+            0.0
+        };
+        write!(
+            f,
+            "syntax trees: {} files, {mb:.2} MB of base and head source, {:.1} ms busy on 2 workers ({per_mb:.1} ms per MB), {:.1} ms wall",
+            self.files,
+            self.busy.as_secs_f64() * 1e3,
+            self.wall.as_secs_f64() * 1e3
+        )
+    }
+}
+
 /// Reads and parses the two versions of every changed file with a grammar, on two
 /// threads, and compares them. Files without a grammar are left to the line lexer.
-pub fn of_changeset(cs: &Changeset, repo: &Path) -> Deltas {
+pub fn of_changeset(cs: &Changeset, repo: &Path) -> (Deltas, Stats) {
+    let started = Instant::now();
     let files: Vec<&FileData> = cs
         .files
         .iter()
@@ -63,7 +98,7 @@ pub fn of_changeset(cs: &Changeset, repo: &Path) -> Deltas {
         .filter(|f| !f.binary && Grammar::of(&f.path).is_some())
         .collect();
     if files.is_empty() {
-        return Deltas::new();
+        return (Deltas::new(), Stats::default());
     }
     let macros = test_macros(cs, repo, &files);
     let workers = 2.min(files.len());
@@ -76,23 +111,45 @@ pub fn of_changeset(cs: &Changeset, repo: &Path) -> Deltas {
             .map(|chunk| {
                 let macros = &macros;
                 scope.spawn(move || {
+                    let mut stats = Stats::default();
                     let Ok(git) = git2::Repository::open(repo) else {
-                        return Vec::new();
+                        return (Vec::new(), stats);
                     };
-                    chunk
+                    let deltas = chunk
                         .into_iter()
                         .filter_map(|f| {
                             let v = sources::versions(&git, repo, f);
-                            delta(f, &v, macros).map(|d| (f.path.clone(), d))
+                            let t = Instant::now();
+                            let d = delta(f, &v, macros).map(|d| (f.path.clone(), d));
+                            stats.busy += t.elapsed();
+                            stats.files += 1;
+                            stats.bytes += v.base.as_ref().map_or(0, String::len)
+                                + v.head.as_ref().map_or(0, String::len);
+                            d
                         })
-                        .collect::<Vec<_>>()
+                        .collect::<Vec<_>>();
+                    (deltas, stats)
                 })
             })
             .collect();
-        let mut deltas: Deltas = handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_default())
+        let mut stats = Stats::default();
+        let mut deltas = Deltas::new();
+        for h in handles {
+            let (part, s) = h.join().unwrap_or_default();
+            deltas.extend(part);
+            stats.files += s.files;
+            stats.bytes += s.bytes;
+            stats.busy += s.busy;
+        }
+        // A check another changed file gained was moved there, not dropped.
+        let gained: BTreeSet<String> = deltas
+            .values()
+            .flat_map(|d| d.new_conditions.iter().chain(&d.moved_conditions))
+            .map(|c| c.text.clone())
             .collect();
+        for d in deltas.values_mut() {
+            d.removed_conditions.retain(|c| !gained.contains(&c.text));
+        }
         // A line another changed file lost is moved code where it reappears.
         let moved: BTreeSet<String> = files
             .iter()
@@ -112,7 +169,8 @@ pub fn of_changeset(cs: &Changeset, repo: &Path) -> Deltas {
                 );
             }
         }
-        deltas
+        stats.wall = started.elapsed();
+        (deltas, stats)
     })
 }
 
@@ -243,6 +301,23 @@ pub fn delta(file: &FileData, v: &sources::Versions, macros: &[String]) -> Optio
         .collect();
     let mut d = compare(base, head, &added, &removed, file, &squeezed);
     d.copied_lines = copied_lines;
+    // A removed condition is dropped only if the head holds it nowhere (whitespace aside).
+    let head_squeezed: String = v
+        .head
+        .as_deref()
+        .unwrap_or("")
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect();
+    for c in base.conditions.iter().filter(|c| removed.contains(&c.line)) {
+        if c.text.len() >= 3 && !head_squeezed.contains(c.text.as_str()) {
+            d.removed_conditions.push(At {
+                item: base.path_of(c.item).to_string(),
+                line: head_line_of(file, c.line),
+                text: c.text.clone(),
+            });
+        }
+    }
     Some(d)
 }
 

@@ -32,6 +32,13 @@ use manifest::Manifest;
 /// The `by` value of every record this stage writes.
 pub const BY: &str = concat!("qa-intent/", env!("CARGO_PKG_VERSION"));
 
+/// How a run reports on itself.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Options {
+    /// Print the syntax trees' timings on stderr.
+    pub timings: bool,
+}
+
 /// Forwards the stream, then appends one `intent` record per intent, each followed by its
 /// `scenario` records, `diag` records for what it set aside, and the behavior graph the
 /// change reaches in `repo` (`node` records, then the `edge` records among them).
@@ -40,6 +47,7 @@ pub fn run<R: BufRead, W: Write>(
     input: R,
     manifest: Option<&Manifest>,
     repo: &Path,
+    options: Options,
     out: &mut RecordWriter<W>,
 ) -> Result<()> {
     // The graphs need only the range, the first record: they are built on a second
@@ -64,7 +72,7 @@ pub fn run<R: BufRead, W: Write>(
             })
         };
         match read {
-            Ok(_) => write(&cs, join, manifest, repo, out),
+            Ok(_) => write(&cs, join, manifest, repo, options, out),
             Err(e) => {
                 join();
                 Err(e)
@@ -79,6 +87,7 @@ fn write<W: Write>(
     trees: impl FnOnce() -> Option<Result<graph::Trees>>,
     manifest: Option<&Manifest>,
     repo: &Path,
+    options: Options,
     out: &mut RecordWriter<W>,
 ) -> Result<()> {
     if cs.range.is_none() && cs.files.is_empty() {
@@ -90,7 +99,10 @@ fn write<W: Write>(
         out.write(&diag.into_record(BY, vec![])?)?;
         return Ok(());
     }
-    let deltas = deltas::of_changeset(cs, repo);
+    let (deltas, stats) = deltas::of_changeset(cs, repo);
+    if options.timings {
+        eprintln!("qa-intent: {stats}");
+    }
     let derived: Vec<_> = intents::derive(cs, manifest, &deltas)
         .into_iter()
         .map(|intent| {

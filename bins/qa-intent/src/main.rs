@@ -53,7 +53,17 @@ fn from_changes(args: &cli::Args) -> anyhow::Result<Exit> {
     let mut out = RecordWriter::stdout();
     let input = args.input.as_deref().unwrap_or(Path::new("-"));
     let (source, input) = qa_shared::ndjson::open(input)?;
-    qa_intent::run(&source, input, manifest.as_ref(), &args.repo, &mut out)?;
+    let options = qa_intent::Options {
+        timings: args.timings,
+    };
+    qa_intent::run(
+        &source,
+        input,
+        manifest.as_ref(),
+        &args.repo,
+        options,
+        &mut out,
+    )?;
     out.finish()?;
     Ok(Exit::Success)
 }

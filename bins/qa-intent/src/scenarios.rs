@@ -310,6 +310,42 @@ impl Ctx<'_> {
                 });
             contract_evidence.extend(changed.take(2));
         }
+        // Parameters a changed function gained or lost, and checks the change dropped.
+        for (file, d) in self.product_deltas() {
+            for p in d.added_params.iter().take(2) {
+                contract_evidence.push(Evidence {
+                    file: file.to_string(),
+                    line: p.line,
+                    relation: Relation::Direct,
+                    stage: Some(Stage::Trigger),
+                    text: format!("`{}` gains the parameter `{}`", short(&p.item), p.text),
+                });
+            }
+            for p in d.removed_params.iter().take(2) {
+                contract_evidence.push(Evidence {
+                    file: file.to_string(),
+                    line: p.line,
+                    relation: Relation::Direct,
+                    stage: Some(Stage::Trigger),
+                    text: format!("`{}` loses the parameter `{}`", short(&p.item), p.text),
+                });
+            }
+            for c in d.removed_conditions.iter().take(2) {
+                let owner = if c.item.is_empty() {
+                    file
+                } else {
+                    short(&c.item)
+                };
+                assertions.push(format!("`{owner}` no longer checks `{}`", c.text));
+                contract_evidence.push(Evidence {
+                    file: file.to_string(),
+                    line: c.line,
+                    relation: Relation::Direct,
+                    stage: Some(Stage::Condition),
+                    text: format!("removed check `{}`", c.text),
+                });
+            }
+        }
         for (file, e) in removed_elements.iter().take(2) {
             assertions.push(format!(
                 "`{}` no longer has the entry {}",

@@ -587,3 +587,39 @@ fn the_expectation_quoting_the_products_new_text_comes_first() {
         "{first}"
     );
 }
+
+#[test]
+fn a_dropped_check_and_a_new_parameter_are_evidence_of_the_change() {
+    let base = "pub fn limit(n: usize) -> usize {\n    if n > 100 {\n        return 100;\n    }\n    n\n}\n";
+    let head = "pub fn limit(n: usize, cap: usize) -> usize {\n    n.min(cap)\n}\n";
+    let rs = flow(&rust_change(
+        base,
+        head,
+        &[],
+        "Let callers choose the cap of the limit",
+    ));
+    let texts = evidence_texts(&rs);
+    assert!(
+        texts.contains(&"`limit` gains the parameter `cap`".to_string()),
+        "{texts:?}"
+    );
+    assert!(
+        texts.contains(&"removed check `n>100`".to_string()),
+        "{texts:?}"
+    );
+    let primary = scenarios(&rs)
+        .into_iter()
+        .find(|s| s["data"]["kind"] == "primary")
+        .unwrap();
+    assert!(strings(&primary["data"]["assertions"]).contains(&"`limit` no longer checks `n>100`"));
+}
+
+#[test]
+fn a_check_moved_into_another_function_is_not_dropped() {
+    let base = "pub fn limit(n: usize) -> usize {\n    if n > 100 {\n        return 100;\n    }\n    n\n}\n";
+    let head = "pub fn limit(n: usize) -> usize {\n    clamp(n)\n}\n\nfn clamp(n: usize) -> usize {\n    if n > 100 {\n        return 100;\n    }\n    n\n}\n";
+    let rs = flow(&rust_change(base, head, &[], "Clamp limits in one place"));
+    assert!(!evidence_texts(&rs)
+        .iter()
+        .any(|t| t.starts_with("removed check")));
+}
