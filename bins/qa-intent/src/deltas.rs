@@ -49,6 +49,9 @@ pub struct FileDelta {
     /// Every condition on a changed head line with the last line of its statement:
     /// what the condition guards.
     pub condition_spans: Vec<(u32, u32)>,
+    /// What each added line says, read from the head tree (the line lexer reads files
+    /// without one).
+    pub line_facts: BTreeMap<u32, crate::syntax::LineFacts>,
     /// Added lines whose text (whitespace aside) already stood as a line of the base
     /// file, or that another changed file lost: copied or moved, not new.
     pub copied_lines: BTreeSet<u32>,
@@ -301,6 +304,9 @@ pub fn delta(file: &FileData, v: &sources::Versions, macros: &[String]) -> Optio
         .collect();
     let mut d = compare(base, head, &added, &removed, file, &squeezed);
     d.copied_lines = copied_lines;
+    if let (Some(tree), Some(text)) = (&head_tree, v.head.as_deref()) {
+        d.line_facts = crate::line_facts::read(grammar, tree, text, &added);
+    }
     // A removed condition is dropped only if the head holds it nowhere (whitespace aside).
     let head_squeezed: String = v
         .head

@@ -62,8 +62,9 @@ pub fn derive(cs: &Changeset, manifest: Option<&Manifest>, deltas: &Deltas) -> V
         .files
         .iter()
         .map(|f| {
-            let mut reading = lifecycle::read_file(&f.data);
-            lifecycle::refine(&mut reading, &f.data, deltas.get(&f.data.path), &moved);
+            let delta = deltas.get(&f.data.path);
+            let mut reading = lifecycle::read_file(&f.data, delta);
+            lifecycle::refine(&mut reading, &f.data, delta, &moved);
             (f.data.path.as_str(), reading)
         })
         .collect();

@@ -8,6 +8,7 @@ pub mod graph;
 pub mod intents;
 pub mod joining;
 pub mod lifecycle;
+pub mod line_facts;
 pub mod oracle;
 pub use qa_shared::manifest;
 pub mod plan;

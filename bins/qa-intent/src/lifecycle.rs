@@ -242,8 +242,10 @@ pub fn module_stem(spec: &str) -> String {
 
 /// Reads one changed file, by its role. Only added lines count: they are what the
 /// change makes true.
-pub fn read_file(file: &FileData) -> Reading {
+pub fn read_file(file: &FileData, delta: Option<&crate::deltas::FileDelta>) -> Reading {
     let lang = syntax::language_of(&file.path);
+    // The trees read the lines of a file with a grammar; the lexer reads the others.
+    let trees = delta.filter(|d| !d.line_facts.is_empty());
     let mut reading = Reading::default();
     let out = &mut reading.facts;
     for hunk in &file.hunks {
@@ -252,7 +254,14 @@ pub fn read_file(file: &FileData) -> Reading {
             if line.op != Op::Add {
                 continue;
             }
-            let facts = syntax::read_line(lang, &line.text, &mut state);
+            let lexed;
+            let facts = match trees.and_then(|d| d.line_facts.get(&line.line)) {
+                Some(f) => f,
+                None => {
+                    lexed = syntax::read_line(lang, &line.text, &mut state);
+                    &lexed
+                }
+            };
             reading.declared.extend(facts.declared.iter().cloned());
             reading
                 .imports
@@ -272,9 +281,9 @@ pub fn read_file(file: &FileData) -> Reading {
             }
             let before = out.len();
             match file.role {
-                Role::Product => product_facts(lang, &line.text, &facts, &at, out),
-                Role::Command => command_facts(lang, &line.text, &facts, &at, out),
-                Role::AnalysisRule => rule_facts(&line.text, &facts, &at, out),
+                Role::Product => product_facts(lang, &line.text, facts, &at, out),
+                Role::Command => command_facts(lang, &line.text, facts, &at, out),
+                Role::AnalysisRule => rule_facts(&line.text, facts, &at, out),
                 Role::Configuration | Role::RepositoryWorkflow => {
                     setting_facts(&line.text, &at, out)
                 }

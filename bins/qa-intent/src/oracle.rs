@@ -170,9 +170,9 @@ pub fn tests(
         Grammar::Python => (python_tests(&walk, text), Framework::Pytest),
         Grammar::Go => (go_tests(&walk, text), Framework::Go),
     };
-    if !out.is_empty() {
-        out.extend(table_tests(&walk, root, text, framework));
-    }
+    // The caller looked for test markers first: a file with tests may keep its cases in
+    // a file-level table (the tests themselves may lie outside the changed ranges).
+    out.extend(table_tests(&walk, root, text, framework));
     for t in &mut out {
         let mut seen = std::collections::HashSet::new();
         t.expects.retain(|e| seen.insert(e.text.clone()));

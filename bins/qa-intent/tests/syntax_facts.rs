@@ -623,3 +623,38 @@ fn a_check_moved_into_another_function_is_not_dropped() {
         .iter()
         .any(|t| t.starts_with("removed check")));
 }
+
+#[test]
+fn a_row_added_to_a_file_level_case_table_is_a_changed_test() {
+    let test = |rows: &str| {
+        format!("package clock\n\nimport \"testing\"\n\nvar cases = []struct {{\n\tin   string\n\twant int\n}}{{\n{rows}}}\n\nfunc TestDays(t *testing.T) {{\n\tfor _, c := range cases {{\n\t\tif got := Days(c.in); got != c.want {{\n\t\t\tt.Errorf(\"%s: %d\", c.in, got)\n\t\t}}\n\t}}\n}}\n")
+    };
+    let mut r = Repo::new();
+    r.write("go.mod", "module example.com/clock\n\ngo 1.22\n");
+    r.write(
+        "clock.go",
+        "package clock\n\nfunc Days(m string) int {\n\treturn 30\n}\n",
+    );
+    r.write("clock_test.go", test("\t{in: \"apr\", want: 30},\n"));
+    r.commit("init");
+    r.branch("feature");
+    r.write(
+        "clock.go",
+        "package clock\n\nfunc Days(m string) int {\n\tif m == \"mar\" {\n\t\treturn 31\n\t}\n\treturn 30\n}\n",
+    );
+    r.write(
+        "clock_test.go",
+        test("\t{in: \"apr\", want: 30},\n\t{in: \"mar\", want: 31},\n"),
+    );
+    r.commit("Count 31 days in March");
+    let rs = flow(&r);
+    let assertions: Vec<String> = scenarios(&rs)
+        .iter()
+        .flat_map(|s| strings(&s["data"]["assertions"]))
+        .map(String::from)
+        .collect();
+    assert!(
+        assertions.contains(&"Test `cases` expects `want` is 31".to_string()),
+        "{assertions:?}"
+    );
+}

@@ -1,4 +1,9 @@
 use super::*;
+
+/// The line lexer's reading of a file (what files without a grammar get).
+fn lex(f: &FileData) -> Reading {
+    read_file(f, None)
+}
 use qa_shared::change::{Delta, Hunk, HunkLine, Status};
 
 fn file(path: &str, role: Role, added: &[&str]) -> FileData {
@@ -36,7 +41,7 @@ fn file(path: &str, role: Role, added: &[&str]) -> FileData {
 }
 
 fn kinds(path: &str, role: Role, added: &[&str]) -> Vec<FactKind> {
-    read_file(&file(path, role, added))
+    lex(&file(path, role, added))
         .facts
         .into_iter()
         .map(|f| f.kind)
@@ -49,7 +54,7 @@ fn has(kinds: &[FactKind], pred: impl Fn(&FactKind) -> bool) -> bool {
 
 #[test]
 fn a_thrown_error_is_a_failure_outcome_with_its_message() {
-    let facts = read_file(&file(
+    let facts = lex(&file(
         "src/refund.ts",
         Role::Product,
         &[
@@ -98,7 +103,7 @@ fn conditions_are_read_per_language() {
 
 #[test]
 fn a_named_status_assignment_is_a_state_transition() {
-    let facts = read_file(&file(
+    let facts = lex(&file(
         "src/orders.ts",
         Role::Product,
         &["order.status = \"shipped\";"],
@@ -107,7 +112,7 @@ fn a_named_status_assignment_is_a_state_transition() {
     assert!(facts
         .iter()
         .any(|f| matches!(&f.kind, FactKind::State { literal: Some(s), .. } if s == "shipped")));
-    let facts = read_file(&file(
+    let facts = lex(&file(
         "src/orders.tsx",
         Role::Product,
         &["setStatus(\"shipped\");"],
@@ -181,7 +186,7 @@ fn toasts_and_jsx_text_are_visible_outcomes() {
 
 #[test]
 fn routes_are_triggers() {
-    let facts = read_file(&file(
+    let facts = lex(&file(
         "src/server.ts",
         Role::Product,
         &["app.post(\"/refunds\", handler);"],
@@ -192,7 +197,7 @@ fn routes_are_triggers() {
         .find(|f| f.kind == FactKind::Trigger)
         .expect("trigger");
     assert_eq!(t.text, "POST /refunds");
-    let facts = read_file(&file(
+    let facts = lex(&file(
         "app/api.py",
         Role::Product,
         &["@app.get(\"/orders/{id}\")"],
@@ -283,7 +288,7 @@ fn commit_clauses_split_trigger_condition_and_action() {
 
 #[test]
 fn jsx_event_handlers_are_triggers_and_class_names_are_not() {
-    let facts = read_file(&file(
+    let facts = lex(&file(
         "src/Save.tsx",
         Role::Product,
         &["<button onClick={() => save(cart)}>Save</button>"],
@@ -304,7 +309,7 @@ fn jsx_event_handlers_are_triggers_and_class_names_are_not() {
 
 #[test]
 fn go_handlers_and_cli_flags_of_other_ecosystems_are_read() {
-    let facts = read_file(&file(
+    let facts = lex(&file(
         "main.go",
         Role::Product,
         &["\thttp.HandleFunc(\"/refunds\", refundHandler)"],
@@ -335,7 +340,7 @@ fn locals_declarations_and_filters_are_not_state_transitions() {
         "if (order.status === \"shipped\") {",
         "stage: Stage::Condition,",
     ] {
-        let facts = read_file(&file("src/x.py", Role::Product, &[line])).facts;
+        let facts = lex(&file("src/x.py", Role::Product, &[line])).facts;
         assert!(
             !facts.iter().any(|f| matches!(
                 &f.kind,
@@ -355,7 +360,7 @@ fn locals_declarations_and_filters_are_not_state_transitions() {
         ),
         ("self.state = State::Open;", "Open"),
     ] {
-        let facts = read_file(&file("src/x.py", Role::Product, &[line])).facts;
+        let facts = lex(&file("src/x.py", Role::Product, &[line])).facts;
         assert!(
             facts
                 .iter()
@@ -433,7 +438,7 @@ fn module_stems_name_the_imported_file() {
 
 #[test]
 fn an_http_error_keeps_its_detail() {
-    let facts = read_file(&file(
+    let facts = lex(&file(
         "app/items.py",
         Role::Product,
         &["        raise HTTPException(status_code=404, detail=\"item not found\")"],
@@ -445,7 +450,7 @@ fn an_http_error_keeps_its_detail() {
         .expect("error");
     assert_eq!(e.text, "404 item not found");
     // Without a detail the code alone stands.
-    let facts = read_file(&file(
+    let facts = lex(&file(
         "app/items.py",
         Role::Product,
         &["raise HTTPException(status_code=409)"],
@@ -469,7 +474,7 @@ fn messages_are_rendered_whole_with_their_values() {
         "no rate for {pair.base}"
     );
     assert_eq!(render_argument("\"plain\", 404)"), "plain");
-    let facts = read_file(&file(
+    let facts = lex(&file(
         "src/Account.java",
         Role::Product,
         &["throw new IllegalStateException(\"account \" + id + \" is frozen\");"],
@@ -501,7 +506,7 @@ fn framework_error_idioms_are_failure_outcomes() {
             "amount must be positive",
         ),
     ] {
-        let facts = read_file(&file(path, Role::Product, &[line])).facts;
+        let facts = lex(&file(path, Role::Product, &[line])).facts;
         let e = facts
             .iter()
             .find(|f| f.kind == FactKind::Outcome { error: true });
@@ -519,7 +524,7 @@ fn inequality_with_zero_is_no_boundary() {
 
 #[test]
 fn a_status_inside_a_save_payload_is_a_transition_but_ui_flags_are_not_state() {
-    let facts = read_file(&file(
+    let facts = lex(&file(
         "src/pay.ts",
         Role::Product,
         &["await saveInvoice({ ...invoice, status: \"paid\" });"],
@@ -552,14 +557,14 @@ fn an_error_message_also_on_a_removed_line_is_preexisting() {
         op: Op::Remove,
         text: "throw new InsufficientFunds(\"insufficient funds on \" + id);".to_string(),
     });
-    let facts = read_file(&f).facts;
+    let facts = lex(&f).facts;
     let e = facts
         .iter()
         .find(|f| f.kind == FactKind::Outcome { error: true })
         .expect("error");
     assert!(e.preexisting);
     // A new message is not.
-    let facts = read_file(&file(
+    let facts = lex(&file(
         "src/Account.java",
         Role::Product,
         &["throw new Frozen(\"account is frozen\");"],

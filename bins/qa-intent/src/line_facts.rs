@@ -1,0 +1,428 @@
+//! What each changed line says, read from the head syntax tree: the same `LineFacts` the
+//! line lexer gives for files without a grammar, but from nodes, so a string, comment,
+//! regex or JSX text spread over lines is never mistaken for code.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use tree_sitter::{Node, Tree};
+
+use crate::syntax::LineFacts;
+use crate::trees::{text_of, Grammar};
+
+/// Names that stand for the receiver or a literal, not for something changed.
+const RECEIVERS: &[&str] = &["self", "this", "super", "cls", "Self"];
+
+/// JSX attributes whose literal value names an element.
+const NAMING_ATTRS: &[&str] = &[
+    "data-testid",
+    "data-test",
+    "data-cy",
+    "data-qa",
+    "aria-label",
+    "role",
+    "placeholder",
+    "name",
+    "id",
+    "title",
+    "alt",
+    "label",
+];
+
+/// Callees whose string arguments are patterns to match, not text to show.
+const MATCHERS: &[&str] = &[
+    "RegExp",
+    "compile",
+    "match",
+    "fullmatch",
+    "search",
+    "test",
+    "exec",
+    "includes",
+    "startsWith",
+    "endsWith",
+    "startswith",
+    "endswith",
+    "contains",
+    "starts_with",
+    "ends_with",
+    "MustCompile",
+    "Compile",
+    "HasPrefix",
+    "HasSuffix",
+    "Contains",
+    "new",
+];
+
+/// The facts of every line in `lines` (1-based head lines) of a parsed file.
+pub fn read(
+    grammar: Grammar,
+    tree: &Tree,
+    text: &str,
+    lines: &BTreeSet<u32>,
+) -> BTreeMap<u32, LineFacts> {
+    let mut out: BTreeMap<u32, LineFacts> =
+        lines.iter().map(|&l| (l, LineFacts::default())).collect();
+    if lines.is_empty() {
+        return out;
+    }
+    let (first, last) = (*lines.first().unwrap_or(&1), *lines.last().unwrap_or(&1));
+    let mut cursor = tree.walk();
+    let root = tree.root_node();
+    'walk: loop {
+        let node = cursor.node();
+        let (start, end) = (
+            node.start_position().row as u32 + 1,
+            node.end_position().row as u32 + 1,
+        );
+        let inside = end >= first && start <= last && lines.range(start..=end).next().is_some();
+        if inside || node == root {
+            if let Some(f) = out.get_mut(&start) {
+                visit(grammar, node, text, f);
+            }
+            if !leaf_like(node) && cursor.goto_first_child() {
+                continue;
+            }
+        }
+        loop {
+            if cursor.node() == root {
+                break 'walk;
+            }
+            if cursor.goto_next_sibling() {
+                continue 'walk;
+            }
+            if !cursor.goto_parent() {
+                break 'walk;
+            }
+        }
+    }
+    for f in out.values_mut() {
+        dedup(&mut f.identifiers);
+        dedup(&mut f.calls);
+        dedup(&mut f.declared);
+        dedup(&mut f.strings);
+    }
+    out
+}
+
+/// Nodes whose inside is text, not code: read whole, never walked into.
+fn leaf_like(node: Node) -> bool {
+    matches!(
+        node.kind(),
+        "string"
+            | "template_string"
+            | "string_literal"
+            | "raw_string_literal"
+            | "interpreted_string_literal"
+            | "comment"
+            | "line_comment"
+            | "block_comment"
+            | "regex"
+            | "jsx_text"
+    )
+}
+
+fn dedup(list: &mut Vec<String>) {
+    let mut seen = BTreeSet::new();
+    list.retain(|x| seen.insert(x.clone()));
+}
+
+fn visit(grammar: Grammar, node: Node, text: &str, f: &mut LineFacts) {
+    let kind = node.kind();
+    match kind {
+        "identifier"
+        | "property_identifier"
+        | "field_identifier"
+        | "type_identifier"
+        | "shorthand_property_identifier"
+        | "shorthand_property_identifier_pattern"
+        | "package_identifier"
+        | "private_property_identifier" => {
+            let name = text_of(node, text);
+            if !RECEIVERS.contains(&name) {
+                f.identifiers.push(name.to_string());
+            }
+        }
+        "comment" | "line_comment" | "block_comment" => {
+            let t = text_of(node, text)
+                .trim_start_matches(['/', '*', '#', '!'])
+                .trim_end_matches(['/', '*'])
+                .trim();
+            if !t.is_empty() {
+                f.comment = Some(t.to_string());
+            }
+        }
+        "jsx_text" => {
+            let t = text_of(node, text)
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
+            if !t.is_empty() {
+                f.jsx_text.push(t.clone());
+                f.strings.push(t);
+            }
+        }
+        "regex" => {
+            if let Some(p) = node.child_by_field_name("pattern") {
+                f.matcher_strings.push(text_of(p, text).to_string());
+            }
+        }
+        "string"
+        | "template_string"
+        | "string_literal"
+        | "raw_string_literal"
+        | "interpreted_string_literal" => string(grammar, node, text, f),
+        "call_expression" | "call" | "macro_invocation" | "new_expression" => {
+            if let Some(callee) = callee(node, text) {
+                f.calls.push(callee);
+            }
+        }
+        "jsx_attribute" => jsx_attribute(node, text, f),
+        "import_statement" | "import_from_statement" | "import_spec" | "use_declaration" => {
+            import(grammar, node, text, f)
+        }
+        "export_statement" => f.exported = true,
+        "visibility_modifier" if text_of(node, text) == "pub" => f.exported = true,
+        _ => {}
+    }
+    if let Some(name) = declared(node, text) {
+        f.declared.push(name);
+    }
+}
+
+/// The text of a string literal, its quotes and prefixes dropped.
+fn string_text<'t>(node: Node, text: &'t str) -> &'t str {
+    let t = text_of(node, text);
+    let t = t.trim_start_matches(|c: char| c.is_ascii_alphabetic() || c == '#');
+    let quote = t.chars().next().unwrap_or('"');
+    let t = t.trim_start_matches(quote).trim_end_matches('#');
+    t.trim_end_matches(quote)
+}
+
+fn string(grammar: Grammar, node: Node, text: &str, f: &mut LineFacts) {
+    let value = string_text(node, text).to_string();
+    if value.trim().is_empty() {
+        return;
+    }
+    // `require("x")`, `import("x")`: a module specifier.
+    let call = node
+        .parent()
+        .filter(|p| matches!(p.kind(), "arguments" | "argument_list"))
+        .and_then(|p| p.parent());
+    let callee_name = call
+        .and_then(|c| c.child_by_field_name("function").or_else(|| c.child(0)))
+        .map(|c| last_segment(text_of(c, text)).to_string());
+    match callee_name.as_deref() {
+        Some("require" | "import") => {
+            f.imports.push(value);
+            return;
+        }
+        Some(name) if MATCHERS.contains(&name) => {
+            f.matcher_strings.push(value);
+            return;
+        }
+        _ => {}
+    }
+    if in_import(node) {
+        if grammar != Grammar::Go {
+            f.imports.push(value);
+        }
+        return;
+    }
+    if node
+        .parent()
+        .is_some_and(|p| p.kind() == "attribute" || p.kind() == "token_tree")
+        && node
+            .parent()
+            .and_then(|p| p.parent())
+            .is_some_and(|g| g.kind() == "attribute_item")
+    {
+        return;
+    }
+    f.strings.push(value);
+}
+
+fn in_import(node: Node) -> bool {
+    let mut at = node.parent();
+    for _ in 0..4 {
+        match at {
+            Some(p)
+                if matches!(
+                    p.kind(),
+                    "import_statement"
+                        | "import_clause"
+                        | "import_from_statement"
+                        | "import_spec"
+                        | "use_declaration"
+                ) =>
+            {
+                return true
+            }
+            Some(p) => at = p.parent(),
+            None => return false,
+        }
+    }
+    false
+}
+
+fn import(grammar: Grammar, node: Node, text: &str, f: &mut LineFacts) {
+    match grammar {
+        Grammar::Python => {
+            // `import a.b` / `from a.b import c`: the module path.
+            let module = node
+                .child_by_field_name("module_name")
+                .or_else(|| node.child_by_field_name("name"));
+            if let Some(m) = module {
+                f.imports.push(text_of(m, text).to_string());
+            }
+        }
+        Grammar::Go => {
+            if let Some(p) = node.child_by_field_name("path") {
+                f.imports.push(string_text(p, text).to_string());
+            }
+        }
+        Grammar::Rust => {
+            if let Some(arg) = node.child_by_field_name("argument") {
+                let path = text_of(arg, text);
+                let path = path
+                    .split('{')
+                    .next()
+                    .unwrap_or(path)
+                    .trim_end_matches("::");
+                f.imports.push(path.to_string());
+            }
+        }
+        // JavaScript and TypeScript read the source string itself.
+        _ => {}
+    }
+}
+
+/// `store.save` for `this.store.save(...)`, `.then` on an unnamed receiver, `Foo::new`,
+/// `println!`.
+fn callee(node: Node, text: &str) -> Option<String> {
+    if node.kind() == "macro_invocation" {
+        let m = node.child_by_field_name("macro")?;
+        return Some(format!("{}!", last_segment(text_of(m, text))));
+    }
+    let f = node
+        .child_by_field_name("function")
+        .or_else(|| node.child_by_field_name("constructor"))?;
+    match f.kind() {
+        "identifier" | "scoped_identifier" => {
+            let t = text_of(f, text);
+            let parts: Vec<&str> = t.split("::").collect();
+            Some(parts[parts.len().saturating_sub(2)..].join("::"))
+        }
+        "member_expression" | "field_expression" | "attribute" | "selector_expression" => {
+            let object = f
+                .child_by_field_name("object")
+                .or_else(|| f.child_by_field_name("value"))
+                .or_else(|| f.child_by_field_name("operand"))?;
+            let name = f
+                .child_by_field_name("property")
+                .or_else(|| f.child_by_field_name("field"))
+                .or_else(|| f.child_by_field_name("attribute"))?;
+            let name = text_of(name, text);
+            let receiver = text_of(object, text);
+            let named = receiver
+                .chars()
+                .all(|c| c.is_alphanumeric() || c == '_' || c == '.' || c == '$');
+            if !named || receiver.is_empty() {
+                return Some(format!(".{name}"));
+            }
+            let last = last_segment(receiver);
+            if RECEIVERS.contains(&last) {
+                Some(name.to_string())
+            } else {
+                Some(format!("{last}.{name}"))
+            }
+        }
+        _ => None,
+    }
+}
+
+fn last_segment(path: &str) -> &str {
+    path.rsplit(['.', ':'])
+        .find(|p| !p.is_empty())
+        .unwrap_or(path)
+}
+
+/// The name a declaration node declares, when its name sits on the node's first line.
+fn declared(node: Node, text: &str) -> Option<String> {
+    let named = matches!(
+        node.kind(),
+        "function_declaration"
+            | "generator_function_declaration"
+            | "method_definition"
+            | "class_declaration"
+            | "abstract_class_declaration"
+            | "interface_declaration"
+            | "type_alias_declaration"
+            | "enum_declaration"
+            | "variable_declarator"
+            | "function_definition"
+            | "class_definition"
+            | "function_item"
+            | "struct_item"
+            | "enum_item"
+            | "trait_item"
+            | "const_item"
+            | "static_item"
+            | "type_item"
+            | "mod_item"
+            | "let_declaration"
+            | "method_declaration"
+            | "type_spec"
+            | "var_spec"
+            | "const_spec"
+    );
+    if !named {
+        return None;
+    }
+    let name = node
+        .child_by_field_name("name")
+        .or_else(|| node.child_by_field_name("pattern"))?;
+    let t = text_of(name, text);
+    (name.start_position().row == node.start_position().row
+        && t.chars()
+            .all(|c| c.is_alphanumeric() || c == '_' || c == '$'))
+    .then(|| t.to_string())
+}
+
+/// `data-testid="pay"` -> ("data-testid", "pay"); `onClick={() => save(cart)}` ->
+/// ("onClick", "save").
+fn jsx_attribute(node: Node, text: &str, f: &mut LineFacts) {
+    let mut walk = node.walk();
+    let children: Vec<Node> = node.named_children(&mut walk).collect();
+    let (Some(name), value) = (children.first(), children.get(1)) else {
+        return;
+    };
+    let name = text_of(*name, text);
+    let Some(value) = value else { return };
+    if name.starts_with("on") && name.chars().nth(2).is_some_and(char::is_uppercase) {
+        // The handler: the called name inside the expression, or the named function.
+        let inner = text_of(*value, text)
+            .trim_start_matches('{')
+            .trim_end_matches('}')
+            .trim();
+        let handler =
+            first_call_name(*value, text).unwrap_or_else(|| last_segment(inner).to_string());
+        if !handler.is_empty() {
+            f.jsx_attrs.push((name.to_string(), handler));
+        }
+    } else if NAMING_ATTRS.contains(&name) && value.kind() == "string" {
+        f.jsx_attrs
+            .push((name.to_string(), string_text(*value, text).to_string()));
+    }
+}
+
+fn first_call_name(node: Node, text: &str) -> Option<String> {
+    if node.kind() == "call_expression" {
+        return callee(node, text).map(|c| last_segment(&c).to_string());
+    }
+    let mut walk = node.walk();
+    let children: Vec<Node> = node.named_children(&mut walk).collect();
+    children.into_iter().find_map(|c| first_call_name(c, text))
+}
+
+#[cfg(test)]
+mod tests;
