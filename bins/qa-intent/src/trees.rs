@@ -121,7 +121,7 @@ pub enum ExitKind {
     Panic,
     /// `.unwrap()` / `.expect(...)`: a panic on the failing path.
     Unwrap,
-    /// `throw`, `raise`, `Promise.reject`.
+    /// `throw`, `raise`.
     Throw,
     /// An error value: `Err(...)`, `bail!`, `errors.New`, `fmt.Errorf`, `log.Fatal`.
     Error,
@@ -417,7 +417,7 @@ fn read(grammar: Grammar, tree: &Tree, text: &str, ranges: Option<&[Range<usize>
                                 ExitKind::Panic
                             }
                             Some("unwrap" | "expect") => ExitKind::Unwrap,
-                            Some("reject") | None => ExitKind::Throw,
+                            None => ExitKind::Throw,
                             Some(_) => ExitKind::Error,
                         };
                         exits.push((node, kind));

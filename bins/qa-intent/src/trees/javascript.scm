@@ -13,9 +13,6 @@
 (ternary_expression condition: (_) @condition)
 
 (throw_statement) @exit
-(call_expression
-  function: (member_expression object: (identifier) @_promise property: (property_identifier) @exit.name)
-  (#eq? @_promise "Promise") (#eq? @exit.name "reject")) @exit
 
 
 (variable_declarator value: [(array) (object)] @list)

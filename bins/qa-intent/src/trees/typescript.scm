@@ -17,13 +17,9 @@
 (ternary_expression condition: (_) @condition)
 
 (throw_statement) @exit
-(call_expression
-  function: (member_expression object: (identifier) @_promise property: (property_identifier) @exit.name)
-  (#eq? @_promise "Promise") (#eq? @exit.name "reject")) @exit
 
 
 (variable_declarator value: [(array) (object)] @list)
 (variable_declarator value: (new_expression arguments: (arguments (array) @list)))
-(variable_declarator value: (as_expression (array) @list))
-(variable_declarator value: (as_expression (object) @list))
+(variable_declarator value: (as_expression [(array) (object)] @list))
 (switch_case value: (_) @arm)
