@@ -115,13 +115,15 @@ pub fn of_changeset(cs: &Changeset, repo: &Path) -> (Deltas, Stats) {
                 let macros = &macros;
                 scope.spawn(move || {
                     let mut stats = Stats::default();
+                    let mut lines = BTreeSet::new();
                     let Ok(git) = git2::Repository::open(repo) else {
-                        return (Vec::new(), stats);
+                        return (Vec::new(), stats, lines);
                     };
                     let deltas = chunk
                         .into_iter()
                         .filter_map(|f| {
                             let v = sources::versions(&git, repo, f);
+                            lines.extend(base_lines(v.base.as_deref()));
                             let t = Instant::now();
                             let d = delta(f, &v, macros).map(|d| (f.path.clone(), d));
                             stats.busy += t.elapsed();
@@ -131,14 +133,17 @@ pub fn of_changeset(cs: &Changeset, repo: &Path) -> (Deltas, Stats) {
                             d
                         })
                         .collect::<Vec<_>>();
-                    (deltas, stats)
+                    (deltas, stats, lines)
                 })
             })
             .collect();
         let mut stats = Stats::default();
         let mut deltas = Deltas::new();
+        // Lines of every changed file's base: an added copy of one is not new code.
+        let mut based = BTreeSet::new();
         for h in handles {
-            let (part, s) = h.join().unwrap_or_default();
+            let (part, s, lines) = h.join().unwrap_or_default();
+            based.extend(lines);
             deltas.extend(part);
             stats.files += s.files;
             stats.bytes += s.bytes;
@@ -153,7 +158,8 @@ pub fn of_changeset(cs: &Changeset, repo: &Path) -> (Deltas, Stats) {
         for d in deltas.values_mut() {
             d.removed_conditions.retain(|c| !gained.contains(&c.text));
         }
-        // A line another changed file lost is moved code where it reappears.
+        // A line another changed file lost, or has at base, is moved or copied code where
+        // it appears.
         let moved: BTreeSet<String> = files
             .iter()
             .flat_map(|f| f.hunks.iter().flat_map(|h| h.lines.iter()))
@@ -167,7 +173,12 @@ pub fn of_changeset(cs: &Changeset, repo: &Path) -> (Deltas, Stats) {
                     f.hunks
                         .iter()
                         .flat_map(|h| h.lines.iter())
-                        .filter(|l| l.op == Op::Add && moved.contains(&squeeze(&l.text)))
+                        .filter(|l| {
+                            l.op == Op::Add && {
+                                let t = squeeze(&l.text);
+                                moved.contains(&t) || based.contains(&t)
+                            }
+                        })
                         .map(|l| l.line),
                 );
             }
@@ -280,14 +291,7 @@ pub fn delta(file: &FileData, v: &sources::Versions, macros: &[String]) -> Optio
     let head = head.as_ref().unwrap_or(&empty);
     let added: BTreeSet<u32> = lines(file, Op::Add);
     let removed: BTreeSet<u32> = lines(file, Op::Remove);
-    let base_lines: BTreeSet<String> = v
-        .base
-        .as_deref()
-        .unwrap_or("")
-        .lines()
-        .map(squeeze)
-        .filter(|l| l.len() >= MIN_COPIED)
-        .collect();
+    let base_lines = base_lines(v.base.as_deref());
     let copied_lines: BTreeSet<u32> = file
         .hunks
         .iter()
@@ -315,8 +319,21 @@ pub fn delta(file: &FileData, v: &sources::Versions, macros: &[String]) -> Optio
         .chars()
         .filter(|c| !c.is_whitespace())
         .collect();
+    // Not a rewrite: the item still stands at head and gained no condition of its own.
+    let rewritten: BTreeSet<&str> = d
+        .new_conditions
+        .iter()
+        .chain(&d.moved_conditions)
+        .map(|c| c.item.as_str())
+        .collect();
+    let head_paths: BTreeSet<&str> = head.items.iter().map(|i| i.path.as_str()).collect();
     for c in base.conditions.iter().filter(|c| removed.contains(&c.line)) {
-        if c.text.len() >= 3 && !head_squeezed.contains(c.text.as_str()) {
+        let item = base.path_of(c.item);
+        if c.text.len() >= 3
+            && !head_squeezed.contains(squeeze(&c.text).as_str())
+            && head_paths.contains(item)
+            && !rewritten.contains(item)
+        {
             d.removed_conditions.push(At {
                 item: base.path_of(c.item).to_string(),
                 line: head_line_of(file, c.line),
@@ -388,7 +405,7 @@ pub fn compare(
         let a = at(head, c.item, c.line, &c.text);
         // The base outline holds the conditions near the change; one that stood anywhere
         // else in the base file is found in its text (whitespace ignored).
-        let elsewhere = c.text.len() >= 6 && stood_as_condition(base_squeezed, &c.text);
+        let elsewhere = c.text.len() >= 6 && stood_as_condition(base_squeezed, &squeeze(&c.text));
         if base_conditions.contains(c.text.as_str()) || elsewhere {
             d.moved_conditions.push(a);
         } else {
@@ -546,6 +563,15 @@ const MAX_EXPECTS: usize = 6;
 
 /// Shortest line (whitespace-free) that counts as copied: `}` or `return;` are everywhere.
 pub const MIN_COPIED: usize = 12;
+
+/// The lines of a base text long enough to count as copied, whitespace-free.
+fn base_lines(text: Option<&str>) -> BTreeSet<String> {
+    text.unwrap_or("")
+        .lines()
+        .map(squeeze)
+        .filter(|l| l.len() >= MIN_COPIED)
+        .collect()
+}
 
 /// A line without its whitespace.
 pub fn squeeze(line: &str) -> String {

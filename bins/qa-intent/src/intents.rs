@@ -578,6 +578,8 @@ fn build(
         .filter_map(|f| cs.file(f))
         .flat_map(|f| added_lines(&f.data))
         .flat_map(|(_, text)| quoted(text))
+        // Messages, not names: a sentence-like string of some length.
+        .filter(|q| q.len() >= 8 && q.contains(' '))
         .collect();
     let mut lifecycle = lifecycle_of(description.as_deref(), &facts, &annotations);
     let tree_steps = if cleanup {
@@ -758,9 +760,9 @@ fn tree_lifecycle(
             continue;
         }
         for (at, kind) in &d.added_exits {
-            let says = *kind != crate::trees::ExitKind::Error || at.text.contains(['"', '\'']);
-            if says && *kind != crate::trees::ExitKind::Unwrap && !d.copied_lines.contains(&at.line)
-            {
+            let says = *kind == crate::trees::ExitKind::Throw
+                || *kind == crate::trees::ExitKind::Error && at.text.contains(['"', '\'']);
+            if says && !d.copied_lines.contains(&at.line) {
                 outcomes.push(step(
                     Stage::ObservableOutcome,
                     format!("`{}` ends in `{}`", at.item, at.text),

@@ -193,7 +193,18 @@ struct Walk<'t> {
 
 impl<'t> Walk<'t> {
     fn new(root: Node<'t>, ranges: Option<&[Range<usize>]>) -> Walk<'t> {
-        let inside = |n: Node| touches(ranges, n);
+        // A changed decorator or attribute changes the test it marks: the definition
+        // under a touched `decorated_definition`, and the item right after a touched
+        // attribute, are walked too.
+        let inside = |n: Node| {
+            touches(ranges, n)
+                || ranges.is_some()
+                    && (n
+                        .parent()
+                        .is_some_and(|p| p.kind() == "decorated_definition" && touches(ranges, p))
+                        || n.prev_named_sibling()
+                            .is_some_and(|p| p.kind() == "attribute_item" && touches(ranges, p)))
+        };
         let mut all = Vec::new();
         let mut cursor = root.walk();
         'walk: loop {

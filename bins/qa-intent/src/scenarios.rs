@@ -330,17 +330,13 @@ impl Ctx<'_> {
                     text: format!("`{}` loses the parameter `{}`", short(&p.item), p.text),
                 });
             }
+            // A dropped check is evidence to review, not a claim: the same decision may
+            // live on under another name.
             for c in d.removed_conditions.iter().take(2) {
-                let owner = if c.item.is_empty() {
-                    file
-                } else {
-                    short(&c.item)
-                };
-                assertions.push(format!("`{owner}` no longer checks `{}`", c.text));
                 contract_evidence.push(Evidence {
                     file: file.to_string(),
                     line: c.line,
-                    relation: Relation::Direct,
+                    relation: Relation::Supporting,
                     stage: Some(Stage::Condition),
                     text: format!("removed check `{}`", c.text),
                 });
@@ -984,8 +980,14 @@ impl Ctx<'_> {
             .collect();
         // An expectation quoting a string the change adds to the product (the warning a
         // fix now emits) is the decisive one.
+        // Then values over bare predicates (`x` holds).
         let literals = &self.intent.product_literals;
-        turns.sort_by_key(|(_, e)| !literals.iter().any(|l| e.text.contains(l.as_str())));
+        turns.sort_by_key(|(_, e)| {
+            (
+                !literals.iter().any(|l| e.text.contains(l.as_str())),
+                e.text.ends_with("` holds"),
+            )
+        });
         turns
     }
 
@@ -1022,8 +1024,10 @@ impl Ctx<'_> {
                     .filter(|(at, _)| !d.copied_lines.contains(&at.line))
                     .map(move |(at, k)| (file, at, *k))
             })
+            // A new panic guards an invariant (`panic!("expected literal")` after a check
+            // that rules it out): not a failure a user can reach.
             .filter(|(_, at, k)| {
-                *k != ExitKind::Unwrap && (*k != ExitKind::Error || at.text.contains(['"', '\'']))
+                *k == ExitKind::Throw || *k == ExitKind::Error && at.text.contains(['"', '\''])
             })
             .collect()
     }

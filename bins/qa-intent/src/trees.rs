@@ -330,9 +330,23 @@ pub fn text_of<'t>(node: Node, text: &'t str) -> &'t str {
     text.get(node.byte_range()).unwrap_or("")
 }
 
-/// Code text with whitespace removed and one pair of outer parentheses dropped.
+/// Code text with its layout dropped (whitespace only between two word characters, as
+/// one space: `not x`, `a is None` keep theirs) and outer parentheses removed.
 pub fn normalize(code: &str) -> String {
-    let mut s: String = code.chars().filter(|c| !c.is_whitespace()).collect();
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    let mut s = String::with_capacity(code.len());
+    let mut gap = false;
+    for c in code.chars() {
+        if c.is_whitespace() {
+            gap = true;
+            continue;
+        }
+        if gap && word(c) && s.chars().last().is_some_and(word) {
+            s.push(' ');
+        }
+        gap = false;
+        s.push(c);
+    }
     while s.starts_with('(') && s.ends_with(')') && balanced(&s[1..s.len() - 1]) {
         s = s[1..s.len() - 1].to_string();
     }
