@@ -271,6 +271,10 @@ pub struct TestContract {
     /// Changed product items the test calls.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub exercises: Vec<Exercised>,
+    /// What the test does first: its first statement that calls something and asserts
+    /// nothing (untrusted text).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub setup: Option<String>,
 }
 
 /// One value a changed test expects, at its assertion line.

@@ -830,6 +830,7 @@ fn tree_contracts(
                 })
                 .collect(),
             skipped: t.skipped.clone(),
+            setup: t.setup.clone(),
             exercises: product_items
                 .iter()
                 .filter(|(f, path, _)| {

@@ -54,6 +54,9 @@ pub struct Test {
     pub skipped: Option<String>,
     /// Callee names in its body, for the product items it exercises.
     pub calls: Vec<String>,
+    /// What the test does first: its first statement that calls something and asserts
+    /// nothing (`render(<Excalidraw className="x" />)`), excerpted.
+    pub setup: Option<String>,
 }
 
 /// Most expectations kept per test.
@@ -147,6 +150,7 @@ fn table_tests(walk: &Walk, root: Node, text: &str, framework: Framework) -> Vec
                 expects,
                 skipped: None,
                 calls: Vec::new(),
+                setup: None,
             });
         }
     }
@@ -417,6 +421,9 @@ fn rust_tests(walk: &Walk, text: &str, test_macros: &[String]) -> Vec<Test> {
                     .map(|n| text_of(n, text).to_string())
                     .unwrap_or_default();
                 let mut t = rust_test(node, text, name);
+                t.setup = node
+                    .child_by_field_name("body")
+                    .and_then(|b| setup_of(b, text));
                 for (attr, whole) in &attrs {
                     if attr == "ignore" {
                         t.skipped = Some(format!("#[{whole}]"));
@@ -575,6 +582,7 @@ fn rust_test(node: Node, text: &str, name: String) -> Test {
         expects,
         skipped: None,
         calls,
+        setup: None,
     }
 }
 
@@ -738,8 +746,10 @@ fn js_tests(walk: &Walk, text: &str) -> Vec<Test> {
             expects: Vec::new(),
             skipped,
             calls: Vec::new(),
+            setup: None,
         };
         if let Some(body) = body {
+            t.setup = setup_of(*body, text);
             let nodes = walk.subtree(*body);
             table_rows(&nodes, text, &mut t.expects);
             for &n in nodes.iter() {
@@ -764,6 +774,44 @@ fn js_tests(walk: &Walk, text: &str) -> Vec<Test> {
         out.push(t);
     }
     out
+}
+
+/// The first statement of a body block that calls something and asserts nothing.
+fn setup_of(body: Node, text: &str) -> Option<String> {
+    let block = match body.kind() {
+        "arrow_function" | "function_expression" | "function" | "func_literal" => {
+            body.child_by_field_name("body")?
+        }
+        _ => body,
+    };
+    let statements: Vec<Node> = named_children(block)
+        .into_iter()
+        .flat_map(|n| {
+            if n.kind() == "statement_list" {
+                named_children(n)
+            } else {
+                vec![n]
+            }
+        })
+        .collect();
+    statements.into_iter().find_map(|st| {
+        let t = text_of(st, text).trim();
+        let lower = t.to_ascii_lowercase();
+        let asserts = [
+            "assert",
+            "expect",
+            "t.",
+            "self.assert",
+            "require.",
+            "with pytest",
+        ]
+        .iter()
+        .any(|w| lower.starts_with(w))
+            || lower.contains("expect(")
+            || st.kind().contains("comment")
+            || st.kind() == "string" && t.starts_with("\"\"\"");
+        (!asserts && t.contains('(') && !t.starts_with('#')).then(|| excerpt(t))
+    })
 }
 
 /// `it`, `test.skip`, `it.each(table)`, `describe.only`...: the test function and its
@@ -971,6 +1019,7 @@ fn python_tests(walk: &Walk, text: &str) -> Vec<Test> {
             expects: Vec::new(),
             skipped: None,
             calls: Vec::new(),
+            setup: None,
         };
         let mut bindings: HashMap<String, String> = HashMap::new();
         let nodes = body.map(|b| walk.subtree(b)).unwrap_or_default();
@@ -1063,6 +1112,7 @@ fn python_tests(walk: &Walk, text: &str) -> Vec<Test> {
             parametrize_rows(d, text, &mut t.expects);
         }
         t.skipped = skipped;
+        t.setup = body.and_then(|b| setup_of(b, text));
         out.push(t);
     }
     out
@@ -1205,6 +1255,7 @@ fn go_tests(walk: &Walk, text: &str) -> Vec<Test> {
 fn go_test(walk: &Walk, node: Node, body: Node, text: &str, name: String) -> Test {
     let nodes = walk.subtree(body);
     let mut t = go_test_body(&nodes, node, text, name);
+    t.setup = setup_of(body, text);
     table_rows(&nodes, text, &mut t.expects);
     t
 }
@@ -1220,6 +1271,7 @@ fn go_test_body(nodes: &[Node], node: Node, text: &str, name: String) -> Test {
         expects: Vec::new(),
         skipped: None,
         calls: Vec::new(),
+        setup: None,
     };
     let value = |n: Node, bindings: &HashMap<String, String>| -> Option<String> {
         if is_literal(n.kind()) {

@@ -232,9 +232,8 @@ impl Ctx<'_> {
         let oracle = self.oracle();
         if triggers.is_empty() && actions.is_empty() {
             steps.extend(oracle_steps(&oracle));
-            // No test calls into the product: the changed functions are the way in.
-            let called = oracle.iter().any(|(c, _)| !c.exercises.is_empty());
-            if !called {
+            // No test to follow: the changed functions are the way in.
+            if oracle.is_empty() {
                 for (file, path, line) in self.changed_functions().into_iter().take(2) {
                     steps.push(format!(
                         "Exercise `{}` ({file}:{line}), the code this change modified",
@@ -1248,12 +1247,20 @@ fn oracle_steps(oracle: &[(&TestContract, &Expected)]) -> Vec<String> {
             continue;
         }
         named.push(test_name(c));
-        steps.push(format!(
-            "Set up the case that test `{}` builds ({}:{})",
-            test_name(c),
-            c.file,
-            c.line
-        ));
+        steps.push(match &c.setup {
+            Some(setup) => format!(
+                "Do what test `{}` does first ({}:{}): `{setup}`",
+                test_name(c),
+                c.file,
+                c.line
+            ),
+            None => format!(
+                "Set up the case that test `{}` builds ({}:{})",
+                test_name(c),
+                c.file,
+                c.line
+            ),
+        });
         if let Some(x) = c.exercises.first() {
             steps.push(format!("Call `{}` as that test does", short(&x.item)));
         } else if let Some(subject) = c

@@ -139,6 +139,7 @@ fn intents() -> Vec<IntentData> {
                     text: "`charge(cart)` is 1".into(),
                 }],
                 skipped: (i % 2 == 1).then(|| "it.skip".to_string()),
+                setup: Some("charge(cart)".into()),
                 exercises: vec![Exercised {
                     file: "src/checkout/pay.ts".into(),
                     line: 10,

@@ -185,3 +185,23 @@ fn a_go_comparison_guarding_a_nested_check_is_no_expectation() {
     let t = tests_of(Grammar::Go, src, &[]);
     assert_eq!(expects(&t[0]), ["`got` is nil"]);
 }
+
+#[test]
+fn a_tests_setup_is_its_first_call_that_asserts_nothing() {
+    let js = "it('applies the class', async () => {\n  // render it\n  const { container } = await render(<App className=\"x\" />);\n  expect(container.className).toBe('x');\n});\n";
+    let t = tests_of(Grammar::Tsx, js, &[]);
+    assert_eq!(
+        t[0].setup.as_deref(),
+        Some("const { container } = await render(<App className=\"x\" />);")
+    );
+    let only_asserts = "it('adds', () => { expect(add(1)).toBe(2) });";
+    assert_eq!(
+        tests_of(Grammar::JavaScript, only_asserts, &[])[0].setup,
+        None
+    );
+    let rs = "#[test]\nfn a() {\n    let v = parse(\"x\");\n    assert_eq!(v, 1);\n}\n";
+    assert_eq!(
+        tests_of(Grammar::Rust, rs, &[])[0].setup.as_deref(),
+        Some("let v = parse(\"x\");")
+    );
+}
