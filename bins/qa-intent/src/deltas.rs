@@ -46,6 +46,9 @@ pub struct FileDelta {
     pub removed_params: Vec<At>,
     /// Tests whose span holds an added or removed line, or that are new.
     pub changed_tests: Vec<Test>,
+    /// Tests the change deletes: at base, with every line removed, and their name
+    /// nowhere in the head file. `line` is where they were, mapped to the head.
+    pub removed_tests: Vec<At>,
     /// Every condition on a changed head line with the last line of its statement:
     /// what the condition guards.
     pub condition_spans: Vec<(u32, u32)>,
@@ -308,6 +311,17 @@ pub fn delta(file: &FileData, v: &sources::Versions, macros: &[String]) -> Optio
         .collect();
     let mut d = compare(base, head, &added, &removed, file, &squeezed);
     d.copied_lines = copied_lines;
+    let head_text = v.head.as_deref().unwrap_or("");
+    for t in &base.tests {
+        let all_removed = (t.line..=t.end).all(|l| removed.contains(&l));
+        if all_removed && !head_text.contains(t.name.as_str()) {
+            d.removed_tests.push(At {
+                item: t.name.clone(),
+                line: head_line_of(file, t.line),
+                text: t.title.clone(),
+            });
+        }
+    }
     if let (Some(tree), Some(text)) = (&head_tree, v.head.as_deref()) {
         d.line_facts = crate::line_facts::read(grammar, tree, text, &added);
     }

@@ -279,7 +279,7 @@ pub fn may_define_tests(grammar: Grammar, text: &str, test_macros: &[String]) ->
             // A test call at the start of a statement: `it(`, `test.each(`, `xit(`.
             r"(?m)^\s*(?:it|test|specify|xit|xtest|fit)\s*[.(]",
             r"(?m)^\s*(?:async\s+)?def\s+test",
-            r"(?m)^func\s+Test",
+            r"(?m)^func\s+(?:Test|Benchmark)",
         ]
         .map(|p| Regex::new(p).expect("test marker pattern"))
     });
@@ -1219,7 +1219,10 @@ fn go_tests(walk: &Walk, text: &str) -> Vec<Test> {
             .child_by_field_name("parameters")
             .map(|p| text_of(p, text))
             .unwrap_or("");
-        if !name.starts_with("Test") || !params.contains("testing.T") {
+        // Tests and benchmarks: a benchmark's checks guard the same behaviour.
+        let test = name.starts_with("Test") && params.contains("testing.T");
+        let bench = name.starts_with("Benchmark") && params.contains("testing.B");
+        if !test && !bench {
             continue;
         }
         let Some(body) = node.child_by_field_name("body") else {

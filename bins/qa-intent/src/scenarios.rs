@@ -410,6 +410,7 @@ impl Ctx<'_> {
             None
         };
         let proof_gap = with_skipped_tests(proof_gap, &d.contracts);
+        let proof_gap = with_removed_tests(proof_gap, self.removed_tests());
         let mut out = vec![self.scenario(
             d.title.clone(),
             ScenarioKind::Primary,
@@ -954,8 +955,16 @@ impl Ctx<'_> {
                 })
                 .collect(),
             evidence,
-            with_skipped_tests(gap, &d.contracts),
+            with_removed_tests(with_skipped_tests(gap, &d.contracts), self.removed_tests()),
         )
+    }
+
+    /// Tests the change deletes, in any file of the intent.
+    fn removed_tests(&self) -> impl Iterator<Item = (&str, &At)> {
+        self.intent
+            .deltas
+            .iter()
+            .flat_map(|(f, d)| d.removed_tests.iter().map(move |t| (f.as_str(), t)))
     }
 
     /// The expectations of the intent's changed tests that are not skipped, taken in
@@ -1317,6 +1326,28 @@ fn element_evidence(file: &str, e: &At, verb: &str) -> Evidence {
         stage: Some(Stage::Condition),
         text: format!("`{}` {verb} {}", short(&e.item), e.text),
     }
+}
+
+/// A test the change deletes no longer checks what it checked: named in the proof gap.
+fn with_removed_tests<'a>(
+    gap: Option<String>,
+    removed: impl Iterator<Item = (&'a str, &'a At)>,
+) -> Option<String> {
+    let names: Vec<String> = removed
+        .take(3)
+        .map(|(file, t)| format!("`{}` ({file})", t.item))
+        .collect();
+    if names.is_empty() {
+        return gap;
+    }
+    let note = format!(
+        "The change deletes the test {}: what it checked is no longer checked unless another test took it over.",
+        names.join(", ")
+    );
+    Some(match gap {
+        Some(g) => format!("{g} {note}"),
+        None => note,
+    })
 }
 
 /// A skipped or disabled changed test proves nothing: named in the proof gap.

@@ -726,3 +726,56 @@ fn a_condition_copied_from_another_changed_file_is_no_new_boundary() {
         scenarios(&rs)
     );
 }
+
+/// A Python module whose branch changes the product and deletes (or keeps) one test.
+fn deleted_test(delete: bool) -> Repo {
+    let tests = "from app.help import render\n\n\ndef test_plain():\n    assert render('a') == 'a'\n\n\ndef test_multiline():\n    assert render('a\\nb') == 'a b'\n";
+    let mut r = Repo::new();
+    r.write(
+        "app/help.py",
+        "def render(s):\n    return s.replace('\\n', ' ')\n",
+    );
+    r.write("tests/test_help.py", tests);
+    r.commit("init");
+    r.branch("feature");
+    r.write(
+        "app/help.py",
+        "def render(s):\n    return s.splitlines()[0] if s else s\n",
+    );
+    if delete {
+        r.write(
+            "tests/test_help.py",
+            "from app.help import render\n\n\ndef test_plain():\n    assert render('a') == 'a'\n",
+        );
+    } else {
+        r.write(
+            "tests/test_help.py",
+            format!("{tests}\n\ndef test_empty():\n    assert render('') == ''\n"),
+        );
+    }
+    r.commit("Show only the first line of multiline help");
+    r
+}
+
+#[test]
+fn a_deleted_test_is_named_in_the_proof_gap() {
+    let rs = flow(&deleted_test(true));
+    let gaps: Vec<&str> = scenarios(&rs)
+        .iter()
+        .filter_map(|s| s["data"]["proof_gap"].as_str())
+        .collect();
+    assert!(
+        gaps.iter()
+            .any(|g| g.contains("deletes the test `test_multiline`")),
+        "{gaps:?}"
+    );
+}
+
+#[test]
+fn a_kept_test_is_not_reported_deleted() {
+    let rs = flow(&deleted_test(false));
+    assert!(!scenarios(&rs)
+        .iter()
+        .filter_map(|s| s["data"]["proof_gap"].as_str())
+        .any(|g| g.contains("deletes the test")));
+}
