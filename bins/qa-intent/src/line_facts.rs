@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use tree_sitter::{Node, Tree};
 
 use crate::syntax::LineFacts;
-use crate::trees::{text_of, Grammar};
+use crate::trees::{byte_ranges, text_of, Grammar, Walk};
 
 /// Names that stand for the receiver or a literal, not for something changed.
 const RECEIVERS: &[&str] = &["self", "this", "super", "cls", "Self"];
@@ -65,33 +65,12 @@ pub fn read(
     if lines.is_empty() {
         return out;
     }
-    let (first, last) = (*lines.first().unwrap_or(&1), *lines.last().unwrap_or(&1));
-    let mut cursor = tree.walk();
-    let root = tree.root_node();
-    'walk: loop {
-        let node = cursor.node();
-        let (start, end) = (
-            node.start_position().row as u32 + 1,
-            node.end_position().row as u32 + 1,
-        );
-        let inside = end >= first && start <= last && lines.range(start..=end).next().is_some();
-        if inside || node == root {
-            if let Some(f) = out.get_mut(&start) {
+    // Walk only what overlaps the lines; a node's facts belong to the line it starts on.
+    let ranges = byte_ranges(text, lines.iter().map(|&l| (l as usize - 1, l as usize)));
+    for &node in &Walk::new(tree.root_node(), Some(&ranges)).all {
+        if let Some(f) = out.get_mut(&(node.start_position().row as u32 + 1)) {
+            if !inside_text(node) {
                 visit(grammar, node, text, f);
-            }
-            if !leaf_like(node) && cursor.goto_first_child() {
-                continue;
-            }
-        }
-        loop {
-            if cursor.node() == root {
-                break 'walk;
-            }
-            if cursor.goto_next_sibling() {
-                continue 'walk;
-            }
-            if !cursor.goto_parent() {
-                break 'walk;
             }
         }
     }
@@ -104,7 +83,12 @@ pub fn read(
     out
 }
 
-/// Nodes whose inside is text, not code: read whole, never walked into.
+/// True for a node inside a string, comment, regex or JSX text: read with its parent.
+fn inside_text(node: Node) -> bool {
+    node.parent().is_some_and(|p| leaf_like(p))
+}
+
+/// Nodes whose inside is text, not code: read whole.
 fn leaf_like(node: Node) -> bool {
     matches!(
         node.kind(),

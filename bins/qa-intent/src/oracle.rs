@@ -1,7 +1,6 @@
 //! Tests read from syntax trees as the oracle of a change: which tests a file defines,
 //! whether they are skipped, what they call, and the values they expect.
 
-use std::borrow::Cow;
 use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::LazyLock;
@@ -10,7 +9,7 @@ use regex::Regex;
 
 use tree_sitter::Node;
 
-use crate::trees::{excerpt, line_of, text_of, Grammar};
+use crate::trees::{excerpt, line_of, text_of, Grammar, Walk};
 
 /// The test framework family, as the `contracts[].framework` field names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -185,89 +184,6 @@ pub fn tests(
         t.calls.dedup();
     }
     out
-}
-
-/// The nodes of a tree in document order, walked once with one cursor; a subtree is a
-/// slice of it (preorder keeps a node's descendants right after it). A walk limited to
-/// byte ranges skips every subtree outside them; a test's body is then walked whole.
-struct Walk<'t> {
-    all: Vec<Node<'t>>,
-    ranges: Option<Vec<Range<usize>>>,
-}
-
-impl<'t> Walk<'t> {
-    fn new(root: Node<'t>, ranges: Option<&[Range<usize>]>) -> Walk<'t> {
-        // A changed decorator or attribute changes the test it marks: the definition
-        // under a touched `decorated_definition`, and the item right after a touched
-        // attribute, are walked too.
-        let inside = |n: Node| {
-            touches(ranges, n)
-                || ranges.is_some()
-                    && (n
-                        .parent()
-                        .is_some_and(|p| p.kind() == "decorated_definition" && touches(ranges, p))
-                        || n.prev_named_sibling()
-                            .is_some_and(|p| p.kind() == "attribute_item" && touches(ranges, p)))
-        };
-        let mut all = Vec::new();
-        let mut cursor = root.walk();
-        'walk: loop {
-            let node = cursor.node();
-            if inside(node) || node == root {
-                all.push(node);
-                if cursor.goto_first_child() {
-                    continue;
-                }
-            }
-            loop {
-                if cursor.node() == root {
-                    break 'walk;
-                }
-                if cursor.goto_next_sibling() {
-                    continue 'walk;
-                }
-                if !cursor.goto_parent() {
-                    break 'walk;
-                }
-            }
-        }
-        Walk {
-            all,
-            ranges: ranges.map(<[Range<usize>]>::to_vec),
-        }
-    }
-
-    /// True when `node` overlaps the walk's ranges (always, for a whole walk).
-    fn touches(&self, node: Node) -> bool {
-        touches(self.ranges.as_deref(), node)
-    }
-
-    /// `node` and all of its descendants.
-    fn subtree(&self, node: Node<'t>) -> Cow<'_, [Node<'t>]> {
-        if self.ranges.is_some() {
-            return Cow::Owned(Walk::new(node, None).all);
-        }
-        let from = self
-            .all
-            .partition_point(|n| n.start_byte() < node.start_byte());
-        let Some(first) = self.all[from..]
-            .iter()
-            .position(|n| *n == node)
-            .map(|k| from + k)
-        else {
-            return Cow::Borrowed(&[]);
-        };
-        let end = node.end_byte();
-        let len = self.all[first + 1..].partition_point(|n| n.start_byte() < end);
-        Cow::Borrowed(&self.all[first..first + 1 + len])
-    }
-}
-
-fn touches(ranges: Option<&[Range<usize>]>, n: Node) -> bool {
-    ranges.is_none_or(|rs| {
-        rs.iter()
-            .any(|r| n.start_byte() < r.end && n.end_byte() > r.start)
-    })
 }
 
 /// A cheap look at the text before walking a tree for tests: no test marker, no tests.
@@ -776,6 +692,16 @@ fn js_tests(walk: &Walk, text: &str) -> Vec<Test> {
     out
 }
 
+/// A call's callee node, the callee as written, and its arguments.
+fn call_parts<'t>(call: Node<'t>, text: &'t str) -> Option<(Node<'t>, &'t str, Vec<Node<'t>>)> {
+    let f = call.child_by_field_name("function")?;
+    let args = call
+        .child_by_field_name("arguments")
+        .map(named_children)
+        .unwrap_or_default();
+    Some((f, text_of(f, text), args))
+}
+
 /// The first statement of a body block that calls something and asserts nothing.
 fn setup_of(body: Node, text: &str) -> Option<String> {
     let block = match body.kind() {
@@ -1045,14 +971,9 @@ fn python_tests(walk: &Walk, text: &str) -> Vec<Test> {
                     }
                 }
                 "call" => {
-                    let Some(f) = n.child_by_field_name("function") else {
+                    let Some((f, ftext, args)) = call_parts(n, text) else {
                         continue;
                     };
-                    let ftext = text_of(f, text);
-                    let args: Vec<Node> = n
-                        .child_by_field_name("arguments")
-                        .map(named_children)
-                        .unwrap_or_default();
                     if ftext == "pytest.raises" || ftext.ends_with(".assertRaises") {
                         let what = args
                             .first()
@@ -1357,14 +1278,9 @@ fn go_test_body(nodes: &[Node], node: Node, text: &str, name: String) -> Test {
                 }
             }
             "call_expression" => {
-                let Some(f) = n.child_by_field_name("function") else {
+                let Some((f, ftext, args)) = call_parts(n, text) else {
                     continue;
                 };
-                let ftext = text_of(f, text);
-                let args: Vec<Node> = n
-                    .child_by_field_name("arguments")
-                    .map(named_children)
-                    .unwrap_or_default();
                 if matches!(ftext, "t.Skip" | "t.Skipf" | "t.SkipNow") {
                     t.skipped.get_or_insert_with(|| ftext.to_string());
                 } else if ftext.starts_with("assert.") || ftext.starts_with("require.") {

@@ -6,6 +6,7 @@
 //! capture names; the tests and their expectations are read by `oracle`. Everything here
 //! is pure: the same text gives the same outline.
 
+use std::borrow::Cow;
 use std::ops::Range;
 use std::sync::OnceLock;
 
@@ -276,6 +277,89 @@ pub fn reparse(
 fn shape_of(code: &str) -> String {
     let head = code.split(['(', '{', '[']).next().unwrap_or(code);
     head.chars().filter(|c| !c.is_whitespace()).collect()
+}
+
+/// The nodes of a tree in document order, walked once with one cursor; a subtree is a
+/// slice of it (preorder keeps a node's descendants right after it). A walk limited to
+/// byte ranges skips every subtree outside them; a test's body is then walked whole.
+pub struct Walk<'t> {
+    pub all: Vec<Node<'t>>,
+    ranges: Option<Vec<Range<usize>>>,
+}
+
+impl<'t> Walk<'t> {
+    pub fn new(root: Node<'t>, ranges: Option<&[Range<usize>]>) -> Walk<'t> {
+        // A changed decorator or attribute changes the test it marks: the definition
+        // under a touched `decorated_definition`, and the item right after a touched
+        // attribute, are walked too.
+        let inside = |n: Node| {
+            touches(ranges, n)
+                || ranges.is_some()
+                    && (n
+                        .parent()
+                        .is_some_and(|p| p.kind() == "decorated_definition" && touches(ranges, p))
+                        || n.prev_named_sibling()
+                            .is_some_and(|p| p.kind() == "attribute_item" && touches(ranges, p)))
+        };
+        let mut all = Vec::new();
+        let mut cursor = root.walk();
+        'walk: loop {
+            let node = cursor.node();
+            if inside(node) || node == root {
+                all.push(node);
+                if cursor.goto_first_child() {
+                    continue;
+                }
+            }
+            loop {
+                if cursor.node() == root {
+                    break 'walk;
+                }
+                if cursor.goto_next_sibling() {
+                    continue 'walk;
+                }
+                if !cursor.goto_parent() {
+                    break 'walk;
+                }
+            }
+        }
+        Walk {
+            all,
+            ranges: ranges.map(<[Range<usize>]>::to_vec),
+        }
+    }
+
+    /// True when `node` overlaps the walk's ranges (always, for a whole walk).
+    pub fn touches(&self, node: Node) -> bool {
+        touches(self.ranges.as_deref(), node)
+    }
+
+    /// `node` and all of its descendants.
+    pub fn subtree(&self, node: Node<'t>) -> Cow<'_, [Node<'t>]> {
+        if self.ranges.is_some() {
+            return Cow::Owned(Walk::new(node, None).all);
+        }
+        let from = self
+            .all
+            .partition_point(|n| n.start_byte() < node.start_byte());
+        let Some(first) = self.all[from..]
+            .iter()
+            .position(|n| *n == node)
+            .map(|k| from + k)
+        else {
+            return Cow::Borrowed(&[]);
+        };
+        let end = node.end_byte();
+        let len = self.all[first + 1..].partition_point(|n| n.start_byte() < end);
+        Cow::Borrowed(&self.all[first..first + 1 + len])
+    }
+}
+
+fn touches(ranges: Option<&[Range<usize>]>, n: Node) -> bool {
+    ranges.is_none_or(|rs| {
+        rs.iter()
+            .any(|r| n.start_byte() < r.end && n.end_byte() > r.start)
+    })
 }
 
 /// The byte ranges of runs of lines (0-based, end-exclusive), merged; an empty run (the

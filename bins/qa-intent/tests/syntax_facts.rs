@@ -44,6 +44,20 @@ fn titled<'a>(rs: &'a [Value], prefix: &str) -> Vec<&'a Value> {
         .collect()
 }
 
+/// Fails, listing every scenario, when one is titled `prefix...`.
+fn assert_none_titled(rs: &[Value], prefix: &str) {
+    assert!(titled(rs, prefix).is_empty(), "{:#?}", scenarios(rs));
+}
+
+/// Every assertion of every scenario.
+fn all_assertions(rs: &[Value]) -> Vec<String> {
+    scenarios(rs)
+        .iter()
+        .flat_map(|s| strings(&s["data"]["assertions"]))
+        .map(String::from)
+        .collect()
+}
+
 fn contracts(rs: &[Value]) -> Vec<&Value> {
     records::of_kind(rs, "intent")
         .into_iter()
@@ -177,7 +191,7 @@ fn reader(new_limit: bool) -> Repo {
 #[test]
 fn a_condition_that_only_moved_is_no_boundary() {
     let rs = flow(&reader(false));
-    assert!(titled(&rs, "Boundary:").is_empty(), "{:#?}", scenarios(&rs));
+    assert_none_titled(&rs, "Boundary:");
 }
 
 #[test]
@@ -299,11 +313,7 @@ fn a_python_assert_is_quoted_as_the_expected_value() {
     );
     r.commit("Lowercase slugs and join words with dashes");
     let rs = flow(&r);
-    let assertions: Vec<String> = scenarios(&rs)
-        .iter()
-        .flat_map(|s| strings(&s["data"]["assertions"]))
-        .map(String::from)
-        .collect();
+    let assertions = all_assertions(&rs);
     assert!(
         assertions
             .contains(&"Test `test_slug_lowercases` expects `slug('A B')` is 'a-b'".to_string()),
@@ -331,11 +341,7 @@ fn a_go_want_binding_is_quoted_as_the_expected_value() {
     );
     r.commit("Greet people by name");
     let rs = flow(&r);
-    let assertions: Vec<String> = scenarios(&rs)
-        .iter()
-        .flat_map(|s| strings(&s["data"]["assertions"]))
-        .map(String::from)
-        .collect();
+    let assertions = all_assertions(&rs);
     assert!(
         assertions.contains(&"Test `TestHello` expects `got` is \"hello, ann\"".to_string()),
         "{assertions:?}"
@@ -378,30 +384,25 @@ fn rust_change(base: &str, head: &str, files: &[(&str, &str, &str)], subject: &s
     r
 }
 
+/// The flow on a crate whose `src/lib.rs` goes from `base` to `head` in one commit.
+fn rust_flow(base: &str, head: &str, subject: &str) -> Vec<Value> {
+    flow(&rust_change(base, head, &[], subject))
+}
+
 const SIGNER: &str = "pub fn unsign(age: u64, max_age: u64) -> Result<(), String> {\n    if age > max_age {\n        return Err(format!(\"Signature age {age} > {max_age} seconds\"));\n    }\n    Ok(())\n}\n";
 
 #[test]
 fn a_check_copied_from_elsewhere_in_the_file_is_no_new_boundary_or_failure() {
     let head = format!("{SIGNER}\npub fn unsign_short(age: u64, max_age: u64) -> Result<(), String> {{\n    if age > max_age {{\n        return Err(format!(\"Signature age {{age}} > {{max_age}} seconds\"));\n    }}\n    Ok(())\n}}\n");
-    let rs = flow(&rust_change(
-        SIGNER,
-        &head,
-        &[],
-        "Add a short signer for bounce ids",
-    ));
-    assert!(titled(&rs, "Boundary:").is_empty(), "{:#?}", scenarios(&rs));
-    assert!(titled(&rs, "Failure:").is_empty(), "{:#?}", scenarios(&rs));
+    let rs = rust_flow(SIGNER, &head, "Add a short signer for bounce ids");
+    assert_none_titled(&rs, "Boundary:");
+    assert_none_titled(&rs, "Failure:");
 }
 
 #[test]
 fn a_new_check_in_a_new_function_is_a_boundary() {
     let head = format!("{SIGNER}\npub fn unsign_short(len: usize) -> Result<(), String> {{\n    if len > 64 {{\n        return Err(\"signature longer than 64 characters\".into());\n    }}\n    Ok(())\n}}\n");
-    let rs = flow(&rust_change(
-        SIGNER,
-        &head,
-        &[],
-        "Refuse signatures longer than 64 characters",
-    ));
+    let rs = rust_flow(SIGNER, &head, "Refuse signatures longer than 64 characters");
     assert_eq!(
         titled(&rs, "Boundary: len > 64").len(),
         1,
@@ -424,39 +425,25 @@ fn a_condition_moved_to_another_file_is_no_new_boundary() {
         ],
         "Run searches through the enabled module",
     ));
-    assert!(titled(&rs, "Boundary:").is_empty(), "{:#?}", scenarios(&rs));
+    assert_none_titled(&rs, "Boundary:");
 }
 
 #[test]
 fn a_compound_condition_is_no_limit_to_probe() {
     let head = "pub fn pick(index: usize, count: usize, forced: bool) -> bool {\n    if index > 0 || forced {\n        return true;\n    }\n    count > 3\n}\n";
-    let rs = flow(&rust_change(
-        "pub fn pick() {}\n",
-        head,
-        &[],
-        "Pick the entry when asked to",
-    ));
-    assert!(
-        titled(&rs, "Boundary: index > 0 ||").is_empty(),
-        "{:#?}",
-        scenarios(&rs)
-    );
+    let rs = rust_flow("pub fn pick() {}\n", head, "Pick the entry when asked to");
+    assert_none_titled(&rs, "Boundary: index > 0 ||");
 }
 
 #[test]
 fn an_error_whose_message_is_only_placeholders_makes_no_failure_title() {
     let head = "pub fn check(on: bool, msg: &str) -> Result<(), String> {\n    if on {\n        return Ok(());\n    }\n    anyhow::bail!(\"{}\", msg)\n}\n";
-    let rs = flow(&rust_change(
+    let rs = rust_flow(
         "pub fn check() {}\n",
         head,
-        &[],
         "Refuse the index without the feature",
-    ));
-    assert!(
-        titled(&rs, "Failure: {}").is_empty(),
-        "{:#?}",
-        scenarios(&rs)
     );
+    assert_none_titled(&rs, "Failure: {}");
 }
 
 #[test]
@@ -470,22 +457,17 @@ fn a_throw_whose_arguments_changed_is_not_a_removed_throw() {
     r.write("click/parser.py", after);
     r.commit("Suggest close option names when an option is unknown");
     let rs = flow(&r);
-    assert!(
-        titled(&rs, "`match_opt` no longer").is_empty(),
-        "{:#?}",
-        scenarios(&rs)
-    );
+    assert_none_titled(&rs, "`match_opt` no longer");
 }
 
 #[test]
 fn a_new_error_exit_with_its_message_on_the_next_line_is_a_failure() {
     let head = "pub fn open(index: bool) -> anyhow::Result<()> {\n    if !index {\n        anyhow::bail!(\n            \"indexing not enabled in this build\"\n        );\n    }\n    Ok(())\n}\n";
-    let rs = flow(&rust_change(
+    let rs = rust_flow(
         "pub fn open() {}\n",
         head,
-        &[],
         "Refuse to open an index in builds without indexing",
-    ));
+    );
     let failures = titled(&rs, "Failure: `open` ends in");
     assert_eq!(failures.len(), 1, "{:#?}", scenarios(&rs));
     assert!(failures[0]["data"]["title"]
@@ -505,11 +487,7 @@ fn an_ignore_list_is_no_runtime_configuration() {
     r.write(".gitignore", "target\n.venv\n");
     r.commit("Return two from run and ignore the virtualenv");
     let rs = flow(&r);
-    assert!(
-        titled(&rs, "Build and runtime verification").is_empty(),
-        "{:#?}",
-        scenarios(&rs)
-    );
+    assert_none_titled(&rs, "Build and runtime verification");
 }
 
 /// A save handler that moves a status through "saving" then "saved" or "error", or
@@ -592,12 +570,7 @@ fn the_expectation_quoting_the_products_new_text_comes_first() {
 fn a_dropped_check_and_a_new_parameter_are_evidence_of_the_change() {
     let base = "pub fn limit(n: usize) -> usize {\n    if n > 100 {\n        return 100;\n    }\n    n\n}\n";
     let head = "pub fn limit(n: usize, cap: usize) -> usize {\n    n.min(cap)\n}\n";
-    let rs = flow(&rust_change(
-        base,
-        head,
-        &[],
-        "Let callers choose the cap of the limit",
-    ));
+    let rs = rust_flow(base, head, "Let callers choose the cap of the limit");
     let texts = evidence_texts(&rs);
     assert!(
         texts.contains(&"`limit` gains the parameter `cap`".to_string()),
@@ -618,7 +591,7 @@ fn a_dropped_check_and_a_new_parameter_are_evidence_of_the_change() {
 fn a_check_rewritten_in_the_same_function_is_not_dropped() {
     let base = "pub fn limit(n: usize) -> usize {\n    if n > 100 {\n        return 100;\n    }\n    n\n}\n";
     let head = "pub fn limit(n: usize) -> usize {\n    if n >= 100 {\n        return 100;\n    }\n    n\n}\n";
-    let rs = flow(&rust_change(base, head, &[], "Cap limits at 100 inclusive"));
+    let rs = rust_flow(base, head, "Cap limits at 100 inclusive");
     assert!(!evidence_texts(&rs)
         .iter()
         .any(|t| t.starts_with("removed check")));
@@ -628,7 +601,7 @@ fn a_check_rewritten_in_the_same_function_is_not_dropped() {
 fn a_check_moved_into_another_function_is_not_dropped() {
     let base = "pub fn limit(n: usize) -> usize {\n    if n > 100 {\n        return 100;\n    }\n    n\n}\n";
     let head = "pub fn limit(n: usize) -> usize {\n    clamp(n)\n}\n\nfn clamp(n: usize) -> usize {\n    if n > 100 {\n        return 100;\n    }\n    n\n}\n";
-    let rs = flow(&rust_change(base, head, &[], "Clamp limits in one place"));
+    let rs = rust_flow(base, head, "Clamp limits in one place");
     assert!(!evidence_texts(&rs)
         .iter()
         .any(|t| t.starts_with("removed check")));
@@ -658,11 +631,7 @@ fn a_row_added_to_a_file_level_case_table_is_a_changed_test() {
     );
     r.commit("Count 31 days in March");
     let rs = flow(&r);
-    let assertions: Vec<String> = scenarios(&rs)
-        .iter()
-        .flat_map(|s| strings(&s["data"]["assertions"]))
-        .map(String::from)
-        .collect();
+    let assertions = all_assertions(&rs);
     assert!(
         assertions.contains(&"Test `cases` expects `want` is 31".to_string()),
         "{assertions:?}"
@@ -695,11 +664,7 @@ fn a_test_changed_only_in_its_parametrize_rows_is_a_changed_test() {
     );
     r.commit("Fix broken fish completion of multiline help");
     let rs = flow(&r);
-    let assertions: Vec<String> = scenarios(&rs)
-        .iter()
-        .flat_map(|s| strings(&s["data"]["assertions"]))
-        .map(String::from)
-        .collect();
+    let assertions = all_assertions(&rs);
     assert!(
         assertions.contains(&"Test `test_complete` expects `expect` is \"plain,a\\n\"".to_string()),
         "{assertions:?}"
@@ -720,11 +685,7 @@ fn a_condition_copied_from_another_changed_file_is_no_new_boundary() {
         ],
         "Search an index when one is enabled",
     ));
-    assert!(
-        titled(&rs, "Boundary: threads == 1").is_empty(),
-        "{:#?}",
-        scenarios(&rs)
-    );
+    assert_none_titled(&rs, "Boundary: threads == 1");
 }
 
 /// A Python module whose branch changes the product and deletes (or keeps) one test.
