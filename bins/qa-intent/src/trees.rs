@@ -55,13 +55,18 @@ impl Grammar {
         }
     }
 
-    fn query_source(self) -> &'static str {
+    fn query_source(self) -> String {
+        const ECMASCRIPT: &str = include_str!("trees/ecmascript.scm");
         match self {
-            Grammar::Rust => include_str!("trees/rust.scm"),
-            Grammar::TypeScript | Grammar::Tsx => include_str!("trees/typescript.scm"),
-            Grammar::JavaScript => include_str!("trees/javascript.scm"),
-            Grammar::Python => include_str!("trees/python.scm"),
-            Grammar::Go => include_str!("trees/go.scm"),
+            Grammar::Rust => include_str!("trees/rust.scm").to_string(),
+            Grammar::TypeScript | Grammar::Tsx => {
+                format!("{ECMASCRIPT}\n{}", include_str!("trees/typescript.scm"))
+            }
+            Grammar::JavaScript => {
+                format!("{ECMASCRIPT}\n{}", include_str!("trees/javascript.scm"))
+            }
+            Grammar::Python => include_str!("trees/python.scm").to_string(),
+            Grammar::Go => include_str!("trees/go.scm").to_string(),
         }
     }
 
@@ -72,7 +77,7 @@ impl Grammar {
         QUERIES[self as usize].get_or_init(|| {
             // The query files are part of the build; a broken one is a bug the tests
             // catch at once.
-            Query::new(&self.language(), self.query_source())
+            Query::new(&self.language(), &self.query_source())
                 .unwrap_or_else(|e| panic!("the {self:?} outline query: {e}"))
         })
     }

@@ -1,25 +1,8 @@
-; TypeScript and TSX: items, conditions, error exits, list literals and cases.
-(function_declaration name: (identifier) @name parameters: (formal_parameters) @params) @item.function
-(generator_function_declaration name: (identifier) @name parameters: (formal_parameters) @params) @item.function
-(method_definition name: (_) @name parameters: (formal_parameters) @params) @item.function
-(variable_declarator
-  name: (identifier) @name
-  value: [(arrow_function) (function_expression)]) @item.function
+; TypeScript and TSX, after ecmascript.scm: classes, interfaces, type aliases, enums and
+; `as const` lists.
 (class_declaration name: (type_identifier) @name) @item.type
 (abstract_class_declaration name: (type_identifier) @name) @item.type
 (interface_declaration name: (type_identifier) @name) @item.type
 (type_alias_declaration name: (type_identifier) @name) @item.type
 (enum_declaration name: (identifier) @name) @item.type
-(variable_declarator name: (identifier) @name value: [(array) (object) (new_expression)]) @item.constant
-
-(if_statement condition: (_) @condition)
-(while_statement condition: (_) @condition)
-(ternary_expression condition: (_) @condition)
-
-(throw_statement) @exit
-
-
-(variable_declarator value: [(array) (object)] @list)
-(variable_declarator value: (new_expression arguments: (arguments (array) @list)))
 (variable_declarator value: (as_expression [(array) (object)] @list))
-(switch_case value: (_) @arm)
