@@ -7,14 +7,14 @@ pub mod python;
 pub mod rust;
 pub mod typescript;
 
-use crate::adapter::{Adapter, Context, Detection, Layer};
-use crate::model::{Edge, Fragment, Import, Located, Module, Node, NodeKey};
+use crate::adapter::{Adapter, Context, Detection, Layer, Memo};
+use crate::model::{Edge, Fragment, Import, Located, Module, Node, NodeKey, Symbols};
 use crate::tree::{file_name, Snapshot};
+use git2::Oid;
 use qa_shared::change::Confidence;
 use qa_shared::graph::{EdgeKind, Support};
-use std::collections::HashMap;
 use std::marker::PhantomData;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 /// What one language contributes: its files, how to parse one, and how to resolve an
 /// import against the tree (with whatever it first reads of the tree: packages,
@@ -41,14 +41,16 @@ pub trait Language: Send + Sync + 'static {
 /// The language-layer adapter of `L`: accepts a tree holding one of its files, and
 /// makes every such file a node with its resolved imports as edges.
 pub struct LanguageAdapter<L> {
-    cache: ParseCache,
+    /// Parses by blob id: the base and head trees share most blobs, so the second graph
+    /// parses only what the change touched.
+    parsed: Memo<Arc<Parsed>>,
     language: PhantomData<L>,
 }
 
 impl<L> Default for LanguageAdapter<L> {
     fn default() -> Self {
         LanguageAdapter {
-            cache: ParseCache::default(),
+            parsed: Memo::default(),
             language: PhantomData,
         }
     }
@@ -78,11 +80,17 @@ impl<L: Language> Adapter for LanguageAdapter<L> {
         let tree = L::read_tree(cx.snapshot);
         Ok(analyze_files(
             cx.snapshot,
-            &self.cache,
+            &self.parsed,
             L::EXTENSIONS,
             L::parse,
             |from, raw| L::resolve(&tree, cx.snapshot, from, raw),
         ))
+    }
+
+    fn look(&self, path: &str, blob: Oid, text: &str) {
+        if has_extension(path, L::EXTENSIONS) {
+            self.parsed.learn(blob, text, |text| kept(L::parse(text)));
+        }
     }
 }
 
@@ -100,30 +108,17 @@ pub struct RawImport {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Parsed {
     pub imports: Vec<RawImport>,
-    pub symbols: Vec<(String, u32)>,
+    /// Shared with the modules of every tree holding the file.
+    pub symbols: Arc<Symbols>,
 }
 
-/// Parses by blob id: the base and head trees share most blobs, so the second graph
-/// parses only what the change touched.
-#[derive(Debug, Default)]
-pub struct ParseCache {
-    parsed: Mutex<HashMap<String, Arc<Parsed>>>,
-}
-
-impl ParseCache {
-    fn get(&self, oid: &str, text: &str, parse: fn(&str) -> Parsed) -> Arc<Parsed> {
-        if let Some(p) = self.lock().get(oid) {
-            return p.clone();
-        }
-        let parsed = Arc::new(parse(text));
-        self.lock().insert(oid.to_string(), parsed.clone());
-        parsed
+/// A parse as remembered for both trees: without room to grow.
+fn kept(mut parsed: Parsed) -> Arc<Parsed> {
+    for import in &mut parsed.imports {
+        import.names.shrink_to_fit();
     }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Parsed>>> {
-        // A poisoned cache only means another adapter run panicked: its entries are whole.
-        self.parsed.lock().unwrap_or_else(|e| e.into_inner())
-    }
+    parsed.imports.shrink_to_fit();
+    Arc::new(parsed)
 }
 
 /// True when `path` has one of `extensions`.
@@ -149,21 +144,26 @@ pub fn files_with<'a>(
 /// node; each import that `resolve` maps to files becomes `imports` edges.
 fn analyze_files(
     snapshot: &Snapshot,
-    cache: &ParseCache,
+    parsed: &Memo<Arc<Parsed>>,
     extensions: &[&str],
     parse: fn(&str) -> Parsed,
     resolve: impl Fn(&str, &RawImport) -> Vec<(String, Confidence)>,
 ) -> Fragment {
     let mut fragment = Fragment::default();
     for path in files_with(snapshot, extensions) {
-        let blob = &snapshot.files[path];
-        let parsed = cache.get(&blob.oid, &blob.text, parse);
-        let mut node = Node::new(NodeKey::file(path), Confidence::High, Located::new(path, 0));
-        node.blob = Some(blob.oid.clone());
+        let blob = snapshot.files[path];
+        let Some(parsed) = parsed.get(snapshot, path, |text| kept(parse(text))) else {
+            continue;
+        };
+        // One copy of the path for the node and every edge it starts.
+        let file = NodeKey::file(path);
+        let at = |line| Located::new(file.name.clone(), line);
+        let mut node = Node::new(file.clone(), Confidence::High, at(0));
+        node.blob = Some(blob.oid.to_string().into());
         fragment.nodes.push(node);
         let mut module = Module {
             imports: Vec::new(),
-            symbols: parsed.symbols.clone(),
+            symbols: Arc::clone(&parsed.symbols),
         };
         for raw in &parsed.imports {
             for (target, confidence) in resolve(path, raw) {
@@ -172,9 +172,9 @@ fn analyze_files(
                 }
                 fragment.edges.push(Edge::new(
                     EdgeKind::Imports,
-                    NodeKey::file(path),
-                    NodeKey::file(target.clone()),
-                    Located::new(path, raw.line),
+                    file.clone(),
+                    NodeKey::file(target.as_str()),
+                    at(raw.line),
                     confidence,
                 ));
                 module.imports.push(Import {
@@ -190,11 +190,12 @@ fn analyze_files(
 }
 
 /// Each first group of `declaration` in `text`, with its line: a file's symbols.
-pub fn symbols(declaration: &regex::Regex, text: &str, lines: &Lines) -> Vec<(String, u32)> {
-    declaration
+pub fn symbols(declaration: &regex::Regex, text: &str, lines: &Lines) -> Arc<Symbols> {
+    let symbols: Symbols = declaration
         .captures_iter(text)
-        .map(|c| (c[1].to_string(), lines.at(&c, 1)))
-        .collect()
+        .filter_map(|c| Some((c.get(1)?.as_str(), lines.at(&c, 1))))
+        .collect();
+    Arc::new(symbols)
 }
 
 /// 1-based line numbers of byte offsets in one text.
@@ -205,7 +206,12 @@ pub struct Lines {
 impl Lines {
     pub fn new(text: &str) -> Lines {
         let mut starts = vec![0];
-        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        starts.extend(
+            text.bytes()
+                .enumerate()
+                .filter(|&(_, b)| b == b'\n')
+                .map(|(i, _)| i + 1),
+        );
         Lines { starts }
     }
 

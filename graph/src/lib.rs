@@ -15,10 +15,10 @@ use adapter::Adapter;
 use anyhow::{Context as _, Result};
 use impact::{Bounds, Impacts};
 use language::LanguageAdapter;
-use model::{DiagLevel, Graph, GraphDiag};
+use model::{DiagLevel, Graph, GraphDiag, Names};
 use std::collections::BTreeSet;
 use std::path::Path;
-use tree::{BlobCache, Limits, Skipped, Snapshot};
+use tree::{Blobs, Limits, Skipped, Snapshot};
 
 /// The adapters every run uses, language layer first.
 pub fn adapters() -> Vec<Box<dyn Adapter>> {
@@ -28,12 +28,12 @@ pub fn adapters() -> Vec<Box<dyn Adapter>> {
         Box::new(LanguageAdapter::<language::rust::Rust>::default()),
         Box::new(LanguageAdapter::<language::go::Go>::default()),
         Box::new(framework::nextjs::NextJs),
-        Box::new(framework::react_router::ReactRouter),
-        Box::new(framework::python_web::PythonWeb),
-        Box::new(framework::express::Express),
-        Box::new(framework::django::Django),
-        Box::new(framework::cli::Cli),
-        Box::new(repository::Commands),
+        Box::<framework::react_router::ReactRouter>::default(),
+        Box::<framework::python_web::PythonWeb>::default(),
+        Box::<framework::express::Express>::default(),
+        Box::<framework::django::Django>::default(),
+        Box::<framework::cli::Cli>::default(),
+        Box::<repository::Commands>::default(),
         Box::new(repository::assertions::Assertions),
         Box::new(repository::flows::Flows),
     ]
@@ -87,9 +87,10 @@ pub fn graphs(
     git2::opts::strict_hash_verification(false);
     let repository = git2::Repository::open(repo)
         .with_context(|| format!("opening the git repository {}", repo.display()))?;
-    let mut cache = BlobCache::default();
-    let head = graph_of(&repository, head, adapters, limits, &mut cache)?;
-    let base = graph_of(&repository, base, adapters, limits, &mut cache)?;
+    let mut blobs = Blobs::new(&repository)?;
+    let mut names = Names::default();
+    let head = graph_of(&repository, head, adapters, limits, &mut blobs, &mut names)?;
+    let base = graph_of(&repository, base, adapters, limits, &mut blobs, &mut names)?;
     Ok((base, head))
 }
 
@@ -116,10 +117,16 @@ pub fn graph_of(
     commit: &str,
     adapters: &[Box<dyn Adapter>],
     limits: &Limits,
-    cache: &mut BlobCache,
+    blobs: &mut Blobs,
+    names: &mut Names,
 ) -> Result<Graph> {
-    let snapshot = Snapshot::read(repo, commit, limits, cache)?;
-    let mut graph = adapter::build(&snapshot, adapters);
+    let mut look = |path: &str, oid: git2::Oid, text: &str| {
+        for adapter in adapters {
+            adapter::look(adapter.as_ref(), path, oid, text);
+        }
+    };
+    let snapshot = Snapshot::read(repo, commit, limits, blobs, &mut look)?;
+    let mut graph = adapter::build(&snapshot, adapters, names);
     if let Some(message) = skipped_message(&snapshot.skipped) {
         graph.diags.push(GraphDiag {
             severity: DiagLevel::Info,

@@ -3,18 +3,95 @@
 
 use qa_shared::change::Confidence;
 use qa_shared::graph::{EdgeKind, NodeKind, Support};
-use std::collections::{BTreeMap, BTreeSet};
+use std::borrow::Borrow;
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::fmt;
+use std::ops::Deref;
+use std::sync::Arc;
+
+/// A name in the graph (a path, `/checkout`, a blob id), shared: the nodes and edges
+/// naming one file, in the base and the head graph, hold one copy ([`Names`]). Compares,
+/// orders, hashes and prints as the string it holds.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct Name(Arc<str>);
+
+impl Name {
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Deref for Name {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Borrow<str> for Name {
+    fn borrow(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Name {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&*self.0, f)
+    }
+}
+
+impl fmt::Display for Name {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&*self.0, f)
+    }
+}
+
+impl From<&str> for Name {
+    fn from(s: &str) -> Name {
+        Name(Arc::from(s))
+    }
+}
+
+impl From<String> for Name {
+    fn from(s: String) -> Name {
+        Name(Arc::from(s))
+    }
+}
+
+impl From<&String> for Name {
+    fn from(s: &String) -> Name {
+        Name(Arc::from(s.as_str()))
+    }
+}
+
+/// The distinct names of the graphs being built, each held once.
+#[derive(Debug, Default)]
+pub struct Names {
+    known: HashSet<Name>,
+}
+
+impl Names {
+    /// Makes `name` the one copy of its string.
+    pub fn share(&mut self, name: &mut Name) {
+        match self.known.get(name.as_str()) {
+            Some(known) => *name = known.clone(),
+            None => {
+                self.known.insert(name.clone());
+            }
+        }
+    }
+}
 
 /// What identifies a node across the base and head trees: its kind and its name (a path,
 /// `/checkout`, `GET /items`, a program name). Record ids add content on top of this.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct NodeKey {
     pub kind: NodeKind,
-    pub name: String,
+    pub name: Name,
 }
 
 impl NodeKey {
-    pub fn new(kind: NodeKind, name: impl Into<String>) -> NodeKey {
+    pub fn new(kind: NodeKind, name: impl Into<Name>) -> NodeKey {
         NodeKey {
             kind,
             name: name.into(),
@@ -22,7 +99,7 @@ impl NodeKey {
     }
 
     /// The node of a source file.
-    pub fn file(path: impl Into<String>) -> NodeKey {
+    pub fn file(path: impl Into<Name>) -> NodeKey {
         NodeKey::new(NodeKind::SourceFile, path)
     }
 }
@@ -30,12 +107,12 @@ impl NodeKey {
 /// A line of a file in the tree the graph was read from (0: the whole file).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Located {
-    pub file: String,
+    pub file: Name,
     pub line: u32,
 }
 
 impl Located {
-    pub fn new(file: impl Into<String>, line: u32) -> Located {
+    pub fn new(file: impl Into<Name>, line: u32) -> Located {
         Located {
             file: file.into(),
             line,
@@ -50,7 +127,7 @@ pub struct Node {
     pub confidence: Confidence,
     pub evidence: Vec<Located>,
     /// The git blob a source-file node was read from: its content identity.
-    pub blob: Option<String>,
+    pub blob: Option<Name>,
     /// Filled in by the adapter runner from the adapter that produced the node.
     pub adapter: &'static str,
     pub support: Support,
@@ -246,7 +323,53 @@ pub struct Module {
     /// Imports that resolved to a file of the tree.
     pub imports: Vec<Import>,
     /// Names the file declares (exported or top level), with their lines.
-    pub symbols: Vec<(String, u32)>,
+    pub symbols: Arc<Symbols>,
+}
+
+/// Names a file declares, each with its line, held in one string: a tree declares tens
+/// of thousands, and the modules of both trees share them.
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct Symbols {
+    names: Box<str>,
+    /// Per name, where it ends in `names`, and its line.
+    ends: Box<[(u32, u32)]>,
+}
+
+impl Symbols {
+    /// The names and their lines, in order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, u32)> + '_ {
+        let mut start = 0;
+        self.ends.iter().map(move |&(end, line)| {
+            let name = &self.names[start..end as usize];
+            start = end as usize;
+            (name, line)
+        })
+    }
+}
+
+impl<S: AsRef<str>> FromIterator<(S, u32)> for Symbols {
+    fn from_iter<I: IntoIterator<Item = (S, u32)>>(symbols: I) -> Symbols {
+        let mut names = String::new();
+        let mut ends = Vec::new();
+        for (name, line) in symbols {
+            names.push_str(name.as_ref());
+            // Names past 4 GiB of one file's declarations are not kept.
+            let Ok(end) = u32::try_from(names.len()) else {
+                break;
+            };
+            ends.push((end, line));
+        }
+        Symbols {
+            names: names.into_boxed_str(),
+            ends: ends.into_boxed_slice(),
+        }
+    }
+}
+
+impl fmt::Debug for Symbols {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
 }
 
 impl Module {
@@ -325,7 +448,7 @@ mod tests {
                     names: vec![name.to_string()],
                 })
                 .collect(),
-            symbols: Vec::new(),
+            symbols: Arc::default(),
         }
     }
 

@@ -173,7 +173,7 @@ fn side_graph(cg: &ChangeGraph, side: Side) -> &Graph {
 
 fn evidence(at: &Located, commit: &str) -> GraphEvidence {
     GraphEvidence {
-        file: at.file.clone(),
+        file: at.file.to_string(),
         line: at.line,
         commit: Some(commit.to_string()),
         manifest: None,
@@ -183,7 +183,7 @@ fn evidence(at: &Located, commit: &str) -> GraphEvidence {
 fn node_data(node: &Node, commit: &str, impact: Impact, hops: u32) -> NodeData {
     NodeData {
         kind: node.key.kind,
-        name: node.key.name.clone(),
+        name: node.key.name.to_string(),
         impact,
         hops,
         confidence: node.confidence,
@@ -196,7 +196,7 @@ fn node_data(node: &Node, commit: &str, impact: Impact, hops: u32) -> NodeData {
 fn node_src(node: &Node) -> Src {
     let mut src = Src::new();
     if let Some(blob) = &node.blob {
-        src.insert("git.blob".to_string(), blob.clone());
+        src.insert("git.blob".to_string(), blob.to_string());
     }
     src
 }

@@ -6,19 +6,37 @@
 pub mod assertions;
 pub mod flows;
 
-use crate::adapter::{Adapter, Context, Detection, Layer};
+use crate::adapter::{Adapter, Context, Detection, Layer, TextTest};
 use crate::language::{go, python, rust, typescript};
 use crate::model::{Edge, Fragment, Located, Node, NodeKey};
 use crate::tree::{file_name, join, normalize, parent, Snapshot};
 use anyhow::Context as _;
+use git2::Oid;
 use qa_shared::change::Confidence;
 use qa_shared::graph::{EdgeKind, NodeKind, Support};
 use regex::Regex;
 use std::sync::LazyLock;
 
 /// The declared-commands repository adapter.
-#[derive(Debug, Default)]
-pub struct Commands;
+#[derive(Debug)]
+pub struct Commands {
+    go_mains: TextTest,
+}
+
+impl Default for Commands {
+    fn default() -> Commands {
+        Commands {
+            go_mains: go_mains(),
+        }
+    }
+}
+
+/// Go files of a `main` package declaring `func main(`, for [`declared`].
+pub fn go_mains() -> TextTest {
+    TextTest::new(go::EXTENSIONS, |t| {
+        t.contains("package main") && t.contains("func main(")
+    })
+}
 
 fn is_command_manifest(path: &str) -> bool {
     matches!(
@@ -50,7 +68,7 @@ impl Adapter for Commands {
     }
 
     fn analyze(&self, cx: &Context) -> anyhow::Result<Fragment> {
-        let found = declared(cx.snapshot)?;
+        let found = declared(cx.snapshot, &self.go_mains)?;
         let mut fragment = Fragment::default();
         for command in found {
             let node = NodeKey::new(NodeKind::Command, &command.name);
@@ -71,19 +89,23 @@ impl Adapter for Commands {
         }
         Ok(fragment)
     }
+
+    fn look(&self, path: &str, blob: Oid, text: &str) {
+        self.go_mains.look(path, blob, text);
+    }
 }
 
-/// The commands the manifests of `snapshot` declare. A broken package.json is an
-/// error: which commands the repository has cannot be told.
-pub fn declared(snapshot: &Snapshot) -> anyhow::Result<Vec<Declared>> {
+/// The commands the manifests of `snapshot` declare (`go_mains` from [`go_mains`]). A
+/// broken package.json is an error: which commands the repository has cannot be told.
+pub fn declared(snapshot: &Snapshot, go_mains: &TextTest) -> anyhow::Result<Vec<Declared>> {
     let mut found = Vec::new();
     for path in snapshot.files.keys().filter(|p| is_command_manifest(p)) {
         let text = snapshot.text(path).unwrap_or_default();
         match file_name(path) {
-            "package.json" => npm_bins(snapshot, path, text, &mut found)?,
-            "Cargo.toml" => cargo_bins(snapshot, path, text, &mut found),
-            "pyproject.toml" => python_scripts(snapshot, path, text, &mut found),
-            _ => go_mains(snapshot, path, &mut found),
+            "package.json" => npm_bins(snapshot, path, &text, &mut found)?,
+            "Cargo.toml" => cargo_bins(snapshot, path, &text, &mut found),
+            "pyproject.toml" => python_scripts(snapshot, path, &text, &mut found),
+            _ => go_main_packages(snapshot, path, go_mains, &mut found),
         }
     }
     Ok(found)
@@ -215,7 +237,7 @@ fn python_scripts(snapshot: &Snapshot, path: &str, text: &str, out: &mut Vec<Dec
 
 /// Every directory of the module holding a `package main` file with `func main(`: the
 /// command is named after the directory (the module's last segment at its root).
-fn go_mains(snapshot: &Snapshot, path: &str, out: &mut Vec<Declared>) {
+fn go_main_packages(snapshot: &Snapshot, path: &str, go_mains: &TextTest, out: &mut Vec<Declared>) {
     let dir = parent(path);
     let module = go::modules(snapshot)
         .into_iter()
@@ -224,11 +246,7 @@ fn go_mains(snapshot: &Snapshot, path: &str, out: &mut Vec<Declared>) {
     let mut mains: Vec<&str> = snapshot
         .files_under(dir)
         .filter(|p| p.ends_with(".go") && !p.ends_with("_test.go"))
-        .filter(|p| {
-            snapshot
-                .text(p)
-                .is_some_and(|t| t.contains("package main") && t.contains("func main("))
-        })
+        .filter(|p| go_mains.passes(snapshot, p))
         .collect();
     mains.sort();
     for main in mains {
@@ -244,7 +262,7 @@ fn go_mains(snapshot: &Snapshot, path: &str, out: &mut Vec<Declared>) {
             name: name.to_string(),
             declared: Located::new(
                 main,
-                line_of(snapshot.text(main).unwrap_or_default(), "func main("),
+                line_of(&snapshot.text(main).unwrap_or_default(), "func main("),
             ),
             files: go::package_files(snapshot, pkg_dir),
         });

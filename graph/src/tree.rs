@@ -71,38 +71,83 @@ pub struct Skipped {
     pub over_limit: usize,
 }
 
-/// One readable file of the tree.
-#[derive(Debug, Clone)]
+/// One readable file of the tree: its blob, whose text is read when asked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Blob {
-    pub oid: String,
-    pub text: Arc<str>,
+    pub oid: Oid,
 }
 
-/// Blob texts by object id, shared by the base and head reads: most blobs are in both.
-#[derive(Debug, Default)]
-pub struct BlobCache {
-    texts: HashMap<Oid, Option<Arc<str>>>,
+/// The blobs of one repository as its trees are read, shared by the base and head reads:
+/// most blobs are in both, so each is read once. A text is shown to the adapters as it is
+/// read ([`Snapshot::read`]'s `look`) and then let go, except the manifests several
+/// adapters read whole; any other text is read again when asked for.
+pub struct Blobs<'r> {
+    odb: git2::Odb<'r>,
+    known: HashMap<Oid, Known>,
+}
+
+/// What a read learned of one blob.
+enum Known {
+    /// Over the per-file limit, or not UTF-8.
+    Unreadable,
+    Text {
+        len: usize,
+        kept: Option<Arc<str>>,
+    },
+}
+
+impl<'r> Blobs<'r> {
+    pub fn new(repo: &'r Repository) -> Result<Blobs<'r>> {
+        Ok(Blobs {
+            odb: repo.odb().context("opening the object database")?,
+            known: HashMap::new(),
+        })
+    }
+
+    /// The text of a blob a tree read found readable.
+    fn text(&self, oid: Oid) -> Option<Arc<str>> {
+        match self.known.get(&oid) {
+            Some(Known::Text {
+                kept: Some(text), ..
+            }) => Some(text.clone()),
+            _ => {
+                let object = self.odb.read(oid).ok()?;
+                std::str::from_utf8(object.data()).ok().map(Arc::from)
+            }
+        }
+    }
+}
+
+impl std::fmt::Debug for Blobs<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Blobs")
+            .field("known", &self.known.len())
+            .finish_non_exhaustive()
+    }
 }
 
 /// The readable source files and manifests of one commit's tree.
-#[derive(Debug, Default)]
-pub struct Snapshot {
+#[derive(Debug)]
+pub struct Snapshot<'b> {
     pub commit: String,
     pub files: BTreeMap<String, Blob>,
     /// Files under a fixture directory, to their blob id: tests use them by name, and
     /// their content only matters as identity.
     pub fixtures: BTreeMap<String, String>,
     pub skipped: Skipped,
+    blobs: &'b Blobs<'b>,
 }
 
-impl Snapshot {
-    /// Reads the tree of `commit` (a commit id or any revision git can resolve).
-    pub fn read(
+impl<'b> Snapshot<'b> {
+    /// Reads the tree of `commit` (a commit id or any revision git can resolve). `look`
+    /// sees the path, blob and text of each file whose blob `blobs` had not read yet.
+    pub fn read<'r: 'b>(
         repo: &Repository,
         commit: &str,
         limits: &Limits,
-        cache: &mut BlobCache,
-    ) -> Result<Snapshot> {
+        blobs: &'b mut Blobs<'r>,
+        look: &mut dyn FnMut(&str, Oid, &str),
+    ) -> Result<Snapshot<'b>> {
         let object = repo
             .revparse_single(commit)
             .with_context(|| format!("unknown commit `{commit}`"))?;
@@ -110,24 +155,32 @@ impl Snapshot {
             .peel_to_commit()
             .with_context(|| format!("`{commit}` is not a commit"))?;
         let tree = commit.tree().context("reading the commit's tree")?;
-        let mut snapshot = Snapshot {
-            commit: commit.id().to_string(),
-            ..Snapshot::default()
-        };
+        let mut found = Found::default();
         let mut reader = Reader {
             repo,
-            odb: repo.odb().context("opening the object database")?,
             limits,
-            cache,
+            blobs: &mut *blobs,
+            look,
             total: 0,
         };
-        reader.walk(&tree, "", &mut snapshot)?;
-        Ok(snapshot)
+        reader.walk(&tree, "", &mut found)?;
+        Ok(Snapshot {
+            commit: commit.id().to_string(),
+            files: found.files,
+            fixtures: found.fixtures,
+            skipped: found.skipped,
+            blobs,
+        })
     }
 
     /// The text of `path`, when the tree has it and it was readable.
-    pub fn text(&self, path: &str) -> Option<&str> {
-        self.files.get(path).map(|b| &*b.text)
+    pub fn text(&self, path: &str) -> Option<Arc<str>> {
+        self.blobs.text(self.files.get(path)?.oid)
+    }
+
+    /// The blob of `path`, when the tree has it and it was readable.
+    pub fn blob(&self, path: &str) -> Option<Blob> {
+        self.files.get(path).copied()
     }
 
     /// True when `path` is a readable file of the tree.
@@ -229,16 +282,24 @@ fn wanted(path: &str) -> bool {
         .is_some_and(|(_, ext)| SOURCE_EXTENSIONS.contains(&ext))
 }
 
-struct Reader<'r> {
-    repo: &'r Repository,
-    odb: git2::Odb<'r>,
-    limits: &'r Limits,
-    cache: &'r mut BlobCache,
+/// What one tree read collects.
+#[derive(Default)]
+struct Found {
+    files: BTreeMap<String, Blob>,
+    fixtures: BTreeMap<String, String>,
+    skipped: Skipped,
+}
+
+struct Reader<'a, 'r> {
+    repo: &'a Repository,
+    limits: &'a Limits,
+    blobs: &'a mut Blobs<'r>,
+    look: &'a mut dyn FnMut(&str, Oid, &str),
     total: usize,
 }
 
-impl Reader<'_> {
-    fn walk(&mut self, tree: &Tree, dir: &str, snapshot: &mut Snapshot) -> Result<()> {
+impl Reader<'_, '_> {
+    fn walk(&mut self, tree: &Tree, dir: &str, found: &mut Found) -> Result<()> {
         for entry in tree.iter() {
             let Ok(name) = entry.name() else {
                 continue;
@@ -246,10 +307,10 @@ impl Reader<'_> {
             let path = join(dir, name);
             match entry.kind() {
                 // A gitlink: a submodule's commit, another repository.
-                Some(ObjectType::Commit) => snapshot.skipped.nested += 1,
+                Some(ObjectType::Commit) => found.skipped.nested += 1,
                 Some(ObjectType::Tree) => {
                     if VENDORED_DIRS.contains(&name) {
-                        snapshot.skipped.vendored += 1;
+                        found.skipped.vendored += 1;
                         continue;
                     }
                     let sub = self
@@ -258,22 +319,22 @@ impl Reader<'_> {
                         .with_context(|| format!("reading tree {path}"))?;
                     // A directory with its own .git is a separate working copy.
                     if sub.get_name(".git").is_some() {
-                        snapshot.skipped.nested += 1;
+                        found.skipped.nested += 1;
                         continue;
                     }
-                    self.walk(&sub, &path, snapshot)?;
+                    self.walk(&sub, &path, found)?;
                 }
                 Some(ObjectType::Blob) => {
                     let file_name = file_name(&path);
                     if file_name.ends_with(".min.js") || LOCKFILES.contains(&file_name) {
-                        snapshot.skipped.vendored += 1;
+                        found.skipped.vendored += 1;
                         continue;
                     }
                     if in_fixture_dir(&path) {
-                        self.record_fixture(entry.id(), &path, snapshot);
+                        self.record_fixture(entry.id(), &path, found);
                     }
                     if wanted(&path) {
-                        self.read(entry.id(), path, snapshot)?;
+                        self.read(entry.id(), path, found)?;
                     }
                 }
                 _ => {}
@@ -284,62 +345,106 @@ impl Reader<'_> {
 
     /// Fixtures count against the file limit like read files: a tree of test data must
     /// not grow the graph without bound.
-    fn record_fixture(&mut self, oid: Oid, path: &str, snapshot: &mut Snapshot) {
-        if snapshot.fixtures.len() >= self.limits.max_files {
-            snapshot.skipped.over_limit += 1;
+    fn record_fixture(&mut self, oid: Oid, path: &str, found: &mut Found) {
+        if found.fixtures.len() >= self.limits.max_files {
+            found.skipped.over_limit += 1;
             return;
         }
-        snapshot.fixtures.insert(path.to_string(), oid.to_string());
+        found.fixtures.insert(path.to_string(), oid.to_string());
     }
 
-    fn read(&mut self, oid: Oid, path: String, snapshot: &mut Snapshot) -> Result<()> {
-        if snapshot.files.len() >= self.limits.max_files {
-            snapshot.skipped.over_limit += 1;
+    fn read(&mut self, oid: Oid, path: String, found: &mut Found) -> Result<()> {
+        if found.files.len() >= self.limits.max_files {
+            found.skipped.over_limit += 1;
             return Ok(());
         }
-        let text = match self.cache.texts.get(&oid) {
-            Some(text) => text.clone(),
-            None => {
-                let (size, _) = self
-                    .odb
-                    .read_header(oid)
-                    .with_context(|| format!("reading {path}"))?;
-                let text = if size > self.limits.max_file_bytes {
-                    None
-                } else {
-                    let object = self
-                        .odb
-                        .read(oid)
-                        .with_context(|| format!("reading {path}"))?;
-                    std::str::from_utf8(object.data()).ok().map(Arc::from)
-                };
-                self.cache.texts.insert(oid, text.clone());
-                text
+        // Manifests are kept: several adapters read them whole, in both trees.
+        let keep = MANIFESTS.contains(&file_name(&path)) || path == QA_MANIFEST;
+        let len = match self.blobs.known.get(&oid) {
+            Some(Known::Unreadable) => None,
+            Some(Known::Text { len, kept }) if kept.is_some() || !keep => Some(*len),
+            // A manifest whose blob was read as another file's: read again, to keep.
+            Some(Known::Text { .. }) => self.read_blob(oid, &path, true, false)?,
+            None => self.read_blob(oid, &path, keep, true)?,
+        };
+        let Some(len) = len else {
+            found.skipped.unreadable += 1;
+            return Ok(());
+        };
+        if self.total + len > self.limits.max_total_bytes {
+            found.skipped.over_limit += 1;
+            return Ok(());
+        }
+        self.total += len;
+        found.files.insert(path, Blob { oid });
+        Ok(())
+    }
+
+    /// Reads a blob, shows its text to `look` when it is `new`, and remembers what it
+    /// learned (the text itself to `keep` it); None when the blob is unreadable.
+    fn read_blob(&mut self, oid: Oid, path: &str, keep: bool, new: bool) -> Result<Option<usize>> {
+        let odb = &self.blobs.odb;
+        let (size, _) = odb
+            .read_header(oid)
+            .with_context(|| format!("reading {path}"))?;
+        let object = match size > self.limits.max_file_bytes {
+            true => None,
+            false => Some(odb.read(oid).with_context(|| format!("reading {path}"))?),
+        };
+        let text = object
+            .as_ref()
+            .and_then(|o| std::str::from_utf8(o.data()).ok());
+        let known = match text {
+            None => Known::Unreadable,
+            Some(text) => {
+                if new {
+                    (self.look)(path, oid, text);
+                }
+                Known::Text {
+                    len: text.len(),
+                    kept: keep.then(|| Arc::from(text)),
+                }
             }
         };
-        let Some(text) = text else {
-            snapshot.skipped.unreadable += 1;
-            return Ok(());
+        let len = match known {
+            Known::Unreadable => None,
+            Known::Text { len, .. } => Some(len),
         };
-        if self.total + text.len() > self.limits.max_total_bytes {
-            snapshot.skipped.over_limit += 1;
-            return Ok(());
-        }
-        self.total += text.len();
-        snapshot.files.insert(
-            path,
-            Blob {
-                oid: oid.to_string(),
-                text,
-            },
-        );
-        Ok(())
+        self.blobs.known.insert(oid, known);
+        Ok(len)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_blob_is_shown_once_for_both_trees_and_its_text_read_again_when_asked() {
+        let mut repo = qa_testkit::Repo::new();
+        repo.write("package.json", "{\"name\": \"shop\"}\n");
+        repo.write("src/a.ts", "export const a = 1;\n");
+        repo.write("src/b.ts", "export const b = 1;\n");
+        let base = repo.commit("base");
+        repo.write("src/b.ts", "export const b = 2;\n");
+        let head = repo.commit("head");
+        let git = Repository::open(repo.path()).unwrap();
+        let mut blobs = Blobs::new(&git).unwrap();
+        let limits = Limits::default();
+        let mut shown = Vec::new();
+        for (commit, b) in [(&head, "2"), (&base, "1")] {
+            let mut look = |path: &str, _: Oid, _: &str| shown.push(path.to_string());
+            let snapshot = Snapshot::read(&git, commit, &limits, &mut blobs, &mut look).unwrap();
+            let b_text = format!("export const b = {b};\n");
+            assert_eq!(snapshot.text("src/b.ts").as_deref(), Some(b_text.as_str()));
+            assert_eq!(
+                snapshot.text("package.json").as_deref(),
+                Some("{\"name\": \"shop\"}\n")
+            );
+            assert_eq!(snapshot.text("src/c.ts"), None);
+        }
+        assert_eq!(shown, ["package.json", "src/a.ts", "src/b.ts", "src/b.ts"]);
+    }
 
     #[test]
     fn normalize_applies_dots_and_refuses_to_climb_out() {

@@ -4,20 +4,35 @@
 //! each a command `<program> <sub>` starting at the module its dispatch calls into.
 
 use super::{add_handled_entrypoint, arguments, handler_module, string_literal};
-use crate::adapter::{Adapter, Context, Detection, Layer};
+use crate::adapter::{Adapter, Context, Detection, Layer, TextTest};
 use crate::language::{files_with, python, rust, typescript, Lines};
 use crate::model::{Fragment, Located, Module};
 use crate::repository::{self, Declared};
 use crate::tree::{file_name, join, parent, Snapshot};
+use git2::Oid;
 use qa_shared::change::Confidence;
 use qa_shared::graph::{NodeKind, Support};
 use regex::Regex;
 use std::collections::BTreeMap;
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock};
 
 /// The clap/argparse framework adapter.
-#[derive(Debug, Default)]
-pub struct Cli;
+#[derive(Debug)]
+pub struct Cli {
+    clap: TextTest,
+    argparse: TextTest,
+    go_mains: TextTest,
+}
+
+impl Default for Cli {
+    fn default() -> Cli {
+        Cli {
+            clap: TextTest::new(rust::EXTENSIONS, |t| CLAP_USE.is_match(t)),
+            argparse: TextTest::new(python::EXTENSIONS, |t| ARGPARSE_IMPORT.is_match(t)),
+            go_mains: repository::go_mains(),
+        }
+    }
+}
 
 static CLAP_USE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\bclap::|\buse\s+clap\b").expect("a valid regex"));
@@ -63,15 +78,9 @@ impl Adapter for Cli {
     }
 
     fn detect(&self, snapshot: &Snapshot) -> Detection {
-        let clap = files_with(snapshot, rust::EXTENSIONS)
-            .find(|p| snapshot.text(p).is_some_and(|t| CLAP_USE.is_match(t)));
-        let argparse = || {
-            files_with(snapshot, python::EXTENSIONS).find(|p| {
-                snapshot
-                    .text(p)
-                    .is_some_and(|t| ARGPARSE_IMPORT.is_match(t))
-            })
-        };
+        let clap = files_with(snapshot, rust::EXTENSIONS).find(|p| self.clap.passes(snapshot, p));
+        let argparse =
+            || files_with(snapshot, python::EXTENSIONS).find(|p| self.argparse.passes(snapshot, p));
         match (clap, argparse()) {
             (Some(path), _) => Detection::Accept(format!("{path} uses clap")),
             (None, Some(path)) => Detection::Accept(format!("{path} imports argparse")),
@@ -81,22 +90,24 @@ impl Adapter for Cli {
 
     fn analyze(&self, cx: &Context) -> anyhow::Result<Fragment> {
         // A broken package.json is the commands adapter's failure to report, not ours.
-        let declared = repository::declared(cx.snapshot).unwrap_or_default();
+        let declared = repository::declared(cx.snapshot, &self.go_mains).unwrap_or_default();
         let mut found = Vec::new();
-        let clap_files: Vec<&str> = files_with(cx.snapshot, rust::EXTENSIONS)
-            .filter(|p| cx.snapshot.text(p).is_some_and(|t| CLAP_USE.is_match(t)))
+        // Read once: a dispatch may be in any of them.
+        let clap_files: Vec<(&str, Arc<str>)> = files_with(cx.snapshot, rust::EXTENSIONS)
+            .filter(|p| self.clap.passes(cx.snapshot, p))
+            .filter_map(|p| Some((p, cx.snapshot.text(p)?)))
             .collect();
-        for path in &clap_files {
+        for (path, text) in &clap_files {
             let programs = Programs::new(cx, &declared, path);
-            clap_derive(cx, path, &clap_files, &programs, &mut found);
-            clap_builder(cx, path, &programs, &mut found);
+            clap_derive(cx, path, text, &clap_files, &programs, &mut found);
+            clap_builder(cx, path, text, &programs, &mut found);
         }
         for path in files_with(cx.snapshot, python::EXTENSIONS) {
-            let Some(text) = cx.snapshot.text(path) else {
+            if !self.argparse.passes(cx.snapshot, path) {
                 continue;
-            };
-            if ARGPARSE_IMPORT.is_match(text) {
-                argparse(cx, path, text, &declared, &mut found);
+            }
+            if let Some(text) = cx.snapshot.text(path) {
+                argparse(cx, path, &text, &declared, &mut found);
             }
         }
         let mut fragment = Fragment::default();
@@ -112,6 +123,12 @@ impl Adapter for Cli {
             );
         }
         Ok(fragment)
+    }
+
+    fn look(&self, path: &str, blob: Oid, text: &str) {
+        self.clap.look(path, blob, text);
+        self.argparse.look(path, blob, text);
+        self.go_mains.look(path, blob, text);
     }
 }
 
@@ -166,7 +183,7 @@ impl Programs {
             .map(|d| d.name.clone());
         let by_package = root.as_deref().and_then(|r| {
             let text = cx.snapshot.text(&join(r, "Cargo.toml"))?;
-            Some(rust::PACKAGE_NAME.captures(text)?[1].to_string())
+            Some(rust::PACKAGE_NAME.captures(&text)?[1].to_string())
         });
         let stem = file_name(path).trim_end_matches(".rs").to_string();
         Programs {
@@ -259,13 +276,11 @@ fn bracket_end(text: &str) -> Option<(&str, usize)> {
 fn clap_derive(
     cx: &Context,
     path: &str,
-    clap_files: &[&str],
+    text: &str,
+    clap_files: &[(&str, Arc<str>)],
     programs: &Programs,
     found: &mut Vec<Subcommand>,
 ) {
-    let Some(text) = cx.snapshot.text(path) else {
-        return;
-    };
     let code = typescript::blank_comments(text);
     let lines = Lines::new(&code);
     let parser = DERIVE
@@ -290,9 +305,8 @@ fn clap_derive(
             };
             let handler = clap_files
                 .iter()
-                .filter(|f| root.as_deref().is_none_or(|r| under(f, r)))
-                .find_map(|f| {
-                    let text = cx.snapshot.text(f)?;
+                .filter(|(f, _)| root.as_deref().is_none_or(|r| under(f, r)))
+                .find_map(|(f, text)| {
                     let arm = dispatch
                         .captures_iter(text)
                         .find(|d| d[1] == ident)?
@@ -338,10 +352,13 @@ fn handler_after_arrow(
 /// `Command::new("shop").subcommand(Command::new("export"))`: the first command not
 /// under `.subcommand(` names the program; the others are its subcommands, dispatched
 /// by `Some(("export", m)) => handler(..)`.
-fn clap_builder(cx: &Context, path: &str, programs: &Programs, found: &mut Vec<Subcommand>) {
-    let Some(text) = cx.snapshot.text(path) else {
-        return;
-    };
+fn clap_builder(
+    cx: &Context,
+    path: &str,
+    text: &str,
+    programs: &Programs,
+    found: &mut Vec<Subcommand>,
+) {
     let code = typescript::blank_comments(text);
     let lines = Lines::new(&code);
     let mut program = None;

@@ -6,10 +6,11 @@
 use super::{
     add_handled_entrypoint, arguments, handler_module, mounted_prefixes, string_literal, Mount,
 };
-use crate::adapter::{Adapter, Context, Detection, Layer};
+use crate::adapter::{Adapter, Context, Detection, Layer, TextTest};
 use crate::language::{files_with, python, Lines, RawImport};
 use crate::model::{Fragment, Located, Module};
 use crate::tree::{join, parent, Snapshot};
+use git2::Oid;
 use qa_shared::change::Confidence;
 use qa_shared::graph::{NodeKind, Support};
 use regex::Regex;
@@ -17,8 +18,18 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::LazyLock;
 
 /// The Django framework adapter.
-#[derive(Debug, Default)]
-pub struct Django;
+#[derive(Debug)]
+pub struct Django {
+    url_confs: TextTest,
+}
+
+impl Default for Django {
+    fn default() -> Django {
+        Django {
+            url_confs: TextTest::new(python::EXTENSIONS, url_conf),
+        }
+    }
+}
 
 static DJANGO_IMPORT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?m)^[ \t]*(?:from|import)[ \t]+django\b").expect("a valid regex")
@@ -48,8 +59,7 @@ impl Adapter for Django {
     }
 
     fn detect(&self, snapshot: &Snapshot) -> Detection {
-        match files_with(snapshot, python::EXTENSIONS)
-            .find(|p| snapshot.text(p).is_some_and(url_conf))
+        match files_with(snapshot, python::EXTENSIONS).find(|p| self.url_confs.passes(snapshot, p))
         {
             Some(path) => Detection::Accept(format!("{path} declares django urlpatterns")),
             None => Detection::Decline("no module declares django urlpatterns".to_string()),
@@ -61,12 +71,15 @@ impl Adapter for Django {
         let mut entries = Vec::new();
         let mut mounts = Vec::new();
         for path in files_with(cx.snapshot, python::EXTENSIONS) {
-            let Some(text) = cx.snapshot.text(path).filter(|t| url_conf(t)) else {
+            if !self.url_confs.passes(cx.snapshot, path) {
+                continue;
+            }
+            let Some(text) = cx.snapshot.text(path) else {
                 continue;
             };
             let conf = UrlConf {
                 path,
-                text,
+                text: &text,
                 modules: cx.modules,
                 snapshot: cx.snapshot,
                 roots: &roots,
@@ -91,6 +104,10 @@ impl Adapter for Django {
             }
         }
         Ok(fragment)
+    }
+
+    fn look(&self, path: &str, blob: Oid, text: &str) {
+        self.url_confs.look(path, blob, text);
     }
 }
 
@@ -123,7 +140,7 @@ struct UrlConf<'a> {
     path: &'a str,
     text: &'a str,
     modules: &'a BTreeMap<String, Module>,
-    snapshot: &'a Snapshot,
+    snapshot: &'a Snapshot<'a>,
     roots: &'a python::Roots,
 }
 

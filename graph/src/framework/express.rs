@@ -7,10 +7,11 @@
 use super::{
     add_handled_entrypoint, arguments, handler_module, mounted_prefixes, string_literal, Mount,
 };
-use crate::adapter::{Adapter, Context, Detection, Layer};
+use crate::adapter::{Adapter, Context, Detection, Layer, TextTest};
 use crate::language::{files_with, typescript, Lines};
 use crate::model::{Fragment, Located, Module};
 use crate::tree::Snapshot;
+use git2::Oid;
 use qa_shared::change::Confidence;
 use qa_shared::graph::{NodeKind, Support};
 use regex::Regex;
@@ -18,8 +19,18 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::LazyLock;
 
 /// The Express/Fastify framework adapter.
-#[derive(Debug, Default)]
-pub struct Express;
+#[derive(Debug)]
+pub struct Express {
+    web_modules: TextTest,
+}
+
+impl Default for Express {
+    fn default() -> Express {
+        Express {
+            web_modules: TextTest::new(typescript::EXTENSIONS, web_module),
+        }
+    }
+}
 
 static WEB_IMPORT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r#"(?:\bfrom\s*|\brequire\s*\(\s*)['"](express|fastify)['"]"#)
@@ -83,7 +94,7 @@ impl Adapter for Express {
 
     fn detect(&self, snapshot: &Snapshot) -> Detection {
         match files_with(snapshot, typescript::EXTENSIONS)
-            .find(|p| snapshot.text(p).is_some_and(web_module))
+            .find(|p| self.web_modules.passes(snapshot, p))
         {
             Some(path) => Detection::Accept(format!("{path} imports express or fastify")),
             None => Detection::Decline("no module imports express or fastify".to_string()),
@@ -96,7 +107,7 @@ impl Adapter for Express {
         let mut mounts = Vec::new();
         let mut scanned = BTreeSet::new();
         let mut queue: Vec<String> = files_with(cx.snapshot, typescript::EXTENSIONS)
-            .filter(|p| cx.snapshot.text(p).is_some_and(web_module))
+            .filter(|p| self.web_modules.passes(cx.snapshot, p))
             .map(str::to_string)
             .collect();
         // Registered plugins need not import fastify: they are scanned as mounted.
@@ -107,7 +118,7 @@ impl Adapter for Express {
             let Some(text) = cx.snapshot.text(&path) else {
                 continue;
             };
-            let code = typescript::blank_comments(text);
+            let code = typescript::blank_comments(&text);
             let file = RouteModule {
                 path: &path,
                 lines: Lines::new(&code),
@@ -139,6 +150,10 @@ impl Adapter for Express {
             }
         }
         Ok(fragment)
+    }
+
+    fn look(&self, path: &str, blob: Oid, text: &str) {
+        self.web_modules.look(path, blob, text);
     }
 }
 
@@ -180,7 +195,7 @@ struct RouteModule<'a> {
     code: String,
     lines: Lines,
     modules: &'a BTreeMap<String, Module>,
-    snapshot: &'a Snapshot,
+    snapshot: &'a Snapshot<'a>,
     packages: &'a typescript::Packages,
 }
 

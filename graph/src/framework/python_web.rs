@@ -3,18 +3,29 @@
 //! each an endpoint (`GET /items`) implemented by its module.
 
 use super::add_entrypoint;
-use crate::adapter::{Adapter, Context, Detection, Layer};
+use crate::adapter::{Adapter, Context, Detection, Layer, TextTest};
 use crate::language::{files_with, python, Lines};
 use crate::model::{Fragment, Located};
 use crate::tree::Snapshot;
+use git2::Oid;
 use qa_shared::change::Confidence;
 use qa_shared::graph::{NodeKind, Support};
 use regex::Regex;
 use std::sync::LazyLock;
 
 /// The FastAPI/Flask framework adapter.
-#[derive(Debug, Default)]
-pub struct PythonWeb;
+#[derive(Debug)]
+pub struct PythonWeb {
+    web_modules: TextTest,
+}
+
+impl Default for PythonWeb {
+    fn default() -> PythonWeb {
+        PythonWeb {
+            web_modules: TextTest::new(python::EXTENSIONS, web_module),
+        }
+    }
+}
 
 static WEB_IMPORT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?m)^[ \t]*(?:from|import)[ \t]+(fastapi|flask)\b").expect("a valid regex")
@@ -46,7 +57,7 @@ impl Adapter for PythonWeb {
 
     fn detect(&self, snapshot: &Snapshot) -> Detection {
         match files_with(snapshot, python::EXTENSIONS)
-            .find(|p| snapshot.text(p).is_some_and(web_module))
+            .find(|p| self.web_modules.passes(snapshot, p))
         {
             Some(path) => Detection::Accept(format!("{path} imports fastapi or flask")),
             None => Detection::Decline("no module imports fastapi or flask".to_string()),
@@ -56,11 +67,14 @@ impl Adapter for PythonWeb {
     fn analyze(&self, cx: &Context) -> anyhow::Result<Fragment> {
         let mut fragment = Fragment::default();
         for path in files_with(cx.snapshot, python::EXTENSIONS) {
-            let Some(text) = cx.snapshot.text(path).filter(|t| web_module(t)) else {
+            if !self.web_modules.passes(cx.snapshot, path) {
+                continue;
+            }
+            let Some(text) = cx.snapshot.text(path) else {
                 continue;
             };
-            let lines = Lines::new(text);
-            for (name, offset) in endpoints(text) {
+            let lines = Lines::new(&text);
+            for (name, offset) in endpoints(&text) {
                 let at = Located::new(path, lines.of(offset));
                 add_entrypoint(
                     &mut fragment,
@@ -73,6 +87,10 @@ impl Adapter for PythonWeb {
             }
         }
         Ok(fragment)
+    }
+
+    fn look(&self, path: &str, blob: Oid, text: &str) {
+        self.web_modules.look(path, blob, text);
     }
 }
 

@@ -3,18 +3,37 @@
 //! `X` was imported from (or the router file, when it declares `X` itself).
 
 use super::add_route;
-use crate::adapter::{Adapter, Context, Detection, Layer};
+use crate::adapter::{Adapter, Context, Detection, Layer, TextTest};
 use crate::language::{files_with, typescript, Lines};
 use crate::model::{Fragment, Located};
 use crate::tree::Snapshot;
+use git2::Oid;
 use qa_shared::change::Confidence;
 use qa_shared::graph::Support;
 use regex::Regex;
 use std::sync::LazyLock;
 
 /// The React Router framework adapter.
-#[derive(Debug, Default)]
-pub struct ReactRouter;
+#[derive(Debug)]
+pub struct ReactRouter {
+    /// Modules importing react-router.
+    importers: TextTest,
+    /// Modules that may declare routes.
+    route_tables: TextTest,
+}
+
+impl Default for ReactRouter {
+    fn default() -> ReactRouter {
+        ReactRouter {
+            importers: TextTest::new(typescript::EXTENSIONS, |t| {
+                t.contains("from 'react-router") || t.contains("from \"react-router")
+            }),
+            route_tables: TextTest::new(typescript::EXTENSIONS, |t| {
+                t.contains("<Route") || t.contains("path:")
+            }),
+        }
+    }
+}
 
 impl Adapter for ReactRouter {
     fn id(&self) -> &'static str {
@@ -38,11 +57,9 @@ impl Adapter for ReactRouter {
         if let Some(p) = declared {
             return Detection::Accept(format!("{} depends on react-router", p.manifest));
         }
-        match files_with(snapshot, typescript::EXTENSIONS).find(|path| {
-            snapshot.text(path).is_some_and(|t| {
-                t.contains("from 'react-router") || t.contains("from \"react-router")
-            })
-        }) {
+        match files_with(snapshot, typescript::EXTENSIONS)
+            .find(|path| self.importers.passes(snapshot, path))
+        {
             Some(path) => Detection::Accept(format!("{path} imports react-router")),
             None => Detection::Decline("nothing depends on react-router".to_string()),
         }
@@ -51,13 +68,13 @@ impl Adapter for ReactRouter {
     fn analyze(&self, cx: &Context) -> anyhow::Result<Fragment> {
         let mut fragment = Fragment::default();
         for path in files_with(cx.snapshot, typescript::EXTENSIONS) {
+            if !self.route_tables.passes(cx.snapshot, path) {
+                continue;
+            }
             let Some(text) = cx.snapshot.text(path) else {
                 continue;
             };
-            if !text.contains("<Route") && !text.contains("path:") {
-                continue;
-            }
-            let code = typescript::blank_comments(text);
+            let code = typescript::blank_comments(&text);
             let lines = Lines::new(&code);
             let module = cx.modules.get(path);
             for (route, component, offset) in routes(&code) {
@@ -81,6 +98,11 @@ impl Adapter for ReactRouter {
             }
         }
         Ok(fragment)
+    }
+
+    fn look(&self, path: &str, blob: Oid, text: &str) {
+        self.importers.look(path, blob, text);
+        self.route_tables.look(path, blob, text);
     }
 }
 

@@ -53,7 +53,7 @@ pub fn modules(snapshot: &Snapshot) -> Vec<(String, String)> {
     let mut found: Vec<(String, String)> = snapshot
         .named("go.mod")
         .filter_map(|path| {
-            let module = MODULE.captures(snapshot.text(path)?)?[1].to_string();
+            let module = MODULE.captures(&snapshot.text(path)?)?[1].to_string();
             Some((module, parent(path).to_string()))
         })
         .collect();
@@ -142,7 +142,7 @@ mod tests {
                 ("example.com/shop/db", 6)
             ]
         );
-        assert_eq!(parsed.symbols, [("main".to_string(), 9)]);
+        assert_eq!(parsed.symbols.iter().collect::<Vec<_>>(), [("main", 9)]);
     }
 
     #[test]

@@ -193,7 +193,7 @@ mod tests {
     fn top_level_definitions_are_symbols_nested_ones_are_not() {
         let parsed =
             parse("def handler():\n    def inner():\n        pass\nclass Cart:\n    pass\n");
-        let names: Vec<&str> = parsed.symbols.iter().map(|(n, _)| n.as_str()).collect();
+        let names: Vec<&str> = parsed.symbols.iter().map(|(n, _)| n).collect();
         assert_eq!(names, ["handler", "Cart"]);
     }
 }

@@ -54,7 +54,7 @@ pub fn crates(snapshot: &Snapshot) -> BTreeMap<String, String> {
     snapshot
         .named("Cargo.toml")
         .filter_map(|path| {
-            let name = PACKAGE_NAME.captures(snapshot.text(path)?)?[1].replace('-', "_");
+            let name = PACKAGE_NAME.captures(&snapshot.text(path)?)?[1].replace('-', "_");
             Some((name, join(parent(path), "src")))
         })
         .collect()
@@ -261,7 +261,7 @@ mod tests {
         let parsed = parse("mod db;\npub(crate) mod cart;\nuse crate::db::Pool;\nfn main() {}\n");
         let specs: Vec<&str> = parsed.imports.iter().map(|i| i.spec.as_str()).collect();
         assert_eq!(specs, ["mod db", "mod cart", "crate::db::Pool"]);
-        assert_eq!(parsed.symbols, [("main".to_string(), 4)]);
+        assert_eq!(parsed.symbols.iter().collect::<Vec<_>>(), [("main", 4)]);
     }
 
     #[test]

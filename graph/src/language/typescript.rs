@@ -3,12 +3,13 @@
 //! and `index` probing, `.js` written for a `.ts` file, `@/` for `src/`, and workspace
 //! packages by their package.json name); exported and top-level names as symbols.
 
-use super::{symbols, Language, Lines, Parsed, RawImport};
+use super::{Language, Parsed, RawImport};
+use crate::model::Symbols;
 use crate::tree::{join, normalize, parent, Snapshot};
 use qa_shared::change::Confidence;
 use qa_shared::graph::Support;
 use regex::Regex;
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock};
 
 pub const EXTENSIONS: &[&str] = &["ts", "tsx", "js", "jsx", "mjs", "cjs", "mts", "cts"];
 
@@ -89,7 +90,7 @@ impl Packages {
         let all = snapshot
             .named("package.json")
             .filter_map(|path| {
-                let json = serde_json::from_str(snapshot.text(path)?).ok()?;
+                let json = serde_json::from_str(&snapshot.text(path)?).ok()?;
                 Some(Package {
                     dir: parent(path).to_string(),
                     manifest: path.to_string(),
@@ -188,19 +189,31 @@ pub fn probe(snapshot: &Snapshot, base: &str) -> Option<String> {
             "cjs" => &["cts"],
             _ => &[],
         };
-        if let Some(found) = swaps
-            .iter()
-            .map(|e| format!("{stem}.{e}"))
-            .find(|p| snapshot.has(p))
-        {
+        if let Some(found) = first_file(snapshot, stem, ".", swaps) {
             return Some(found);
         }
     }
-    PROBE
-        .iter()
-        .map(|e| format!("{base}.{e}"))
-        .chain(PROBE.iter().map(|e| format!("{base}/index.{e}")))
-        .find(|p| snapshot.has(p))
+    first_file(snapshot, base, ".", PROBE).or_else(|| first_file(snapshot, base, "/index.", PROBE))
+}
+
+/// The first `{stem}{middle}{extension}` of the tree, in the order of `extensions`.
+fn first_file(
+    snapshot: &Snapshot,
+    stem: &str,
+    middle: &str,
+    extensions: &[&str],
+) -> Option<String> {
+    let mut path = String::with_capacity(stem.len() + middle.len() + 4);
+    for extension in extensions {
+        path.clear();
+        path.push_str(stem);
+        path.push_str(middle);
+        path.push_str(extension);
+        if snapshot.has(&path) {
+            return Some(path);
+        }
+    }
+    None
 }
 
 static IMPORT_FROM: LazyLock<Regex> = LazyLock::new(|| {
@@ -215,16 +228,15 @@ static IMPORT_CALL: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r#"(?:\b(?:const|let|var)\s+(\{[^}]*\}|[\w$]+)\s*=\s*(?:await\s+)?)?\b(?:require|import)\s*\(\s*['"]([^'"\n]+)['"]\s*\)"#)
         .expect("a valid regex")
 });
-static DECLARATION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?m)^[ \t]*(?:export[ \t]+)?(?:default[ \t]+)?(?:declare[ \t]+)?(?:async[ \t]+)?(?:function\*?|class|const|let|var|interface|type|enum)[ \t]+([A-Za-z_$][\w$]*)")
-        .expect("a valid regex")
-});
+/// The rest of an identifier from its first non-ASCII character on (`[\w$]` is Unicode).
+static IDENTIFIER_REST: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\A[\w$]*").expect("a valid regex"));
 
 /// Imports and declared names of one file; comments are blanked first so commented-out
 /// imports bind nothing.
 pub fn parse(text: &str) -> Parsed {
     let code = blank_comments(text);
-    let lines = Lines::new(&code);
+    let mut lines = LineCounter::new(&code);
     let mut imports = Vec::new();
     for c in IMPORT_FROM.captures_iter(&code) {
         let (clause, spec) = (&c[1], &c[2]);
@@ -249,8 +261,104 @@ pub fn parse(text: &str) -> Parsed {
         });
     }
     imports.sort_by_key(|i| i.line);
-    let symbols = symbols(&DECLARATION, &code, &lines);
+    let symbols = Arc::new(declarations(&code));
     Parsed { imports, symbols }
+}
+
+/// Declared names with their lines: on a line of its own, after blanks and any of
+/// `export`, `default`, `declare` and `async` (in that order, each followed by a blank),
+/// one of `function`/`function*`, `class`, `const`, `let`, `var`, `interface`, `type`,
+/// `enum`, blanks, then the name. The regex
+/// `(?m)^[ \t]*(?:export[ \t]+)?(?:default[ \t]+)?(?:declare[ \t]+)?(?:async[ \t]+)?
+/// (?:function\*?|class|const|let|var|interface|type|enum)[ \t]+([A-Za-z_$][\w$]*)`,
+/// read by hand: no word is a prefix of another, so no choice is ever taken back.
+fn declarations(code: &str) -> Symbols {
+    const MODIFIERS: [&str; 4] = ["export", "default", "declare", "async"];
+    const KEYWORDS: [&str; 8] = [
+        "function",
+        "class",
+        "const",
+        "let",
+        "var",
+        "interface",
+        "type",
+        "enum",
+    ];
+    let blanks = |s: &str| s.trim_start_matches([' ', '\t']).len() < s.len();
+    let mut found = Vec::new();
+    for (n, line) in code.split('\n').enumerate() {
+        let mut rest = line.trim_start_matches([' ', '\t']);
+        for modifier in MODIFIERS {
+            if let Some(after) = rest.strip_prefix(modifier).filter(|a| blanks(a)) {
+                rest = after.trim_start_matches([' ', '\t']);
+            }
+        }
+        let Some(keyword) = KEYWORDS.iter().find(|k| rest.starts_with(**k)) else {
+            continue;
+        };
+        let mut after = &rest[keyword.len()..];
+        if *keyword == "function" {
+            after = after.strip_prefix('*').unwrap_or(after);
+        }
+        if !blanks(after) {
+            continue;
+        }
+        let name = after.trim_start_matches([' ', '\t']);
+        if !name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_' || c == '$') {
+            continue;
+        }
+        let ascii = name
+            .bytes()
+            .position(|b| !(b.is_ascii_alphanumeric() || b == b'_' || b == b'$'))
+            .unwrap_or(name.len());
+        let end = match name.as_bytes().get(ascii) {
+            Some(b) if !b.is_ascii() => {
+                ascii + IDENTIFIER_REST.find(&name[ascii..]).map_or(0, |m| m.end())
+            }
+            _ => ascii,
+        };
+        found.push((&name[..end], u32::try_from(n + 1).unwrap_or(u32::MAX)));
+    }
+    found.into_iter().collect()
+}
+
+/// 1-based lines of offsets asked for mostly in increasing order (each regex's matches
+/// are), as [`super::Lines`] gives them: the newlines since the last offset asked for are
+/// counted, not every line start of the text indexed.
+struct LineCounter<'a> {
+    text: &'a [u8],
+    offset: usize,
+    line: u32,
+}
+
+impl<'a> LineCounter<'a> {
+    fn new(text: &'a str) -> LineCounter<'a> {
+        LineCounter {
+            text: text.as_bytes(),
+            offset: 0,
+            line: 1,
+        }
+    }
+
+    /// The line where group `group` of a match starts (the whole match for 0).
+    fn at(&mut self, captures: &regex::Captures, group: usize) -> u32 {
+        self.of(captures.get(group).map_or(0, |m| m.start()))
+    }
+
+    fn of(&mut self, offset: usize) -> u32 {
+        if offset < self.offset {
+            (self.offset, self.line) = (0, 1);
+        }
+        let newlines = self.text[self.offset..offset]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count();
+        self.line = self
+            .line
+            .saturating_add(u32::try_from(newlines).unwrap_or(u32::MAX));
+        self.offset = offset;
+        self.line
+    }
 }
 
 /// Local names an import clause binds: `A, { B, C as D }` -> A, B, D; `* as NS` -> NS.
@@ -282,66 +390,87 @@ fn bindings(clause: &str) -> Vec<String> {
     names
 }
 
-/// The text with `//` and `/* */` comments replaced by spaces (newlines kept, so line
-/// numbers hold); string and template literals are left as they are.
+/// The text with `//` and `/* */` comments replaced by spaces, one a character (newlines
+/// kept, so line numbers hold); string and template literals are left as they are.
 pub fn blank_comments(text: &str) -> String {
-    #[derive(PartialEq)]
-    enum State {
-        Code,
-        Line,
-        Block,
-        Quote(char),
-    }
+    let bytes = text.as_bytes();
     let mut out = String::with_capacity(text.len());
-    let mut state = State::Code;
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        match state {
-            State::Code => match c {
-                '/' if chars.peek() == Some(&'/') => {
-                    state = State::Line;
-                    out.push(' ');
-                }
-                '/' if chars.peek() == Some(&'*') => {
-                    state = State::Block;
-                    out.push(' ');
-                }
-                '"' | '\'' | '`' => {
-                    state = State::Quote(c);
-                    out.push(c);
-                }
-                _ => out.push(c),
-            },
-            State::Line => {
-                if c == '\n' {
-                    state = State::Code;
-                    out.push('\n');
-                } else {
-                    out.push(' ');
-                }
+    // `text[copied..i]` is code or literals still to copy as they are.
+    let (mut copied, mut i) = (0, 0);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                out.push_str(&text[copied..i]);
+                let end = memchr_from(bytes, b'\n', i).unwrap_or(bytes.len());
+                push_spaces(&mut out, text[i..end].chars().count());
+                (copied, i) = (end, end);
             }
-            State::Block => {
-                if c == '*' && chars.peek() == Some(&'/') {
-                    chars.next();
-                    out.push_str("  ");
-                    state = State::Code;
-                } else {
-                    out.push(if c == '\n' { '\n' } else { ' ' });
-                }
-            }
-            State::Quote(q) => {
-                out.push(c);
-                if c == '\\' {
-                    if let Some(next) = chars.next() {
-                        out.push(next);
+            b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                out.push_str(&text[copied..i]);
+                // The `*` that opened the comment may close it too (`/*/`).
+                let close = text[i + 1..].find("*/").map(|at| i + 1 + at);
+                let end = close.map_or(bytes.len(), |at| at + 2);
+                let body = &text[i..close.unwrap_or(bytes.len())];
+                for (n, line) in body.split('\n').enumerate() {
+                    if n > 0 {
+                        out.push('\n');
                     }
-                } else if c == q || (c == '\n' && q != '`') {
-                    state = State::Code;
+                    push_spaces(&mut out, line.chars().count());
                 }
+                if close.is_some() {
+                    out.push_str("  ");
+                }
+                (copied, i) = (end, end);
+            }
+            quote @ (b'"' | b'\'' | b'`') => {
+                let ends_at_newline = quote != b'`';
+                i += 1;
+                loop {
+                    let Some(at) = bytes[i..]
+                        .iter()
+                        .position(|&b| b == quote || b == b'\\' || (b == b'\n' && ends_at_newline))
+                    else {
+                        i = bytes.len();
+                        break;
+                    };
+                    i += at + 1;
+                    if bytes[i - 1] != b'\\' {
+                        break;
+                    }
+                    // Past the escaped character's first byte: the rest of a multi-byte
+                    // character never looks like a quote, a backslash or a newline.
+                    i = (i + 1).min(bytes.len());
+                }
+            }
+            _ => {
+                i += bytes[i..]
+                    .iter()
+                    .position(|&b| matches!(b, b'/' | b'"' | b'\'' | b'`'))
+                    .unwrap_or(bytes.len() - i)
+                    .max(1);
             }
         }
     }
+    out.push_str(&text[copied..]);
     out
+}
+
+/// The position of the first `byte` at or after `from`.
+fn memchr_from(bytes: &[u8], byte: u8, from: usize) -> Option<usize> {
+    bytes[from..]
+        .iter()
+        .position(|&b| b == byte)
+        .map(|at| from + at)
+}
+
+fn push_spaces(out: &mut String, n: usize) {
+    const SPACES: &str = "                                                                ";
+    let mut left = n;
+    while left > 0 {
+        let take = left.min(SPACES.len());
+        out.push_str(&SPACES[..take]);
+        left -= take;
+    }
 }
 
 #[cfg(test)]
@@ -371,8 +500,8 @@ mod tests {
     fn declared_names_are_symbols_with_lines() {
         let parsed = parse("export default function Checkout() {}\nconst Local = 1;\n");
         assert_eq!(
-            parsed.symbols,
-            [("Checkout".to_string(), 1), ("Local".to_string(), 2)]
+            parsed.symbols.iter().collect::<Vec<_>>(),
+            [("Checkout", 1), ("Local", 2)]
         );
     }
 
@@ -390,5 +519,28 @@ mod tests {
     fn namespace_imports_bind_their_alias() {
         assert_eq!(bindings("* as api"), ["api"]);
         assert_eq!(bindings("{ type T, U }"), ["T", "U"]);
+    }
+
+    #[test]
+    fn comments_blank_one_space_a_character_and_literals_stay() {
+        assert_eq!(
+            blank_comments("a /* é\nb */ c // ü\nd"),
+            "a     \n     c     \nd"
+        );
+        assert_eq!(blank_comments("x /*/ y"), "x     y");
+        assert_eq!(blank_comments("s = 'a\\'//b' // c"), "s = 'a\\'//b'     ");
+        assert_eq!(blank_comments("t = `//\n/*` /* z"), "t = `//\n/*`     ");
+        assert_eq!(blank_comments("u = \"é\\\n//\" v"), "u = \"é\\\n//\" v");
+    }
+
+    #[test]
+    fn declarations_read_as_the_declaration_pattern_does() {
+        let code = "function* gen() {}\nfunction *star() {}\n  export default class A {}\nexports.x = 1;\nconstructor(a) {}\nconst café = 1;\nexport async function $run() {}\nexport default Foo;\nlet\tx2 = 3;\n";
+        let parsed = parse(code);
+        let names: Vec<(&str, u32)> = parsed.symbols.iter().collect();
+        assert_eq!(
+            names,
+            [("gen", 1), ("A", 3), ("café", 6), ("$run", 7), ("x2", 9)]
+        );
     }
 }

@@ -10,7 +10,7 @@ use crate::tree::{file_name, in_fixture_dir, parent, Snapshot, FIXTURE_DIRS, SOU
 use qa_shared::change::Confidence;
 use qa_shared::graph::{EdgeKind, NodeKind, Support};
 use regex::Regex;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap};
 use std::sync::LazyLock;
 
 /// The tests-and-fixtures repository adapter.
@@ -146,18 +146,29 @@ fn named_paths(text: &str) -> HashMap<&str, u32> {
 /// `uses-fixture` edges from each test to the fixtures under its directory's reach that
 /// it names by their path inside the fixture directory or by their file name.
 fn uses_fixtures(snapshot: &Snapshot, tests: &[&str], fragment: &mut Fragment) {
-    let named: BTreeMap<&str, HashMap<&str, u32>> = tests
+    // Each fixture with the path inside its directory and the prefix of the tests that
+    // may use it (None: any test).
+    let fixtures: Vec<(&String, &String, &str, Option<String>)> = snapshot
+        .fixtures
         .iter()
-        .filter_map(|t| Some((*t, named_paths(snapshot.text(t)?))))
+        .filter_map(|(fixture, oid)| {
+            let (owner, inside) = fixture_parts(fixture)?;
+            let prefix = (!owner.is_empty()).then(|| format!("{owner}/"));
+            Some((fixture, oid, inside, prefix))
+        })
         .collect();
     let mut used = BTreeSet::new();
-    for (fixture, oid) in &snapshot.fixtures {
-        let Some((owner, inside)) = fixture_parts(fixture) else {
+    // One test's text at a time: the texts are not kept.
+    for test in tests {
+        let Some(text) = snapshot.text(test) else {
             continue;
         };
-        let prefix = format!("{owner}/");
-        for (test, names) in &named {
-            if !(owner.is_empty() || test.starts_with(&prefix)) {
+        let names = named_paths(&text);
+        for &(fixture, oid, inside, ref prefix) in &fixtures {
+            if prefix
+                .as_ref()
+                .is_some_and(|p| !test.starts_with(p.as_str()))
+            {
                 continue;
             }
             let Some(line) = names.get(inside).or_else(|| names.get(file_name(fixture))) else {
@@ -166,7 +177,7 @@ fn uses_fixtures(snapshot: &Snapshot, tests: &[&str], fragment: &mut Fragment) {
             let key = NodeKey::new(NodeKind::Fixture, fixture.clone());
             if used.insert(fixture.as_str()) {
                 let mut node = Node::new(key.clone(), Confidence::High, Located::new(fixture, 0));
-                node.blob = Some(oid.clone());
+                node.blob = Some(oid.into());
                 fragment.nodes.push(node);
             }
             fragment.edges.push(Edge::new(

@@ -40,7 +40,7 @@ impl Adapter for Flows {
         let mut fragment = Fragment::default();
         for flow in &manifest.flows {
             let key = NodeKey::new(NodeKind::Flow, &flow.name);
-            let at = Located::new(QA_MANIFEST, line_of_flow(text, &flow.name));
+            let at = Located::new(QA_MANIFEST, line_of_flow(&text, &flow.name));
             fragment
                 .nodes
                 .push(Node::new(key.clone(), Confidence::High, at.clone()));
