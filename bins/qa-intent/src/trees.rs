@@ -1,18 +1,19 @@
 //! Syntax trees of changed source files (tree-sitter and the official grammars) and the
 //! outline read from them: items, conditions, error exits, list elements, tests.
 //!
-//! What each language contributes is a query file beside this module (`trees/*.scm`)
-//! naming its items, conditions, exits, constant lists and match arms with shared
-//! capture names; the tests and their expectations are read by `oracle`. Everything here
-//! is pure: the same text gives the same outline.
+//! What each language's nodes are to the outline is a table of node kinds (`kinds`); the
+//! tests and their expectations are read by `oracle`. Everything here is pure: the same
+//! text gives the same outline.
 
 use std::borrow::Cow;
 use std::ops::Range;
-use std::sync::OnceLock;
 
-use tree_sitter::{Node, Parser, Query, QueryCursor, StreamingIterator, Tree};
+use tree_sitter::{Node, Parser, Tree};
 
 use crate::oracle::{self, Test};
+use kinds::Role;
+
+mod kinds;
 
 /// A language with a grammar; every other file is read by the line lexer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -53,33 +54,6 @@ impl Grammar {
             Grammar::Python => tree_sitter_python::LANGUAGE.into(),
             Grammar::Go => tree_sitter_go::LANGUAGE.into(),
         }
-    }
-
-    fn query_source(self) -> String {
-        const ECMASCRIPT: &str = include_str!("trees/ecmascript.scm");
-        match self {
-            Grammar::Rust => include_str!("trees/rust.scm").to_string(),
-            Grammar::TypeScript | Grammar::Tsx => {
-                format!("{ECMASCRIPT}\n{}", include_str!("trees/typescript.scm"))
-            }
-            Grammar::JavaScript => {
-                format!("{ECMASCRIPT}\n{}", include_str!("trees/javascript.scm"))
-            }
-            Grammar::Python => include_str!("trees/python.scm").to_string(),
-            Grammar::Go => include_str!("trees/go.scm").to_string(),
-        }
-    }
-
-    /// The outline query, compiled once per grammar for the whole process, when first
-    /// needed (compiling all six costs more than a small change takes to read).
-    fn query(self) -> &'static Query {
-        static QUERIES: [OnceLock<Query>; 6] = [const { OnceLock::new() }; 6];
-        QUERIES[self as usize].get_or_init(|| {
-            // The query files are part of the build; a broken one is a bug the tests
-            // catch at once.
-            Query::new(&self.language(), &self.query_source())
-                .unwrap_or_else(|e| panic!("the {self:?} outline query: {e}"))
-        })
     }
 }
 
@@ -469,67 +443,27 @@ pub fn excerpt(code: &str) -> String {
 }
 
 fn read(grammar: Grammar, tree: &Tree, text: &str, ranges: Option<&[Range<usize>]>) -> Outline {
-    let query = grammar.query();
-    let names = query.capture_names();
-    let mut cursor = QueryCursor::new();
     let mut items = Vec::new();
     let mut conditions = Vec::new();
     let mut exits = Vec::new();
     let mut lists = Vec::new();
     let mut arms = Vec::new();
-    let whole = 0..text.len();
-    for range in ranges.unwrap_or(std::slice::from_ref(&whole)) {
-        cursor.set_byte_range(range.clone());
-        let mut matches = cursor.matches(query, tree.root_node(), text.as_bytes());
-        while let Some(m) = matches.next() {
-            let capture = |name: &str| {
-                m.captures()
-                    .iter()
-                    .find(|c| names[c.index as usize] == name)
-                    .map(|c| c.node)
-            };
-            for c in m.captures() {
-                let node = c.node;
-                match names[c.index as usize] {
-                    n if n.starts_with("item.") => {
-                        let kind = match n {
-                            "item.function" => ItemKind::Function,
-                            "item.type" => ItemKind::Type,
-                            "item.constant" => ItemKind::Constant,
-                            "item.macro" => ItemKind::Macro,
-                            _ => ItemKind::Module,
-                        };
-                        let name = capture("name").map(|n| excerpt(text_of(n, text)));
-                        let params = capture("params")
-                            .map(|p| param_names(p, text))
-                            .unwrap_or_default();
-                        items.push(Item {
-                            kind,
-                            name: name.unwrap_or_default(),
-                            path: String::new(),
-                            start: line_of(node),
-                            end: node.end_position().row as u32 + 1,
-                            params,
-                            bytes: (node.start_byte(), node.end_byte()),
-                        });
-                    }
-                    "condition" => conditions.push(node),
-                    "exit" => {
-                        let kind = match capture("exit.name").map(|n| text_of(n, text)) {
-                            Some("panic" | "todo" | "unimplemented" | "unreachable") => {
-                                ExitKind::Panic
-                            }
-                            Some("unwrap" | "expect") => ExitKind::Unwrap,
-                            None => ExitKind::Throw,
-                            Some(_) => ExitKind::Error,
-                        };
-                        exits.push((node, kind));
-                    }
-                    "list" => lists.push(node),
-                    "arm" => arms.push(node),
-                    _ => {}
-                }
-            }
+    for &node in &Walk::new(tree.root_node(), ranges).all {
+        match kinds::role(grammar, node, text) {
+            Some(Role::Item { kind, name, params }) => items.push(Item {
+                kind,
+                name: excerpt(text_of(name, text)),
+                path: String::new(),
+                start: line_of(node),
+                end: node.end_position().row as u32 + 1,
+                params: params.map(|p| param_names(p, text)).unwrap_or_default(),
+                bytes: (node.start_byte(), node.end_byte()),
+            }),
+            Some(Role::Condition(c)) => conditions.push(c),
+            Some(Role::Exit(kind)) => exits.push((node, kind)),
+            Some(Role::List) => lists.push(node),
+            Some(Role::Arm(pattern)) => arms.push(pattern),
+            None => {}
         }
     }
     // Ranges that share an item or a fact capture it once each.
