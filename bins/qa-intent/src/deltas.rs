@@ -119,14 +119,16 @@ pub fn of_changeset(cs: &Changeset, repo: &Path) -> (Deltas, Stats) {
                 scope.spawn(move || {
                     let mut stats = Stats::default();
                     let mut lines = BTreeSet::new();
+                    let mut squeezed = Vec::new();
                     let Ok(git) = git2::Repository::open(repo) else {
-                        return (Vec::new(), stats, lines);
+                        return (Vec::new(), stats, lines, squeezed);
                     };
                     let deltas = chunk
                         .into_iter()
                         .filter_map(|f| {
                             let v = sources::versions(&git, repo, f);
                             lines.extend(base_lines(v.base.as_deref()));
+                            squeezed.extend(v.base.as_deref().map(squeeze));
                             let t = Instant::now();
                             let d = delta(f, &v, macros).map(|d| (f.path.clone(), d));
                             stats.busy += t.elapsed();
@@ -136,7 +138,7 @@ pub fn of_changeset(cs: &Changeset, repo: &Path) -> (Deltas, Stats) {
                             d
                         })
                         .collect::<Vec<_>>();
-                    (deltas, stats, lines)
+                    (deltas, stats, lines, squeezed)
                 })
             })
             .collect();
@@ -144,13 +146,36 @@ pub fn of_changeset(cs: &Changeset, repo: &Path) -> (Deltas, Stats) {
         let mut deltas = Deltas::new();
         // Lines of every changed file's base: an added copy of one is not new code.
         let mut based = BTreeSet::new();
+        let mut squeezed_bases: Vec<String> = Vec::new();
         for h in handles {
-            let (part, s, lines) = h.join().unwrap_or_default();
+            let (part, s, lines, squeezed) = h.join().unwrap_or_default();
             based.extend(lines);
+            squeezed_bases.extend(squeezed);
             deltas.extend(part);
             stats.files += s.files;
             stats.bytes += s.bytes;
             stats.busy += s.busy;
+        }
+        // A condition that stood as a condition in another changed file's base was moved
+        // or copied from there (`if threads == 1` copied into a new module).
+        for d in deltas.values_mut() {
+            let (stood, new): (Vec<At>, Vec<At>) = std::mem::take(&mut d.new_conditions)
+                .into_iter()
+                .partition(|c| {
+                    let c = squeeze(&c.text);
+                    c.len() >= 6 && squeezed_bases.iter().any(|b| stood_as_condition(b, &c))
+                });
+            d.new_conditions = new;
+            d.moved_conditions.extend(stood);
+        }
+        // A test deleted here and changed (added) in another file was moved.
+        let tests_elsewhere: BTreeSet<String> = deltas
+            .values()
+            .flat_map(|d| d.changed_tests.iter().map(|t| t.name.clone()))
+            .collect();
+        for d in deltas.values_mut() {
+            d.removed_tests
+                .retain(|t| !tests_elsewhere.contains(&t.item));
         }
         // A check another changed file gained was moved there, not dropped.
         let gained: BTreeSet<String> = deltas
@@ -482,10 +507,12 @@ pub fn compare(
         ));
     }
 
+    // An element is known by its key (`mounted` of `mounted(el) {...}`, `a` of `a: 1`):
+    // one whose body changed is neither added nor removed.
     let elements = |o: &Outline| -> BTreeSet<(String, String)> {
         o.elements
             .iter()
-            .map(|m| (o.path_of(m.item).to_string(), m.text.clone()))
+            .map(|m| (o.path_of(m.item).to_string(), element_key(&m.text)))
             .collect()
     };
     let (base_el, head_el) = (elements(base), elements(head));
@@ -493,13 +520,13 @@ pub fn compare(
     let base_items: BTreeSet<&str> = base.items.iter().map(|i| i.path.as_str()).collect();
     let head_items: BTreeSet<&str> = head.items.iter().map(|i| i.path.as_str()).collect();
     for m in head.elements.iter().filter(|m| added.contains(&m.line)) {
-        let key = (head.path_of(m.item).to_string(), m.text.clone());
+        let key = (head.path_of(m.item).to_string(), element_key(&m.text));
         if base_items.contains(key.0.as_str()) && !base_el.contains(&key) {
             d.added_elements.push(at(head, m.item, m.line, &m.text));
         }
     }
     for m in base.elements.iter().filter(|m| removed.contains(&m.line)) {
-        let key = (base.path_of(m.item).to_string(), m.text.clone());
+        let key = (base.path_of(m.item).to_string(), element_key(&m.text));
         if head_items.contains(key.0.as_str()) && !head_el.contains(&key) {
             d.removed_elements.push(At {
                 item: key.0,
@@ -590,6 +617,15 @@ fn base_lines(text: Option<&str>) -> BTreeSet<String> {
 /// A line without its whitespace.
 pub fn squeeze(line: &str) -> String {
     line.chars().filter(|c| !c.is_whitespace()).collect()
+}
+
+/// What names an element: the key of a `key: value` pair or the name of a method,
+/// else the whole element (a string in a list is its own key).
+fn element_key(text: &str) -> String {
+    let t = text.trim();
+    let quoted = t.starts_with(['"', '\'', '`']);
+    let cut = t.find([':', '(', '{', '=']).filter(|_| !quoted);
+    squeeze(cut.map_or(t, |i| &t[..i]))
 }
 
 /// True when the whitespace-free text holds `condition` as a whole condition: right after

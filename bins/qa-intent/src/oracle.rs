@@ -735,6 +735,16 @@ fn setup_of(body: Node, text: &str) -> Option<String> {
         .any(|w| lower.starts_with(w))
             || lower.contains("expect(")
             || st.kind().contains("comment")
+            // A helper the test defines is no action.
+            || matches!(
+                st.kind(),
+                "function_definition"
+                    | "decorated_definition"
+                    | "class_definition"
+                    | "function_declaration"
+                    | "function_item"
+                    | "class_declaration"
+            )
             || st.kind() == "string" && t.starts_with("\"\"\"");
         (!asserts && t.contains('(') && !t.starts_with('#')).then(|| excerpt(t))
     })

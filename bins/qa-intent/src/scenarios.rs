@@ -206,18 +206,21 @@ impl Ctx<'_> {
                 e.at.file == c.at.file && e.at.line >= c.at.line && e.at.line - c.at.line <= 3
             })
         };
+        // The situation to arrange: a new condition, unless a changed test sets up the
+        // case itself (a product condition would then be a guess at which side it takes).
+        let oracle = self.oracle();
         let mut given = 0;
         for c in conditions
             .iter()
             .filter(|c| c.kind == FactKind::Condition && !c.preexisting && !guards_error(c))
-            .take(1)
+            .take(usize::from(oracle.is_empty()))
         {
             steps.push(given_step(&c.text));
             given += 1;
         }
         // A condition the trees see as new where the line reader saw none (`let x = if
         // ... {`, a multi-line condition).
-        if given == 0 {
+        if given == 0 && oracle.is_empty() {
             if let Some((file, c)) = self.new_conditions().into_iter().next() {
                 steps.push(format!(
                     "Arrange that `{}` holds ({file}:{})",
@@ -229,7 +232,6 @@ impl Ctx<'_> {
             steps.push(action_step(&a.text));
         }
         // What the changed tests set up and call, when the product lines name no way in.
-        let oracle = self.oracle();
         if triggers.is_empty() && actions.is_empty() {
             steps.extend(oracle_steps(&oracle));
             // No test to follow: the changed functions are the way in.

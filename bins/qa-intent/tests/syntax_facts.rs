@@ -740,3 +740,41 @@ fn a_kept_test_is_not_reported_deleted() {
         .filter_map(|s| s["data"]["proof_gap"].as_str())
         .any(|g| g.contains("deletes the test")));
 }
+
+#[test]
+fn a_condition_from_another_files_base_on_a_different_line_is_no_new_boundary() {
+    let main = "pub fn run(threads: usize) {\n    if threads == 1 {\n        single();\n    }\n}\nfn single() {}\n";
+    let main_after = "pub fn run(threads: usize) {\n    if threads == 1 {\n        single();\n    }\n    log();\n}\nfn single() {}\nfn log() {}\n";
+    let enabled = "pub fn run_indexed(threads: usize, index: bool) {\n    if !index {\n        return;\n    } else if threads == 1 {\n        single();\n    }\n}\nfn single() {}\n";
+    let rs = flow(&rust_change(
+        "pub mod main;\n",
+        "pub mod main;\npub mod enabled;\n",
+        &[
+            ("src/main.rs", main, main_after),
+            ("src/enabled.rs", "", enabled),
+        ],
+        "Search an index when one is enabled",
+    ));
+    assert_none_titled(&rs, "Boundary: threads == 1");
+}
+
+#[test]
+fn a_rewritten_method_of_a_constant_object_is_neither_gained_nor_lost() {
+    let mut r = Repo::new();
+    r.write(
+        "src/model.js",
+        "export const vModelText = {\n  created(el) {\n    el.value = '';\n  },\n  mounted(el) {\n    el.value = 'a';\n  },\n};\n",
+    );
+    r.commit("init");
+    r.branch("feature");
+    r.write(
+        "src/model.js",
+        "export const vModelText = {\n  created(el) {\n    el.value = '';\n  },\n  mounted(el, { value }) {\n    el.value = value == null ? '' : value;\n  },\n};\n",
+    );
+    r.commit("Preserve the text input's value before hydration");
+    let texts = evidence_texts(&flow(&r));
+    assert!(
+        !texts.iter().any(|t| t.contains(" loses ") || t.contains(" gains ")),
+        "{texts:?}"
+    );
+}
