@@ -171,7 +171,9 @@ pub fn of_changeset(cs: &Changeset, repo: &Path) -> (Deltas, Stats) {
         // A test deleted here and changed (added) in another file was moved.
         let tests_elsewhere: BTreeSet<String> = deltas
             .values()
-            .flat_map(|d| d.changed_tests.iter().map(|t| t.name.clone()))
+            .flat_map(|d| d.changed_tests.iter())
+            // A subtest `TestX/case` stands for its test too.
+            .map(|t| t.name.split('/').next().unwrap_or(&t.name).to_string())
             .collect();
         for d in deltas.values_mut() {
             d.removed_tests
@@ -338,6 +340,10 @@ pub fn delta(file: &FileData, v: &sources::Versions, macros: &[String]) -> Optio
     d.copied_lines = copied_lines;
     let head_text = v.head.as_deref().unwrap_or("");
     for t in &base.tests {
+        // A subtest goes with its test: `TestX/case` is named by `TestX`.
+        if t.name.contains('/') {
+            continue;
+        }
         let all_removed = (t.line..=t.end).all(|l| removed.contains(&l));
         if all_removed && !head_text.contains(t.name.as_str()) {
             d.removed_tests.push(At {
@@ -629,13 +635,14 @@ fn element_key(text: &str) -> String {
 }
 
 /// True when the whitespace-free text holds `condition` as a whole condition: right after
-/// `if`/`while`/`(` and right before `)`, `{`, `:` or `?` (not inside a larger expression).
+/// `if`/`while`/`(` and right before `)`, `{`, `:`, `?` or a match guard's `=>` (not inside
+/// a larger expression).
 fn stood_as_condition(squeezed: &str, condition: &str) -> bool {
     squeezed.match_indices(condition).any(|(at, _)| {
         let before = &squeezed[..at];
-        let after = squeezed[at + condition.len()..].chars().next();
+        let after = &squeezed[at + condition.len()..];
         (before.ends_with('(') || before.ends_with("if") || before.ends_with("while"))
-            && matches!(after, Some(')' | '{' | ':' | '?'))
+            && (after.starts_with([')', '{', ':', '?']) || after.starts_with("=>"))
     })
 }
 

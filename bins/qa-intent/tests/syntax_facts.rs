@@ -774,7 +774,62 @@ fn a_rewritten_method_of_a_constant_object_is_neither_gained_nor_lost() {
     r.commit("Preserve the text input's value before hydration");
     let texts = evidence_texts(&flow(&r));
     assert!(
-        !texts.iter().any(|t| t.contains(" loses ") || t.contains(" gains ")),
+        !texts
+            .iter()
+            .any(|t| t.contains(" loses ") || t.contains(" gains ")),
         "{texts:?}"
     );
+}
+
+#[test]
+fn a_condition_that_was_a_match_guard_in_another_file_is_no_new_boundary() {
+    let main = "pub fn run(mode: u8, threads: usize) {\n    match mode {\n        0 if threads == 1 => single(),\n        _ => {}\n    }\n}\nfn single() {}\n";
+    let main_after = "pub fn run(mode: u8, threads: usize) {\n    match mode {\n        0 if threads == 1 => single(),\n        _ => log(),\n    }\n}\nfn single() {}\nfn log() {}\n";
+    let enabled = "pub fn run_indexed(threads: usize) {\n    if threads == 1 {\n        single();\n    }\n}\nfn single() {}\n";
+    let rs = flow(&rust_change(
+        "pub mod main;\n",
+        "pub mod main;\npub mod enabled;\n",
+        &[
+            ("src/main.rs", main, main_after),
+            ("src/enabled.rs", "", enabled),
+        ],
+        "Search an index when one is enabled",
+    ));
+    assert_none_titled(&rs, "Boundary: threads == 1");
+}
+
+#[test]
+fn a_go_test_moved_to_another_package_is_not_deleted() {
+    let test = "package p\n\nimport \"testing\"\n\nfunc TestSNS(t *testing.T) {\n\tt.Run(\"topic\", func(t *testing.T) {\n\t\tif got := Topic(); got != \"a\" {\n\t\t\tt.Errorf(\"got %q\", got)\n\t\t}\n\t})\n}\n";
+    let mut r = Repo::new();
+    r.write("go.mod", "module example.com/p\n\ngo 1.22\n");
+    r.write(
+        "config/config.go",
+        "package config\n\nfunc Topic() string {\n\treturn \"a\"\n}\n",
+    );
+    r.write(
+        "config/config_test.go",
+        test.replace("package p", "package config"),
+    );
+    r.commit("init");
+    r.branch("feature");
+    r.remove("config/config_test.go");
+    r.write(
+        "config/config.go",
+        "package config\n\nfunc Other() string {\n\treturn \"b\"\n}\n",
+    );
+    r.write(
+        "sns/config.go",
+        "package sns\n\nfunc Topic() string {\n\treturn \"a\"\n}\n",
+    );
+    r.write(
+        "sns/config_test.go",
+        test.replace("package p", "package sns"),
+    );
+    r.commit("Move the SNS configuration into its package");
+    let rs = flow(&r);
+    assert!(!scenarios(&rs)
+        .iter()
+        .filter_map(|s| s["data"]["proof_gap"].as_str())
+        .any(|g| g.contains("deletes the test")));
 }
