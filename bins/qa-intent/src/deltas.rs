@@ -2,7 +2,7 @@
 //! trees: conditions new or moved, error exits added or removed, list elements and match
 //! arms added or removed, parameters, and the tests it changed.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -118,7 +118,7 @@ pub fn of_changeset(cs: &Changeset, repo: &Path) -> (Deltas, Stats) {
                 let macros = &macros;
                 scope.spawn(move || {
                     let mut stats = Stats::default();
-                    let mut lines = BTreeSet::new();
+                    let mut lines = HashSet::new();
                     let mut squeezed = Vec::new();
                     let Ok(git) = git2::Repository::open(repo) else {
                         return (Vec::new(), stats, lines, squeezed);
@@ -145,7 +145,7 @@ pub fn of_changeset(cs: &Changeset, repo: &Path) -> (Deltas, Stats) {
         let mut stats = Stats::default();
         let mut deltas = Deltas::new();
         // Lines of every changed file's base: an added copy of one is not new code.
-        let mut based = BTreeSet::new();
+        let mut based = HashSet::new();
         let mut squeezed_bases: Vec<String> = Vec::new();
         for h in handles {
             let (part, s, lines, squeezed) = h.join().unwrap_or_default();
@@ -158,12 +158,16 @@ pub fn of_changeset(cs: &Changeset, repo: &Path) -> (Deltas, Stats) {
         }
         // A condition that stood as a condition in another changed file's base was moved
         // or copied from there (`if threads == 1` copied into a new module).
+        // All bases in one text (joined by a byte no squeezed text holds), searched once per
+        // condition.
+        let bases = squeezed_bases.join("\n");
+        drop(squeezed_bases);
         for d in deltas.values_mut() {
             let (stood, new): (Vec<At>, Vec<At>) = std::mem::take(&mut d.new_conditions)
                 .into_iter()
                 .partition(|c| {
                     let c = squeeze(&c.text);
-                    c.len() >= 6 && squeezed_bases.iter().any(|b| stood_as_condition(b, &c))
+                    c.len() >= 6 && stood_as_condition(&bases, &c)
                 });
             d.new_conditions = new;
             d.moved_conditions.extend(stood);
@@ -190,12 +194,11 @@ pub fn of_changeset(cs: &Changeset, repo: &Path) -> (Deltas, Stats) {
         }
         // A line another changed file lost, or has at base, is moved or copied code where
         // it appears.
-        let moved: BTreeSet<String> = files
+        let moved: HashSet<u64> = files
             .iter()
             .flat_map(|f| f.hunks.iter().flat_map(|h| h.lines.iter()))
             .filter(|l| l.op == Op::Remove)
-            .map(|l| squeeze(&l.text))
-            .filter(|l| l.len() >= MIN_COPIED)
+            .filter_map(|l| line_hash(&l.text))
             .collect();
         for f in &files {
             if let Some(d) = deltas.get_mut(&f.path) {
@@ -204,10 +207,9 @@ pub fn of_changeset(cs: &Changeset, repo: &Path) -> (Deltas, Stats) {
                         .iter()
                         .flat_map(|h| h.lines.iter())
                         .filter(|l| {
-                            l.op == Op::Add && {
-                                let t = squeeze(&l.text);
-                                moved.contains(&t) || based.contains(&t)
-                            }
+                            l.op == Op::Add
+                                && line_hash(&l.text)
+                                    .is_some_and(|h| moved.contains(&h) || based.contains(&h))
                         })
                         .map(|l| l.line),
                 );
@@ -326,7 +328,7 @@ pub fn delta(file: &FileData, v: &sources::Versions, macros: &[String]) -> Optio
         .hunks
         .iter()
         .flat_map(|h| h.lines.iter())
-        .filter(|l| l.op == Op::Add && base_lines.contains(&squeeze(&l.text)))
+        .filter(|l| l.op == Op::Add && line_hash(&l.text).is_some_and(|h| base_lines.contains(&h)))
         .map(|l| l.line)
         .collect();
     let squeezed: String = v
@@ -611,13 +613,21 @@ const MAX_EXPECTS: usize = 6;
 /// Shortest line (whitespace-free) that counts as copied: `}` or `return;` are everywhere.
 pub const MIN_COPIED: usize = 12;
 
-/// The lines of a base text long enough to count as copied, whitespace-free.
-fn base_lines(text: Option<&str>) -> BTreeSet<String> {
-    text.unwrap_or("")
-        .lines()
-        .map(squeeze)
-        .filter(|l| l.len() >= MIN_COPIED)
-        .collect()
+/// The lines of a base text long enough to count as copied, by `line_hash`.
+fn base_lines(text: Option<&str>) -> HashSet<u64> {
+    text.unwrap_or("").lines().filter_map(line_hash).collect()
+}
+
+/// A line's identity whitespace aside (FNV-1a over its other bytes), for lines of at least
+/// `MIN_COPIED` such bytes; computed without building the squeezed text.
+pub fn line_hash(line: &str) -> Option<u64> {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut len = 0;
+    for b in line.bytes().filter(|b| !b.is_ascii_whitespace()) {
+        hash = (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        len += 1;
+    }
+    (len >= MIN_COPIED).then_some(hash)
 }
 
 /// A line without its whitespace.
