@@ -162,13 +162,16 @@ pub fn of_changeset(cs: &Changeset, repo: &Path) -> (Deltas, Stats) {
         // condition.
         let bases = squeezed_bases.join("\n");
         drop(squeezed_bases);
+        let stood = conditions_standing(
+            &bases,
+            deltas
+                .values()
+                .flat_map(|d| d.new_conditions.iter().map(|c| squeeze(&c.text))),
+        );
         for d in deltas.values_mut() {
             let (stood, new): (Vec<At>, Vec<At>) = std::mem::take(&mut d.new_conditions)
                 .into_iter()
-                .partition(|c| {
-                    let c = squeeze(&c.text);
-                    c.len() >= 6 && stood_as_condition(&bases, &c)
-                });
+                .partition(|c| stood.contains(&squeeze(&c.text)));
             d.new_conditions = new;
             d.moved_conditions.extend(stood);
         }
@@ -644,16 +647,49 @@ fn element_key(text: &str) -> String {
     squeeze(cut.map_or(t, |i| &t[..i]))
 }
 
+/// Which of `conditions` (whitespace-free, six bytes or more) the whitespace-free `text`
+/// holds as a whole condition, found in one pass over the text (longest first, so a
+/// condition inside a longer one is found where it stands alone).
+fn conditions_standing(text: &str, conditions: impl Iterator<Item = String>) -> BTreeSet<String> {
+    let mut wanted: Vec<String> = conditions.filter(|c| c.len() >= 6).collect();
+    wanted.sort_by_key(|c| std::cmp::Reverse(c.len()));
+    wanted.dedup();
+    if wanted.is_empty() {
+        return BTreeSet::new();
+    }
+    let pattern = wanted
+        .iter()
+        .map(|c| regex::escape(c))
+        .collect::<Vec<_>>()
+        .join("|");
+    let Ok(re) = regex::Regex::new(&pattern) else {
+        // Too large a pattern: one search per condition instead.
+        return wanted
+            .into_iter()
+            .filter(|c| stood_as_condition(text, c))
+            .collect();
+    };
+    re.find_iter(text)
+        .filter(|m| stands_alone(text, m.start(), m.end()))
+        .map(|m| m.as_str().to_string())
+        .collect()
+}
+
 /// True when the whitespace-free text holds `condition` as a whole condition: right after
 /// `if`/`while`/`(` and right before `)`, `{`, `:`, `?` or a match guard's `=>` (not inside
 /// a larger expression).
 fn stood_as_condition(squeezed: &str, condition: &str) -> bool {
-    squeezed.match_indices(condition).any(|(at, _)| {
-        let before = &squeezed[..at];
-        let after = &squeezed[at + condition.len()..];
-        (before.ends_with('(') || before.ends_with("if") || before.ends_with("while"))
-            && (after.starts_with([')', '{', ':', '?']) || after.starts_with("=>"))
-    })
+    squeezed
+        .match_indices(condition)
+        .any(|(at, _)| stands_alone(squeezed, at, at + condition.len()))
+}
+
+/// True when `text[start..end]` is a whole condition: right after `if`/`while`/`(`, right
+/// before `)`, `{`, `:`, `?` or `=>`.
+fn stands_alone(text: &str, start: usize, end: usize) -> bool {
+    let (before, after) = (&text[..start], &text[end..]);
+    (before.ends_with('(') || before.ends_with("if") || before.ends_with("while"))
+        && (after.starts_with([')', '{', ':', '?']) || after.starts_with("=>"))
 }
 
 /// The head line a base line maps to: the hunk's new start plus the offset, clamped.
