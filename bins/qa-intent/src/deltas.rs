@@ -603,8 +603,12 @@ pub fn compare(
     let base_tests: BTreeSet<&str> = base.tests.iter().map(|t| t.name.as_str()).collect();
     d.changed_tests
         .sort_by_key(|t| base_tests.contains(t.name.as_str()));
+    // When the change wrote some of a test's expectations, those are the oracle; the
+    // unchanged rows beside them are context.
     for t in &mut d.changed_tests {
-        t.expects.sort_by_key(|e| !added.contains(&e.line));
+        if t.expects.iter().any(|e| added.contains(&e.line)) {
+            t.expects.retain(|e| added.contains(&e.line));
+        }
         t.expects.truncate(MAX_EXPECTS);
     }
     d

@@ -92,12 +92,33 @@ fn table_rows(nodes: &[Node], text: &str, out: &mut Vec<Expectation>) {
         let key = text_of(key, text);
         if is_expectation_key(key) {
             let key = key.trim_matches(|c| c == '"' || c == '\'' || c == '`');
+            // The row's input, so the expected value says for what.
+            let input = n.parent().and_then(|row| row_input(row, n, text));
             out.push(Expectation {
                 line: line_of(value),
-                text: format!("`{key}` is {}", literal(text_of(value, text))),
+                text: match input {
+                    Some((k, v)) => {
+                        format!("`{key}` is {} for `{k}` {v}", literal(text_of(value, text)))
+                    }
+                    None => format!("`{key}` is {}", literal(text_of(value, text))),
+                },
             });
         }
     }
+}
+
+/// The first field of a table row that is not an expectation (`name: "flood control"`,
+/// `input: "a"`): what the row feeds the test.
+fn row_input(row: Node, expected: Node, text: &str) -> Option<(String, String)> {
+    named_children(row).into_iter().find_map(|field| {
+        if field == expected || !matches!(field.kind(), "keyed_element" | "pair") {
+            return None;
+        }
+        let key = text_of(field.child_by_field_name("key")?, text)
+            .trim_matches(|c| c == '"' || c == '\'' || c == '`');
+        let value = field.child_by_field_name("value")?;
+        (!is_expectation_key(key)).then(|| (key.to_string(), literal(text_of(value, text))))
+    })
 }
 
 /// File-level tables of cases in a file that defines tests (`var cases = []struct{...}`,
@@ -1081,9 +1102,21 @@ fn parametrize_rows(decorator: Node, text: &str, out: &mut Vec<Expectation>) {
     for row in named_children(*rows) {
         let cells = named_children(row);
         if let Some(cell) = cells.get(at).filter(|_| cells.len() == names.len()) {
+            // The first other column is the row's input.
+            let input = (0..cells.len()).find(|&k| k != at);
+            let text = match input {
+                Some(k) => format!(
+                    "`{}` is {} for `{}` {}",
+                    names[at],
+                    literal(text_of(*cell, text)),
+                    names[k],
+                    literal(text_of(cells[k], text))
+                ),
+                None => format!("`{}` is {}", names[at], literal(text_of(*cell, text))),
+            };
             out.push(Expectation {
                 line: line_of(*cell),
-                text: format!("`{}` is {}", names[at], literal(text_of(*cell, text))),
+                text,
             });
         }
     }

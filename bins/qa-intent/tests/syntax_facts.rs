@@ -633,9 +633,11 @@ fn a_row_added_to_a_file_level_case_table_is_a_changed_test() {
     let rs = flow(&r);
     let assertions = all_assertions(&rs);
     assert!(
-        assertions.contains(&"Test `cases` expects `want` is 31".to_string()),
+        assertions.contains(&"Test `cases` expects `want` is 31 for `in` \"mar\"".to_string()),
         "{assertions:?}"
     );
+    // The unchanged row is context, not the change's oracle.
+    assert!(!assertions.iter().any(|a| a.contains("apr")), "{assertions:?}");
 }
 
 #[test]
@@ -666,7 +668,10 @@ fn a_test_changed_only_in_its_parametrize_rows_is_a_changed_test() {
     let rs = flow(&r);
     let assertions = all_assertions(&rs);
     assert!(
-        assertions.contains(&"Test `test_complete` expects `expect` is \"plain,a\\n\"".to_string()),
+        assertions.contains(
+            &"Test `test_complete` expects `expect` is \"plain,a\\n\" for `shell` \"fish\""
+                .to_string()
+        ),
         "{assertions:?}"
     );
 }

@@ -119,11 +119,14 @@ fn literals_join_rust_continuations_and_show_newlines() {
 fn table_rows_give_the_values_their_expectation_keys_hold() {
     let go = "package p\nfunc TestReason(t *testing.T) {\n\tfor _, tc := range []struct{ name string; expectedReason int }{\n\t\t{name: \"flood\", expectedReason: 429},\n\t} {\n\t\t_ = tc\n\t}\n}\n";
     let t = tests_of(Grammar::Go, go, &[]);
-    assert_eq!(expects(&t[0]), ["`expectedReason` is 429"]);
+    assert_eq!(
+        expects(&t[0]),
+        ["`expectedReason` is 429 for `name` \"flood\""]
+    );
     // Keys that name the input are no expectation.
     let js = "it('maps', () => { run({ input: 'a', want: 'b' }) });\n";
     let t = tests_of(Grammar::JavaScript, js, &[]);
-    assert_eq!(expects(&t[0]), ["`want` is 'b'"]);
+    assert_eq!(expects(&t[0]), ["`want` is 'b' for `input` 'a'"]);
 }
 
 #[test]
@@ -134,8 +137,8 @@ fn pytest_parametrize_rows_give_the_expected_column() {
         expects(&t[0]),
         [
             "`run(shell) == expect` holds",
-            "`expect` is \"plain,a\\n\"",
-            "`expect` is \"b\""
+            "`expect` is \"plain,a\\n\" for `shell` \"fish\"",
+            "`expect` is \"b\" for `shell` \"bash\""
         ]
     );
 }
@@ -169,7 +172,10 @@ fn a_file_level_table_of_cases_is_a_test_when_its_rows_name_expected_values() {
     let t = tests_of(Grammar::Go, src, &[]);
     let names: Vec<&str> = t.iter().map(|t| t.name.as_str()).collect();
     assert_eq!(names, ["TestCases", "cases"]);
-    assert_eq!(expects(&t[1]), ["`validTimes` is []string{\"31 Mar\"}"]);
+    assert_eq!(
+        expects(&t[1]),
+        ["`validTimes` is []string{\"31 Mar\"} for `in` \"a\""]
+    );
 }
 
 #[test]
