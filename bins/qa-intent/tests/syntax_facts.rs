@@ -637,7 +637,10 @@ fn a_row_added_to_a_file_level_case_table_is_a_changed_test() {
         "{assertions:?}"
     );
     // The unchanged row is context, not the change's oracle.
-    assert!(!assertions.iter().any(|a| a.contains("apr")), "{assertions:?}");
+    assert!(
+        !assertions.iter().any(|a| a.contains("apr")),
+        "{assertions:?}"
+    );
 }
 
 #[test]
