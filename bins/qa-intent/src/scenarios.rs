@@ -465,12 +465,14 @@ impl Ctx<'_> {
             }
             let mut evidence = vec![self.evidence(e, Relation::Direct)];
             evidence.extend(guard.map(|c| self.evidence(c, Relation::Supporting)));
+            let mut assertions = vec![format!("The user or caller gets: {}", e.text)];
+            self.failing_tests(&oracle, &mut assertions, &mut evidence);
             out.push(self.scenario(
                 title,
                 ScenarioKind::Failure,
                 Focus::Product,
                 steps,
-                vec![format!("The user or caller gets: {}", e.text)],
+                assertions,
                 evidence,
                 None,
             ));
@@ -492,6 +494,15 @@ impl Ctx<'_> {
             } else {
                 short(&at.item)
             };
+            let mut assertions = vec![format!("The caller gets `{}`", at.text)];
+            let mut evidence = vec![Evidence {
+                file: file.to_string(),
+                line: at.line,
+                relation: Relation::Direct,
+                stage: Some(Stage::ObservableOutcome),
+                text: at.text.clone(),
+            }];
+            self.failing_tests(&oracle, &mut assertions, &mut evidence);
             out.push(self.scenario(
                 format!("Failure: `{item}` ends in `{}`", at.text),
                 ScenarioKind::Failure,
@@ -501,14 +512,8 @@ impl Ctx<'_> {
                     at.line,
                     exit_noun(kind)
                 )],
-                vec![format!("The caller gets `{}`", at.text)],
-                vec![Evidence {
-                    file: file.to_string(),
-                    line: at.line,
-                    relation: Relation::Direct,
-                    stage: Some(Stage::ObservableOutcome),
-                    text: at.text.clone(),
-                }],
+                assertions,
+                evidence,
                 None,
             ));
         }
@@ -999,6 +1004,39 @@ impl Ctx<'_> {
             )
         });
         turns
+    }
+
+    /// The changed tests' expectations of a failure (`is_err()`, `toThrow`, `raises`,
+    /// `assert_err`, a panic), added to a failure scenario with their evidence.
+    fn failing_tests(
+        &self,
+        oracle: &[(&TestContract, &Expected)],
+        assertions: &mut Vec<String>,
+        evidence: &mut Vec<Evidence>,
+    ) {
+        let failing = oracle.iter().filter(|(_, e)| {
+            [
+                "is_err",
+                "throws",
+                "raises ",
+                "assert_err",
+                "panics",
+                "Err(",
+                "rejects",
+            ]
+            .iter()
+            .any(|m| e.text.contains(m))
+        });
+        for (c, e) in failing.take(2) {
+            assertions.push(format!("Test `{}` expects {}", test_name(c), e.text));
+            evidence.push(Evidence {
+                file: c.file.clone(),
+                line: e.line,
+                relation: Relation::Direct,
+                stage: Some(Stage::ObservableOutcome),
+                text: e.text.clone(),
+            });
+        }
     }
 
     /// Elements added to and removed from constants and match arms of product files.

@@ -841,3 +841,38 @@ fn a_go_test_moved_to_another_package_is_not_deleted() {
         .filter_map(|s| s["data"]["proof_gap"].as_str())
         .any(|g| g.contains("deletes the test")));
 }
+
+/// `open` gains an error with its message; the inline test asserts the error, or
+/// (`asserts_error` false) only the success path.
+fn refused_index(asserts_error: bool) -> Vec<Value> {
+    let check = if asserts_error {
+        "assert!(open(false).is_err());"
+    } else {
+        "assert!(open(true).is_ok());"
+    };
+    let head = format!("pub fn open(index: bool) -> anyhow::Result<()> {{\n    if !index {{\n        anyhow::bail!(\n            \"indexing not enabled in this build\"\n        );\n    }}\n    Ok(())\n}}\n\n#[cfg(test)]\nmod tests {{\n    use super::*;\n\n    #[test]\n    fn refuses() {{\n        {check}\n    }}\n}}\n");
+    rust_flow(
+        "pub fn open() {}\n",
+        &head,
+        "Refuse to open an index in builds without indexing",
+    )
+}
+
+#[test]
+fn a_failure_scenario_quotes_the_test_that_expects_the_error() {
+    let rs = refused_index(true);
+    let f = titled(&rs, "Failure: `open` ends in");
+    assert_eq!(f.len(), 1, "{:#?}", scenarios(&rs));
+    assert!(strings(&f[0]["data"]["assertions"])
+        .contains(&"Test `refuses` expects `open(false).is_err()` holds"));
+}
+
+#[test]
+fn a_test_of_the_success_path_is_not_quoted_by_the_failure_scenario() {
+    let rs = refused_index(false);
+    let f = titled(&rs, "Failure: `open` ends in");
+    assert_eq!(f.len(), 1, "{:#?}", scenarios(&rs));
+    assert!(!strings(&f[0]["data"]["assertions"])
+        .iter()
+        .any(|a| a.starts_with("Test ")));
+}
