@@ -75,7 +75,7 @@ pub fn for_intent(intent: &Intent) -> Vec<Scenario> {
         .filter(|f| !is_ignore_list(&f.at.file))
         .collect();
     if !settings.is_empty() {
-        out.push(ctx.configuration(&settings));
+        out.extend(ctx.configuration(&settings));
     }
     let workflow = facts_of(Role::RepositoryWorkflow);
     if !workflow.is_empty() {
@@ -868,48 +868,62 @@ impl Ctx<'_> {
         ]
     }
 
-    fn configuration(&self, facts: &[&Fact]) -> Scenario {
-        let files = self.files_with(Role::Configuration);
-        let ci = self
-            .intent
-            .roles
+    /// A CI definition's contract (its triggers and jobs), and the runtime check of the
+    /// other changed settings; package metadata (authors, description, keywords) is
+    /// neither.
+    fn configuration(&self, facts: &[&Fact]) -> Vec<Scenario> {
+        let (ci, runtime): (Vec<&Fact>, Vec<&Fact>) = facts
             .iter()
-            .filter(|(_, &r)| r == Role::Configuration)
-            .all(|(p, _)| is_ci_definition(p));
-        if ci {
+            .copied()
+            .filter(|f| !is_package_metadata(&f.at.file, &f.text))
+            .partition(|f| is_ci_definition(&f.at.file));
+        let files_of = |facts: &[&Fact]| {
+            let mut files: Vec<&str> = facts.iter().map(|f| f.at.file.as_str()).collect();
+            files.dedup();
+            files.truncate(3);
+            files.join(", ")
+        };
+        let mut out = Vec::new();
+        if !ci.is_empty() {
             // A CI definition has no runtime: its contract is its triggers and its steps.
-            return self.scenario(
-                format!("CI verification: {files} runs on its triggers and its jobs pass"),
+            let files = files_of(&ci);
+            out.push(
+                self.scenario(
+                    format!("CI verification: {files} runs on its triggers and its jobs pass"),
+                    ScenarioKind::Primary,
+                    Focus::Configuration,
+                    vec![
+                        format!("Push a branch or open a pull request that triggers {files}"),
+                        "Follow every job and step the change touches".to_string(),
+                    ],
+                    vec![
+                        "the workflow starts on the changed triggers".to_string(),
+                        "every changed job and step passes".to_string(),
+                    ],
+                    ci.iter()
+                        .take(4)
+                        .map(|f| self.evidence(f, Relation::Supporting))
+                        .collect(),
+                    Some("Only a run of the CI definition proves it.".to_string()),
+                ),
+            );
+        }
+        if !runtime.is_empty() {
+            let files = files_of(&runtime);
+            out.push(self.scenario(
+                format!("Build and runtime verification: {files}"),
                 ScenarioKind::Primary,
                 Focus::Configuration,
                 vec![
-                    format!("Push a branch or open a pull request that triggers {files}"),
-                    "Follow every job and step the change touches".to_string(),
+                    "Build the project with the changed configuration".to_string(),
+                    format!("Start it and check the changed settings take effect{}", list_lines(&runtime)),
                 ],
-                vec![
-                    "the workflow starts on the changed triggers".to_string(),
-                    "every changed job and step passes".to_string(),
-                ],
-                facts
-                    .iter()
-                    .take(4)
-                    .map(|f| self.evidence(f, Relation::Supporting))
-                    .collect(),
-                Some("Only a run of the CI definition proves it.".to_string()),
-            );
+                vec!["the build succeeds".to_string(), "the runtime uses the changed values".to_string()],
+                runtime.iter().map(|f| self.evidence(f, Relation::Direct)).collect(),
+                Some("A configuration line cannot show its runtime effect; a build and a run must confirm it.".to_string()),
+            ));
         }
-        self.scenario(
-            format!("Build and runtime verification: {files}"),
-            ScenarioKind::Primary,
-            Focus::Configuration,
-            vec![
-                "Build the project with the changed configuration".to_string(),
-                format!("Start it and check the changed settings take effect{}", list_lines(facts)),
-            ],
-            vec!["the build succeeds".to_string(), "the runtime uses the changed values".to_string()],
-            facts.iter().map(|f| self.evidence(f, Relation::Direct)).collect(),
-            Some("A configuration line cannot show its runtime effect; a build and a run must confirm it.".to_string()),
-        )
+        out
     }
 
     fn workflow(&self, facts: &[&Fact]) -> Scenario {
@@ -1425,6 +1439,43 @@ fn boundary_step(condition: &str) -> String {
     } else {
         format!("Try the limit in `{condition}`, one step below it and one step above it")
     }
+}
+
+/// A package manifest's descriptive field (`authors = [...]`, `"description": ...`): it
+/// changes what a registry shows, not what the program does.
+fn is_package_metadata(path: &str, line: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    if !matches!(
+        name,
+        "Cargo.toml" | "package.json" | "pyproject.toml" | "setup.cfg"
+    ) {
+        return false;
+    }
+    let key = line
+        .split(['=', ':'])
+        .next()
+        .unwrap_or("")
+        .trim()
+        .trim_matches('"')
+        .to_ascii_lowercase();
+    [
+        "authors",
+        "author",
+        "description",
+        "license",
+        "license-file",
+        "repository",
+        "homepage",
+        "documentation",
+        "readme",
+        "keywords",
+        "categories",
+        "bugs",
+        "contributors",
+        "funding",
+        "maintainers",
+    ]
+    .contains(&key.as_str())
 }
 
 /// A CI pipeline definition (GitHub Actions, GitLab CI, CircleCI, Azure, Jenkins, ...).

@@ -876,3 +876,51 @@ fn a_test_of_the_success_path_is_not_quoted_by_the_failure_scenario() {
         .iter()
         .any(|a| a.starts_with("Test ")));
 }
+
+/// A crate whose branch changes its product, its manifest (`manifest_line` appended) and,
+/// when `ci` is set, its CI workflow.
+fn configured(manifest_line: &str, ci: bool) -> Vec<Value> {
+    let cargo = "[package]\nname = \"app\"\nversion = \"0.1.0\"\nedition = \"2021\"\n";
+    let mut r = Repo::new();
+    r.write("Cargo.toml", cargo);
+    r.write("src/lib.rs", "pub fn one() -> u8 {\n    1\n}\n");
+    r.write(
+        ".github/workflows/ci.yml",
+        "on: push\njobs:\n  test:\n    runs-on: ubuntu-latest\n",
+    );
+    r.commit("init");
+    r.branch("feature");
+    r.write("Cargo.toml", format!("{cargo}{manifest_line}\n"));
+    r.write("src/lib.rs", "pub fn one() -> u8 {\n    2\n}\n");
+    if ci {
+        r.write(
+            ".github/workflows/ci.yml",
+            "on: push\njobs:\n  test:\n    runs-on: ubuntu-latest\n    timeout-minutes: 30\n",
+        );
+    }
+    r.commit("Return two from one and tune the build");
+    flow(&r)
+}
+
+#[test]
+fn package_metadata_is_no_runtime_configuration() {
+    let rs = configured("description = \"numbers\"", false);
+    assert_none_titled(&rs, "Build and runtime verification");
+}
+
+#[test]
+fn ci_lines_and_build_settings_get_a_scenario_each() {
+    let rs = configured("\n[profile.release]\nopt-level = 3", true);
+    assert_eq!(
+        titled(&rs, "CI verification: .github/workflows/ci.yml").len(),
+        1,
+        "{:#?}",
+        scenarios(&rs)
+    );
+    assert_eq!(
+        titled(&rs, "Build and runtime verification: Cargo.toml").len(),
+        1,
+        "{:#?}",
+        scenarios(&rs)
+    );
+}
