@@ -257,6 +257,9 @@ impl Ctx<'_> {
         if steps.is_empty() {
             steps.extend(self.commit_steps(Stage::Action));
         }
+        // Two changed functions of one name (`update` in several impls) are one step.
+        let mut seen_steps = std::collections::HashSet::new();
+        steps.retain(|s| seen_steps.insert(s.clone()));
         let mut assertions: Vec<String> = outcomes
             .iter()
             .take(3)
@@ -466,7 +469,7 @@ impl Ctx<'_> {
             let mut evidence = vec![self.evidence(e, Relation::Direct)];
             evidence.extend(guard.map(|c| self.evidence(c, Relation::Supporting)));
             let mut assertions = vec![format!("The user or caller gets: {}", e.text)];
-            self.failing_tests(&oracle, &mut assertions, &mut evidence);
+            self.failing_tests(&oracle, &e.at.file, &mut assertions, &mut evidence);
             out.push(self.scenario(
                 title,
                 ScenarioKind::Failure,
@@ -502,7 +505,7 @@ impl Ctx<'_> {
                 stage: Some(Stage::ObservableOutcome),
                 text: at.text.clone(),
             }];
-            self.failing_tests(&oracle, &mut assertions, &mut evidence);
+            self.failing_tests(&oracle, file, &mut assertions, &mut evidence);
             out.push(self.scenario(
                 format!("Failure: `{item}` ends in `{}`", at.text),
                 ScenarioKind::Failure,
@@ -1022,24 +1025,25 @@ impl Ctx<'_> {
 
     /// The changed tests' expectations of a failure (`is_err()`, `toThrow`, `raises`,
     /// `assert_err`, a panic), added to a failure scenario with their evidence.
+    /// Only tests that call into the failing file speak for its failure.
     fn failing_tests(
         &self,
         oracle: &[(&TestContract, &Expected)],
+        file: &str,
         assertions: &mut Vec<String>,
         evidence: &mut Vec<Evidence>,
     ) {
-        let failing = oracle.iter().filter(|(_, e)| {
-            [
-                "is_err",
-                "throws",
-                "raises ",
-                "assert_err",
-                "panics",
-                "Err(",
-                "rejects",
-            ]
-            .iter()
-            .any(|m| e.text.contains(m))
+        const FAILING: &[&str] = &[
+            "is_err",
+            "throws",
+            "raises ",
+            "assert_err",
+            "panics",
+            "Err(",
+            "rejects",
+        ];
+        let failing = oracle.iter().filter(|(c, e)| {
+            c.exercises.iter().any(|x| x.file == file) && FAILING.iter().any(|m| e.text.contains(m))
         });
         for (c, e) in failing.take(2) {
             assertions.push(format!("Test `{}` expects {}", test_name(c), e.text));
