@@ -301,6 +301,8 @@ pub(crate) mod tests_support {
                 .map(|(file, name)| crate::validation::targets::KnownTest {
                     file: file.to_string(),
                     name: name.to_string(),
+                    ident: name.to_string(),
+                    line: 0,
                 })
                 .collect(),
         }

@@ -11,7 +11,12 @@ use std::sync::OnceLock;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KnownTest {
     pub file: String,
+    /// The title a runner filters by (a JS title string, else the function name).
     pub name: String,
+    /// The function or case name (`parses_ok`, `test_login`, `TestSort`).
+    pub ident: String,
+    /// Where it is declared at head; 0 when unknown.
+    pub line: u32,
 }
 
 /// The files and changed tests discovery looks at.
@@ -89,6 +94,8 @@ impl Targets {
             .map(|c| KnownTest {
                 file: c.file.clone(),
                 name: c.title.clone(),
+                ident: c.name.clone().unwrap_or_else(|| c.title.clone()),
+                line: c.line,
             });
         let from_lines = scenario.evidence.iter().filter_map(declared_test);
         for test in declared.chain(from_lines) {
@@ -106,6 +113,11 @@ impl Targets {
             .filter(|t| t.file == file)
             .map(|t| t.name.as_str())
             .collect()
+    }
+
+    /// The changed tests known in `file`.
+    pub fn known_in<'a>(&'a self, file: &'a str) -> impl Iterator<Item = &'a KnownTest> + 'a {
+        self.tests.iter().filter(move |t| t.file == file)
     }
 }
 
@@ -127,6 +139,8 @@ fn declared_test(evidence: &Evidence) -> Option<KnownTest> {
     Some(KnownTest {
         file: evidence.file.clone(),
         name: name.to_string(),
+        ident: name.to_string(),
+        line: evidence.line,
     })
 }
 

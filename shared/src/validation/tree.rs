@@ -136,6 +136,25 @@ impl Tree {
             .map(str::to_string)
     }
 
+    /// The regular files directly in `dir`, sorted, as repository-relative paths;
+    /// symlinks left out.
+    pub fn files(&self, dir: &str) -> Vec<String> {
+        let Some(real) = self.inside(dir) else {
+            return Vec::new();
+        };
+        let Ok(entries) = std::fs::read_dir(real) else {
+            return Vec::new();
+        };
+        let mut names: Vec<String> = entries
+            .filter_map(Result::ok)
+            .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+            .filter_map(|e| e.file_name().into_string().ok())
+            .map(|name| join(dir, &name))
+            .collect();
+        names.sort();
+        names
+    }
+
     /// The subdirectories of `dir`, sorted; symlinks, `.git` and nested repositories left
     /// out.
     pub fn subdirs(&self, dir: &str) -> Vec<String> {
