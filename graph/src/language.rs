@@ -6,6 +6,7 @@ pub mod go;
 pub mod python;
 pub mod rust;
 pub mod typescript;
+pub mod workspace;
 
 use crate::adapter::{Adapter, Context, Detection, Layer, Memo};
 use crate::model::{Edge, Fragment, Import, Located, Module, Node, NodeKey, Symbols};

@@ -14,6 +14,14 @@ pub const SOURCE_EXTENSIONS: &[&str] = &[
 /// Manifests adapters read for packages, modules and declared commands.
 pub const MANIFESTS: &[&str] = &["package.json", "Cargo.toml", "pyproject.toml", "go.mod"];
 
+/// True for the configuration files that say where a workspace's imports go: tsconfig
+/// and jsconfig files (`tsconfig.base.json` too, for `extends`) and pnpm's workspace list.
+/// Kept like manifests: small, and read in both trees.
+pub fn is_workspace_config(name: &str) -> bool {
+    name == "pnpm-workspace.yaml"
+        || ((name.starts_with("tsconfig") || name.starts_with("jsconfig")) && name.ends_with(".json"))
+}
+
 /// The team's reviewed policy, read for its flows.
 pub const QA_MANIFEST: &str = ".qa/manifest.yaml";
 
@@ -272,7 +280,7 @@ pub fn in_fixture_dir(path: &str) -> bool {
 /// True for files adapters read.
 fn wanted(path: &str) -> bool {
     let name = file_name(path);
-    if MANIFESTS.contains(&name) || path == QA_MANIFEST {
+    if MANIFESTS.contains(&name) || is_workspace_config(name) || path == QA_MANIFEST {
         return true;
     }
     if name.ends_with(".min.js") || LOCKFILES.contains(&name) {
@@ -359,7 +367,8 @@ impl Reader<'_, '_> {
             return Ok(());
         }
         // Manifests are kept: several adapters read them whole, in both trees.
-        let keep = MANIFESTS.contains(&file_name(&path)) || path == QA_MANIFEST;
+        let name = file_name(&path);
+        let keep = MANIFESTS.contains(&name) || is_workspace_config(name) || path == QA_MANIFEST;
         let len = match self.blobs.known.get(&oid) {
             Some(Known::Unreadable) => None,
             Some(Known::Text { len, kept }) if kept.is_some() || !keep => Some(*len),
@@ -464,6 +473,10 @@ mod tests {
         assert!(!wanted("README.md"));
         assert!(wanted(".qa/manifest.yaml"));
         assert!(!wanted("docs/manifest.yaml"));
+        assert!(wanted("tsconfig.json"));
+        assert!(wanted("packages/a/tsconfig.build.json"));
+        assert!(wanted("pnpm-workspace.yaml"));
+        assert!(!wanted("packages/a/data.json"));
     }
 
     #[test]

@@ -8,7 +8,7 @@ use super::{
     add_handled_entrypoint, arguments, handler_module, mounted_prefixes, string_literal, Mount,
 };
 use crate::adapter::{Adapter, Context, Detection, Layer, TextTest};
-use crate::language::{files_with, typescript, Lines};
+use crate::language::{files_with, typescript, workspace::Workspace, Lines};
 use crate::model::{Fragment, Located, Module};
 use crate::tree::Snapshot;
 use git2::Oid;
@@ -102,7 +102,7 @@ impl Adapter for Express {
     }
 
     fn analyze(&self, cx: &Context) -> anyhow::Result<Fragment> {
-        let packages = typescript::Packages::read(cx.snapshot);
+        let workspace = Workspace::read(cx.snapshot);
         let mut routes = Vec::new();
         let mut mounts = Vec::new();
         let mut scanned = BTreeSet::new();
@@ -125,7 +125,7 @@ impl Adapter for Express {
                 code,
                 modules: cx.modules,
                 snapshot: cx.snapshot,
-                packages: &packages,
+                workspace: &workspace,
             };
             let found = file.mounts();
             queue.extend(found.iter().map(|m| m.target.clone()));
@@ -196,7 +196,7 @@ struct RouteModule<'a> {
     lines: Lines,
     modules: &'a BTreeMap<String, Module>,
     snapshot: &'a Snapshot<'a>,
-    packages: &'a typescript::Packages,
+    workspace: &'a Workspace,
 }
 
 impl RouteModule<'_> {
@@ -221,7 +221,7 @@ impl RouteModule<'_> {
         if let Some(rest) = call {
             let (args, _) = arguments(rest, 0)?;
             let spec = string_literal(args.first()?)?;
-            return typescript::resolve(self.snapshot, self.packages, self.path, spec)
+            return typescript::resolve(self.snapshot, self.workspace, self.path, spec)
                 .map(|(file, _)| file);
         }
         handler_module(self.modules, self.path, arg)

@@ -1,8 +1,10 @@
 //! TypeScript and JavaScript: ES imports, re-exports, `require` and dynamic `import()`,
-//! resolved without a tsconfig the way bundlers default to (relative paths, extension
-//! and `index` probing, `.js` written for a `.ts` file, `@/` for `src/`, and workspace
-//! packages by their package.json name); exported and top-level names as symbols.
+//! resolved the way the compiler and bundlers do (relative paths, extension and `index`
+//! probing, `.js` written for a `.ts` file, tsconfig `paths` and `baseUrl`, `@/` for
+//! `src/` without one, and workspace packages by their package.json name, see
+//! [`super::workspace`]); exported and top-level names as symbols.
 
+use super::workspace::Workspace;
 use super::{Language, Parsed, RawImport};
 use crate::model::Symbols;
 use crate::tree::{join, normalize, parent, Snapshot};
@@ -25,10 +27,10 @@ impl Language for TypeScript {
     const EXTENSIONS: &'static [&'static str] = EXTENSIONS;
     /// Deep: imports resolve to files, and framework adapters name the entrypoints.
     const SUPPORT: Support = Support::Deep;
-    type Tree = Packages;
+    type Tree = Workspace;
 
-    fn read_tree(snapshot: &Snapshot) -> Packages {
-        Packages::read(snapshot)
+    fn read_tree(snapshot: &Snapshot) -> Workspace {
+        Workspace::read(snapshot)
     }
 
     fn parse(text: &str) -> Parsed {
@@ -36,12 +38,12 @@ impl Language for TypeScript {
     }
 
     fn resolve(
-        packages: &Packages,
+        workspace: &Workspace,
         snapshot: &Snapshot,
         from: &str,
         raw: &RawImport,
     ) -> Vec<(String, Confidence)> {
-        resolve(snapshot, packages, from, &raw.spec)
+        resolve(snapshot, workspace, from, &raw.spec)
             .into_iter()
             .collect()
     }
@@ -101,18 +103,6 @@ impl Packages {
         Packages { all }
     }
 
-    /// The package whose name `spec` starts with (`@shop/ui/button` -> `@shop/ui`).
-    fn by_specifier<'a>(&'a self, spec: &'a str) -> Option<(&'a Package, &'a str)> {
-        self.all.iter().find_map(|p| {
-            let name = p.name()?;
-            let rest = spec.strip_prefix(name)?;
-            match rest {
-                "" => Some((p, "")),
-                _ => rest.strip_prefix('/').map(|sub| (p, sub)),
-            }
-        })
-    }
-
     /// The nearest package holding `path`.
     pub fn holding(&self, path: &str) -> Option<&Package> {
         self.all
@@ -122,10 +112,11 @@ impl Packages {
     }
 }
 
-/// The file `spec`, imported from `from`, names in this tree.
+/// The file `spec`, imported from `from`, names in this tree: a relative path; a
+/// tsconfig alias; `@/` or `~/` for the package's source root; a workspace package.
 pub fn resolve(
     snapshot: &Snapshot,
-    packages: &Packages,
+    workspace: &Workspace,
     from: &str,
     spec: &str,
 ) -> Option<(String, Confidence)> {
@@ -133,32 +124,19 @@ pub fn resolve(
         let base = normalize(parent(from), spec)?;
         return probe(snapshot, &base).map(|p| (p, Confidence::High));
     }
+    if let Some(found) = workspace.resolve_alias(snapshot, from, spec) {
+        return Some((found, Confidence::High));
+    }
     // `@/x` and `~/x`: the common no-config alias for the package's source root.
     if let Some(rest) = spec.strip_prefix("@/").or_else(|| spec.strip_prefix("~/")) {
-        let root = packages.holding(from).map_or("", |p| p.dir.as_str());
+        let root = workspace.packages.holding(from).map_or("", |p| p.dir.as_str());
         return [join(root, "src"), root.to_string()]
             .iter()
             .find_map(|dir| probe(snapshot, &join(dir, rest)))
             .map(|p| (p, Confidence::Medium));
     }
-    let (package, sub) = packages.by_specifier(spec)?;
-    if !sub.is_empty() {
-        return [
-            join(&package.dir, sub),
-            join(&join(&package.dir, "src"), sub),
-        ]
-        .iter()
-        .find_map(|base| probe(snapshot, base))
-        .map(|p| (p, Confidence::High));
-    }
-    let declared = ["source", "module", "main", "types"]
-        .iter()
-        .filter_map(|field| package.json.get(field).and_then(|v| v.as_str()))
-        .filter_map(|entry| normalize(&package.dir, entry));
-    let defaults = [join(&package.dir, "src/index"), join(&package.dir, "index")];
-    declared
-        .chain(defaults)
-        .find_map(|base| probe_source(snapshot, &base))
+    workspace
+        .resolve_package(snapshot, spec)
         .map(|p| (p, Confidence::High))
 }
 
