@@ -78,9 +78,19 @@ fn has_tests(reader: &mut Reader, file: &str) -> bool {
     })
 }
 
+/// Prose the tests of a package do not read: a change to it is not theirs to validate.
+fn is_documentation(file: &str) -> bool {
+    let name = file.rsplit('/').next().unwrap_or(file);
+    let ext = name.rsplit_once('.').map_or("", |(_, e)| e);
+    matches!(ext, "md" | "rst" | "adoc")
+        || name.starts_with("LICENSE")
+        || name.starts_with("CHANGELOG")
+}
+
 pub fn discover(reader: &mut Reader, targets: &Targets, found: &mut Found) {
+    let mut packages = Vec::new();
     for file in &targets.files {
-        if !file.ends_with(".rs") && !file.ends_with("Cargo.toml") {
+        if is_documentation(file) {
             continue;
         }
         let Some(package) = owning_package(reader, file) else {
@@ -91,7 +101,11 @@ pub fn discover(reader: &mut Reader, targets: &Targets, found: &mut Found) {
         };
         let dir = run_dir(reader, &package);
         let known: Vec<&KnownTest> = targets.known_in(file).collect();
-        for placed in place(reader, &package, file) {
+        let placed = match file.ends_with(".rs") {
+            true => place(reader, &package, file),
+            false => Vec::new(),
+        };
+        for placed in placed {
             let target = placed.target;
             let exact = !known.is_empty() || target.kind == TargetKind::Test;
             if !exact && !has_tests(reader, file) {
@@ -126,14 +140,11 @@ pub fn discover(reader: &mut Reader, targets: &Targets, found: &mut Found) {
             };
             found.push(Runner::Cargo, run, &dir, scope, &package.manifest);
         }
-        let run = format!("cargo test -p {name}");
-        found.push(
-            Runner::Cargo,
-            run,
-            &dir,
-            CommandScope::Package,
-            &package.manifest,
-        );
+        packages.push((format!("cargo test -p {name}"), dir, package.manifest));
+    }
+    // Each package's whole suite after every narrower command of the change.
+    for (run, dir, manifest) in packages {
+        found.push(Runner::Cargo, run, &dir, CommandScope::Package, &manifest);
     }
     if let Some(root) = reader.read("Cargo.toml") {
         let run = if sections::has_section(&root.text, "workspace") {
@@ -438,5 +449,17 @@ mod tests {
         }
         ours.sort();
         assert_eq!(ours, cargo_metadata(dir.path()));
+    }
+
+    #[test]
+    fn documentation_in_a_package_is_not_the_package_tests_to_validate() {
+        let (_d, tree) = tree_with(RIPGREP);
+        let docs = targets(&["crates/ignore/README.md"], &[]);
+        assert_eq!(runs(&tree, &docs, discover), [". cargo test --workspace"]);
+        let fixture = targets(&["crates/ignore/tests/data/a.gitignore"], &[]);
+        assert_eq!(
+            runs(&tree, &fixture, discover),
+            [". cargo test -p ignore", ". cargo test --workspace"]
+        );
     }
 }
