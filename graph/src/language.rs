@@ -2,6 +2,7 @@
 //! the files its imports resolve to, and the module table later layers read. Each
 //! language supplies how to parse a file and how to resolve one import.
 
+pub mod cargo;
 pub mod go;
 pub mod python;
 pub mod rust;

@@ -1,12 +1,14 @@
-//! Go: package imports inside a go.mod module path, resolved to every non-test file of
-//! the imported package's directory (Go imports packages, not files); `func` and `type`
+//! Go: package imports inside a go.mod module path (or a `replace` of the importing
+//! module pointing at a directory of the tree), resolved to every non-test file of the
+//! imported package's directory (Go imports packages, not files); `func` and `type`
 //! names as symbols.
 
 use super::{symbols, Language, Lines, Parsed, RawImport};
-use crate::tree::{join, parent, Snapshot};
+use crate::tree::{join, normalize, parent, Snapshot};
 use qa_shared::change::Confidence;
 use qa_shared::graph::Support;
 use regex::Regex;
+use std::collections::BTreeMap;
 use std::sync::LazyLock;
 
 pub const EXTENSIONS: &[&str] = &["go"];
@@ -20,11 +22,10 @@ impl Language for Go {
     const EXTENSIONS: &'static [&'static str] = EXTENSIONS;
     /// Structural: package imports are resolved to directories, calls are not followed.
     const SUPPORT: Support = Support::Structural;
-    /// The go.mod modules: (module path, directory).
-    type Tree = Vec<(String, String)>;
+    type Tree = Modules;
 
-    fn read_tree(snapshot: &Snapshot) -> Vec<(String, String)> {
-        modules(snapshot)
+    fn read_tree(snapshot: &Snapshot) -> Modules {
+        Modules::read(snapshot)
     }
 
     fn parse(text: &str) -> Parsed {
@@ -32,12 +33,13 @@ impl Language for Go {
     }
 
     fn resolve(
-        modules: &Vec<(String, String)>,
+        modules: &Modules,
         snapshot: &Snapshot,
-        _from: &str,
+        from: &str,
         raw: &RawImport,
     ) -> Vec<(String, Confidence)> {
-        package_dir(modules, &raw.spec)
+        modules
+            .package_dir(from, &raw.spec)
             .map(|dir| package_files(snapshot, &dir))
             .unwrap_or_default()
             .into_iter()
@@ -46,10 +48,56 @@ impl Language for Go {
     }
 }
 
+static MODULE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?m)^module\s+(\S+)").expect("a valid regex"));
+
+/// The go.mod modules of the tree and the directory replacements each declares.
+#[derive(Debug, Default)]
+pub struct Modules {
+    /// (module path, directory), longest path first.
+    paths: Vec<(String, String)>,
+    /// By the directory of the go.mod declaring them: (replaced module path, directory
+    /// of the tree it is replaced by), longest path first. A replacement applies to the
+    /// builds of its own module only.
+    replaces: BTreeMap<String, Vec<(String, String)>>,
+}
+
+impl Modules {
+    pub fn read(snapshot: &Snapshot) -> Modules {
+        let mut replaces = BTreeMap::new();
+        for path in snapshot.named("go.mod") {
+            let Some(text) = snapshot.text(path) else {
+                continue;
+            };
+            let dir = parent(path);
+            let mut found = directory_replaces(&text, dir);
+            found.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(a.cmp(b)));
+            if !found.is_empty() {
+                replaces.insert(dir.to_string(), found);
+            }
+        }
+        Modules {
+            paths: modules(snapshot),
+            replaces,
+        }
+    }
+
+    /// The directory of the package `import_path` as the file `from` imports it: through
+    /// a replacement of the module holding `from`, else a module of the tree.
+    pub fn package_dir(&self, from: &str, import_path: &str) -> Option<String> {
+        let holding = self
+            .replaces
+            .keys()
+            .filter(|dir| dir.is_empty() || from.starts_with(&format!("{dir}/")))
+            .max_by_key(|dir| dir.len());
+        holding
+            .and_then(|dir| package_dir(&self.replaces[dir], import_path))
+            .or_else(|| package_dir(&self.paths, import_path))
+    }
+}
+
 /// The go.mod modules of the tree: (module path, directory), longest path first.
 pub fn modules(snapshot: &Snapshot) -> Vec<(String, String)> {
-    static MODULE: LazyLock<Regex> =
-        LazyLock::new(|| Regex::new(r"(?m)^module\s+(\S+)").expect("a valid regex"));
     let mut found: Vec<(String, String)> = snapshot
         .named("go.mod")
         .filter_map(|path| {
@@ -58,6 +106,50 @@ pub fn modules(snapshot: &Snapshot) -> Vec<(String, String)> {
         })
         .collect();
     found.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(a.cmp(b)));
+    found
+}
+
+/// The `replace` directives of a go.mod in `dir` whose replacement is a directory
+/// (`=> ../y`, `=> ./forks/y`), as (module path, tree directory); a replacement by
+/// another module version, or one outside the repository, is left out.
+fn directory_replaces(text: &str, dir: &str) -> Vec<(String, String)> {
+    let mut found = Vec::new();
+    let mut in_block = false;
+    for line in text.lines() {
+        let line = line.split("//").next().unwrap_or(line).trim();
+        let directive = if in_block {
+            if line.starts_with(')') {
+                in_block = false;
+                continue;
+            }
+            line
+        } else if let Some(rest) = line.strip_prefix("replace") {
+            let rest = rest.trim();
+            if rest.starts_with('(') {
+                in_block = true;
+                continue;
+            }
+            rest
+        } else {
+            continue;
+        };
+        let Some((old, new)) = directive.split_once("=>") else {
+            continue;
+        };
+        let Some(module) = old.split_whitespace().next() else {
+            continue;
+        };
+        let mut target = new.split_whitespace();
+        let (Some(path), None) = (target.next(), target.next()) else {
+            continue;
+        };
+        if !(path.starts_with("./") || path.starts_with("../")) {
+            continue;
+        }
+        if let Some(replacement) = normalize(dir, path) {
+            found.push((module.to_string(), replacement));
+        }
+    }
     found
 }
 
@@ -143,6 +235,18 @@ mod tests {
             ]
         );
         assert_eq!(parsed.symbols.iter().collect::<Vec<_>>(), [("main", 9)]);
+    }
+
+    #[test]
+    fn only_directory_replacements_inside_the_repository_are_kept() {
+        let gomod = "module example.com/a\n\nreplace example.com/b => ../b\nreplace (\n\texample.com/c v1.0.0 => ./forks/c // fork\n\texample.com/d => example.com/d2 v1.2.0\n)\nreplace example.com/e => ../../outside/e\n";
+        assert_eq!(
+            directory_replaces(gomod, "a"),
+            [
+                ("example.com/b".to_string(), "b".to_string()),
+                ("example.com/c".to_string(), "a/forks/c".to_string()),
+            ]
+        );
     }
 
     #[test]

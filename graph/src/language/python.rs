@@ -1,9 +1,11 @@
 //! Python: `import a.b` and `from a.b import c` (relative forms too), resolved to modules
 //! and packages (`__init__.py`) under the repository root, `src/`, and every directory
-//! holding a pyproject.toml, setup.py or setup.cfg; `def` and `class` names as symbols.
+//! holding a pyproject.toml, setup.py or setup.cfg, with its `src/` layout and the
+//! package directories its pyproject.toml names (setuptools `where` and `package-dir`,
+//! Poetry `from`); `def` and `class` names as symbols.
 
 use super::{symbols, Language, Lines, Parsed, RawImport};
-use crate::tree::{file_name, join, parent, Snapshot};
+use crate::tree::{file_name, join, normalize, parent, Snapshot};
 use qa_shared::change::Confidence;
 use qa_shared::graph::Support;
 use regex::Regex;
@@ -54,9 +56,21 @@ impl Roots {
     pub fn of(snapshot: &Snapshot) -> Roots {
         let mut dirs = vec![String::new(), "src".to_string()];
         for path in snapshot.files.keys() {
-            if matches!(file_name(path), "pyproject.toml" | "setup.py" | "setup.cfg") {
+            let name = file_name(path);
+            if matches!(name, "pyproject.toml" | "setup.py" | "setup.cfg") {
                 let dir = parent(path);
-                for d in [dir.to_string(), join(dir, "src")] {
+                let declared = match name {
+                    "pyproject.toml" => snapshot
+                        .text(path)
+                        .map(|t| package_roots(&t))
+                        .unwrap_or_default(),
+                    _ => Vec::new(),
+                };
+                let declared = declared.iter().filter_map(|d| normalize(dir, d));
+                for d in [dir.to_string(), join(dir, "src")]
+                    .into_iter()
+                    .chain(declared)
+                {
                     if !dirs.contains(&d) {
                         dirs.push(d);
                     }
@@ -110,6 +124,39 @@ impl Roots {
         found.dedup();
         found
     }
+}
+
+static WHERE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(?m)^[ \t]*where[ \t]*=[ \t]*\[([^\]]*)\]"#).expect("a valid regex")
+});
+static ROOT_PACKAGE_DIR: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(?m)^[ \t]*package-dir[ \t]*=[ \t]*\{[^}]*?""[ \t]*=[ \t]*"([^"]+)""#)
+        .expect("a valid regex")
+});
+static POETRY_FROM: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#"\bfrom[ \t]*=[ \t]*"([^"]+)""#).expect("a valid regex"));
+static QUOTED: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#""([^"]+)""#).expect("a valid regex"));
+
+/// The directories a pyproject.toml says its packages are found under, relative to it:
+/// setuptools `where = [...]` and `package-dir = {"" = ...}`, Poetry `from = ...`.
+fn package_roots(text: &str) -> Vec<String> {
+    let mut roots: Vec<String> = WHERE
+        .captures_iter(text)
+        .flat_map(|c| {
+            QUOTED
+                .captures_iter(c.get(1).map_or("", |m| m.as_str()))
+                .map(|q| q[1].to_string())
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    roots.extend(
+        ROOT_PACKAGE_DIR
+            .captures_iter(text)
+            .map(|c| c[1].to_string()),
+    );
+    roots.extend(POETRY_FROM.captures_iter(text).map(|c| c[1].to_string()));
+    roots
 }
 
 /// `m.py`, or the package `m/__init__.py`.
@@ -187,6 +234,13 @@ mod tests {
         assert_eq!(got[2].0, ".pricing");
         assert_eq!(got[2].1, ["total", "tax"]);
         assert_eq!(got[3], (".", &["models".to_string()][..]));
+    }
+
+    #[test]
+    fn package_roots_are_read_from_setuptools_and_poetry_tables() {
+        let text = "[tool.setuptools.packages.find]\nwhere = [\"lib\", \"plugins\"]\n\n[tool.setuptools]\npackage-dir = {\"\" = \"code\"}\n\n[tool.poetry]\npackages = [{ include = \"shop\", from = \"app\" }]\n";
+        assert_eq!(package_roots(text), ["lib", "plugins", "code", "app"]);
+        assert!(package_roots("[project]\nname = \"x\"\n").is_empty());
     }
 
     #[test]

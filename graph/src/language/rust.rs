@@ -1,13 +1,13 @@
 //! Rust: `mod x;` declarations and `use crate::`/`super::`/`self::` paths resolved to
-//! module files, and `use other_crate::` for crates of the same workspace; `fn`,
-//! `struct`, `enum` and `trait` names as symbols.
+//! module files, and `use other_crate::` for the crates of the tree a package depends on
+//! (see [`super::cargo`]); `fn`, `struct`, `enum` and `trait` names as symbols.
 
+use super::cargo::Crates;
 use super::{symbols, Language, Lines, Parsed, RawImport};
 use crate::tree::{file_name, join, parent, Snapshot};
 use qa_shared::change::Confidence;
 use qa_shared::graph::Support;
 use regex::Regex;
-use std::collections::BTreeMap;
 use std::sync::LazyLock;
 
 pub const EXTENSIONS: &[&str] = &["rs"];
@@ -21,10 +21,10 @@ impl Language for Rust {
     const EXTENSIONS: &'static [&'static str] = EXTENSIONS;
     /// Structural: module files are resolved, items and calls are not.
     const SUPPORT: Support = Support::Structural;
-    type Tree = BTreeMap<String, String>;
+    type Tree = Crates;
 
-    fn read_tree(snapshot: &Snapshot) -> BTreeMap<String, String> {
-        crates(snapshot)
+    fn read_tree(snapshot: &Snapshot) -> Crates {
+        Crates::read(snapshot)
     }
 
     fn parse(text: &str) -> Parsed {
@@ -32,7 +32,7 @@ impl Language for Rust {
     }
 
     fn resolve(
-        crates: &BTreeMap<String, String>,
+        crates: &Crates,
         snapshot: &Snapshot,
         from: &str,
         raw: &RawImport,
@@ -48,17 +48,6 @@ impl Language for Rust {
 pub static PACKAGE_NAME: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r#"(?ms)^\[package\].*?^name\s*=\s*"([^"]+)""#).expect("a valid regex")
 });
-
-/// Crates of the tree by their name as code writes it (`my_crate`), to their `src` dir.
-pub fn crates(snapshot: &Snapshot) -> BTreeMap<String, String> {
-    snapshot
-        .named("Cargo.toml")
-        .filter_map(|path| {
-            let name = PACKAGE_NAME.captures(&snapshot.text(path)?)?[1].replace('-', "_");
-            Some((name, join(parent(path), "src")))
-        })
-        .collect()
-}
 
 /// The directory a file's child modules live in: `src/` for `src/lib.rs`, `src/a/` for
 /// `src/a.rs` and `src/a/mod.rs`.
@@ -98,6 +87,11 @@ fn crate_src(snapshot: &Snapshot, file: &str) -> Option<String> {
 /// Walks `segments` down from the module directory `dir`: the deepest module file
 /// reached, else the module of `dir` itself (the item lives there).
 fn walk(snapshot: &Snapshot, dir: &str, segments: &[&str]) -> Option<String> {
+    descend(snapshot, dir, segments).or_else(|| module_of_dir(snapshot, dir))
+}
+
+/// The deepest module file `segments` reach down from the module directory `dir`.
+fn descend(snapshot: &Snapshot, dir: &str, segments: &[&str]) -> Option<String> {
     let mut dir = dir.to_string();
     let mut found = None;
     for seg in segments {
@@ -113,15 +107,10 @@ fn walk(snapshot: &Snapshot, dir: &str, segments: &[&str]) -> Option<String> {
             None => break,
         }
     }
-    found.or_else(|| module_of_dir(snapshot, &dir))
+    found
 }
 
-fn resolve(
-    snapshot: &Snapshot,
-    crates: &BTreeMap<String, String>,
-    from: &str,
-    raw: &RawImport,
-) -> Option<String> {
+fn resolve(snapshot: &Snapshot, crates: &Crates, from: &str, raw: &RawImport) -> Option<String> {
     if let Some(name) = raw.spec.strip_prefix("mod ") {
         let dir = module_dir(from);
         return [
@@ -145,7 +134,11 @@ fn resolve(
             }
             walk(snapshot, &dir, rest)
         }
-        other => walk(snapshot, crates.get(other)?, rest),
+        // Another crate: down from its library root (`src/lib.rs` or `[lib] path`).
+        other => {
+            let lib = crates.library(from, other)?;
+            descend(snapshot, &module_dir(lib), rest).or_else(|| Some(lib.to_string()))
+        }
     }
 }
 
