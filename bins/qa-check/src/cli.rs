@@ -83,7 +83,12 @@ pub const MAX_EXEC_TIMEOUT_SECS: u64 = 1800;
 /// untracked-not-ignored path (mode and content, at most 10,000 paths and 64 MiB, past
 /// which the record says `unobserved`) are fingerprinted before and after: a dirty tree
 /// before the command is the baseline; a command that exits 0 but changed any of them is
-/// `repository-changed`, never `passed`, and up to 8 changed paths are listed.
+/// `repository-changed`, never `passed`, and up to 8 changed paths are listed. A missing
+/// dependency is not a failing test: a command that exits 127 or 126, or exits non-zero
+/// with the end of its output saying its runner was not found (`jest: not found`,
+/// `command not found`, the runner's own module or package not found, `No module named
+/// pytest`, a cargo subcommand or Java missing), is `blocked` (`runner-missing`) with a
+/// reason naming the program and how to install it, never `failed`.
 #[derive(Debug, Parser)]
 #[command(name = "qa-check", version)]
 pub struct Args {
@@ -255,7 +260,7 @@ pub const EXIT_STATUS: &[(Exit, &str)] = &[
     (Exit::Fail, "with --exec: the command failed (non-zero exit or a signal)"),
     (
         Exit::Incomplete,
-        "with --exec: the command was blocked (refused, not run), timed out, or exited 0 but changed the repository",
+        "with --exec: the command was blocked (refused, or it could not start its runner), timed out, or exited 0 but changed the repository",
     ),
     (
         Exit::Usage,

@@ -3,6 +3,7 @@
 //! repository (HEAD, branch, index, worktree), or why it was refused.
 
 pub mod child;
+pub mod missing;
 pub mod refusal;
 pub mod selection;
 
@@ -98,27 +99,35 @@ pub fn execute(routes: &Routes, settings: &Settings, path: &SearchPath) -> Resul
         cancel::requested,
     )?;
     let after = Fingerprint::take(&settings.repo, Limits::default())?;
-    Ok(recorded(&chosen, settings, &before, &after, &finished))
+    let setting = missing::Setting::of(&cleared.candidate, &settings.repo);
+    let missing = missing::blocked_reason(&finished, &setting);
+    Ok(recorded(
+        &chosen, settings, &before, &after, &finished, missing,
+    ))
 }
 
-/// The record of a command that ran.
+/// The record of a command that ran. `missing` says why it is blocked rather than
+/// failed: it could not start what it runs.
 fn recorded(
     chosen: &Chosen<'_>,
     settings: &Settings,
     before: &Fingerprint,
     after: &Fingerprint,
     finished: &Finished,
+    missing: Option<String>,
 ) -> ExecutionData {
     let difference = before.compare(after);
     let changed = difference.changed;
     let status = match finished.ending {
         Ending::TimedOut => ExecutionStatus::TimedOut,
         Ending::Cancelled(_) => ExecutionStatus::Cancelled,
+        Ending::Exited if missing.is_some() => ExecutionStatus::Blocked,
         Ending::Exited if finished.exit_code != Some(0) => ExecutionStatus::Failed,
         Ending::Exited if changed.any() => ExecutionStatus::RepositoryChanged,
         Ending::Exited => ExecutionStatus::Passed,
     };
-    let mut reasons = Vec::new();
+    let blocked = missing.is_some().then_some(BlockedReason::RunnerMissing);
+    let mut reasons: Vec<String> = missing.into_iter().collect();
     match finished.ending {
         Ending::TimedOut => reasons.push(format!(
             "no exit within {} s: the process group got SIGTERM, then SIGKILL",
@@ -142,6 +151,7 @@ fn recorded(
     let mut data = ExecutionData::not_started(status, settings.timeout.as_secs());
     describe(&mut data, chosen.id, chosen.route);
     ExecutionData {
+        blocked,
         reason: (!reasons.is_empty()).then(|| reasons.join("; ")),
         exit_code: finished.exit_code,
         signal: finished.signal,

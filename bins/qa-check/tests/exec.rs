@@ -26,6 +26,11 @@ fn repository(recipe: &str) -> Repo {
 /// An intent over the changed file and one scenario with a located direct line, as
 /// qa-intent writes them, followed by qa-route's records for `repo`.
 fn routed(repo: &Repo, priority: &str) -> Vec<u8> {
+    routed_on(repo, priority, CHANGED)
+}
+
+/// Like [`routed`], with `changed` as the changed file.
+fn routed_on(repo: &Repo, priority: &str, changed: &str) -> Vec<u8> {
     let intent = Record::new(
         Kind::Intent,
         "test/0",
@@ -34,7 +39,7 @@ fn routed(repo: &Repo, priority: &str) -> Vec<u8> {
         json!({
             "title": "cart: totals", "type": "feat", "focus": "product", "source": "commits",
             "commits": ["a".repeat(40)], "cleanup_commits": [], "tickets": [],
-            "files": [CHANGED], "confidence": "high", "review_required": true,
+            "files": [changed], "confidence": "high", "review_required": true,
             "cleanup": false, "current": false, "lifecycle": [], "authority": "inference", "flow": null,
             "contracts": [], "annotations": [], "reason": "one commit and its file"
         }),
@@ -49,7 +54,7 @@ fn routed(repo: &Repo, priority: &str) -> Vec<u8> {
             "intent": intent.id, "title": "the cart total adds every item",
             "kind": "primary", "priority": priority,
             "steps": ["add two items"], "assertions": ["the total is their sum"],
-            "evidence": [{"file": CHANGED, "line": 1, "relation": "direct", "stage": null,
+            "evidence": [{"file": changed, "line": 1, "relation": "direct", "stage": null,
                           "text": "total = sum(items)"}],
             "proof_gap": null, "authority": "inference", "test_class": "golden",
             "focus": "product"
@@ -454,4 +459,111 @@ fn a_directory_that_is_not_a_git_repository_cannot_be_fingerprinted() {
     std::fs::rename(repo.path().join(".git"), repo.outside().join("git-away")).unwrap();
     let run = exec(&repo, &stream, &["--allow-exec"]);
     assert_blocked(&repo, &run, "not-a-repository");
+}
+
+/// The changed file of the package.json repositories below.
+const CHANGED_JS: &str = "src/cart.js";
+
+/// A committed npm project whose `test` script is `script`, with a lockfile (so the
+/// advice is `npm ci`) and no node_modules. npm itself must be on PATH: it is what runs
+/// the script, as on the demo repository.
+fn npm_repository(script: &str) -> Repo {
+    assert!(
+        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
+            .any(|dir| dir.join("npm").is_file()),
+        "npm is not on PATH: these tests run `npm test` for real"
+    );
+    let mut repo = Repo::new();
+    let manifest = json!({"name": "shop", "version": "1.0.0", "scripts": {"test": script}});
+    repo.write("package.json", manifest.to_string());
+    repo.write(
+        "package-lock.json",
+        r#"{"name":"shop","version":"1.0.0","lockfileVersion":3,"packages":{}}"#,
+    );
+    repo.write(
+        CHANGED_JS,
+        "export const total = (items) => items.length;\n",
+    );
+    repo.commit("feat: cart totals");
+    repo
+}
+
+/// qa-check --exec --allow-exec on the npm project's routed scenario, with npm's update
+/// check off (it would reach the network).
+fn exec_npm(repo: &Repo) -> Run {
+    let stream = routed_on(repo, "critical", CHANGED_JS);
+    let command = qa_testkit::parse(&stream)
+        .into_iter()
+        .find(|r| r["kind"] == "route")
+        .map(|r| r["data"]["command"]["run"].clone());
+    assert_eq!(command, Some(json!("npm test")), "the route runs npm test");
+    repo.run(&qa_check())
+        .args(["--exec", "--allow-exec"])
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("npm_config_update_notifier", "false")
+        .stdin(stream)
+        .run()
+}
+
+/// Asserts a command that ran and came back blocked (exit 2) with `exit_code`; returns
+/// its reason.
+fn blocked_after_running(run: &Run, exit_code: i32) -> String {
+    let data = execution(run);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert_eq!(data["status"], "blocked", "{data}");
+    assert_eq!(data["blocked"], "runner-missing");
+    assert_eq!(data["exit_code"], exit_code);
+    // It ran: the fingerprints and output hashes are there.
+    assert!(data["git_before"].is_object());
+    assert!(data["stderr_sha256"].is_string());
+    data["reason"].as_str().unwrap().to_string()
+}
+
+#[test]
+fn a_jest_script_without_node_modules_is_blocked_naming_jest() {
+    let repo = npm_repository("jest");
+    let run = exec_npm(&repo);
+    let reason = blocked_after_running(&run, 127);
+    assert_eq!(
+        reason,
+        "`jest` is not installed (exit 127): install the repository's dependencies (npm ci)"
+    );
+}
+
+#[test]
+fn a_script_that_exits_1_with_an_assertion_stays_failed() {
+    let repo = npm_repository("echo 'AssertionError: expected 3 to equal 2' >&2; exit 1");
+    let run = exec_npm(&repo);
+    let data = execution(&run);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert_eq!(data["status"], "failed");
+    assert_eq!(data["exit_code"], 1);
+    assert_eq!(data["blocked"], Value::Null);
+    assert_eq!(data["reason"], Value::Null);
+}
+
+#[test]
+fn a_missing_program_called_through_sh_c_is_blocked_naming_it() {
+    let repo = npm_repository("sh -c 'qa-no-such-program --run'");
+    let run = exec_npm(&repo);
+    let reason = blocked_after_running(&run, 127);
+    assert!(
+        reason.starts_with("`qa-no-such-program` is not installed (exit 127)"),
+        "{reason}"
+    );
+}
+
+#[test]
+fn a_script_that_is_not_executable_is_blocked_with_exit_126() {
+    let mut repo = npm_repository("./run-tests.sh");
+    // Written without an execute bit: the shell finds it and cannot start it.
+    repo.write("run-tests.sh", "#!/bin/sh\necho ran > ran.txt\n");
+    repo.commit("test: a runner script");
+    let run = exec_npm(&repo);
+    let reason = blocked_after_running(&run, 126);
+    assert!(
+        reason.starts_with("`./run-tests.sh` cannot be executed (exit 126)"),
+        "{reason}"
+    );
+    assert!(!repo.path().join("ran.txt").exists());
 }

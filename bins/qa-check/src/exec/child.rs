@@ -1,6 +1,8 @@
 //! Running a cleared command: in its directory, in a process group of its own, under a
 //! time limit and qa-check's own cancellation. Its output is counted, hashed and, on a
-//! terminal, echoed to qa-check's stderr as it comes; it is never kept.
+//! terminal, echoed to qa-check's stderr as it comes; it is never written anywhere. Only
+//! the last [`TAIL_BYTES`] of each stream stay in memory, for recognising a runner that
+//! was not found (`missing.rs`).
 
 use std::io::{Read, Write as _};
 use std::os::unix::process::{CommandExt as _, ExitStatusExt as _};
@@ -21,6 +23,9 @@ use crate::waiting::CANCEL_POLL;
 /// Between SIGTERM to the group and SIGKILL.
 pub const KILL_GRACE: Duration = Duration::from_secs(2);
 
+/// How much of the end of each output stream is kept in memory.
+pub const TAIL_BYTES: usize = 8 * 1024;
+
 /// How the command's process ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Ending {
@@ -29,11 +34,13 @@ pub enum Ending {
     Cancelled(Exit),
 }
 
-/// One output stream: bytes seen and their SHA-256.
+/// One output stream: bytes seen, their SHA-256, and the last [`TAIL_BYTES`] of them
+/// (in memory only: a record never holds output).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Output {
     pub bytes: u64,
     pub sha256: String,
+    pub tail: Vec<u8>,
 }
 
 /// What a run came to.
@@ -130,12 +137,14 @@ fn end_group(pgid: u32) {
     kill_group(pgid);
 }
 
-type Tally = Arc<Mutex<(u64, Sha256)>>;
+/// Bytes seen, their running hash, and the last [`TAIL_BYTES`] of them.
+type Tally = Arc<Mutex<(u64, Sha256, Vec<u8>)>>;
 
-/// Reads `pipe` to its end on a thread of its own, counting and hashing every byte, and
-/// echoing it to stderr when `echo`; says `done` at the end.
+/// Reads `pipe` to its end on a thread of its own, counting and hashing every byte,
+/// keeping the last [`TAIL_BYTES`], and echoing it to stderr when `echo`; says `done` at
+/// the end.
 fn drain(pipe: Option<impl Read + Send + 'static>, echo: bool, done: mpsc::Sender<()>) -> Tally {
-    let tally: Tally = Arc::new(Mutex::new((0, Sha256::new())));
+    let tally: Tally = Arc::new(Mutex::new((0, Sha256::new(), Vec::new())));
     let Some(mut pipe) = pipe else {
         let _ = done.send(());
         return tally;
@@ -154,6 +163,7 @@ fn drain(pipe: Option<impl Read + Send + 'static>, echo: bool, done: mpsc::Sende
                 let mut tally = shared.lock().unwrap_or_else(|e| e.into_inner());
                 tally.0 += n as u64;
                 tally.1.update(&buf[..n]);
+                keep_tail(&mut tally.2, &buf[..n]);
             }
             if echo {
                 // Echo is a courtesy: a closed stderr must not stop the count.
@@ -166,10 +176,35 @@ fn drain(pipe: Option<impl Read + Send + 'static>, echo: bool, done: mpsc::Sende
     tally
 }
 
+/// Appends `bytes` to `tail`, dropping its front past [`TAIL_BYTES`].
+fn keep_tail(tail: &mut Vec<u8>, bytes: &[u8]) {
+    let bytes = &bytes[bytes.len().saturating_sub(TAIL_BYTES)..];
+    let over = (tail.len() + bytes.len()).saturating_sub(TAIL_BYTES);
+    tail.drain(..over.min(tail.len()));
+    tail.extend_from_slice(bytes);
+}
+
 fn finish(tally: &Tally) -> Output {
     let tally = tally.lock().unwrap_or_else(|e| e.into_inner());
     Output {
         bytes: tally.0,
         sha256: hex(&tally.1.clone().finalize()),
+        tail: tally.2.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_tail_keeps_only_the_last_bytes_across_reads() {
+        let mut tail = Vec::new();
+        keep_tail(&mut tail, &vec![b'a'; TAIL_BYTES - 2]);
+        keep_tail(&mut tail, b"bcde");
+        assert_eq!(tail.len(), TAIL_BYTES);
+        assert!(tail.ends_with(b"aabcde"));
+        keep_tail(&mut tail, &vec![b'z'; TAIL_BYTES + 5]);
+        assert_eq!(tail, vec![b'z'; TAIL_BYTES]);
     }
 }
