@@ -256,6 +256,15 @@ fn in_line(line: &str, runner: Option<&str>, entry_missing: bool) -> Option<Miss
             return Some(Missing::named(program_name(name)));
         }
     }
+    // npm error npx canceled due to missing packages and no YES option: ["jest@30.5.2"]
+    if line.contains("canceled due to missing packages") {
+        let spec = between(line, "[\"", '"').unwrap_or("");
+        let name = match spec.strip_prefix('@') {
+            Some(scoped) => scoped.split('@').next().map(|s| format!("@{s}")),
+            None => spec.split('@').next().map(str::to_string),
+        };
+        return Some(Missing::named(name.as_deref().and_then(program_name)));
+    }
     if line.contains("ERR_PNPM_RECURSIVE_EXEC_FIRST_FAIL") && line.contains("not found") {
         return Some(Missing::named(None));
     }
@@ -364,6 +373,14 @@ mod tests {
                 "vitest",
             ),
             ("error Command \"jest\" not found.", "jest"),
+            (
+                "npm error npx canceled due to missing packages and no YES option: [\"jest@30.5.2\"]",
+                "jest",
+            ),
+            (
+                "npm ERR! canceled due to missing packages and no YES option: [\"@playwright/test@1.2\"]",
+                "@playwright/test",
+            ),
             ("error: no such command: `nextest`", "cargo-nextest"),
             ("/usr/bin/env: 'node': No such file or directory", "node"),
             ("make: jest: No such file or directory", "jest"),
