@@ -155,6 +155,22 @@ pub struct RangeView {
     pub mode: Mode,
 }
 
+impl RangeView {
+    /// The error of a stage whose repository does not hold this range's head commit
+    /// (exit 66): its files and history would describe another change than the stream.
+    pub fn foreign_to(&self, repo: &std::path::Path, stage: &str) -> anyhow::Error {
+        let head = &self.head.oid;
+        crate::exit::failure(
+            crate::exit::Exit::NoInput,
+            format!(
+                "repository {} does not hold the range's head commit {}: run {stage} in the repository qa-diff read, or pass --repo",
+                repo.display(),
+                &head[..head.len().min(12)]
+            ),
+        )
+    }
+}
+
 /// How sure an intent is, from connected evidence (never from a title alone).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]

@@ -61,8 +61,9 @@ pub struct Args {
     #[arg(long = "in", value_name = "FILE")]
     pub input: Option<PathBuf>,
 
-    /// The repository: its `.qa/manifest.yaml` holds team policy, and every path of a
-    /// plan (sources, file and directory targets) is relative to it.
+    /// The repository: its `.qa/manifest.yaml` holds team policy, its history the change
+    /// stream's head commit (else exit 66), and every path of a plan (sources, file and
+    /// directory targets) is relative to it.
     #[arg(long, value_name = "DIR", default_value = ".")]
     pub repo: PathBuf,
 
@@ -121,7 +122,7 @@ pub const EXIT_STATUS: &[(Exit, &str)] = &[
     ),
     (
         Exit::NoInput,
-        "the --in, --manifest or --plan file, or the --repo directory of a plan, does not exist",
+        "the --in, --manifest or --plan file, or the --repo directory of a plan, does not exist; or the --repo repository does not hold the change stream's head commit",
     ),
     (Exit::Software, "internal error (a bug: please report it)"),
 ];

@@ -16,6 +16,18 @@ const STAGE: &str = "qa-intent";
 /// The base and head graphs, before they are compared.
 pub type Trees = (Graph, Graph);
 
+/// Refuses a repository that does not hold the range's head commit (exit 66): its
+/// graph, sources and manifest would describe another history than the stream's.
+pub fn holds_head(repo: &Path, range: &RangeView) -> Result<()> {
+    let holds = git2::Repository::open(repo).is_ok_and(|git| {
+        git2::Oid::from_str(&range.head.oid).is_ok_and(|oid| git.find_commit(oid).is_ok())
+    });
+    match holds {
+        true => Ok(()),
+        false => Err(range.foreign_to(repo, STAGE)),
+    }
+}
+
 /// The base (merge base) and head graphs of a range in `repo`: the slow half, which
 /// runs while the rest of the stream is read.
 pub fn trees(range: &RangeView, repo: &Path) -> Result<Trees> {

@@ -60,6 +60,7 @@ pub fn run<R: BufRead, W: Write>(
             cs.take(source, line, envelope)?;
             if let (None, Some(range)) = (&trees, &cs.range) {
                 let range = range.data.clone();
+                graph::holds_head(repo, &range)?;
                 trees = Some(scope.spawn(move || graph::trees(&range, repo)));
             }
             Ok(())

@@ -120,23 +120,35 @@ fn the_same_repository_state_gives_the_same_graph_records() {
 }
 
 #[test]
-fn a_stream_from_another_repository_gets_a_warning_and_no_graph() {
+fn a_stream_from_another_repository_is_exit_66_naming_both() {
     let elsewhere = Repo::new();
-    let rs = intent(elsewhere.path(), diff(&shop()));
-    assert!(records::of_kind(&rs, "node").is_empty());
-    assert!(records::of_kind(&rs, "scenario")
-        .iter()
-        .all(|s| s["data"].get("reaches").is_none()));
-    let warning = records::of_kind(&rs, "diag")
-        .into_iter()
-        .find(|d| {
-            d["data"]["message"]
-                .as_str()
-                .unwrap()
-                .starts_with("no behavior graph")
-        })
-        .expect("a diag saying why there is no graph");
-    assert_eq!(warning["data"]["severity"], "warning");
+    let stream = diff(&shop());
+    let run = Program::at(QA_INTENT)
+        .invocation()
+        .arg("--repo")
+        .arg(elsewhere.path())
+        .stdin(stream)
+        .run();
+    assert_eq!(run.code, 66, "{}", run.stderr);
+    let lines: Vec<&str> = run.stderr.lines().collect();
+    assert_eq!(lines.len(), 1, "{}", run.stderr);
+    assert!(
+        lines[0].contains(&elsewhere.path().display().to_string())
+            && lines[0].contains("does not hold the range's head commit"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        !run.text().contains("\"kind\":\"intent\""),
+        "no intent from another history"
+    );
+}
+
+#[test]
+fn the_repository_that_holds_the_head_commit_is_accepted() {
+    let repo = shop();
+    let rs = intent(repo.path(), diff(&repo));
+    assert!(!records::of_kind(&rs, "intent").is_empty());
 }
 
 #[test]
