@@ -129,7 +129,10 @@ pub fn resolve(
     }
     // `@/x` and `~/x`: the common no-config alias for the package's source root.
     if let Some(rest) = spec.strip_prefix("@/").or_else(|| spec.strip_prefix("~/")) {
-        let root = workspace.packages.holding(from).map_or("", |p| p.dir.as_str());
+        let root = workspace
+            .packages
+            .holding(from)
+            .map_or("", |p| p.dir.as_str());
         return [join(root, "src"), root.to_string()]
             .iter()
             .find_map(|dir| probe(snapshot, &join(dir, rest)))

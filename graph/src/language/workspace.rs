@@ -228,7 +228,10 @@ fn condition_targets(value: &Value) -> Vec<String> {
                 .iter()
                 .filter(|(k, _)| !CONDITIONS.contains(&k.as_str()))
                 .map(|(_, v)| v);
-            preferred.chain(others).flat_map(condition_targets).collect()
+            preferred
+                .chain(others)
+                .flat_map(condition_targets)
+                .collect()
         }
         _ => Vec::new(),
     }
@@ -467,7 +470,11 @@ impl CompilerOptions {
 /// The options of the config at `path`, over those of the configs it extends. Only
 /// configs of the tree are followed: a package's config (`@tsconfig/node20`) lives in
 /// node_modules, which is not read.
-fn compiler_options(snapshot: &Snapshot, path: &str, seen: &mut HashSet<String>) -> CompilerOptions {
+fn compiler_options(
+    snapshot: &Snapshot,
+    path: &str,
+    seen: &mut HashSet<String>,
+) -> CompilerOptions {
     let mut options = CompilerOptions::default();
     // The set keeps an `extends` cycle from looping.
     if !seen.insert(path.to_string()) {
@@ -571,7 +578,10 @@ mod tests {
     #[test]
     fn pnpm_workspace_lists_are_read_in_both_styles() {
         let block = "packages:\n  - 'packages/*'\n  - \"apps/**\" # apps\n  - '!**/test/**'\n\ncatalog:\n  vite: ^6\n";
-        assert_eq!(pnpm_packages(block), ["packages/*", "apps/**", "!**/test/**"]);
+        assert_eq!(
+            pnpm_packages(block),
+            ["packages/*", "apps/**", "!**/test/**"]
+        );
         assert_eq!(pnpm_packages("packages: ['a/*', \"b\"]\n"), ["a/*", "b"]);
         assert!(pnpm_packages("catalog:\n  - x\n").is_empty());
     }
@@ -624,7 +634,10 @@ mod tests {
             ],
         };
         let (a, star) = aliases.matching("@vue/compat").unwrap();
-        assert_eq!((a.targets[0].as_str(), star), ("packages/vue-compat/src", ""));
+        assert_eq!(
+            (a.targets[0].as_str(), star),
+            ("packages/vue-compat/src", "")
+        );
         let (a, star) = aliases.matching("@vue/runtime-core").unwrap();
         assert_eq!((a.targets[0].as_str(), star), ("runtimes/*", "core"));
         let (a, star) = aliases.matching("@vue/shared").unwrap();
