@@ -19,7 +19,8 @@ pub const MANIFESTS: &[&str] = &["package.json", "Cargo.toml", "pyproject.toml",
 /// Kept like manifests: small, and read in both trees.
 pub fn is_workspace_config(name: &str) -> bool {
     name == "pnpm-workspace.yaml"
-        || ((name.starts_with("tsconfig") || name.starts_with("jsconfig")) && name.ends_with(".json"))
+        || ((name.starts_with("tsconfig") || name.starts_with("jsconfig"))
+            && name.ends_with(".json"))
 }
 
 /// The team's reviewed policy, read for its flows.
