@@ -107,7 +107,7 @@ fn pnpm_workspace() -> Tree {
 }
 
 #[test]
-fn a_changed_vitest_file_in_a_pnpm_workspace_runs_alone_from_its_package() {
+fn a_changed_vitest_file_in_a_pnpm_workspace_runs_alone_in_its_package() {
     let tree = pnpm_workspace();
     let records = route_one(
         tree.path(),
@@ -121,7 +121,7 @@ fn a_changed_vitest_file_in_a_pnpm_workspace_runs_alone_from_its_package() {
     assert_eq!(
         commands(route),
         [
-            "packages/web pnpm test -- src/login.test.ts",
+            ". pnpm --filter @shop/web exec vitest run src/login.test.ts",
             ". pnpm --filter @shop/web test",
             ". pnpm test"
         ]
@@ -132,9 +132,49 @@ fn a_changed_vitest_file_in_a_pnpm_workspace_runs_alone_from_its_package() {
         route["action"]["preconditions"],
         serde_json::json!([
             "`pnpm` is on PATH",
-            "it runs from `packages/web` in the repository"
+            "it runs from `.` in the repository"
         ])
     );
+}
+
+/// vuejs/core's shape: the root's `test` script is `vitest` over the whole workspace (its
+/// config at the root), the members declare no `test` script of their own.
+fn root_vitest_workspace() -> Tree {
+    let tree = Tree::new();
+    tree.write(
+        "package.json",
+        r#"{"private":true,"packageManager":"pnpm@9.1.0","scripts":{"test":"vitest"}}"#,
+    )
+    .write("pnpm-workspace.yaml", "packages:\n  - 'packages/*'\n")
+    .write("vitest.config.ts", "export default {}\n")
+    .write("packages/a/package.json", r#"{"name":"@shop/a"}"#)
+    .write("packages/a/src/x.ts", "")
+    .write("packages/a/__tests__/x.spec.ts", "");
+    tree
+}
+
+#[test]
+fn a_changed_spec_of_a_root_vitest_workspace_runs_alone_by_name_from_the_root() {
+    let tree = root_vitest_workspace();
+    let records = route_one(
+        tree.path(),
+        &Stubs::new(&["pnpm"]),
+        "packages/a/src/x.ts",
+        &["packages/a/__tests__/x.spec.ts"],
+        &[("packages/a/__tests__/x.spec.ts", "keeps the order", "jest")],
+    )
+    .records;
+    let route = only_route(&records);
+    assert_eq!(
+        commands(route),
+        [
+            ". pnpm exec vitest run packages/a/__tests__/x.spec.ts -t 'keeps the order'",
+            ". pnpm test"
+        ]
+    );
+    assert_eq!(route["command"]["scope"], "exact-test");
+    assert_eq!(route["command"]["declared_in"], "package.json");
+    assert!(diags(&records).is_empty(), "{:?}", diags(&records));
 }
 
 fn pytest_project() -> Tree {

@@ -1,375 +1,203 @@
-//! package.json projects: the package manager, workspace packages, changed jest/vitest
-//! test files, package and root `test` scripts.
+//! package.json projects: for each changed file, the package that owns it, the test runner
+//! its `test` script starts (else the workspace root's), the changed tests narrowed to
+//! that runner, then the package's and the root's `test` scripts.
 
-use super::{Found, Runner};
+mod manager;
+mod narrowed;
+mod runners;
+mod workspace;
+
+use super::Found;
 use crate::change::CommandScope;
 use crate::validation::targets::Targets;
-use crate::validation::tree::{ancestors, base_name, join, under, Reader, Tree};
-use regex::Regex;
-use serde_json::Value;
-use std::sync::OnceLock;
+use crate::validation::tree::{under, Reader};
+use manager::Manager;
+use narrowed::{is_test_file, Narrowing, Place};
+use runners::{Invocation, Script};
+use workspace::{Owner, Package, Workspace};
 
-/// npm's placeholder for a package without tests.
-const PLACEHOLDER: &str = "echo \"Error: no test specified\" && exit 1";
-
-/// How deep a `**` workspace pattern looks.
-const MAX_GLOB_DEPTH: usize = 4;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Manager {
-    Npm,
-    Pnpm,
-    Yarn,
-    Bun,
+/// The package's `test` script, read; None when it has none fit to stand behind a command.
+fn test_of(found: &mut Found, pkg: &Package) -> Option<Script> {
+    pkg.test_script(found)?;
+    Some(runners::read(pkg.scripts(), "test"))
 }
 
-impl Manager {
-    fn runner(self) -> Runner {
-        match self {
-            Manager::Npm => Runner::Npm,
-            Manager::Pnpm => Runner::Pnpm,
-            Manager::Yarn => Runner::Yarn,
-            Manager::Bun => Runner::Bun,
-        }
-    }
+/// Changed test files that one runner of one package runs.
+struct Group {
+    /// The package whose `test` script names the runner.
+    holder: Package,
+    manager: Manager,
+    /// True when the holder is a workspace member (it can be aimed at by name).
+    member: bool,
+    invocation: Invocation,
+    files: Vec<String>,
+}
 
-    /// The root `test` script.
-    fn suite(self) -> &'static str {
-        match self {
-            Manager::Npm => "npm test",
-            Manager::Pnpm => "pnpm test",
-            Manager::Yarn => "yarn test",
-            Manager::Bun => "bun run test",
+/// The runner for a file owned by `pkg`: its own script's, else (for a workspace member)
+/// the root's, whose configuration then spans the workspace.
+fn runner_for(
+    found: &mut Found,
+    reader: &mut Reader,
+    owner: Owner,
+    root_manager: Option<Manager>,
+) -> Option<(Package, Manager, bool, Invocation)> {
+    match owner {
+        Owner::Member(dir) => {
+            let manager = root_manager?;
+            let pkg = Package::read(reader, &dir)?;
+            if let Some(invocation) = test_of(found, &pkg).and_then(|s| s.runner) {
+                return Some((pkg, manager, true, invocation));
+            }
+            let root = Package::read(reader, "")?;
+            let invocation = test_of(found, &root)?.runner?;
+            Some((root, manager, false, invocation))
         }
-    }
-
-    /// One test file through the `test` script, run from the package directory.
-    fn file(self, path: &str) -> String {
-        match self {
-            Manager::Npm => format!("npm test -- {path}"),
-            Manager::Pnpm => format!("pnpm test -- {path}"),
-            Manager::Yarn => format!("yarn test {path}"),
-            Manager::Bun => format!("bun run test {path}"),
-        }
-    }
-
-    /// A workspace package's `test` script, run from the workspace root.
-    fn member(self, name: &str) -> String {
-        match self {
-            Manager::Npm => format!("npm test -w {name}"),
-            Manager::Pnpm => format!("pnpm --filter {name} test"),
-            Manager::Yarn => format!("yarn workspace {name} test"),
-            Manager::Bun => format!("bun run --filter {name} test"),
+        Owner::Project(pkg) => {
+            let manager = pkg.manager(reader.tree());
+            let invocation = test_of(found, &pkg)?.runner?;
+            Some((pkg, manager, false, invocation))
         }
     }
 }
 
-/// A directory with a package.json.
-struct Package {
-    dir: String,
-    manifest: String,
-    json: Value,
-}
-
-impl Package {
-    fn read(reader: &mut Reader, dir: &str) -> Option<Package> {
-        let manifest = join(dir, "package.json");
-        let file = reader.read(&manifest)?;
-        let json = serde_json::from_str(&file.text).ok()?;
-        Some(Package {
-            dir: dir.to_string(),
-            manifest,
-            json,
-        })
-    }
-
-    /// The `test` script when it is a real one and fit to stand behind a command.
-    fn test_script(&self, found: &mut Found) -> Option<String> {
-        let script = self.json.get("scripts")?.get("test")?.as_str()?;
-        if script.trim() == PLACEHOLDER
-            || !found.accept(script, "the `test` script", &self.manifest)
+/// One narrowed command per package and runner, for the changed test files that exist.
+fn exact(reader: &mut Reader, targets: &Targets, workspace: &Workspace, found: &mut Found) {
+    let root_manager = workspace.root.as_ref().map(|r| r.manager(reader.tree()));
+    let mut groups: Vec<Group> = Vec::new();
+    for file in &targets.files {
+        // A deleted test is nothing to run.
+        if !reader.tree().is_file(file) {
+            continue;
+        }
+        let Some(owner) = workspace.owner(reader, file) else {
+            continue;
+        };
+        let Some((holder, manager, member, invocation)) =
+            runner_for(found, reader, owner, root_manager)
+        else {
+            continue;
+        };
+        if !is_test_file(file, invocation.runner) {
+            continue;
+        }
+        match groups
+            .iter_mut()
+            .find(|g| g.holder.dir == holder.dir && g.invocation == invocation)
         {
-            return None;
-        }
-        Some(script.to_string())
-    }
-
-    /// The package manager: `packageManager`, else a lockfile, else npm.
-    fn manager(&self, tree: &Tree) -> Manager {
-        let declared = self
-            .json
-            .get("packageManager")
-            .and_then(Value::as_str)
-            .and_then(|s| s.split('@').next());
-        match declared {
-            Some("pnpm") => return Manager::Pnpm,
-            Some("yarn") => return Manager::Yarn,
-            Some("bun") => return Manager::Bun,
-            Some("npm") => return Manager::Npm,
-            _ => {}
-        }
-        let has = |name: &str| tree.is_file(&join(&self.dir, name));
-        // pnpm-workspace.yaml is pnpm's own file: a workspace declared there is pnpm's.
-        if has("pnpm-lock.yaml") || has("pnpm-workspace.yaml") {
-            Manager::Pnpm
-        } else if has("yarn.lock") {
-            Manager::Yarn
-        } else if has("bun.lockb") || has("bun.lock") {
-            Manager::Bun
-        } else {
-            Manager::Npm
+            Some(group) => group.files.push(file.clone()),
+            None => groups.push(Group {
+                holder,
+                manager,
+                member,
+                invocation,
+                files: vec![file.clone()],
+            }),
         }
     }
-
-    /// Workspace patterns: `workspaces` (array, or yarn's `{packages: [...]}`), else
-    /// pnpm-workspace.yaml's `packages:` list.
-    fn workspace_patterns(&self, reader: &mut Reader) -> Vec<String> {
-        let listed = match self.json.get("workspaces") {
-            Some(Value::Array(items)) => Some(items),
-            Some(Value::Object(obj)) => obj.get("packages").and_then(Value::as_array),
+    for group in groups {
+        let holder = &group.holder;
+        let files: Vec<&str> = group
+            .files
+            .iter()
+            .map(|f| under(f, &holder.dir).unwrap_or(f))
+            .collect();
+        let tests = match group.files.as_slice() {
+            [file] => targets.tests_in(file),
+            _ => Vec::new(),
+        };
+        let name = match holder.name() {
+            Some(name) if group.member && group.manager.aims_at_members() => {
+                found.word(name, "the package name", &holder.manifest)
+            }
             _ => None,
         };
-        if let Some(items) = listed {
-            return items
-                .iter()
-                .filter_map(Value::as_str)
-                .map(str::to_string)
-                .collect();
-        }
-        reader
-            .read(&join(&self.dir, "pnpm-workspace.yaml"))
-            .map(|f| pnpm_packages(&f.text))
-            .unwrap_or_default()
-    }
-}
-
-#[cfg(test)]
-mod manager_tests {
-    use super::*;
-    use crate::validation::tests_support::{runs, tree_with, with_tests as targets};
-
-    #[test]
-    fn a_pnpm_workspace_file_without_a_lockfile_means_pnpm() {
-        let (_d, tree) = tree_with(&[
-            (
-                "package.json",
-                "{\"name\":\"mono\",\"scripts\":{\"test\":\"pnpm -r test\"}}",
-            ),
-            ("pnpm-workspace.yaml", "packages:\n  - packages/*\n"),
-            (
-                "packages/cart/package.json",
-                "{\"name\":\"@shop/cart\",\"scripts\":{\"test\":\"vitest run\"}}",
-            ),
-            ("packages/cart/src/total.ts", ""),
-        ]);
-        let got = runs(
-            &tree,
-            &targets(&["packages/cart/src/total.ts"], &[]),
-            discover,
-        );
-        assert!(
-            got.iter()
-                .any(|r| r.contains("pnpm --filter @shop/cart test")),
-            "{got:?}"
-        );
-        assert!(!got.iter().any(|r| r.contains("npm test -w")), "{got:?}");
-    }
-}
-
-/// The entries of the `packages:` list of a pnpm-workspace.yaml.
-fn pnpm_packages(text: &str) -> Vec<String> {
-    let mut patterns = Vec::new();
-    let mut inside = false;
-    for line in text.lines() {
-        let trimmed = line.trim();
-        if trimmed.is_empty() || trimmed.starts_with('#') {
-            continue;
-        }
-        if !line.starts_with([' ', '\t', '-']) {
-            inside = trimmed == "packages:";
-            continue;
-        }
-        if let Some(item) = trimmed.strip_prefix('-').filter(|_| inside) {
-            let item = item.trim();
-            let item = item.split(" #").next().unwrap_or(item).trim();
-            patterns.push(item.trim_matches(|c| c == '"' || c == '\'').to_string());
-        }
-    }
-    patterns
-}
-
-/// True when `name` matches a segment pattern with `*` wildcards.
-fn segment_matches(pattern: &str, name: &str) -> bool {
-    match pattern.split_once('*') {
-        None => pattern == name,
-        Some((head, tail)) => {
-            let Some(rest) = name.strip_prefix(head) else {
-                return false;
-            };
-            if tail.is_empty() {
-                return true;
-            }
-            (0..=rest.len())
-                .filter(|i| rest.is_char_boundary(*i))
-                .any(|i| segment_matches(tail, &rest[i..]))
-        }
-    }
-}
-
-/// The directories under `base` matching `segments` (`*` within a segment, `**` for any
-/// depth up to a limit), skipping node_modules and nested repositories.
-fn expand(tree: &Tree, base: &str, segments: &[&str], depth: usize, out: &mut Vec<String>) {
-    let Some((first, rest)) = segments.split_first() else {
-        out.push(base.to_string());
-        return;
-    };
-    if *first == "**" {
-        expand(tree, base, rest, depth, out);
-        if depth < MAX_GLOB_DEPTH {
-            for sub in tree.subdirs(base) {
-                if base_name(&sub) != "node_modules" {
-                    expand(tree, &sub, segments, depth + 1, out);
-                }
-            }
-        }
-        return;
-    }
-    for sub in tree.subdirs(base) {
-        let name = base_name(&sub);
-        if name != "node_modules" && segment_matches(first, name) {
-            expand(tree, &sub, rest, depth, out);
-        }
-    }
-}
-
-/// The workspace package directories of `root`, sorted.
-fn members(reader: &mut Reader, root: &Package) -> Vec<String> {
-    let tree = reader.tree();
-    let mut included = Vec::new();
-    let mut excluded = Vec::new();
-    for pattern in root.workspace_patterns(reader) {
-        let (negated, pattern) = match pattern.strip_prefix('!') {
-            Some(p) => (true, p),
-            None => (false, pattern.as_str()),
+        let (place, dir) = match &name {
+            Some(name) => (Place::Member(name), ""),
+            None => (Place::Own, holder.dir.as_str()),
         };
-        let pattern = pattern.trim_start_matches("./").trim_end_matches('/');
-        let segments: Vec<&str> = pattern.split('/').filter(|s| !s.is_empty()).collect();
-        if segments.contains(&"..") {
+        let narrowing = Narrowing {
+            manager: group.manager,
+            place,
+            invocation: &group.invocation,
+            files: &files,
+            test: match tests.as_slice() {
+                [test] => Some(test),
+                _ => None,
+            },
+            origin: &holder.manifest,
+        };
+        let Some(run) = narrowing.command(found) else {
+            continue;
+        };
+        if run.len() > super::MAX_VALUE {
+            found.problems.push(format!(
+                "the narrowed command for {} changed test files in `{}` is longer than {} bytes; the package's own command stands instead",
+                files.len(),
+                holder.manifest,
+                super::MAX_VALUE
+            ));
             continue;
         }
-        let target = if negated {
-            &mut excluded
-        } else {
-            &mut included
-        };
-        expand(tree, &root.dir, &segments, 0, target);
-    }
-    included.retain(|dir| !excluded.contains(dir) && tree.is_file(&join(dir, "package.json")));
-    included.sort();
-    included.dedup();
-    included
-}
-
-/// True when a `test` script runs jest or vitest, which take a test file argument.
-fn takes_test_files(script: &str) -> bool {
-    static RUNNER: OnceLock<Regex> = OnceLock::new();
-    RUNNER
-        .get_or_init(|| Regex::new(r"(^|[\s/;&|(])(jest|vitest)(\s|$|;|&|\|)").expect("valid"))
-        .is_match(script)
-}
-
-/// True for `*.test.*` / `*.spec.*` script files and files under `__tests__/`.
-fn is_test_file(path: &str) -> bool {
-    static NAME: OnceLock<Regex> = OnceLock::new();
-    let name = NAME.get_or_init(|| {
-        Regex::new(r"\.(test|spec)\.(js|jsx|ts|tsx|mjs|cjs|mts|cts)$").expect("valid")
-    });
-    name.is_match(base_name(path))
-        || (path.split('/').any(|s| s == "__tests__")
-            && [".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs"]
-                .iter()
-                .any(|ext| path.ends_with(ext)))
-}
-
-/// `npm test -- <file>` (and its kin) when `pkg`'s script takes test files.
-fn test_file(found: &mut Found, pkg: &Package, manager: Manager, script: &str, file: &str) {
-    if !is_test_file(file) || !takes_test_files(script) {
-        return;
-    }
-    let rel = under(file, &pkg.dir).unwrap_or(file);
-    if let Some(path) = found.word(rel, "a changed test path", file) {
-        let run = manager.file(&path);
         found.push(
-            manager.runner(),
+            group.manager.runner(),
             run,
-            &pkg.dir,
+            dir,
             CommandScope::ExactTest,
-            &pkg.manifest,
+            &holder.manifest,
         );
     }
 }
 
 pub fn discover(reader: &mut Reader, targets: &Targets, found: &mut Found) {
-    let root = Package::read(reader, "");
-    let workspace = match &root {
-        Some(root) => members(reader, root),
-        None => Vec::new(),
-    };
-    let root_manager = root.as_ref().map(|r| r.manager(reader.tree()));
+    let workspace = Workspace::read(reader);
+    exact(reader, targets, &workspace, found);
+    let root_manager = workspace.root.as_ref().map(|r| r.manager(reader.tree()));
     for file in &targets.files {
-        let member = workspace
-            .iter()
-            .filter(|dir| under(file, dir).is_some())
-            .max_by_key(|dir| dir.len());
-        if let (Some(dir), Some(manager)) = (member, root_manager) {
-            let Some(pkg) = Package::read(reader, dir) else {
-                continue;
-            };
-            let Some(script) = pkg.test_script(found) else {
-                continue;
-            };
-            test_file(found, &pkg, manager, &script, file);
-            let Some(name) = pkg.json.get("name").and_then(Value::as_str) else {
-                continue;
-            };
-            if let Some(name) = found.word(name, "the package name", &pkg.manifest) {
-                let run = manager.member(&name);
+        match workspace.owner(reader, file) {
+            Some(Owner::Member(dir)) => {
+                let (Some(manager), Some(pkg)) = (root_manager, Package::read(reader, &dir)) else {
+                    continue;
+                };
+                // A script that watches never finishes: it is no validation command.
+                if test_of(found, &pkg).is_none_or(|s| s.watches) {
+                    continue;
+                }
+                let Some(name) = pkg.name() else {
+                    continue;
+                };
+                if let Some(name) = found.word(name, "the package name", &pkg.manifest) {
+                    let run = manager.member(&name);
+                    found.push(
+                        manager.runner(),
+                        run,
+                        "",
+                        CommandScope::Package,
+                        &pkg.manifest,
+                    );
+                }
+            }
+            // A package that is no member is its own project, run from its directory.
+            Some(Owner::Project(pkg)) if !pkg.dir.is_empty() => {
+                let manager = pkg.manager(reader.tree());
+                if test_of(found, &pkg).is_none_or(|s| s.watches) {
+                    continue;
+                }
                 found.push(
                     manager.runner(),
-                    run,
-                    "",
+                    manager.suite().to_string(),
+                    &pkg.dir,
                     CommandScope::Package,
                     &pkg.manifest,
                 );
             }
-            continue;
-        }
-        // Not a workspace member: the nearest package.json is its own project.
-        let Some(pkg) = ancestors(file).find_map(|dir| Package::read(reader, dir)) else {
-            continue;
-        };
-        let manager = pkg.manager(reader.tree());
-        let Some(script) = pkg.test_script(found) else {
-            continue;
-        };
-        test_file(found, &pkg, manager, &script, file);
-        if !pkg.dir.is_empty() {
-            let run = manager.suite().to_string();
-            found.push(
-                manager.runner(),
-                run,
-                &pkg.dir,
-                CommandScope::Package,
-                &pkg.manifest,
-            );
+            _ => {}
         }
     }
-    if let (Some(root), Some(manager)) = (&root, root_manager) {
-        if root.test_script(found).is_some() {
-            let run = manager.suite().to_string();
+    if let (Some(root), Some(manager)) = (&workspace.root, root_manager) {
+        if test_of(found, root).is_some_and(|s| !s.watches) {
             found.push(
                 manager.runner(),
-                run,
+                manager.suite().to_string(),
                 "",
                 CommandScope::Suite,
                 &root.manifest,
@@ -377,11 +205,10 @@ pub fn discover(reader: &mut Reader, targets: &Targets, found: &mut Found) {
         }
     }
 }
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::validation::tests_support::{files, runs, tree_with};
+    use crate::validation::tests_support::{files, runs, tree_with, with_tests};
 
     const PNPM_WORKSPACE: &[(&str, &str)] = &[
         (
@@ -397,24 +224,67 @@ mod tests {
             "packages/web/package.json",
             r#"{"name":"@acme/web","scripts":{"test":"vitest run"}}"#,
         ),
+        ("packages/web/src/login.ts", ""),
+        ("packages/web/src/login.test.ts", ""),
+        ("packages/web/src/cart.test.ts", ""),
+        ("packages/web/src/__tests__/helper.ts", ""),
         (
             "packages/api/package.json",
             r#"{"name":"api","scripts":{"test":"node --test"}}"#,
         ),
+        ("packages/api/src/login.test.ts", ""),
+        (
+            "packages/lint/package.json",
+            r#"{"name":"lint","scripts":{"test":"tsc --noEmit && node scripts/check.js"}}"#,
+        ),
+        ("packages/lint/src/rule.test.ts", ""),
         (
             "packages/skip/package.json",
             r#"{"name":"skip","scripts":{"test":"jest"}}"#,
         ),
+        ("packages/skip/a.test.js", ""),
     ];
 
+    /// vuejs/core's shape: the root's `test` is vitest over the whole workspace, the
+    /// members declare no `test` script.
+    const ROOT_VITEST: &[(&str, &str)] = &[
+        (
+            "package.json",
+            r#"{"private":true,"packageManager":"pnpm@9.0.0","scripts":{"test":"vitest","test-unit":"vitest --project unit*"}}"#,
+        ),
+        ("pnpm-workspace.yaml", "packages:\n  - 'packages/*'\n"),
+        ("vitest.config.ts", "export default {}\n"),
+        (
+            "packages/reactivity/package.json",
+            r#"{"name":"@vue/reactivity"}"#,
+        ),
+        ("packages/reactivity/src/effect.ts", ""),
+        ("packages/reactivity/__tests__/effect.spec.ts", ""),
+        ("scripts/release.spec.ts", ""),
+    ];
+
+    /// A one-package project of `manager`'s lockfile whose `test` script is `script`, with
+    /// `files` in it.
+    fn project(
+        lock: &str,
+        script: &str,
+        files: &[&str],
+    ) -> (tempfile::TempDir, crate::validation::tree::Tree) {
+        let manifest = serde_json::json!({"name": "shop", "scripts": {"test": script}}).to_string();
+        let mut all: Vec<(&str, &str)> = vec![("package.json", manifest.as_str()), (lock, "")];
+        all.extend(files.iter().map(|f| (*f, "")));
+        tree_with(&all)
+    }
+
     #[test]
-    fn a_changed_vitest_file_in_a_pnpm_workspace_runs_alone_then_by_filter() {
+    fn a_changed_vitest_spec_of_a_pnpm_member_runs_alone_by_filter_then_the_package_then_the_suite()
+    {
         let (_d, tree) = tree_with(PNPM_WORKSPACE);
         let t = files(&["packages/web/src/login.test.ts"]);
         assert_eq!(
             runs(&tree, &t, discover),
             [
-                "packages/web pnpm test -- src/login.test.ts",
+                ". pnpm --filter @acme/web exec vitest run src/login.test.ts",
                 ". pnpm --filter @acme/web test",
                 ". pnpm test"
             ]
@@ -422,12 +292,379 @@ mod tests {
     }
 
     #[test]
-    fn a_script_that_is_not_jest_or_vitest_gets_no_file_command() {
-        let (_d, tree) = tree_with(PNPM_WORKSPACE);
-        let t = files(&["packages/api/src/login.test.ts"]);
+    fn a_root_vitest_runs_a_member_spec_from_the_root_when_the_member_declares_no_test() {
+        let (_d, tree) = tree_with(ROOT_VITEST);
+        let t = files(&[
+            "packages/reactivity/src/effect.ts",
+            "packages/reactivity/__tests__/effect.spec.ts",
+        ]);
         assert_eq!(
             runs(&tree, &t, discover),
-            [". pnpm --filter api test", ". pnpm test"]
+            [
+                ". pnpm exec vitest run packages/reactivity/__tests__/effect.spec.ts",
+                ". pnpm test"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_spec_outside_the_members_is_the_roots_to_run() {
+        let (_d, tree) = tree_with(ROOT_VITEST);
+        let t = files(&["scripts/release.spec.ts"]);
+        assert_eq!(
+            runs(&tree, &t, discover),
+            [
+                ". pnpm exec vitest run scripts/release.spec.ts",
+                ". pnpm test"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_changed_product_file_beside_a_changed_spec_gets_the_spec_command_first() {
+        let (_d, tree) = tree_with(PNPM_WORKSPACE);
+        let t = files(&[
+            "packages/web/src/login.ts",
+            "packages/web/src/login.test.ts",
+        ]);
+        assert_eq!(
+            runs(&tree, &t, discover)[0],
+            ". pnpm --filter @acme/web exec vitest run src/login.test.ts"
+        );
+    }
+
+    #[test]
+    fn a_changed_product_file_alone_gets_no_narrowed_command() {
+        let (_d, tree) = tree_with(PNPM_WORKSPACE);
+        let t = files(&["packages/web/src/login.ts"]);
+        assert_eq!(
+            runs(&tree, &t, discover),
+            [". pnpm --filter @acme/web test", ". pnpm test"]
+        );
+    }
+
+    #[test]
+    fn changed_specs_of_one_package_share_one_command() {
+        let (_d, tree) = tree_with(PNPM_WORKSPACE);
+        let t = files(&[
+            "packages/web/src/login.test.ts",
+            "packages/web/src/cart.test.ts",
+        ]);
+        assert_eq!(
+            runs(&tree, &t, discover)[0],
+            ". pnpm --filter @acme/web exec vitest run src/login.test.ts src/cart.test.ts"
+        );
+    }
+
+    #[test]
+    fn changed_specs_of_two_packages_get_a_command_each() {
+        let (_d, tree) = tree_with(PNPM_WORKSPACE);
+        let t = files(&[
+            "packages/web/src/login.test.ts",
+            "packages/api/src/login.test.ts",
+        ]);
+        let got = runs(&tree, &t, discover);
+        assert_eq!(
+            got[..2],
+            [
+                ". pnpm --filter @acme/web exec vitest run src/login.test.ts",
+                ". pnpm --filter api exec node --test src/login.test.ts"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_deleted_spec_is_not_routed() {
+        let (_d, tree) = tree_with(PNPM_WORKSPACE);
+        let t = files(&["packages/web/src/gone.test.ts"]);
+        assert_eq!(
+            runs(&tree, &t, discover),
+            [". pnpm --filter @acme/web test", ". pnpm test"]
+        );
+    }
+
+    #[test]
+    fn a_file_vitest_does_not_collect_is_not_narrowed() {
+        let (_d, tree) = tree_with(PNPM_WORKSPACE);
+        let t = files(&["packages/web/src/__tests__/helper.ts"]);
+        assert_eq!(
+            runs(&tree, &t, discover),
+            [". pnpm --filter @acme/web test", ". pnpm test"]
+        );
+    }
+
+    #[test]
+    fn one_known_test_in_one_file_adds_a_literal_name_filter() {
+        let (_d, tree) = tree_with(PNPM_WORKSPACE);
+        let t = with_tests(
+            &["packages/web/src/login.test.ts"],
+            &[(
+                "packages/web/src/login.test.ts",
+                "rejects an expired (old) session",
+            )],
+        );
+        assert_eq!(
+            runs(&tree, &t, discover)[0],
+            r". pnpm --filter @acme/web exec vitest run src/login.test.ts -t 'rejects an expired \(old\) session'"
+        );
+    }
+
+    #[test]
+    fn two_known_tests_add_no_name_filter() {
+        let (_d, tree) = tree_with(PNPM_WORKSPACE);
+        let t = with_tests(
+            &["packages/web/src/login.test.ts"],
+            &[
+                ("packages/web/src/login.test.ts", "a"),
+                ("packages/web/src/login.test.ts", "b"),
+            ],
+        );
+        assert_eq!(
+            runs(&tree, &t, discover)[0],
+            ". pnpm --filter @acme/web exec vitest run src/login.test.ts"
+        );
+    }
+
+    #[test]
+    fn node_test_gets_no_name_filter() {
+        let (_d, tree) = tree_with(PNPM_WORKSPACE);
+        let t = with_tests(
+            &["packages/api/src/login.test.ts"],
+            &[("packages/api/src/login.test.ts", "a")],
+        );
+        assert_eq!(
+            runs(&tree, &t, discover)[0],
+            ". pnpm --filter api exec node --test src/login.test.ts"
+        );
+    }
+
+    #[test]
+    fn a_script_that_is_no_test_runner_gets_no_narrowed_command() {
+        let (_d, tree) = tree_with(PNPM_WORKSPACE);
+        let t = files(&["packages/lint/src/rule.test.ts"]);
+        assert_eq!(
+            runs(&tree, &t, discover),
+            [". pnpm --filter lint test", ". pnpm test"]
+        );
+    }
+
+    #[test]
+    fn a_watching_script_is_never_offered_and_its_runner_runs_once() {
+        let (_d, tree) = tree_with(&[
+            (
+                "package.json",
+                r#"{"workspaces":["pkgs/*"],"scripts":{"test":"vitest watch"}}"#,
+            ),
+            ("pnpm-lock.yaml", ""),
+            (
+                "pkgs/a/package.json",
+                r#"{"name":"a","scripts":{"test":"jest --watch"}}"#,
+            ),
+            ("pkgs/a/x.test.js", ""),
+        ]);
+        let t = files(&["pkgs/a/x.test.js"]);
+        assert_eq!(
+            runs(&tree, &t, discover),
+            [". pnpm --filter a exec jest x.test.js"]
+        );
+    }
+
+    #[test]
+    fn a_watcher_program_offers_nothing() {
+        let (_d, tree) = project(
+            "package-lock.json",
+            "nodemon --exec 'mocha'",
+            &["test/a.test.js"],
+        );
+        assert!(runs(&tree, &files(&["test/a.test.js"]), discover).is_empty());
+    }
+
+    #[test]
+    fn a_file_outside_any_package_gets_no_command() {
+        let (_d, tree) = tree_with(&[
+            (
+                "web/package.json",
+                r#"{"name":"web","scripts":{"test":"vitest run"}}"#,
+            ),
+            ("tools/a.spec.ts", ""),
+        ]);
+        assert!(runs(&tree, &files(&["tools/a.spec.ts"]), discover).is_empty());
+    }
+
+    #[test]
+    fn a_project_that_is_no_member_does_not_borrow_the_roots_runner() {
+        let (_d, tree) = tree_with(&[
+            (
+                "package.json",
+                r#"{"workspaces":["pkgs/*","!pkgs/own"],"scripts":{"test":"vitest run"}}"#,
+            ),
+            ("pkgs/own/package.json", r#"{"name":"own"}"#),
+            ("pkgs/own/a.test.ts", ""),
+        ]);
+        assert_eq!(
+            runs(&tree, &files(&["pkgs/own/a.test.ts"]), discover),
+            [". npm test"]
+        );
+    }
+
+    #[test]
+    fn a_member_without_a_name_runs_from_its_own_directory() {
+        let (_d, tree) = tree_with(&[
+            ("package.json", r#"{"private":true}"#),
+            ("pnpm-workspace.yaml", "packages:\n  - 'pkgs/*'\n"),
+            (
+                "pkgs/a/package.json",
+                r#"{"scripts":{"test":"vitest run"}}"#,
+            ),
+            ("pkgs/a/x.test.ts", ""),
+        ]);
+        assert_eq!(
+            runs(&tree, &files(&["pkgs/a/x.test.ts"]), discover),
+            ["pkgs/a pnpm exec vitest run x.test.ts"]
+        );
+    }
+
+    #[test]
+    fn an_npm_member_runs_its_binary_from_its_directory_without_a_download() {
+        let (_d, tree) = tree_with(&[
+            (
+                "package.json",
+                r#"{"workspaces":["apps/*"],"packageManager":"npm@10.0.0","scripts":{"test":"jest"}}"#,
+            ),
+            ("yarn.lock", ""),
+            (
+                "apps/site/package.json",
+                r#"{"name":"site","scripts":{"test":"jest --ci"}}"#,
+            ),
+            ("apps/site/__tests__/nav.js", ""),
+        ]);
+        let t = files(&["apps/site/__tests__/nav.js"]);
+        assert_eq!(
+            runs(&tree, &t, discover),
+            [
+                "apps/site npx --no jest --ci __tests__/nav.js",
+                ". npm test -w site",
+                ". npm test"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_yarn_member_runs_its_binary_through_yarn_workspace() {
+        let (_d, tree) = tree_with(&[
+            (
+                "package.json",
+                r#"{"workspaces":{"packages":["apps/*"]},"scripts":{"test":"jest"}}"#,
+            ),
+            ("yarn.lock", ""),
+            (
+                "apps/site/package.json",
+                r#"{"name":"site","scripts":{"test":"jest"}}"#,
+            ),
+            ("apps/site/__tests__/nav.js", ""),
+        ]);
+        let t = files(&["apps/site/__tests__/nav.js"]);
+        assert_eq!(
+            runs(&tree, &t, discover),
+            [
+                ". yarn workspace site jest __tests__/nav.js",
+                ". yarn workspace site test",
+                ". yarn test"
+            ]
+        );
+    }
+
+    #[test]
+    fn each_runner_has_its_one_shot_command() {
+        for (script, file, want) in [
+            (
+                "vitest",
+                "src/a.test.ts",
+                ". npx --no vitest run src/a.test.ts",
+            ),
+            ("jest", "src/a.test.js", ". npx --no jest src/a.test.js"),
+            ("mocha", "test/a.js", ". npx --no mocha test/a.js"),
+            (
+                "node --test test/",
+                "test/a.test.mjs",
+                ". node --test test/a.test.mjs",
+            ),
+            (
+                "playwright test",
+                "e2e/a.spec.ts",
+                ". npx --no playwright test e2e/a.spec.ts",
+            ),
+            ("ava", "test/a.js", ". npx --no ava test/a.js"),
+        ] {
+            let (_d, tree) = project("package-lock.json", script, &[file]);
+            assert_eq!(
+                runs(&tree, &files(&[file]), discover),
+                [want, ". npm test"],
+                "{script}"
+            );
+        }
+    }
+
+    #[test]
+    fn each_manager_starts_the_binary_its_own_way() {
+        for (lock, want) in [
+            ("package-lock.json", ". npx --no vitest run a.test.ts"),
+            ("pnpm-lock.yaml", ". pnpm exec vitest run a.test.ts"),
+            ("yarn.lock", ". yarn vitest run a.test.ts"),
+            ("bun.lock", ". bun run vitest run a.test.ts"),
+        ] {
+            let (_d, tree) = project(lock, "vitest run", &["a.test.ts"]);
+            assert_eq!(
+                runs(&tree, &files(&["a.test.ts"]), discover)[0],
+                want,
+                "{lock}"
+            );
+        }
+    }
+
+    #[test]
+    fn node_test_under_bun_is_not_narrowed() {
+        let (_d, tree) = project("bun.lock", "node --test", &["test/a.test.js"]);
+        assert_eq!(
+            runs(&tree, &files(&["test/a.test.js"]), discover),
+            [". bun run test"]
+        );
+    }
+
+    #[test]
+    fn a_chained_test_script_is_followed_to_its_runner() {
+        let (_d, tree) = tree_with(&[
+            (
+                "package.json",
+                r#"{"scripts":{"test":"npm run lint && npm run test:unit","lint":"eslint .","test:unit":"vitest run"}}"#,
+            ),
+            ("src/a.test.ts", ""),
+        ]);
+        assert_eq!(
+            runs(&tree, &files(&["src/a.test.ts"]), discover),
+            [". npx --no vitest run src/a.test.ts", ". npm test"]
+        );
+    }
+
+    #[test]
+    fn the_scripts_environment_and_configuration_go_with_the_narrowed_run() {
+        let (_d, tree) = project(
+            "package-lock.json",
+            "cross-env NODE_ENV=test NODE_OPTIONS='--max-old-space-size=4096 --expose-gc' jest --coverage -c jest.unit.js",
+            &["src/a.test.js"],
+        );
+        assert_eq!(
+            runs(&tree, &files(&["src/a.test.js"]), discover)[0],
+            ". NODE_ENV=test NODE_OPTIONS='--max-old-space-size=4096 --expose-gc' npx --no jest -c jest.unit.js src/a.test.js"
+        );
+    }
+
+    #[test]
+    fn a_jest_path_with_pattern_characters_runs_by_path() {
+        let (_d, tree) = project("pnpm-lock.yaml", "jest", &["app/[id]/page.test.tsx"]);
+        assert_eq!(
+            runs(&tree, &files(&["app/[id]/page.test.tsx"]), discover)[0],
+            ". pnpm exec jest --runTestsByPath 'app/[id]/page.test.tsx'"
         );
     }
 
@@ -439,7 +676,7 @@ mod tests {
         assert_eq!(
             runs(&tree, &t, discover),
             [
-                "packages/skip npm test -- a.test.js",
+                "packages/skip npx --no jest a.test.js",
                 "packages/skip npm test",
                 ". pnpm test"
             ]
@@ -447,27 +684,26 @@ mod tests {
     }
 
     #[test]
-    fn npm_workspaces_use_dash_w_and_package_manager_wins_over_lockfiles() {
+    fn a_pnpm_workspace_file_without_a_lockfile_means_pnpm() {
         let (_d, tree) = tree_with(&[
             (
                 "package.json",
-                r#"{"workspaces":["apps/*"],"packageManager":"npm@10.0.0","scripts":{"test":"jest"}}"#,
+                "{\"name\":\"mono\",\"scripts\":{\"test\":\"pnpm -r test\"}}",
             ),
-            ("yarn.lock", ""),
+            ("pnpm-workspace.yaml", "packages:\n  - packages/*\n"),
             (
-                "apps/site/package.json",
-                r#"{"name":"site","scripts":{"test":"jest --ci"}}"#,
+                "packages/cart/package.json",
+                "{\"name\":\"@shop/cart\",\"scripts\":{\"test\":\"vitest run\"}}",
             ),
+            ("packages/cart/src/total.ts", ""),
         ]);
-        let t = files(&["apps/site/__tests__/nav.js"]);
-        assert_eq!(
-            runs(&tree, &t, discover),
-            [
-                "apps/site npm test -- __tests__/nav.js",
-                ". npm test -w site",
-                ". npm test"
-            ]
+        let got = runs(&tree, &files(&["packages/cart/src/total.ts"]), discover);
+        assert!(
+            got.iter()
+                .any(|r| r.contains("pnpm --filter @shop/cart test")),
+            "{got:?}"
         );
+        assert!(!got.iter().any(|r| r.contains("npm test -w")), "{got:?}");
     }
 
     #[test]
@@ -481,9 +717,12 @@ mod tests {
 
     #[test]
     fn a_script_with_a_line_break_is_refused_with_a_problem() {
-        let (_d, tree) = tree_with(&[("package.json", r#"{"scripts":{"test":"jest\nrm -rf ~"}}"#)]);
+        let (_d, tree) = tree_with(&[
+            ("package.json", r#"{"scripts":{"test":"jest\nrm -rf ~"}}"#),
+            ("a.test.js", ""),
+        ]);
         let mut found = Found::default();
-        discover(&mut tree.reader(), &files(&["index.js"]), &mut found);
+        discover(&mut tree.reader(), &files(&["a.test.js"]), &mut found);
         assert!(found.candidates.is_empty());
         assert!(
             found.problems[0].contains("`package.json`"),
@@ -500,40 +739,11 @@ mod tests {
             ("bun.lock", "bun run test"),
             ("package-lock.json", "npm test"),
         ] {
-            let (_d, tree) = tree_with(&[
-                ("package.json", r#"{"scripts":{"test":"mocha"}}"#),
-                (lock, ""),
-            ]);
+            let (_d, tree) = project(lock, "mocha", &[]);
             assert_eq!(
                 runs(&tree, &files(&["a.js"]), discover),
                 [format!(". {suite}")]
             );
         }
-    }
-
-    #[test]
-    fn pnpm_workspace_lists_are_read_until_the_next_key() {
-        let text = "packages:\n  - apps/*\n  - 'libs/**' # all\ncatalog:\n  - not-this\n";
-        assert_eq!(pnpm_packages(text), ["apps/*", "libs/**"]);
-    }
-
-    #[test]
-    fn star_matches_within_a_segment_only_where_the_pattern_allows() {
-        assert!(segment_matches("app-*", "app-web"));
-        assert!(segment_matches("*", "x"));
-        assert!(!segment_matches("app-*", "lib-web"));
-        assert!(!segment_matches("web", "web2"));
-    }
-
-    #[test]
-    fn test_files_are_recognised_by_name_or_folder() {
-        assert!(is_test_file("src/a.spec.tsx"));
-        assert!(is_test_file("src/__tests__/a.js"));
-        assert!(!is_test_file("src/testing.ts"));
-        assert!(!is_test_file("src/__tests__/fixture.json"));
-        assert!(takes_test_files("NODE_ENV=test jest --ci"));
-        assert!(takes_test_files("vitest"));
-        assert!(!takes_test_files("jesting"));
-        assert!(!takes_test_files("node --test"));
     }
 }

@@ -1,0 +1,717 @@
+//! The test runner behind a package's `test` script: which one it starts (following
+//! `npm run X` and its kin), the options and environment a narrowed run keeps, and whether
+//! the script watches files instead of finishing.
+
+use serde_json::{Map, Value};
+
+/// A JavaScript test runner that takes test files on its command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TestRunner {
+    Vitest,
+    Jest,
+    Mocha,
+    /// Node's own runner, `node --test`.
+    NodeTest,
+    /// Playwright Test, `playwright test`.
+    Playwright,
+    Ava,
+}
+
+/// What one option of a runner's command line is to a narrowed run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Opt {
+    /// Kept: it chooses the configuration, loaders or environment the tests need.
+    Keep,
+    KeepWithValue,
+    /// Left out with its value: it would select other tests than the changed ones, or
+    /// fail a run of a few files (coverage thresholds, shards, name filters).
+    DropWithValue,
+    /// Anything else, left out; a value after it reads as a positional and goes too.
+    Drop,
+}
+
+impl TestRunner {
+    fn option(self, flag: &str) -> Opt {
+        use Opt::*;
+        let table: &[(&str, Opt)] = match self {
+            TestRunner::Vitest => &[
+                ("--config", KeepWithValue),
+                ("-c", KeepWithValue),
+                ("--root", KeepWithValue),
+                ("-r", KeepWithValue),
+                ("--dir", KeepWithValue),
+                ("--environment", KeepWithValue),
+                ("--mode", KeepWithValue),
+                ("--pool", KeepWithValue),
+                ("--globals", Keep),
+                ("--dom", Keep),
+            ],
+            TestRunner::Jest => &[
+                ("--config", KeepWithValue),
+                ("-c", KeepWithValue),
+                ("--rootDir", KeepWithValue),
+                ("--env", KeepWithValue),
+                ("--testEnvironment", KeepWithValue),
+                ("--runInBand", Keep),
+                ("-i", Keep),
+                ("--ci", Keep),
+                ("--detectOpenHandles", Keep),
+                ("--forceExit", Keep),
+            ],
+            TestRunner::Mocha => &[
+                ("--config", KeepWithValue),
+                ("--require", KeepWithValue),
+                ("-r", KeepWithValue),
+                ("--ui", KeepWithValue),
+                ("-u", KeepWithValue),
+                ("--extension", KeepWithValue),
+                ("--file", KeepWithValue),
+                ("--timeout", KeepWithValue),
+                ("-t", KeepWithValue),
+                ("--node-option", KeepWithValue),
+                ("-n", KeepWithValue),
+                ("--package", KeepWithValue),
+                ("--recursive", Keep),
+                ("--exit", Keep),
+            ],
+            TestRunner::NodeTest => &[
+                ("--import", KeepWithValue),
+                ("--require", KeepWithValue),
+                ("-r", KeepWithValue),
+                ("--loader", KeepWithValue),
+                ("--experimental-loader", KeepWithValue),
+                ("--conditions", KeepWithValue),
+                ("-C", KeepWithValue),
+                ("--env-file", KeepWithValue),
+                ("--test-reporter", KeepWithValue),
+                ("--test-reporter-destination", KeepWithValue),
+                ("--test-concurrency", KeepWithValue),
+                ("--test-timeout", KeepWithValue),
+                ("--test-name-pattern", DropWithValue),
+                ("--test-skip-pattern", DropWithValue),
+                ("--test-shard", DropWithValue),
+                ("--test-coverage-include", DropWithValue),
+                ("--test-coverage-exclude", DropWithValue),
+                ("--watch-path", DropWithValue),
+                ("--experimental-test-coverage", Drop),
+                // `--test` itself is written by the narrowed command.
+                ("--test", Drop),
+                ("--no-warnings", Keep),
+                ("--enable-source-maps", Keep),
+                ("--expose-gc", Keep),
+            ],
+            TestRunner::Playwright => &[("--config", KeepWithValue), ("-c", KeepWithValue)],
+            TestRunner::Ava => &[
+                ("--config", KeepWithValue),
+                ("--serial", Keep),
+                ("-s", Keep),
+                ("--timeout", KeepWithValue),
+                ("-T", KeepWithValue),
+            ],
+        };
+        match table.iter().find(|(name, _)| *name == flag) {
+            Some((_, opt)) => *opt,
+            // Node's experimental switches change how files load (`--experimental-vm-modules`,
+            // `--experimental-strip-types`): the tests may need them.
+            None if self == TestRunner::NodeTest && flag.starts_with("--experimental-") => Keep,
+            None => Drop,
+        }
+    }
+
+    /// The options of `args` the narrowed run keeps, and every flag name seen. For node the
+    /// scan stops at the first positional (a script; what follows is its own arguments).
+    fn scan(self, args: &[String]) -> (Vec<String>, Vec<String>) {
+        let mut kept = Vec::new();
+        let mut flags = Vec::new();
+        let mut k = 0;
+        while k < args.len() {
+            let arg = &args[k];
+            k += 1;
+            if arg == "--" {
+                break;
+            }
+            if !arg.starts_with('-') || arg == "-" {
+                if self == TestRunner::NodeTest {
+                    break;
+                }
+                continue;
+            }
+            let (flag, inline) = match arg.split_once('=') {
+                Some((flag, _)) => (flag, true),
+                None => (arg.as_str(), false),
+            };
+            flags.push(flag.to_string());
+            match self.option(flag) {
+                Opt::Keep => kept.push(arg.clone()),
+                Opt::KeepWithValue => {
+                    kept.push(arg.clone());
+                    if !inline {
+                        if let Some(value) = args.get(k) {
+                            kept.push(value.clone());
+                            k += 1;
+                        }
+                    }
+                }
+                Opt::DropWithValue => k += usize::from(!inline),
+                Opt::Drop => {}
+            }
+        }
+        (kept, flags)
+    }
+}
+
+/// A test runner as a script starts it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Invocation {
+    pub runner: TestRunner,
+    /// `NAME=value` pairs the script sets for it (plainly or through cross-env).
+    pub env: Vec<(String, String)>,
+    /// Options a narrowed run keeps, as the script writes them.
+    pub options: Vec<String>,
+}
+
+/// What a script runs.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Script {
+    /// The first test runner it starts.
+    pub runner: Option<Invocation>,
+    /// True when some part of it watches files and never finishes on its own: such a
+    /// script is never a validation command (its runner, run once, still may be).
+    pub watches: bool,
+}
+
+/// How many `npm run X` steps are followed from the script read.
+const MAX_FOLLOW: usize = 2;
+
+/// Programs that only set up the one they start: the runner is further along the line.
+const WRAPPERS: &[&str] = &[
+    "npx", "pnpx", "bunx", "dotenv", "dotenvx", "nyc", "c8", "time", "env-cmd",
+];
+
+/// Programs that set `NAME=value` pairs and start the rest of the line.
+const SETTERS: &[&str] = &["cross-env", "cross-env-shell", "env"];
+
+/// Programs that restart a command on every change and never exit.
+const WATCHERS: &[&str] = &[
+    "nodemon",
+    "chokidar",
+    "onchange",
+    "watch",
+    "watchexec",
+    "tsc-watch",
+];
+
+const MANAGERS: &[&str] = &["npm", "pnpm", "yarn", "bun"];
+
+const RUNNERS: &[&str] = &["vitest", "jest", "mocha", "node", "playwright", "ava"];
+
+/// Options that hand a script to workspace members: the runner is theirs, not this one's.
+const DELEGATING: &[&str] = &[
+    "-r",
+    "--recursive",
+    "--filter",
+    "-F",
+    "-w",
+    "--workspace",
+    "--workspaces",
+    "--ws",
+    "-ws",
+];
+
+/// The `name` script of `scripts`, read.
+pub fn read(scripts: &Map<String, Value>, name: &str) -> Script {
+    let mut script = Script::default();
+    if let Some(body) = scripts.get(name).and_then(Value::as_str) {
+        let reading = Reading { scripts };
+        reading.script(body, 0, &[], &mut script);
+    }
+    script
+}
+
+struct Reading<'s> {
+    scripts: &'s Map<String, Value>,
+}
+
+impl Reading<'_> {
+    fn script(&self, body: &str, depth: usize, env: &[(String, String)], out: &mut Script) {
+        for words in commands(body) {
+            self.command(&words, depth, env.to_vec(), out);
+        }
+    }
+
+    /// One simple command: assignments and wrappers first, then the program.
+    fn command(
+        &self,
+        words: &[String],
+        depth: usize,
+        mut env: Vec<(String, String)>,
+        out: &mut Script,
+    ) {
+        let mut i = 0;
+        while let Some(word) = words.get(i) {
+            if let Some((name, value)) = assignment(word) {
+                // PATH decides which program starts: a route never changes it.
+                if name != "PATH" {
+                    env.push((name.to_string(), value.to_string()));
+                }
+                i += 1;
+                continue;
+            }
+            let program = program_name(word);
+            let rest = &words[i + 1..];
+            if SETTERS.contains(&program) {
+                i += 1;
+            } else if WRAPPERS.contains(&program) {
+                i = i + 1 + past_options(rest);
+            } else if WATCHERS.contains(&program) {
+                out.watches = true;
+                return;
+            } else if MANAGERS.contains(&program) {
+                return self.manager(program, rest, depth, env, out);
+            } else {
+                return runner(program, rest, env, out);
+            }
+        }
+    }
+
+    /// `npm run X`, `pnpm X`, `yarn exec X` and their kin.
+    fn manager(
+        &self,
+        manager: &str,
+        args: &[String],
+        depth: usize,
+        env: Vec<(String, String)>,
+        out: &mut Script,
+    ) {
+        let own = args.iter().take_while(|a| *a != "--");
+        if own.clone().any(|a| delegates(a)) {
+            return;
+        }
+        let mut j = 0;
+        while args.get(j).is_some_and(|a| a.starts_with('-')) {
+            j += 1;
+        }
+        let Some(sub) = args.get(j) else {
+            return;
+        };
+        let after = &args[j + 1..];
+        match (manager, sub.as_str()) {
+            // bun's own test runner is none of the runners here.
+            ("bun", "test") => {}
+            (_, "exec") | ("npm" | "bun", "x") | ("pnpm" | "yarn", "dlx") => {
+                let skip = past_options(after);
+                self.command(&after[skip..], depth, env, out);
+            }
+            (_, "run") | ("npm", "run-script") => {
+                let mut k = 0;
+                while after.get(k).is_some_and(|a| a.starts_with('-')) {
+                    k += 1;
+                }
+                if let Some(name) = after.get(k) {
+                    self.follow(name, &after[k + 1..], depth, env, out);
+                }
+            }
+            ("npm", "test" | "t" | "tst") | ("pnpm" | "yarn", "test") => {
+                self.follow("test", after, depth, env, out);
+            }
+            ("npm" | "bun", _) => {}
+            // `pnpm X` and `yarn X` run the script X, else the binary X.
+            (_, name) if self.scripts.contains_key(name) => {
+                self.follow(name, after, depth, env, out);
+            }
+            _ => self.command(&args[j..], depth, env, out),
+        }
+    }
+
+    /// The script `name`, one level further, with the arguments forwarded to it.
+    fn follow(
+        &self,
+        name: &str,
+        forwarded: &[String],
+        depth: usize,
+        env: Vec<(String, String)>,
+        out: &mut Script,
+    ) {
+        if forwarded
+            .iter()
+            .any(|a| a == "--watch" || a == "--watchAll")
+        {
+            out.watches = true;
+        }
+        if depth >= MAX_FOLLOW {
+            return;
+        }
+        if let Some(body) = self.scripts.get(name).and_then(Value::as_str) {
+            self.script(body, depth + 1, &env, out);
+        }
+    }
+}
+
+/// The runner `program` starts with `args`, if it is one.
+fn runner(program: &str, args: &[String], env: Vec<(String, String)>, out: &mut Script) {
+    let first = args.first().map(String::as_str);
+    let runner = match program {
+        "vitest" => match first {
+            // Benchmarks, type checks, listings and setup are no test run.
+            Some("bench" | "init" | "list" | "typecheck") => return,
+            _ => TestRunner::Vitest,
+        },
+        "jest" => TestRunner::Jest,
+        "mocha" => TestRunner::Mocha,
+        "ava" => TestRunner::Ava,
+        "playwright" if first == Some("test") => TestRunner::Playwright,
+        "node" => TestRunner::NodeTest,
+        _ => return,
+    };
+    let (options, flags) = runner.scan(args);
+    let has = |names: &[&str]| flags.iter().any(|f| names.contains(&f.as_str()));
+    if runner == TestRunner::NodeTest && !has(&["--test"]) {
+        return;
+    }
+    let watches = match runner {
+        // `vitest` alone watches only in a terminal; `vitest watch` and `vitest dev` always.
+        TestRunner::Vitest => matches!(first, Some("watch" | "dev")) || has(&["--watch", "-w"]),
+        TestRunner::Jest => has(&["--watch", "--watchAll"]),
+        TestRunner::Mocha | TestRunner::Ava => has(&["--watch", "-w"]),
+        TestRunner::NodeTest => has(&["--watch", "--watch-path"]),
+        // The UI mode waits for a person.
+        TestRunner::Playwright => has(&["--ui"]),
+    };
+    out.watches |= watches;
+    if out.runner.is_none() {
+        out.runner = Some(Invocation {
+            runner,
+            env,
+            options,
+        });
+    }
+}
+
+/// True for an option that hands the script to workspace members.
+fn delegates(arg: &str) -> bool {
+    let flag = arg.split_once('=').map_or(arg, |(flag, _)| flag);
+    DELEGATING.contains(&flag)
+}
+
+/// How many of `words` are a wrapper's options: flags, a value after a flag when it is no
+/// program known here, and a closing `--`.
+fn past_options(words: &[String]) -> usize {
+    let mut i = 0;
+    while let Some(word) = words.get(i) {
+        if word == "--" {
+            return i + 1;
+        }
+        if !word.starts_with('-') {
+            return i;
+        }
+        i += 1;
+        let value = words
+            .get(i)
+            .filter(|next| !next.starts_with('-') && !known(program_name(next)));
+        if !word.contains('=') && value.is_some() {
+            i += 1;
+        }
+    }
+    i
+}
+
+fn known(program: &str) -> bool {
+    [WRAPPERS, SETTERS, WATCHERS, MANAGERS, RUNNERS]
+        .iter()
+        .any(|list| list.contains(&program))
+}
+
+/// The program a word names: `./node_modules/.bin/jest` is `jest`.
+fn program_name(word: &str) -> &str {
+    word.rsplit('/').next().unwrap_or(word)
+}
+
+/// `NAME=value` with a shell variable name.
+fn assignment(word: &str) -> Option<(&str, &str)> {
+    let (name, value) = word.split_once('=')?;
+    let mut bytes = name.bytes();
+    let first = bytes.next()?;
+    let valid = (first.is_ascii_alphabetic() || first == b'_')
+        && bytes.all(|b| b.is_ascii_alphanumeric() || b == b'_');
+    valid.then_some((name, value))
+}
+
+/// The simple commands of a script line, each as its words: split at `&&`, `||`, `;`,
+/// `|`, `&` and parentheses outside quotes, quotes removed. Enough to find the program
+/// each one starts; never used to build a command.
+fn commands(script: &str) -> Vec<Vec<String>> {
+    let mut all = Vec::new();
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut in_word = false;
+    let mut chars = script.chars();
+    let end_word = |word: &mut String, in_word: &mut bool, words: &mut Vec<String>| {
+        if *in_word {
+            words.push(std::mem::take(word));
+            *in_word = false;
+        }
+    };
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' => {
+                in_word = true;
+                for c in chars.by_ref() {
+                    if c == '\'' {
+                        break;
+                    }
+                    word.push(c);
+                }
+            }
+            '"' => {
+                in_word = true;
+                while let Some(c) = chars.next() {
+                    match c {
+                        '"' => break,
+                        '\\' => word.extend(chars.next()),
+                        c => word.push(c),
+                    }
+                }
+            }
+            '\\' => {
+                in_word = true;
+                word.extend(chars.next());
+            }
+            '&' | '|' | ';' | '(' | ')' => {
+                end_word(&mut word, &mut in_word, &mut words);
+                if !words.is_empty() {
+                    all.push(std::mem::take(&mut words));
+                }
+            }
+            c if c.is_whitespace() => end_word(&mut word, &mut in_word, &mut words),
+            c => {
+                in_word = true;
+                word.push(c);
+            }
+        }
+    }
+    end_word(&mut word, &mut in_word, &mut words);
+    if !words.is_empty() {
+        all.push(words);
+    }
+    all
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scripts(pairs: &[(&str, &str)]) -> Map<String, Value> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), Value::String(v.to_string())))
+            .collect()
+    }
+
+    fn test_script(body: &str) -> Script {
+        read(&scripts(&[("test", body)]), "test")
+    }
+
+    fn runner_of(body: &str) -> Option<TestRunner> {
+        test_script(body).runner.map(|i| i.runner)
+    }
+
+    #[test]
+    fn vitest_is_recognised_alone_or_with_run() {
+        assert_eq!(runner_of("vitest"), Some(TestRunner::Vitest));
+        assert_eq!(runner_of("vitest run"), Some(TestRunner::Vitest));
+        assert!(!test_script("vitest run").watches);
+    }
+
+    #[test]
+    fn jest_is_recognised_behind_cross_env_with_its_environment_kept() {
+        let script = test_script("cross-env NODE_ENV=test jest --coverage");
+        let invocation = script.runner.unwrap();
+        assert_eq!(invocation.runner, TestRunner::Jest);
+        assert_eq!(invocation.env, [("NODE_ENV".into(), "test".into())]);
+        // Coverage thresholds would fail a run of a few files.
+        assert!(invocation.options.is_empty(), "{:?}", invocation.options);
+    }
+
+    #[test]
+    fn node_test_is_recognised_only_with_its_test_flag() {
+        assert_eq!(runner_of("node --test test/"), Some(TestRunner::NodeTest));
+        assert_eq!(runner_of("node scripts/test.js --test"), None);
+        assert_eq!(runner_of("node scripts/build.js"), None);
+    }
+
+    #[test]
+    fn node_test_keeps_its_loaders() {
+        let invocation = test_script("node --import tsx --test test/*.test.ts")
+            .runner
+            .unwrap();
+        assert_eq!(invocation.options, ["--import", "tsx"]);
+    }
+
+    #[test]
+    fn mocha_playwright_and_ava_are_recognised() {
+        assert_eq!(
+            runner_of("mocha -r ts-node/register 'test/**/*.ts'"),
+            Some(TestRunner::Mocha)
+        );
+        assert_eq!(runner_of("playwright test"), Some(TestRunner::Playwright));
+        assert_eq!(
+            runner_of("npx playwright test --project=chromium"),
+            Some(TestRunner::Playwright)
+        );
+        assert_eq!(runner_of("ava --verbose"), Some(TestRunner::Ava));
+    }
+
+    #[test]
+    fn playwright_without_its_test_command_is_no_runner() {
+        assert_eq!(runner_of("playwright install --with-deps"), None);
+    }
+
+    #[test]
+    fn a_config_option_is_kept_with_its_value() {
+        let invocation =
+            test_script("vitest run --config vitest.unit.ts --project unit --coverage")
+                .runner
+                .unwrap();
+        assert_eq!(invocation.options, ["--config", "vitest.unit.ts"]);
+    }
+
+    #[test]
+    fn npm_run_is_followed_to_the_script_it_names() {
+        let s = scripts(&[("test", "npm run test:unit"), ("test:unit", "vitest run")]);
+        assert_eq!(read(&s, "test").runner.unwrap().runner, TestRunner::Vitest);
+    }
+
+    #[test]
+    fn pnpm_and_yarn_shorthands_are_followed_two_levels() {
+        let s = scripts(&[
+            ("test", "pnpm build && pnpm run test:all"),
+            ("build", "tsc"),
+            ("test:all", "yarn test:unit"),
+            ("test:unit", "jest --ci"),
+        ]);
+        let invocation = read(&s, "test").runner.unwrap();
+        assert_eq!(invocation.runner, TestRunner::Jest);
+        assert_eq!(invocation.options, ["--ci"]);
+    }
+
+    #[test]
+    fn a_third_level_is_not_followed() {
+        let s = scripts(&[
+            ("test", "npm run a"),
+            ("a", "npm run b"),
+            ("b", "npm run c"),
+            ("c", "vitest run"),
+        ]);
+        assert_eq!(read(&s, "test").runner, None);
+    }
+
+    #[test]
+    fn a_script_calling_itself_ends() {
+        let s = scripts(&[("test", "npm test")]);
+        assert_eq!(read(&s, "test"), Script::default());
+    }
+
+    #[test]
+    fn pnpm_runs_a_binary_when_no_script_has_the_name() {
+        assert_eq!(runner_of("pnpm vitest run"), Some(TestRunner::Vitest));
+        assert_eq!(runner_of("pnpm exec jest"), Some(TestRunner::Jest));
+    }
+
+    #[test]
+    fn a_recursive_run_is_the_members_runner_not_this_one() {
+        assert_eq!(test_script("pnpm -r test"), Script::default());
+        assert_eq!(test_script("npm test --workspaces"), Script::default());
+        assert_eq!(
+            test_script("pnpm --filter './packages/*' test"),
+            Script::default()
+        );
+    }
+
+    #[test]
+    fn watchers_are_marked_and_run_once_scripts_are_not() {
+        for watcher in [
+            "jest --watch",
+            "jest --watchAll",
+            "vitest watch",
+            "vitest dev",
+            "vitest --watch",
+            "mocha --watch",
+            "mocha -w",
+            "nodemon --exec 'mocha'",
+            "node --test --watch",
+            "playwright test --ui",
+            "ava --watch",
+        ] {
+            assert!(test_script(watcher).watches, "{watcher}");
+        }
+        for once in [
+            "jest",
+            "vitest run",
+            "mocha",
+            "node --test",
+            "playwright test",
+        ] {
+            assert!(!test_script(once).watches, "{once}");
+        }
+    }
+
+    #[test]
+    fn arguments_forwarded_to_a_followed_script_can_make_it_watch() {
+        let s = scripts(&[("test", "npm run unit -- --watch"), ("unit", "jest")]);
+        assert!(read(&s, "test").watches);
+    }
+
+    #[test]
+    fn scripts_that_are_no_test_runner_name_none() {
+        for other in [
+            "tsc --noEmit",
+            "eslint . && tsc",
+            "echo vitest",
+            "turbo run test",
+            "bun test",
+            "vitest bench",
+            "npx tsx scripts/test.ts",
+        ] {
+            assert_eq!(test_script(other).runner, None, "{other}");
+        }
+    }
+
+    #[test]
+    fn the_first_runner_of_a_chain_is_the_one() {
+        assert_eq!(
+            runner_of("tsc && vitest run && playwright test"),
+            Some(TestRunner::Vitest)
+        );
+    }
+
+    #[test]
+    fn wrappers_and_their_options_are_stepped_over() {
+        assert_eq!(
+            runner_of("nyc --reporter lcov mocha"),
+            Some(TestRunner::Mocha)
+        );
+        assert_eq!(runner_of("c8 node --test"), Some(TestRunner::NodeTest));
+        assert_eq!(
+            runner_of("dotenv -e .env.test -- jest"),
+            Some(TestRunner::Jest)
+        );
+        assert_eq!(
+            runner_of("./node_modules/.bin/jest"),
+            Some(TestRunner::Jest)
+        );
+    }
+
+    #[test]
+    fn a_path_assignment_is_not_kept() {
+        let invocation = test_script("PATH=./bin:$PATH TZ=UTC jest").runner.unwrap();
+        assert_eq!(invocation.env, [("TZ".into(), "UTC".into())]);
+    }
+
+    #[test]
+    fn quoted_separators_do_not_split_a_command() {
+        assert_eq!(
+            commands("jest -t 'a && b' && tsc"),
+            [vec!["jest", "-t", "a && b"], vec!["tsc"]]
+        );
+    }
+}
