@@ -2,8 +2,9 @@
 //! side effects and preconditions.
 
 use crate::commands::{Candidate, Runner};
-use crate::tree::shown;
-use qa_shared::change::{Action, ActionKind, Priority, Risk};
+use crate::installed::{self, Installed};
+use crate::tree::{shown, Reader};
+use qa_shared::change::{Action, ActionKind, Priority, Risk, RouteData};
 
 /// Every route's action needs a person or an explicit flag before anything happens.
 const APPROVAL: &str = "required";
@@ -87,6 +88,30 @@ pub fn action(outcome: Outcome, priority: Priority) -> Action {
                 files_named(files)
             )],
         ),
+    }
+}
+
+/// The precondition of a command whose runner needs `installed`.
+pub fn installed_precondition(installed: &Installed) -> String {
+    format!(
+        "the repository's dependencies are installed ({})",
+        installed.needs
+    )
+}
+
+/// Adds to `route`, which runs `command` (if any), what its runner needs installed: a
+/// precondition on its action, and one clause in its reason when the working tree
+/// shows it absent. `reader` reads the declaring build file.
+pub fn require_installed(route: &mut RouteData, command: Option<&Candidate>, reader: &mut Reader) {
+    let Some(installed) = command.and_then(|c| installed::needed(c, reader)) else {
+        return;
+    };
+    route
+        .action
+        .preconditions
+        .push(installed_precondition(&installed));
+    if let Some(absent) = &installed.absent {
+        route.reason = format!("{}; {absent}", route.reason);
     }
 }
 

@@ -7,6 +7,7 @@ pub mod action;
 pub mod capability;
 pub mod checks;
 pub mod cli;
+pub mod installed;
 pub mod routing;
 pub mod stage;
 

@@ -296,6 +296,7 @@ fn route(
         ),
         (None, true) => action(Outcome::NoCommand(&targets.files), scenario.priority),
     };
+    crate::action::require_installed(&mut route, selection.command.as_ref(), &mut reader);
     route.command = selection
         .command
         .as_ref()

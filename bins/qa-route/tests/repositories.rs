@@ -132,7 +132,8 @@ fn a_changed_vitest_file_in_a_pnpm_workspace_runs_alone_in_its_package() {
         route["action"]["preconditions"],
         serde_json::json!([
             "`pnpm` is on PATH",
-            "it runs from `.` in the repository"
+            "it runs from `.` in the repository",
+            "the repository's dependencies are installed (node_modules/.bin/vitest in `packages/web` or the repository root)"
         ])
     );
 }
