@@ -19,7 +19,8 @@ pub enum ExecutionStatus {
     Failed,
     /// Exit 0, but HEAD, the branch, the index or the worktree changed: never a clean pass.
     RepositoryChanged,
-    /// Refused before starting (see `blocked`): nothing ran.
+    /// Refused before starting, or started without its runner (see `blocked`): not a
+    /// verdict on the tests.
     Blocked,
     /// Past `--timeout`: the process group was terminated, then killed.
     TimedOut,
@@ -47,7 +48,8 @@ pub enum BlockedReason {
     ControlCharacter,
     /// Holds instruction-like text (or the boundary's marker).
     InstructionLike,
-    /// The runner is not on PATH.
+    /// The runner is not on PATH, or the command could not start it (exit 126/127, a
+    /// not-found message: the repository's dependencies are not installed).
     RunnerMissing,
     /// The command's directory is not a directory inside the repository.
     DirectoryOutside,

@@ -40,7 +40,8 @@ pub struct Args {
     #[arg(long = "in", value_name = "FILE", default_value = "-")]
     pub input: PathBuf,
 
-    /// The repository working tree whose build files declare the validation commands.
+    /// The repository working tree whose build files declare the validation commands;
+    /// on a change stream it must hold the range's head commit (else exit 66).
     #[arg(long, value_name = "DIR", default_value = ".")]
     pub repo: PathBuf,
 
@@ -80,7 +81,10 @@ pub const EXIT_STATUS: &[(Exit, &str)] = &[
         Exit::DataErr,
         "malformed input: a bad line, or intent, scenario, target.spec or check.spec data that does not parse (the message names the line)",
     ),
-    (Exit::NoInput, "the --in file or the --repo directory does not exist"),
+    (
+        Exit::NoInput,
+        "the --in file or the --repo directory does not exist, or that repository does not hold the change stream's head commit",
+    ),
     (Exit::Software, "internal error (a bug: please report it)"),
 ];
 

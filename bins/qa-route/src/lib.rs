@@ -8,6 +8,7 @@ pub mod capability;
 pub mod checks;
 pub mod cli;
 pub mod installed;
+pub mod repository;
 pub mod routing;
 pub mod stage;
 

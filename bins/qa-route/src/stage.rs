@@ -12,7 +12,9 @@ use crate::targets::{IntentFiles, Skipped, Targets};
 use crate::tree::Tree;
 use crate::BY;
 use qa_shared::acceptance::{CheckSpecData, TargetSpec};
-use qa_shared::change::{CapabilityData, Decision, IntentData, RouteData, ScenarioData};
+use qa_shared::change::{
+    CapabilityData, CommandScope, Decision, IntentData, RangeView, RouteData, ScenarioData,
+};
 use qa_shared::diag::{Diag, Severity};
 use qa_shared::envelope::Src;
 use qa_shared::graph::{Impact, NodeData, Support};
@@ -141,6 +143,10 @@ pub fn run<R: BufRead, W: Write>(
     let mut kept = Kept::default();
     forward_each(source, input, out, |line, envelope| {
         match envelope.known_kind() {
+            Some(Kind::Range) => {
+                let range: RangeView = data_of(source, line, &envelope)?;
+                crate::repository::holds_head(&opts.repo, &range)?;
+            }
             Some(Kind::Intent) => {
                 let intent: IntentData = data_of(source, line, &envelope)?;
                 kept.qualities.push(IntentQuality {
@@ -251,7 +257,10 @@ fn route(
         command: None,
         additional_commands: Vec::new(),
     };
-    if judgment.decision == Decision::ReviewOnly {
+    // A scenario resting on commit wording alone still runs the tests of the package
+    // its intent changed: a person decides what else to verify.
+    let wording_only = judgment.decision == Decision::ReviewOnly;
+    if wording_only && intent.is_none_or(|i| i.files.is_empty()) {
         return (route, Src::new(), from);
     }
 
@@ -276,7 +285,14 @@ fn route(
     for problem in found.problems {
         notes.add(Severity::Warning, problem, id);
     }
-    let selection = commands::select(found.candidates, path, tree);
+    let mut candidates = found.candidates;
+    if wording_only {
+        candidates.retain(|c| c.scope != CommandScope::Suite);
+        if candidates.is_empty() {
+            return (route, Src::new(), from);
+        }
+    }
+    let selection = commands::select(candidates, path, tree);
     for c in &selection.missing {
         notes.missing(c.runner.program(), &c.run, id);
         let runner = c.runner.program().to_string();
@@ -285,6 +301,16 @@ fn route(
         }
     }
     observed.validation.looked += 1;
+    if wording_only {
+        if selection.command.is_none() {
+            return (route, Src::new(), from);
+        }
+        route.decision = Decision::Recommended;
+        route.reason = format!(
+            "{}; the tests of the package it changed still run",
+            route.reason.trim_end_matches(": a person decides")
+        );
+    }
     route.action = match (&selection.command, selection.missing.is_empty()) {
         (Some(command), _) => {
             observed.validation.selected += 1;

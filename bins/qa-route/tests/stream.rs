@@ -142,17 +142,37 @@ fn decisions_follow_priority_and_located_evidence() {
     assert_eq!(routes[0]["action"]["risk"], "high");
     assert_eq!(routes[1]["decision"], "recommended");
     assert_eq!(routes[1]["action"]["risk"], "medium");
-    assert_eq!(routes[2]["decision"], "review-only");
+    // Wording and context only, but the intent changed a package with tests: its
+    // package suite still runs.
+    assert_eq!(routes[2]["decision"], "recommended");
     assert_eq!(
         routes[2]["reason"],
-        "only commit wording and 1 contextual line: a person decides"
+        "only commit wording and 1 contextual line; the tests of the package it changed still run"
     );
-    assert_eq!(routes[2]["action"]["kind"], "review-scenario");
-    assert_eq!(routes[2]["command"], Value::Null);
+    assert_eq!(routes[2]["command"]["run"], "cargo test -p shop");
     assert_eq!(
         routes[2]["evidence"],
         serde_json::json!({"direct": 1, "supporting": 0, "contextual": 1})
     );
+}
+
+#[test]
+fn a_wording_only_scenario_without_a_package_test_command_stays_review_only() {
+    let tree = rust_repo();
+    let i = intent(&["docs/guide.md"], &[], Confidence::High);
+    let review = scenario(&i, "v", Priority::Critical, &[("", 0, Relation::Direct)]);
+    let records = qa_route(
+        tree.path(),
+        &Stubs::new(&["cargo"]),
+        &ndjson(&[&i, &review]),
+        &[],
+    )
+    .records();
+    let route = &of_kind(&records, "route")[0]["data"];
+    assert_eq!(route["decision"], "review-only");
+    assert_eq!(route["reason"], "only commit wording: a person decides");
+    assert_eq!(route["action"]["kind"], "review-scenario");
+    assert_eq!(route["command"], Value::Null);
 }
 
 #[test]
