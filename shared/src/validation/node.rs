@@ -33,29 +33,37 @@ struct Group {
     files: Vec<String>,
 }
 
-/// The runner for a file owned by `pkg`: its own script's, else (for a workspace member)
-/// the root's, whose configuration then spans the workspace.
+/// The runner for a file of `owner`, as a group without files yet: the owner's own
+/// `test` script's, else (for a workspace member) the root's, whose configuration then
+/// spans the workspace.
 fn runner_for(
     found: &mut Found,
     reader: &mut Reader,
     owner: Owner,
     root_manager: Option<Manager>,
-) -> Option<(Package, Manager, bool, Invocation)> {
+) -> Option<Group> {
+    let group = |holder, manager, member, invocation| Group {
+        holder,
+        manager,
+        member,
+        invocation,
+        files: Vec::new(),
+    };
     match owner {
         Owner::Member(dir) => {
             let manager = root_manager?;
             let pkg = Package::read(reader, &dir)?;
             if let Some(invocation) = test_of(found, &pkg).and_then(|s| s.runner) {
-                return Some((pkg, manager, true, invocation));
+                return Some(group(pkg, manager, true, invocation));
             }
             let root = Package::read(reader, "")?;
             let invocation = test_of(found, &root)?.runner?;
-            Some((root, manager, false, invocation))
+            Some(group(root, manager, false, invocation))
         }
         Owner::Project(pkg) => {
             let manager = pkg.manager(reader.tree());
             let invocation = test_of(found, &pkg)?.runner?;
-            Some((pkg, manager, false, invocation))
+            Some(group(pkg, manager, false, invocation))
         }
     }
 }
@@ -72,35 +80,38 @@ fn exact(reader: &mut Reader, targets: &Targets, workspace: &Workspace, found: &
         let Some(owner) = workspace.owner(reader, file) else {
             continue;
         };
-        let Some((holder, manager, member, invocation)) =
-            runner_for(found, reader, owner, root_manager)
-        else {
+        let Some(runner) = runner_for(found, reader, owner, root_manager) else {
             continue;
         };
-        if !is_test_file(file, invocation.runner) {
+        if !is_test_file(file, runner.invocation.runner) {
             continue;
         }
-        match groups
-            .iter_mut()
-            .find(|g| g.holder.dir == holder.dir && g.invocation == invocation)
-        {
+        let same =
+            |g: &&mut Group| g.holder.dir == runner.holder.dir && g.invocation == runner.invocation;
+        match groups.iter_mut().find(same) {
             Some(group) => group.files.push(file.clone()),
             None => groups.push(Group {
-                holder,
-                manager,
-                member,
-                invocation,
                 files: vec![file.clone()],
+                ..runner
             }),
         }
     }
     for group in groups {
         let holder = &group.holder;
-        let files: Vec<&str> = group
+        // A path that starts with `-` would read as an option.
+        let files: Vec<String> = group
             .files
             .iter()
             .map(|f| under(f, &holder.dir).unwrap_or(f))
+            .map(|f| {
+                if f.starts_with('-') {
+                    format!("./{f}")
+                } else {
+                    f.to_string()
+                }
+            })
             .collect();
+        let files: Vec<&str> = files.iter().map(String::as_str).collect();
         let tests = match group.files.as_slice() {
             [file] => targets.tests_in(file),
             _ => Vec::new(),
@@ -665,6 +676,15 @@ mod tests {
         assert_eq!(
             runs(&tree, &files(&["app/[id]/page.test.tsx"]), discover)[0],
             ". pnpm exec jest --runTestsByPath 'app/[id]/page.test.tsx'"
+        );
+    }
+
+    #[test]
+    fn a_test_path_that_looks_like_an_option_is_made_a_path() {
+        let (_d, tree) = project("pnpm-lock.yaml", "vitest run", &["-x.test.ts"]);
+        assert_eq!(
+            runs(&tree, &files(&["-x.test.ts"]), discover)[0],
+            ". pnpm exec vitest run ./-x.test.ts"
         );
     }
 
