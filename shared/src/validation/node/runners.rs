@@ -140,7 +140,10 @@ impl TestRunner {
                 Some((flag, _)) => (flag, true),
                 None => (arg.as_str(), false),
             };
-            flags.push(flag.to_string());
+            // `--watch=false` turns a switch off: it is not that switch.
+            if !arg.ends_with("=false") {
+                flags.push(flag.to_string());
+            }
             match self.option(flag) {
                 Opt::Keep => kept.push(arg.clone()),
                 Opt::KeepWithValue => {
@@ -283,8 +286,7 @@ impl Reading<'_> {
         env: Vec<(String, String)>,
         out: &mut Script,
     ) {
-        let own = args.iter().take_while(|a| *a != "--");
-        if own.clone().any(|a| delegates(a)) {
+        if args.iter().take_while(|a| *a != "--").any(|a| delegates(a)) {
             return;
         }
         let mut j = 0;
@@ -653,6 +655,16 @@ mod tests {
         ] {
             assert!(!test_script(once).watches, "{once}");
         }
+    }
+
+    #[test]
+    fn a_watch_switch_turned_off_is_no_watcher() {
+        assert!(!test_script("vitest --watch=false").watches);
+        let s = scripts(&[
+            ("test", "yarn test:app --watch=false"),
+            ("test:app", "vitest"),
+        ]);
+        assert!(!read(&s, "test").watches);
     }
 
     #[test]
