@@ -4,7 +4,7 @@
 use super::{Found, Runner};
 use crate::change::CommandScope;
 use crate::validation::sections;
-use crate::validation::targets::Targets;
+use crate::validation::targets::{KnownTest, Targets};
 use crate::validation::tree::{base_name, Reader};
 
 /// Root files that configure pytest, with the section that must be present (None: the
@@ -33,6 +33,52 @@ fn is_test_file(path: &str) -> bool {
     name.ends_with(".py") && (name.starts_with("test_") || name.ends_with("_test.py"))
 }
 
+/// The pytest node id of a changed test: `file::Class::test_name` for a method of a test
+/// class (the classes read from indentation above its line), `file::test_name` otherwise.
+fn node_id(reader: &mut Reader, file: &str, test: &KnownTest) -> String {
+    let text = reader
+        .read(file)
+        .map(|f| f.text.clone())
+        .unwrap_or_default();
+    let mut parts = vec![file.to_string()];
+    parts.extend(enclosing_classes(&text, test.line));
+    parts.push(test.ident.clone());
+    parts.join("::")
+}
+
+/// The classes whose bodies hold line `line` (1-based), outermost first.
+fn enclosing_classes(text: &str, line: u32) -> Vec<String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let Some(at) = (line as usize).checked_sub(1).and_then(|i| lines.get(i)) else {
+        return Vec::new();
+    };
+    let mut indent = at.len() - at.trim_start().len();
+    let mut classes = Vec::new();
+    for l in lines[..line as usize - 1].iter().rev() {
+        let trimmed = l.trim_start();
+        if trimmed.is_empty() || trimmed.starts_with('#') || trimmed.starts_with('@') {
+            continue;
+        }
+        let own = l.len() - trimmed.len();
+        if own >= indent {
+            continue;
+        }
+        indent = own;
+        if let Some(rest) = trimmed.strip_prefix("class ") {
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            classes.push(name);
+        }
+        if own == 0 {
+            break;
+        }
+    }
+    classes.reverse();
+    classes
+}
+
 pub fn discover(reader: &mut Reader, targets: &Targets, found: &mut Found) {
     let config = configured(reader);
     let test_files: Vec<&String> = targets
@@ -44,8 +90,9 @@ pub fn discover(reader: &mut Reader, targets: &Targets, found: &mut Found) {
         return;
     };
     for file in &test_files {
-        let target = match targets.tests_in(file).as_slice() {
-            [test] => format!("{file}::{test}"),
+        let known: Vec<&KnownTest> = targets.known_in(file).collect();
+        let target = match known.as_slice() {
+            [test] => node_id(reader, file, test),
             _ => file.to_string(),
         };
         if let Some(target) = found.word(&target, "a changed test", file) {
@@ -133,5 +180,36 @@ mod tests {
             [". pytest test_math.py", ". pytest"]
         );
         assert!(runs(&tree, &files(&["testing.py", "math_tests.py"]), discover).is_empty());
+    }
+
+    #[test]
+    fn a_changed_test_method_runs_by_its_class_node_id() {
+        let file = "tests/test_login.py";
+        let (_d, tree) = tree_with(&[
+            ("pytest.ini", "[pytest]\n"),
+            (
+                file,
+                "import pytest\n\nclass TestLogin:\n    @pytest.mark.slow\n    def test_expired(self):\n        assert True\n\ndef test_free():\n    pass\n",
+            ),
+        ]);
+        let known = |ident: &str, line: u32| Targets {
+            files: vec![file.to_string()],
+            tests: vec![KnownTest {
+                file: file.to_string(),
+                name: "Expired sessions are refused".to_string(),
+                ident: ident.to_string(),
+                line,
+            }],
+        };
+        assert_eq!(
+            runs(&tree, &known("test_expired", 5), discover)[0],
+            ". pytest tests/test_login.py::TestLogin::test_expired",
+            "the docstring title is not part of the node id"
+        );
+        assert_eq!(
+            runs(&tree, &known("test_free", 8), discover)[0],
+            ". pytest tests/test_login.py::test_free",
+            "a module-level test has no class"
+        );
     }
 }
