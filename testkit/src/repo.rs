@@ -173,6 +173,16 @@ impl Repo {
         }
     }
 
+    /// The built qa-diff's stream of the current branch against `base`, run from inside
+    /// the repository (asserting exit 0).
+    pub fn diff_stream(&self, base: &str) -> Vec<u8> {
+        self.run(&Program::built("qa-diff"))
+            .args(["--base", base])
+            .run()
+            .success()
+            .stdout
+    }
+
     /// An invocation of `program` from inside the repository, with the private HOME.
     pub fn run(&self, program: &Program) -> Invocation {
         program

@@ -38,14 +38,7 @@ fn shop() -> Repo {
 
 /// qa-diff's stream of the feature branch against main.
 fn diff(repo: &Repo) -> Vec<u8> {
-    Program::built("qa-diff")
-        .invocation()
-        .dir(repo.path())
-        .env("HOME", repo.home())
-        .args(["--base", "main"])
-        .run()
-        .success()
-        .stdout
+    repo.diff_stream("main")
 }
 
 /// qa-intent --repo `repo` on `stream`; every record schema-checked, ids recomputed.

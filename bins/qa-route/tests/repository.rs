@@ -19,14 +19,7 @@ fn crate_repo() -> Repo {
 }
 
 fn diff(repo: &Repo) -> Vec<u8> {
-    Program::built("qa-diff")
-        .invocation()
-        .dir(repo.path())
-        .env("HOME", repo.home())
-        .args(["--base", "main"])
-        .run()
-        .success()
-        .stdout
+    repo.diff_stream("main")
 }
 
 #[test]

@@ -139,6 +139,11 @@ impl Tree {
     /// The regular files directly in `dir`, sorted, as repository-relative paths;
     /// symlinks left out.
     pub fn files(&self, dir: &str) -> Vec<String> {
+        self.entries(dir, |t| t.is_file())
+    }
+
+    /// The entries of `dir` whose type passes `keep`, sorted, `.git` left out.
+    fn entries(&self, dir: &str, keep: fn(&std::fs::FileType) -> bool) -> Vec<String> {
         let Some(real) = self.inside(dir) else {
             return Vec::new();
         };
@@ -147,8 +152,9 @@ impl Tree {
         };
         let mut names: Vec<String> = entries
             .filter_map(Result::ok)
-            .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+            .filter(|e| e.file_type().is_ok_and(|t| keep(&t)))
             .filter_map(|e| e.file_name().into_string().ok())
+            .filter(|name| name != ".git")
             .map(|name| join(dir, &name))
             .collect();
         names.sort();
@@ -158,22 +164,9 @@ impl Tree {
     /// The subdirectories of `dir`, sorted; symlinks, `.git` and nested repositories left
     /// out.
     pub fn subdirs(&self, dir: &str) -> Vec<String> {
-        let Some(real) = self.inside(dir) else {
-            return Vec::new();
-        };
-        let Ok(entries) = std::fs::read_dir(real) else {
-            return Vec::new();
-        };
-        let mut names: Vec<String> = entries
-            .filter_map(Result::ok)
-            .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
-            .filter_map(|e| e.file_name().into_string().ok())
-            .filter(|name| name != ".git")
-            .map(|name| join(dir, &name))
-            .filter(|sub| !self.is_nested_repo(sub))
-            .collect();
-        names.sort();
-        names
+        let mut subs = self.entries(dir, |t| t.is_dir());
+        subs.retain(|sub| !self.is_nested_repo(sub));
+        subs
     }
 }
 
