@@ -64,8 +64,19 @@ pub fn render(report: &Report) -> String {
             .position(|(k, _, _)| *k == s.data.kind)
             .expect("every scenario kind has a rule");
         let message = one_line(&s.finding(intent)).into_owned();
-        let locations: Vec<Value> = s
-            .locations()
+        let mut located = s.locations();
+        if located.is_empty() {
+            // A route on commit wording alone runs its package's tests: the result sits at
+            // the top of the files its intent changed (code scanning needs a location).
+            located = intent
+                .data
+                .files
+                .iter()
+                .take(3)
+                .map(|f| (f.as_str(), 1))
+                .collect();
+        }
+        let locations: Vec<Value> = located
             .into_iter()
             .map(|(file, line)| {
                 json!({"physicalLocation": {

@@ -391,3 +391,42 @@ fn every_format_gives_the_same_bytes_for_the_same_stream() {
         assert_eq!(render(format), render(format), "{format}");
     }
 }
+
+#[test]
+fn a_sarif_result_on_commit_wording_sits_at_the_top_of_its_intents_files() {
+    let mut stream = Stream::default();
+    stream.range();
+    let intent = stream.intent(
+        "Keep the receipt order",
+        &[],
+        &["src/receipt.rs", "README.md"],
+    );
+    let wording = at("", 0, Relation::Direct, "Keep the receipt order");
+    let scenario = stream.scenario(
+        &intent,
+        "Keep the receipt order",
+        ScenarioKind::Primary,
+        vec![wording],
+    );
+    stream.route(
+        &scenario,
+        Decision::Recommended,
+        ActionKind::RunRepositoryCommand,
+        Some(cargo("cargo test -p receipts", CommandScope::Package)),
+    );
+    let sarif: Value =
+        serde_json::from_str(&rendered(&stream.bytes(), &["--format", "sarif"])).unwrap();
+    let locations: Vec<(&str, u64)> = sarif["runs"][0]["results"][0]["locations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            let p = &l["physicalLocation"];
+            (
+                p["artifactLocation"]["uri"].as_str().unwrap(),
+                p["region"]["startLine"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(locations, [("src/receipt.rs", 1), ("README.md", 1)]);
+}
