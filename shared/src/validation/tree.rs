@@ -29,6 +29,8 @@ pub struct Tree {
     /// same few build files and directories, and each answer costs system calls.
     resolved: RefCell<HashMap<String, Option<PathBuf>>>,
     nested: RefCell<HashMap<String, bool>>,
+    /// Directory listings, by repository-relative directory.
+    listed: RefCell<HashMap<String, Vec<(String, std::fs::FileType)>>>,
 }
 
 impl Tree {
@@ -48,6 +50,7 @@ impl Tree {
             cache: RefCell::new(HashMap::new()),
             resolved: RefCell::new(HashMap::new()),
             nested: RefCell::new(HashMap::new()),
+            listed: RefCell::new(HashMap::new()),
         })
     }
 
@@ -73,15 +76,33 @@ impl Tree {
         if let Some(known) = self.resolved.borrow().get(rel) {
             return known.clone();
         }
-        let real = self
-            .full(rel)
-            .canonicalize()
-            .ok()
-            .filter(|real| real.starts_with(&self.root));
+        // The parent resolved once for all its entries; the entry itself needs one lstat
+        // unless it is a symlink, which is resolved whole.
+        let real = match rel.rsplit_once('/') {
+            _ if rel.is_empty() => Some(self.root.clone()),
+            Some((dir, name)) if !name.is_empty() && name != ".." && name != "." => self
+                .inside(dir)
+                .and_then(|parent| self.entry(&parent, name)),
+            None if rel != ".." && rel != "." => self.entry(&self.root.clone(), rel),
+            _ => None,
+        };
         self.resolved
             .borrow_mut()
             .insert(rel.to_string(), real.clone());
         real
+    }
+
+    /// `name` inside the resolved directory `parent`: the joined path when it is no
+    /// symlink, else its target when that lies inside the root; None when it is missing.
+    fn entry(&self, parent: &Path, name: &str) -> Option<PathBuf> {
+        let path = parent.join(name);
+        let meta = path.symlink_metadata().ok()?;
+        if !meta.file_type().is_symlink() {
+            return Some(path);
+        }
+        path.canonicalize()
+            .ok()
+            .filter(|real| real.starts_with(&self.root))
     }
 
     fn load(&self, rel: &str) -> Option<Rc<BuildFile>> {
@@ -142,23 +163,35 @@ impl Tree {
         self.entries(dir, |t| t.is_file())
     }
 
-    /// The entries of `dir` whose type passes `keep`, sorted, `.git` left out.
+    /// The entries of `dir` whose type passes `keep`, sorted, `.git` left out. A listing
+    /// is read once: every scenario's discovery lists the same few directories.
     fn entries(&self, dir: &str, keep: fn(&std::fs::FileType) -> bool) -> Vec<String> {
+        if !self.listed.borrow().contains_key(dir) {
+            let listing = self.list(dir);
+            self.listed.borrow_mut().insert(dir.to_string(), listing);
+        }
+        let listed = self.listed.borrow();
+        listed[dir]
+            .iter()
+            .filter(|(_, t)| keep(t))
+            .map(|(name, _)| join(dir, name))
+            .collect()
+    }
+
+    fn list(&self, dir: &str) -> Vec<(String, std::fs::FileType)> {
         let Some(real) = self.inside(dir) else {
             return Vec::new();
         };
         let Ok(entries) = std::fs::read_dir(real) else {
             return Vec::new();
         };
-        let mut names: Vec<String> = entries
+        let mut listing: Vec<(String, std::fs::FileType)> = entries
             .filter_map(Result::ok)
-            .filter(|e| e.file_type().is_ok_and(|t| keep(&t)))
-            .filter_map(|e| e.file_name().into_string().ok())
-            .filter(|name| name != ".git")
-            .map(|name| join(dir, &name))
+            .filter_map(|e| Some((e.file_name().into_string().ok()?, e.file_type().ok()?)))
+            .filter(|(name, _)| name != ".git")
             .collect();
-        names.sort();
-        names
+        listing.sort_by(|a, b| a.0.cmp(&b.0));
+        listing
     }
 
     /// The subdirectories of `dir`, sorted; symlinks, `.git` and nested repositories left
@@ -315,6 +348,26 @@ pub(crate) mod tests {
         let mut reader = tree.reader();
         assert!(reader.read("Cargo.toml").is_none());
         assert!(reader.read("link.toml").is_some());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_directory_symlink_leading_outside_the_root_is_not_entered() {
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::create_dir(outside.path().join("pkg")).unwrap();
+        std::fs::write(outside.path().join("pkg/Cargo.toml"), "[package]\n").unwrap();
+        let (dir, tree) = tree_with(&[("real/Cargo.toml", "[package]\n")]);
+        std::os::unix::fs::symlink(outside.path().join("pkg"), dir.path().join("out")).unwrap();
+        std::os::unix::fs::symlink("real", dir.path().join("alias")).unwrap();
+        let mut reader = tree.reader();
+        assert!(reader.read("out/Cargo.toml").is_none());
+        assert!(!tree.is_file("out/Cargo.toml"));
+        assert!(tree.files("out").is_empty());
+        assert!(reader.read("alias/Cargo.toml").is_some());
+        assert!(
+            reader.read("real/../real/Cargo.toml").is_none(),
+            "no `..` segment"
+        );
     }
 
     #[test]
