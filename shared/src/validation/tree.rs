@@ -29,6 +29,8 @@ pub struct Tree {
     /// same few build files and directories, and each answer costs system calls.
     resolved: RefCell<HashMap<String, Option<PathBuf>>>,
     nested: RefCell<HashMap<String, bool>>,
+    /// Build files parsed as JSON (package.json): every scenario asks again.
+    json: RefCell<HashMap<String, Option<Rc<serde_json::Value>>>>,
     /// Directory listings, by repository-relative directory.
     listed: RefCell<HashMap<String, Vec<(String, std::fs::FileType)>>>,
 }
@@ -51,6 +53,7 @@ impl Tree {
             resolved: RefCell::new(HashMap::new()),
             nested: RefCell::new(HashMap::new()),
             listed: RefCell::new(HashMap::new()),
+            json: RefCell::new(HashMap::new()),
         })
     }
 
@@ -215,6 +218,17 @@ impl<'t> Reader<'t> {
         let file = self.tree.load(rel)?;
         self.src.insert(format!("file:{rel}"), file.sha256.clone());
         Some(file)
+    }
+
+    /// The file parsed as JSON, parsed once per run; None when it is unreadable or not
+    /// JSON. Its hash is kept like any file read.
+    pub fn json(&mut self, rel: &str) -> Option<Rc<serde_json::Value>> {
+        let file = self.read(rel)?;
+        let mut cache = self.tree.json.borrow_mut();
+        cache
+            .entry(rel.to_string())
+            .or_insert_with(|| serde_json::from_str(&file.text).ok().map(Rc::new))
+            .clone()
     }
 
     pub fn tree(&self) -> &'t Tree {

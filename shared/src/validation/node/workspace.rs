@@ -16,14 +16,13 @@ const MAX_GLOB_DEPTH: usize = 4;
 pub struct Package {
     pub dir: String,
     pub manifest: String,
-    json: Value,
+    json: std::rc::Rc<Value>,
 }
 
 impl Package {
     pub fn read(reader: &mut Reader, dir: &str) -> Option<Package> {
         let manifest = join(dir, "package.json");
-        let file = reader.read(&manifest)?;
-        let json = serde_json::from_str(&file.text).ok()?;
+        let json = reader.json(&manifest)?;
         Some(Package {
             dir: dir.to_string(),
             manifest,
