@@ -5,17 +5,6 @@
 mod common;
 use common::*;
 
-/// The files `from` imports in the head graph.
-fn imports_of(cg: &ChangeGraph, from: &str) -> Vec<String> {
-    let from = NodeKey::file(from);
-    cg.head
-        .edges
-        .iter()
-        .filter(|e| e.from == from)
-        .map(|e| e.to.name.to_string())
-        .collect()
-}
-
 /// The graphs of `files`, with an edit of the first one.
 fn analyze(files: &[(&str, &str)]) -> ChangeGraph {
     let (path, text) = files[0];

@@ -45,17 +45,6 @@ fn vue() -> Vec<(&'static str, &'static str)> {
     ]
 }
 
-/// The files `from` imports in the head graph.
-fn imports_of(cg: &ChangeGraph, from: &str) -> Vec<String> {
-    let from = NodeKey::file(from);
-    cg.head
-        .edges
-        .iter()
-        .filter(|e| e.from == from)
-        .map(|e| e.to.name.to_string())
-        .collect()
-}
-
 /// The graphs of `files` and an edit of the last one.
 fn analyze(files: &[(&str, &str)]) -> ChangeGraph {
     let (path, text) = files.last().expect("a file");

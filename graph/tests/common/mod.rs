@@ -82,3 +82,14 @@ pub fn reached(cg: &ChangeGraph) -> BTreeSet<String> {
 pub fn reaches_file(cg: &ChangeGraph, path: &str) -> bool {
     cg.impacts.reaches(&NodeKey::file(path))
 }
+
+/// The files `from` imports in the head graph.
+pub fn imports_of(cg: &ChangeGraph, from: &str) -> Vec<String> {
+    let from = NodeKey::file(from);
+    cg.head
+        .edges
+        .iter()
+        .filter(|e| e.from == from)
+        .map(|e| e.to.name.to_string())
+        .collect()
+}
