@@ -476,6 +476,25 @@ pub enum CommandScope {
     Suite,
 }
 
+/// What a validation command checks.
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum CommandPurpose {
+    /// Runs tests.
+    #[default]
+    Test,
+    /// A declared validation of the package's own configuration (`validate:*` scripts).
+    Validate,
+    /// Type-checks (`typecheck`, `tsc --noEmit`).
+    Typecheck,
+    /// Builds the package (`build`) or a platform's app (`build:ios`, `build:android`).
+    Build,
+    /// Lints (`lint`).
+    Lint,
+}
+
 /// An existing validation command of the repository.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Command {
@@ -488,6 +507,12 @@ pub struct Command {
     pub scope: CommandScope,
     /// The file that declares it (Cargo.toml, package.json, Makefile, ...).
     pub declared_in: String,
+    /// What it checks. Absent in streams written before the field existed: a test.
+    #[serde(default)]
+    pub purpose: CommandPurpose,
+    /// Why it covers the change, in one clause. Absent in older streams: empty.
+    #[serde(default)]
+    pub why: String,
 }
 
 /// Counts of a scenario's evidence by relation.

@@ -131,13 +131,7 @@ mod tests {
     use qa_shared::change::CommandScope;
 
     fn command(runner: Runner, run: &str, dir: &str) -> Candidate {
-        Candidate {
-            runner,
-            run: run.into(),
-            dir: dir.into(),
-            scope: CommandScope::Package,
-            declared_in: "x".into(),
-        }
+        Candidate::new(runner, run.into(), dir, CommandScope::Package, "x")
     }
 
     #[test]

@@ -15,7 +15,14 @@ use std::path::PathBuf;
 /// validation commands of the repository that cover the scenario's files (Cargo,
 /// npm/pnpm/yarn/bun scripts, pytest, go test, Maven/Gradle, Make; the changed test first,
 /// then its package, then the whole suite), and an action contract (risk, approval, whether
-/// it executes project code, what it writes, network, preconditions). Then `diag` records
+/// it executes project code, what it writes, network, preconditions). Configuration and
+/// shipped files (bundler and TypeScript configuration, package.json, lint configuration,
+/// .env files and feature flags, app.json and platform manifests, images, fonts and files
+/// under public/ or static/) also route to the owning package's declared `validate:*`,
+/// `typecheck`, `build`, platform builds (`build:ios`, ...) and `lint` scripts and the root
+/// Makefile's targets of those names; for a change made only of such files they come
+/// first. Each command names its `purpose` (test, validate, typecheck, build, lint) and
+/// `why` it covers the change; a script that watches or serves is never offered. Then `diag` records
 /// (for example a runner that is not on PATH) and one `capability` record per reasoning
 /// stage.
 ///

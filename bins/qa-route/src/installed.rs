@@ -11,29 +11,37 @@ use serde_json::Value;
 /// program the package does not declare itself (its bin name differs from its package,
 /// or a dependency brings it).
 const NODE_TOOLS: &[&str] = &[
+    "astro",
     "ava",
     "c8",
     "cross-env",
     "cypress",
     "eslint",
+    "expo",
     "jasmine",
     "jest",
     "karma",
     "lerna",
     "mocha",
+    "next",
     "ng",
+    "nuxt",
     "nx",
     "nyc",
     "playwright",
     "react-scripts",
+    "rollup",
     "tap",
     "ts-node",
     "tsc",
+    "tsup",
     "tsx",
     "turbo",
     "uvu",
+    "vite",
     "vitest",
     "vue-cli-service",
+    "webpack",
 ];
 
 /// Programs that are never a package's installed tool: package managers, runtimes and
@@ -112,7 +120,7 @@ pub fn needed(command: &Candidate, reader: &mut Reader) -> Option<Installed> {
 }
 
 /// The tool from `node_modules/.bin` the command runs (itself, or through the declaring
-/// package's `test` script), looked for in that package's directory and the repository
+/// package's script: `test`, or the build, lint or validation it runs), looked for in that package's directory and the repository
 /// root.
 fn node(command: &Candidate, reader: &mut Reader) -> Option<Installed> {
     if !command.declared_in.ends_with("package.json") {
@@ -120,7 +128,8 @@ fn node(command: &Candidate, reader: &mut Reader) -> Option<Installed> {
     }
     let package = parent(&command.declared_in).to_string();
     let manifest: Value = serde_json::from_str(&reader.read(&command.declared_in)?.text).ok()?;
-    let script = || manifest.get("scripts")?.get("test")?.as_str();
+    let name = command.script.as_deref().unwrap_or("test");
+    let script = || manifest.get("scripts")?.get(name)?.as_str();
     let program = command_program(&command.run).or_else(|| script().and_then(script_program))?;
     if program.contains('/') || NOT_TOOLS.contains(&program) {
         return None;

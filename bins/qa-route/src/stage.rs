@@ -13,7 +13,8 @@ use crate::tree::Tree;
 use crate::BY;
 use qa_shared::acceptance::{CheckSpecData, TargetSpec};
 use qa_shared::change::{
-    CapabilityData, CommandScope, Decision, IntentData, RangeView, RouteData, ScenarioData,
+    CapabilityData, CommandPurpose, CommandScope, Decision, IntentData, RangeView, RouteData,
+    ScenarioData,
 };
 use qa_shared::diag::{Diag, Severity};
 use qa_shared::envelope::Src;
@@ -302,12 +303,16 @@ fn route(
     }
     observed.validation.looked += 1;
     if wording_only {
-        if selection.command.is_none() {
+        let Some(command) = &selection.command else {
             return (route, Src::new(), from);
-        }
+        };
+        let what = match command.purpose {
+            CommandPurpose::Test => "the tests",
+            _ => "the checks",
+        };
         route.decision = Decision::Recommended;
         route.reason = format!(
-            "{}; the tests of the package it changed still run",
+            "{}; {what} of the package it changed still run",
             route.reason.trim_end_matches(": a person decides")
         );
     }

@@ -189,6 +189,8 @@ pub(crate) mod fixtures {
                     dir: ".".into(),
                     scope: CommandScope::Suite,
                     declared_in: "package.json".into(),
+                    purpose: CommandPurpose::Test,
+                    why: "runs the whole test suite".into(),
                 }),
                 additional_commands: vec![],
             },

@@ -1,26 +1,48 @@
-//! Make: `make test` when the root Makefile declares a `test:` target.
+//! Make: `make test` when the root Makefile declares a `test:` target, and its `build`,
+//! `lint`, `typecheck` and `validate` targets for configuration and shipped files.
 
-use super::{Found, Runner};
+use super::{Candidate, Found, Runner};
 use crate::change::CommandScope;
-use crate::validation::tree::Reader;
+use crate::validation::delivery::{by_check, Concern};
+use crate::validation::tree::{BuildFile, Reader};
 
 const MAKEFILES: &[&str] = &["GNUmakefile", "makefile", "Makefile"];
 
-/// True when a line starts the `test` rule (not a `test:=` assignment).
-fn declares_test(text: &str) -> bool {
-    text.lines()
-        .any(|line| line.starts_with("test:") && !line.starts_with("test:="))
+/// The targets the rules of `text` name, in order (not `X:=` assignments, special
+/// targets, patterns or variables).
+fn targets(text: &str) -> Vec<&str> {
+    let mut names = Vec::new();
+    for line in text.lines() {
+        if line.starts_with(['\t', ' ', '#', '.']) {
+            continue;
+        }
+        let Some((head, rest)) = line.split_once(':') else {
+            continue;
+        };
+        if rest.starts_with('=') || head.contains(['=', '$', '%', '?', '+']) {
+            continue;
+        }
+        for name in head.split_whitespace() {
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+    }
+    names
+}
+
+/// The root makefile: make reads the first of these that exists; so does qa-route.
+fn makefile(reader: &mut Reader) -> Option<(&'static str, std::rc::Rc<BuildFile>)> {
+    MAKEFILES
+        .iter()
+        .find_map(|name| reader.read(name).map(|f| (*name, f)))
 }
 
 pub fn discover(reader: &mut Reader, found: &mut Found) {
-    // make reads the first of these that exists; so does qa-route.
-    let Some((name, file)) = MAKEFILES
-        .iter()
-        .find_map(|name| reader.read(name).map(|f| (*name, f)))
-    else {
+    let Some((name, file)) = makefile(reader) else {
         return;
     };
-    if declares_test(&file.text) {
+    if targets(&file.text).contains(&"test") {
         found.push(
             Runner::Make,
             "make test".into(),
@@ -28,6 +50,32 @@ pub fn discover(reader: &mut Reader, found: &mut Found) {
             CommandScope::Suite,
             name,
         );
+    }
+}
+
+/// The root makefile's targets that validate the changed configuration and shipped
+/// files: repository-wide, so after the owning packages' own scripts.
+pub fn checks(reader: &mut Reader, concerned: &[(&str, Concern)], found: &mut Found) {
+    let Some((makefile, file)) = makefile(reader) else {
+        return;
+    };
+    let targets = targets(&file.text);
+    for (check, files) in by_check(concerned) {
+        for target in targets.iter().filter(|t| check.names(t)) {
+            let Some(word) = found.word(target, "a make target", makefile) else {
+                continue;
+            };
+            found.candidates.push(
+                Candidate::new(
+                    Runner::Make,
+                    format!("make {word}"),
+                    "",
+                    CommandScope::Suite,
+                    makefile,
+                )
+                .checking(check, target, &files),
+            );
+        }
     }
 }
 

@@ -2,6 +2,7 @@
 //! order (exact test, package, whole suite), and the choice of the first one that can start.
 
 pub mod cargo;
+pub mod delivery;
 pub mod go;
 pub mod jvm;
 pub mod make;
@@ -12,7 +13,7 @@ pub mod sections;
 pub mod targets;
 pub mod tree;
 
-use crate::change::{Command, CommandScope};
+use crate::change::{Command, CommandPurpose, CommandScope};
 use crate::validation::path::SearchPath;
 use crate::validation::targets::Targets;
 use crate::validation::tree::{shown, Reader, Tree};
@@ -100,9 +101,34 @@ pub struct Candidate {
     pub dir: String,
     pub scope: CommandScope,
     pub declared_in: String,
+    pub purpose: CommandPurpose,
+    /// Why it covers the change, in one clause.
+    pub why: String,
+    /// The package.json script it runs, when it runs one other than `test`.
+    pub script: Option<String>,
 }
 
 impl Candidate {
+    /// A test command.
+    pub fn new(
+        runner: Runner,
+        run: String,
+        dir: &str,
+        scope: CommandScope,
+        declared_in: &str,
+    ) -> Candidate {
+        Candidate {
+            runner,
+            run,
+            dir: dir.to_string(),
+            scope,
+            declared_in: declared_in.to_string(),
+            purpose: CommandPurpose::Test,
+            why: test_why(scope).to_string(),
+            script: None,
+        }
+    }
+
     pub fn to_command(&self) -> Command {
         Command {
             run: self.run.clone(),
@@ -110,7 +136,18 @@ impl Candidate {
             dir: shown(&self.dir).to_string(),
             scope: self.scope,
             declared_in: self.declared_in.clone(),
+            purpose: self.purpose,
+            why: self.why.clone(),
         }
+    }
+}
+
+/// Why a test command of `scope` covers the change.
+fn test_why(scope: CommandScope) -> &'static str {
+    match scope {
+        CommandScope::ExactTest => "runs the changed tests, and only them",
+        CommandScope::Package => "runs the tests of the package that holds the change",
+        CommandScope::Suite => "runs the whole test suite of the change's language",
     }
 }
 
@@ -131,13 +168,8 @@ impl Found {
         scope: CommandScope,
         declared_in: &str,
     ) {
-        self.candidates.push(Candidate {
-            runner,
-            run,
-            dir: dir.to_string(),
-            scope,
-            declared_in: declared_in.to_string(),
-        });
+        self.candidates
+            .push(Candidate::new(runner, run, dir, scope, declared_in));
     }
 
     /// `value` as one shell word, or None (with a problem naming `what` and `origin`) when
@@ -203,13 +235,25 @@ pub fn discover(reader: &mut Reader, targets: &Targets) -> Found {
     go::discover(reader, targets, &mut found);
     jvm::discover(reader, targets, &mut found);
     make::discover(reader, &mut found);
+    delivery::discover(reader, targets, &mut found);
     // A whole-repository suite of one build system only covers its own languages: a
     // Python change is not validated by `cargo test --workspace`.
     found.candidates.retain(|c| {
         c.scope != CommandScope::Suite || targets.files.iter().any(|f| c.runner.covers(f))
     });
-    // A stable sort keeps each build system's own order within a scope.
-    found.candidates.sort_by_key(|c| c.scope);
+    // A stable sort keeps each build system's own order within a scope. A change made
+    // only of configuration and shipped files is validated first by the commands that
+    // load them (build, typecheck, validate:*), then by the tests; any other change by
+    // its tests first.
+    if delivery::only_delivery(&targets.files) {
+        found
+            .candidates
+            .sort_by_key(|c| (c.purpose == CommandPurpose::Test, c.scope));
+    } else {
+        found
+            .candidates
+            .sort_by_key(|c| (c.scope, c.purpose != CommandPurpose::Test));
+    }
     let mut seen = HashSet::new();
     found
         .candidates
@@ -363,6 +407,9 @@ mod tests {
             dir: String::new(),
             scope: CommandScope::Suite,
             declared_in: "x".into(),
+            purpose: CommandPurpose::Test,
+            why: String::new(),
+            script: None,
         }
     }
 

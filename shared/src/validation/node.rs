@@ -1,7 +1,9 @@
 //! package.json projects: for each changed file, the package that owns it, the test runner
 //! its `test` script starts (else the workspace root's), the changed tests narrowed to
-//! that runner, then the package's and the root's `test` scripts.
+//! that runner, then the package's and the root's `test` scripts; for configuration and
+//! shipped files, the owning package's build, typecheck, lint and validation scripts.
 
+mod checks;
 mod manager;
 mod narrowed;
 mod runners;
@@ -15,6 +17,8 @@ use manager::Manager;
 use narrowed::{is_test_file, Narrowing, Place};
 use runners::{Invocation, Script};
 use workspace::{Owner, Package, Workspace};
+
+pub use checks::checks;
 
 /// The package's `test` script, read; None when it has none fit to stand behind a command.
 fn test_of(found: &mut Found, pkg: &Package) -> Option<Script> {

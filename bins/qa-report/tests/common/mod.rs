@@ -325,6 +325,8 @@ pub fn cargo(run: &str, scope: CommandScope) -> Command {
         dir: ".".into(),
         scope,
         declared_in: "Cargo.toml".into(),
+        purpose: CommandPurpose::Test,
+        why: "runs the tests".into(),
     }
 }
 

@@ -70,6 +70,26 @@ impl Manager {
         }
     }
 
+    /// The script `name` of the package in the command's directory.
+    pub fn script(self, name: &str) -> String {
+        match self {
+            Manager::Npm => format!("npm run {name}"),
+            Manager::Pnpm => format!("pnpm run {name}"),
+            Manager::Yarn => format!("yarn run {name}"),
+            Manager::Bun => format!("bun run {name}"),
+        }
+    }
+
+    /// A workspace member's script `script`, run from the workspace root.
+    pub fn member_script(self, member: &str, script: &str) -> String {
+        match self {
+            Manager::Npm => format!("npm run {script} -w {member}"),
+            Manager::Pnpm => format!("pnpm --filter {member} run {script}"),
+            Manager::Yarn => format!("yarn workspace {member} run {script}"),
+            Manager::Bun => format!("bun run --filter {member} {script}"),
+        }
+    }
+
     /// `args` (a package binary and its arguments) run from the directory of the package
     /// that depends on it. npx gets `--no`: without a TTY it would otherwise download and
     /// run whatever the registry serves under that name when the project is not installed.

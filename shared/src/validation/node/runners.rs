@@ -424,6 +424,54 @@ fn known(program: &str) -> bool {
 }
 
 /// The program a word names: `./node_modules/.bin/jest` is `jest`.
+/// Build tools whose `-w` means watch.
+const WATCHING_W: &[&str] = &[
+    "tsc", "rollup", "webpack", "esbuild", "tsup", "babel", "sass",
+];
+
+/// Framework programs whose `dev`, `start`, `serve` and `preview` run a server.
+const SERVERS: &[&str] = &[
+    "next",
+    "nuxt",
+    "nuxi",
+    "astro",
+    "remix",
+    "react-scripts",
+    "expo",
+    "ng",
+    "vue-cli-service",
+    "webpack",
+    "vite",
+    "svelte-kit",
+];
+
+/// True when a script body (not a test script: a build, lint or validation) watches or
+/// serves and so never finishes on its own. A script it runs through the package manager
+/// is judged by its own name only: `npm run dev` never ends either.
+pub fn never_ends(body: &str) -> bool {
+    commands(body).iter().any(|words| {
+        let mut words = words.iter().skip_while(|w| assignment(w).is_some());
+        let Some(first) = words.next() else {
+            return false;
+        };
+        let program = program_name(first);
+        let rest: Vec<&str> = words.map(String::as_str).collect();
+        let sub = rest.iter().find(|w| !w.starts_with('-')).copied();
+        WATCHERS.contains(&program)
+            || rest
+                .iter()
+                .any(|w| matches!(*w, "--watch" | "--watchAll" | "--serve"))
+            || (WATCHING_W.contains(&program) && rest.contains(&"-w"))
+            || (SERVERS.contains(&program)
+                && matches!(sub, Some("dev" | "start" | "serve" | "preview")))
+            || (program == "vite" && sub.is_none_or(|s| s.contains('/') || s == "."))
+            || (MANAGERS.contains(&program)
+                && rest
+                    .iter()
+                    .any(|w| matches!(*w, "dev" | "start" | "serve" | "watch" | "preview")))
+    })
+}
+
 fn program_name(word: &str) -> &str {
     word.rsplit('/').next().unwrap_or(word)
 }
@@ -725,5 +773,41 @@ mod tests {
             commands("jest -t 'a && b' && tsc"),
             [vec!["jest", "-t", "a && b"], vec!["tsc"]]
         );
+    }
+}
+
+#[cfg(test)]
+mod ending {
+    use super::never_ends;
+
+    #[test]
+    fn builds_lints_and_checks_that_exit_are_not_long_running() {
+        for body in [
+            "vite build",
+            "tsc --noEmit",
+            "eslint . --max-warnings 0",
+            "node scripts/check-env.mjs",
+            "next build && next export",
+            "NODE_ENV=production webpack --mode production",
+            "pnpm -r run build",
+        ] {
+            assert!(!never_ends(body), "{body}");
+        }
+    }
+
+    #[test]
+    fn watchers_and_dev_servers_never_end() {
+        for body in [
+            "vite",
+            "vite build --watch",
+            "tsc -w",
+            "next dev",
+            "webpack serve",
+            "nodemon src/index.js",
+            "npm run dev",
+            "expo start",
+        ] {
+            assert!(never_ends(body), "{body}");
+        }
     }
 }
