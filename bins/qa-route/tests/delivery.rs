@@ -243,3 +243,29 @@ fn the_build_tool_is_a_precondition_and_its_absence_is_said() {
         "{route}"
     );
 }
+
+#[test]
+fn a_script_named_otherwise_is_a_check_by_the_program_it_runs_and_a_fixer_is_not() {
+    let tree = Tree::new();
+    tree.write(
+        "package.json",
+        r#"{"name":"app","scripts":{
+            "test":"vitest run",
+            "test:typecheck":"tsc",
+            "test:code":"eslint --max-warnings=0 .",
+            "fix:code":"eslint --fix .",
+            "test:all":"tsc && eslint ."
+        }}"#,
+    )
+    .write("tsconfig.json", "{}\n")
+    .write("eslint.config.js", "export default []\n");
+    let route = route_of(&tree, &["tsconfig.json", "eslint.config.js"]);
+    assert_eq!(
+        purposes(&route),
+        [
+            "npm run test:typecheck (typecheck)",
+            "npm run test:code (lint)",
+            "npm test (test)"
+        ]
+    );
+}

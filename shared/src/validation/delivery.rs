@@ -170,6 +170,22 @@ impl Check {
         }
     }
 
+    /// True when a script that starts `program` with `args` alone is this check, whatever
+    /// its name (`"test:typecheck": "tsc"`, `"test:code": "eslint ."`); never one that
+    /// rewrites files.
+    pub fn is_run_by(self, program: &str, args: &[String]) -> bool {
+        const TYPECHECKERS: &[&str] = &["tsc", "vue-tsc", "svelte-check"];
+        const LINTERS: &[&str] = &["eslint", "oxlint", "stylelint"];
+        let rewrites = args
+            .iter()
+            .any(|a| matches!(a.as_str(), "--fix" | "--write" | "--apply"));
+        match self {
+            Check::Typecheck => TYPECHECKERS.contains(&program) && !rewrites,
+            Check::Lint => LINTERS.contains(&program) && !rewrites,
+            Check::Validate | Check::Build | Check::Platform => false,
+        }
+    }
+
     /// Why `command` covers the changed `files`, in one clause.
     pub fn why(self, command: &str, files: &[&str]) -> String {
         let files = listed(files);
@@ -330,6 +346,20 @@ mod tests {
         assert!(!Check::Build.names("build:ios"));
         assert!(Check::Lint.names("lint"));
         assert!(!Check::Lint.names("lint:fix"));
+    }
+
+    #[test]
+    fn a_script_is_a_typecheck_or_a_lint_by_the_program_it_runs_unless_it_rewrites() {
+        let args = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert!(Check::Typecheck.is_run_by("tsc", &[]));
+        assert!(Check::Typecheck.is_run_by("vue-tsc", &args(&["--noEmit"])));
+        assert!(Check::Lint.is_run_by("eslint", &args(&["--max-warnings=0", "."])));
+        assert!(!Check::Lint.is_run_by("eslint", &args(&[".", "--fix"])));
+        assert!(!Check::Lint.is_run_by("prettier", &args(&["--check", "."])));
+        assert!(
+            !Check::Build.is_run_by("vite", &args(&["build"])),
+            "builds go by name"
+        );
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! shipped files: `validate:*`, `typecheck`, `build`, `build:<platform>`, `lint`.
 
 use super::manager::Manager;
-use super::runners::never_ends;
+use super::runners::{never_ends, sole_program};
 use super::workspace::{Owner, Package, Workspace};
 use crate::change::CommandScope;
 use crate::validation::delivery::{by_check, Concern};
@@ -63,9 +63,15 @@ fn package_checks(o: &Owned, manager: Manager, found: &mut Found) {
     };
     for (check, files) in by_check(&o.files) {
         for (name, body) in package.scripts() {
-            let Some(body) = body.as_str().filter(|_| check.names(name)) else {
+            let Some(body) = body.as_str() else {
                 continue;
             };
+            let by_program = || {
+                sole_program(body).is_some_and(|(program, args)| check.is_run_by(&program, &args))
+            };
+            if !check.names(name) && !by_program() {
+                continue;
+            }
             let what = format!("the `{name}` script");
             if !found.accept(body, &what, &package.manifest) || never_ends(body) {
                 continue;

@@ -424,6 +424,18 @@ fn known(program: &str) -> bool {
 }
 
 /// The program a word names: `./node_modules/.bin/jest` is `jest`.
+/// The program a script body starts when it is one simple command (after `NAME=value`
+/// assignments), with its arguments; None for a chain or an empty body.
+pub fn sole_program(body: &str) -> Option<(String, Vec<String>)> {
+    let commands = commands(body);
+    let [words] = commands.as_slice() else {
+        return None;
+    };
+    let mut words = words.iter().skip_while(|w| assignment(w).is_some());
+    let program = program_name(words.next()?).to_string();
+    Some((program, words.cloned().collect()))
+}
+
 /// Build tools whose `-w` means watch.
 const WATCHING_W: &[&str] = &[
     "tsc", "rollup", "webpack", "esbuild", "tsup", "babel", "sass",
