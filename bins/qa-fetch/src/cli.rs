@@ -21,7 +21,9 @@ use std::path::PathBuf;
 /// A URL target is fetched only with --allow-network (else it is `blocked`): one GET, no
 /// proxy, redirects rejected, a 1 MiB body limit, the --timeout; recorded are the status,
 /// the body's SHA-256, ETag and X-Build-Id. With --auth-env NAME the request carries
-/// `Authorization: Bearer $NAME`; the token never appears in a record or message. The
+/// `Authorization: Bearer $NAME` (a value starting or ending with a space is refused: a
+/// server would read it trimmed); the token never appears in a record or message, as sent,
+/// trimmed or percent-encoded. The
 /// plan's buildId is copied as the operator's label, never attested. A URL target that an
 /// mcp check of the stream talks to as its endpoint is never fetched (Streamable HTTP
 /// reserves GET there for an event stream): its origin's `/` identifies it instead, so URL
@@ -82,7 +84,7 @@ pub const EXIT_STATUS: &[(Exit, &str)] = &[
     ),
     (
         Exit::Usage,
-        "usage error (bad flags, --timeout out of range, the --auth-env variable unset)",
+        "usage error (bad flags, --timeout out of range, the --auth-env variable unset, empty, or its value starting or ending with a space)",
     ),
     (Exit::DataErr, "malformed input records"),
     (Exit::NoInput, "the --in file or the --repo directory does not exist"),
