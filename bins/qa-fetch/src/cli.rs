@@ -7,9 +7,9 @@ use std::path::PathBuf;
 
 /// Capture acceptance targets, and verify them again after the checks.
 ///
-/// qa-fetch forwards every record it reads. For each `target.spec` it writes one `target`
-/// record with the target's captured identity, and an `event` record with the time it
-/// took. A file or directory target (a path under --repo) is identified by a content
+/// qa-fetch forwards every record it reads as it arrives. For each `target.spec` it writes
+/// one `target` record with the target's captured identity, and an `event` record with
+/// the time it took. A file or directory target (a path under --repo) is identified by a content
 /// manifest: every file's path, size and SHA-256, and the SHA-256 of the canonical JSON
 /// of that list. `.git`, `.qa`, `node_modules`, `vendor`, `.env*` and private-key files
 /// (`*.pem`, `*.key`, `*.p12`, `*.pfx`, `id_rsa*`, `id_dsa*`, `id_ecdsa*`, `id_ed25519*`,
@@ -34,6 +34,9 @@ use std::path::PathBuf;
 /// `target` again, hashes the plan file (its recorded path, from the current directory)
 /// and every criterion's source file (under --repo), and writes one `target.verify`
 /// record for each: `same: false` when anything changed, which makes the run stale.
+///
+/// SIGINT or SIGTERM abandons a request or regex match in flight at once; every target
+/// not captured yet is written with status `cancelled`, then a cancel event.
 #[derive(Debug, Parser)]
 #[command(name = "qa-fetch", version)]
 pub struct Args {
@@ -51,7 +54,8 @@ pub struct Args {
 
     /// Also read the deployed build of this profile environment (its sha_source; needs a
     /// `profile` record in the stream, from `qa-profile --ndjson`, and --allow-network):
-    /// a `build` record that --verify reads again.
+    /// a `build` record that --verify reads again. A sha_source regex sees the body's first
+    /// 64 KiB and must finish within the --timeout, else the build is failed (unverified).
     #[arg(long, value_name = "NAME")]
     pub env: Option<String>,
 
@@ -91,11 +95,11 @@ pub const EXIT_STATUS: &[(Exit, &str)] = &[
     (Exit::Software, "internal error (a bug: please report it)"),
     (
         Exit::Interrupted,
-        "cancelled by SIGINT, after writing what was finished",
+        "cancelled by SIGINT, after writing what was finished and the rest as cancelled",
     ),
     (
         Exit::Terminated,
-        "cancelled by SIGTERM, after writing what was finished",
+        "cancelled by SIGTERM, after writing what was finished and the rest as cancelled",
     ),
 ];
 

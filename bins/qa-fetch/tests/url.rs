@@ -155,13 +155,17 @@ fn a_proxy_from_the_environment_is_not_used() {
 }
 
 fn with_token(url: &str) -> qa_testkit::Run {
+    with_token_value(url, SECRET)
+}
+
+fn with_token_value(url: &str, token: &str) -> qa_testkit::Run {
     let dir = tempfile::tempdir().unwrap();
     qa_fetch()
         .invocation()
         .arg("--repo")
         .arg(dir.path())
         .args(["--allow-network", "--auth-env", "QA_TOKEN"])
-        .env("QA_TOKEN", SECRET)
+        .env("QA_TOKEN", token)
         .stdin(spec(TargetKind::Url, url, None))
         .run()
 }
@@ -318,18 +322,6 @@ fn echoing_the_token() -> Server {
                 .header("ETag", sent),
         }
     })
-}
-
-fn with_token_value(url: &str, token: &str) -> qa_testkit::Run {
-    let dir = tempfile::tempdir().unwrap();
-    qa_fetch()
-        .invocation()
-        .arg("--repo")
-        .arg(dir.path())
-        .args(["--allow-network", "--auth-env", "QA_TOKEN"])
-        .env("QA_TOKEN", token)
-        .stdin(spec(TargetKind::Url, url, None))
-        .run()
 }
 
 #[test]
