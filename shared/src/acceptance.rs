@@ -152,6 +152,9 @@ pub enum TargetStatus {
     Blocked,
     /// Could not be captured (limit hit, symlink, unreachable, redirect): see `reason`.
     Failed,
+    /// Not captured because SIGINT or SIGTERM stopped the run (before or during the
+    /// capture): see `reason`.
+    Cancelled,
 }
 
 /// One file of a content manifest.

@@ -24,6 +24,7 @@ pub mod secret;
 pub mod steps;
 pub mod untrusted;
 pub mod validation;
+pub mod waiting;
 
 pub use envelope::{Envelope, Record};
 pub use exit::{Exit, Failure};

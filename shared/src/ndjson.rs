@@ -166,6 +166,19 @@ pub fn forward_each<R: BufRead, W: std::io::Write>(
     out: &mut RecordWriter<W>,
     mut visit: impl FnMut(u64, Envelope) -> anyhow::Result<()>,
 ) -> anyhow::Result<u64> {
+    forward_each_writing(source, input, out, |line, envelope, _| {
+        visit(line, envelope)
+    })
+}
+
+/// [`forward_each`] whose `visit` also gets the writer: a stage that writes its own
+/// records right after the line they answer, not once the input ends.
+pub fn forward_each_writing<R: BufRead, W: std::io::Write>(
+    source: &str,
+    input: R,
+    out: &mut RecordWriter<W>,
+    mut visit: impl FnMut(u64, Envelope, &mut RecordWriter<W>) -> anyhow::Result<()>,
+) -> anyhow::Result<u64> {
     let mut reader = LineReader::new(input);
     let mut count = 0;
     while let Some(item) = reader.next_line() {
@@ -181,7 +194,7 @@ pub fn forward_each<R: BufRead, W: std::io::Write>(
         let envelope = parse_envelope(source, line, bytes)?;
         out.forward(bytes)?;
         count += 1;
-        visit(line, envelope)?;
+        visit(line, envelope, out)?;
     }
     Ok(count)
 }

@@ -51,6 +51,12 @@ impl<W: Write> RecordWriter<W> {
         self.written
     }
 
+    /// Sends what is buffered on now: for a stage whose records must reach the next stage
+    /// as they are known (a cancelled run still shows them).
+    pub fn flush(&mut self) -> anyhow::Result<()> {
+        self.out.flush().context("writing records to stdout")
+    }
+
     /// Flushes everything; call once at the end.
     pub fn finish(mut self) -> anyhow::Result<()> {
         self.out.flush().context("writing records to stdout")

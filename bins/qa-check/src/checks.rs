@@ -144,6 +144,7 @@ pub fn ready<'a>(
     if target.status != TargetStatus::Captured {
         let status = match target.status {
             TargetStatus::Blocked => "blocked",
+            TargetStatus::Cancelled => "cancelled",
             _ => "failed",
         };
         let reason = target.reason.as_deref().unwrap_or("no reason given");

@@ -74,3 +74,31 @@ fn an_unset_auth_variable_is_64_before_any_request() {
     );
     assert_eq!(server.requests(), 0);
 }
+
+#[test]
+fn a_token_with_surrounding_spaces_is_64_before_any_request() {
+    // A server trims the header value, so `/echo-auth` would say the token back in a form
+    // that redacting the value as given would miss.
+    let server = Server::start();
+    let target = url_target(&server.url("/"), TargetStatus::Captured, None);
+    let stream = common::routed(
+        &target,
+        &[json!({"id": "echo", "kind": "http", "path": "/echo-auth", "contains": "Bearer"})],
+    );
+    let run = qa_check()
+        .invocation()
+        .env("QA_CHECK_TEST_TOKEN", " spaced s3cr3t-t0ken ")
+        .args(["--allow-network", "--auth-env", "QA_CHECK_TEST_TOKEN"])
+        .stdin(stream.bytes())
+        .run();
+    assert_eq!(run.code, 64, "{}", run.text());
+    assert!(
+        run.stderr
+            .contains("QA_CHECK_TEST_TOKEN starts or ends with a space"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.text().contains("s3cr3t-t0ken"), "{}", run.text());
+    assert!(!run.stderr.contains("s3cr3t-t0ken"));
+    assert_eq!(server.requests(), 0);
+}

@@ -1,11 +1,18 @@
 //! The deployed build of a profile environment: its `sha_source` fetched and read (a JSON
-//! dot path, or a JavaScript regular expression's one capture group), and read again by
-//! `--verify` so a deploy during the run makes it stale.
+//! dot path, or a JavaScript regular expression's one capture group, bounded in input and
+//! time), and read again by `--verify` so a deploy during the run makes it stale.
 
 use qa_shared::acceptance::{BuildData, BuildFormat, BuildVerifyData, TargetStatus};
+use qa_shared::waiting::{self, Interrupted};
+use qa_shared::Exit;
 use serde_json::Value;
+use std::time::Instant;
 
 use crate::http::Http;
+
+/// A regex sees at most this many bytes of the body: a backtracking pattern's run time
+/// grows with its input, and a build id sits near the top of a page.
+pub const MAX_REGEX_TEXT: usize = 64 * 1024;
 
 /// Where an environment's build is read.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -52,28 +59,25 @@ pub fn source_of(profile: &Value, env: &str) -> Result<ShaSource, String> {
 }
 
 /// Reads the build `source` names: blocked without `--allow-network`, failed with the
-/// reason when the body cannot be fetched or does not yield a value.
-pub fn identify(http: Option<&Http>, env: &str, source: &ShaSource) -> BuildData {
-    let mut data = BuildData {
-        env: env.to_string(),
-        url: source.url.clone(),
-        format: source.format,
-        json_path: source.json_path.clone(),
-        regex: source.regex.clone(),
-        status: TargetStatus::Blocked,
-        value: None,
-        body_sha256: None,
-        reason: Some("needs --allow-network".to_string()),
-    };
-    let Some(http) = http else { return data };
-    match http.get(&source.url) {
+/// reason when the body cannot be fetched or does not yield a value within the --timeout
+/// (counted from the request). Err(exit) when SIGINT or SIGTERM came first.
+pub fn identify(http: Option<&Http>, env: &str, source: &ShaSource) -> Result<BuildData, Exit> {
+    let mut data = unread(
+        env,
+        source,
+        TargetStatus::Blocked,
+        "needs --allow-network".to_string(),
+    );
+    let Some(http) = http else { return Ok(data) };
+    let started = Instant::now();
+    match http.get_or_cancel(&source.url)? {
         Err(refused) => {
             data.status = TargetStatus::Failed;
             data.reason = Some(refused.reason);
         }
         Ok(fetched) => {
             data.body_sha256 = Some(fetched.sha256.clone());
-            match extract(&fetched.body, source) {
+            match extract_within(fetched.body, source, started, http)? {
                 Ok(value) => {
                     data.status = TargetStatus::Captured;
                     data.value = Some(value);
@@ -86,11 +90,81 @@ pub fn identify(http: Option<&Http>, env: &str, source: &ShaSource) -> BuildData
             }
         }
     }
-    data
+    Ok(data)
 }
 
-/// The build read again, compared with what `before` recorded.
-pub fn reverify(http: Option<&Http>, before: &BuildData) -> BuildVerifyData {
+/// The build record of a read that SIGINT or SIGTERM (`exit`) stopped: `during` the read,
+/// or before it began.
+pub fn cancelled(env: &str, source: &ShaSource, exit: Exit, during: bool) -> BuildData {
+    let when = if during {
+        "while reading the build"
+    } else {
+        "before the build was read"
+    };
+    let signal = crate::events::signal_name(exit);
+    unread(
+        env,
+        source,
+        TargetStatus::Cancelled,
+        format!("cancelled by {signal} {when}"),
+    )
+}
+
+/// A build record without a value, for `reason`.
+fn unread(env: &str, source: &ShaSource, status: TargetStatus, reason: String) -> BuildData {
+    BuildData {
+        env: env.to_string(),
+        url: source.url.clone(),
+        format: source.format,
+        json_path: source.json_path.clone(),
+        regex: source.regex.clone(),
+        status,
+        value: None,
+        body_sha256: None,
+        reason: Some(reason),
+    }
+}
+
+/// [`extract`] on its own thread, given up at the end of the --timeout counted from
+/// `started` (a regex may backtrack for hours and cannot be stopped) or at a signal.
+fn extract_within(
+    body: Vec<u8>,
+    source: &ShaSource,
+    started: Instant,
+    http: &Http,
+) -> Result<Result<String, String>, Exit> {
+    let owned = source.clone();
+    let deadline = started + http.timeout();
+    match waiting::wait_until(
+        move || extract(&body, &owned),
+        deadline,
+        qa_shared::cancel::requested,
+    ) {
+        Ok(Some(read)) => Ok(read),
+        Ok(None) => Ok(Err(format!(
+            "{} did not finish within the {} s timeout: the build is unverified",
+            reader_name(source),
+            http.timeout().as_secs()
+        ))),
+        Err(Interrupted::Cancelled(exit)) => Err(exit),
+        Err(Interrupted::Lost) => Ok(Err(format!(
+            "{} ended without a value (an internal error)",
+            reader_name(source)
+        ))),
+    }
+}
+
+/// `regex `P`` or `json_path `P``: the reader a message is about.
+fn reader_name(source: &ShaSource) -> String {
+    match (&source.regex, &source.json_path) {
+        (Some(pattern), _) => format!("regex `{pattern}`"),
+        (None, Some(path)) => format!("json_path `{path}`"),
+        (None, None) => "the sha_source reader".to_string(),
+    }
+}
+
+/// The build read again, compared with what `before` recorded; Err(exit) on a signal.
+pub fn reverify(http: Option<&Http>, before: &BuildData) -> Result<BuildVerifyData, Exit> {
     let source = ShaSource {
         url: before.url.clone(),
         json_path: before.json_path.clone(),
@@ -98,16 +172,16 @@ pub fn reverify(http: Option<&Http>, before: &BuildData) -> BuildVerifyData {
         format: before.format,
     };
     if before.status != TargetStatus::Captured {
-        return BuildVerifyData {
+        return Ok(BuildVerifyData {
             env: before.env.clone(),
             before: None,
             after: None,
             same: true,
             reason: Some("not captured".to_string()),
-        };
+        });
     }
-    let after = identify(http, &before.env, &source);
-    BuildVerifyData {
+    let after = identify(http, &before.env, &source)?;
+    Ok(BuildVerifyData {
         env: before.env.clone(),
         same: after.value == before.value,
         before: before.value.clone(),
@@ -120,10 +194,11 @@ pub fn reverify(http: Option<&Http>, before: &BuildData) -> BuildVerifyData {
             _ => None,
         },
         after: after.value,
-    }
+    })
 }
 
-/// The value a body gives for `source`.
+/// The value a body gives for `source`; a regex sees the body's first
+/// [`MAX_REGEX_TEXT`] bytes.
 pub fn extract(body: &[u8], source: &ShaSource) -> Result<String, String> {
     let text =
         std::str::from_utf8(body).map_err(|_| "the sha_source body is not UTF-8".to_string())?;
@@ -146,13 +221,26 @@ pub fn extract(body: &[u8], source: &ShaSource) -> Result<String, String> {
     let pattern = source.regex.as_deref().unwrap_or_default();
     // The profile's patterns are JavaScript regular expressions (ECMAScript semantics).
     let re = regress::Regex::new(pattern).map_err(|e| format!("regex `{pattern}`: {e}"))?;
+    let (text, seen) = match head(text, MAX_REGEX_TEXT) {
+        head if head.len() < text.len() => (head, "the first 64 KiB of the sha_source body"),
+        whole => (whole, "the sha_source body"),
+    };
     let found = re
         .find(text)
-        .ok_or_else(|| format!("regex `{pattern}` does not match the sha_source body"))?;
+        .ok_or_else(|| format!("regex `{pattern}` does not match {seen}"))?;
     let group = found
         .group(1)
         .ok_or_else(|| format!("regex `{pattern}` has no capture group 1"))?;
     Ok(text[group].to_string())
+}
+
+/// The longest start of `text` of at most `max` bytes that ends on a character boundary.
+fn head(text: &str, max: usize) -> &str {
+    let mut end = max.min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
 }
 
 #[cfg(test)]
@@ -205,8 +293,28 @@ mod tests {
 
     #[test]
     fn without_network_the_build_is_blocked_not_fetched() {
-        let data = identify(None, "qa", &source(Some("commit"), None));
+        let data = identify(None, "qa", &source(Some("commit"), None)).unwrap();
         assert_eq!(data.status, TargetStatus::Blocked);
         assert_eq!(data.value, None);
+    }
+
+    #[test]
+    fn a_regex_sees_only_the_first_64_kib_of_the_body() {
+        let s = source(None, Some(r"build-([0-9a-f]+)"));
+        let mut near = "build-abc1 ".to_string();
+        near.push_str(&" ".repeat(MAX_REGEX_TEXT));
+        assert_eq!(extract(near.as_bytes(), &s).unwrap(), "abc1");
+        let far = format!("{}build-abc1", " ".repeat(MAX_REGEX_TEXT));
+        assert_eq!(
+            extract(far.as_bytes(), &s).unwrap_err(),
+            "regex `build-([0-9a-f]+)` does not match the first 64 KiB of the sha_source body"
+        );
+    }
+
+    #[test]
+    fn the_cut_never_splits_a_character() {
+        let text = format!("{}é", "a".repeat(MAX_REGEX_TEXT - 1));
+        assert_eq!(head(&text, MAX_REGEX_TEXT).len(), MAX_REGEX_TEXT - 1);
+        assert_eq!(head("short", MAX_REGEX_TEXT), "short");
     }
 }

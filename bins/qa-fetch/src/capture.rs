@@ -41,23 +41,12 @@ impl Capturer {
         self.http.as_ref()
     }
 
-    /// The target's identity now; Err when a signal asked the stage to stop. A url target
-    /// that an mcp check of `checks` names as its endpoint is identified by its origin's
-    /// `/` instead: Streamable HTTP reserves GET on an MCP endpoint for an event stream.
+    /// The target's identity now; Err when a signal asked the stage to stop (a request in
+    /// flight is abandoned at once). A url target that an mcp check of `checks` names as
+    /// its endpoint is identified by its origin's `/` instead: Streamable HTTP reserves GET
+    /// on an MCP endpoint for an event stream.
     pub fn capture(&self, spec: &TargetSpec, checks: &[CheckSpecData]) -> Result<TargetData, Exit> {
-        let mut target = TargetData {
-            kind: spec.kind,
-            value: spec.value.clone(),
-            build_id: spec.build_id.clone(),
-            status: TargetStatus::Failed,
-            sha256: None,
-            entries: Vec::new(),
-            excluded: Vec::new(),
-            reason: None,
-            http_status: None,
-            etag: None,
-            x_build_id: None,
-        };
+        let mut target = uncaptured(spec);
         match spec.kind {
             TargetKind::File => {
                 self.take_manifest(&mut target, manifest::of_file(&self.repo, &spec.value))?
@@ -70,7 +59,7 @@ impl Capturer {
                     target.status = TargetStatus::Blocked;
                     target.reason = Some(NEEDS_NETWORK.to_string());
                 }
-                Some(http) => match http.get(&identity_url(&spec.value, checks)) {
+                Some(http) => match http.get_or_cancel(&identity_url(&spec.value, checks))? {
                     Ok(fetched) => {
                         target.status = TargetStatus::Captured;
                         target.sha256 = Some(fetched.sha256);
@@ -122,9 +111,9 @@ pub fn identity_url(target: &str, checks: &[CheckSpecData]) -> String {
     }
 }
 
-/// The `target` record for `data`, derived from `from`; `src` names the content hash.
 /// The `build` record of environment `env` from the profile record in the stream, with a
-/// warning when the build is named by a bundle id rather than a commit.
+/// warning when the build is named by a bundle id rather than a commit. A signal before
+/// or during the read makes it a `cancelled` build.
 fn write_build<W: Write>(
     env: &str,
     profile: Option<&(String, serde_json::Value)>,
@@ -139,7 +128,11 @@ fn write_build<W: Write>(
     };
     let sha_source = crate::build::source_of(profile, env)
         .map_err(|why| qa_shared::exit::failure(Exit::DataErr, why))?;
-    let data = crate::build::identify(capturer.http(), env, &sha_source);
+    let data = match qa_shared::cancel::requested() {
+        Some(exit) => crate::build::cancelled(env, &sha_source, exit, false),
+        None => crate::build::identify(capturer.http(), env, &sha_source)
+            .unwrap_or_else(|exit| crate::build::cancelled(env, &sha_source, exit, true)),
+    };
     let mut src = Src::new();
     if let Some(sha) = &data.body_sha256 {
         src.insert("body.sha256".to_string(), sha.clone());
@@ -154,9 +147,10 @@ fn write_build<W: Write>(
         );
         out.write(&diag.into_record(crate::BY, vec![record.id.clone()])?)?;
     }
-    Ok(())
+    out.flush()
 }
 
+/// The `target` record for `data`, derived from `from`; `src` names the content hash.
 pub fn target_record(from: &str, data: &TargetData) -> anyhow::Result<Record> {
     let mut src = Src::new();
     if let Some(sha) = &data.sha256 {
@@ -179,13 +173,65 @@ pub fn summary(data: &TargetData) -> String {
         (TargetStatus::Captured, _) => format!("captured: {} files", data.entries.len()),
         (TargetStatus::Blocked, reason) => format!("blocked: {}", reason.as_deref().unwrap_or("")),
         (TargetStatus::Failed, reason) => format!("failed: {}", reason.as_deref().unwrap_or("")),
+        (TargetStatus::Cancelled, reason) => reason.clone().unwrap_or_default(),
     }
 }
 
-/// Forwards `input`, capturing each `target.spec` as it arrives; the `target` records and
-/// their events follow the forwarded stream (the shared forwarder owns the writer while
-/// it reads). On SIGINT or SIGTERM it writes what was finished and a cancel event, and
-/// returns 130 or 143.
+/// The `target` of `spec` that a signal (`exit`) stopped `when` ("before the capture",
+/// "during the capture").
+fn cancelled_target(spec: &TargetSpec, exit: Exit, when: &str) -> TargetData {
+    TargetData {
+        status: TargetStatus::Cancelled,
+        reason: Some(format!("cancelled by {} {when}", events::signal_name(exit))),
+        ..uncaptured(spec)
+    }
+}
+
+/// The `target` of `spec` before anything is known: failed, without a reason yet.
+fn uncaptured(spec: &TargetSpec) -> TargetData {
+    TargetData {
+        kind: spec.kind,
+        value: spec.value.clone(),
+        build_id: spec.build_id.clone(),
+        status: TargetStatus::Failed,
+        sha256: None,
+        entries: Vec::new(),
+        excluded: Vec::new(),
+        reason: None,
+        http_status: None,
+        etag: None,
+        x_build_id: None,
+    }
+}
+
+/// Captures `spec` (the `target.spec` record `id`) and writes its `target` record and
+/// fetch event at once; after a signal, or when one stops the capture, the target is
+/// written as `cancelled`.
+fn write_capture<W: Write>(
+    capturer: &Capturer,
+    id: &str,
+    spec: &TargetSpec,
+    checks: &[CheckSpecData],
+    out: &mut RecordWriter<W>,
+) -> anyhow::Result<()> {
+    let started = Instant::now();
+    let data = match qa_shared::cancel::requested() {
+        Some(exit) => cancelled_target(spec, exit, "before the capture"),
+        None => capturer
+            .capture(spec, checks)
+            .unwrap_or_else(|exit| cancelled_target(spec, exit, "during the capture")),
+    };
+    let record = target_record(id, &data)?;
+    let event = events::timed(Phase::Fetch, &record.id, started, summary(&data))?;
+    out.write(&record)?;
+    out.write(&event)?;
+    out.flush()
+}
+
+/// Forwards `input` record by record as it arrives (flushed, so a run stopped later still
+/// shows them downstream), capturing each file or directory `target.spec` at once and
+/// url targets once the input ends. Every `target.spec` gets a `target` record: after
+/// SIGINT or SIGTERM a `cancelled` one, then a cancel event, and 130 or 143 is returned.
 pub fn run<R: BufRead, W: Write>(
     source: &str,
     input: R,
@@ -193,69 +239,45 @@ pub fn run<R: BufRead, W: Write>(
     env: Option<&str>,
     out: &mut RecordWriter<W>,
 ) -> anyhow::Result<Exit> {
-    let mut captured = Vec::new();
-    let mut interrupted = None;
-    let mut capture =
-        |id: &str, spec: &TargetSpec, checks: &[CheckSpecData]| -> anyhow::Result<()> {
-            // After a signal nothing new is captured, but the stream is still forwarded.
-            if interrupted.is_some() {
-                return Ok(());
-            }
-            if let Some(exit) = qa_shared::cancel::requested() {
-                interrupted = Some(exit);
-                return Ok(());
-            }
-            let started = Instant::now();
-            match capturer.capture(spec, checks) {
-                Ok(data) => {
-                    let record = target_record(id, &data)?;
-                    let event = events::timed(Phase::Fetch, &record.id, started, summary(&data))?;
-                    captured.push(record);
-                    captured.push(event);
-                }
-                Err(exit) => interrupted = Some(exit),
-            }
-            Ok(())
-        };
-    // File and directory targets are captured as they arrive; url targets once the stream
-    // is read, because whether one is an MCP endpoint depends on the checks after it.
+    // Url targets wait for the end of the input: whether one is an MCP endpoint depends on
+    // the checks after it.
     let mut urls: Vec<(String, TargetSpec)> = Vec::new();
     let mut checks: Vec<CheckSpecData> = Vec::new();
     let mut profile: Option<(String, serde_json::Value)> = None;
-    let result = qa_shared::ndjson::forward_each(source, input, out, |line, envelope| {
-        match envelope.known_kind() {
-            Some(Kind::Profile) => profile = Some((envelope.id.clone(), envelope.data.clone())),
-            Some(Kind::CheckSpec) => {
-                checks.push(qa_shared::ndjson::data_of(source, line, &envelope)?)
-            }
-            Some(Kind::TargetSpec) => {
-                let spec: TargetSpec = qa_shared::ndjson::data_of(source, line, &envelope)?;
-                if spec.kind == TargetKind::Url {
-                    urls.push((envelope.id.clone(), spec));
-                } else {
-                    capture(&envelope.id, &spec, &[])?;
+    let result =
+        qa_shared::ndjson::forward_each_writing(source, input, out, |line, envelope, out| {
+            match envelope.known_kind() {
+                Some(Kind::Profile) => profile = Some((envelope.id.clone(), envelope.data.clone())),
+                Some(Kind::CheckSpec) => {
+                    checks.push(qa_shared::ndjson::data_of(source, line, &envelope)?)
                 }
+                Some(Kind::TargetSpec) => {
+                    let spec: TargetSpec = qa_shared::ndjson::data_of(source, line, &envelope)?;
+                    if spec.kind == TargetKind::Url {
+                        urls.push((envelope.id.clone(), spec));
+                    } else {
+                        write_capture(capturer, &envelope.id, &spec, &[], out)?;
+                    }
+                }
+                _ => {}
             }
-            _ => {}
-        }
-        Ok(())
-    });
+            out.flush()
+        });
+    // Url targets are captured (or written as cancelled) even when a bad line stopped the
+    // stream.
     for (id, spec) in &urls {
-        capture(id, spec, &checks)?;
+        write_capture(capturer, id, spec, &checks, out)?;
     }
-    // What was captured is written even when a bad line stops the stream.
-    for record in &captured {
-        out.write(record)?;
+    match result {
+        Err(err) if !input::was_cancelled(&err) => return Err(err),
+        Err(_) => {}
+        Ok(_) => {
+            if let Some(env) = env {
+                write_build(env, profile.as_ref(), capturer, out)?;
+            }
+        }
     }
-    if let (Some(env), Ok(_), None) = (env, &result, qa_shared::cancel::requested()) {
-        write_build(env, profile.as_ref(), capturer, out)?;
-    }
-    let exit = match result {
-        Ok(_) => interrupted.or_else(qa_shared::cancel::requested),
-        Err(err) if input::was_cancelled(&err) => qa_shared::cancel::requested(),
-        Err(err) => return Err(err),
-    };
-    match exit {
+    match qa_shared::cancel::requested() {
         Some(exit) => {
             out.write(&events::cancelled(exit)?)?;
             Ok(exit)

@@ -7,9 +7,9 @@ use std::path::PathBuf;
 
 /// Capture acceptance targets, and verify them again after the checks.
 ///
-/// qa-fetch forwards every record it reads. For each `target.spec` it writes one `target`
-/// record with the target's captured identity, and an `event` record with the time it
-/// took. A file or directory target (a path under --repo) is identified by a content
+/// qa-fetch forwards every record it reads as it arrives. For each `target.spec` it writes
+/// one `target` record with the target's captured identity, and an `event` record with
+/// the time it took. A file or directory target (a path under --repo) is identified by a content
 /// manifest: every file's path, size and SHA-256, and the SHA-256 of the canonical JSON
 /// of that list. `.git`, `.qa`, `node_modules`, `vendor`, `.env*` and private-key files
 /// (`*.pem`, `*.key`, `*.p12`, `*.pfx`, `id_rsa*`, `id_dsa*`, `id_ecdsa*`, `id_ed25519*`,
@@ -21,7 +21,9 @@ use std::path::PathBuf;
 /// A URL target is fetched only with --allow-network (else it is `blocked`): one GET, no
 /// proxy, redirects rejected, a 1 MiB body limit, the --timeout; recorded are the status,
 /// the body's SHA-256, ETag and X-Build-Id. With --auth-env NAME the request carries
-/// `Authorization: Bearer $NAME`; the token never appears in a record or message. The
+/// `Authorization: Bearer $NAME` (a value starting or ending with a space is refused: a
+/// server would read it trimmed); the token never appears in a record or message, as sent,
+/// trimmed or percent-encoded. The
 /// plan's buildId is copied as the operator's label, never attested. A URL target that an
 /// mcp check of the stream talks to as its endpoint is never fetched (Streamable HTTP
 /// reserves GET there for an event stream): its origin's `/` identifies it instead, so URL
@@ -32,6 +34,9 @@ use std::path::PathBuf;
 /// `target` again, hashes the plan file (its recorded path, from the current directory)
 /// and every criterion's source file (under --repo), and writes one `target.verify`
 /// record for each: `same: false` when anything changed, which makes the run stale.
+///
+/// SIGINT or SIGTERM abandons a request or regex match in flight at once; every target
+/// not captured yet is written with status `cancelled`, then a cancel event.
 #[derive(Debug, Parser)]
 #[command(name = "qa-fetch", version)]
 pub struct Args {
@@ -49,7 +54,8 @@ pub struct Args {
 
     /// Also read the deployed build of this profile environment (its sha_source; needs a
     /// `profile` record in the stream, from `qa-profile --ndjson`, and --allow-network):
-    /// a `build` record that --verify reads again.
+    /// a `build` record that --verify reads again. A sha_source regex sees the body's first
+    /// 64 KiB and must finish within the --timeout, else the build is failed (unverified).
     #[arg(long, value_name = "NAME")]
     pub env: Option<String>,
 
@@ -82,18 +88,18 @@ pub const EXIT_STATUS: &[(Exit, &str)] = &[
     ),
     (
         Exit::Usage,
-        "usage error (bad flags, --timeout out of range, the --auth-env variable unset)",
+        "usage error (bad flags, --timeout out of range, the --auth-env variable unset, empty, or its value starting or ending with a space)",
     ),
     (Exit::DataErr, "malformed input records"),
     (Exit::NoInput, "the --in file or the --repo directory does not exist"),
     (Exit::Software, "internal error (a bug: please report it)"),
     (
         Exit::Interrupted,
-        "cancelled by SIGINT, after writing what was finished",
+        "cancelled by SIGINT, after writing what was finished and the rest as cancelled",
     ),
     (
         Exit::Terminated,
-        "cancelled by SIGTERM, after writing what was finished",
+        "cancelled by SIGTERM, after writing what was finished and the rest as cancelled",
     ),
 ];
 

@@ -42,12 +42,17 @@ pub fn timed(
     Record::new(Kind::Event, BY, vec![subject.to_string()], Src::new(), data)
 }
 
-/// The event saying this stage stopped on a signal (qa-report reads it as cancelled).
-pub fn cancelled(exit: Exit) -> anyhow::Result<Record> {
-    let signal = match exit {
+/// The signal a cancel exit stands for.
+pub fn signal_name(exit: Exit) -> &'static str {
+    match exit {
         Exit::Terminated => "SIGTERM",
         _ => "SIGINT",
-    };
+    }
+}
+
+/// The event saying this stage stopped on a signal (qa-report reads it as cancelled).
+pub fn cancelled(exit: Exit) -> anyhow::Result<Record> {
+    let signal = signal_name(exit);
     let data = EventData {
         phase: Phase::Cancel.as_str().to_string(),
         at: clock::timestamp(),

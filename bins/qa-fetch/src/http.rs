@@ -3,6 +3,8 @@
 
 use qa_shared::hash;
 use qa_shared::secret::Secret as Bearer;
+use qa_shared::waiting::{self, Interrupted};
+use qa_shared::Exit;
 use sha2::{Digest, Sha256};
 use std::io::Read;
 use std::time::Duration;
@@ -29,7 +31,8 @@ pub struct Refused {
     pub status: Option<u16>,
 }
 
-/// The one HTTP client a run uses.
+/// The one HTTP client a run uses (a clone shares its connections).
+#[derive(Clone)]
 pub struct Http {
     agent: ureq::Agent,
     timeout: Duration,
@@ -51,6 +54,24 @@ impl Http {
             agent: ureq::Agent::new_with_config(config),
             timeout,
             bearer,
+        }
+    }
+
+    /// The --timeout every request is bounded by.
+    pub fn timeout(&self) -> Duration {
+        self.timeout
+    }
+
+    /// [`get`](Self::get) on its own thread, waited for while polling SIGINT/SIGTERM:
+    /// Err(exit) when a signal came first. The abandoned request ends on its own timeout.
+    pub fn get_or_cancel(&self, url: &str) -> Result<Result<Fetched, Refused>, Exit> {
+        let (http, owned) = (self.clone(), url.to_string());
+        match waiting::wait_for(move || http.get(&owned), qa_shared::cancel::requested) {
+            Ok(got) => Ok(got),
+            Err(Interrupted::Cancelled(exit)) => Err(exit),
+            Err(Interrupted::Lost) => Ok(Err(
+                self.refused("the request ended without an answer (an internal error)".to_string())
+            )),
         }
     }
 

@@ -10,8 +10,9 @@ use std::time::{Duration, Instant};
 /// How often a waiting read looks for a signal.
 const POLL: Duration = Duration::from_millis(50);
 const CHUNK: usize = 64 * 1024;
-/// How long the input is still read after a signal.
-const GRACE: Duration = Duration::from_secs(2);
+/// How long the input is still read after a signal (the stages before finish what they
+/// were writing): short enough that the stage ends within a second of the signal.
+const GRACE: Duration = Duration::from_millis(750);
 
 /// The error a read returns once SIGINT or SIGTERM arrived.
 #[derive(Debug)]
@@ -40,9 +41,9 @@ pub struct Input {
 pub fn open(path: &Path) -> anyhow::Result<(String, Input)> {
     let (opened_tx, opened_rx) = mpsc::channel();
     let (chunks_tx, chunks_rx) = mpsc::sync_channel(8);
-    let path = path.to_path_buf();
+    let owned = path.to_path_buf();
     std::thread::spawn(move || {
-        let mut input = match qa_shared::ndjson::open(&path) {
+        let mut input = match qa_shared::ndjson::open(&owned) {
             Ok((name, input)) => {
                 let _ = opened_tx.send(Ok(name));
                 input
@@ -70,19 +71,36 @@ pub fn open(path: &Path) -> anyhow::Result<(String, Input)> {
             }
         }
     });
-    let name = opened_rx
-        .recv()
-        .map_err(|_| anyhow::anyhow!("the input thread ended before opening the input"))??;
-    Ok((
-        name,
-        Input {
-            chunks: chunks_rx,
-            buf: Vec::new(),
-            pos: 0,
-            ended: false,
-            grace: None,
-        },
-    ))
+    let input = |chunks| Input {
+        chunks,
+        buf: Vec::new(),
+        pos: 0,
+        ended: false,
+        grace: None,
+    };
+    // Opening a FIFO waits for a writer: a signal ends the wait with an input already at
+    // its end (the stage then writes its cancel event), the blocked thread left behind.
+    loop {
+        match opened_rx.recv_timeout(POLL) {
+            Ok(name) => return Ok((name?, input(chunks_rx))),
+            Err(RecvTimeoutError::Timeout) if qa_shared::cancel::requested().is_some() => {
+                return Ok((shown(path), input(mpsc::sync_channel(0).1)));
+            }
+            Err(RecvTimeoutError::Timeout) => {}
+            Err(RecvTimeoutError::Disconnected) => {
+                anyhow::bail!("the input thread ended before opening the input")
+            }
+        }
+    }
+}
+
+/// How messages name the input at `path`, as `qa_shared::ndjson::open` does.
+fn shown(path: &Path) -> String {
+    if path.as_os_str() == "-" {
+        "stdin".to_string()
+    } else {
+        path.display().to_string()
+    }
 }
 
 impl BufRead for Input {

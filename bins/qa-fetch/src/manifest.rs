@@ -416,7 +416,7 @@ fn hash_with<T>(produce: impl FnOnce(&Queue) -> Result<T, Stop>) -> Result<(T, V
 /// walk saw or grows past the per-file limit.
 fn hash_file(file: &Found, buf: &mut [u8]) -> Result<Entry, String> {
     let shown = &file.shown;
-    let mut handle = File::open(&file.path).map_err(|e| format!("{shown}: {e}"))?;
+    let mut handle = open_without_waiting(&file.path).map_err(|e| format!("{shown}: {e}"))?;
     let metadata = handle.metadata().map_err(|e| format!("{shown}: {e}"))?;
     if !metadata.is_file() || Identity::of(&metadata) != file.identity {
         return Err(format!("{shown} changed while it was being captured"));
@@ -451,22 +451,33 @@ fn hash_file(file: &Found, buf: &mut [u8]) -> Result<Entry, String> {
     })
 }
 
+/// Opens `path` for reading without waiting: a FIFO put in a regular file's place after it
+/// was looked at would block `open` until a writer came (O_NONBLOCK; reads of a regular
+/// file are the same with it). The caller checks what it opened.
+fn open_without_waiting(path: &Path) -> std::io::Result<File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
+    options.open(path)
+}
+
 /// Streams a whole file through SHA-256 (plan and source files: no size limit, but never
-/// a special file, which could block).
+/// a special file, which could block). What is checked is what was opened.
 pub fn hash_regular_file(path: &Path, shown: &str) -> Result<String, String> {
-    let metadata = std::fs::metadata(path).map_err(|e| {
+    let mut handle = open_without_waiting(path).map_err(|e| {
         if e.kind() == std::io::ErrorKind::NotFound {
             format!("{shown} not found")
         } else {
             format!("{shown}: {e}")
         }
     })?;
+    let metadata = handle.metadata().map_err(|e| format!("{shown}: {e}"))?;
     if let Some(kind) =
         special_kind(metadata.file_type()).or(metadata.is_dir().then_some("directory"))
     {
         return Err(format!("{shown} is a {kind}, not a file"));
     }
-    let mut handle = File::open(path).map_err(|e| format!("{shown}: {e}"))?;
     let mut hasher = Sha256::new();
     let mut buf = vec![0u8; CHUNK];
     loop {
@@ -593,5 +604,23 @@ mod tests {
         );
         let err = hash_regular_file(&dir.path().join("docs"), "docs").unwrap_err();
         assert_eq!(err, "docs is a directory, not a file");
+    }
+
+    #[test]
+    fn a_fifo_without_a_writer_is_refused_without_waiting_for_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("plan.json");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        // Opened first, then checked: a FIFO put in place after a look is never waited on.
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || tx.send(hash_regular_file(&fifo, "plan.json")));
+        let hashed = rx
+            .recv_timeout(std::time::Duration::from_secs(5))
+            .expect("opening the FIFO waited for a writer");
+        assert_eq!(hashed.unwrap_err(), "plan.json is a FIFO, not a file");
     }
 }

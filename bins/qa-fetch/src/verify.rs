@@ -34,8 +34,9 @@ struct Recorded {
     checks: Vec<qa_shared::acceptance::CheckSpecData>,
 }
 
-/// Forwards `input`, then compares what it recorded: targets, plans, sources in that
-/// order. On SIGINT or SIGTERM it writes the comparisons finished and a cancel event.
+/// Forwards `input` as it arrives, then compares what it recorded: targets, plans, sources
+/// and builds in that order, each written as soon as it is known. On SIGINT or SIGTERM it
+/// writes the comparisons finished and a cancel event (a recapture in flight is abandoned).
 pub fn run<R: BufRead, W: Write>(
     source: &str,
     input: R,
@@ -43,31 +44,33 @@ pub fn run<R: BufRead, W: Write>(
     out: &mut RecordWriter<W>,
 ) -> anyhow::Result<Exit> {
     let mut recorded = Recorded::default();
-    let forwarded = qa_shared::ndjson::forward_each(source, input, out, |line, envelope| {
-        match envelope.known_kind() {
-            Some(Kind::Target) => recorded.targets.push((
-                envelope.id.clone(),
-                qa_shared::ndjson::data_of(source, line, &envelope)?,
-            )),
-            Some(Kind::Plan) => recorded.plans.push((
-                envelope.id.clone(),
-                qa_shared::ndjson::data_of(source, line, &envelope)?,
-            )),
-            Some(Kind::Criterion) => recorded.criteria.push((
-                envelope.id.clone(),
-                qa_shared::ndjson::data_of(source, line, &envelope)?,
-            )),
-            Some(Kind::CheckSpec) => recorded
-                .checks
-                .push(qa_shared::ndjson::data_of(source, line, &envelope)?),
-            Some(Kind::Build) => recorded.builds.push((
-                envelope.id.clone(),
-                qa_shared::ndjson::data_of(source, line, &envelope)?,
-            )),
-            _ => {}
-        }
-        Ok(())
-    });
+    let forwarded =
+        qa_shared::ndjson::forward_each_writing(source, input, out, |line, envelope, out| {
+            match envelope.known_kind() {
+                Some(Kind::Target) => recorded.targets.push((
+                    envelope.id.clone(),
+                    qa_shared::ndjson::data_of(source, line, &envelope)?,
+                )),
+                Some(Kind::Plan) => recorded.plans.push((
+                    envelope.id.clone(),
+                    qa_shared::ndjson::data_of(source, line, &envelope)?,
+                )),
+                Some(Kind::Criterion) => recorded.criteria.push((
+                    envelope.id.clone(),
+                    qa_shared::ndjson::data_of(source, line, &envelope)?,
+                )),
+                Some(Kind::CheckSpec) => recorded
+                    .checks
+                    .push(qa_shared::ndjson::data_of(source, line, &envelope)?),
+                Some(Kind::Build) => recorded.builds.push((
+                    envelope.id.clone(),
+                    qa_shared::ndjson::data_of(source, line, &envelope)?,
+                )),
+                _ => {}
+            }
+            // Passed on at once: a run stopped later still shows what came before.
+            out.flush()
+        });
     if let Err(err) = forwarded {
         return match qa_shared::cancel::requested() {
             Some(exit) if input::was_cancelled(&err) => {
@@ -110,6 +113,7 @@ fn compare_all<W: Write>(
         let event = events::timed(Phase::Verify, &record.id, started, detail)?;
         out.write(&record)?;
         out.write(&event)?;
+        out.flush()?;
     }
     for (id, plan) in &recorded.plans {
         if let Some(exit) = qa_shared::cancel::requested() {
@@ -150,7 +154,10 @@ fn compare_all<W: Write>(
         if let Some(exit) = qa_shared::cancel::requested() {
             return Ok(Some(exit));
         }
-        let data = crate::build::reverify(capturer.http(), before);
+        let data = match crate::build::reverify(capturer.http(), before) {
+            Ok(data) => data,
+            Err(exit) => return Ok(Some(exit)),
+        };
         out.write(&Record::new(
             Kind::BuildVerify,
             crate::BY,
@@ -257,6 +264,7 @@ fn status_name(status: TargetStatus) -> &'static str {
         TargetStatus::Captured => "captured",
         TargetStatus::Blocked => "blocked",
         TargetStatus::Failed => "failed",
+        TargetStatus::Cancelled => "cancelled",
     }
 }
 

@@ -6,6 +6,7 @@ mod support;
 use qa_shared::envelope::Src;
 use qa_shared::{Kind, Record};
 use serde_json::json;
+use std::time::Duration;
 use support::{of_kind, run, validate_all, Response, Server};
 
 fn profile_line(url: &str, reader: serde_json::Value) -> String {
@@ -147,4 +148,56 @@ fn the_same_build_after_the_run_is_not_stale() {
         captured.stdout.clone(),
     );
     assert_eq!(of_kind(&verified, "build.verify")[0]["data"]["same"], true);
+}
+
+/// qa-fetch reading the build from a server whose body makes `(a+)+$` backtrack for
+/// hours (40 `a`s and a `!`) under `--timeout SECS`, its input ended; the server and the
+/// repository live as long as the returned values.
+fn reading_a_backtracking_build(timeout: &str) -> (support::Started, Server, tempfile::TempDir) {
+    let server = Server::start(|_, _| Response::ok(format!("{}!", "a".repeat(40))));
+    let input = profile_line(&server.url("/index.html"), json!({"regex": "(a+)+$"}));
+    let dir = tempfile::tempdir().unwrap();
+    let args = ["--env", "qa", "--allow-network", "--timeout", timeout];
+    let mut fetch = support::Started::new(dir.path(), &args, &[]);
+    fetch.write(&input);
+    fetch.close_stdin();
+    (fetch, server, dir)
+}
+
+#[test]
+fn a_regex_that_backtracks_for_hours_is_stopped_by_the_timeout_and_the_build_fails() {
+    let (fetch, _server, _repo) = reading_a_backtracking_build("1");
+    let ended = fetch.wait(Duration::from_secs(10));
+    assert_eq!(ended.code, 0, "{}", ended.stderr);
+    let records = ended.records();
+    let build = qa_testkit::one(&records, "build");
+    assert_eq!(build["status"], "failed");
+    assert_eq!(build["value"], serde_json::Value::Null);
+    assert_eq!(
+        build["reason"],
+        "regex `(a+)+$` did not finish within the 1 s timeout: the build is unverified"
+    );
+    qa_testkit::Schemas::get().validate_all(&records);
+}
+
+#[test]
+fn sigint_stops_a_regex_that_backtracks_for_hours() {
+    let (fetch, server, _repo) = reading_a_backtracking_build("300");
+    assert!(support::eventually(Duration::from_secs(5), || {
+        !server.requests().is_empty()
+    }));
+    // The response is in: the match is running.
+    std::thread::sleep(Duration::from_millis(200));
+    fetch.signal("INT");
+    let ended = fetch.wait(Duration::from_secs(5));
+    assert_eq!(ended.code, 130, "{}", ended.stderr);
+    let records = ended.records();
+    let build = qa_testkit::one(&records, "build");
+    assert_eq!(build["status"], "cancelled");
+    assert_eq!(
+        build["reason"],
+        "cancelled by SIGINT while reading the build"
+    );
+    assert_eq!(ended.kinds().last().unwrap(), "event");
+    qa_testkit::Schemas::get().validate_all(&records);
 }

@@ -155,13 +155,17 @@ fn a_proxy_from_the_environment_is_not_used() {
 }
 
 fn with_token(url: &str) -> qa_testkit::Run {
+    with_token_value(url, SECRET)
+}
+
+fn with_token_value(url: &str, token: &str) -> qa_testkit::Run {
     let dir = tempfile::tempdir().unwrap();
     qa_fetch()
         .invocation()
         .arg("--repo")
         .arg(dir.path())
         .args(["--allow-network", "--auth-env", "QA_TOKEN"])
-        .env("QA_TOKEN", SECRET)
+        .env("QA_TOKEN", token)
         .stdin(spec(TargetKind::Url, url, None))
         .run()
 }
@@ -299,4 +303,68 @@ fn a_url_target_an_http_check_reads_is_fetched_itself() {
     let stdin = format!("{}{http}", spec(TargetKind::Url, &server.url("/ok"), None));
     run(dir.path(), &["--allow-network"], stdin);
     assert_eq!(request_lines(&server), ["GET /ok HTTP/1.1"]);
+}
+
+/// A server that says back what it received in the Authorization header, as servers
+/// read it (trimmed): after `Bearer ` as the X-Build-Id, whole as the ETag, and
+/// percent-encoded in a redirect's query on `/moved`.
+fn echoing_the_token() -> Server {
+    Server::answering(|request, _| {
+        let sent = request.header("authorization").unwrap_or_default();
+        let token = sent.strip_prefix("Bearer").unwrap_or(sent).trim();
+        match request.path {
+            "/moved" => Response::ok("").status(302).header(
+                "Location",
+                &format!("/login?token={}", token.replace(' ', "%20")),
+            ),
+            _ => Response::ok("hello")
+                .header("X-Build-Id", token)
+                .header("ETag", sent),
+        }
+    })
+}
+
+#[test]
+fn a_token_with_surrounding_spaces_is_exit_64_in_one_line_and_never_sent() {
+    let server = echoing_the_token();
+    for token in [
+        format!(" spaced {SECRET} "),
+        format!("{SECRET} "),
+        format!(" {SECRET}"),
+    ] {
+        let out = with_token_value(&server.url("/ok"), &token);
+        assert_eq!(out.code, 64, "{}", out.stderr);
+        assert_eq!(
+            out.stderr,
+            "qa-fetch: error: --auth-env QA_TOKEN: the value of QA_TOKEN starts or ends with a space, which a server would trim: remove it\n"
+        );
+        assert!(out.stdout.is_empty());
+    }
+    assert!(server.requests().is_empty(), "the token was sent");
+}
+
+#[test]
+fn a_token_a_server_echoes_into_the_build_id_and_etag_is_redacted() {
+    let server = echoing_the_token();
+    let token = format!("spaced {SECRET}");
+    let out = with_token_value(&server.url("/ok"), &token);
+    let data = target(&out);
+    assert_eq!(data["status"], "captured", "{data:#}");
+    assert_eq!(data["x_build_id"], "[redacted]");
+    assert_eq!(data["etag"], "Bearer [redacted]");
+    assert!(!out.text().contains(SECRET), "{}", out.text());
+}
+
+#[test]
+fn a_token_a_server_echoes_percent_encoded_is_redacted() {
+    let server = echoing_the_token();
+    let token = format!("spaced {SECRET}");
+    let out = with_token_value(&server.url("/moved"), &token);
+    let data = target(&out);
+    assert_eq!(
+        data["reason"],
+        "redirect to /login?token=[redacted] rejected"
+    );
+    assert!(!out.text().contains(SECRET), "{}", out.text());
+    assert!(!out.stderr.contains(SECRET));
 }
