@@ -269,3 +269,44 @@ fn a_script_named_otherwise_is_a_check_by_the_program_it_runs_and_a_fixer_is_not
         ]
     );
 }
+
+#[test]
+fn a_member_without_a_check_of_its_own_gets_the_workspace_roots_and_a_member_with_one_does_not() {
+    let tree = Tree::new();
+    tree.write(
+        "package.json",
+        r#"{"private":true,"workspaces":["packages/*"],"packageManager":"yarn@1.22.0","scripts":{"test":"vitest run","test:typecheck":"tsc","build":"yarn --cwd packages/app build"}}"#,
+    )
+    .write(
+        "packages/common/package.json",
+        r#"{"name":"@x/common","scripts":{"gen:types":"rimraf types && tsc","build":"node build.js"}}"#,
+    )
+    .write(
+        "packages/app/package.json",
+        r#"{"name":"@x/app","scripts":{"build":"vite build"}}"#,
+    )
+    .write("packages/common/tsconfig.json", "{}\n")
+    .write("packages/app/tsconfig.json", "{}\n");
+    let stubs = Stubs::new(&["yarn"]);
+    let files = [
+        "packages/common/tsconfig.json",
+        "packages/app/tsconfig.json",
+    ];
+    let records = route_one(tree.path(), &stubs, files[0], &files, &[]).records;
+    let route = only_route(&records);
+    let runs = commands(route);
+    assert_eq!(
+        runs[..3],
+        [
+            ". yarn workspace @x/common run build",
+            ". yarn workspace @x/app run build",
+            ". yarn run test:typecheck",
+        ],
+        "{runs:?}"
+    );
+    assert!(
+        !runs.contains(&". yarn run build".to_string()),
+        "each member builds itself; the root's build is not added: {runs:?}"
+    );
+    assert!(why_of(route, "yarn run test:typecheck").contains("`packages/common/tsconfig.json`"));
+}
