@@ -20,6 +20,7 @@ pub mod man;
 pub mod manifest;
 pub mod ndjson;
 pub mod output;
+pub mod regular_file;
 pub mod secret;
 pub mod steps;
 pub mod untrusted;

@@ -24,11 +24,11 @@
 use std::cmp::Reverse;
 use std::collections::HashMap;
 use std::fmt;
-use std::io;
 use std::path::Path;
 
 use crate::exit::{failure, Exit};
 use crate::hash::sha256_hex;
+use crate::regular_file::{self, Refusal, Symlinks};
 use serde::de::{Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 use serde_saphyr::options::DuplicateKeyPolicy;
@@ -134,16 +134,54 @@ impl Manifest {
     }
 }
 
-/// Reads the manifest at `path`; `Ok(None)` when there is none.
+/// The most bytes a manifest may have, like a build file (1 MiB).
+pub const MAX_BYTES: u64 = regular_file::MIB;
+
+/// Reads the manifest at `path`; `Ok(None)` when there is none. The manifest is read the
+/// way build files are: a regular file of at most [`MAX_BYTES`], never a symlink (a
+/// repository could point it at `/dev/zero` or outside itself) and never a FIFO or device
+/// (whose reads block or never end); and when `path` is a repository's
+/// `.qa/manifest.yaml`, its `.qa` directory must not be a symlink either. A refused file
+/// stops the stage like an invalid one: one line, exit 65 (66 for a file that is not a
+/// regular file at all, as for an unreadable one).
 pub fn load(path: &Path) -> anyhow::Result<Option<Manifest>> {
-    match std::fs::read(path) {
-        Ok(bytes) => parse(&bytes, &path.display().to_string()).map(Some),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(failure(
-            Exit::NoInput,
-            format!("cannot read the manifest {}: {e}", path.display()),
-        )),
+    load_bytes(path)?
+        .map(|bytes| parse(&bytes, &path.display().to_string()))
+        .transpose()
+}
+
+/// The bytes of the manifest at `path` under [`load`]'s rules; None when there is none.
+pub fn load_bytes(path: &Path) -> anyhow::Result<Option<Vec<u8>>> {
+    let name = path.display();
+    if let Some(dir) = qa_directory(path) {
+        if dir.symlink_metadata().is_ok_and(|m| m.is_symlink()) {
+            return Err(failure(
+                Exit::DataErr,
+                format!(
+                    "manifest {name}: {} is a symlink: a repository's manifest is read only inside it",
+                    dir.display()
+                ),
+            ));
+        }
     }
+    match regular_file::read(path, MAX_BYTES, Symlinks::Refuse) {
+        Ok(bytes) => Ok(Some(bytes)),
+        Err(Refusal::Missing) => Ok(None),
+        Err(why @ Refusal::Symlink) => Err(failure(
+            Exit::DataErr,
+            format!("manifest {name} {why}: it could lead anywhere, so it is not followed"),
+        )),
+        Err(why @ Refusal::TooLarge { .. }) => {
+            Err(failure(Exit::DataErr, format!("manifest {name} {why}")))
+        }
+        Err(why) => Err(failure(Exit::NoInput, format!("manifest {name} {why}"))),
+    }
+}
+
+/// The `.qa` directory of a repository's `REPO/.qa/manifest.yaml`.
+fn qa_directory(path: &Path) -> Option<&Path> {
+    let dir = path.parent()?;
+    (path.file_name()? == "manifest.yaml" && dir.file_name()? == ".qa").then_some(dir)
 }
 
 /// Parses and checks manifest bytes; `name` is how errors refer to the file.
@@ -859,6 +897,54 @@ suppressions:
         let err = load(&path).unwrap_err();
         assert_eq!(crate::exit::exit_of(&err), Exit::DataErr);
         assert!(format!("{err:#}").contains(&path.display().to_string()));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_symlinked_manifest_is_refused_even_to_a_valid_file() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("real.yaml"), EXAMPLE).unwrap();
+        let path = dir.path().join("manifest.yaml");
+        std::os::unix::fs::symlink("real.yaml", &path).unwrap();
+        let err = load(&path).unwrap_err();
+        assert_eq!(crate::exit::exit_of(&err), Exit::DataErr);
+        assert!(format!("{err:#}").contains("is a symlink"), "{err:#}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_repositorys_qa_directory_must_not_be_a_symlink() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("real")).unwrap();
+        std::fs::write(dir.path().join("real/manifest.yaml"), EXAMPLE).unwrap();
+        std::os::unix::fs::symlink("real", dir.path().join(".qa")).unwrap();
+        let err = load(&dir.path().join(".qa/manifest.yaml")).unwrap_err();
+        assert!(format!("{err:#}").contains(".qa is a symlink"), "{err:#}");
+        // Under another name the directory is the user's choice.
+        std::os::unix::fs::symlink("real", dir.path().join("policy")).unwrap();
+        assert!(load(&dir.path().join("policy/manifest.yaml")).is_ok());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_device_is_not_a_manifest() {
+        let err = load(Path::new("/dev/zero")).unwrap_err();
+        assert_eq!(crate::exit::exit_of(&err), Exit::NoInput);
+        assert!(format!("{err:#}").contains("is a device"), "{err:#}");
+    }
+
+    #[test]
+    fn a_manifest_over_the_cap_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("manifest.yaml");
+        let padding = "#\n".repeat(usize::try_from(MAX_BYTES).unwrap() / 2);
+        std::fs::write(&path, format!("version: 1\n{padding}")).unwrap();
+        let err = load(&path).unwrap_err();
+        assert_eq!(crate::exit::exit_of(&err), Exit::DataErr);
+        assert!(
+            format!("{err:#}").contains("over the 1 MiB limit"),
+            "{err:#}"
+        );
     }
 
     // Globs.

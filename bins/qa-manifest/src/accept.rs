@@ -19,7 +19,9 @@ pub enum Accepted {
 pub fn accept(file: &ManifestFile, stream: &Stream, id: &str) -> anyhow::Result<Accepted> {
     let subject = stream.resolve(id)?;
     let mut flow = proposal::flow_of(stream, subject)?;
-    let current = file.read()?.unwrap_or_else(empty);
+    // Under the lock, the manifest as it is now: another writer may just have changed it.
+    let editing = file.edit()?;
+    let current = editing.read()?.unwrap_or_else(empty);
     let paths: Vec<&str> = flow.paths.iter().map(|g| g.as_str()).collect();
     let symbols: Vec<&str> = flow.symbols.iter().map(String::as_str).collect();
     // qa-intent takes the first flow a change anchors: another one would change nothing.
@@ -29,7 +31,7 @@ pub fn accept(file: &ManifestFile, stream: &Stream, id: &str) -> anyhow::Result<
     flow.name = proposal::unique_name(&flow.name, &current.manifest.flows);
     let mut flows = current.manifest.flows.clone();
     flows.push(flow.clone());
-    file.append(
+    editing.append(
         &current,
         Section::Flows,
         &proposal::flow_lines(&flow, false),

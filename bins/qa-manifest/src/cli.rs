@@ -21,6 +21,13 @@ use std::path::PathBuf;
 /// why a scenario exists: its trace, evidence, authority, proof gap and route. `validate`
 /// checks the manifest.
 ///
+/// The manifest is read as qa-intent reads it: a regular file of at most 1 MiB, never a
+/// symlink (a repository could point it anywhere), a FIFO or a device. Writers take turns:
+/// init, accept and reject lock the manifest's directory, read the file again under the
+/// lock and replace it by rename, so corrections made at once all land; a writer waits up
+/// to 10 s for another one's lock, then gives up (exit 69) without changing anything.
+/// validate only reads, and never waits.
+///
 /// An ID is a record id (`sha256:...`) or a unique prefix of at least 12 hex digits. An id
 /// the stream does not hold, or holds more than once, is refused and the manifest left
 /// untouched. init, accept, reject and explain read the stream from `--in FILE`, or from
@@ -120,13 +127,21 @@ pub const EXIT_STATUS: &[(Exit, &str)] = &[
     ),
     (
         Exit::DataErr,
-        "an invalid manifest (the parser's one-line error, naming the key path), a malformed stream, an id the stream does not hold or holds more than once, or an edit that would not parse (the file is untouched)",
+        "an invalid manifest (the parser's one-line error, naming the key path), a manifest that is a symlink or over 1 MiB, a malformed stream, an id the stream does not hold or holds more than once, or an edit that would not parse (the file is untouched)",
     ),
     (
         Exit::NoInput,
-        "the --in file, or the manifest for validate, does not exist",
+        "the --in file, or the manifest for validate, does not exist, or the manifest is a FIFO, device or directory",
+    ),
+    (
+        Exit::Unavailable,
+        "another qa-manifest held the manifest's lock for 10 s: nothing was changed, try again",
     ),
     (Exit::Software, "internal error (a bug: please report it)"),
+    (
+        Exit::Interrupted,
+        "SIGINT while waiting for the lock: nothing was changed (143 for SIGTERM)",
+    ),
 ];
 
 /// The clap command, with examples and exit status after the options.

@@ -17,12 +17,13 @@ version: 1
 /// Writes the starter manifest; refuses (exit 64) when one exists. Returns the number of
 /// flows written.
 pub fn init(file: &ManifestFile, stream: &Stream) -> anyhow::Result<usize> {
-    if file.path.exists() {
+    let editing = file.edit()?;
+    if editing.exists() {
         return Err(exists(&file.path));
     }
     let text = starter(stream)?;
     let mut flows = 0;
-    file.write(&text, true, |written| {
+    editing.write(&text, true, |written| {
         flows = written.flows.len();
         Ok(())
     })?;

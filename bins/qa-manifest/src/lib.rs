@@ -5,6 +5,7 @@ pub mod cli;
 pub mod edit;
 pub mod explain;
 pub mod init;
+pub mod lock;
 pub mod manifest_file;
 pub mod proposal;
 pub mod reject;

@@ -1,5 +1,6 @@
 //! The manifest file on disk: where it is, reading it through qa-intent's parser (the one
-//! parser of the format), and replacing it only with text that parser accepts.
+//! parser of the format), and replacing it, one writer at a time, only with text that
+//! parser accepts.
 
 use std::io::{self, Write as _};
 use std::path::{Path, PathBuf};
@@ -8,6 +9,7 @@ use anyhow::Context as _;
 use qa_shared::manifest::{self, Flow, Manifest, Suppression};
 
 use crate::edit::{self, Line, Section};
+use crate::lock::{self, Lock};
 use qa_shared::exit::{failure, Exit};
 
 /// Where the manifest lives: `--manifest FILE`, else `REPO/.qa/manifest.yaml`.
@@ -35,18 +37,12 @@ impl ManifestFile {
         self.path.display().to_string()
     }
 
-    /// The current manifest; None when there is no file. An invalid one is exit 65 with
-    /// the parser's one-line error.
+    /// The current manifest; None when there is no file. It is read as qa-intent reads
+    /// it ([`manifest::load`]: a regular file of at most 1 MiB, no symlink, no FIFO); an
+    /// invalid one is exit 65 with the parser's one-line error.
     pub fn read(&self) -> anyhow::Result<Option<Current>> {
-        let bytes = match std::fs::read(&self.path) {
-            Ok(bytes) => bytes,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => {
-                return Err(failure(
-                    Exit::NoInput,
-                    format!("cannot read the manifest {}: {e}", self.name()),
-                ))
-            }
+        let Some(bytes) = manifest::load_bytes(&self.path)? else {
+            return Ok(None);
         };
         let manifest = manifest::parse(&bytes, &self.name())?;
         let text = String::from_utf8(bytes).map_err(|_| {
@@ -64,6 +60,45 @@ impl ManifestFile {
             .ok_or_else(|| failure(Exit::NoInput, format!("{}: no such manifest", self.name())))
     }
 
+    /// The manifest held for an edit: its directory locked ([`lock`]), waiting up to
+    /// [`lock::WAIT`] for another writer. Read it again through the result: what was read
+    /// before the lock may already be stale.
+    pub fn edit(&self) -> anyhow::Result<Editing<'_>> {
+        let lock = lock::lock(&self.dir(), &self.name())?;
+        Ok(Editing {
+            file: self,
+            _lock: lock,
+        })
+    }
+
+    /// The folder the manifest is in (where the temp file goes, and what is locked).
+    fn dir(&self) -> PathBuf {
+        match self.path.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
+            _ => PathBuf::from("."),
+        }
+    }
+}
+
+/// The manifest while this process holds the lock: the only way to write it, so two
+/// corrections at once cannot lose one another.
+#[derive(Debug)]
+pub struct Editing<'a> {
+    file: &'a ManifestFile,
+    _lock: Lock,
+}
+
+impl Editing<'_> {
+    /// The manifest as it is now, under the lock.
+    pub fn read(&self) -> anyhow::Result<Option<Current>> {
+        self.file.read()
+    }
+
+    /// True when there is a manifest file (or anything else) at the path.
+    pub fn exists(&self) -> bool {
+        self.file.path.symlink_metadata().is_ok()
+    }
+
     /// Appends `item` to `section` of the current text and writes the result, once the
     /// parser reads it back as exactly `wanted` (flows, suppressions): the old entries
     /// unchanged and the new one as meant.
@@ -75,7 +110,7 @@ impl ManifestFile {
         wanted: (&[Flow], &[Suppression]),
     ) -> anyhow::Result<()> {
         let text = edit::append(&current.text, section, item)
-            .with_context(|| format!("manifest {}", self.name()))?;
+            .with_context(|| format!("manifest {}", self.file.name()))?;
         self.write(&text, false, |edited| {
             if (edited.flows.as_slice(), edited.suppressions.as_slice()) == wanted {
                 Ok(())
@@ -101,16 +136,13 @@ impl ManifestFile {
         create_new: bool,
         expect: impl FnOnce(&Manifest) -> anyhow::Result<()>,
     ) -> anyhow::Result<()> {
-        let parsed = manifest::parse(text.as_bytes(), &self.name())
+        let file = self.file;
+        let parsed = manifest::parse(text.as_bytes(), &file.name())
             .context("the edited manifest would not parse, so the file is left untouched")?;
         expect(&parsed).context(
             "the edited manifest would not mean what was asked, so the file is left untouched",
         )?;
-        let dir = match self.path.parent() {
-            Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
-        std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+        let dir = file.dir();
         let mut temp = tempfile::Builder::new()
             .prefix(".manifest.")
             .suffix(".tmp")
@@ -120,23 +152,23 @@ impl ManifestFile {
             .and_then(|()| temp.as_file().sync_all())
             .with_context(|| format!("writing a temp file in {}", dir.display()))?;
         // Keep the file's mode across the rename; a new manifest is an ordinary file.
-        let permissions = match std::fs::metadata(&self.path) {
+        let permissions = match std::fs::metadata(&file.path) {
             Ok(meta) => meta.permissions(),
             Err(_) => ordinary_permissions(temp.as_file())?,
         };
         std::fs::set_permissions(temp.path(), permissions)
             .with_context(|| format!("setting the mode of {}", temp.path().display()))?;
         if create_new {
-            temp.persist_noclobber(&self.path).map_err(|e| {
+            temp.persist_noclobber(&file.path).map_err(|e| {
                 if e.error.kind() == io::ErrorKind::AlreadyExists {
-                    exists(&self.path)
+                    exists(&file.path)
                 } else {
-                    anyhow::Error::new(e.error).context(format!("writing {}", self.name()))
+                    anyhow::Error::new(e.error).context(format!("writing {}", file.name()))
                 }
             })?;
         } else {
-            temp.persist(&self.path).map_err(|e| {
-                anyhow::Error::new(e.error).context(format!("replacing {}", self.name()))
+            temp.persist(&file.path).map_err(|e| {
+                anyhow::Error::new(e.error).context(format!("replacing {}", file.name()))
             })?;
         }
         Ok(())

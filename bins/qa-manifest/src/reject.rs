@@ -25,7 +25,8 @@ pub fn reject(
 ) -> anyhow::Result<Rejected> {
     let (_, scenario) = stream.scenario(id)?;
     let suppression = proposal::suppression_of(scenario, reason)?;
-    let current = file.read()?.unwrap_or_else(empty);
+    let editing = file.edit()?;
+    let current = editing.read()?.unwrap_or_else(empty);
     let files = evidence_files(scenario);
     let files: Vec<&str> = files.iter().map(String::as_str).collect();
     if let Some(existing) = current.manifest.suppression_for(&scenario.title, &files) {
@@ -33,7 +34,7 @@ pub fn reject(
     }
     let mut suppressions = current.manifest.suppressions.clone();
     suppressions.push(suppression);
-    file.append(
+    editing.append(
         &current,
         Section::Suppressions,
         &proposal::suppression_lines(&suppressions[suppressions.len() - 1]),

@@ -14,6 +14,11 @@ use std::path::PathBuf;
 /// signatures), the deployed-build source, the Playwright floor, status names, context
 /// sources and the write guard's JavaScript patterns.
 ///
+/// The profile is read only as a regular file of at most 1 MiB (a symlink to one is
+/// followed): a FIFO, a device or a larger file is refused before it is read. A pattern
+/// whose repeated part repeats again (`(a+)+`, `(a|aa)*`) is a warning: a backtracking
+/// matcher can take hours on a near-miss.
+///
 /// A valid profile is printed as 2-space-indented JSON in the file's key order, with each
 /// environment's effective evidence_upload resolved and the clickup block dropped under
 /// `tracker: none`; warnings go to stderr as `warning: PATH: MESSAGE`. An invalid one
@@ -67,10 +72,17 @@ pub const EXIT_STATUS: &[(Exit, &str)] = &[
     (Exit::Usage, "usage error (bad flags)"),
     (
         Exit::DataErr,
-        "the --in stream is malformed, or a valid profile holds a fraction no record can carry",
+        "the profile is over 1 MiB, the --in stream is malformed, or a valid profile holds a fraction no record can carry",
     ),
-    (Exit::NoInput, "the --in file does not exist"),
+    (
+        Exit::NoInput,
+        "the --in file does not exist, or the profile is a FIFO, device or socket",
+    ),
     (Exit::Software, "internal error (a bug: please report it)"),
+    (
+        Exit::Interrupted,
+        "SIGINT arrived (143 for SIGTERM), after writing what was finished",
+    ),
 ];
 
 /// The clap command, with examples and exit status after the options.

@@ -1,6 +1,8 @@
 //! The profile's regular expressions are JavaScript patterns (the write guard and qa-fetch
 //! compile them with `new RegExp`): validity and capture groups under ECMAScript rules.
 
+use crate::findings::Findings;
+
 /// How a pattern is compiled: url and body patterns are case-sensitive, deny-control text
 /// is matched with the `i` flag.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -16,6 +18,17 @@ pub fn compile(pattern: &str, case: Case) -> Result<regress::Regex, String> {
         Case::Insensitive => "i",
     };
     regress::Regex::with_flags(pattern, flags).map_err(|e| e.to_string())
+}
+
+/// Warns at `at` when `pattern` (if it compiles) is one a backtracking matcher can take
+/// exponential time on ([`crate::backtracking`]).
+pub fn warn_if_slow(at: &str, pattern: &str, case: Case, f: &mut Findings) {
+    if compile(pattern, case).is_err() {
+        return;
+    }
+    if let Some(hazard) = crate::backtracking::hazard(pattern, case) {
+        f.warn(at, hazard.warning());
+    }
 }
 
 /// The number of capture groups in `pattern` (named ones included), or why it does not

@@ -2,6 +2,7 @@
 //! normalized form, as JSON or as one `profile` record that later stages read instead of
 //! reparsing YAML.
 
+pub mod backtracking;
 pub mod cli;
 pub mod findings;
 pub mod jsregex;

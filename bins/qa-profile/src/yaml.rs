@@ -2,10 +2,10 @@
 //! that keeps the file's key order. Anything that stops the file being read is one line
 //! naming the file and what is wrong (with the line and column for YAML errors).
 
-use std::io;
 use std::path::Path;
 
 use qa_shared::exit::{failure, Exit};
+use qa_shared::regular_file::{self, Refusal, Symlinks};
 use serde_json::Value;
 use serde_saphyr::options::DuplicateKeyPolicy;
 
@@ -16,23 +16,24 @@ pub struct Loaded {
     pub value: Value,
 }
 
-/// Reads and parses the profile at `path`. Every failure is exit 1 (an unusable profile),
-/// with one line saying whether the file is missing, a directory, unreadable, not UTF-8
-/// or not YAML.
+/// The most bytes a profile may have.
+pub const MAX_BYTES: u64 = regular_file::MIB;
+
+/// Reads and parses the profile at `path`, in one line when it cannot: a missing,
+/// unreadable, non-UTF-8 or non-YAML file or a directory is exit 1 (an unusable profile);
+/// a FIFO, device or socket is exit 66 and a file over [`MAX_BYTES`] exit 65, both before
+/// a byte is read, so such a file can neither block the stage nor fill its memory.
 pub fn load(path: &Path) -> anyhow::Result<Loaded> {
     let name = path.display();
-    if path.is_dir() {
-        return Err(failure(
+    let bytes = regular_file::read(path, MAX_BYTES, Symlinks::Follow).map_err(|why| match why {
+        Refusal::Missing => failure(Exit::Fail, format!("cannot read {name}: no such file")),
+        Refusal::NotRegular("directory") => failure(
             Exit::Fail,
             format!("{name} is a directory, not a profile file"),
-        ));
-    }
-    let bytes = std::fs::read(path).map_err(|e| {
-        let what = match e.kind() {
-            io::ErrorKind::NotFound => "no such file".to_string(),
-            _ => e.to_string(),
-        };
-        failure(Exit::Fail, format!("cannot read {name}: {what}"))
+        ),
+        Refusal::NotRegular(_) => failure(Exit::NoInput, format!("{name} {why}")),
+        Refusal::TooLarge { .. } => failure(Exit::DataErr, format!("{name} {why}")),
+        Refusal::Symlink | Refusal::Io(_) => failure(Exit::Fail, format!("{name} {why}")),
     })?;
     let value = parse(&bytes).map_err(|why| failure(Exit::Fail, format!("{name}: {why}")))?;
     Ok(Loaded { bytes, value })

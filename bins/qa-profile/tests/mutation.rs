@@ -256,3 +256,53 @@ fn url_is_required_and_every_pattern_compiles_as_javascript() {
     )
     .starts_with("does not compile"));
 }
+
+#[test]
+fn every_write_guard_pattern_with_nested_quantifiers_warns() {
+    for (pointer, path) in [
+        (
+            "/mutation/write_signatures/0/url",
+            "mutation.write_signatures[0].url",
+        ),
+        (
+            "/mutation/write_signatures/0/body",
+            "mutation.write_signatures[0].body",
+        ),
+        (
+            "/mutation/allow_signatures/0/url",
+            "mutation.allow_signatures[0].url",
+        ),
+        (
+            "/mutation/deny_controls/text/0",
+            "mutation.deny_controls.text[0]",
+        ),
+    ] {
+        let found = common::findings(|p| {
+            mutation(p);
+            set(p, pointer, json!("^/api/(a+)+$"));
+        });
+        assert!(found.is_valid(), "{:?}", found.errors);
+        let warned: Vec<&str> = found.warnings.iter().map(|w| w.path.as_str()).collect();
+        assert_eq!(warned, [path]);
+    }
+}
+
+#[test]
+fn write_guard_patterns_without_nested_quantifiers_do_not_warn() {
+    let found = common::findings(mutation);
+    assert!(found.warnings.is_empty(), "{:?}", found.warnings);
+}
+
+#[test]
+fn deny_text_alternatives_overlap_ignoring_case() {
+    let found = common::findings(|p| {
+        mutation(p);
+        set(
+            p,
+            "/mutation/deny_controls/text/0",
+            json!("^(Delete|del)+$"),
+        );
+    });
+    let warned: Vec<&str> = found.warnings.iter().map(|w| w.path.as_str()).collect();
+    assert_eq!(warned, ["mutation.deny_controls.text[0]"]);
+}

@@ -176,3 +176,49 @@ fn build_id_warns_and_commit_does_not() {
         Vec::<String>::new()
     );
 }
+
+// A regex qa-fetch matches against the deployed server's body: a pattern a backtracking
+// matcher can take hours on is a warning (the profile stays valid).
+
+fn regex_warnings(regex: &str) -> Vec<String> {
+    let regex = regex.to_string();
+    warnings(move |p| set(p, "/environments/staging/sha_source/regex", json!(regex)))
+}
+
+#[test]
+fn a_regex_with_nested_quantifiers_warns() {
+    for regex in [
+        "build-((a+)+)$",
+        "build-((a*)*)",
+        "build-((a|aa)+)",
+        r"v=((?:\w+\s?)*)",
+    ] {
+        assert_eq!(
+            regex_warnings(regex),
+            ["environments.staging.sha_source.regex"],
+            "{regex}"
+        );
+        let found =
+            common::findings(|p| set(p, "/environments/staging/sha_source/regex", json!(regex)));
+        assert!(found.is_valid(), "a warning, not an error: {regex}");
+        assert!(
+            found.warnings[0].message.contains("exponential time"),
+            "{}",
+            found.warnings[0].message
+        );
+    }
+}
+
+#[test]
+fn an_ordinary_regex_does_not_warn() {
+    for regex in [
+        r"assets/index-([A-Za-z0-9_-]+)\.js",
+        r"(?<sha>[0-9a-f]{40})",
+        r#""commit":\s*"([0-9a-f]{7,40})""#,
+        r"v((?:\d+\.){2}\d+)",
+        r"build-((?:ab)+)",
+        r"env-((?:qa|staging)+)",
+    ] {
+        assert_eq!(regex_warnings(regex), Vec::<String>::new(), "{regex}");
+    }
+}

@@ -127,4 +127,6 @@ fn compiles(at: &str, pattern: &str, case: Case, f: &mut Findings) {
     if let Err(why) = jsregex::compile(pattern, case) {
         f.error(at, format!("does not compile: {why}"));
     }
+    // The write guard matches it against every request URL, body and control label.
+    jsregex::warn_if_slow(at, pattern, case, f);
 }

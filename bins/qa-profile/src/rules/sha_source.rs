@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use crate::findings::Findings;
-use crate::jsregex;
+use crate::jsregex::{self, Case};
 use crate::jsvalue::{is_http_url, object, text};
 use crate::vocab::{self, ShaFormat, Vocabulary};
 
@@ -50,5 +50,7 @@ pub(super) fn check(env_at: &str, source: Option<&Value>, f: &mut Findings) {
                 format!("not a valid regular expression: {why}"),
             ),
         }
+        // qa-fetch matches it against whatever the deployed server sends.
+        jsregex::warn_if_slow(&format!("{at}.regex"), regex, Case::Sensitive, f);
     }
 }
