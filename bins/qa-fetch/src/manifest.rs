@@ -142,26 +142,13 @@ fn refuse_special(shown: &str, file_type: std::fs::FileType) -> Result<(), Stop>
 
 /// What a non-regular, non-directory file is, or None for those two.
 fn special_kind(ft: std::fs::FileType) -> Option<&'static str> {
-    if ft.is_file() || ft.is_dir() {
-        return None;
+    if ft.is_dir() {
+        None
+    } else if ft.is_symlink() {
+        Some("symlink")
+    } else {
+        qa_shared::regular_file::special_kind(ft)
     }
-    if ft.is_symlink() {
-        return Some("symlink");
-    }
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if ft.is_fifo() {
-            return Some("FIFO");
-        }
-        if ft.is_socket() {
-            return Some("socket");
-        }
-        if ft.is_block_device() || ft.is_char_device() {
-            return Some("device");
-        }
-    }
-    Some("special file")
 }
 
 fn check_file_size(shown: &str, size: u64) -> Result<(), Stop> {

@@ -310,3 +310,40 @@ fn a_member_without_a_check_of_its_own_gets_the_workspace_roots_and_a_member_wit
     );
     assert!(why_of(route, "yarn run test:typecheck").contains("`packages/common/tsconfig.json`"));
 }
+
+#[test]
+fn a_script_that_names_the_changed_file_comes_first_and_says_so() {
+    let tree = Tree::new();
+    tree.write(
+        "package.json",
+        r#"{"private":true,"packageManager":"pnpm@9.0.0","scripts":{
+            "test":"vitest",
+            "build":"node scripts/build.js",
+            "build-dts":"tsc -p tsconfig.build.json --noCheck && rollup -c rollup.dts.config.js",
+            "size":"rollup -c rollup.size.config.js"
+        }}"#,
+    )
+    .write("rollup.dts.config.js", "export default {}\n");
+    let stubs = Stubs::new(&["pnpm"]);
+    let records = route_one(
+        tree.path(),
+        &stubs,
+        "rollup.dts.config.js",
+        &["rollup.dts.config.js"],
+        &[],
+    )
+    .records;
+    let route = only_route(&records);
+    assert_eq!(
+        purposes(route)[..2],
+        ["pnpm run build-dts (build)", "pnpm run build (build)"]
+    );
+    assert_eq!(
+        why_of(route, "pnpm run build-dts"),
+        "`build-dts` names the changed `rollup.dts.config.js` in its command line, so it loads it"
+    );
+    assert!(
+        !purposes(route).iter().any(|r| r.contains("size")),
+        "a script naming another config is not offered"
+    );
+}

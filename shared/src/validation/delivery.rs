@@ -186,6 +186,36 @@ impl Check {
         }
     }
 
+    /// The check a script is, for one that names a changed file: by its name or program,
+    /// a build when its name says so, else a validation.
+    pub fn of_script(name: &str, program: Option<(String, Vec<String>)>) -> Check {
+        let runs = |check: Check| {
+            check.names(name)
+                || program
+                    .as_ref()
+                    .is_some_and(|(p, args)| check.is_run_by(p, args))
+        };
+        if runs(Check::Typecheck) {
+            Check::Typecheck
+        } else if runs(Check::Lint) {
+            Check::Lint
+        } else if Check::Platform.names(name) {
+            Check::Platform
+        } else if name.contains("build") {
+            Check::Build
+        } else {
+            Check::Validate
+        }
+    }
+
+    /// Why a script that names the changed `files` covers them.
+    pub fn why_named(name: &str, files: &[&str]) -> String {
+        format!(
+            "`{name}` names the changed {} in its command line, so it loads it",
+            listed(files)
+        )
+    }
+
     /// Why `command` covers the changed `files`, in one clause.
     pub fn why(self, command: &str, files: &[&str]) -> String {
         let files = listed(files);

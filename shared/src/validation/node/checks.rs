@@ -6,7 +6,7 @@ use super::runners::{never_ends, sole_program};
 use super::workspace::{Owner, Package, Workspace};
 use crate::change::CommandScope;
 use crate::validation::delivery::{by_check, Check, Concern, CHECKS};
-use crate::validation::tree::Reader;
+use crate::validation::tree::{under, Reader};
 use crate::validation::{Candidate, Found};
 
 /// Changed files of one package, with what each is.
@@ -83,12 +83,84 @@ fn package_checks<'a>(
         }
         _ => None,
     };
+    let named = naming_scripts(o, member.as_deref(), manager, found);
     by_check(&o.files)
         .into_iter()
         .filter(|(check, files)| {
-            !script_checks(package, member.as_deref(), manager, *check, files, found)
+            !script_checks(package, member.as_deref(), manager, *check, files, found) && !named
         })
         .collect()
+}
+
+/// The scripts that name a changed file (`"build-dts": "rollup -c rollup.dts.config.js"`):
+/// they load it, so they come first. True when there is one.
+fn naming_scripts(o: &Owned, member: Option<&str>, manager: Manager, found: &mut Found) -> bool {
+    let package = &o.package;
+    let mut any = false;
+    for (name, body) in package.scripts() {
+        let Some(body) = body.as_str().filter(|_| name != "test") else {
+            continue;
+        };
+        let files: Vec<&str> = o
+            .files
+            .iter()
+            .map(|(f, _)| *f)
+            .filter(|f| under(f, &package.dir).is_some_and(|rel| names_file(body, rel)))
+            .collect();
+        if files.is_empty() {
+            continue;
+        }
+        let check = Check::of_script(name, sole_program(body));
+        if let Some(mut candidate) = script_command(package, member, manager, name, body, found) {
+            candidate = candidate.checking(check, name, &files);
+            candidate.why = Check::why_named(name, &files);
+            found.candidates.push(candidate);
+            any = true;
+        }
+    }
+    any
+}
+
+/// True when `body` names `path` as a whole word (`-c rollup.dts.config.js`,
+/// `--env-file=./.env.production`).
+fn names_file(body: &str, path: &str) -> bool {
+    let starts = |c: char| c.is_whitespace() || matches!(c, '=' | '"' | '\'' | '/');
+    let ends = |c: char| c.is_whitespace() || matches!(c, '"' | '\'' | ';' | '&' | '|' | ')');
+    body.match_indices(path).any(|(i, _)| {
+        let before = body[..i].chars().next_back();
+        let after = body[i + path.len()..].chars().next();
+        before.is_none_or(starts) && after.is_none_or(ends)
+    })
+}
+
+/// The script `name` of `package` as a command, when it is fit to be one: one line,
+/// finishing on its own, its name a plain word.
+fn script_command(
+    package: &Package,
+    member: Option<&str>,
+    manager: Manager,
+    name: &str,
+    body: &str,
+    found: &mut Found,
+) -> Option<Candidate> {
+    let what = format!("the `{name}` script");
+    if !found.accept(body, &what, &package.manifest) || never_ends(body) {
+        return None;
+    }
+    let script = found.word(name, "a script name", &package.manifest)?;
+    let (run, dir) = match member {
+        Some(member) => (manager.member_script(member, &script), ""),
+        None => (manager.script(&script), package.dir.as_str()),
+    };
+    let mut candidate = Candidate::new(
+        manager.runner(),
+        run,
+        dir,
+        CommandScope::Package,
+        &package.manifest,
+    );
+    candidate.script = Some(name.to_string());
+    Some(candidate)
 }
 
 /// The scripts of `package` that are `check`, as commands for the changed `files`; false
@@ -111,28 +183,34 @@ fn script_checks(
         if !check.names(name) && !by_program() {
             continue;
         }
-        let what = format!("the `{name}` script");
-        if !found.accept(body, &what, &package.manifest) || never_ends(body) {
-            continue;
+        if let Some(candidate) = script_command(package, member, manager, name, body, found) {
+            found
+                .candidates
+                .push(candidate.checking(check, name, files));
+            any = true;
         }
-        let Some(script) = found.word(name, "a script name", &package.manifest) else {
-            continue;
-        };
-        let (run, dir) = match member {
-            Some(member) => (manager.member_script(member, &script), ""),
-            None => (manager.script(&script), package.dir.as_str()),
-        };
-        let mut candidate = Candidate::new(
-            manager.runner(),
-            run,
-            dir,
-            CommandScope::Package,
-            &package.manifest,
-        )
-        .checking(check, name, files);
-        candidate.script = Some(name.clone());
-        found.candidates.push(candidate);
-        any = true;
     }
     any
+}
+
+#[cfg(test)]
+mod tests {
+    use super::names_file;
+
+    #[test]
+    fn a_script_names_a_file_as_a_whole_word_only() {
+        let body = "tsc -p tsconfig.build.json --noCheck && rollup -c rollup.dts.config.js";
+        assert!(names_file(body, "rollup.dts.config.js"));
+        assert!(names_file(body, "tsconfig.build.json"));
+        assert!(names_file(
+            "node --env-file=./.env.production x.js",
+            ".env.production"
+        ));
+        assert!(!names_file(body, "dts.config.js"), "part of a longer name");
+        assert!(!names_file(
+            "rollup -c rollup.dts.config.json",
+            "rollup.dts.config.js"
+        ));
+        assert!(!names_file(body, "tsconfig.json"));
+    }
 }
