@@ -5,7 +5,7 @@ BINS := qa-diff qa-intent qa-route qa-trace qa-fetch qa-check qa-report qa-profi
 DEBUG_DIR := target/debug
 RELEASE_DIR := target/release
 
-.PHONY: all build release test lint unit pipeline-tests peers man install demo changes qa acceptance bench clean
+.PHONY: all build release test lint unit pipeline-tests peers man install demo changes qa acceptance bench fuzz clean
 
 all: build
 
@@ -91,6 +91,12 @@ bench: release peers
 	python3 bench/gen_graph_repo.py bench/work/graph --force
 	$(CARGO) build --release -p qa-graph --example graph-bench && python3 bench/graph_bench.py --bin-dir $(RELEASE_DIR) --repo bench/work/graph
 	@if [ -d bench/work/real/vuejs-core/.git ]; then python3 bench/real_flow_bench.py --bin-dir $(RELEASE_DIR) --repo bench/work/real/vuejs-core; else echo "real_flow_bench: skipped, bench/work/real/vuejs-core not fetched (see bench/README.md)"; fi
+
+## Coverage-guided fuzzing (AFL++ through afl.rs, stable toolchain): each target of fuzz/
+## for SECONDS (default 60); crashes land in fuzz/regressions/, replayed by `cargo test`.
+SECONDS ?= 60
+fuzz:
+	sh fuzz/run.sh $(SECONDS) "$(TARGETS)"
 
 clean:
 	$(CARGO) clean

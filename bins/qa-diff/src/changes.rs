@@ -256,7 +256,7 @@ fn file_data(
 }
 
 /// Fills counts and hunks from a patch, keeping what the limits allow.
-fn read_hunks(patch: &Patch, limits: Limits, file: &mut FileData) -> anyhow::Result<()> {
+pub fn read_hunks(patch: &Patch, limits: Limits, file: &mut FileData) -> anyhow::Result<()> {
     let (_, added, removed) = patch.line_stats()?;
     file.added = added;
     file.removed = removed;
