@@ -103,7 +103,7 @@ pub fn render(report: &Report) -> String {
         }
         results.push(result);
     }
-    let log = json!({
+    let mut log = json!({
         "$schema": SCHEMA,
         "version": "2.1.0",
         "runs": [{
@@ -116,6 +116,17 @@ pub fn render(report: &Report) -> String {
             "properties": {"neutralized": report.neutralized, "summary": report.summary},
         }],
     });
+    if !report.missing_stages.is_empty() {
+        // A stream that ends early is a failed run, not a clean scan.
+        log["runs"][0]["invocations"] = json!([{
+            "executionSuccessful": false,
+            "toolExecutionNotifications": [{
+                "level": "error",
+                "message": {"text": one_line(&report.summary)},
+            }],
+        }]);
+        log["runs"][0]["properties"]["missing_stages"] = json!(report.missing_stages);
+    }
     let mut s = serde_json::to_string_pretty(&log).expect("a SARIF log is plain JSON");
     s.push('\n');
     s
