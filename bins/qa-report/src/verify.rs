@@ -43,7 +43,10 @@ impl Summary {
         let mut out: Vec<String> = self
             .problems
             .iter()
-            .map(|p| format!("{source} line {}: {}", p.line, p.message))
+            .map(|p| {
+                let line = format!("{source} line {}: {}", p.line, p.message);
+                crate::plain::one_line(&line).into_owned()
+            })
             .collect();
         let unlisted = self.problem_count - self.problems.len() as u64;
         if unlisted > 0 {
