@@ -15,6 +15,9 @@ use std::path::{Path, PathBuf};
 /// The checksum file's name; it lists every other file.
 pub const SUMS: &str = "SHA256SUMS";
 
+/// Renders one report file's bytes when it is written.
+pub type Render<'a> = &'a dyn Fn() -> Vec<u8>;
+
 /// The name records.ndjson has in a report folder.
 pub const RECORDS: &str = "records.ndjson";
 
@@ -82,8 +85,9 @@ impl Saved {
     }
 
     /// Puts the saved stream in place as `into/records.ndjson` (`into` is the folder or a
-    /// run folder inside it), writes each `(name, bytes)` there, and SHA256SUMS over all.
-    pub fn keep(mut self, into: &Path, files: &[(&str, &[u8])]) -> anyhow::Result<()> {
+    /// run folder inside it), writes each `(name, render)` there, rendered one at a time so
+    /// only one file's bytes are held at once, and SHA256SUMS over all.
+    pub fn keep(mut self, into: &Path, files: &[(&str, Render<'_>)]) -> anyhow::Result<()> {
         let usage =
             |e: anyhow::Error| failure(Exit::Usage, format!("--out {}: {e:#}", into.display()));
         let records_sha = hex(&std::mem::take(&mut self.hasher).finalize());
@@ -96,9 +100,10 @@ impl Saved {
             fs::rename(&self.temp, into.join(RECORDS)).context("writing records.ndjson")?;
             self.kept = true;
             let mut sums = format!("{records_sha}  {RECORDS}\n");
-            for (name, bytes) in files {
-                put(into, name, bytes)?;
-                sums.push_str(&format!("{}  {name}\n", sha256_hex(bytes)));
+            for (name, render) in files {
+                let bytes = render();
+                put(into, name, &bytes)?;
+                sums.push_str(&format!("{}  {name}\n", sha256_hex(&bytes)));
             }
             put(into, SUMS, sums.as_bytes())
         })()

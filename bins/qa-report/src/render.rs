@@ -52,9 +52,9 @@ pub fn change_report(
         saved.keep(
             &dir,
             &[
-                (REPORT_JSON, json::render(report).as_bytes()),
-                (REPORT_MD, markdown::render(report).as_bytes()),
-                (REPORT_SARIF, sarif::render(report).as_bytes()),
+                (REPORT_JSON, &|| json::render(report).into_bytes()),
+                (REPORT_MD, &|| markdown::render(report).into_bytes()),
+                (REPORT_SARIF, &|| sarif::render(report).into_bytes()),
             ],
         )?;
     }

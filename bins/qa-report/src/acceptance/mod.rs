@@ -151,10 +151,10 @@ fn write_folder(
     saved.keep(
         &paths.dir,
         &[
-            (folder::REPORT_JSON, json::render(view).as_bytes()),
-            (folder::REPORT_MD, markdown::render(view).as_bytes()),
-            (folder::JUNIT, junit::render(view).as_bytes()),
-            (folder::EVENTS, &events),
+            (folder::REPORT_JSON, &|| json::render(view).into_bytes()),
+            (folder::REPORT_MD, &|| markdown::render(view).into_bytes()),
+            (folder::JUNIT, &|| junit::render(view).into_bytes()),
+            (folder::EVENTS, &|| events.clone()),
         ],
     )
 }
