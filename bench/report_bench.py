@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """report_bench.py --bin-dir DIR --repo R [--base main] [--head feature]
-                   [--sizes 10,50,200] [--before BIN] [--json FILE]
+                   [--sizes 10,50,200] [--report BIN] [--before BIN] [--json FILE]
 
 Peak RSS of qa-report against stream size. The change flow (qa-diff | qa-intent |
 qa-route | qa-trace) runs once on R (bench/gen_flow_repo.py's repository) to give a real
@@ -90,12 +90,13 @@ def main():
     ap.add_argument("--base", default="main")
     ap.add_argument("--head", default="feature")
     ap.add_argument("--sizes", default="10,50,200", help="stream sizes in MB (default 10,50,200)")
+    ap.add_argument("--report", help="the qa-report binary to measure (default: the one in --bin-dir)")
     ap.add_argument("--before", help="another qa-report binary to measure the same way")
     ap.add_argument("--json", help="write the results here")
     args = ap.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     bin_dir = os.path.abspath(args.bin_dir)
-    report = os.path.join(bin_dir, "qa-report")
+    report = os.path.abspath(args.report) if args.report else os.path.join(bin_dir, "qa-report")
     for binary in [report] + ([args.before] if args.before else []):
         if not os.access(binary, os.X_OK):
             print(f"report_bench: {binary} is not an executable", file=sys.stderr)

@@ -107,8 +107,8 @@ fn run(args: cli::Args) -> anyhow::Result<Exit> {
                 Exit::Incomplete
             };
             report.ends_early(missing);
-            let rendered = render::change_report(&report, args.format, input.take_saved())?;
-            print(&rendered)?;
+            let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+            render::change_report(&report, args.format, input.take_saved(), &mut stdout)?;
             Ok(exit)
         }
     }

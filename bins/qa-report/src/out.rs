@@ -5,7 +5,7 @@
 
 use anyhow::Context as _;
 use qa_shared::exit::{failure, Exit};
-use qa_shared::hash::{hex, sha256_hex};
+use qa_shared::hash::hex;
 use sha2::{Digest as _, Sha256};
 use std::fs::{self, DirBuilder, File, OpenOptions};
 use std::io::{self, BufWriter, Write as _};
@@ -15,8 +15,8 @@ use std::path::{Path, PathBuf};
 /// The checksum file's name; it lists every other file.
 pub const SUMS: &str = "SHA256SUMS";
 
-/// Renders one report file's bytes when it is written.
-pub type Render<'a> = &'a dyn Fn() -> Vec<u8>;
+/// Writes one report file's bytes as they are rendered.
+pub type Render<'a> = &'a dyn Fn(&mut dyn io::Write) -> io::Result<()>;
 
 /// The name records.ndjson has in a report folder.
 pub const RECORDS: &str = "records.ndjson";
@@ -85,8 +85,8 @@ impl Saved {
     }
 
     /// Puts the saved stream in place as `into/records.ndjson` (`into` is the folder or a
-    /// run folder inside it), writes each `(name, render)` there, rendered one at a time so
-    /// only one file's bytes are held at once, and SHA256SUMS over all.
+    /// run folder inside it), writes each `(name, render)` there as it is rendered, one
+    /// file at a time, and SHA256SUMS over all.
     pub fn keep(mut self, into: &Path, files: &[(&str, Render<'_>)]) -> anyhow::Result<()> {
         let usage =
             |e: anyhow::Error| failure(Exit::Usage, format!("--out {}: {e:#}", into.display()));
@@ -101,9 +101,8 @@ impl Saved {
             self.kept = true;
             let mut sums = format!("{records_sha}  {RECORDS}\n");
             for (name, render) in files {
-                let bytes = render();
-                put(into, name, &bytes)?;
-                sums.push_str(&format!("{}  {name}\n", sha256_hex(&bytes)));
+                let sha = put_with(into, name, *render)?;
+                sums.push_str(&format!("{sha}  {name}\n"));
             }
             put(into, SUMS, sums.as_bytes())
         })()
@@ -170,17 +169,47 @@ fn create_private(path: &Path) -> anyhow::Result<File> {
 /// Writes `dir/name` through a fresh temporary file renamed into place: an existing
 /// symlink at `name` is replaced, never followed, so nothing outside `dir` is written.
 fn put(dir: &Path, name: &str, bytes: &[u8]) -> anyhow::Result<()> {
+    put_with(dir, name, &|w| w.write_all(bytes)).map(|_| ())
+}
+
+/// [`put`], the bytes written by `render` as they come; returns their SHA-256 (hex).
+fn put_with(dir: &Path, name: &str, render: Render<'_>) -> anyhow::Result<String> {
     let target = dir.join(name);
     let temp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let mut file = create_private(&temp)?;
-    let written = file
-        .write_all(bytes)
-        .and_then(|()| file.set_permissions(fs::Permissions::from_mode(0o600)))
-        .and_then(|()| file.sync_all())
-        .and_then(|()| fs::rename(&temp, &target));
+    let file = create_private(&temp)?;
+    let mut out = Hashing {
+        inner: BufWriter::new(file),
+        hasher: Sha256::new(),
+    };
+    let written = render(&mut out)
+        .and_then(|()| out.inner.flush())
+        .and_then(|()| {
+            let file = out.inner.get_ref();
+            file.set_permissions(fs::Permissions::from_mode(0o600))
+                .and_then(|()| file.sync_all())
+                .and_then(|()| fs::rename(&temp, &target))
+        });
     if let Err(e) = written {
         let _ = fs::remove_file(&temp);
         return Err(anyhow::Error::new(e).context(format!("writing {name}")));
     }
-    Ok(())
+    Ok(hex(&out.hasher.finalize()))
+}
+
+/// A writer that hashes what it writes.
+struct Hashing<W> {
+    inner: W,
+    hasher: Sha256,
+}
+
+impl<W: io::Write> io::Write for Hashing<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.hasher.update(&buf[..n]);
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
 }

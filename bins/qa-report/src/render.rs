@@ -2,6 +2,8 @@
 
 use crate::model::Report;
 use crate::{agent, github, json, markdown, sarif, text};
+use anyhow::Context as _;
+use std::io::Write;
 use std::path::Path;
 
 /// What qa-report writes on stdout.
@@ -39,24 +41,36 @@ pub const REPORT_JSON: &str = "report.json";
 pub const REPORT_MD: &str = "report.md";
 pub const REPORT_SARIF: &str = "report.sarif";
 
-/// Renders `report` in `format`; with `saved` (the stream saved for --out), first puts
-/// the report folder in place, whose report.json the agent line names.
+/// Writes `report` in `format` to `out`; with `saved` (the stream saved for --out),
+/// first puts the report folder in place, whose report.json the agent line names.
 pub fn change_report(
     report: &Report,
     format: Format,
     saved: Option<crate::out::Saved>,
-) -> anyhow::Result<String> {
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
     let full_report = saved.as_ref().map(|s| s.dir.join(REPORT_JSON));
     if let Some(saved) = saved {
         let dir = saved.dir.clone();
         saved.keep(
             &dir,
             &[
-                (REPORT_JSON, &|| json::render(report).into_bytes()),
-                (REPORT_MD, &|| markdown::render(report).into_bytes()),
-                (REPORT_SARIF, &|| sarif::render(report).into_bytes()),
+                (REPORT_JSON, &|w| json::write(report, w)),
+                (REPORT_MD, &|w| {
+                    w.write_all(markdown::render(report).as_bytes())
+                }),
+                (REPORT_SARIF, &|w| {
+                    w.write_all(sarif::render(report).as_bytes())
+                }),
             ],
         )?;
     }
-    Ok(render(report, format, full_report.as_deref()))
+    let written = match format {
+        // The largest format goes out as it is serialized.
+        Format::Json => json::write(report, out),
+        _ => out.write_all(render(report, format, full_report.as_deref()).as_bytes()),
+    };
+    written
+        .and_then(|()| out.flush())
+        .context("writing the report to stdout")
 }

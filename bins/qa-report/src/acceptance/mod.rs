@@ -151,10 +151,16 @@ fn write_folder(
     saved.keep(
         &paths.dir,
         &[
-            (folder::REPORT_JSON, &|| json::render(view).into_bytes()),
-            (folder::REPORT_MD, &|| markdown::render(view).into_bytes()),
-            (folder::JUNIT, &|| junit::render(view).into_bytes()),
-            (folder::EVENTS, &|| events.clone()),
+            (folder::REPORT_JSON, &|w| {
+                w.write_all(json::render(view).as_bytes())
+            }),
+            (folder::REPORT_MD, &|w| {
+                w.write_all(markdown::render(view).as_bytes())
+            }),
+            (folder::JUNIT, &|w| {
+                w.write_all(junit::render(view).as_bytes())
+            }),
+            (folder::EVENTS, &|w| w.write_all(&events)),
         ],
     )
 }
