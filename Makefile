@@ -83,6 +83,7 @@ bench: release peers
 	@if [ -d bench/work/real/vuejs-core/.git ]; then python3 bench/diff_bench.py --qa-diff $(RELEASE_DIR)/qa-diff --repo bench/work/real/vuejs-core --base HEAD~300 --head HEAD --runs 11; else echo "diff_bench (real history): skipped, bench/work/real/vuejs-core not found (a full clone of github.com/vuejs/core; see bench/README.md)"; fi
 	python3 bench/gen_flow_repo.py bench/work/flow --force
 	python3 bench/flow_bench.py --bin-dir $(RELEASE_DIR) --repo bench/work/flow
+	python3 bench/report_bench.py --bin-dir $(RELEASE_DIR) --repo bench/work/flow
 	python3 bench/acceptance_bench.py --bin-dir $(RELEASE_DIR)
 	python3 bench/gen_manifest_tree.py bench/work/manifest --force
 	python3 bench/manifest_bench.py --bin-dir $(RELEASE_DIR) --project bench/work/manifest

@@ -27,6 +27,9 @@ const HINT_LONG_PATH: &str =
 #[derive(Serialize)]
 struct Line<'a> {
     format: &'static str,
+    /// The flow's stages without records: the report is incomplete, not a pass.
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    missing_stages: &'a [&'static str],
     routes: Vec<Route<'a>>,
     executions: Vec<Execution<'a>>,
     range: Option<Range<'a>>,
@@ -123,6 +126,7 @@ pub fn render(report: &Report, full_report: Option<&Path>) -> String {
         }),
         counts: report.counts,
         summary: &report.summary,
+        missing_stages: &report.missing_stages,
         neutralized: report.neutralized,
         truncated: false,
         report: full_report.map(|p| p.display().to_string()),

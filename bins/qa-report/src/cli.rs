@@ -34,7 +34,24 @@ use std::path::PathBuf;
 /// gives the same bytes.
 ///
 /// With --verify alone, qa-report only verifies: a one-line summary on stderr (records
-/// per kind, problems), nothing on stdout.
+/// per kind, problems), nothing on stdout; a stream with no records at all is exit 2.
+///
+/// No vacuous pass: a stream with neither a `range` record (the change flow) nor a `plan`
+/// record (the acceptance flow), an empty one included, is one line on stderr ("stdin: no
+/// records: did an upstream stage fail?", or what it holds instead) and exit 2 in every
+/// format, with nothing on stdout and no --out folder. A change stream that ends inside
+/// its flow (no records from qa-intent, qa-route, or qa-trace when there are scenarios)
+/// is rendered, but its summary starts "INCOMPLETE, not a pass" naming the missing stages
+/// (report.json and the agent line list them in missing_stages, SARIF marks the run
+/// unsuccessful, github writes ::error) and qa-report exits 2; an acceptance stream
+/// without records from qa-fetch, qa-route, qa-check, qa-fetch --verify or qa-trace is
+/// verdict incomplete.
+///
+/// The stream is read once, keeping what the report shows rather than the stream: a line
+/// may hold 16 MiB, a stream 4 GiB; --in is a regular file or a pipe (a device or socket
+/// is refused). SIGINT or SIGTERM ends any read, even one waiting on an idle pipe or FIFO,
+/// with one line and exit 130 or 143 and no report (an acceptance run keeps reading for
+/// two seconds for what upstream stages finish, then writes its partial report).
 ///
 /// A stream with a `plan` record is an acceptance run (qa-intent --plan P | qa-fetch |
 /// qa-route | qa-check | qa-fetch --verify | qa-trace | qa-report --acceptance). Each
@@ -71,8 +88,9 @@ pub struct Args {
     pub format: Format,
 
     /// Also write report.json, report.md, report.sarif, records.ndjson (the input, byte
-    /// for byte) and SHA256SUMS into DIR, created private (0700, files 0600). For an
-    /// acceptance stream, the run folder DIR/<run-id>/ instead.
+    /// for byte, saved as it is read) and SHA256SUMS into DIR, created private (0700,
+    /// files 0600), only once a report is made. For an acceptance stream, the run folder
+    /// DIR/<run-id>/ instead.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
 
@@ -89,7 +107,7 @@ pub struct Args {
     #[arg(long, value_name = "DIR", default_value = ".")]
     pub repo: PathBuf,
 
-    /// Read records from FILE instead of stdin (`-` is stdin).
+    /// Read records from FILE (a regular file or a pipe) instead of stdin (`-` is stdin).
     #[arg(long = "in", value_name = "FILE", default_value = "-")]
     pub input: PathBuf,
 
@@ -145,7 +163,7 @@ pub const EXIT_STATUS: &[(Exit, &str)] = &[
     (Exit::Fail, "acceptance verdict fail: a criterion failed"),
     (
         Exit::Incomplete,
-        "acceptance verdict incomplete (a gap) or stale (a target, plan or source changed)",
+        "no range or plan record in the stream (empty: \"no records: did an upstream stage fail?\"); a change stream that ends inside its flow (the report names the missing stages); acceptance verdict incomplete (a gap, a missing stage) or stale (a target, plan or source changed)",
     ),
     (
         Exit::Usage,
@@ -153,7 +171,7 @@ pub const EXIT_STATUS: &[(Exit, &str)] = &[
     ),
     (
         Exit::DataErr,
-        "the stream has problems: malformed lines, wrong ids, broken `from` chains, or change-flow data that breaks its contract",
+        "the stream has problems: malformed lines, wrong ids, broken `from` chains, a line over 16 MiB, a stream over 4 GiB, or change-flow data that breaks its contract; --in is a device or socket",
     ),
     (
         Exit::NoInput,
@@ -166,11 +184,11 @@ pub const EXIT_STATUS: &[(Exit, &str)] = &[
     (Exit::Software, "internal error (a bug: please report it)"),
     (
         Exit::Interrupted,
-        "acceptance run cancelled by SIGINT (partial report written)",
+        "SIGINT: reading stopped, no report; an acceptance run writes its partial report",
     ),
     (
         Exit::Terminated,
-        "acceptance run cancelled by SIGTERM (partial report written)",
+        "SIGTERM: reading stopped, no report; an acceptance run writes its partial report",
     ),
 ];
 

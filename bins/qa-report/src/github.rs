@@ -36,9 +36,15 @@ pub fn render(report: &Report) -> String {
             report.neutralized
         );
     }
+    // A stream that ends early fails the step's annotations, not just informs.
+    let command = if report.missing_stages.is_empty() {
+        "notice"
+    } else {
+        "error"
+    };
     let _ = writeln!(
         out,
-        "::notice title=qapipe change report::{}",
+        "::{command} title=qapipe change report::{}",
         data(&summary)
     );
     out

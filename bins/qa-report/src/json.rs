@@ -25,3 +25,15 @@ pub fn render(report: &Report) -> String {
     s.push('\n');
     s
 }
+
+/// [`render`], written to `out` as it is serialized.
+pub fn write(report: &Report, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+    serde_json::to_writer_pretty(
+        &mut *out,
+        &Document {
+            format: FORMAT,
+            report,
+        },
+    )?;
+    out.write_all(b"\n")
+}

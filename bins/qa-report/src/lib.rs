@@ -6,7 +6,9 @@
 pub mod acceptance;
 pub mod agent;
 pub mod cli;
+pub mod flow;
 pub mod github;
+pub mod input;
 pub mod json;
 pub mod layers;
 pub mod markdown;
@@ -14,6 +16,7 @@ pub mod model;
 pub mod out;
 pub mod plain;
 pub mod reach;
+pub mod reading;
 pub mod render;
 pub mod sarif;
 pub mod text;
@@ -21,3 +24,14 @@ pub mod verify;
 
 /// The `by` value of every record this stage writes (`verdict`, its own `event`s).
 pub const BY: &str = concat!("qa-report/", env!("CARGO_PKG_VERSION"));
+
+/// The error a run stopped by `signal` while reading `source` ends with: no report.
+pub fn verdict_of_signal(signal: qa_shared::Exit, source: &str) -> anyhow::Error {
+    qa_shared::exit::failure(
+        signal,
+        format!(
+            "{} received while reading {source}: stopped, no report written",
+            acceptance::verdict::signal_name(signal)
+        ),
+    )
+}

@@ -1,8 +1,13 @@
 use anyhow::Context as _;
 use qa_report::acceptance::{self, status, Run, Settings};
-use qa_report::{cli, render, verify};
+use qa_report::flow::{self, Flow};
+use qa_report::input::Input;
+use qa_report::out::Saved;
+use qa_report::reading::{self, Models};
+use qa_report::verdict_of_signal;
+use qa_report::{cli, render};
 use qa_shared::exit::{self, failure, Exit};
-use std::io::{IsTerminal as _, Read as _, Write as _};
+use std::io::{IsTerminal as _, Write as _};
 
 fn main() -> std::process::ExitCode {
     let args: cli::Args = match qa_shared::cli::parse(cli::command()) {
@@ -23,6 +28,8 @@ fn run(args: cli::Args) -> anyhow::Result<Exit> {
             "qa-report reads a record stream: pipe one in or pass --in FILE",
         ));
     }
+    // Every read can then end on SIGINT/SIGTERM, whatever stdin is.
+    qa_shared::cancel::install().context("installing the signal handlers")?;
     if args.acceptance {
         let (rendered, exit) = acceptance::run(&Run {
             input: &args.input,
@@ -35,47 +42,76 @@ fn run(args: cli::Args) -> anyhow::Result<Exit> {
         return Ok(exit);
     }
     let started = std::time::Instant::now();
-    let (source, mut input) = qa_shared::ndjson::open(&args.input)?;
+    let mut input = Input::open(&args.input);
     if args.verify {
-        let summary = verify::verify(input, args.max_problems)
-            .with_context(|| format!("reading {source}"))?;
-        for message in summary.messages(&source) {
+        let pass = reading::pass(&mut input, args.max_problems, Models::None, |_| Ok(()))?;
+        if let Some(signal) = input.interrupted() {
+            return Err(verdict_of_signal(signal, &input.source));
+        }
+        for message in pass.summary.messages(&input.source) {
             eprintln!("qa-report: {message}");
         }
-        return Ok(verified(&summary));
+        if pass.summary.problem_count > 0 {
+            return Ok(Exit::DataErr);
+        }
+        if pass.summary.records() == 0 {
+            return Err(failure(
+                Exit::Incomplete,
+                flow::no_flow(&input.source, &pass.summary.per_kind),
+            ));
+        }
+        return Ok(Exit::Success);
     }
-    // The report needs the whole stream, and --out keeps it byte for byte.
-    let mut stream = Vec::new();
-    input
-        .read_to_end(&mut stream)
-        .with_context(|| format!("reading {source}"))?;
-    let summary = verify::verify(&stream[..], args.max_problems)
-        .with_context(|| format!("reading {source}"))?;
-    if verified(&summary) != Exit::Success {
-        for message in summary.messages(&source) {
+    if let Some(out) = &args.out {
+        input.save_into(Saved::begin(out)?);
+    }
+    let pass = reading::pass(&mut input, args.max_problems, Models::Both, |_| Ok(()))?;
+    let source = input.source.clone();
+    if let Some(signal) = input.interrupted() {
+        return Err(verdict_of_signal(signal, &source));
+    }
+    if pass.summary.problem_count > 0 {
+        for message in pass.summary.messages(&source) {
             eprintln!("qa-report: {message}");
         }
         return Ok(Exit::DataErr);
     }
-    if acceptance::model::has_plan(&stream) {
-        // A saved acceptance stream: reported and judged, without the lock of a live run.
-        let (rendered, exit) = acceptance::report(
-            &stream,
-            &Settings {
-                source: &source,
-                format: args.format,
-                out: args.out.clone(),
-                stamp: qa_shared::clock::compact(),
-                started,
-                interrupted: None,
-            },
-        )?;
-        print(&rendered)?;
-        return Ok(exit);
+    let missing = pass.stages.missing();
+    match pass.stages.flow() {
+        None => Err(failure(
+            Exit::Incomplete,
+            flow::no_flow(&source, &pass.summary.per_kind),
+        )),
+        Some(Flow::Acceptance) => {
+            // A saved acceptance stream: reported and judged, without the lock of a live run.
+            let mut report = pass.acceptance?;
+            report.missing = missing;
+            let (rendered, exit) = acceptance::report(
+                &report,
+                input.take_saved(),
+                &Settings {
+                    format: args.format,
+                    stamp: qa_shared::clock::compact(),
+                    started,
+                    interrupted: None,
+                },
+            )?;
+            print(&rendered)?;
+            Ok(exit)
+        }
+        Some(Flow::Change) => {
+            let mut report = pass.change?;
+            let exit = if missing.is_empty() {
+                Exit::Success
+            } else {
+                Exit::Incomplete
+            };
+            report.ends_early(missing);
+            let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+            render::change_report(&report, args.format, input.take_saved(), &mut stdout)?;
+            Ok(exit)
+        }
     }
-    let rendered = render::change_report(&source, &stream, args.format, args.out.as_deref())?;
-    print(&rendered)?;
-    Ok(Exit::Success)
 }
 
 fn print(rendered: &str) -> anyhow::Result<()> {
@@ -84,12 +120,4 @@ fn print(rendered: &str) -> anyhow::Result<()> {
         .write_all(rendered.as_bytes())
         .and_then(|()| stdout.flush())
         .context("writing the report to stdout")
-}
-
-fn verified(summary: &verify::Summary) -> Exit {
-    if summary.problem_count == 0 {
-        Exit::Success
-    } else {
-        Exit::DataErr
-    }
 }

@@ -7,8 +7,9 @@ use qa_shared::change::{
     Receipt, RouteData, ScenarioData, TraceData,
 };
 use qa_shared::execution::{ExecutionData, ExecutionStatus};
-use qa_shared::ndjson::{self, LineReader, ReadError};
-use qa_shared::untrusted::Boundary;
+use qa_shared::exit::{failure, Exit};
+use qa_shared::graph::{EdgeData, NodeData};
+use qa_shared::untrusted::{self, Boundary};
 use qa_shared::{Envelope, Kind};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
@@ -28,6 +29,9 @@ pub struct Report {
     pub executions: Vec<ExecutionView>,
     /// Records read, by kind (including kinds this report does not render).
     pub records: BTreeMap<String, u64>,
+    /// The stages of the change flow that left no records: a report of a stream that ends
+    /// early is incomplete, never a pass.
+    pub missing_stages: Vec<&'static str>,
     /// Instruction-like spans replaced by the marker.
     pub neutralized: u64,
 }
@@ -326,6 +330,18 @@ impl Report {
     }
 }
 
+impl Report {
+    /// Marks the report incomplete: its stream has no records from `missing` stages. The
+    /// summary says so first, in every format.
+    pub fn ends_early(&mut self, missing: Vec<&'static str>) {
+        if missing.is_empty() {
+            return;
+        }
+        self.summary = format!("{}; {}", crate::flow::ends_early(&missing), self.summary);
+        self.missing_stages = missing;
+    }
+}
+
 /// The stable kebab-case or lowercase name of a record enum value, as serde writes it.
 pub fn label<T: Serialize>(value: &T) -> String {
     match serde_json::to_value(value) {
@@ -369,15 +385,25 @@ struct Pending {
     executions: Vec<(Vec<String>, ExecutionView)>,
 }
 
-/// Reads a verified stream. `source` names the input in messages; a record of a kind this
-/// report renders whose data does not fit its contract is bad input (exit 65).
-pub fn read(source: &str, bytes: &[u8]) -> anyhow::Result<Report> {
-    let mut boundary = Boundary::new();
-    let mut report = Report::default();
-    let mut pending = Pending::default();
-    let mut graph = Graph::default();
-    each_record(source, bytes, |line, _, mut envelope| {
-        *report.records.entry(envelope.kind.clone()).or_default() += 1;
+/// Reads a verified change stream record by record into a [`Report`], keeping only what
+/// the report shows. A record of a kind this report renders whose data does not fit its
+/// contract is bad input (exit 65).
+#[derive(Default)]
+pub struct Builder {
+    boundary: Boundary,
+    report: Report,
+    pending: Pending,
+    graph: Graph,
+}
+
+impl Builder {
+    /// Takes the record on line `line` of `source`.
+    pub fn take(&mut self, source: &str, line: u64, envelope: &Envelope) -> anyhow::Result<()> {
+        *self
+            .report
+            .records
+            .entry(envelope.kind.clone())
+            .or_default() += 1;
         let Some(kind) = envelope.known_kind() else {
             return Ok(());
         };
@@ -385,98 +411,82 @@ pub fn read(source: &str, bytes: &[u8]) -> anyhow::Result<Report> {
         // not fit its contract is passed over (its names are cleaned when shown).
         match kind {
             Kind::Node => {
-                if let Ok(node) = serde_json::from_value(envelope.data) {
-                    graph.node(envelope.id, node);
+                if let Ok(node) = NodeData::deserialize(&envelope.data) {
+                    self.graph.node(envelope.id.clone(), node);
                 }
                 return Ok(());
             }
             Kind::Edge => {
-                if let Ok(edge) = serde_json::from_value(envelope.data) {
-                    graph.edge(edge);
+                if let Ok(edge) = EdgeData::deserialize(&envelope.data) {
+                    self.graph.edge(edge);
                 }
                 return Ok(());
             }
             _ if !RENDERED.contains(&kind) => return Ok(()),
             _ => {}
         }
-        if let Some(fields) = envelope.data.as_object_mut() {
+        let mut data = envelope.data.clone();
+        if let Some(fields) = data.as_object_mut() {
             // Commit bodies are not shown; their text is neither rendered nor counted.
             fields.remove("body");
         }
-        boundary.clean_json(&mut envelope.data);
+        self.boundary.clean_json(&mut data);
+        untrusted::reveal_json(&mut data);
+        let kind_name = envelope.kind.as_str();
+        let read = |e: serde_json::Error| {
+            failure(
+                Exit::DataErr,
+                format!("{source} line {line}: `{kind_name}` record data: {e}"),
+            )
+        };
+        macro_rules! data {
+            () => {
+                serde_json::from_value(data).map_err(read)?
+            };
+        }
         let id = envelope.id.clone();
+        let (report, pending) = (&mut self.report, &mut self.pending);
         match kind {
-            Kind::Range => report.range = Some(ndjson::data_of(source, line, &envelope)?),
-            Kind::Commit => report
-                .commits
-                .push(ndjson::data_of(source, line, &envelope)?),
-            Kind::Intent => pending
-                .intents
-                .push((id, ndjson::data_of(source, line, &envelope)?)),
+            Kind::Range => report.range = Some(data!()),
+            Kind::Commit => report.commits.push(data!()),
+            Kind::Intent => pending.intents.push((id, data!())),
             Kind::Scenario => pending.scenarios.push(ScenarioView {
                 id,
-                data: ndjson::data_of(source, line, &envelope)?,
+                data: data!(),
                 route: None,
                 trace: None,
                 drafts: Vec::new(),
                 executions: Vec::new(),
                 reach: Reach::default(),
             }),
-            Kind::Route => pending.routes.push(Linked {
-                id,
-                data: ndjson::data_of(source, line, &envelope)?,
-            }),
-            Kind::Trace => pending.traces.push(Linked {
-                id,
-                data: ndjson::data_of(source, line, &envelope)?,
-            }),
-            Kind::Draft => pending.drafts.push(Linked {
-                id,
-                data: ndjson::data_of(source, line, &envelope)?,
-            }),
-            Kind::Capability => report
-                .capabilities
-                .push(ndjson::data_of(source, line, &envelope)?),
-            Kind::Diag => report
-                .diagnostics
-                .push(ndjson::data_of(source, line, &envelope)?),
+            Kind::Route => pending.routes.push(Linked { id, data: data!() }),
+            Kind::Trace => pending.traces.push(Linked { id, data: data!() }),
+            Kind::Draft => pending.drafts.push(Linked { id, data: data!() }),
+            Kind::Capability => report.capabilities.push(data!()),
+            Kind::Diag => report.diagnostics.push(data!()),
             Kind::Execution => {
-                let mut execution: ExecutionView = ndjson::data_of(source, line, &envelope)?;
+                let mut execution: ExecutionView = data!();
                 execution.id = id;
-                pending.executions.push((envelope.from, execution));
+                pending.executions.push((envelope.from.clone(), execution));
             }
             _ => unreachable!("only rendered kinds reach here"),
         }
         Ok(())
-    })?;
-    assemble(&mut report, pending);
-    name_reaches(&mut report, &mut graph, &mut boundary);
-    report.neutralized = boundary.count();
-    Ok(report)
-}
-
-/// Calls `visit` with each record of a verified stream: its line number, its bytes and
-/// its envelope. A line over the size limit or not an envelope is bad input (exit 65).
-pub fn each_record(
-    source: &str,
-    bytes: &[u8],
-    mut visit: impl FnMut(u64, &[u8], Envelope) -> anyhow::Result<()>,
-) -> anyhow::Result<()> {
-    let mut reader = LineReader::new(bytes);
-    while let Some(item) = reader.next_line() {
-        let (line, raw) = match item {
-            Ok(ok) => ok,
-            Err(ReadError::Io(e)) => return Err(e.into()),
-            Err(e @ ReadError::TooLong { .. }) => {
-                return Err(qa_shared::exit::failure(
-                    qa_shared::Exit::DataErr,
-                    format!("{source} {e}"),
-                ))
-            }
-        };
-        visit(line, raw, ndjson::parse_envelope(source, line, raw)?)?;
     }
-    Ok(())
+
+    /// The report, its records nested and its scenarios' reaches named.
+    pub fn finish(self) -> Report {
+        let Builder {
+            mut boundary,
+            mut report,
+            pending,
+            mut graph,
+        } = self;
+        assemble(&mut report, pending);
+        name_reaches(&mut report, &mut graph, &mut boundary);
+        report.neutralized = boundary.count();
+        report
+    }
 }
 
 /// The kinds a change report reads; others are only counted.

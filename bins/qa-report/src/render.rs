@@ -2,6 +2,8 @@
 
 use crate::model::Report;
 use crate::{agent, github, json, markdown, sarif, text};
+use anyhow::Context as _;
+use std::io::Write;
 use std::path::Path;
 
 /// What qa-report writes on stdout.
@@ -34,32 +36,41 @@ pub fn render(report: &Report, format: Format, full_report: Option<&Path>) -> St
     }
 }
 
-/// The file names written under --out besides SHA256SUMS.
+/// The file names written under --out besides records.ndjson and SHA256SUMS.
 pub const REPORT_JSON: &str = "report.json";
 pub const REPORT_MD: &str = "report.md";
 pub const REPORT_SARIF: &str = "report.sarif";
-pub const RECORDS: &str = "records.ndjson";
 
-/// Reads a verified stream (`source` names it in messages) and renders it in `format`;
-/// with `out`, first writes the report folder, whose report.json the agent line names.
+/// Writes `report` in `format` to `out`; with `saved` (the stream saved for --out),
+/// first puts the report folder in place, whose report.json the agent line names.
 pub fn change_report(
-    source: &str,
-    stream: &[u8],
+    report: &Report,
     format: Format,
-    out: Option<&Path>,
-) -> anyhow::Result<String> {
-    let report = crate::model::read(source, stream)?;
-    let full_report = out.map(|dir| dir.join(REPORT_JSON));
-    if let Some(dir) = out {
-        crate::out::write(
-            dir,
+    saved: Option<crate::out::Saved>,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    let full_report = saved.as_ref().map(|s| s.dir.join(REPORT_JSON));
+    if let Some(saved) = saved {
+        let dir = saved.dir.clone();
+        saved.keep(
+            &dir,
             &[
-                (RECORDS, stream),
-                (REPORT_JSON, json::render(&report).as_bytes()),
-                (REPORT_MD, markdown::render(&report).as_bytes()),
-                (REPORT_SARIF, sarif::render(&report).as_bytes()),
+                (REPORT_JSON, &|w| json::write(report, w)),
+                (REPORT_MD, &|w| {
+                    w.write_all(markdown::render(report).as_bytes())
+                }),
+                (REPORT_SARIF, &|w| {
+                    w.write_all(sarif::render(report).as_bytes())
+                }),
             ],
         )?;
     }
-    Ok(render(&report, format, full_report.as_deref()))
+    let written = match format {
+        // The largest format goes out as it is serialized.
+        Format::Json => json::write(report, out),
+        _ => out.write_all(render(report, format, full_report.as_deref()).as_bytes()),
+    };
+    written
+        .and_then(|()| out.flush())
+        .context("writing the report to stdout")
 }

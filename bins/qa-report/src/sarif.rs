@@ -2,9 +2,10 @@
 //! scenario, located at its direct and supporting evidence, with a fingerprint that is
 //! the scenario's record id, so code-scanning tools track it across runs.
 
-use crate::model::{label, Report};
+use crate::model::{label, IntentView, Report, ScenarioView};
 use crate::plain::one_line;
 use qa_shared::change::{Decision, ScenarioKind};
+use serde::Serialize;
 use serde_json::{json, Value};
 
 pub const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
@@ -39,7 +40,8 @@ fn rule_id(kind: ScenarioKind) -> String {
     format!("qapipe/{}", label(&kind))
 }
 
-/// The report as a SARIF log, pretty-printed, ending with a newline.
+/// The report as a SARIF log, pretty-printed, ending with a newline. Results are made
+/// one at a time as the log is written, never held together.
 pub fn render(report: &Report) -> String {
     let rules: Vec<Value> = KINDS
         .iter()
@@ -52,73 +54,117 @@ pub fn render(report: &Report) -> String {
             })
         })
         .collect();
-    let mut results = Vec::new();
-    for (intent, s) in report.scenarios() {
-        let level = match s.decision() {
-            Some(Decision::Required) => "warning",
-            Some(Decision::Recommended) => "note",
-            _ => continue,
-        };
-        let index = KINDS
-            .iter()
-            .position(|(k, _, _)| *k == s.data.kind)
-            .expect("every scenario kind has a rule");
-        let message = one_line(&s.finding(intent)).into_owned();
-        let mut located = s.locations();
-        if located.is_empty() {
-            // A route on commit wording alone runs its package's tests: the result sits at
-            // the top of the files its intent changed (code scanning needs a location).
-            located = intent
-                .data
-                .files
-                .iter()
-                .take(3)
-                .map(|f| (f.as_str(), 1))
-                .collect();
-        }
-        let locations: Vec<Value> = located
-            .into_iter()
-            .map(|(file, line)| {
-                json!({"physicalLocation": {
-                    "artifactLocation": {"uri": uri(file), "uriBaseId": "%SRCROOT%"},
-                    "region": {"startLine": line},
-                }})
-            })
-            .collect();
-        let mut result = json!({
-            "ruleId": rule_id(s.data.kind),
-            "ruleIndex": index,
-            "level": level,
-            "message": {"text": message},
-            "partialFingerprints": {FINGERPRINT: s.id},
-            "properties": {
-                "decision": s.decision_label(),
-                "priority": label(&s.data.priority),
-                "scenario": s.id,
-                "intent": intent.id,
-            },
-        });
-        if !locations.is_empty() {
-            result["locations"] = Value::Array(locations);
-        }
-        results.push(result);
-    }
-    let log = json!({
-        "$schema": SCHEMA,
-        "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {
+    let mut properties = json!({"neutralized": report.neutralized, "summary": report.summary});
+    // A stream that ends early is a failed run, not a clean scan.
+    let invocations = (!report.missing_stages.is_empty()).then(|| {
+        properties["missing_stages"] = json!(report.missing_stages);
+        json!([{
+            "executionSuccessful": false,
+            "toolExecutionNotifications": [{
+                "level": "error",
+                "message": {"text": one_line(&report.summary)},
+            }],
+        }])
+    });
+    let log = Log {
+        schema: SCHEMA,
+        version: "2.1.0",
+        runs: [Run {
+            tool: json!({"driver": {
                 "name": "qapipe",
                 "version": env!("CARGO_PKG_VERSION"),
                 "rules": rules,
-            }},
-            "results": results,
-            "properties": {"neutralized": report.neutralized, "summary": report.summary},
+            }}),
+            results: Results(report),
+            properties,
+            invocations,
         }],
-    });
+    };
     let mut s = serde_json::to_string_pretty(&log).expect("a SARIF log is plain JSON");
     s.push('\n');
     s
+}
+
+#[derive(Serialize)]
+struct Log<'a> {
+    #[serde(rename = "$schema")]
+    schema: &'static str,
+    version: &'static str,
+    runs: [Run<'a>; 1],
+}
+
+#[derive(Serialize)]
+struct Run<'a> {
+    tool: Value,
+    results: Results<'a>,
+    properties: Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    invocations: Option<Value>,
+}
+
+/// The results, each made as it is written.
+struct Results<'a>(&'a Report);
+
+impl Serialize for Results<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(
+            self.0
+                .scenarios()
+                .filter_map(|(intent, s)| result(intent, s)),
+        )
+    }
+}
+
+/// One result per required or recommended scenario; None for the others.
+fn result(intent: &IntentView, s: &ScenarioView) -> Option<Value> {
+    let level = match s.decision() {
+        Some(Decision::Required) => "warning",
+        Some(Decision::Recommended) => "note",
+        _ => return None,
+    };
+    let index = KINDS
+        .iter()
+        .position(|(k, _, _)| *k == s.data.kind)
+        .expect("every scenario kind has a rule");
+    let message = one_line(&s.finding(intent)).into_owned();
+    let mut located = s.locations();
+    if located.is_empty() {
+        // A route on commit wording alone runs its package's tests: the result sits at
+        // the top of the files its intent changed (code scanning needs a location).
+        located = intent
+            .data
+            .files
+            .iter()
+            .take(3)
+            .map(|f| (f.as_str(), 1))
+            .collect();
+    }
+    let locations: Vec<Value> = located
+        .into_iter()
+        .map(|(file, line)| {
+            json!({"physicalLocation": {
+                "artifactLocation": {"uri": uri(file), "uriBaseId": "%SRCROOT%"},
+                "region": {"startLine": line},
+            }})
+        })
+        .collect();
+    let mut result = json!({
+        "ruleId": rule_id(s.data.kind),
+        "ruleIndex": index,
+        "level": level,
+        "message": {"text": message},
+        "partialFingerprints": {FINGERPRINT: s.id},
+        "properties": {
+            "decision": s.decision_label(),
+            "priority": label(&s.data.priority),
+            "scenario": s.id,
+            "intent": intent.id,
+        },
+    });
+    if !locations.is_empty() {
+        result["locations"] = Value::Array(locations);
+    }
+    Some(result)
 }
 
 /// A repository-relative path as a URI reference: every byte outside the unreserved set

@@ -1,10 +1,9 @@
 //! Stream verification: envelope shape, recomputed ids, and `from` ids seen earlier.
 
+use crate::input::MAX_LINE;
 use qa_shared::envelope::Envelope;
-use qa_shared::ndjson::{LineReader, ReadError};
 use std::collections::{BTreeMap, HashSet};
 use std::fmt;
-use std::io::{self, BufRead};
 
 /// One problem found on one line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -44,7 +43,10 @@ impl Summary {
         let mut out: Vec<String> = self
             .problems
             .iter()
-            .map(|p| format!("{source} line {}: {}", p.line, p.message))
+            .map(|p| {
+                let line = format!("{source} line {}: {}", p.line, p.message);
+                crate::plain::one_line(&line).into_owned()
+            })
             .collect();
         let unlisted = self.problem_count - self.problems.len() as u64;
         if unlisted > 0 {
@@ -77,49 +79,52 @@ impl fmt::Display for Summary {
     }
 }
 
-/// Verifies every line of `input`, listing at most `max_problems` problems.
-/// Only a failure to read the input is an error; everything else is a problem.
-pub fn verify(input: impl BufRead, max_problems: usize) -> io::Result<Summary> {
-    let mut summary = Summary::default();
-    let mut seen: HashSet<String> = HashSet::new();
-    let mut reader = LineReader::new(input);
-    while let Some(item) = reader.next_line() {
-        let (line, bytes) = match item {
-            Ok(ok) => ok,
-            Err(ReadError::Io(e)) => return Err(e),
-            Err(e @ ReadError::TooLong { line, .. }) => {
-                let message = e.to_string();
-                let message = message
-                    .split_once(": ")
-                    .map_or(message.clone(), |(_, m)| m.to_string());
-                summary.problem(max_problems, line, message);
-                continue;
-            }
-        };
+/// Verifies a stream line by line, listing at most `max_problems` problems.
+pub struct Verifier {
+    summary: Summary,
+    /// The ids seen so far, as their 32 digest bytes.
+    seen: HashSet<[u8; 32]>,
+    max_problems: usize,
+}
+
+impl Verifier {
+    pub fn new(max_problems: usize) -> Verifier {
+        Verifier {
+            summary: Summary::default(),
+            seen: HashSet::new(),
+            max_problems,
+        }
+    }
+
+    /// Checks line `line`: its envelope, its recomputed id, and that every id in its
+    /// `from` appeared earlier. Returns the envelope when it parsed.
+    pub fn line(&mut self, line: u64, bytes: &[u8]) -> Option<Envelope> {
+        let max = self.max_problems;
+        let summary = &mut self.summary;
         let envelope = match Envelope::parse(bytes) {
             Ok(e) => e,
             Err(e) => {
-                summary.problem(max_problems, line, e.to_string());
-                continue;
+                summary.problem(max, line, e.to_string());
+                return None;
             }
         };
         *summary.per_kind.entry(envelope.kind.clone()).or_default() += 1;
         match envelope.computed_id() {
             Ok(id) if id == envelope.id => {}
             Ok(id) => summary.problem(
-                max_problems,
+                max,
                 line,
                 format!(
                     "{} record id {} does not match its content ({id})",
                     envelope.kind, envelope.id
                 ),
             ),
-            Err(e) => summary.problem(max_problems, line, e.to_string()),
+            Err(e) => summary.problem(max, line, e.to_string()),
         }
         for from in &envelope.from {
-            if !seen.contains(from) {
+            if !self.seen.contains(&digest(from)) {
                 summary.problem(
-                    max_problems,
+                    max,
                     line,
                     format!(
                         "{} record names {from} in `from`, which does not appear earlier in the stream",
@@ -128,7 +133,33 @@ pub fn verify(input: impl BufRead, max_problems: usize) -> io::Result<Summary> {
                 );
             }
         }
-        seen.insert(envelope.id);
+        self.seen.insert(digest(&envelope.id));
+        Some(envelope)
     }
-    Ok(summary)
+
+    /// Line `line` is over the line limit: a problem, and the last line read.
+    pub fn too_long(&mut self, line: u64) {
+        let message = format!("longer than the {MAX_LINE}-byte line limit");
+        self.summary.problem(self.max_problems, line, message);
+    }
+
+    /// Problems found so far.
+    pub fn problem_count(&self) -> u64 {
+        self.summary.problem_count
+    }
+
+    pub fn finish(self) -> Summary {
+        self.summary
+    }
+}
+
+/// The 32 bytes an id (`sha256:` and 64 hex digits, as every parsed envelope holds) names.
+fn digest(id: &str) -> [u8; 32] {
+    let hex = id.strip_prefix("sha256:").unwrap_or(id).as_bytes();
+    let mut out = [0u8; 32];
+    for (i, pair) in hex.chunks(2).take(32).enumerate() {
+        let nibble = |b: u8| (b as char).to_digit(16).unwrap_or(0) as u8;
+        out[i] = nibble(pair[0]) << 4 | pair.get(1).map_or(0, |&b| nibble(b));
+    }
+    out
 }

@@ -12,7 +12,7 @@ use serde_json::Value;
 
 /// The JSON report of a saved acceptance stream, and qa-report's exit code.
 fn judged(stream: &Stream) -> (Value, i32) {
-    let out = qa_report(&stream.bytes(), &["--format", "json"]);
+    let out = qa_report(&stream.finished(), &["--format", "json"]);
     let code = out.status.code().unwrap();
     let report: Value = serde_json::from_slice(&out.stdout)
         .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));

@@ -8,7 +8,7 @@ use qa_shared::change::{ActionKind, CommandScope, Decision, Relation, ScenarioKi
 use serde_json::Value;
 
 fn render(format: &str) -> String {
-    rendered(&sample().stream.bytes(), &["--format", format])
+    rendered(&sample().stream.whole(), &["--format", format])
 }
 
 fn json_of(format: &str) -> Value {
@@ -45,7 +45,7 @@ fn markdown_keeps_source_text_from_linking_or_breaking_a_table() {
         vec![at("src/a|b.rs", 3, Relation::Direct, "x")],
     );
     s.route(&sc, Decision::Required, ActionKind::ReviewScenario, None);
-    let md = rendered(&s.bytes(), &["--format", "markdown"]);
+    let md = rendered(&s.whole(), &["--format", "markdown"]);
     pos(&md, r"\[click\](https://example.invalid) \| \<img src=x\>");
     pos(&md, r"`src/a\|b.rs:3`");
     let row = md.lines().find(|l| l.contains("click")).unwrap();
@@ -56,7 +56,7 @@ fn markdown_keeps_source_text_from_linking_or_breaking_a_table() {
 fn json_nests_route_trace_and_drafts_under_each_scenario_by_id() {
     let s = sample();
     let json: Value =
-        serde_json::from_str(&rendered(&s.stream.bytes(), &["--format", "json"])).unwrap();
+        serde_json::from_str(&rendered(&s.stream.whole(), &["--format", "json"])).unwrap();
     assert_eq!(json["format"], "qapipe.change-report/v1");
     assert_eq!(json["range"]["head"]["ref"], "feature/login");
     let intents = json["intents"].as_array().unwrap();
@@ -82,10 +82,11 @@ fn json_nests_route_trace_and_drafts_under_each_scenario_by_id() {
 
 #[test]
 fn json_without_intents_has_an_empty_list_and_says_so() {
-    let json: Value = serde_json::from_str(&rendered(b"", &["--format", "json"])).unwrap();
+    let whole = Stream::default().whole();
+    let json: Value = serde_json::from_str(&rendered(&whole, &["--format", "json"])).unwrap();
     assert_eq!(json["intents"], Value::Array(vec![]));
     assert_eq!(json["summary"], "no behaviour-bearing change found");
-    assert!(json["range"].is_null());
+    assert_eq!(json["missing_stages"], Value::Array(vec![]));
 }
 
 #[test]
@@ -124,7 +125,7 @@ fn sarif_has_the_required_top_level_tool_and_rule_fields() {
 fn sarif_has_a_result_per_required_and_recommended_scenario_only() {
     let s = sample();
     let sarif: Value =
-        serde_json::from_str(&rendered(&s.stream.bytes(), &["--format", "sarif"])).unwrap();
+        serde_json::from_str(&rendered(&s.stream.whole(), &["--format", "sarif"])).unwrap();
     let results = sarif["runs"][0]["results"].as_array().unwrap();
     let rules = sarif["runs"][0]["tool"]["driver"]["rules"]
         .as_array()
@@ -170,7 +171,7 @@ fn sarif_locations_come_from_direct_and_supporting_evidence_with_a_line() {
         ],
     );
     s.route(&sc, Decision::Required, ActionKind::ReviewScenario, None);
-    let sarif: Value = serde_json::from_str(&rendered(&s.bytes(), &["--format", "sarif"])).unwrap();
+    let sarif: Value = serde_json::from_str(&rendered(&s.whole(), &["--format", "sarif"])).unwrap();
     let locations: Vec<(String, u64)> = sarif["runs"][0]["results"][0]["locations"]
         .as_array()
         .unwrap()
@@ -237,7 +238,7 @@ fn github_escapes_properties_and_messages_as_documented() {
         vec![at("dir,x/a:b.rs", 3, Relation::Direct, "x")],
     );
     s.route(&sc, Decision::Required, ActionKind::ReviewScenario, None);
-    let out = rendered(&s.bytes(), &["--format", "github"]);
+    let out = rendered(&s.whole(), &["--format", "github"]);
     let first = out.lines().next().unwrap();
     assert!(
         first.starts_with("::warning file=dir%2Cx/a%3Ab.rs,line=3,title=a%2C b%3A 100%25::"),
@@ -249,7 +250,7 @@ fn github_escapes_properties_and_messages_as_documented() {
 #[test]
 fn the_agent_line_puts_routes_first_with_their_action_contract() {
     let s = sample();
-    let line = rendered(&s.stream.bytes(), &["--format", "agent"]);
+    let line = rendered(&s.stream.whole(), &["--format", "agent"]);
     assert_eq!(line.matches('\n').count(), 1);
     assert!(line.starts_with("{\"format\":\"qapipe.agent/v1\",\"routes\":[{\"scenario\":"));
     let v: Value = serde_json::from_str(&line).unwrap();
@@ -309,7 +310,7 @@ fn huge(n: usize) -> Vec<u8> {
             )),
         );
     }
-    s.bytes()
+    s.whole()
 }
 
 #[test]
@@ -415,7 +416,7 @@ fn a_sarif_result_on_commit_wording_sits_at_the_top_of_its_intents_files() {
         Some(cargo("cargo test -p receipts", CommandScope::Package)),
     );
     let sarif: Value =
-        serde_json::from_str(&rendered(&stream.bytes(), &["--format", "sarif"])).unwrap();
+        serde_json::from_str(&rendered(&stream.whole(), &["--format", "sarif"])).unwrap();
     let locations: Vec<(&str, u64)> = sarif["runs"][0]["results"][0]["locations"]
         .as_array()
         .unwrap()

@@ -52,7 +52,7 @@ fn attacked() -> Vec<u8> {
         ActionKind::ReviewScenario,
         None,
     );
-    s.bytes()
+    s.whole()
 }
 
 fn assert_clean(format: &str, out: &str) {
@@ -112,7 +112,7 @@ fn the_count_is_in_json_agent_and_the_text_footer() {
 
 #[test]
 fn a_clean_stream_has_a_zero_count_and_no_footer() {
-    let text = rendered(&common::sample().stream.bytes(), &[]);
+    let text = rendered(&common::sample().stream.whole(), &[]);
     assert!(!text.contains("neutralized"), "{text}");
 }
 

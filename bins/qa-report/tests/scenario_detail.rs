@@ -9,11 +9,11 @@ use qa_shared::graph::{EdgeKind, Impact, NodeKind};
 use qa_shared::untrusted::MARKER;
 
 fn text(s: &Stream) -> String {
-    rendered(&s.bytes(), &[])
+    rendered(&s.whole(), &[])
 }
 
 fn markdown(s: &Stream) -> String {
-    rendered(&s.bytes(), &["--format", "markdown"])
+    rendered(&s.whole(), &["--format", "markdown"])
 }
 
 /// The scenario lines of a text report (`    - [..] title (kind..)`).
@@ -161,7 +161,7 @@ const PRIORITIES: [&str; 4] = ["required", "recommended", "review-only", "critic
 
 #[test]
 fn each_routed_scenario_line_shows_one_priority_the_route_decision() {
-    let out = rendered(&sample().stream.bytes(), &[]);
+    let out = rendered(&sample().stream.whole(), &[]);
     let lines = scenario_lines(&out);
     assert_eq!(lines.len(), 4, "{out}");
     for line in lines {
@@ -347,7 +347,7 @@ fn the_record_names_come_first_and_the_graph_adds_no_duplicate() {
 fn json_and_agent_keep_the_scenario_records_own_fields() {
     let s = shop("Pay now submits", on_button(), &[BUTTON]);
     let json: serde_json::Value =
-        serde_json::from_str(&rendered(&s.bytes(), &["--format", "json"])).unwrap();
+        serde_json::from_str(&rendered(&s.whole(), &["--format", "json"])).unwrap();
     let scenario = &json["intents"][0]["scenarios"][0];
     assert!(scenario.get("reaches").is_none(), "{scenario:#}");
     assert!(scenario.get("reach").is_none(), "{scenario:#}");
@@ -355,6 +355,6 @@ fn json_and_agent_keep_the_scenario_records_own_fields() {
     assert_eq!(scenario["route"]["decision"], "required");
     assert_eq!(scenario["steps"], serde_json::json!(["sign in"]));
     assert_eq!(json["records"]["node"], 6);
-    let agent = rendered(&s.bytes(), &["--format", "agent"]);
+    let agent = rendered(&s.whole(), &["--format", "agent"]);
     assert!(!agent.contains("/checkout"), "{agent}");
 }

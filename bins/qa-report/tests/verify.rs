@@ -54,10 +54,16 @@ fn a_valid_stream_passes_with_a_summary_per_kind() {
 }
 
 #[test]
-fn an_empty_stream_passes() {
+fn an_empty_stream_is_not_a_pass() {
     let out = verify(b"", &[]);
-    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("0 records (none); 0 problems"));
+    assert!(
+        stderr(&out)
+            .ends_with("qa-report: error: stdin: no records: did an upstream stage fail?\n"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]

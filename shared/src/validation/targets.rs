@@ -125,6 +125,7 @@ impl Targets {
 fn declared_test(evidence: &Evidence) -> Option<KnownTest> {
     static PY: OnceLock<Regex> = OnceLock::new();
     static GO: OnceLock<Regex> = OnceLock::new();
+    static JVM: OnceLock<Regex> = OnceLock::new();
     if evidence.line == 0 {
         return None;
     }
@@ -132,6 +133,13 @@ fn declared_test(evidence: &Evidence) -> Option<KnownTest> {
         PY.get_or_init(|| Regex::new(r"^\s*(?:async\s+)?def\s+(test\w*)\s*\(").expect("valid"))
     } else if evidence.file.ends_with("_test.go") {
         GO.get_or_init(|| Regex::new(r"^\s*func\s+(Test\w*)\s*\(").expect("valid"))
+    } else if crate::validation::jvm::test_class(&evidence.file).is_some() {
+        // A method of a JUnit test class (`void rejectsExpired()`, `fun rejectsExpired()`):
+        // the class is a test class by name, so its `void` methods are its tests.
+        JVM.get_or_init(|| {
+            Regex::new(r"^\s*(?:public\s+|protected\s+)?(?:void|fun)\s+([A-Za-z_]\w*)\s*\(\s*\)")
+                .expect("valid")
+        })
     } else {
         return None;
     };
@@ -238,5 +246,32 @@ mod tests {
         assert_eq!(targets.tests_in("tests/test_login.py"), ["test_expired"]);
         assert_eq!(targets.tests_in("auth/login_test.go"), ["TestExpired"]);
         assert!(targets.tests_in("auth/login.go").is_empty());
+    }
+
+    #[test]
+    fn a_void_method_of_a_junit_test_class_is_a_changed_test_and_of_another_class_is_not() {
+        let test = evidence(
+            "src/test/java/shop/LoginTest.java",
+            12,
+            "    void rejectsExpiredToken() {",
+        );
+        assert_eq!(
+            declared_test(&test).map(|t| t.ident),
+            Some("rejectsExpiredToken".to_string())
+        );
+        let kotlin = evidence("src/test/kotlin/CartTests.kt", 3, "    fun addsItem() {");
+        assert!(declared_test(&kotlin).is_some());
+        let main = evidence(
+            "src/main/java/shop/Login.java",
+            12,
+            "    void rejectsExpiredToken() {",
+        );
+        assert_eq!(declared_test(&main), None);
+        let call = evidence(
+            "src/test/java/shop/LoginTest.java",
+            13,
+            "        login.reject();",
+        );
+        assert_eq!(declared_test(&call), None);
     }
 }

@@ -5,7 +5,6 @@
 
 pub mod folder;
 pub mod ignore;
-pub mod intake;
 pub mod json;
 pub mod junit;
 pub mod lock;
@@ -15,6 +14,10 @@ pub mod status;
 pub mod text;
 pub mod verdict;
 
+use crate::flow::{self, Flow};
+use crate::input::Input;
+use crate::out::Saved;
+use crate::reading::{self, Models};
 use crate::render::Format;
 use crate::BY;
 use anyhow::Context as _;
@@ -22,7 +25,8 @@ use model::{Acceptance, CriterionView};
 use qa_shared::acceptance::{CriterionOutcome, EventData, PlanData};
 use qa_shared::envelope::Src;
 use qa_shared::exit::{failure, Exit};
-use qa_shared::{clock, Envelope, Kind, Record};
+use qa_shared::{clock, Kind, Record};
+use serde::Deserialize as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use verdict::Decided;
@@ -45,12 +49,8 @@ impl View<'_> {
 }
 
 /// How one acceptance report is made.
-pub struct Settings<'a> {
-    /// Names the input in messages.
-    pub source: &'a str,
+pub struct Settings {
     pub format: Format,
-    /// The folder run folders go in; None writes no files.
-    pub out: Option<PathBuf>,
     /// The stamp the run id starts with (taken when the run started).
     pub stamp: String,
     pub started: Instant,
@@ -73,32 +73,36 @@ pub fn check_format(format: Format) -> anyhow::Result<()> {
     }
 }
 
-/// The rendered report for stdout and the exit code the verdict maps to. Writes the run
-/// folder under `settings.out` first, so the report can name its files.
-pub fn report(stream: &[u8], settings: &Settings<'_>) -> anyhow::Result<(String, Exit)> {
+/// The rendered report for stdout and the exit code the verdict maps to. With `saved`
+/// (the stream saved for the folder run folders go in), first writes the run folder, so
+/// the report can name its files.
+pub fn report(
+    report: &Acceptance,
+    saved: Option<Saved>,
+    settings: &Settings,
+) -> anyhow::Result<(String, Exit)> {
     check_format(settings.format)?;
-    let report = model::read(settings.source, stream)?;
-    let decided = verdict::decide(&report, settings.interrupted);
+    let decided = verdict::decide(report, settings.interrupted);
     let mut from: Vec<String> = report.plan.iter().map(|p| p.id.clone()).collect();
     from.extend(report.observation_ids.iter().cloned());
     from.extend(report.verifies.iter().map(|v| v.id.clone()));
     let record = Record::new(Kind::Verdict, BY, from, Src::new(), &decided.data)?;
-    let paths = match &settings.out {
-        Some(out) => {
+    let paths = match &saved {
+        Some(saved) => {
             let plan_sha = report.plan.as_ref().map(|p| p.data.sha256.as_str());
             let run = folder::run_id(&settings.stamp, plan_sha);
-            Some(folder::create(out, &run)?)
+            Some(folder::create(&saved.dir, &run)?)
         }
         None => None,
     };
     let view = View {
-        report: &report,
+        report,
         verdict: &decided,
         verdict_id: &record.id,
         paths: paths.as_ref(),
     };
-    if let Some(paths) = &paths {
-        write_folder(stream, &view, &record, paths, settings)?;
+    if let (Some(saved), Some(paths)) = (saved, &paths) {
+        write_folder(saved, &view, &record, paths, settings)?;
         if let Some(warning) = ignore::warning(&paths.dir) {
             eprintln!("qa-report: warning: {warning}");
         }
@@ -114,18 +118,13 @@ pub fn report(stream: &[u8], settings: &Settings<'_>) -> anyhow::Result<(String,
 /// report.json, report.md, junit.xml, records.ndjson (the input, then the verdict),
 /// events.ndjson (the input's events, then qa-report's own) and SHA256SUMS.
 fn write_folder(
-    stream: &[u8],
+    mut saved: Saved,
     view: &View<'_>,
     verdict: &Record,
     paths: &folder::ReportPaths,
-    settings: &Settings<'_>,
+    settings: &Settings,
 ) -> anyhow::Result<()> {
-    let mut records = stream.to_vec();
-    if !records.is_empty() && !records.ends_with(b"\n") {
-        records.push(b'\n');
-    }
-    records.extend(verdict.to_line());
-    records.push(b'\n');
+    saved.append_line(&verdict.to_line())?;
     let mut events = view.report.event_lines.clone();
     let elapsed = u64::try_from(settings.started.elapsed().as_millis()).unwrap_or(u64::MAX);
     if let Some(signal) = settings.interrupted {
@@ -149,14 +148,19 @@ fn write_folder(
             paths.run
         ),
     )?);
-    crate::out::write(
+    saved.keep(
         &paths.dir,
         &[
-            (folder::REPORT_JSON, json::render(view).as_bytes()),
-            (folder::REPORT_MD, markdown::render(view).as_bytes()),
-            (folder::JUNIT, junit::render(view).as_bytes()),
-            (folder::RECORDS, &records),
-            (folder::EVENTS, &events),
+            (folder::REPORT_JSON, &|w| {
+                w.write_all(json::render(view).as_bytes())
+            }),
+            (folder::REPORT_MD, &|w| {
+                w.write_all(markdown::render(view).as_bytes())
+            }),
+            (folder::JUNIT, &|w| {
+                w.write_all(junit::render(view).as_bytes())
+            }),
+            (folder::EVENTS, &|w| w.write_all(&events)),
         ],
     )
 }
@@ -195,7 +199,8 @@ pub struct Run<'a> {
 }
 
 /// An acceptance run: takes the project lock before reading, reads the stream while
-/// watching for SIGINT/SIGTERM, verifies it, reports, and releases the lock.
+/// watching for SIGINT/SIGTERM (and for what upstream stages finish after one), verifies
+/// it, reports, and releases the lock.
 pub fn run(args: &Run<'_>) -> anyhow::Result<(String, Exit)> {
     let started = Instant::now();
     check_format(args.format)?;
@@ -208,57 +213,51 @@ pub fn run(args: &Run<'_>) -> anyhow::Result<(String, Exit)> {
     qa_shared::cancel::install().context("installing the signal handlers")?;
     let stamp = clock::compact();
     let lock = lock::Lock::acquire(args.repo, &stamp)?;
-    let source = if args.input.as_os_str() == "-" {
-        "stdin".to_string()
-    } else {
-        args.input.display().to_string()
-    };
+    let mut input = Input::open(args.input).with_grace(GRACE);
+    input.save_into(Saved::begin(&runs_folder(args.repo, args.out))?);
     let mut named = false;
-    let intake = intake::read(args.input, |line| {
-        if !named {
-            if let Some(plan) = plan_of(line) {
+    let pass = reading::pass(&mut input, args.max_problems, Models::Both, |envelope| {
+        if !named && envelope.known_kind() == Some(Kind::Plan) {
+            if let Ok(plan) = PlanData::deserialize(&envelope.data) {
                 named = true;
-                lock.rename(&folder::run_id(&stamp, Some(&plan.sha256)))?;
+                lock.rename(&folder::run_id(&stamp, Some(&plan.sha256)))
+                    .context("while reading the stream")?;
             }
         }
         Ok(())
     })?;
-    let (stream, interrupted) = match intake {
-        intake::Intake::Complete(stream) => (stream, qa_shared::cancel::requested()),
-        intake::Intake::Cancelled(stream, signal) => (stream, Some(signal)),
-    };
-    let summary = crate::verify::verify(&stream[..], args.max_problems)
-        .with_context(|| format!("reading {source}"))?;
-    if summary.problem_count > 0 {
-        for message in summary.messages(&source) {
+    let source = input.source.clone();
+    let interrupted = input.interrupted().or_else(qa_shared::cancel::requested);
+    if pass.summary.problem_count > 0 {
+        for message in pass.summary.messages(&source) {
             eprintln!("qa-report: {message}");
         }
         return Ok((String::new(), Exit::DataErr));
     }
-    if interrupted.is_none() && !named {
-        return Err(failure(
-            Exit::DataErr,
-            format!("{source} has no plan record: not an acceptance stream (start it with qa-intent --plan)"),
-        ));
+    if interrupted.is_none() {
+        match pass.stages.flow() {
+            None => return Err(failure(Exit::Incomplete, flow::no_flow(&source, &pass.summary.per_kind))),
+            Some(Flow::Change) => {
+                return Err(failure(
+                    Exit::DataErr,
+                    format!("{source} has no plan record: not an acceptance stream (start it with qa-intent --plan)"),
+                ))
+            }
+            Some(Flow::Acceptance) => {}
+        }
     }
+    let mut report = pass.acceptance?;
+    report.missing = pass.stages.missing();
     let settings = Settings {
-        source: &source,
         format: args.format,
-        out: Some(runs_folder(args.repo, args.out)),
         stamp,
         started,
         interrupted,
     };
-    let result = report(&stream, &settings);
+    let result = self::report(&report, input.take_saved(), &settings);
     drop(lock);
     result
 }
 
-/// The plan data of a `plan` record line; None for any other line.
-fn plan_of(line: &[u8]) -> Option<PlanData> {
-    let envelope = Envelope::parse(line).ok()?;
-    if envelope.known_kind() != Some(Kind::Plan) {
-        return None;
-    }
-    serde_json::from_value(envelope.data).ok()
-}
+/// How long qa-report keeps reading after a signal for what upstream stages finish.
+const GRACE: std::time::Duration = std::time::Duration::from_secs(2);

@@ -2,15 +2,15 @@
 //! criteria (each with its checks, routes and final observations), recaptures and events,
 //! every source-derived string cleaned by one `Boundary`.
 
-use crate::model::{each_record, DiagView, Linked, Severity};
+use crate::model::{DiagView, Linked, Severity};
 use qa_shared::acceptance::{
     BuildData, BuildVerifyData, CallStatus, CheckRouteData, CheckSpecData, CriterionData,
     EventData, ObservationData, ObservationStatus, PlanData, SourceKind, TargetData,
     TargetVerifyData,
 };
-use qa_shared::ndjson::{self, LineReader};
-use qa_shared::untrusted::Boundary;
-use qa_shared::{Exit, Kind};
+use qa_shared::ndjson;
+use qa_shared::untrusted::{self, Boundary};
+use qa_shared::{Envelope, Exit, Kind};
 use serde::Serialize;
 use std::collections::HashMap;
 
@@ -51,6 +51,9 @@ pub struct Acceptance {
     pub cancelled: Option<Exit>,
     /// Instruction-like spans replaced by the marker.
     pub neutralized: u64,
+    /// The acceptance flow's stages that left no records: never a pass.
+    #[serde(skip)]
+    pub missing: Vec<&'static str>,
 }
 
 /// One criterion with its checks.
@@ -82,17 +85,6 @@ pub struct CheckView {
     pub observation: Option<Linked<ObservationData>>,
 }
 
-/// True when the stream holds a `plan` record: an acceptance stream.
-pub fn has_plan(bytes: &[u8]) -> bool {
-    let mut reader = LineReader::new(bytes);
-    while let Some(Ok((_, raw))) = reader.next_line() {
-        if qa_shared::Envelope::parse(raw).is_ok_and(|e| e.known_kind() == Some(Kind::Plan)) {
-            return true;
-        }
-    }
-    false
-}
-
 /// What arrives before it can be joined.
 #[derive(Default)]
 struct Pending {
@@ -101,17 +93,29 @@ struct Pending {
     observations: HashMap<String, Linked<ObservationData>>,
 }
 
-/// Reads a verified acceptance stream. `source` names the input in messages; a record of a
-/// kind this report reads whose data does not fit its contract is bad input (exit 65).
-pub fn read(source: &str, bytes: &[u8]) -> anyhow::Result<Acceptance> {
-    let mut boundary = Boundary::new();
-    let mut report = Acceptance::default();
-    let mut profile: Option<serde_json::Value> = None;
-    let mut pending = Pending::default();
-    each_record(source, bytes, |line, raw, mut envelope| {
+/// Reads a verified acceptance stream record by record into an [`Acceptance`]. A record
+/// of a kind this report reads whose data does not fit its contract is bad input (exit 65).
+#[derive(Default)]
+pub struct Builder {
+    boundary: Boundary,
+    report: Acceptance,
+    profile: Option<serde_json::Value>,
+    pending: Pending,
+}
+
+impl Builder {
+    /// Takes the record on line `line` of `source`; `raw` is its line as read.
+    pub fn take(
+        &mut self,
+        source: &str,
+        line: u64,
+        raw: &[u8],
+        envelope: &Envelope,
+    ) -> anyhow::Result<()> {
         let Some(kind) = envelope.known_kind() else {
             return Ok(());
         };
+        let report = &mut self.report;
         if kind == Kind::Event {
             report.event_lines.extend_from_slice(raw);
             report.event_lines.push(b'\n');
@@ -119,7 +123,10 @@ pub fn read(source: &str, bytes: &[u8]) -> anyhow::Result<Acceptance> {
         if !READ.contains(&kind) {
             return Ok(());
         }
-        boundary.clean_json(&mut envelope.data);
+        let mut envelope = envelope.clone();
+        self.boundary.clean_json(&mut envelope.data);
+        untrusted::reveal_json(&mut envelope.data);
+        let pending = &mut self.pending;
         let id = envelope.id.clone();
         match kind {
             Kind::Plan => {
@@ -166,7 +173,7 @@ pub fn read(source: &str, bytes: &[u8]) -> anyhow::Result<Acceptance> {
                 id,
                 data: ndjson::data_of(source, line, &envelope)?,
             }),
-            Kind::Profile => profile = Some(envelope.data.clone()),
+            Kind::Profile => self.profile = Some(envelope.data),
             Kind::Build => report.builds.push(Linked {
                 id,
                 data: ndjson::data_of(source, line, &envelope)?,
@@ -187,11 +194,21 @@ pub fn read(source: &str, bytes: &[u8]) -> anyhow::Result<Acceptance> {
             _ => unreachable!("only read kinds reach here"),
         }
         Ok(())
-    })?;
-    report.production = production(&report, profile.as_ref());
-    assemble(&mut report, pending);
-    report.neutralized = boundary.count();
-    Ok(report)
+    }
+
+    /// The report, checks nested under their criteria.
+    pub fn finish(self) -> Acceptance {
+        let Builder {
+            boundary,
+            mut report,
+            profile,
+            pending,
+        } = self;
+        report.production = production(&report, profile.as_ref());
+        assemble(&mut report, pending);
+        report.neutralized = boundary.count();
+        report
+    }
 }
 
 /// The kinds an acceptance report reads; others only pass into records.ndjson.

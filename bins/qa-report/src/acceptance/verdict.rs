@@ -165,6 +165,11 @@ pub fn decide(report: &Acceptance, interrupted: Option<Exit>) -> Decided {
     if report.plan.is_none() {
         reasons.push("no plan record in the stream".to_string());
     }
+    // A cancelled run ends early by its nature; the cancellation is its reason.
+    let ends_early = !report.missing.is_empty() && cancelled.is_none();
+    if ends_early {
+        reasons.push(crate::flow::ends_early(&report.missing));
+    }
     if report.criteria.is_empty() {
         reasons.push("no criteria".to_string());
     }
@@ -198,7 +203,7 @@ pub fn decide(report: &Acceptance, interrupted: Option<Exit>) -> Decided {
         (VerdictStatus::Cancelled, signal)
     } else if counts.fail > 0 {
         (VerdictStatus::Fail, Exit::Fail)
-    } else if counts.unverified > 0 || !established || report.plan.is_none() {
+    } else if counts.unverified > 0 || !established || report.plan.is_none() || ends_early {
         (VerdictStatus::Incomplete, Exit::Incomplete)
     } else {
         (VerdictStatus::Pass, Exit::Success)

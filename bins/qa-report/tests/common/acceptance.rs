@@ -180,7 +180,37 @@ impl Stream {
     }
 }
 
-/// A plan with one request criterion `greets` whose check `home` passes.
+impl Stream {
+    /// What qa-trace adds at the end of an acceptance flow: a trace (of the first
+    /// criterion; its shape is not what these tests are about).
+    pub fn traced(&mut self) -> String {
+        let criterion = self
+            .records
+            .iter()
+            .find(|r| r.kind == "criterion")
+            .map(|r| r.id.clone());
+        self.push(
+            Kind::Trace,
+            criterion.iter().cloned().collect(),
+            serde_json::json!({"subject": criterion.unwrap_or_default(), "state": "traceable", "path": [], "execution": "not-run"}),
+        )
+    }
+
+    /// The stream as a whole acceptance flow leaves it: with the recapture of
+    /// `qa-fetch --verify` (the target unchanged) and qa-trace's trace, so what a test
+    /// judges is its own records, not a stream that ends early.
+    pub fn finished(&self) -> Vec<u8> {
+        let mut whole = Stream {
+            records: self.records.clone(),
+        };
+        whole.verify(true);
+        whole.traced();
+        whole.bytes()
+    }
+}
+
+/// A plan with one request criterion `greets` whose check `home` passes, through the
+/// whole flow.
 pub fn passing() -> Stream {
     let mut s = Stream::default();
     s.plan();
@@ -188,5 +218,6 @@ pub fn passing() -> Stream {
     s.event("check", "1 of 1 checks done");
     s.observed("home", "greets", ObservationStatus::Pass);
     s.verify(true);
+    s.traced();
     s
 }

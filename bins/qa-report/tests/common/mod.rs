@@ -261,6 +261,39 @@ impl Stream {
         id
     }
 
+    /// The stream as the whole change flow leaves it: with a record from each stage that
+    /// wrote none here (qa-diff's range, qa-intent's diag when there is no intent, a qa-route capability
+    /// when nothing is routed, a trace of the first scenario when none is traced), so what
+    /// a test reads is its own records, not a stream that ends early.
+    pub fn whole(&self) -> Vec<u8> {
+        let has = |kinds: &[&str]| {
+            self.records
+                .iter()
+                .any(|r| kinds.contains(&r.kind.as_str()))
+        };
+        let mut whole = Stream::default();
+        if !has(&["range"]) {
+            whole.range();
+        }
+        whole.records.extend(self.records.iter().cloned());
+        if !has(&["intent", "scenario"]) {
+            let record = Diag::new(Severity::Info, "qa-intent", "behavior graph: 0 nodes")
+                .into_record(BY, vec![])
+                .unwrap();
+            whole.records.push(record);
+        }
+        if !has(&["capability", "route"]) {
+            whole.capability(CapabilityName::ChangeIntent, CapabilityStatus::Available);
+        }
+        if !has(&["trace"]) {
+            let first = self.records.iter().find(|r| r.kind == "scenario");
+            if let Some(scenario) = first.map(|r| r.id.clone()) {
+                whole.trace(&scenario);
+            }
+        }
+        whole.bytes()
+    }
+
     pub fn bytes(&self) -> Vec<u8> {
         let mut out = Vec::new();
         for r in &self.records {
