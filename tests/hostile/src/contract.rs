@@ -60,7 +60,11 @@ impl Verdicts {
         if outcome.stderr.contains("panicked") || outcome.code == Some(101) {
             breach("panicked".into());
         }
-        let lines: Vec<&str> = outcome.stderr.lines().collect();
+        let lines: Vec<&str> = outcome
+            .stderr
+            .lines()
+            .filter(|l| !(stage.summarizes && is_summary(stage.name, l)))
+            .collect();
         let one_line_naming = |names: &[String]| -> Option<String> {
             if lines.len() != 1 {
                 return Some(format!("{} lines on stderr, not one", lines.len()));
@@ -156,6 +160,16 @@ fn lost(stdout: &[u8], kept: &[&[u8]]) -> Option<String> {
         }
     }
     None
+}
+
+/// True for the summary line a stage that reads the whole stream ends with on stderr:
+/// `NAME: 7 records (commit 1, ...); 1 problem`.
+fn is_summary(name: &str, line: &str) -> bool {
+    line.strip_prefix(name)
+        .and_then(|rest| rest.strip_prefix(": "))
+        .is_some_and(|rest| {
+            rest.starts_with(|c: char| c.is_ascii_digit()) && rest.contains(" records")
+        })
 }
 
 fn clip(text: &str) -> String {

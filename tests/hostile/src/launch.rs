@@ -152,6 +152,20 @@ impl Launch {
     }
 }
 
+/// Runs every launch at once (each bounded by [`BOUND`], so a case that hangs in every
+/// stage costs one bound, not nine) and returns their outcomes in order.
+pub fn run_all(launches: Vec<Launch>) -> Vec<Outcome> {
+    std::thread::scope(|scope| {
+        let runs: Vec<_> = launches
+            .into_iter()
+            .map(|launch| scope.spawn(move || launch.run()))
+            .collect();
+        runs.into_iter()
+            .map(|run| run.join().expect("a launch thread"))
+            .collect()
+    })
+}
+
 /// Reads a pipe to its end on a thread, keeping at most 64 MiB.
 fn reader(pipe: impl Read + Send + 'static) -> std::thread::JoinHandle<Vec<u8>> {
     std::thread::spawn(move || {

@@ -8,5 +8,5 @@ pub mod records;
 pub mod stages;
 
 pub use contract::{Expect, Verdicts};
-pub use launch::{Launch, Outcome, BOUND};
+pub use launch::{run_all, Launch, Outcome, BOUND};
 pub use stages::{Fixture, Stage, STAGES};

@@ -15,6 +15,9 @@ pub struct Stage {
     /// Forwards the records it reads (a filter): what it forwarded before a bad line must
     /// still be on its stdout.
     pub forwards: bool,
+    /// Ends a stream it could not read with its documented one-line summary on stderr
+    /// (`qa-report: 7 records (...); 1 problem`) after the line saying what is wrong.
+    pub summarizes: bool,
     args: fn(&Fixture, &OsStr) -> Vec<OsString>,
 }
 
@@ -23,6 +26,7 @@ pub const STAGES: &[Stage] = &[
     Stage {
         name: "qa-diff",
         forwards: true,
+        summarizes: false,
         args: |f, input| {
             args(&[
                 OsStr::new("--repo"),
@@ -35,6 +39,7 @@ pub const STAGES: &[Stage] = &[
     Stage {
         name: "qa-intent",
         forwards: true,
+        summarizes: false,
         args: |f, input| {
             args(&[
                 OsStr::new("--repo"),
@@ -47,6 +52,7 @@ pub const STAGES: &[Stage] = &[
     Stage {
         name: "qa-route",
         forwards: true,
+        summarizes: false,
         args: |f, input| {
             args(&[
                 OsStr::new("--repo"),
@@ -59,11 +65,13 @@ pub const STAGES: &[Stage] = &[
     Stage {
         name: "qa-trace",
         forwards: true,
+        summarizes: false,
         args: |_, input| args(&[OsStr::new("--in"), input]),
     },
     Stage {
         name: "qa-fetch",
         forwards: true,
+        summarizes: false,
         args: |f, input| {
             args(&[
                 OsStr::new("--repo"),
@@ -76,6 +84,7 @@ pub const STAGES: &[Stage] = &[
     Stage {
         name: "qa-check",
         forwards: true,
+        summarizes: false,
         args: |f, input| {
             args(&[
                 OsStr::new("--repo"),
@@ -88,6 +97,7 @@ pub const STAGES: &[Stage] = &[
     Stage {
         name: "qa-report",
         forwards: false,
+        summarizes: true,
         args: |f, input| {
             args(&[
                 OsStr::new("--repo"),
@@ -100,6 +110,7 @@ pub const STAGES: &[Stage] = &[
     Stage {
         name: "qa-profile",
         forwards: true,
+        summarizes: false,
         args: |f, input| {
             args(&[
                 OsStr::new("--ndjson"),
@@ -112,6 +123,7 @@ pub const STAGES: &[Stage] = &[
     Stage {
         name: "qa-manifest",
         forwards: false,
+        summarizes: false,
         args: |f, input| {
             args(&[
                 OsStr::new("--repo"),

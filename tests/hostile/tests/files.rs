@@ -3,7 +3,7 @@
 //! `/dev/zero`, invalid UTF-8, nesting 100k deep, duplicate keys. Each is refused with
 //! its documented exit code and one line naming the file, or stops on the signal.
 
-use qa_hostile_tests::{Expect, Fixture, Launch, Verdicts, STAGES};
+use qa_hostile_tests::{run_all, Expect, Fixture, Launch, Verdicts, STAGES};
 use std::ffi::OsString;
 use std::path::Path;
 use std::time::Duration;
@@ -75,10 +75,19 @@ fn stage(name: &str) -> &'static qa_hostile_tests::Stage {
 /// exit code and one line naming the file.
 fn bad_content(case: &str, name: &str, content: impl Fn(&FileStage) -> Vec<u8>) {
     let fixture = Fixture::new();
+    let files: Vec<_> = FILE_STAGES
+        .iter()
+        .map(|fs| fixture.file(&format!("{}-{name}", fs.what), &content(fs)))
+        .collect();
+    let outcomes = run_all(
+        FILE_STAGES
+            .iter()
+            .zip(&files)
+            .map(|(fs, file)| launch(&fixture, fs, file))
+            .collect(),
+    );
     let mut verdicts = Verdicts::new();
-    for fs in FILE_STAGES {
-        let file = fixture.file(&format!("{}-{name}", fs.what), &content(fs));
-        let outcome = launch(&fixture, fs, &file).run();
+    for ((fs, file), outcome) in FILE_STAGES.iter().zip(&files).zip(&outcomes) {
         let expect = Expect::Refused {
             code: fs.bad,
             names: vec![file.display().to_string()],
@@ -103,11 +112,16 @@ fn a_fifo_with_no_writer_where_a_file_is_expected_is_refused_or_stops_on_sigint(
         .status()
         .unwrap()
         .success());
+    let outcomes = run_all(
+        FILE_STAGES
+            .iter()
+            .map(|fs| {
+                launch(&fixture, fs, &fifo).signal_after(Duration::from_millis(500), libc::SIGINT)
+            })
+            .collect(),
+    );
     let mut verdicts = Verdicts::new();
-    for fs in FILE_STAGES {
-        let outcome = launch(&fixture, fs, &fifo)
-            .signal_after(Duration::from_millis(500), libc::SIGINT)
-            .run();
+    for (fs, outcome) in FILE_STAGES.iter().zip(&outcomes) {
         let expect = Expect::Stopped {
             code: 130,
             refusals: fs.not_regular.to_vec(),
@@ -127,9 +141,14 @@ fn a_fifo_with_no_writer_where_a_file_is_expected_is_refused_or_stops_on_sigint(
 #[test]
 fn dev_zero_where_a_file_is_expected_is_refused_before_it_is_read() {
     let fixture = Fixture::new();
+    let outcomes = run_all(
+        FILE_STAGES
+            .iter()
+            .map(|fs| launch(&fixture, fs, Path::new("/dev/zero")))
+            .collect(),
+    );
     let mut verdicts = Verdicts::new();
-    for fs in FILE_STAGES {
-        let outcome = launch(&fixture, fs, Path::new("/dev/zero")).run();
+    for (fs, outcome) in FILE_STAGES.iter().zip(&outcomes) {
         let expect = Expect::Stopped {
             // No signal is sent: only a refusal passes.
             code: -1,
