@@ -14,7 +14,7 @@ fn inputs(dir: &Path) -> Vec<PathBuf> {
     };
     let mut files: Vec<PathBuf> = entries
         .map(|e| e.expect("a directory entry").path())
-        .filter(|p| p.is_file() && !p.file_name().is_some_and(|n| n == "README.md"))
+        .filter(|p| p.is_file() && p.file_name().is_none_or(|n| n != "README.md"))
         .collect();
     files.sort();
     files

@@ -95,7 +95,7 @@ fn bad_content(case: &str, name: &str, content: impl Fn(&FileStage) -> Vec<u8>) 
         verdicts.check(
             &format!("{case} ({})", fs.what),
             stage(fs.stage),
-            &outcome,
+            outcome,
             &expect,
             &[],
         );
@@ -130,7 +130,7 @@ fn a_fifo_with_no_writer_where_a_file_is_expected_is_refused_or_stops_on_sigint(
         verdicts.check(
             &format!("a FIFO as the {}", fs.what),
             stage(fs.stage),
-            &outcome,
+            outcome,
             &expect,
             &[],
         );
@@ -158,7 +158,7 @@ fn dev_zero_where_a_file_is_expected_is_refused_before_it_is_read() {
         verdicts.check(
             &format!("/dev/zero as the {}", fs.what),
             stage(fs.stage),
-            &outcome,
+            outcome,
             &expect,
             &[],
         );
