@@ -9,4 +9,4 @@ pub mod stages;
 
 pub use contract::{Expect, Verdicts};
 pub use launch::{run_all, Launch, Outcome, BOUND};
-pub use stages::{Fixture, Stage, STAGES};
+pub use stages::{launch, Arg, Fixture, Stage, STAGES};

@@ -9,6 +9,22 @@ use std::path::{Path, PathBuf};
 
 use crate::launch::Launch;
 
+/// One command-line word of a stage run.
+#[derive(Clone, Copy)]
+pub enum Arg {
+    Word(&'static str),
+    /// The fixture repository.
+    Repo,
+    /// The stream: a path, or `-` for stdin.
+    Input,
+    /// The fixture's valid profile file.
+    Profile,
+    /// The id of the fixture stream's first scenario.
+    Scenario,
+}
+
+use Arg::{Input, Profile, Repo as RepoDir, Scenario, Word};
+
 /// A stage binary and how it reads a stream.
 pub struct Stage {
     pub name: &'static str,
@@ -18,136 +34,76 @@ pub struct Stage {
     /// Ends a stream it could not read with its documented one-line summary on stderr
     /// (`qa-report: 7 records (...); 1 problem`) after the line saying what is wrong.
     pub summarizes: bool,
-    args: fn(&Fixture, &OsStr) -> Vec<OsString>,
+    args: &'static [Arg],
+}
+
+/// `--repo REPO --in INPUT`: how most stages take a stream.
+const REPO_IN: &[Arg] = &[Word("--repo"), RepoDir, Word("--in"), Input];
+
+/// A filter stage reading `args`.
+const fn filter(name: &'static str, args: &'static [Arg]) -> Stage {
+    Stage {
+        name,
+        forwards: true,
+        summarizes: false,
+        args,
+    }
 }
 
 /// Every stage binary.
 pub const STAGES: &[Stage] = &[
-    Stage {
-        name: "qa-diff",
-        forwards: true,
-        summarizes: false,
-        args: |f, input| {
-            args(&[
-                OsStr::new("--repo"),
-                f.repo_arg(),
-                OsStr::new("--in"),
-                input,
-            ])
-        },
-    },
-    Stage {
-        name: "qa-intent",
-        forwards: true,
-        summarizes: false,
-        args: |f, input| {
-            args(&[
-                OsStr::new("--repo"),
-                f.repo_arg(),
-                OsStr::new("--in"),
-                input,
-            ])
-        },
-    },
-    Stage {
-        name: "qa-route",
-        forwards: true,
-        summarizes: false,
-        args: |f, input| {
-            args(&[
-                OsStr::new("--repo"),
-                f.repo_arg(),
-                OsStr::new("--in"),
-                input,
-            ])
-        },
-    },
-    Stage {
-        name: "qa-trace",
-        forwards: true,
-        summarizes: false,
-        args: |_, input| args(&[OsStr::new("--in"), input]),
-    },
-    Stage {
-        name: "qa-fetch",
-        forwards: true,
-        summarizes: false,
-        args: |f, input| {
-            args(&[
-                OsStr::new("--repo"),
-                f.repo_arg(),
-                OsStr::new("--in"),
-                input,
-            ])
-        },
-    },
-    Stage {
-        name: "qa-check",
-        forwards: true,
-        summarizes: false,
-        args: |f, input| {
-            args(&[
-                OsStr::new("--repo"),
-                f.repo_arg(),
-                OsStr::new("--in"),
-                input,
-            ])
-        },
-    },
+    filter("qa-diff", REPO_IN),
+    filter("qa-intent", REPO_IN),
+    filter("qa-route", REPO_IN),
+    filter("qa-trace", &[Word("--in"), Input]),
+    filter("qa-fetch", REPO_IN),
+    filter("qa-check", REPO_IN),
     Stage {
         name: "qa-report",
         forwards: false,
         summarizes: true,
-        args: |f, input| {
-            args(&[
-                OsStr::new("--repo"),
-                f.repo_arg(),
-                OsStr::new("--in"),
-                input,
-            ])
-        },
+        args: REPO_IN,
     },
-    Stage {
-        name: "qa-profile",
-        forwards: true,
-        summarizes: false,
-        args: |f, input| {
-            args(&[
-                OsStr::new("--ndjson"),
-                OsStr::new("--in"),
-                input,
-                f.profile.as_os_str(),
-            ])
-        },
-    },
+    filter(
+        "qa-profile",
+        &[Word("--ndjson"), Word("--in"), Input, Profile],
+    ),
     Stage {
         name: "qa-manifest",
         forwards: false,
         summarizes: false,
-        args: |f, input| {
-            args(&[
-                OsStr::new("--repo"),
-                f.repo_arg(),
-                OsStr::new("explain"),
-                OsStr::new(&f.scenario),
-                OsStr::new("--in"),
-                input,
-            ])
-        },
+        args: &[
+            Word("--repo"),
+            RepoDir,
+            Word("explain"),
+            Scenario,
+            Word("--in"),
+            Input,
+        ],
     },
 ];
-
-fn args(items: &[&OsStr]) -> Vec<OsString> {
-    items.iter().map(|s| s.to_os_string()).collect()
-}
 
 impl Stage {
     /// A run of this stage reading the stream `input` (a path, or `-` for stdin).
     pub fn reading(&self, fixture: &Fixture, input: impl AsRef<OsStr>) -> Launch {
-        Launch::new(bin_dir().join(self.name))
-            .args((self.args)(fixture, input.as_ref()))
-            .dir(fixture.dir())
+        launch(self.name, self.args, fixture, input.as_ref())
     }
+}
+
+/// A run of the binary `name` with `args`, `input` standing for [`Arg::Input`], in the
+/// fixture's folder.
+pub fn launch(name: &str, args: &[Arg], fixture: &Fixture, input: &OsStr) -> Launch {
+    Launch::new(bin_dir().join(name))
+        .args(args.iter().map(|arg| -> OsString {
+            match arg {
+                Word(word) => word.into(),
+                RepoDir => fixture.repo().into(),
+                Input => input.into(),
+                Profile => fixture.profile.clone().into(),
+                Scenario => fixture.scenario.clone().into(),
+            }
+        }))
+        .dir(fixture.dir())
 }
 
 /// What every case runs against.
@@ -188,32 +144,26 @@ impl Fixture {
             stream: Vec::new(),
             scenario: String::new(),
         };
-        let diff = Launch::new(bin_dir().join("qa-diff"))
-            .args([
+        let repo = fixture.repo().as_os_str().to_os_string();
+        let changes = fixture.produce(
+            "qa-diff",
+            &[
                 OsStr::new("--repo"),
-                fixture.repo_arg(),
+                &repo,
                 OsStr::new("--base"),
                 OsStr::new("HEAD~1"),
-            ])
-            .run();
-        assert_eq!(
-            diff.code,
-            Some(0),
-            "qa-diff on the fixture: {}",
-            diff.stderr
+            ],
         );
-        let changes = fixture.file("changes.ndjson", &diff.stdout);
-        let intent = Launch::new(bin_dir().join("qa-intent"))
-            .args([OsStr::new("--repo"), fixture.repo_arg(), OsStr::new("--in")])
-            .args([changes.as_os_str()])
-            .run();
-        assert_eq!(
-            intent.code,
-            Some(0),
-            "qa-intent on the fixture: {}",
-            intent.stderr
+        let changes = fixture.file("changes.ndjson", &changes);
+        fixture.stream = fixture.produce(
+            "qa-intent",
+            &[
+                OsStr::new("--repo"),
+                &repo,
+                OsStr::new("--in"),
+                changes.as_os_str(),
+            ],
         );
-        fixture.stream = intent.stdout;
         fixture.scenario = fixture
             .lines()
             .iter()
@@ -234,8 +184,13 @@ impl Fixture {
         self.repo.path()
     }
 
-    fn repo_arg(&self) -> &OsStr {
-        self.repo.path().as_os_str()
+    /// The stdout of a run of `stage` that must succeed.
+    fn produce(&self, stage: &str, args: &[&OsStr]) -> Vec<u8> {
+        let run = Launch::new(bin_dir().join(stage))
+            .args(args.iter().copied())
+            .run();
+        assert_eq!(run.code, Some(0), "{stage} on the fixture: {}", run.stderr);
+        run.stdout
     }
 
     /// The fixture stream's lines.
@@ -250,6 +205,17 @@ impl Fixture {
     pub fn file(&self, name: &str, bytes: &[u8]) -> PathBuf {
         let path = self.dir().join(name);
         std::fs::write(&path, bytes).expect("writing an input file");
+        path
+    }
+
+    /// A FIFO no process opens for writing, in [`Fixture::dir`].
+    pub fn fifo(&self, name: &str) -> PathBuf {
+        let path = self.dir().join(name);
+        let status = std::process::Command::new("mkfifo")
+            .arg(&path)
+            .status()
+            .expect("running mkfifo");
+        assert!(status.success(), "mkfifo {}", path.display());
         path
     }
 

@@ -3,8 +3,7 @@
 //! `/dev/zero`, invalid UTF-8, nesting 100k deep, duplicate keys. Each is refused with
 //! its documented exit code and one line naming the file, or stops on the signal.
 
-use qa_hostile_tests::{run_all, Expect, Fixture, Launch, Verdicts, STAGES};
-use std::ffi::OsString;
+use qa_hostile_tests::{run_all, Arg, Expect, Fixture, Launch, Verdicts, STAGES};
 use std::path::Path;
 use std::time::Duration;
 
@@ -17,7 +16,8 @@ struct FileStage {
     bad: i32,
     /// Exit codes for a FIFO or device refused before it is read.
     not_regular: &'static [i32],
-    args: fn(&Fixture, &Path) -> Vec<OsString>,
+    /// The command line, [`Arg::Input`] standing for the file.
+    args: &'static [Arg],
 }
 
 const FILE_STAGES: &[FileStage] = &[
@@ -26,14 +26,12 @@ const FILE_STAGES: &[FileStage] = &[
         what: "plan",
         bad: 65,
         not_regular: &[65, 66],
-        args: |f, file| {
-            vec![
-                "--repo".into(),
-                f.repo().into(),
-                "--plan".into(),
-                file.into(),
-            ]
-        },
+        args: &[
+            Arg::Word("--repo"),
+            Arg::Repo,
+            Arg::Word("--plan"),
+            Arg::Input,
+        ],
     },
     FileStage {
         stage: "qa-profile",
@@ -42,29 +40,25 @@ const FILE_STAGES: &[FileStage] = &[
         // a FIFO or device exit 66 (its --help).
         bad: 1,
         not_regular: &[66],
-        args: |_, file| vec![file.into()],
+        args: &[Arg::Input],
     },
     FileStage {
         stage: "qa-manifest",
         what: "manifest",
         bad: 65,
         not_regular: &[65, 66],
-        args: |f, file| {
-            vec![
-                "--repo".into(),
-                f.repo().into(),
-                "--manifest".into(),
-                file.into(),
-                "validate".into(),
-            ]
-        },
+        args: &[
+            Arg::Word("--repo"),
+            Arg::Repo,
+            Arg::Word("--manifest"),
+            Arg::Input,
+            Arg::Word("validate"),
+        ],
     },
 ];
 
 fn launch(fixture: &Fixture, file_stage: &FileStage, file: &Path) -> Launch {
-    Launch::new(qa_testkit::run::bin_dir().join(file_stage.stage))
-        .args((file_stage.args)(fixture, file))
-        .dir(fixture.dir())
+    qa_hostile_tests::launch(file_stage.stage, file_stage.args, fixture, file.as_os_str())
 }
 
 fn stage(name: &str) -> &'static qa_hostile_tests::Stage {
@@ -103,67 +97,45 @@ fn bad_content(case: &str, name: &str, content: impl Fn(&FileStage) -> Vec<u8>) 
     verdicts.assert_none();
 }
 
-#[test]
-fn a_fifo_with_no_writer_where_a_file_is_expected_is_refused_or_stops_on_sigint() {
-    let fixture = Fixture::new();
-    let fifo = fixture.dir().join("no-writer.fifo");
-    assert!(std::process::Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .unwrap()
-        .success());
+/// Every file stage given `special` (a FIFO, a device) where it expects a file, sent
+/// SIGINT after half a second if one is given: refused with one of its `not_regular`
+/// codes and one line naming it, or (with the signal) exit 130.
+fn not_a_regular_file(fixture: &Fixture, case: &str, special: &Path, sigint: bool) {
     let outcomes = run_all(
         FILE_STAGES
             .iter()
             .map(|fs| {
-                launch(&fixture, fs, &fifo).signal_after(Duration::from_millis(500), libc::SIGINT)
+                let run = launch(fixture, fs, special);
+                match sigint {
+                    true => run.signal_after(Duration::from_millis(500), libc::SIGINT),
+                    false => run,
+                }
             })
             .collect(),
     );
     let mut verdicts = Verdicts::new();
     for (fs, outcome) in FILE_STAGES.iter().zip(&outcomes) {
         let expect = Expect::Stopped {
-            code: 130,
+            // Without a signal only a refusal passes.
+            code: if sigint { 130 } else { -1 },
             refusals: fs.not_regular.to_vec(),
-            names: vec![fifo.display().to_string()],
+            names: vec![special.display().to_string()],
         };
-        verdicts.check(
-            &format!("a FIFO as the {}", fs.what),
-            stage(fs.stage),
-            outcome,
-            &expect,
-            &[],
-        );
+        let case = format!("{case} as the {}", fs.what);
+        verdicts.check(&case, stage(fs.stage), outcome, &expect, &[]);
     }
     verdicts.assert_none();
 }
 
 #[test]
-fn dev_zero_where_a_file_is_expected_is_refused_before_it_is_read() {
+fn a_fifo_with_no_writer_where_a_file_is_expected_is_refused_or_stops_on_sigint() {
     let fixture = Fixture::new();
-    let outcomes = run_all(
-        FILE_STAGES
-            .iter()
-            .map(|fs| launch(&fixture, fs, Path::new("/dev/zero")))
-            .collect(),
-    );
-    let mut verdicts = Verdicts::new();
-    for (fs, outcome) in FILE_STAGES.iter().zip(&outcomes) {
-        let expect = Expect::Stopped {
-            // No signal is sent: only a refusal passes.
-            code: -1,
-            refusals: fs.not_regular.to_vec(),
-            names: vec!["/dev/zero".into()],
-        };
-        verdicts.check(
-            &format!("/dev/zero as the {}", fs.what),
-            stage(fs.stage),
-            outcome,
-            &expect,
-            &[],
-        );
-    }
-    verdicts.assert_none();
+    not_a_regular_file(&fixture, "a FIFO", &fixture.fifo("no-writer.fifo"), true);
+}
+
+#[test]
+fn dev_zero_where_a_file_is_expected_is_refused_before_it_is_read() {
+    not_a_regular_file(&Fixture::new(), "/dev/zero", Path::new("/dev/zero"), false);
 }
 
 #[test]

@@ -3,19 +3,7 @@
 //! empty stream, stdout on a full disk (`/dev/full`).
 
 use qa_hostile_tests::{run_all, Expect, Fixture, Launch, Verdicts, STAGES};
-use std::path::PathBuf;
 use std::time::Duration;
-
-/// A FIFO no process opens for writing, in the fixture's folder.
-fn fifo(fixture: &Fixture, name: &str) -> PathBuf {
-    let path = fixture.dir().join(name);
-    let status = std::process::Command::new("mkfifo")
-        .arg(&path)
-        .status()
-        .expect("running mkfifo");
-    assert!(status.success(), "mkfifo {}", path.display());
-    path
-}
 
 fn each_stage(case: &str, launch: impl Fn(&qa_hostile_tests::Stage) -> Launch, expect: Expect) {
     let outcomes = run_all(STAGES.iter().map(launch).collect());
@@ -55,7 +43,7 @@ fn dev_zero_as_stdin_stops_at_the_line_limit() {
 
 fn a_fifo_with_no_writer_stops_on(signal: libc::c_int, code: i32) {
     let fixture = Fixture::new();
-    let path = fifo(&fixture, "no-writer.fifo");
+    let path = fixture.fifo("no-writer.fifo");
     each_stage(
         &format!("a FIFO with no writer as --in, then signal {signal}"),
         |stage| {
