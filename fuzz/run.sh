@@ -14,7 +14,7 @@ export CARGO_TARGET_DIR=$root/target/afl
 
 command -v cargo-afl >/dev/null 2>&1 || cargo install cargo-afl --locked
 # afl.rs builds AFL++ (afl-fuzz and its LLVM runtime) once per toolchain.
-cargo afl fuzz -h >/dev/null 2>&1 || cargo afl config --build
+cargo afl fuzz -h 2>&1 | grep -q "afl-fuzz" || cargo afl config --build
 cargo afl build --release -p qa-fuzz --features afl --bin qa-fuzz-afl
 driver=$CARGO_TARGET_DIR/release/qa-fuzz-afl
 [ -n "$targets" ] || targets=$("$driver" 2>&1 | sed -n 's/.*(one of: \(.*\))/\1/p' | tr -d ,)
