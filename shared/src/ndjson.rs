@@ -381,9 +381,13 @@ pub fn forward_each<R: BufRead, W: std::io::Write>(
             Ok(ok) => ok,
             Err(ReadError::Io(e)) => {
                 return Err(match cancelled(&e) {
-                    Some(exit) => {
-                        failure(exit, format!("{source}: {e} after line {}", reader.line()))
-                    }
+                    Some(exit) => failure(
+                        exit,
+                        match reader.line() {
+                            0 => format!("{source}: {e} before its first line"),
+                            n => format!("{source}: {e} after line {n}"),
+                        },
+                    ),
                     None => anyhow::Error::new(e).context(format!("reading {source}")),
                 })
             }

@@ -84,10 +84,7 @@ const SOURCE_KEYS: &[&str] = &["$comment", "kind", "text", "path", "quote"];
 
 /// Parses and checks a plan; the first problem is the error.
 pub fn parse(bytes: &[u8]) -> Result<Declared, PlanError> {
-    let value: Value = serde_json::from_slice(bytes).map_err(|e| PlanError {
-        pointer: None,
-        message: format!("not valid JSON: {e}"),
-    })?;
+    let value = super::json::parse(bytes)?;
     let Value::Object(map) = &value else {
         return Err(PlanError {
             pointer: None,
