@@ -97,18 +97,39 @@ fn ended(mut child: Child, since: Instant) -> Ended {
 
 // --- signals while waiting for input -------------------------------------------------
 
+/// Starts `command`, writes `before` on its stdin, sends `signal` once the handlers are in
+/// place, then writes `after` and closes stdin; with `after` None, stdin stays open and
+/// silent until the stage ended.
+fn signal_midway(command: Command, before: &[&str], signal: &str, after: Option<&[&str]>) -> Ended {
+    let mut child = spawn(command);
+    let mut stdin = child.stdin.take().unwrap();
+    for line in before {
+        writeln!(stdin, "{line}").unwrap();
+    }
+    wait_for_handlers(child.id());
+    let signalled = Instant::now();
+    kill(signal, child.id());
+    let held = match after {
+        None => Some(stdin),
+        Some(after) => {
+            std::thread::sleep(Duration::from_millis(50));
+            for line in after {
+                writeln!(stdin, "{line}").unwrap();
+            }
+            drop(stdin);
+            None
+        }
+    };
+    let ended = ended(child, signalled);
+    drop(held);
+    ended
+}
+
 #[test]
 fn every_stage_waiting_on_a_silent_pipe_stops_on_sigterm_keeping_what_it_forwarded() {
     for name in FILTERS {
-        let mut child = spawn(stage(name));
-        let mut stdin = child.stdin.take().unwrap();
-        writeln!(stdin, "{NOTE}").unwrap();
-        wait_for_handlers(child.id());
-        let signalled = Instant::now();
-        kill("TERM", child.id());
-        let ended = ended(child, signalled);
-        // The writer never closed the pipe: only the signal ended the stage.
-        drop(stdin);
+        // The writer never closes the pipe: only the signal ends the stage.
+        let ended = signal_midway(stage(name), &[NOTE], "TERM", None);
         assert_eq!(ended.code, Some(143), "{name}: {}", ended.stderr);
         assert_eq!(
             ended.stderr,
@@ -121,13 +142,7 @@ fn every_stage_waiting_on_a_silent_pipe_stops_on_sigterm_keeping_what_it_forward
 
 #[test]
 fn a_stage_waiting_on_a_silent_pipe_stops_on_sigint_with_130() {
-    let mut child = spawn(stage("qa-route"));
-    let stdin = child.stdin.take().unwrap();
-    wait_for_handlers(child.id());
-    let signalled = Instant::now();
-    kill("INT", child.id());
-    let ended = ended(child, signalled);
-    drop(stdin);
+    let ended = signal_midway(stage("qa-route"), &[], "INT", None);
     assert_eq!(ended.code, Some(130), "{}", ended.stderr);
     assert_eq!(
         ended.stderr,
@@ -139,16 +154,7 @@ fn a_stage_waiting_on_a_silent_pipe_stops_on_sigint_with_130() {
 fn records_upstream_finishes_within_the_grace_period_are_still_forwarded() {
     // Positive control for the grace period: the upstream stage got the same signal and
     // writes its last record before closing the pipe.
-    let mut child = spawn(stage("qa-route"));
-    let mut stdin = child.stdin.take().unwrap();
-    writeln!(stdin, "{NOTE}").unwrap();
-    wait_for_handlers(child.id());
-    let signalled = Instant::now();
-    kill("INT", child.id());
-    std::thread::sleep(Duration::from_millis(50));
-    writeln!(stdin, "{NOTE}").unwrap();
-    drop(stdin);
-    let ended = ended(child, signalled);
+    let ended = signal_midway(stage("qa-route"), &[NOTE], "INT", Some(&[NOTE]));
     assert_eq!(ended.code, Some(130), "{}", ended.stderr);
     // Both forwarded, then what qa-route writes at the end of a stream.
     assert!(
@@ -209,13 +215,7 @@ fn an_in_fifo_without_a_writer_stops_on_sigint() {
     assert!(made.success());
     let mut command = stage("qa-route");
     command.arg("--in").arg(&fifo);
-    let mut child = spawn(command);
-    let stdin = child.stdin.take().unwrap();
-    wait_for_handlers(child.id());
-    let signalled = Instant::now();
-    kill("INT", child.id());
-    let ended = ended(child, signalled);
-    drop(stdin);
+    let ended = signal_midway(command, &[], "INT", None);
     assert_eq!(ended.code, Some(130), "{}", ended.stderr);
     assert_eq!(
         ended.stderr,
