@@ -15,7 +15,7 @@ static NOTICED: OnceLock<Instant> = OnceLock::new();
 /// How long a stage keeps reading its input after a signal. The stages before it got the
 /// same signal and are writing what they finished; past this, it stops reading (a stream
 /// that never ends, an upstream that ignores signals) and exits within a second.
-pub const GRACE: Duration = Duration::from_millis(500);
+pub const GRACE: Duration = Duration::from_millis(900);
 
 /// Installs the handlers (once per process). Until then, or on platforms without these
 /// signals, [`requested`] is always None.
@@ -37,7 +37,7 @@ pub fn requested() -> Option<Exit> {
 
 /// The exit a received signal asks for once its [`GRACE`] period is over: when a reader
 /// stops waiting for more input. The period starts when this process first notices the
-/// signal (here or in [`requested`]), so poll at least every tenth of a second.
+/// signal (here or in [`requested`]), so poll at least every twentieth of a second.
 pub fn overdue() -> Option<Exit> {
     let exit = requested()?;
     let noticed = NOTICED.get_or_init(Instant::now);

@@ -189,7 +189,7 @@ fn fill<R: BufRead>(inner: &mut R, cancellable: bool) -> Result<&[u8], ReadError
 }
 
 /// How long an [`Input`] waits for bytes before it lets its reader look at the signal flag.
-const TICK: Duration = Duration::from_millis(100);
+const TICK: Duration = Duration::from_millis(50);
 /// Bytes per read of an [`Input`]'s thread, and how many reads it may run ahead.
 const CHUNK: usize = 64 << 10;
 const AHEAD: usize = 16;
