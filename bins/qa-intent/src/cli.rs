@@ -118,7 +118,7 @@ pub const EXIT_STATUS: &[(Exit, &str)] = &[
     (Exit::Usage, "usage error (bad flags)"),
     (
         Exit::DataErr,
-        "malformed input records, an invalid manifest, or an invalid plan (the message names the JSON pointer, e.g. `/checks/2/path`)",
+        "malformed input records (or a line over 16 MiB), an invalid manifest, or an invalid plan: a key repeated in an object, or a plan that is a FIFO or device (the message names the JSON pointer, e.g. `/checks/2/path`)",
     ),
     (
         Exit::NoInput,
