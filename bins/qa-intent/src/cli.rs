@@ -68,6 +68,8 @@ pub struct Args {
     pub repo: PathBuf,
 
     /// Read team policy from FILE instead of DIR/.qa/manifest.yaml (which is optional).
+    /// Either is read only as a regular file of at most 1 MiB: a symlink or an oversize
+    /// manifest is exit 65, a FIFO, device or directory exit 66.
     #[arg(long, value_name = "FILE", conflicts_with = "plan")]
     pub manifest: Option<PathBuf>,
 
