@@ -30,7 +30,7 @@ pipeline-tests: build peers
 	QA_BIN_DIR=$(CURDIR)/$(DEBUG_DIR) sh tests/run.sh
 
 ## The real protocol peers the tests drive (testkit/src/peers.rs): the MCP Python SDK's
-## virtualenv, playwright-core, Debian's Chromium. Each step is skipped when already done.
+## virtualenv, playwright-core, vitest and jest, Debian's Chromium. Each step is skipped when already done.
 PEERS := tests/peers
 peers: $(PEERS)/venv/.installed $(PEERS)/node_modules/.package-lock.json
 	@test -x /usr/bin/chromium || { apt-get update -qq && apt-get install -y -qq chromium; }

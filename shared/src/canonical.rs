@@ -3,33 +3,72 @@
 //! Object keys are sorted by code point, there is no insignificant whitespace and strings
 //! are escaped as serde_json writes them. The result is byte-identical to Python's
 //! `json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)`, so any
-//! tool can recompute an id. Floats are refused: their text form is not portable.
+//! tool can recompute an id. Numbers are integers from -2^63 to 2^64-1. Refused, each
+//! named for what it is: floats (their text form is not portable), negative zero (Python
+//! reads `-0` as the integer 0 and writes `0`, so the bytes hashed would differ), and
+//! integers beyond 64 bits (Python keeps them, but JavaScript, jq and serde_json read
+//! them as floats and lose digits: an id over one could not be recomputed everywhere).
 
-use serde_json::Value;
+use serde_json::{Number, Value};
 use std::fmt;
 
-/// A value that has no canonical form (a float).
+/// Why a number has no canonical form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reason {
+    /// A number with a fraction or an exponent.
+    Float,
+    /// `-0`: Python writes it as `0`.
+    NegativeZero,
+    /// An integer outside -2^63..2^64-1 (read as a float, with digits lost).
+    BeyondSixtyFourBits,
+}
+
+/// A value that has no canonical form, and where it is.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NotCanonical {
     /// JSON pointer to the offending value.
     pub pointer: String,
+    pub reason: Reason,
 }
 
 impl fmt::Display for NotCanonical {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "floating-point number at {} cannot be hashed (use integers)",
-            if self.pointer.is_empty() {
-                "/"
-            } else {
-                &self.pointer
+        let at = if self.pointer.is_empty() {
+            "/"
+        } else {
+            &self.pointer
+        };
+        match self.reason {
+            Reason::Float => write!(
+                f,
+                "floating-point number at {at} cannot be hashed (use integers)"
+            ),
+            Reason::NegativeZero => {
+                write!(f, "negative zero at {at} cannot be hashed (write 0)")
             }
-        )
+            Reason::BeyondSixtyFourBits => write!(
+                f,
+                "integer beyond 64 bits at {at} cannot be hashed (canonical integers run from -2^63 to 2^64-1; write a larger one as a string)"
+            ),
+        }
     }
 }
 
 impl std::error::Error for NotCanonical {}
+
+/// Why `n` has no canonical form, if it has none.
+fn refused(n: &Number) -> Option<Reason> {
+    // serde_json keeps every integer within 64 bits as one; anything else is an f64.
+    let f = n.as_f64().filter(|_| n.is_f64())?;
+    Some(if f == 0.0 && f.is_sign_negative() {
+        Reason::NegativeZero
+    } else if f.fract() == 0.0 && (f >= 18446744073709551616.0 || f <= -9223372036854775808.0) {
+        // At the bounds too: -2^63 - 1 reads as the float -2^63 (-2^63 itself is an i64).
+        Reason::BeyondSixtyFourBits
+    } else {
+        Reason::Float
+    })
+}
 
 /// Appends the canonical form of `value` to `out`.
 pub fn write(value: &Value, out: &mut Vec<u8>) -> Result<(), NotCanonical> {
@@ -44,8 +83,9 @@ pub fn write_at_pointer(
     pointer: &str,
 ) -> Result<(), NotCanonical> {
     let mut path = Vec::new();
-    write_value(value, out, &mut path).map_err(|()| NotCanonical {
+    write_value(value, out, &mut path).map_err(|reason| NotCanonical {
         pointer: format!("{pointer}{}", render(&path)),
+        reason,
     })
 }
 
@@ -56,7 +96,7 @@ pub fn to_vec(value: &Value) -> Result<Vec<u8>, NotCanonical> {
     Ok(out)
 }
 
-/// One step of the path to a value; only rendered when a float is found.
+/// One step of the path to a value; only rendered when a number is refused.
 enum Step<'a> {
     Key(&'a str),
     Index(usize),
@@ -74,19 +114,19 @@ fn render(path: &[Step]) -> String {
     s
 }
 
-/// Writes `value`; on a float, leaves its path in `path` and returns Err.
+/// Writes `value`; on a refused number, leaves its path in `path` and returns why.
 fn write_value<'a>(
     value: &'a Value,
     out: &mut Vec<u8>,
     path: &mut Vec<Step<'a>>,
-) -> Result<(), ()> {
+) -> Result<(), Reason> {
     match value {
         Value::Null => out.extend_from_slice(b"null"),
         Value::Bool(true) => out.extend_from_slice(b"true"),
         Value::Bool(false) => out.extend_from_slice(b"false"),
         Value::Number(n) => {
-            if n.is_f64() {
-                return Err(());
+            if let Some(reason) = refused(n) {
+                return Err(reason);
             }
             out.extend_from_slice(n.to_string().as_bytes());
         }
@@ -169,6 +209,54 @@ mod tests {
     fn floats_are_refused_with_their_pointer() {
         let err = to_vec(&json!({"a": [1, 2.5]})).unwrap_err();
         assert_eq!(err.pointer, "/a/1");
-        assert!(err.to_string().contains("/a/1"));
+        assert_eq!(err.reason, Reason::Float);
+        assert!(err.to_string().contains("floating-point number at /a/1"));
+    }
+
+    /// Parses `text` as a reader of a stream line does.
+    fn refusal(text: &str) -> Result<String, NotCanonical> {
+        let value: Value = serde_json::from_str(text).unwrap();
+        to_vec(&value).map(|bytes| String::from_utf8(bytes).unwrap())
+    }
+
+    #[test]
+    fn negative_zero_is_refused_and_named_as_such() {
+        let err = refusal(r#"{"n": -0}"#).unwrap_err();
+        assert_eq!(err.reason, Reason::NegativeZero);
+        assert_eq!(
+            err.to_string(),
+            "negative zero at /n cannot be hashed (write 0)"
+        );
+        assert_eq!(refusal(r#"{"n": 0}"#).unwrap(), r#"{"n":0}"#);
+        assert_eq!(refusal("-0.0").unwrap_err().reason, Reason::NegativeZero);
+    }
+
+    #[test]
+    fn integers_beyond_64_bits_are_refused_and_named_as_such() {
+        for big in [
+            "18446744073709551616",
+            "-9223372036854775809",
+            "123456789012345678901234567890",
+        ] {
+            let err = refusal(&format!("[{big}]")).unwrap_err();
+            assert_eq!(err.reason, Reason::BeyondSixtyFourBits, "{big}");
+            assert!(
+                err.to_string()
+                    .starts_with("integer beyond 64 bits at /0 cannot be hashed"),
+                "{err}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_64_bit_bounds_themselves_are_canonical() {
+        let bounds = "[-9223372036854775808,18446744073709551615]";
+        assert_eq!(refusal(bounds).unwrap(), bounds);
+    }
+
+    #[test]
+    fn integral_floats_within_64_bits_stay_floats() {
+        assert_eq!(refusal("[1.0]").unwrap_err().reason, Reason::Float);
+        assert_eq!(refusal("[1e3]").unwrap_err().reason, Reason::Float);
     }
 }

@@ -120,7 +120,15 @@ pub struct FileData {
     pub new_oid: Option<String>,
     pub old_oid: Option<String>,
     pub old_path: Option<String>,
+    /// `old_path`'s raw bytes as hex, when they are not UTF-8 (see `path_bytes`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub old_path_bytes: Option<String>,
+    /// Repository-relative; a path that is not UTF-8 is escaped (`\xHH` per byte outside
+    /// UTF-8, `\\` per backslash) and its raw bytes are in `path_bytes`.
     pub path: String,
+    /// The raw bytes of a path that is not UTF-8, as lowercase hex; absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path_bytes: Option<String>,
     pub removed: usize,
     pub role: Role,
     /// SHA-256 of the new content; None when deleted.

@@ -18,7 +18,7 @@ pub fn after_help(examples: &[Example], exits: &[(Exit, &str)]) -> String {
         let _ = writeln!(s, "  # {}\n  {}\n", ex.what, ex.command);
     }
     s.push_str("Exit status:\n");
-    for (exit, meaning) in exits {
+    for (exit, meaning) in crate::exit::documented(exits) {
         let _ = writeln!(s, "  {:>3}  {}", exit.code(), meaning);
     }
     s

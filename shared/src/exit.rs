@@ -22,6 +22,8 @@ pub enum Exit {
     Unavailable = 69,
     /// An internal error: a bug.
     Software = 70,
+    /// An I/O error writing output or report files (disk full, closed device).
+    IoErr = 74,
     /// Cancelled by SIGINT.
     Interrupted = 130,
     /// Cancelled by SIGTERM.
@@ -34,7 +36,7 @@ impl Exit {
     }
 
     /// Every code with its meaning, for --help and man pages.
-    pub const TABLE: [(Exit, &'static str); 10] = [
+    pub const TABLE: [(Exit, &'static str); 11] = [
         (Exit::Success, "success"),
         (Exit::Fail, "verdict fail"),
         (
@@ -49,9 +51,37 @@ impl Exit {
         (Exit::NoInput, "input file or repository not found"),
         (Exit::Unavailable, "a needed service or tool is unavailable"),
         (Exit::Software, "internal error (a bug: please report it)"),
+        (
+            Exit::IoErr,
+            "I/O error writing output or report files (disk full, closed device), naming the path",
+        ),
         (Exit::Interrupted, "cancelled by SIGINT"),
         (Exit::Terminated, "cancelled by SIGTERM"),
     ];
+
+    /// The codes any binary can end with, whatever it does: a failed write, a signal.
+    pub const EVERY_BINARY: [Exit; 3] = [Exit::IoErr, Exit::Interrupted, Exit::Terminated];
+
+    /// This code's meaning in [`Exit::TABLE`].
+    pub fn meaning(self) -> &'static str {
+        Exit::TABLE
+            .iter()
+            .find(|(exit, _)| *exit == self)
+            .map_or("", |(_, meaning)| meaning)
+    }
+}
+
+/// A binary's documented exit codes (`exits`) completed with the [`Exit::EVERY_BINARY`]
+/// codes it does not list, in code order: what --help and the man page show.
+pub fn documented<'a>(exits: &[(Exit, &'a str)]) -> Vec<(Exit, &'a str)> {
+    let mut all = exits.to_vec();
+    for exit in Exit::EVERY_BINARY {
+        if !all.iter().any(|(listed, _)| *listed == exit) {
+            all.push((exit, exit.meaning()));
+        }
+    }
+    all.sort_by_key(|(exit, _)| exit.code());
+    all
 }
 
 impl From<Exit> for std::process::ExitCode {
@@ -92,11 +122,32 @@ pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
     })
 }
 
-/// The exit code an error maps to: the first `Failure` in its chain, else internal error.
+/// The exit code an error maps to: the first `Failure` in its chain (also one carried
+/// inside an `io::Error`, as a cancelled read is); else an I/O error (a failed read or
+/// write is no bug: 74); else internal error.
 pub fn exit_of(err: &anyhow::Error) -> Exit {
     err.chain()
-        .find_map(|cause| cause.downcast_ref::<Failure>().map(|f| f.exit))
+        .find_map(|cause| failure_in(cause).map(|f| f.exit))
+        .or_else(|| err.chain().any(is_io).then_some(Exit::IoErr))
         .unwrap_or(Exit::Software)
+}
+
+/// The `Failure` that `cause` is, or that the `io::Error` it is carries.
+fn failure_in<'a>(cause: &'a (dyn std::error::Error + 'static)) -> Option<&'a Failure> {
+    cause.downcast_ref::<Failure>().or_else(|| {
+        cause
+            .downcast_ref::<io::Error>()?
+            .get_ref()?
+            .downcast_ref::<Failure>()
+    })
+}
+
+/// True for an operating-system I/O error, bare or inside serde_json's error.
+fn is_io(cause: &(dyn std::error::Error + 'static)) -> bool {
+    cause.downcast_ref::<io::Error>().is_some()
+        || cause
+            .downcast_ref::<serde_json::Error>()
+            .is_some_and(serde_json::Error::is_io)
 }
 
 /// Runs a binary's body and turns its outcome into the process exit code, printing an
@@ -134,6 +185,44 @@ mod tests {
             .context("opening the repository")
             .unwrap_err();
         assert_eq!(exit_of(&err), Exit::NoInput);
+    }
+
+    #[test]
+    fn an_io_error_reaching_the_top_is_an_io_error_not_a_bug() {
+        let full = io::Error::from_raw_os_error(28);
+        let err = anyhow::Error::new(full).context("writing the report to stdout");
+        assert_eq!(exit_of(&err), Exit::IoErr);
+        let sink: &mut [u8] = &mut [];
+        let json = serde_json::to_writer(sink, &"text").unwrap_err();
+        assert_eq!(exit_of(&anyhow::Error::new(json)), Exit::IoErr);
+    }
+
+    #[test]
+    fn a_failure_inside_an_io_error_decides_the_exit_code() {
+        let cancelled = io::Error::other(Failure {
+            exit: Exit::Terminated,
+            message: "cancelled by SIGTERM".into(),
+        });
+        let err = anyhow::Error::new(cancelled).context("reading stdin");
+        assert_eq!(exit_of(&err), Exit::Terminated);
+    }
+
+    #[test]
+    fn every_binary_documents_the_io_error_and_the_signals() {
+        let listed = [(Exit::Success, "ok"), (Exit::Interrupted, "stopped early")];
+        let codes: Vec<(u8, &str)> = documented(&listed)
+            .into_iter()
+            .map(|(exit, meaning)| (exit.code(), meaning))
+            .collect();
+        assert_eq!(
+            codes,
+            vec![
+                (0, "ok"),
+                (74, Exit::IoErr.meaning()),
+                (130, "stopped early"),
+                (143, "cancelled by SIGTERM")
+            ]
+        );
     }
 
     #[test]

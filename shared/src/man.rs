@@ -24,7 +24,7 @@ pub fn render(command: Command, examples: &[Example], exits: &[(Exit, &str)]) ->
         .expect("rendering into memory");
     let mut page = String::from_utf8(out).expect("clap_mangen writes UTF-8");
     page.push_str(".SH \"EXIT STATUS\"\n");
-    for (exit, meaning) in exits {
+    for (exit, meaning) in crate::exit::documented(exits) {
         page.push_str(&format!(
             ".TP\n\\fB{}\\fR\n{}\n",
             exit.code(),

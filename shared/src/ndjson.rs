@@ -1,24 +1,27 @@
-//! Reading NDJSON streams: numbered lines, a line-size limit, `\r\n`, blank lines.
+//! Reading NDJSON streams: numbered lines, a line-size limit, `\r\n`, blank lines; inputs
+//! read on a thread of their own so that a stage waiting for them still stops on a signal.
 
 use crate::envelope::{Envelope, EnvelopeError};
-use crate::exit::{failure, Exit};
+use crate::exit::{failure, Exit, Failure};
 use crate::output::RecordWriter;
 use std::fmt;
-use std::io::{self, BufRead};
+use std::io::{self, BufRead, Read};
 use std::path::Path;
+use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError};
+use std::time::Duration;
 
 /// The default limit on one line's bytes (16 MiB): far above any record qapipe writes,
-/// low enough that a runaway input cannot exhaust memory.
+/// low enough that a runaway input (`/dev/zero` has no newline) cannot exhaust memory.
 pub const DEFAULT_MAX_LINE: usize = 16 << 20;
 
 /// Why a line could not be read.
 #[derive(Debug)]
 pub enum ReadError {
-    /// The line (1-based) is longer than the limit; the reader skipped to its end.
-    TooLong {
-        line: u64,
-        max: usize,
-    },
+    /// The line (1-based) is longer than the limit. The reader stops there; asked for the
+    /// next line, it first skips the rest of this one.
+    TooLong { line: u64, max: usize },
+    /// A failed read; a cancelled one (see [`LineReader::cancellable`]) carries the
+    /// signal's [`Failure`], which [`cancelled`] finds.
     Io(io::Error),
 }
 
@@ -35,6 +38,18 @@ impl fmt::Display for ReadError {
 
 impl std::error::Error for ReadError {}
 
+/// The exit a cancelled read asks for (130 or 143), if `e` is one.
+pub fn cancelled(e: &io::Error) -> Option<Exit> {
+    e.get_ref()?.downcast_ref::<Failure>().map(|f| f.exit)
+}
+
+fn cancelled_read(exit: Exit) -> io::Error {
+    io::Error::other(Failure {
+        exit,
+        message: format!("cancelled by {}", crate::cancel::signal_name(exit)),
+    })
+}
+
 /// Reads lines one at a time, each at most `max` bytes, numbering them from 1.
 /// Trailing `\r` is dropped and blank lines are skipped (but counted).
 pub struct LineReader<R> {
@@ -42,6 +57,9 @@ pub struct LineReader<R> {
     max: usize,
     number: u64,
     buf: Vec<u8>,
+    /// The rest of an overlong line is still to be skipped.
+    skipping: bool,
+    cancellable: bool,
 }
 
 impl<R: BufRead> LineReader<R> {
@@ -55,7 +73,22 @@ impl<R: BufRead> LineReader<R> {
             max,
             number: 0,
             buf: Vec::new(),
+            skipping: false,
+            cancellable: false,
         }
+    }
+
+    /// Stops reading once a signal's grace period is over ([`crate::cancel::overdue`]):
+    /// checked before every read, and whenever an [`Input`] has waited a tick for bytes.
+    /// The error is [`ReadError::Io`] carrying the signal's exit ([`cancelled`]).
+    pub fn cancellable(mut self) -> Self {
+        self.cancellable = true;
+        self
+    }
+
+    /// The number of the last line read (blank ones included).
+    pub fn line(&self) -> u64 {
+        self.number
     }
 
     /// The next non-blank line and its number, or None at the end of input.
@@ -75,17 +108,34 @@ impl<R: BufRead> LineReader<R> {
         }
     }
 
-    /// Reads one raw line into `buf`; false at the end of input.
+    /// Skips to the end of the overlong line read last.
+    fn skip_rest(&mut self) -> Result<(), ReadError> {
+        while self.skipping {
+            let available = fill(&mut self.inner, self.cancellable)?;
+            if available.is_empty() {
+                self.skipping = false;
+                break;
+            }
+            let (used, done) = match available.iter().position(|&b| b == b'\n') {
+                Some(i) => (i + 1, true),
+                None => (available.len(), false),
+            };
+            self.inner.consume(used);
+            self.skipping = !done;
+        }
+        Ok(())
+    }
+
+    /// Reads one raw line into `buf`; false at the end of input. A line over the limit is
+    /// an error as soon as the limit is passed: an input without newlines is not read on.
     fn read_one(&mut self) -> Result<bool, ReadError> {
         self.buf.clear();
-        let mut too_long = false;
+        self.skip_rest()?;
         let mut any = false;
         loop {
-            let available = match self.inner.fill_buf() {
-                Ok(a) => a,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(ReadError::Io(e)),
-            };
+            let max = self.max;
+            let held = self.buf.len();
+            let available = fill(&mut self.inner, self.cancellable)?;
             if available.is_empty() {
                 if !any {
                     return Ok(false);
@@ -97,38 +147,185 @@ impl<R: BufRead> LineReader<R> {
                 Some(i) => (&available[..i], i + 1, true),
                 None => (available, available.len(), false),
             };
-            if !too_long {
-                if self.buf.len() + chunk.len() > self.max {
-                    too_long = true;
-                    self.buf.clear();
-                } else {
-                    self.buf.extend_from_slice(chunk);
-                }
+            if held + chunk.len() > max {
+                self.inner.consume(used);
+                self.buf.clear();
+                self.skipping = !done;
+                self.number += 1;
+                return Err(ReadError::TooLong {
+                    line: self.number,
+                    max,
+                });
             }
+            self.buf.extend_from_slice(chunk);
             self.inner.consume(used);
             if done {
                 break;
             }
         }
         self.number += 1;
-        if too_long {
-            return Err(ReadError::TooLong {
-                line: self.number,
-                max: self.max,
-            });
-        }
         Ok(true)
     }
 }
 
+/// The bytes available next in `inner` (empty at the end of input): retried while
+/// interrupted, unless `cancellable` and a signal is overdue.
+fn fill<R: BufRead>(inner: &mut R, cancellable: bool) -> Result<&[u8], ReadError> {
+    loop {
+        if cancellable {
+            if let Some(exit) = crate::cancel::overdue() {
+                return Err(ReadError::Io(cancelled_read(exit)));
+            }
+        }
+        match inner.fill_buf() {
+            Ok(_) => break,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(ReadError::Io(e)),
+        }
+    }
+    // Borrowed again outside the loop (the borrow checker cannot see that the checked
+    // call above returned Ok); a buffered reader answers from its buffer.
+    inner.fill_buf().map_err(ReadError::Io)
+}
+
+/// How long an [`Input`] waits for bytes before it lets its reader look at the signal flag.
+const TICK: Duration = Duration::from_millis(50);
+/// Bytes per read of an [`Input`]'s thread, and how many reads it may run ahead.
+const CHUNK: usize = 64 << 10;
+const AHEAD: usize = 16;
+
+/// A record input read on a thread of its own (a pipe, a FIFO, a terminal: anything that
+/// can block), so that waiting for it never blocks the stage: while no bytes come,
+/// `fill_buf` returns `ErrorKind::Interrupted` every [`TICK`], which std's readers retry
+/// and a cancellable [`LineReader`] takes to look at the signal flag. Opening happens on
+/// the thread too (opening a FIFO waits for its writer). When the stage ends, the thread
+/// is left blocked where it is.
+pub struct Input {
+    chunks: Receiver<io::Result<Vec<u8>>>,
+    chunk: Vec<u8>,
+    at: usize,
+    ended: bool,
+}
+
+impl Input {
+    /// Starts the thread that opens the input with `open` and reads it.
+    pub fn spawn<R: Read>(open: impl FnOnce() -> io::Result<R> + Send + 'static) -> Input {
+        let (sender, chunks) = sync_channel(AHEAD);
+        let pump = move || {
+            let mut source = match open() {
+                Ok(source) => source,
+                Err(e) => {
+                    let _ = sender.send(Err(e));
+                    return;
+                }
+            };
+            loop {
+                let mut chunk = vec![0; CHUNK];
+                match source.read(&mut chunk) {
+                    Ok(0) => return,
+                    Ok(n) => {
+                        chunk.truncate(n);
+                        // The stage stopped reading: nothing left to do.
+                        if sender.send(Ok(chunk)).is_err() {
+                            return;
+                        }
+                    }
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Err(e) => {
+                        let _ = sender.send(Err(e));
+                        return;
+                    }
+                }
+            }
+        };
+        // Without a thread (none can be started) the input is read where it is asked for.
+        let (direct_sender, direct) = sync_channel(1);
+        if std::thread::Builder::new()
+            .name("input".into())
+            .spawn(pump)
+            .is_err()
+        {
+            let _ = direct_sender.send(Err(io::Error::other("cannot start the input thread")));
+            return Input::over(direct);
+        }
+        Input::over(chunks)
+    }
+
+    fn over(chunks: Receiver<io::Result<Vec<u8>>>) -> Input {
+        Input {
+            chunks,
+            chunk: Vec::new(),
+            at: 0,
+            ended: false,
+        }
+    }
+}
+
+impl Read for Input {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let available = self.fill_buf()?;
+        let n = available.len().min(buf.len());
+        buf[..n].copy_from_slice(&available[..n]);
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl BufRead for Input {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        while self.at >= self.chunk.len() && !self.ended {
+            match self.chunks.recv_timeout(TICK) {
+                Ok(Ok(chunk)) => {
+                    self.chunk = chunk;
+                    self.at = 0;
+                }
+                Ok(Err(e)) => {
+                    self.ended = true;
+                    return Err(e);
+                }
+                Err(RecvTimeoutError::Timeout) => return Err(io::ErrorKind::Interrupted.into()),
+                Err(RecvTimeoutError::Disconnected) => self.ended = true,
+            }
+        }
+        Ok(&self.chunk[self.at.min(self.chunk.len())..])
+    }
+
+    fn consume(&mut self, amount: usize) {
+        self.at += amount;
+    }
+}
+
+/// True when stdin is a regular file (`< file`): read directly, it never blocks.
+fn stdin_is_a_file() -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd as _;
+        io::stdin()
+            .as_fd()
+            .try_clone_to_owned()
+            .map(std::fs::File::from)
+            .and_then(|file| file.metadata())
+            .is_ok_and(|meta| meta.is_file())
+    }
+    #[cfg(not(unix))]
+    false
+}
+
 /// Opens a record input named on the command line: `-` is stdin. Returns the name to use
-/// in messages (`stdin` or the path) and a buffered reader. A missing file is exit 66.
+/// in messages (`stdin` or the path) and a buffered reader. A missing file is exit 66, a
+/// directory exit 65. Anything but a regular file (a pipe, a FIFO, a device) is read as
+/// an [`Input`], so that waiting for it can be cancelled.
 pub fn open(path: &Path) -> anyhow::Result<(String, Box<dyn BufRead>)> {
     if path.as_os_str() == "-" {
-        return Ok(("stdin".to_string(), Box::new(io::stdin().lock())));
+        let input: Box<dyn BufRead> = if stdin_is_a_file() {
+            Box::new(io::stdin().lock())
+        } else {
+            Box::new(Input::spawn(|| Ok(io::stdin())))
+        };
+        return Ok(("stdin".to_string(), input));
     }
     let name = path.display().to_string();
-    let file = std::fs::File::open(path).map_err(|e| {
+    let meta = std::fs::metadata(path).map_err(|e| {
         let exit = if e.kind() == io::ErrorKind::NotFound {
             Exit::NoInput
         } else {
@@ -136,12 +333,21 @@ pub fn open(path: &Path) -> anyhow::Result<(String, Box<dyn BufRead>)> {
         };
         failure(exit, format!("{name}: {e}"))
     })?;
-    if file.metadata().map(|m| m.is_dir()).unwrap_or(false) {
+    if meta.is_dir() {
         return Err(failure(
             Exit::DataErr,
             format!("{name} is a directory, not a record file"),
         ));
     }
+    if !meta.is_file() {
+        let path = path.to_path_buf();
+        return Ok((
+            name,
+            Box::new(Input::spawn(move || std::fs::File::open(path))),
+        ));
+    }
+    let file =
+        std::fs::File::open(path).map_err(|e| failure(Exit::DataErr, format!("{name}: {e}")))?;
     Ok((name, Box::new(io::BufReader::new(file))))
 }
 
@@ -159,7 +365,9 @@ pub fn forward<R: BufRead, W: std::io::Write>(
 
 /// [`forward`], handing each checked envelope and its line number to `visit` after the
 /// line is written: the way a filter stage collects what its analysis needs. An error
-/// from `visit` stops the stream there (records already forwarded stay written).
+/// from `visit` stops the stream there (records already forwarded stay written). After
+/// SIGINT or SIGTERM, reading goes on for [`crate::cancel::GRACE`] (what upstream stages
+/// finish still arrives), then stops with exit 130 or 143 naming the last line read.
 pub fn forward_each<R: BufRead, W: std::io::Write>(
     source: &str,
     input: R,
@@ -179,13 +387,22 @@ pub fn forward_each_writing<R: BufRead, W: std::io::Write>(
     out: &mut RecordWriter<W>,
     mut visit: impl FnMut(u64, Envelope, &mut RecordWriter<W>) -> anyhow::Result<()>,
 ) -> anyhow::Result<u64> {
-    let mut reader = LineReader::new(input);
+    let mut reader = LineReader::new(input).cancellable();
     let mut count = 0;
     while let Some(item) = reader.next_line() {
         let (line, bytes) = match item {
             Ok(ok) => ok,
             Err(ReadError::Io(e)) => {
-                return Err(anyhow::Error::new(e).context(format!("reading {source}")))
+                return Err(match cancelled(&e) {
+                    Some(exit) => failure(
+                        exit,
+                        match reader.line() {
+                            0 => format!("{source}: {e} before its first line"),
+                            n => format!("{source}: {e} after line {n}"),
+                        },
+                    ),
+                    None => anyhow::Error::new(e).context(format!("reading {source}")),
+                })
             }
             Err(e @ ReadError::TooLong { .. }) => {
                 return Err(failure(Exit::DataErr, format!("{source} {e}")))
@@ -258,11 +475,65 @@ mod tests {
     }
 
     #[test]
+    fn an_input_without_newlines_is_refused_at_the_limit_without_reading_on() {
+        // Endless, like /dev/zero: skipping to the line's end would never return.
+        let endless = io::BufReader::new(io::repeat(0));
+        let mut r = LineReader::with_limit(endless, 1 << 20);
+        let err = r.next_line().unwrap().unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "line 1: longer than the 1048576-byte line limit"
+        );
+    }
+
+    #[test]
+    fn the_default_line_limit_stops_dev_zero() {
+        let zero = std::fs::File::open("/dev/zero").unwrap();
+        let (result, out) = forwarded(io::BufReader::new(zero));
+        let err = result.unwrap_err();
+        assert_eq!(crate::exit::exit_of(&err), Exit::DataErr);
+        assert_eq!(
+            err.to_string(),
+            "up.ndjson line 1: longer than the 16777216-byte line limit"
+        );
+        assert!(out.is_empty());
+    }
+
+    #[test]
+    fn a_fifo_is_opened_without_waiting_for_its_writer() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("records");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        // Opening a FIFO blocks until a writer opens it: `open` returns at once.
+        let (name, input) = open(&fifo).unwrap();
+        assert_eq!(name, fifo.display().to_string());
+        let writer = std::thread::spawn(move || std::fs::write(&fifo, format!("{UNKNOWN}\n")));
+        let (result, out) = forwarded(input);
+        writer.join().unwrap().unwrap();
+        assert_eq!(result.unwrap(), 1);
+        assert_eq!(out, format!("{UNKNOWN}\n").into_bytes());
+    }
+
+    #[test]
+    fn an_input_thread_hands_over_every_byte_in_order() {
+        let bytes: Vec<u8> = (0..300_000u32).map(|i| (i % 251) as u8).collect();
+        let copy = bytes.clone();
+        let mut input = Input::spawn(move || Ok(io::Cursor::new(copy)));
+        let mut read = Vec::new();
+        input.read_to_end(&mut read).unwrap();
+        assert_eq!(read, bytes);
+    }
+
+    #[test]
     fn a_line_exactly_at_the_limit_is_accepted() {
         assert_eq!(lines(b"12345\n", 5), vec![Ok((1, "12345".into()))]);
     }
 
-    fn forwarded(input: &[u8]) -> (anyhow::Result<u64>, Vec<u8>) {
+    fn forwarded(input: impl BufRead) -> (anyhow::Result<u64>, Vec<u8>) {
         let mut buf = Vec::new();
         let mut out = RecordWriter::new(&mut buf);
         let result = forward("up.ndjson", input, &mut out);

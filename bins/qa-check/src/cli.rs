@@ -36,8 +36,10 @@ pub const MAX_EXEC_TIMEOUT_SECS: u64 = 1800;
 /// environment, at most 1 MiB of body read (4,096 characters kept as excerpt, the SHA-256
 /// of what was read), `status` compared exactly and `contains` searched in the body.
 /// One deadline (--timeout, default 30 s, at most 300) bounds the whole plan; a check
-/// past it is unverified. --auth-env NAME sends `Authorization: Bearer $NAME`; the value
-/// is redacted from every record, excerpt and message.
+/// past it is unverified. --auth-env NAME sends `Authorization: Bearer $NAME` (a value
+/// starting or ending with a space is refused, exit 64: a server would read it trimmed);
+/// the value is redacted from every record, excerpt and message, as sent, trimmed or
+/// percent-encoded.
 ///
 /// An mcp check (needs --allow-network) speaks MCP 2025-11-25 over Streamable HTTP with
 /// JSON responses to the target URL (or its origin plus `path`): initialize, tools/list
@@ -264,7 +266,7 @@ pub const EXIT_STATUS: &[(Exit, &str)] = &[
     ),
     (
         Exit::Usage,
-        "usage error (bad flags, --timeout over 300, or over 1800 with --exec, --auth-env variable not set)",
+        "usage error (bad flags, --timeout over 300, or over 1800 with --exec, --auth-env variable not set or its value starting or ending with a space)",
     ),
     (Exit::DataErr, "malformed input records"),
     (

@@ -1,7 +1,7 @@
 //! Changed files: git diffs turned into `file` payloads with hunks, hashes and roles.
 
 use crate::records::{Delta, FileData, Hunk, HunkLine, Limits, Op, Status};
-use crate::roles;
+use crate::{paths, roles};
 use anyhow::Context as _;
 use git2::{
     Delta as GitDelta, Diff, DiffFindOptions, DiffOptions, FileMode, ObjectType, Oid, Patch,
@@ -17,6 +17,8 @@ pub enum Change {
     /// A path left out (a nested repository), and why.
     Skipped {
         path: String,
+        /// The path's raw bytes: where it sorts.
+        raw: Vec<u8>,
         delta: Delta,
         message: String,
     },
@@ -170,9 +172,16 @@ fn changes(
         if !pass.part.takes(nth - 1) {
             continue;
         }
-        let path = path_text(delta.new_file().path().or(delta.old_file().path()));
+        let raw = delta
+            .new_file()
+            .path_bytes()
+            .or(delta.old_file().path_bytes())
+            .unwrap_or_default();
+        let shown = paths::shown(raw);
+        let path = shown.text.clone();
         let skipped = |message: String| Change::Skipped {
             path: path.clone(),
+            raw: raw.to_vec(),
             delta: pass.delta,
             message,
         };
@@ -191,7 +200,7 @@ fn changes(
             continue;
         }
         let patch = Patch::from_diff(diff, index).with_context(|| format!("diffing {path}"))?;
-        let file = file_data(repo, patch.as_ref(), &delta, status, &path, pass)
+        let file = file_data(repo, patch.as_ref(), &delta, status, &shown, raw, pass)
             .with_context(|| format!("reading {path}"))?;
         emit(Change::File(Box::new(file)))?;
     }
@@ -203,16 +212,22 @@ fn file_data(
     patch: Option<&Patch>,
     delta: &git2::DiffDelta,
     status: Status,
-    path: &str,
+    shown: &paths::Shown,
+    raw: &[u8],
     pass: &Pass,
 ) -> anyhow::Result<FileData> {
+    use std::os::unix::ffi::OsStrExt as _;
+    let path = shown.text.as_str();
     let binary = patch.is_some_and(|p| p.delta().flags().is_binary()) || delta.flags().is_binary();
     let old_id = delta.old_file().id();
     // Blobs are borrowed, not copied; a working-tree file is read once.
     let (new_blob, new_file) = match (status, pass.side) {
         (Status::Deleted, _) => (None, None),
         (_, NewSide::Tree) => (Some(repo.find_blob(delta.new_file().id())?), None),
-        (_, NewSide::Workdir(root)) => (None, read_worktree_file(&root.join(path))?),
+        (_, NewSide::Workdir(root)) => (
+            None,
+            read_worktree_file(&root.join(std::ffi::OsStr::from_bytes(raw)))?,
+        ),
     };
     let new_content: Option<&[u8]> = new_blob
         .as_ref()
@@ -230,12 +245,17 @@ fn file_data(
         (Some(bytes), _) => Some(Oid::hash_object(ObjectType::Blob, bytes)?.to_string()),
     };
     let role = roles::classify(path, new_content.or(old_content), binary);
+    let old_path = match status {
+        Status::Renamed | Status::Copied => Some(paths::shown(
+            delta.old_file().path_bytes().unwrap_or_default(),
+        )),
+        _ => None,
+    };
     let mut file = FileData {
         path: path.to_string(),
-        old_path: match status {
-            Status::Renamed | Status::Copied => Some(path_text(delta.old_file().path())),
-            _ => None,
-        },
+        path_bytes: shown.hex.clone(),
+        old_path_bytes: old_path.as_ref().and_then(|p| p.hex.clone()),
+        old_path: old_path.map(|p| p.text),
         status,
         role,
         binary,
@@ -331,11 +351,6 @@ fn status_of(status: GitDelta) -> Option<Status> {
         GitDelta::Typechange => Status::Typechange,
         GitDelta::Unmodified | GitDelta::Ignored | GitDelta::Unreadable => return None,
     })
-}
-
-fn path_text(path: Option<&Path>) -> String {
-    path.map(|p| p.to_string_lossy().into_owned())
-        .unwrap_or_default()
 }
 
 /// Finds directories below the working-tree root that hold their own `.git`.

@@ -167,7 +167,7 @@ fn side(
     } else {
         let id = |e: Option<&TreeEntry>| e.map_or(Oid::ZERO_SHA1, |e| e.id());
         out.push(Touch {
-            path: String::from_utf8_lossy(prefix).into_owned(),
+            path: crate::paths::text(prefix),
             old: id(old),
             new: id(new),
         });
@@ -267,7 +267,7 @@ mod tests {
             .map(|d| {
                 let path = d.new_file().path().or(d.old_file().path()).unwrap();
                 (
-                    path.to_string_lossy().into_owned(),
+                    crate::paths::text(path.as_os_str().as_encoded_bytes()),
                     d.old_file().id(),
                     d.new_file().id(),
                 )

@@ -6,6 +6,7 @@
 //! one sorted pass, whatever the timing.
 
 use crate::changes::{self, Change, Part};
+use crate::paths;
 use crate::records::{Delta, Limits};
 use crate::BY;
 use anyhow::Context as _;
@@ -17,8 +18,9 @@ use std::path::PathBuf;
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::thread::JoinHandle;
 
-/// Where a record sorts: branch delta before current delta, then by path.
-type Key = (Delta, String);
+/// Where a record sorts: branch delta before current delta, then by path (its raw bytes,
+/// the order git's diff gives).
+type Key = (Delta, Vec<u8>);
 
 /// What to diff.
 #[derive(Clone)]
@@ -113,8 +115,11 @@ fn pass(job: &Job, part: Part, sender: &SyncSender<(Key, Change)>) -> anyhow::Re
     let base_tree = repo.find_commit(job.merge_base)?.tree()?;
     let mut emit = |change: Change| -> anyhow::Result<()> {
         let key = match &change {
-            Change::File(file) => (file.delta, file.path.clone()),
-            Change::Skipped { path, delta, .. } => (*delta, path.clone()),
+            Change::File(file) => (
+                file.delta,
+                paths::raw(&file.path, file.path_bytes.as_deref()),
+            ),
+            Change::Skipped { raw, delta, .. } => (*delta, raw.clone()),
         };
         // A closed receiver means the writer stopped (a closed pipe): stop quietly.
         sender

@@ -9,6 +9,7 @@ pub mod cli;
 pub mod commits;
 pub mod files;
 pub mod message;
+pub mod paths;
 pub mod records;
 pub mod roles;
 #[cfg(test)]
@@ -129,8 +130,24 @@ pub fn run<W: Write>(
         src.insert("git.commit".into(), commit.oid.clone());
         out.write(&Record::new(Kind::Commit, BY, from.clone(), src, commit)?)
     });
+    // One file record per path and delta: a UTF-8 name that reads like another's escaped
+    // form (a literal `\xff`) must not give readers two records for one path.
+    let mut shown = std::collections::BTreeSet::new();
     match written {
         Ok(()) => passes.drain(&mut |mut change| {
+            if let changes::Change::File(file) = &change {
+                if !shown.insert((file.delta, file.path.clone())) {
+                    change = changes::Change::Skipped {
+                        message: format!(
+                            "{} names two paths (one of them not UTF-8); the second was left out",
+                            file.path
+                        ),
+                        path: file.path.clone(),
+                        raw: Vec::new(),
+                        delta: file.delta,
+                    };
+                }
+            }
             // Committed lines only: uncommitted work has no commit to name.
             if let (changes::Change::File(file), false) = (&mut change, opts.worktree) {
                 attribution.attribute(bare_repo.as_ref().unwrap_or(&repo), file);

@@ -68,6 +68,8 @@ pub struct Args {
     pub repo: PathBuf,
 
     /// Read team policy from FILE instead of DIR/.qa/manifest.yaml (which is optional).
+    /// Either is read only as a regular file of at most 1 MiB: a symlink or an oversize
+    /// manifest is exit 65, a FIFO, device or directory exit 66.
     #[arg(long, value_name = "FILE", conflicts_with = "plan")]
     pub manifest: Option<PathBuf>,
 
@@ -118,7 +120,7 @@ pub const EXIT_STATUS: &[(Exit, &str)] = &[
     (Exit::Usage, "usage error (bad flags)"),
     (
         Exit::DataErr,
-        "malformed input records, an invalid manifest, or an invalid plan (the message names the JSON pointer, e.g. `/checks/2/path`)",
+        "malformed input records (or a line over 16 MiB), an invalid manifest, or an invalid plan: a key repeated in an object, or a plan that is a FIFO or device (the message names the JSON pointer, e.g. `/checks/2/path`)",
     ),
     (
         Exit::NoInput,

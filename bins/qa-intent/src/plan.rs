@@ -2,6 +2,7 @@
 //! their JSON pointer, resolving each criterion's source inside the repository, and writing
 //! the `plan`, `target.spec`, `criterion` and `check.spec` records.
 
+mod json;
 mod shape;
 mod sources;
 
@@ -91,20 +92,23 @@ pub fn from_bytes(shown: &str, bytes: &[u8], root: &Root) -> Result<Plan, PlanEr
     })
 }
 
-/// The plan file's bytes, at most [`MAX_FILE_BYTES`].
+/// The plan file's bytes, at most [`MAX_FILE_BYTES`]. Only a regular file is opened: a
+/// FIFO would block the stage until a writer came, a device would never end.
 fn read(path: &Path, shown: &str) -> Result<Vec<u8>> {
-    let file = std::fs::File::open(path).map_err(|e| match e.kind() {
+    let not_read = |e: std::io::Error| match e.kind() {
         std::io::ErrorKind::NotFound => {
             failure(Exit::NoInput, format!("{shown}: no such plan file"))
         }
         _ => failure(Exit::NoInput, format!("{shown}: {e}")),
-    })?;
-    if file.metadata().is_ok_and(|m| m.is_dir()) {
+    };
+    let meta = std::fs::metadata(path).map_err(not_read)?;
+    if !meta.is_file() {
         return Err(failure(
             Exit::DataErr,
-            format!("{shown} is a directory, not a plan file"),
+            format!("{shown} is {}, not a plan file", not_regular(&meta)),
         ));
     }
+    let file = std::fs::File::open(path).map_err(not_read)?;
     let mut bytes = Vec::new();
     file.take(MAX_FILE_BYTES + 1)
         .read_to_end(&mut bytes)
@@ -116,6 +120,23 @@ fn read(path: &Path, shown: &str) -> Result<Vec<u8>> {
         ));
     }
     Ok(bytes)
+}
+
+/// What a file that is not a regular file is, for messages: `a directory`, `a FIFO`...
+fn not_regular(meta: &std::fs::Metadata) -> &'static str {
+    use std::os::unix::fs::FileTypeExt as _;
+    let file_type = meta.file_type();
+    if file_type.is_dir() {
+        "a directory"
+    } else if file_type.is_fifo() {
+        "a FIFO"
+    } else if file_type.is_socket() {
+        "a socket"
+    } else if file_type.is_char_device() || file_type.is_block_device() {
+        "a device"
+    } else {
+        "not a regular file"
+    }
 }
 
 impl Plan {

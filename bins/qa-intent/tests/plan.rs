@@ -382,6 +382,106 @@ fn a_source_file_over_4_mib_is_exit_65_naming_the_limit() {
     assert_eq!(project.run(&[]).code, 0, "exactly 4 MiB is allowed");
 }
 
+/// Makes a real FIFO at `path` (nothing ever opens it for writing).
+fn mkfifo(path: &Path) {
+    let made = std::process::Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .unwrap();
+    assert!(made.success(), "mkfifo {}", path.display());
+}
+
+/// qa-intent with `args` in `dir`, stdin closed; panics (after killing it) when it is
+/// still running after 10 s: the stage blocked where it must refuse.
+fn run_bounded(dir: &Path, args: &[&str]) -> (i32, String) {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_qa-intent"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > std::time::Duration::from_secs(10) {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            panic!("qa-intent {args:?} still ran after 10 s: it blocked");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let output = child.wait_with_output().unwrap();
+    let code = output.status.code().expect("exited, not killed");
+    (code, String::from_utf8_lossy(&output.stderr).into_owned())
+}
+
+#[test]
+fn a_plan_that_is_a_fifo_or_a_device_is_refused_at_once_as_exit_65() {
+    let project = Project::new();
+    mkfifo(&project.path().join("plan.fifo"));
+    for (plan, what) in [("plan.fifo", "a FIFO"), ("/dev/zero", "a device")] {
+        let (code, stderr) = run_bounded(project.path(), &["--plan", plan]);
+        assert_eq!(code, 65, "{stderr}");
+        assert_eq!(
+            stderr,
+            format!("qa-intent: error: {plan} is {what}, not a plan file\n")
+        );
+    }
+}
+
+#[test]
+fn a_ticket_source_that_is_a_fifo_is_recorded_not_found_without_blocking() {
+    let project = Project::new();
+    std::fs::remove_file(project.path().join("tickets/SHOP-12.md")).unwrap();
+    mkfifo(&project.path().join("tickets/SHOP-12.md"));
+    project.plan(&valid_plan());
+    let (code, stderr) = run_bounded(project.path(), &["--plan", PLAN]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains(
+            "/criteria/1/source/path: `tickets/SHOP-12.md` is a FIFO, not a regular file; the criterion stays unverified"
+        ),
+        "{stderr}"
+    );
+    let records = project.records();
+    let source = &criterion(&records, "refunds")["data"]["source"];
+    assert_eq!(source["found"], false);
+    assert_eq!(source["sha256"], Value::Null);
+}
+
+#[test]
+fn a_key_repeated_in_a_plan_object_is_exit_65_naming_its_pointer() {
+    let project = Project::new();
+    let plan = valid_plan().to_string();
+    // The second criterion gets a second `id`: serde_json alone would keep the last.
+    let repeated = plan.replacen(r#""id":"refunds","#, r#""id":"refunds","id":"other","#, 1);
+    assert_ne!(repeated, plan);
+    project.write(PLAN, &repeated);
+    let run = project.run(&[]);
+    assert_eq!(run.code, 65, "{}", run.stderr);
+    assert_eq!(
+        run.stderr,
+        format!(
+            "qa-intent: error: {PLAN}: /criteria/1/id: duplicate key: `id` appears twice in this object\n"
+        )
+    );
+    assert!(run.stdout.is_empty());
+}
+
+#[test]
+fn a_key_repeated_at_the_top_of_a_plan_is_exit_65_even_with_equal_values() {
+    let project = Project::new();
+    let plan = valid_plan().to_string();
+    let target = serde_json::to_string(&valid_plan()["target"]).unwrap();
+    let repeated = format!("{{\"target\":{target},{}", &plan[1..]);
+    project.write(PLAN, &repeated);
+    let run = project.run(&[]);
+    assert_eq!(run.code, 65, "{}", run.stderr);
+    let message = "/target: duplicate key: `target` appears twice in this object";
+    assert_eq!(run.stderr, format!("qa-intent: error: {PLAN}: {message}\n"));
+}
+
 #[test]
 fn sources_are_read_under_repo_and_the_plan_from_the_working_directory() {
     let repo = Project::new();

@@ -6,6 +6,7 @@ use crate::layers;
 use crate::model::{evidence_ref, label, receipt_label, DiagView, Report, ScenarioView, Work};
 use crate::plain::one_line;
 use crate::text::short;
+use qa_shared::change::Command;
 use qa_shared::untrusted::MARKER;
 use std::fmt::Write as _;
 
@@ -139,14 +140,23 @@ fn evidence(s: &ScenarioView) -> String {
     }
 }
 
+/// What a command checks and why it covers the change; empty in older streams.
+fn why(c: &Command) -> String {
+    if c.why.is_empty() {
+        String::new()
+    } else {
+        format!("{}: {}", label(&c.purpose), text(&c.why))
+    }
+}
+
 fn executable(report: &Report, out: &mut String) {
     out.push_str("\n### 2. Executable evidence available now\n\n");
     let groups = layers::commands(report);
     if groups.is_empty() {
         out.push_str("None: no route runs a repository command.\n");
     } else {
-        out.push_str("| command | dir | scope | declared in | risk | approval | covers |\n");
-        out.push_str("|---|---|---|---|---|---|---|\n");
+        out.push_str("| command | why | dir | scope | declared in | risk | approval | covers |\n");
+        out.push_str("|---|---|---|---|---|---|---|---|\n");
         for g in &groups {
             let covers: Vec<String> = g
                 .covers
@@ -155,8 +165,9 @@ fn executable(report: &Report, out: &mut String) {
                 .collect();
             let _ = writeln!(
                 out,
-                "| {} | {} | {} | {} | {} | {} | {} |",
+                "| {} | {} | {} | {} | {} | {} | {} | {} |",
                 code(&g.command.run),
+                why(g.command),
                 code(&g.command.dir),
                 label(&g.command.scope),
                 code(&g.command.declared_in),
@@ -168,12 +179,13 @@ fn executable(report: &Report, out: &mut String) {
     }
     let additional = layers::additional(report, &groups);
     if !additional.is_empty() {
-        out.push_str("\n**Additional commands**\n\n| command | dir | scope | declared in |\n|---|---|---|---|\n");
+        out.push_str("\n**Additional commands**\n\n| command | why | dir | scope | declared in |\n|---|---|---|---|---|\n");
         for c in additional {
             let _ = writeln!(
                 out,
-                "| {} | {} | {} | {} |",
+                "| {} | {} | {} | {} | {} |",
                 code(&c.run),
+                why(c),
                 code(&c.dir),
                 label(&c.scope),
                 code(&c.declared_in)

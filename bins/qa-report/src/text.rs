@@ -4,6 +4,7 @@
 use crate::layers;
 use crate::model::{evidence_ref, label, receipt_label, DiagView, Report, ScenarioView, Work};
 use crate::plain::one_line;
+use qa_shared::change::Command;
 use qa_shared::untrusted::MARKER;
 use std::fmt::Write as _;
 
@@ -121,6 +122,13 @@ fn scenario(s: &ScenarioView, out: &mut String) {
     }
 }
 
+/// What a command checks and why it covers the change (absent in older streams).
+fn why(c: &Command, out: &mut String) {
+    if !c.why.is_empty() {
+        let _ = writeln!(out, "      {}: {}", label(&c.purpose), one_line(&c.why));
+    }
+}
+
 fn executable(report: &Report, out: &mut String) {
     out.push_str("\n2. Executable evidence available now\n");
     let groups = layers::commands(report);
@@ -130,6 +138,7 @@ fn executable(report: &Report, out: &mut String) {
     for g in &groups {
         let c = g.command;
         let _ = writeln!(out, "  run: {}", one_line(&c.run));
+        why(c, out);
         let _ = writeln!(
             out,
             "      dir {}, scope {}, declared in {}; risk {}, approval {}",
@@ -150,10 +159,11 @@ fn executable(report: &Report, out: &mut String) {
     if !additional.is_empty() {
         out.push_str("  additional commands:\n");
         for c in additional {
+            let _ = writeln!(out, "  run: {}", one_line(&c.run));
+            why(c, out);
             let _ = writeln!(
                 out,
-                "  run: {}\n      dir {}, scope {}, declared in {}",
-                one_line(&c.run),
+                "      dir {}, scope {}, declared in {}",
                 one_line(&c.dir),
                 label(&c.scope),
                 one_line(&c.declared_in)

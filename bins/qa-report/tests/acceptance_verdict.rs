@@ -7,7 +7,7 @@ mod common;
 
 use common::acceptance::passing;
 use common::{qa_report, Stream};
-use qa_shared::acceptance::{CheckDecision, ObservationStatus as O, SourceKind};
+use qa_shared::acceptance::{CheckDecision, ObservationStatus as O, SourceKind, TargetStatus};
 use serde_json::Value;
 
 /// The JSON report of a saved acceptance stream, and qa-report's exit code.
@@ -261,6 +261,30 @@ const CASES: &[Case] = &[
         exit: 130,
         criteria: &[("greets", "unverified")],
         reason: "check health was cancelled: SIGINT",
+    },
+    Case {
+        name: "a deployed build that could not be read leaves the run incomplete",
+        build: |s| {
+            plan_with(s, "greets", SourceKind::Request);
+            s.observed("home", "greets", O::Pass);
+            s.build(TargetStatus::Failed, None, Some("regex `(a+)+$` did not finish within the 1 s timeout"));
+        },
+        status: "incomplete",
+        exit: 2,
+        criteria: &[("greets", "pass")],
+        reason: "the deployed build of qa was not read: regex `(a+)+$` did not finish within the 1 s timeout",
+    },
+    Case {
+        name: "a deployed build read passes with the run",
+        build: |s| {
+            plan_with(s, "greets", SourceKind::Request);
+            s.observed("home", "greets", O::Pass);
+            s.build(TargetStatus::Captured, Some("abc1234"), None);
+        },
+        status: "pass",
+        exit: 0,
+        criteria: &[("greets", "pass")],
+        reason: "",
     },
     Case {
         name: "a plan without criteria is incomplete",

@@ -29,7 +29,7 @@ fn markdown_has_the_layers_as_headings_and_scenarios_as_table_rows() {
     pos(&md, "| required | failure | Expired token is refused | no changed line shows the response |  | `src/auth.rs:42` direct:");
     pos(
         &md,
-        "| `cargo test -p auth` | `.` | package | `Cargo.toml` | medium | required |",
+        "| `cargo test -p auth` | test: runs the tests | `.` | package | `Cargo.toml` | medium | required |",
     );
     pos(&md, "manual: partially mapped, 1 of 3 mapped");
 }

@@ -81,6 +81,15 @@ fn a_routed_command_is_listed_once_with_dir_scope_and_what_it_covers() {
 }
 
 #[test]
+fn a_routed_command_says_what_it_checks_and_why_under_its_line() {
+    let out = text();
+    pos(
+        &out,
+        "run: cargo test -p auth\n      test: runs the tests\n      dir .",
+    );
+}
+
+#[test]
 fn additional_commands_are_listed_once() {
     let out = text();
     assert_eq!(

@@ -86,7 +86,7 @@ pub const EXIT_STATUS: &[(Exit, &str)] = &[
     (Exit::Usage, "usage error (bad flags)"),
     (
         Exit::DataErr,
-        "malformed input: a bad line, or intent, scenario, target.spec or check.spec data that does not parse (the message names the line)",
+        "malformed input: a bad line or one over 16 MiB, or intent, scenario, target.spec or check.spec data that does not parse (the message names the line)",
     ),
     (
         Exit::NoInput,

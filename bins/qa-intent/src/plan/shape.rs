@@ -84,10 +84,7 @@ const SOURCE_KEYS: &[&str] = &["$comment", "kind", "text", "path", "quote"];
 
 /// Parses and checks a plan; the first problem is the error.
 pub fn parse(bytes: &[u8]) -> Result<Declared, PlanError> {
-    let value: Value = serde_json::from_slice(bytes).map_err(|e| PlanError {
-        pointer: None,
-        message: format!("not valid JSON: {e}"),
-    })?;
+    let value = super::json::parse(bytes)?;
     let Value::Object(map) = &value else {
         return Err(PlanError {
             pointer: None,
@@ -442,21 +439,24 @@ pub fn url_problem(url: &str) -> Option<&'static str> {
     None
 }
 
-/// The first float in `value`, as an error at its pointer.
+/// The first number in `value` that cannot be hashed (a float, `-0`, an integer beyond
+/// 64 bits: see `qa_shared::canonical`), as an error at its pointer naming what it is.
 fn no_floats(value: &Value, at: &Pointer) -> Result<(), PlanError> {
-    match value {
-        Value::Number(n) if !n.is_i64() && !n.is_u64() => {
-            Err(at.error("floating-point numbers are not allowed (use integers)"))
+    use qa_shared::canonical::{self, Reason};
+    let Err(refused) = canonical::to_vec(value) else {
+        return Ok(());
+    };
+    let message = match refused.reason {
+        Reason::Float => "floating-point numbers are not allowed (use integers)",
+        Reason::NegativeZero => "negative zero is not allowed (write 0)",
+        Reason::BeyondSixtyFourBits => {
+            "integers beyond 64 bits are not allowed (from -2^63 to 2^64-1; write a larger one as a string)"
         }
-        Value::Array(items) => items
-            .iter()
-            .enumerate()
-            .try_for_each(|(i, item)| no_floats(item, &at.index(i))),
-        Value::Object(map) => map
-            .iter()
-            .try_for_each(|(key, item)| no_floats(item, &at.key(key))),
-        _ => Ok(()),
-    }
+    };
+    Err(PlanError {
+        pointer: Some(format!("{at}{}", refused.pointer)),
+        message: message.to_string(),
+    })
 }
 
 fn type_name(value: &Value) -> &'static str {
@@ -664,5 +664,20 @@ mod tests {
         let bad = serde_json::json!({"input": {"list": [1, 2.5]}});
         let err = no_floats(&bad, &at).unwrap_err();
         assert_eq!(err.pointer.as_deref(), Some("/checks/0/input/list/1"));
+    }
+
+    #[test]
+    fn negative_zero_and_integers_beyond_64_bits_are_named_as_such() {
+        let at = Pointer::root().key("checks").index(0);
+        let zero: Value = serde_json::from_str(r#"{"input": {"n": -0}}"#).unwrap();
+        assert_eq!(
+            no_floats(&zero, &at).unwrap_err().to_string(),
+            "/checks/0/input/n: negative zero is not allowed (write 0)"
+        );
+        let big: Value = serde_json::from_str(r#"{"input": [18446744073709551616]}"#).unwrap();
+        assert!(no_floats(&big, &at)
+            .unwrap_err()
+            .to_string()
+            .starts_with("/checks/0/input/0: integers beyond 64 bits are not allowed"));
     }
 }

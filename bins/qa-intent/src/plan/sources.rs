@@ -10,7 +10,7 @@ use qa_shared::exit::{failure, Exit};
 use qa_shared::hash::sha256_hex;
 
 use super::shape::{DeclaredSource, Pointer};
-use super::{PlanError, MAX_FILE_BYTES};
+use super::{not_regular, PlanError, MAX_FILE_BYTES};
 
 /// The repository root every source path of a plan is under, with symlinks resolved.
 #[derive(Debug, Clone)]
@@ -106,6 +106,17 @@ impl Root {
             return Err(at.error(format!(
                 "`{path}` resolves outside the repository (through a symlink)"
             )));
+        }
+        // Looked at before opening: opening a FIFO waits for a writer that may never come.
+        match std::fs::metadata(&real) {
+            Ok(meta) if meta.is_file() => {}
+            Ok(meta) => {
+                return Ok(Read::Missing(format!(
+                    "`{path}` is {}, not a regular file",
+                    not_regular(&meta)
+                )))
+            }
+            Err(e) => return Ok(Read::Missing(format!("`{path}` cannot be read: {e}"))),
         }
         let file = match std::fs::File::open(&real) {
             Ok(file) => file,

@@ -8,8 +8,8 @@
 
 use super::model::{Acceptance, CheckView, CriterionView};
 use qa_shared::acceptance::{
-    CheckDecision, Counts, CriterionOutcome, CriterionStatus, ObservationStatus, VerdictData,
-    VerdictStatus, VerifySubject,
+    CheckDecision, Counts, CriterionOutcome, CriterionStatus, ObservationStatus, TargetStatus,
+    VerdictData, VerdictStatus, VerifySubject,
 };
 use qa_shared::Exit;
 
@@ -159,9 +159,26 @@ pub fn decide(report: &Acceptance, interrupted: Option<Exit>) -> Decided {
             )
         })
         .collect();
+    // A deployed build that was asked for and not read leaves the run without proof of
+    // what it tested: a gap, never a pass.
+    let builds_unread: Vec<String> = report
+        .builds
+        .iter()
+        .filter(|b| b.data.status != TargetStatus::Captured || b.data.value.is_none())
+        .map(|b| {
+            let why = b
+                .data
+                .reason
+                .as_deref()
+                .unwrap_or("no build id in the answer");
+            format!("the deployed build of {} was not read: {why}", b.data.env)
+        })
+        .collect();
     let stale_run = !stale.is_empty() || !builds_changed.is_empty();
     reasons.extend(stale);
     reasons.extend(builds_changed);
+    let build_gap = !builds_unread.is_empty();
+    reasons.extend(builds_unread);
     if report.plan.is_none() {
         reasons.push("no plan record in the stream".to_string());
     }
@@ -203,7 +220,12 @@ pub fn decide(report: &Acceptance, interrupted: Option<Exit>) -> Decided {
         (VerdictStatus::Cancelled, signal)
     } else if counts.fail > 0 {
         (VerdictStatus::Fail, Exit::Fail)
-    } else if counts.unverified > 0 || !established || report.plan.is_none() || ends_early {
+    } else if counts.unverified > 0
+        || !established
+        || report.plan.is_none()
+        || ends_early
+        || build_gap
+    {
         (VerdictStatus::Incomplete, Exit::Incomplete)
     } else {
         (VerdictStatus::Pass, Exit::Success)

@@ -165,6 +165,30 @@ impl Stream {
         )
     }
 
+    /// The deployed build of environment `qa` as qa-fetch --env read it.
+    pub fn build(
+        &mut self,
+        status: TargetStatus,
+        value: Option<&str>,
+        reason: Option<&str>,
+    ) -> String {
+        self.push(
+            Kind::Build,
+            vec![],
+            BuildData {
+                env: "qa".into(),
+                url: "https://qa.example/version.json".into(),
+                format: BuildFormat::Commit,
+                json_path: Some("$.commit".into()),
+                regex: None,
+                status,
+                value: value.map(str::to_string),
+                body_sha256: None,
+                reason: reason.map(str::to_string),
+            },
+        )
+    }
+
     pub fn event(&mut self, phase: &str, detail: &str) -> String {
         self.push(
             Kind::Event,
