@@ -1,7 +1,8 @@
-//! qa-diff's readers of what a repository holds: the hunks of a patch between two blobs,
-//! the role of a path and its content, and a commit message.
+//! qa-diff's readers of what a repository holds: a path's bytes, the hunks of a patch
+//! between two blobs, the role of a path and its content, and a commit message.
 
 use qa_diff::changes::read_hunks;
+use qa_diff::paths;
 use qa_diff::records::{FileData, Limits};
 use std::os::unix::ffi::OsStrExt as _;
 use std::path::Path;
@@ -10,6 +11,15 @@ use std::path::Path;
 /// commit message.
 pub fn diff(data: &[u8]) {
     let [old, new, path, message] = crate::parts::<4>(data);
+    lossless(path);
+    // Two paths that differ (the content taken as a second path) never show as one.
+    if old != path {
+        assert_ne!(
+            paths::shown(old),
+            paths::shown(path),
+            "two paths shown as one"
+        );
+    }
     let parsed = qa_diff::message::parse(&String::from_utf8_lossy(message));
     assert!(!parsed.subject.contains('\n'), "a subject is one line");
 
@@ -49,6 +59,16 @@ pub fn diff(data: &[u8]) {
     if file.hunks.len() < file.hunk_count {
         assert!(file.truncated, "hunks left out without `truncated`");
     }
+}
+
+/// A path's record form gives its bytes back.
+fn lossless(path: &[u8]) {
+    let shown = paths::shown(path);
+    assert_eq!(
+        paths::raw(&shown.text, shown.hex.as_deref()),
+        path,
+        "{shown:?} does not give its bytes back"
+    );
 }
 
 /// A `file` payload with no hunks yet, as qa-diff starts one.
