@@ -39,9 +39,15 @@ pub fn requested() -> Option<Exit> {
 /// stops waiting for more input. The period starts when this process first notices the
 /// signal (here or in [`requested`]), so poll at least every twentieth of a second.
 pub fn overdue() -> Option<Exit> {
+    overdue_after(GRACE)
+}
+
+/// [`overdue`] for a reader with a grace period of its own (a stage that documents why
+/// it needs another than [`GRACE`]).
+pub fn overdue_after(grace: Duration) -> Option<Exit> {
     let exit = requested()?;
     let noticed = NOTICED.get_or_init(Instant::now);
-    (noticed.elapsed() >= GRACE).then_some(exit)
+    (noticed.elapsed() >= grace).then_some(exit)
 }
 
 /// The signal's name, for messages.

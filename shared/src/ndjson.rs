@@ -20,9 +20,14 @@ pub enum ReadError {
     /// The line (1-based) is longer than the limit. The reader stops there; asked for the
     /// next line, it first skips the rest of this one.
     TooLong { line: u64, max: usize },
+    /// The input holds more than the whole-stream limit (see [`LineReader::with_total`]);
+    /// reading ends there.
+    StreamTooLong { max: u64 },
     /// A failed read; a cancelled one (see [`LineReader::cancellable`]) carries the
     /// signal's [`Failure`], which [`cancelled`] finds.
     Io(io::Error),
+    /// Writing the copy of what was read failed (see [`LineReader::copying_into`]).
+    Copy(io::Error),
 }
 
 impl fmt::Display for ReadError {
@@ -31,7 +36,11 @@ impl fmt::Display for ReadError {
             ReadError::TooLong { line, max } => {
                 write!(f, "line {line}: longer than the {max}-byte line limit")
             }
+            ReadError::StreamTooLong { max } => {
+                write!(f, "longer than the {max}-byte stream limit")
+            }
             ReadError::Io(e) => write!(f, "reading: {e}"),
+            ReadError::Copy(e) => write!(f, "copying what was read: {e}"),
         }
     }
 }
@@ -51,15 +60,21 @@ fn cancelled_read(exit: Exit) -> io::Error {
 }
 
 /// Reads lines one at a time, each at most `max` bytes, numbering them from 1.
-/// Trailing `\r` is dropped and blank lines are skipped (but counted).
-pub struct LineReader<R> {
+/// Trailing `\r` is dropped and blank lines are skipped (but counted). Every byte read can
+/// also go to a copy `C` as it is read ([`LineReader::copying_into`]).
+pub struct LineReader<R, C = io::Sink> {
     inner: R,
     max: usize,
     number: u64,
     buf: Vec<u8>,
     /// The rest of an overlong line is still to be skipped.
     skipping: bool,
-    cancellable: bool,
+    /// After a signal, how long reading goes on (None: it is not cancellable).
+    grace: Option<Duration>,
+    /// The most bytes the whole input may hold, and how many were read.
+    max_total: u64,
+    total: u64,
+    copy: Option<C>,
 }
 
 impl<R: BufRead> LineReader<R> {
@@ -74,16 +89,55 @@ impl<R: BufRead> LineReader<R> {
             number: 0,
             buf: Vec::new(),
             skipping: false,
-            cancellable: false,
+            grace: None,
+            max_total: u64::MAX,
+            total: 0,
+            copy: None,
         }
     }
+}
 
+impl<R: BufRead, C: io::Write> LineReader<R, C> {
     /// Stops reading once a signal's grace period is over ([`crate::cancel::overdue`]):
     /// checked before every read, and whenever an [`Input`] has waited a tick for bytes.
     /// The error is [`ReadError::Io`] carrying the signal's exit ([`cancelled`]).
-    pub fn cancellable(mut self) -> Self {
-        self.cancellable = true;
+    pub fn cancellable(self) -> Self {
+        self.cancellable_after(crate::cancel::GRACE)
+    }
+
+    /// [`LineReader::cancellable`] with a grace period of its own: for a stage that
+    /// documents why it needs another than [`crate::cancel::GRACE`].
+    pub fn cancellable_after(mut self, grace: Duration) -> Self {
+        self.grace = Some(grace);
         self
+    }
+
+    /// Limits the whole input to `max` bytes (blank lines and line ends included): an
+    /// endless input of short or blank lines stops with [`ReadError::StreamTooLong`].
+    pub fn with_total(mut self, max: u64) -> Self {
+        self.max_total = max;
+        self
+    }
+
+    /// Writes every byte read, as read, to `copy` (if any): blank lines, `\r` and an
+    /// overlong line's bytes too. Taken back with [`LineReader::take_copy`].
+    pub fn copying_into<D: io::Write>(self, copy: Option<D>) -> LineReader<R, D> {
+        LineReader {
+            inner: self.inner,
+            max: self.max,
+            number: self.number,
+            buf: self.buf,
+            skipping: self.skipping,
+            grace: self.grace,
+            max_total: self.max_total,
+            total: self.total,
+            copy,
+        }
+    }
+
+    /// The copy of what was read, taken back (see [`LineReader::copying_into`]).
+    pub fn take_copy(&mut self) -> Option<C> {
+        self.copy.take()
     }
 
     /// The number of the last line read (blank ones included).
@@ -111,7 +165,7 @@ impl<R: BufRead> LineReader<R> {
     /// Skips to the end of the overlong line read last.
     fn skip_rest(&mut self) -> Result<(), ReadError> {
         while self.skipping {
-            let available = fill(&mut self.inner, self.cancellable)?;
+            let available = fill(&mut self.inner, self.grace)?;
             if available.is_empty() {
                 self.skipping = false;
                 break;
@@ -120,8 +174,10 @@ impl<R: BufRead> LineReader<R> {
                 Some(i) => (i + 1, true),
                 None => (available.len(), false),
             };
+            taken(&mut self.copy, &mut self.total, &available[..used])?;
             self.inner.consume(used);
             self.skipping = !done;
+            self.within_total()?;
         }
         Ok(())
     }
@@ -130,12 +186,13 @@ impl<R: BufRead> LineReader<R> {
     /// an error as soon as the limit is passed: an input without newlines is not read on.
     fn read_one(&mut self) -> Result<bool, ReadError> {
         self.buf.clear();
+        self.within_total()?;
         self.skip_rest()?;
         let mut any = false;
         loop {
             let max = self.max;
             let held = self.buf.len();
-            let available = fill(&mut self.inner, self.cancellable)?;
+            let available = fill(&mut self.inner, self.grace)?;
             if available.is_empty() {
                 if !any {
                     return Ok(false);
@@ -148,17 +205,21 @@ impl<R: BufRead> LineReader<R> {
                 None => (available, available.len(), false),
             };
             if held + chunk.len() > max {
+                taken(&mut self.copy, &mut self.total, &available[..used])?;
                 self.inner.consume(used);
                 self.buf.clear();
                 self.skipping = !done;
                 self.number += 1;
+                self.within_total()?;
                 return Err(ReadError::TooLong {
                     line: self.number,
                     max,
                 });
             }
             self.buf.extend_from_slice(chunk);
+            taken(&mut self.copy, &mut self.total, &available[..used])?;
             self.inner.consume(used);
+            self.within_total()?;
             if done {
                 break;
             }
@@ -166,14 +227,37 @@ impl<R: BufRead> LineReader<R> {
         self.number += 1;
         Ok(true)
     }
+
+    /// An error once more bytes were read than the whole input may hold.
+    fn within_total(&self) -> Result<(), ReadError> {
+        if self.total > self.max_total {
+            return Err(ReadError::StreamTooLong {
+                max: self.max_total,
+            });
+        }
+        Ok(())
+    }
+}
+
+/// Counts `bytes` as read and writes them to the copy, if any.
+fn taken<C: io::Write>(
+    copy: &mut Option<C>,
+    total: &mut u64,
+    bytes: &[u8],
+) -> Result<(), ReadError> {
+    *total += bytes.len() as u64;
+    match copy {
+        Some(copy) => copy.write_all(bytes).map_err(ReadError::Copy),
+        None => Ok(()),
+    }
 }
 
 /// The bytes available next in `inner` (empty at the end of input): retried while
-/// interrupted, unless `cancellable` and a signal is overdue.
-fn fill<R: BufRead>(inner: &mut R, cancellable: bool) -> Result<&[u8], ReadError> {
+/// interrupted, unless cancellable (`grace` is Some) and a signal is overdue.
+fn fill<R: BufRead>(inner: &mut R, grace: Option<Duration>) -> Result<&[u8], ReadError> {
     loop {
-        if cancellable {
-            if let Some(exit) = crate::cancel::overdue() {
+        if let Some(grace) = grace {
+            if let Some(exit) = crate::cancel::overdue_after(grace) {
                 return Err(ReadError::Io(cancelled_read(exit)));
             }
         }
@@ -295,20 +379,25 @@ impl BufRead for Input {
     }
 }
 
-/// True when stdin is a regular file (`< file`): read directly, it never blocks.
-fn stdin_is_a_file() -> bool {
+/// Stdin, when it is a regular file (`< file`): read directly, it never blocks.
+fn stdin_file() -> Option<std::fs::File> {
     #[cfg(unix)]
     {
         use std::os::fd::AsFd as _;
-        io::stdin()
-            .as_fd()
-            .try_clone_to_owned()
-            .map(std::fs::File::from)
-            .and_then(|file| file.metadata())
-            .is_ok_and(|meta| meta.is_file())
+        let file = std::fs::File::from(io::stdin().as_fd().try_clone_to_owned().ok()?);
+        file.metadata().ok()?.is_file().then_some(file)
     }
     #[cfg(not(unix))]
-    false
+    None
+}
+
+/// What a record input named on the command line may be, besides a regular file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Accept {
+    /// Anything that reads: a pipe, a FIFO, a device (bounded by the line limit).
+    Any,
+    /// A pipe or a FIFO: a device or a socket is refused (exit 65) before it is read.
+    Pipes,
 }
 
 /// Opens a record input named on the command line: `-` is stdin. Returns the name to use
@@ -316,11 +405,15 @@ fn stdin_is_a_file() -> bool {
 /// directory exit 65. Anything but a regular file (a pipe, a FIFO, a device) is read as
 /// an [`Input`], so that waiting for it can be cancelled.
 pub fn open(path: &Path) -> anyhow::Result<(String, Box<dyn BufRead>)> {
+    open_accepting(path, Accept::Any)
+}
+
+/// [`open`], refusing what `accept` does not allow (stdin is taken as it is).
+pub fn open_accepting(path: &Path, accept: Accept) -> anyhow::Result<(String, Box<dyn BufRead>)> {
     if path.as_os_str() == "-" {
-        let input: Box<dyn BufRead> = if stdin_is_a_file() {
-            Box::new(io::stdin().lock())
-        } else {
-            Box::new(Input::spawn(|| Ok(io::stdin())))
+        let input: Box<dyn BufRead> = match stdin_file() {
+            Some(file) => Box::new(io::BufReader::with_capacity(CHUNK, file)),
+            None => Box::new(Input::spawn(|| Ok(io::stdin()))),
         };
         return Ok(("stdin".to_string(), input));
     }
@@ -339,6 +432,12 @@ pub fn open(path: &Path) -> anyhow::Result<(String, Box<dyn BufRead>)> {
             format!("{name} is a directory, not a record file"),
         ));
     }
+    if let (Accept::Pipes, Some(what)) = (accept, special(&meta)) {
+        return Err(failure(
+            Exit::DataErr,
+            format!("{name} is {what}, not a record file (a regular file or a pipe)"),
+        ));
+    }
     if !meta.is_file() {
         let path = path.to_path_buf();
         return Ok((
@@ -348,7 +447,24 @@ pub fn open(path: &Path) -> anyhow::Result<(String, Box<dyn BufRead>)> {
     }
     let file =
         std::fs::File::open(path).map_err(|e| failure(Exit::DataErr, format!("{name}: {e}")))?;
-    Ok((name, Box::new(io::BufReader::new(file))))
+    Ok((name, Box::new(io::BufReader::with_capacity(CHUNK, file))))
+}
+
+/// What `meta` is when it is a device or a socket: not a record file.
+fn special(meta: &std::fs::Metadata) -> Option<&'static str> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt as _;
+        let kind = meta.file_type();
+        if kind.is_char_device() || kind.is_block_device() {
+            return Some("a device");
+        }
+        if kind.is_socket() {
+            return Some("a socket");
+        }
+    }
+    let _ = meta;
+    None
 }
 
 /// Copies every record of `input` to `out` unchanged but for the `\n` terminator, checking
@@ -404,9 +520,8 @@ pub fn forward_each_writing<R: BufRead, W: std::io::Write>(
                     None => anyhow::Error::new(e).context(format!("reading {source}")),
                 })
             }
-            Err(e @ ReadError::TooLong { .. }) => {
-                return Err(failure(Exit::DataErr, format!("{source} {e}")))
-            }
+            // An overlong line: this reader has no stream limit and makes no copy.
+            Err(e) => return Err(failure(Exit::DataErr, format!("{source} {e}"))),
         };
         let envelope = parse_envelope(source, line, bytes)?;
         out.forward(bytes)?;
@@ -499,15 +614,21 @@ mod tests {
         assert!(out.is_empty());
     }
 
-    #[test]
-    fn a_fifo_is_opened_without_waiting_for_its_writer() {
-        let dir = tempfile::tempdir().unwrap();
-        let fifo = dir.path().join("records");
+    /// A new FIFO `records` in `dir`.
+    fn fifo_in(dir: &Path) -> std::path::PathBuf {
+        let fifo = dir.join("records");
         let made = std::process::Command::new("mkfifo")
             .arg(&fifo)
             .status()
             .unwrap();
         assert!(made.success());
+        fifo
+    }
+
+    #[test]
+    fn a_fifo_is_opened_without_waiting_for_its_writer() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = fifo_in(dir.path());
         // Opening a FIFO blocks until a writer opens it: `open` returns at once.
         let (name, input) = open(&fifo).unwrap();
         assert_eq!(name, fifo.display().to_string());
@@ -526,6 +647,98 @@ mod tests {
         let mut read = Vec::new();
         input.read_to_end(&mut read).unwrap();
         assert_eq!(read, bytes);
+    }
+
+    #[test]
+    fn a_missing_file_is_exit_66() {
+        let err = open(Path::new("/nonexistent/in.ndjson")).err().unwrap();
+        assert_eq!(crate::exit::exit_of(&err), Exit::NoInput);
+    }
+
+    #[test]
+    fn a_device_is_refused_where_only_pipes_are_accepted() {
+        let err = open_accepting(Path::new("/dev/zero"), Accept::Pipes)
+            .err()
+            .unwrap();
+        assert_eq!(crate::exit::exit_of(&err), Exit::DataErr);
+        assert_eq!(
+            err.to_string(),
+            "/dev/zero is a device, not a record file (a regular file or a pipe)"
+        );
+    }
+
+    #[test]
+    fn a_device_is_read_where_anything_is_accepted() {
+        let (name, mut input) = open(Path::new("/dev/zero")).unwrap();
+        assert_eq!(name, "/dev/zero");
+        let mut some = [1u8; 16];
+        input.read_exact(&mut some).unwrap();
+        assert_eq!(some, [0u8; 16]);
+    }
+
+    #[test]
+    fn a_fifo_is_accepted_where_only_pipes_are() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = fifo_in(dir.path());
+        let (_, input) = open_accepting(&fifo, Accept::Pipes).unwrap();
+        let writer = std::thread::spawn(move || std::fs::write(&fifo, "a\n"));
+        let mut lines = LineReader::new(input);
+        assert_eq!(lines.next_line().unwrap().unwrap(), (1, &b"a"[..]));
+        assert!(lines.next_line().is_none());
+        writer.join().unwrap().unwrap();
+    }
+
+    #[test]
+    fn endless_blank_lines_stop_at_the_stream_limit() {
+        // Like `tr '\0' '\n' < /dev/zero`: no line is ever returned, yet reading stops.
+        let endless = io::BufReader::new(io::repeat(b'\n'));
+        let mut r = LineReader::new(endless).with_total(1 << 20);
+        let err = r.next_line().unwrap().unwrap_err();
+        assert_eq!(err.to_string(), "longer than the 1048576-byte stream limit");
+    }
+
+    #[test]
+    fn a_stream_exactly_at_the_stream_limit_is_read_whole() {
+        let mut r = LineReader::new(&b"ab\ncd\n"[..]).with_total(6);
+        assert_eq!(r.next_line().unwrap().unwrap(), (1, &b"ab"[..]));
+        assert_eq!(r.next_line().unwrap().unwrap(), (2, &b"cd"[..]));
+        assert!(r.next_line().is_none());
+        let mut over = LineReader::new(&b"ab\ncd\n"[..]).with_total(5);
+        assert_eq!(over.next_line().unwrap().unwrap(), (1, &b"ab"[..]));
+        assert!(matches!(
+            over.next_line(),
+            Some(Err(ReadError::StreamTooLong { max: 5 }))
+        ));
+    }
+
+    #[test]
+    fn every_byte_read_is_copied_as_read() {
+        let input = b"a\r\n\n  \n0123456789\nb";
+        let mut r = LineReader::with_limit(&input[..], 5).copying_into(Some(Vec::new()));
+        while let Some(item) = r.next_line() {
+            let _ = item;
+        }
+        assert_eq!(r.take_copy().unwrap(), input);
+        assert!(r.take_copy().is_none());
+    }
+
+    #[test]
+    fn a_failed_copy_stops_reading() {
+        let mut r = LineReader::new(&b"a\n"[..]).copying_into(Some(FullDisk));
+        assert!(matches!(r.next_line(), Some(Err(ReadError::Copy(_)))));
+    }
+
+    /// A copy whose every write fails, as on a full disk.
+    struct FullDisk;
+
+    impl io::Write for FullDisk {
+        fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+            Err(io::ErrorKind::StorageFull.into())
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
     }
 
     #[test]

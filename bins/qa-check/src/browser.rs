@@ -500,6 +500,8 @@ fn read_replies(stdout: impl Read, tx: &mpsc::Sender<Line>) {
             Some(Ok((_, bytes))) => Line::Reply(bytes.to_vec()),
             Some(Err(ReadError::TooLong { .. })) => Line::TooLong,
             Some(Err(ReadError::Io(e))) => Line::Ended(Some(e.to_string())),
+            // Neither a stream limit nor a copy is asked for here.
+            Some(Err(other)) => Line::Ended(Some(other.to_string())),
         };
         let last = matches!(line, Line::Ended(_));
         // The receiver is gone only once the session ended: nothing left to tell.

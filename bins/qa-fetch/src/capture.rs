@@ -3,7 +3,6 @@
 
 use crate::events::{self, Phase};
 use crate::http::Http;
-use crate::input;
 use crate::manifest::{self, Manifest, Stop};
 use crate::BY;
 use qa_shared::acceptance::{CheckSpecData, TargetData, TargetKind, TargetSpec, TargetStatus};
@@ -269,7 +268,9 @@ pub fn run<R: BufRead, W: Write>(
         write_capture(capturer, id, spec, &checks, out)?;
     }
     match result {
-        Err(err) if !input::was_cancelled(&err) => return Err(err),
+        // After a signal the stage stops as cancelled, not failed, whatever ended the
+        // stream (the signal's own read error, or a line an upstream stage cut short).
+        Err(err) if qa_shared::cancel::requested().is_none() => return Err(err),
         Err(_) => {}
         Ok(_) => {
             if let Some(env) = env {

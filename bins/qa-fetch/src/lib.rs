@@ -7,7 +7,6 @@ pub mod cli;
 pub mod events;
 pub mod exclusion;
 pub mod http;
-pub mod input;
 pub mod manifest;
 pub mod root;
 pub mod verify;

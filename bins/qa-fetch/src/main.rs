@@ -9,7 +9,7 @@ fn main() -> std::process::ExitCode {
     };
     exit::run("qa-fetch", || {
         qa_shared::cancel::install()?;
-        let (source, input) = qa_fetch::input::open(&args.input)?;
+        let (source, input) = qa_shared::ndjson::open(&args.input)?;
         let capturer = qa_fetch::capturer(&args)?;
         let mut out = RecordWriter::stdout();
         let exit = if args.verify {

@@ -4,7 +4,6 @@
 
 use crate::capture::Capturer;
 use crate::events::{self, Phase};
-use crate::input;
 use crate::manifest;
 use crate::root;
 use crate::BY;
@@ -72,12 +71,14 @@ pub fn run<R: BufRead, W: Write>(
             out.flush()
         });
     if let Err(err) = forwarded {
+        // After a signal the stage stops as cancelled, not failed, whatever ended the
+        // stream (the signal's own read error, or a line an upstream stage cut short).
         return match qa_shared::cancel::requested() {
-            Some(exit) if input::was_cancelled(&err) => {
+            Some(exit) => {
                 out.write(&events::cancelled(exit)?)?;
                 Ok(exit)
             }
-            _ => Err(err),
+            None => Err(err),
         };
     }
     match compare_all(&recorded, capturer, out)? {

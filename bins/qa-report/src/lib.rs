@@ -8,7 +8,6 @@ pub mod agent;
 pub mod cli;
 pub mod flow;
 pub mod github;
-pub mod input;
 pub mod json;
 pub mod layers;
 pub mod markdown;

@@ -1,9 +1,8 @@
 use anyhow::Context as _;
 use qa_report::acceptance::{self, status, Run, Settings};
 use qa_report::flow::{self, Flow};
-use qa_report::input::Input;
 use qa_report::out::Saved;
-use qa_report::reading::{self, Models};
+use qa_report::reading::{self, Input, Models};
 use qa_report::verdict_of_signal;
 use qa_report::{cli, render};
 use qa_shared::exit::{self, failure, Exit};
@@ -42,10 +41,10 @@ fn run(args: cli::Args) -> anyhow::Result<Exit> {
         return Ok(exit);
     }
     let started = std::time::Instant::now();
-    let mut input = Input::open(&args.input);
     if args.verify {
+        let mut input = Input::open(&args.input, reading::GRACE, None)?;
         let pass = reading::pass(&mut input, args.max_problems, Models::None, |_| Ok(()))?;
-        if let Some(signal) = input.interrupted() {
+        if let Some(signal) = pass.interrupted {
             return Err(verdict_of_signal(signal, &input.source));
         }
         for message in pass.summary.messages(&input.source) {
@@ -62,12 +61,11 @@ fn run(args: cli::Args) -> anyhow::Result<Exit> {
         }
         return Ok(Exit::Success);
     }
-    if let Some(out) = &args.out {
-        input.save_into(Saved::begin(out)?);
-    }
+    let saved = args.out.as_deref().map(Saved::begin).transpose()?;
+    let mut input = Input::open(&args.input, reading::GRACE, saved)?;
     let pass = reading::pass(&mut input, args.max_problems, Models::Both, |_| Ok(()))?;
     let source = input.source.clone();
-    if let Some(signal) = input.interrupted() {
+    if let Some(signal) = pass.interrupted {
         return Err(verdict_of_signal(signal, &source));
     }
     if pass.summary.problem_count > 0 {

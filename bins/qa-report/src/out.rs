@@ -63,8 +63,8 @@ impl Saved {
         })
     }
 
-    /// Appends `bytes` as read.
-    pub fn write(&mut self, bytes: &[u8]) -> anyhow::Result<()> {
+    /// Appends `bytes`; a failure names the temporary file.
+    fn append(&mut self, bytes: &[u8]) -> io::Result<()> {
         if bytes.is_empty() {
             return Ok(());
         }
@@ -72,16 +72,17 @@ impl Saved {
         self.last = bytes.last().copied();
         self.file
             .write_all(bytes)
-            .with_context(|| format!("writing {}", self.temp.display()))
+            .map_err(|e| io::Error::new(e.kind(), format!("writing {}: {e}", self.temp.display())))
     }
 
     /// Appends `line` on a line of its own.
     pub fn append_line(&mut self, line: &[u8]) -> anyhow::Result<()> {
         if self.last.is_some_and(|b| b != b'\n') {
-            self.write(b"\n")?;
+            self.append(b"\n")?;
         }
-        self.write(line)?;
-        self.write(b"\n")
+        self.append(line)?;
+        self.append(b"\n")?;
+        Ok(())
     }
 
     /// Puts the saved stream in place as `into/records.ndjson` (`into` is the folder or a
@@ -107,6 +108,18 @@ impl Saved {
             put(into, SUMS, sums.as_bytes())
         })()
         .map_err(usage)
+    }
+}
+
+/// The stream is saved as it is read: every byte, in order.
+impl io::Write for Saved {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        self.append(bytes)?;
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.file.flush()
     }
 }
 

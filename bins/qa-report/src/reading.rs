@@ -4,10 +4,52 @@
 
 use crate::acceptance::model::{Acceptance, Builder as AcceptanceBuilder};
 use crate::flow::Stages;
-use crate::input::{Input, Next};
 use crate::model::{Builder as ChangeBuilder, Report};
+use crate::out::Saved;
 use crate::verify::{Summary, Verifier};
+use qa_shared::exit::{failure, Exit};
+use qa_shared::ndjson::{self, Accept, LineReader, ReadError};
 use qa_shared::Envelope;
+use std::io::BufRead;
+use std::path::Path;
+use std::time::Duration;
+
+/// The most bytes a stream may hold (4 GiB): far above any flow's stream, low enough that
+/// an endless input (`/dev/zero` with newlines, `yes`) stops.
+pub const MAX_STREAM: u64 = 4 << 30;
+
+/// How long a report or `--verify` keeps reading after SIGINT or SIGTERM: not at all, as
+/// either then stops without a report (an acceptance run, which reports what reached it,
+/// reads on for its own grace period).
+pub const GRACE: Duration = Duration::ZERO;
+
+/// The stream qa-report reads, through the stages' shared reader: stdin or `--in FILE` (a
+/// pipe or a regular file, never a device, socket or directory), each line and the whole
+/// stream bounded; SIGINT or SIGTERM end even a read that blocks (an idle FIFO).
+pub struct Input {
+    /// Names the input in messages: `stdin` or the path.
+    pub source: String,
+    lines: LineReader<Box<dyn BufRead>, Saved>,
+}
+
+impl Input {
+    /// Opens `path` (`-` is stdin; a missing file is exit 66, a directory, device or socket
+    /// exit 65), to be read until `grace` after a signal. `saved`, the report folder's copy
+    /// of the stream, gets every byte as it is read.
+    pub fn open(path: &Path, grace: Duration, saved: Option<Saved>) -> anyhow::Result<Input> {
+        let (source, input) = ndjson::open_accepting(path, Accept::Pipes)?;
+        let lines = LineReader::new(input)
+            .cancellable_after(grace)
+            .with_total(MAX_STREAM)
+            .copying_into(saved);
+        Ok(Input { source, lines })
+    }
+
+    /// The saved stream, taken back.
+    pub fn take_saved(&mut self) -> Option<Saved> {
+        self.lines.take_copy()
+    }
+}
 
 /// What one pass found.
 pub struct Pass {
@@ -17,6 +59,8 @@ pub struct Pass {
     pub change: anyhow::Result<Report>,
     /// The acceptance report, or why its records do not fit their contract.
     pub acceptance: anyhow::Result<Acceptance>,
+    /// The signal (130 or 143) that arrived while the stream was read, if any.
+    pub interrupted: Option<Exit>,
 }
 
 /// Which models a pass reads records into.
@@ -61,7 +105,7 @@ impl<B: Default> Fed<B> {
 
 /// Reads `input` to its end (or until a signal ends it), calling `on_record` with each
 /// record that parsed. Models stop reading at the first problem: a broken stream is not
-/// rendered.
+/// rendered. A stream over [`MAX_STREAM`] or a failed read is an error naming the input.
 pub fn pass(
     input: &mut Input,
     max_problems: usize,
@@ -73,14 +117,11 @@ pub fn pass(
     let mut stages = Stages::default();
     let mut change: Fed<ChangeBuilder> = Fed::new();
     let mut acceptance: Fed<AcceptanceBuilder> = Fed::new();
+    let mut interrupted = None;
     loop {
-        match input.next_line()? {
-            Next::End => break,
-            Next::TooLong(line) => {
-                verifier.too_long(line);
-                break;
-            }
-            Next::Line(line, raw) => {
+        match input.lines.next_line() {
+            None => break,
+            Some(Ok((line, raw))) => {
                 let Some(envelope) = verifier.line(line, raw) else {
                     continue;
                 };
@@ -91,6 +132,27 @@ pub fn pass(
                     acceptance.feed(|b| b.take(&source, line, raw, &envelope));
                 }
             }
+            Some(Err(ReadError::TooLong { line, .. })) => {
+                verifier.too_long(line);
+                break;
+            }
+            Some(Err(ReadError::StreamTooLong { max })) => {
+                return Err(failure(
+                    Exit::DataErr,
+                    format!(
+                        "{source} holds more than {} GiB of records: refused",
+                        max >> 30
+                    ),
+                ))
+            }
+            Some(Err(ReadError::Io(e))) => match ndjson::cancelled(&e) {
+                Some(signal) => {
+                    interrupted = Some(signal);
+                    break;
+                }
+                None => return Err(anyhow::Error::new(e).context(format!("reading {source}"))),
+            },
+            Some(Err(ReadError::Copy(e))) => return Err(e.into()),
         }
     }
     Ok(Pass {
@@ -98,5 +160,7 @@ pub fn pass(
         stages,
         change: change.finish(ChangeBuilder::finish),
         acceptance: acceptance.finish(AcceptanceBuilder::finish),
+        // A signal during the grace period counts even when the stream then ended.
+        interrupted: interrupted.or_else(qa_shared::cancel::requested),
     })
 }

@@ -325,7 +325,10 @@ fn route(
             Outcome::RunnersMissing(&selection.missing),
             scenario.priority,
         ),
-        (None, true) => action(Outcome::NoCommand(&targets.files), scenario.priority),
+        (None, true) => {
+            route.reason = format!("{}; {}", route.reason, no_command(&reader));
+            action(Outcome::NoCommand(&targets.files), scenario.priority)
+        }
     };
     crate::action::require_installed(&mut route, selection.command.as_ref(), &mut reader);
     route.command = selection
@@ -338,4 +341,22 @@ fn route(
         .map(commands::Candidate::to_command)
         .collect();
     (route, reader.into_src(), from)
+}
+
+/// Why no command was found, naming the build files read.
+fn no_command(reader: &crate::tree::Reader) -> String {
+    let read = reader.read_paths();
+    match read.as_slice() {
+        [] => "no build file (Cargo.toml, package.json, pyproject.toml, go.mod, pom.xml, build.gradle, Makefile) found for its files".to_string(),
+        [one] => format!("`{one}` declares no validation command for its files"),
+        _ if read.len() <= 4 => format!(
+            "none of {} declares a validation command for its files",
+            read.iter().map(|p| format!("`{p}`")).collect::<Vec<_>>().join(", ")
+        ),
+        _ => format!(
+            "none of the {} build files read ({}, ...) declares a validation command for its files",
+            read.len(),
+            read.iter().take(3).map(|p| format!("`{p}`")).collect::<Vec<_>>().join(", ")
+        ),
+    }
 }

@@ -148,3 +148,33 @@ fn a_gradle_wrapper_route_needs_a_jdk() {
             .to_string()
     ));
 }
+
+#[test]
+fn a_route_without_a_command_names_the_build_files_it_read() {
+    let tree = Tree::new();
+    tree.write(
+        "package.json",
+        r#"{"name":"shop","scripts":{"start":"node ."}}"#,
+    )
+    .write("src/cart.js", "");
+    let route = route_of(&tree, &["npm"], "src/cart.js");
+    assert_eq!(route["command"], serde_json::Value::Null);
+    assert_eq!(
+        route["reason"],
+        "critical; 1 direct changed line; `package.json` declares no validation command for its files"
+    );
+}
+
+#[test]
+fn a_route_without_any_build_file_says_none_was_found() {
+    let tree = Tree::new();
+    tree.write("src/cart.js", "");
+    let route = route_of(&tree, &["npm"], "src/cart.js");
+    assert!(
+        route["reason"]
+            .as_str()
+            .unwrap()
+            .ends_with("; no build file (Cargo.toml, package.json, pyproject.toml, go.mod, pom.xml, build.gradle, Makefile) found for its files"),
+        "{route}"
+    );
+}

@@ -235,6 +235,14 @@ impl<'t> Reader<'t> {
         self.tree
     }
 
+    /// The repository-relative paths read so far, sorted.
+    pub fn read_paths(&self) -> Vec<&str> {
+        self.src
+            .keys()
+            .filter_map(|k| k.strip_prefix("file:"))
+            .collect()
+    }
+
     /// The hashes of everything read.
     pub fn into_src(self) -> Src {
         self.src

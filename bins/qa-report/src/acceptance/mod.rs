@@ -15,9 +15,8 @@ pub mod text;
 pub mod verdict;
 
 use crate::flow::{self, Flow};
-use crate::input::Input;
 use crate::out::Saved;
-use crate::reading::{self, Models};
+use crate::reading::{self, Input, Models};
 use crate::render::Format;
 use crate::BY;
 use anyhow::Context as _;
@@ -213,8 +212,8 @@ pub fn run(args: &Run<'_>) -> anyhow::Result<(String, Exit)> {
     qa_shared::cancel::install().context("installing the signal handlers")?;
     let stamp = clock::compact();
     let lock = lock::Lock::acquire(args.repo, &stamp)?;
-    let mut input = Input::open(args.input).with_grace(GRACE);
-    input.save_into(Saved::begin(&runs_folder(args.repo, args.out))?);
+    let saved = Saved::begin(&runs_folder(args.repo, args.out))?;
+    let mut input = Input::open(args.input, GRACE, Some(saved))?;
     let mut named = false;
     let pass = reading::pass(&mut input, args.max_problems, Models::Both, |envelope| {
         if !named && envelope.known_kind() == Some(Kind::Plan) {
@@ -227,7 +226,7 @@ pub fn run(args: &Run<'_>) -> anyhow::Result<(String, Exit)> {
         Ok(())
     })?;
     let source = input.source.clone();
-    let interrupted = input.interrupted().or_else(qa_shared::cancel::requested);
+    let interrupted = pass.interrupted;
     if pass.summary.problem_count > 0 {
         for message in pass.summary.messages(&source) {
             eprintln!("qa-report: {message}");
@@ -259,5 +258,7 @@ pub fn run(args: &Run<'_>) -> anyhow::Result<(String, Exit)> {
     result
 }
 
-/// How long qa-report keeps reading after a signal for what upstream stages finish.
+/// How long an acceptance run keeps reading after a signal for what upstream stages
+/// finish: longer than their own [`qa_shared::cancel::GRACE`], as the last stage reads
+/// longest, so what each stage before it wrote within its grace reaches the report.
 const GRACE: std::time::Duration = std::time::Duration::from_secs(2);
