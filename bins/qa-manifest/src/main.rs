@@ -50,13 +50,17 @@ fn main() -> std::process::ExitCode {
             }
             Command::Explain { id, stream } => {
                 explain::explain(&read(stream)?, id, &mut stdout)?;
-                stdout.flush()?;
+                stdout
+                    .flush()
+                    .map_err(|e| qa_shared::output::write_failed("stdout", e))?;
                 return Ok(Exit::Success);
             }
             Command::Validate => validate::validate(&file)?,
         };
-        writeln!(stdout, "{summary}")?;
-        stdout.flush()?;
+        writeln!(stdout, "{summary}").map_err(|e| qa_shared::output::write_failed("stdout", e))?;
+        stdout
+            .flush()
+            .map_err(|e| qa_shared::output::write_failed("stdout", e))?;
         Ok(Exit::Success)
     })
 }

@@ -13,7 +13,8 @@ fn main() -> std::process::ExitCode {
         if !args.ndjson {
             let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
             let code = qa_profile::report(&args.profile, &checked, &mut stdout, &mut stderr)?;
-            std::io::Write::flush(&mut stdout)?;
+            std::io::Write::flush(&mut stdout)
+                .map_err(|e| qa_shared::output::write_failed("stdout", e))?;
             return Ok(code);
         }
         let input = args
