@@ -21,6 +21,9 @@ pub enum Change {
         raw: Vec<u8>,
         delta: Delta,
         message: String,
+        /// Info for a path that is not ours to read (a nested repository); a warning for
+        /// a changed file of ours that could not be shown.
+        severity: qa_shared::diag::Severity,
     },
 }
 
@@ -184,6 +187,7 @@ fn changes(
             raw: raw.to_vec(),
             delta: pass.delta,
             message,
+            severity: qa_shared::diag::Severity::Info,
         };
         if delta.new_file().mode() == FileMode::Commit
             || delta.old_file().mode() == FileMode::Commit

@@ -11,7 +11,7 @@ use crate::records::{Delta, Limits};
 use crate::BY;
 use anyhow::Context as _;
 use git2::{Oid, Repository};
-use qa_shared::diag::{Diag, Severity};
+use qa_shared::diag::Diag;
 use qa_shared::envelope::Src;
 use qa_shared::{Kind, Record};
 use std::path::PathBuf;
@@ -166,8 +166,8 @@ pub fn record(change: Change, from: &[String]) -> anyhow::Result<Record> {
             }
             Record::new_sorted(Kind::File, BY, from.to_vec(), src, &file)
         }
-        Change::Skipped { message, .. } => {
-            Diag::new(Severity::Info, "qa-diff", message).into_record(BY, from.to_vec())
-        }
+        Change::Skipped {
+            message, severity, ..
+        } => Diag::new(severity, "qa-diff", message).into_record(BY, from.to_vec()),
     }
 }

@@ -145,6 +145,7 @@ pub fn run<W: Write>(
                         path: file.path.clone(),
                         raw: Vec::new(),
                         delta: file.delta,
+                        severity: qa_shared::diag::Severity::Warning,
                     };
                 }
             }

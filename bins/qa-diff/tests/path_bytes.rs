@@ -126,4 +126,8 @@ fn a_utf8_name_that_reads_like_an_escaped_one_never_gives_two_records_for_one_pa
         })
         .collect();
     assert_eq!(diags.len(), 1, "{records:?}");
+    assert_eq!(
+        diags[0]["data"]["severity"], "warning",
+        "a changed file left out is a warning, not an info note"
+    );
 }

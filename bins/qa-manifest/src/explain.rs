@@ -102,7 +102,8 @@ pub fn explain(stream: &Stream, id: &str, out: &mut impl Write) -> anyhow::Resul
             b.count()
         ));
     }
-    out.write_all(text.as_bytes())?;
+    out.write_all(text.as_bytes())
+        .map_err(|e| qa_shared::output::write_failed("stdout", e))?;
     Ok(())
 }
 
