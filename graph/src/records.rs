@@ -19,25 +19,19 @@ pub const DIFF_ADAPTER: &str = "diff";
 /// The adapter named on `impacted-by-diff` edges.
 pub const IMPACT_ADAPTER: &str = "impact";
 
-/// What a stage writes for a change graph.
-#[derive(Debug, Default)]
-pub struct Emission {
-    pub nodes: Vec<Record>,
-    pub edges: Vec<Record>,
-    pub diags: Vec<Diag>,
-}
-
-/// The records of the reached subgraph. `from` is what every node derives from (the
-/// `range` record); `unanalyzed` are changed paths no adapter read, written as generic
-/// direct nodes so the support they lack is visible.
+/// Writes the records of the reached subgraph to `write` as they are made (a large
+/// graph's records are never all held at once), and returns the diagnostics of building
+/// it. `from` is what every node derives from (the `range` record); `unanalyzed` are
+/// changed paths no adapter read, written as generic direct nodes so the support they
+/// lack is visible.
 pub fn emit(
     cg: &ChangeGraph,
     by: &str,
     stage: &str,
     from: &[String],
     unanalyzed: &[String],
-) -> anyhow::Result<Emission> {
-    let mut emission = Emission::default();
+    write: &mut dyn FnMut(&Record) -> anyhow::Result<()>,
+) -> anyhow::Result<Vec<Diag>> {
     let mut ids: BTreeMap<NodeKey, String> = BTreeMap::new();
     let mut datas: BTreeMap<NodeKey, NodeData> = BTreeMap::new();
     for (key, reached) in &cg.impacts.nodes {
@@ -49,7 +43,7 @@ pub fn emit(
         let record = Record::new(Kind::Node, by, from.to_vec(), node_src(node), &data)?;
         ids.insert(key.clone(), record.id.clone());
         datas.insert(key.clone(), data);
-        emission.nodes.push(record);
+        write(&record)?;
     }
     for path in unanalyzed {
         let key = NodeKey::file(path.clone());
@@ -68,7 +62,7 @@ pub fn emit(
         };
         let record = Record::new(Kind::Node, by, from.to_vec(), Src::new(), &data)?;
         ids.insert(key, record.id.clone());
-        emission.nodes.push(record);
+        write(&record)?;
     }
 
     let mut written = BTreeSet::new();
@@ -115,7 +109,7 @@ pub fn emit(
                 Src::new(),
                 &data,
             )?;
-            emission.edges.push(record);
+            write(&record)?;
         }
     }
     for (seed, entrypoints) in &cg.impacts.entrypoints {
@@ -135,17 +129,16 @@ pub fn emit(
                 evidence: seed_data.evidence.clone(),
                 adapter: IMPACT_ADAPTER.to_string(),
             };
-            emission.edges.push(Record::new(
+            write(&Record::new(
                 Kind::Edge,
                 by,
                 vec![entry_id.clone(), seed_id.clone()],
                 Src::new(),
                 &data,
-            )?);
+            )?)?;
         }
     }
-    emission.diags = diags(cg, stage);
-    Ok(emission)
+    Ok(diags(cg, stage))
 }
 
 /// The entrypoints (`route /checkout`) reached from the changed files among `files`,

@@ -3,7 +3,7 @@
 
 mod common;
 use common::*;
-use qa_graph::records::{emit, Emission};
+use qa_graph::records::emit;
 use qa_testkit::Schemas;
 use serde_json::Value;
 
@@ -35,24 +35,21 @@ fn shop() -> Change {
 
 fn records(change: &Change, unanalyzed: &[String]) -> Vec<Value> {
     let cg = change.analyze();
-    let Emission {
-        nodes,
-        edges,
-        diags,
-    } = emit(
+    let mut written = Vec::new();
+    let diags = emit(
         &cg,
         "qa-test/0.0.0",
         "qa-test",
         &[RANGE.to_string()],
         unanalyzed,
+        &mut |r| {
+            written.push(serde_json::from_slice(&r.to_line())?);
+            Ok(())
+        },
     )
     .unwrap();
     assert!(!diags.is_empty(), "the bounds are always recorded");
-    nodes
-        .iter()
-        .chain(&edges)
-        .map(|r| serde_json::from_slice(&r.to_line()).unwrap())
-        .collect()
+    written
 }
 
 fn named<'a>(records: &'a [Value], kind: &str, name: &str) -> &'a Value {

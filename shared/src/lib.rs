@@ -8,6 +8,7 @@ pub mod canonical;
 pub mod change;
 pub mod cli;
 pub mod clock;
+pub mod code_pattern;
 pub mod diag;
 pub mod envelope;
 pub mod execution;

@@ -4,6 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::Path;
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use qa_shared::change::{FileData, Op};
@@ -69,9 +70,9 @@ pub struct Stats {
     pub files: usize,
     /// Bytes of base and head source parsed.
     pub bytes: usize,
-    /// Time spent parsing and reading outlines, summed over the workers.
+    /// Time spent parsing and reading outlines, summed over the threads.
     pub busy: Duration,
-    /// Time spent reading the two versions from git, summed over the workers.
+    /// Time spent reading the two versions from git, summed over the threads.
     pub read: Duration,
     /// Time from the first read to the last delta.
     pub wall: Duration,
@@ -87,7 +88,7 @@ impl std::fmt::Display for Stats {
         };
         write!(
             f,
-            "syntax trees: {} files, {mb:.2} MB of base and head source read from git in {:.1} ms, {:.1} ms busy parsing on 2 workers ({per_mb:.1} ms per MB), {:.1} ms wall",
+            "syntax trees: {} files, {mb:.2} MB of base and head source read from git in {:.1} ms, {:.1} ms busy parsing on two threads ({per_mb:.1} ms per MB), {:.1} ms wall",
             self.files,
             self.read.as_secs_f64() * 1e3,
             self.busy.as_secs_f64() * 1e3,
@@ -96,9 +97,15 @@ impl std::fmt::Display for Stats {
     }
 }
 
-/// Reads and parses the two versions of every changed file with a grammar, on two
-/// threads, and compares them. Files without a grammar are left to the line lexer.
-pub fn of_changeset(cs: &Changeset, repo: &Path) -> (Deltas, Stats) {
+/// Reads and parses the two versions of every changed file with a grammar, and compares
+/// them: on this thread, and on a second one once `idle` says a core is free (the
+/// behavior graph is built on the other core first). Files without a grammar are left to
+/// the line lexer.
+pub fn of_changeset(
+    cs: &Changeset,
+    repo: &Path,
+    mut idle: impl FnMut() -> bool,
+) -> (Deltas, Stats) {
     let started = Instant::now();
     let files: Vec<&FileData> = cs
         .files
@@ -110,123 +117,224 @@ pub fn of_changeset(cs: &Changeset, repo: &Path) -> (Deltas, Stats) {
         return (Deltas::new(), Stats::default());
     }
     let macros = test_macros(cs, repo, &files);
-    let workers = 2.min(files.len());
-    let chunks: Vec<Vec<&FileData>> = (0..workers)
-        .map(|w| files.iter().skip(w).step_by(workers).copied().collect())
-        .collect();
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = chunks
-            .into_iter()
-            .map(|chunk| {
-                let macros = &macros;
-                scope.spawn(move || {
-                    let mut stats = Stats::default();
-                    let mut lines = HashSet::new();
-                    let mut squeezed = Vec::new();
-                    let Ok(git) = git2::Repository::open(repo) else {
-                        return (Vec::new(), stats, lines, squeezed);
-                    };
-                    let deltas = chunk
-                        .into_iter()
-                        .filter_map(|f| {
-                            let r = Instant::now();
-                            let v = sources::versions(&git, repo, f);
-                            stats.read += r.elapsed();
-                            lines.extend(base_lines(v.base.as_deref()));
-                            squeezed.extend(v.base.as_deref().map(squeeze));
-                            let t = Instant::now();
-                            let d = delta(f, &v, macros).map(|d| (f.path.clone(), d));
-                            stats.busy += t.elapsed();
-                            stats.files += 1;
-                            stats.bytes += v.base.as_ref().map_or(0, String::len)
-                                + v.head.as_ref().map_or(0, String::len);
-                            d
-                        })
-                        .collect::<Vec<_>>();
-                    (deltas, stats, lines, squeezed)
-                })
-            })
-            .collect();
-        let mut stats = Stats::default();
-        let mut deltas = Deltas::new();
-        // Lines of every changed file's base: an added copy of one is not new code.
-        let mut based = HashSet::new();
-        let mut squeezed_bases: Vec<String> = Vec::new();
-        for h in handles {
-            let (part, s, lines, squeezed) = h.join().unwrap_or_default();
-            based.extend(lines);
-            squeezed_bases.extend(squeezed);
-            deltas.extend(part);
-            stats.files += s.files;
-            stats.bytes += s.bytes;
-            stats.busy += s.busy;
-            stats.read += s.read;
-        }
-        // A condition that stood as a condition in another changed file's base was moved
-        // or copied from there (`if threads == 1` copied into a new module).
-        // All bases in one text (joined by a byte no squeezed text holds), searched once per
-        // condition.
-        let bases = squeezed_bases.join("\n");
-        drop(squeezed_bases);
-        let stood = conditions_standing(
-            &bases,
-            deltas
-                .values()
-                .flat_map(|d| d.new_conditions.iter().map(|c| squeeze(&c.text))),
-        );
-        for d in deltas.values_mut() {
-            let (stood, new): (Vec<At>, Vec<At>) = std::mem::take(&mut d.new_conditions)
-                .into_iter()
-                .partition(|c| stood.contains(&squeeze(&c.text)));
-            d.new_conditions = new;
-            d.moved_conditions.extend(stood);
-        }
-        // A test deleted here and changed (added) in another file was moved.
-        let tests_elsewhere: BTreeSet<String> = deltas
-            .values()
-            .flat_map(|d| d.changed_tests.iter())
-            // A subtest `TestX/case` stands for its test too.
-            .map(|t| t.name.split('/').next().unwrap_or(&t.name).to_string())
-            .collect();
-        for d in deltas.values_mut() {
-            d.removed_tests
-                .retain(|t| !tests_elsewhere.contains(&t.item));
-        }
-        // A check another changed file gained was moved there, not dropped.
-        let gained: BTreeSet<String> = deltas
-            .values()
-            .flat_map(|d| d.new_conditions.iter().chain(&d.moved_conditions))
-            .map(|c| c.text.clone())
-            .collect();
-        for d in deltas.values_mut() {
-            d.removed_conditions.retain(|c| !gained.contains(&c.text));
-        }
-        // A line another changed file lost, or has at base, is moved or copied code where
-        // it appears.
-        let moved: HashSet<u64> = files
-            .iter()
-            .flat_map(|f| f.hunks.iter().flat_map(|h| h.lines.iter()))
-            .filter(|l| l.op == Op::Remove)
-            .filter_map(|l| line_hash(&l.text))
-            .collect();
-        for f in &files {
-            if let Some(d) = deltas.get_mut(&f.path) {
-                d.copied_lines.extend(
-                    f.hunks
-                        .iter()
-                        .flat_map(|h| h.lines.iter())
-                        .filter(|l| {
-                            l.op == Op::Add
-                                && line_hash(&l.text)
-                                    .is_some_and(|h| moved.contains(&h) || based.contains(&h))
-                        })
-                        .map(|l| l.line),
-                );
+    // Only the added lines' hashes are looked for in the bases, not every base line kept.
+    let added = hashes_of(&files, Op::Add);
+    let queue = Queue::new(by_size(repo, &files));
+    let (mine, theirs) = std::thread::scope(|scope| {
+        let mut helper = None;
+        let mut reader = Reader::new(repo, &macros, &added);
+        loop {
+            // Two threads at most: one more would only share the two cores, and each
+            // thread keeps a malloc arena of its own. A thread that starts after the
+            // graph's has ended takes over its arena.
+            if helper.is_none() && idle() {
+                // The graph's reads filled libgit2's cache of delta bases (up to 16 MB,
+                // held while any handle keeps the pack open): let it go with the pack.
+                reader.reopen();
+                let (queue, macros, added) = (&queue, &macros, &added);
+                helper = Some(scope.spawn(move || {
+                    let mut reader = Reader::new(repo, macros, added);
+                    while let Some(f) = queue.smallest() {
+                        reader.read(f);
+                    }
+                    reader.part()
+                }));
             }
+            let Some(f) = queue.largest() else { break };
+            reader.read(f);
         }
-        stats.wall = started.elapsed();
-        (deltas, stats)
-    })
+        let theirs = helper.map(|h| h.join().unwrap_or_default());
+        (reader.part(), theirs.unwrap_or_default())
+    });
+    let mut stats = Stats::default();
+    let mut deltas = Deltas::new();
+    // Added lines that stand in a changed file's base: an added copy of one is not new code.
+    let mut based = HashSet::new();
+    for (part, s, lines) in [mine, theirs] {
+        based.extend(lines);
+        deltas.extend(part);
+        stats.files += s.files;
+        stats.bytes += s.bytes;
+        stats.busy += s.busy;
+        stats.read += s.read;
+    }
+    // A condition that stood as a condition in another changed file's base was moved
+    // or copied from there (`if threads == 1` copied into a new module). The bases are
+    // read again, one at a time, rather than held from the first pass.
+    let stood = conditions_standing(
+        repo,
+        &files,
+        deltas
+            .values()
+            .flat_map(|d| d.new_conditions.iter().map(|c| squeeze(&c.text))),
+    );
+    for d in deltas.values_mut() {
+        let (stood, new): (Vec<At>, Vec<At>) = std::mem::take(&mut d.new_conditions)
+            .into_iter()
+            .partition(|c| stood.contains(&squeeze(&c.text)));
+        d.new_conditions = new;
+        d.moved_conditions.extend(stood);
+    }
+    // A test deleted here and changed (added) in another file was moved.
+    let tests_elsewhere: BTreeSet<String> = deltas
+        .values()
+        .flat_map(|d| d.changed_tests.iter())
+        // A subtest `TestX/case` stands for its test too.
+        .map(|t| t.name.split('/').next().unwrap_or(&t.name).to_string())
+        .collect();
+    for d in deltas.values_mut() {
+        d.removed_tests
+            .retain(|t| !tests_elsewhere.contains(&t.item));
+    }
+    // A check another changed file gained was moved there, not dropped.
+    let gained: BTreeSet<String> = deltas
+        .values()
+        .flat_map(|d| d.new_conditions.iter().chain(&d.moved_conditions))
+        .map(|c| c.text.clone())
+        .collect();
+    for d in deltas.values_mut() {
+        d.removed_conditions.retain(|c| !gained.contains(&c.text));
+    }
+    // A line another changed file lost, or has at base, is moved or copied code where
+    // it appears.
+    let moved = hashes_of(&files, Op::Remove);
+    for f in &files {
+        if let Some(d) = deltas.get_mut(&f.path) {
+            d.copied_lines.extend(
+                f.hunks
+                    .iter()
+                    .flat_map(|h| h.lines.iter())
+                    .filter(|l| {
+                        l.op == Op::Add
+                            && line_hash(&l.text)
+                                .is_some_and(|h| moved.contains(&h) || based.contains(&h))
+                    })
+                    .map(|l| l.line),
+            );
+        }
+    }
+    stats.wall = started.elapsed();
+    (deltas, stats)
+}
+
+/// The `line_hash`es of the changed files' lines that `op` (added or removed).
+fn hashes_of(files: &[&FileData], op: Op) -> HashSet<u64> {
+    files
+        .iter()
+        .flat_map(|f| f.hunks.iter().flat_map(|h| h.lines.iter()))
+        .filter(|l| l.op == op)
+        .filter_map(|l| line_hash(&l.text))
+        .collect()
+}
+
+/// What one thread of [`of_changeset`] found: its deltas, its costs, and which of the
+/// added lines' hashes the bases it read hold.
+type Part = (Vec<(String, FileDelta)>, Stats, HashSet<u64>);
+
+/// The files to read, largest first: one thread takes from the front, the other from the
+/// back, so the two largest trees are not held at once and both end together.
+struct Queue<'a> {
+    files: Vec<&'a FileData>,
+    /// The untaken files are `files[ends.0..ends.1]`.
+    ends: Mutex<(usize, usize)>,
+}
+
+impl<'a> Queue<'a> {
+    fn new(files: Vec<&'a FileData>) -> Queue<'a> {
+        let ends = Mutex::new((0, files.len()));
+        Queue { files, ends }
+    }
+
+    fn largest(&self) -> Option<&'a FileData> {
+        let mut ends = self.ends.lock().unwrap_or_else(|e| e.into_inner());
+        (ends.0 < ends.1).then(|| {
+            ends.0 += 1;
+            self.files[ends.0 - 1]
+        })
+    }
+
+    fn smallest(&self) -> Option<&'a FileData> {
+        let mut ends = self.ends.lock().unwrap_or_else(|e| e.into_inner());
+        (ends.0 < ends.1).then(|| {
+            ends.1 -= 1;
+            self.files[ends.1]
+        })
+    }
+}
+
+/// One thread's reading: its repository handle and what it found so far.
+struct Reader<'a> {
+    git: Option<git2::Repository>,
+    repo: &'a Path,
+    macros: &'a [String],
+    added: &'a HashSet<u64>,
+    part: Part,
+}
+
+impl<'a> Reader<'a> {
+    fn new(repo: &'a Path, macros: &'a [String], added: &'a HashSet<u64>) -> Reader<'a> {
+        Reader {
+            git: git2::Repository::open(repo).ok(),
+            repo,
+            macros,
+            added,
+            part: Part::default(),
+        }
+    }
+
+    /// Closes the repository and opens it again: the pack and its caches are freed once
+    /// no other handle holds them.
+    fn reopen(&mut self) {
+        self.git = None;
+        self.git = git2::Repository::open(self.repo).ok();
+    }
+
+    /// Reads the two versions of `f` and compares them.
+    fn read(&mut self, f: &FileData) {
+        let Some(git) = &self.git else { return };
+        let (deltas, stats, lines) = &mut self.part;
+        let r = Instant::now();
+        let v = sources::versions(git, self.repo, f);
+        stats.read += r.elapsed();
+        lines.extend(
+            v.base
+                .iter()
+                .flat_map(|b| b.lines())
+                .filter_map(line_hash)
+                .filter(|h| self.added.contains(h)),
+        );
+        let t = Instant::now();
+        deltas.extend(delta(f, &v, self.macros).map(|d| (f.path.clone(), d)));
+        stats.busy += t.elapsed();
+        stats.files += 1;
+        stats.bytes +=
+            v.base.as_ref().map_or(0, String::len) + v.head.as_ref().map_or(0, String::len);
+    }
+
+    fn part(self) -> Part {
+        self.part
+    }
+}
+
+/// The changed files, largest (base and head together) first, by the sizes the object
+/// database records without reading the blobs.
+fn by_size<'a>(repo: &Path, files: &[&'a FileData]) -> Vec<&'a FileData> {
+    let odb = git2::Repository::open(repo).ok();
+    let odb = odb.as_ref().and_then(|git| git.odb().ok());
+    let size = |oid: &Option<String>| {
+        let oid = oid.as_deref().and_then(|o| git2::Oid::from_str(o).ok());
+        match (oid, &odb) {
+            (Some(oid), Some(odb)) => odb.read_header(oid).map_or(0, |(len, _)| len),
+            _ => 0,
+        }
+    };
+    let mut sized: Vec<(usize, &FileData)> = files
+        .iter()
+        .map(|f| (size(&f.old_oid) + size(&f.new_oid), *f))
+        .collect();
+    // Stable: equal sizes keep the stream's order.
+    sized.sort_by_key(|(len, _)| std::cmp::Reverse(*len));
+    sized.into_iter().map(|(_, f)| f).collect()
 }
 
 /// Rust macros that define tests, from the `macro_rules!` of the changed Rust files'
@@ -657,32 +765,52 @@ fn element_key(text: &str) -> String {
     squeeze(cut.map_or(t, |i| &t[..i]))
 }
 
-/// Which of `conditions` (whitespace-free, six bytes or more) the whitespace-free `text`
-/// holds as a whole condition, found in one pass over the text (longest first, so a
-/// condition inside a longer one is found where it stands alone).
-fn conditions_standing(text: &str, conditions: impl Iterator<Item = String>) -> BTreeSet<String> {
+/// Which of `conditions` (whitespace-free, six bytes or more) a changed file's base holds
+/// as a whole condition, whitespace aside: each base is read again and searched in one
+/// pass (longest first, so a condition inside a longer one is found where it stands alone).
+fn conditions_standing(
+    repo: &Path,
+    files: &[&FileData],
+    conditions: impl Iterator<Item = String>,
+) -> BTreeSet<String> {
     let mut wanted: Vec<String> = conditions.filter(|c| c.len() >= 6).collect();
     wanted.sort_by_key(|c| std::cmp::Reverse(c.len()));
     wanted.dedup();
     if wanted.is_empty() {
         return BTreeSet::new();
     }
-    let pattern = wanted
-        .iter()
-        .map(|c| regex::escape(c))
-        .collect::<Vec<_>>()
-        .join("|");
-    let Ok(re) = regex::Regex::new(&pattern) else {
-        // Too large a pattern: one search per condition instead.
-        return wanted
-            .into_iter()
-            .filter(|c| stood_as_condition(text, c))
-            .collect();
+    let Ok(git) = git2::Repository::open(repo) else {
+        return BTreeSet::new();
     };
-    re.find_iter(text)
-        .filter(|m| stands_alone(text, m.start(), m.end()))
-        .map(|m| m.as_str().to_string())
-        .collect()
+    // Leftmost-first over the longest-first list: where conditions overlap, the longest
+    // one that starts first is the match, as in a regex alternation.
+    let finder = aho_corasick::AhoCorasick::builder()
+        .match_kind(aho_corasick::MatchKind::LeftmostFirst)
+        .build(&wanted)
+        .ok();
+    let mut stood = BTreeSet::new();
+    for f in files {
+        let Some(base) = sources::versions(&git, repo, f).base else {
+            continue;
+        };
+        let text = squeeze(&base);
+        match &finder {
+            Some(finder) => stood.extend(
+                finder
+                    .find_iter(&text)
+                    .filter(|m| stands_alone(&text, m.start(), m.end()))
+                    .map(|m| wanted[m.pattern().as_usize()].clone()),
+            ),
+            // Too many conditions for one automaton: one search per condition instead.
+            None => stood.extend(
+                wanted
+                    .iter()
+                    .filter(|c| stood_as_condition(&text, c))
+                    .cloned(),
+            ),
+        }
+    }
+    stood
 }
 
 /// True when the whitespace-free text holds `condition` as a whole condition: right after

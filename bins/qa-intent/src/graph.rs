@@ -16,6 +16,58 @@ const STAGE: &str = "qa-intent";
 /// The base and head graphs, before they are compared.
 pub type Trees = (Graph, Graph);
 
+/// The graphs being built on a thread of their own while the stream is read.
+pub struct Building<'scope> {
+    thread: Option<std::thread::ScopedJoinHandle<'scope, Result<Trees>>>,
+    built: Option<Result<Trees>>,
+}
+
+impl<'scope> Building<'scope> {
+    /// Nothing to build: the stream has no range.
+    pub fn none() -> Building<'scope> {
+        Building {
+            thread: None,
+            built: None,
+        }
+    }
+
+    pub fn on(thread: std::thread::ScopedJoinHandle<'scope, Result<Trees>>) -> Building<'scope> {
+        Building {
+            thread: Some(thread),
+            built: None,
+        }
+    }
+
+    pub fn started(&self) -> bool {
+        self.thread.is_some() || self.built.is_some()
+    }
+
+    /// True once the thread has ended (it is joined then, so its core and its malloc
+    /// arena are free for the next thread), or when there was none.
+    pub fn finished(&mut self) -> bool {
+        if self.thread.as_ref().is_some_and(|t| t.is_finished()) {
+            self.join();
+        }
+        self.thread.is_none()
+    }
+
+    /// The graphs, once built; `None` without a range. A panic while building costs the
+    /// graph, not the intents.
+    pub fn graphs(mut self) -> Option<Result<Trees>> {
+        self.join();
+        self.built
+    }
+
+    fn join(&mut self) {
+        if let Some(t) = self.thread.take() {
+            self.built = Some(
+                t.join()
+                    .unwrap_or_else(|_| Err(anyhow::anyhow!("the graph builder panicked"))),
+            );
+        }
+    }
+}
+
 /// Refuses a repository that does not hold the range's head commit (exit 66): its
 /// graph, sources and manifest would describe another history than the stream's.
 pub fn holds_head(repo: &Path, range: &RangeView) -> Result<()> {
@@ -80,12 +132,14 @@ pub fn unanalyzed(cs: &Changeset, graph: &ChangeGraph) -> Vec<String> {
         .collect()
 }
 
-/// The records of the reached subgraph, derived from the range record.
-pub fn emission(
+/// Writes the records of the reached subgraph, derived from the range record, and
+/// returns the diagnostics of building it.
+pub fn emit(
     cs: &Changeset,
     graph: &ChangeGraph,
     by: &str,
-) -> Result<qa_graph::records::Emission> {
+    write: &mut dyn FnMut(&qa_shared::Record) -> Result<()>,
+) -> Result<Vec<qa_shared::diag::Diag>> {
     let from: Vec<String> = cs.range.iter().map(|r| r.id.clone()).collect();
-    qa_graph::records::emit(graph, by, STAGE, &from, &unanalyzed(cs, graph))
+    qa_graph::records::emit(graph, by, STAGE, &from, &unanalyzed(cs, graph), write)
 }

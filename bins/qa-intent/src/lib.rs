@@ -55,28 +55,21 @@ pub fn run<R: BufRead, W: Write>(
     // thread while the rest of the stream is read and the intents are derived.
     std::thread::scope(|scope| {
         let mut cs = Changeset::default();
-        let mut trees = None;
+        let mut building = graph::Building::none();
         let read = qa_shared::ndjson::forward_each(source, input, out, |line, envelope| {
             cs.take(source, line, envelope)?;
-            if let (None, Some(range)) = (&trees, &cs.range) {
+            if let (false, Some(range)) = (building.started(), &cs.range) {
                 let range = range.data.clone();
                 graph::holds_head(repo, &range)?;
-                trees = Some(scope.spawn(move || graph::trees(&range, repo)));
+                building = graph::Building::on(scope.spawn(move || graph::trees(&range, repo)));
             }
             Ok(())
         });
-        // Joined once the intents are derived (or at once on bad input); a panic while
-        // reading trees costs the graph, not the intents.
-        let join = || {
-            trees.map(|t| {
-                t.join()
-                    .unwrap_or_else(|_| Err(anyhow::anyhow!("the graph builder panicked")))
-            })
-        };
+        // Joined once the intents are derived (or at once on bad input).
         match read {
-            Ok(_) => write(&cs, join, manifest, repo, options, out),
+            Ok(_) => write(&cs, building, manifest, repo, options, out),
             Err(e) => {
-                join();
+                building.graphs();
                 Err(e)
             }
         }
@@ -86,7 +79,7 @@ pub fn run<R: BufRead, W: Write>(
 /// Appends what qa-intent derives from the stream it read.
 fn write<W: Write>(
     cs: &Changeset,
-    trees: impl FnOnce() -> Option<Result<graph::Trees>>,
+    mut building: graph::Building,
     manifest: Option<&Manifest>,
     repo: &Path,
     options: Options,
@@ -101,7 +94,7 @@ fn write<W: Write>(
         out.write(&diag.into_record(BY, vec![])?)?;
         return Ok(());
     }
-    let (deltas, stats) = deltas::of_changeset(cs, repo);
+    let (deltas, stats) = deltas::of_changeset(cs, repo, || building.finished());
     if options.timings {
         eprintln!("qa-intent: {stats}");
     }
@@ -113,7 +106,7 @@ fn write<W: Write>(
         })
         .collect();
     // A graph that cannot be built is a gap, not a failure: intents do not need it.
-    let graph = match trees() {
+    let graph = match building.graphs() {
         None => None,
         Some(Ok(trees)) => Some(graph::compare(cs, trees)),
         Some(Err(e)) => {
@@ -180,12 +173,9 @@ fn write<W: Write>(
         }
     }
     if let Some(graph) = &graph {
-        let emission = graph::emission(cs, graph, BY)?;
-        for record in emission.nodes.iter().chain(&emission.edges) {
-            out.write(record)?;
-        }
+        let diags = graph::emit(cs, graph, BY, &mut |record| out.write(record))?;
         let from: Vec<String> = cs.range.iter().map(|r| r.id.clone()).collect();
-        for diag in emission.diags {
+        for diag in diags {
             out.write(&diag.into_record(BY, from.clone())?)?;
         }
     }

@@ -75,7 +75,7 @@ pub fn excerpt(text: &str) -> String {
 }
 
 fn re(pattern: &str) -> Regex {
-    Regex::new(pattern).expect("lifecycle pattern")
+    qa_shared::code_pattern::regex(pattern)
 }
 
 static ROUTE: LazyLock<Regex> = LazyLock::new(|| {

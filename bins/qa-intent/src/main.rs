@@ -41,6 +41,7 @@ fn from_plan(args: &cli::Args, path: &Path) -> anyhow::Result<Exit> {
 
 /// The change-flow filter: intents and scenarios from a qa-diff stream.
 fn from_changes(args: &cli::Args) -> anyhow::Result<Exit> {
+    qa_intent::sources::small_pack_windows();
     let manifest = match &args.manifest {
         Some(path) => Some(manifest::load(path)?.ok_or_else(|| {
             failure(
