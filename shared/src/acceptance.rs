@@ -2,8 +2,8 @@
 //! check `route`s, `target`, `target.verify`, `observation`, `verdict`, `event`): written by
 //! one stage, read by the ones after it.
 //!
-//! Enumerations serialize to the names in DESIGN.md. Durations and timestamps appear only
-//! in `event` records, never in hashed evidence of other kinds.
+//! Enumerations serialize to the names in `schema/<kind>.schema.json`. Durations and
+//! timestamps appear only in `event` records, never in hashed evidence of other kinds.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

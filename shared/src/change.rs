@@ -1,8 +1,8 @@
 //! The change-flow record payloads (`commit`, `file`, `intent`, `scenario`, `route`,
 //! `capability`, `trace`, `draft`): written by one stage, read by the ones after it.
 //!
-//! Enumerations serialize to the names in DESIGN.md. Readers ignore unknown fields, so
-//! a later stage keeps working when an earlier one adds a field.
+//! Enumerations serialize to the names in `schema/<kind>.schema.json`. Readers ignore
+//! unknown fields, so a later stage keeps working when an earlier one adds a field.
 
 use serde::{Deserialize, Serialize};
 

@@ -44,8 +44,8 @@ fn report(e: clap::Error) -> std::process::ExitCode {
     }
 }
 
-/// The permission flags that mean the same on every stage (DESIGN.md: "Flags mean the same
-/// on every stage that takes them"). A stage that needs none of them still accepts them,
+/// The permission flags that mean the same on every stage that takes them (docs/DESIGN.md,
+/// "Permission flags"). A stage that needs none of them still accepts them,
 /// so one flag set can be passed to the whole pipeline; `#[command(flatten)]` it.
 #[derive(Debug, Clone, Default, clap::Args)]
 pub struct PipelineFlags {

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::io;
 
-/// The documented exit codes (see DESIGN.md, "Exit codes").
+/// The documented exit codes (see docs/DESIGN.md, "Exit codes").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Exit {
     /// Success; for qa-report, verdict pass.

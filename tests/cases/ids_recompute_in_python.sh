@@ -1,5 +1,5 @@
 # An outside tool recomputes every id: SHA-256 of Python's canonical json.dumps of
-# {kind, v, from, src, data}. Any drift from DESIGN.md's definition fails here.
+# {kind, v, from, src, data}. Any drift from docs/DESIGN.md's definition fails here.
 sh "$QA_EXAMPLES/make-demo-repo.sh" repo
 printf 'caf\303\251 \342\234\223\n' > repo/unicode.txt
 qa-diff --repo repo --worktree > stream.ndjson

@@ -44,7 +44,7 @@ pub fn run<W: Write>(
     env: &dyn Fn(&str) -> Option<String>,
     out: &mut RecordWriter<W>,
 ) -> anyhow::Result<()> {
-    // git does not re-hash objects it reads; libgit2 does unless told not to (DESIGN.md).
+    // git does not re-hash objects it reads; libgit2 does unless told not to.
     git2::opts::strict_hash_verification(false);
     let repo = open(&opts.repo)?;
     let head_oid = head_commit(&repo, &opts.head)?;

@@ -66,7 +66,7 @@ pub fn check_file(path: &Path) -> anyhow::Result<(yaml::Loaded, Checked)> {
 pub fn record(bytes: &[u8], normalized: &Value) -> anyhow::Result<Record> {
     let src = Src::from([(SRC_KEY.to_string(), sha256_hex(bytes))]);
     Record::new(Kind::Profile, BY, vec![], src, normalized).map_err(|e| {
-        // Hashed data carries no floats (DESIGN.md): say where, and how to keep it.
+        // Hashed data carries no floats (docs/DESIGN.md): say where, and how to keep it.
         failure(
             Exit::DataErr,
             format!("{e:#}: a record cannot carry it; quote the value in the profile"),
