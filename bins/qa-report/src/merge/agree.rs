@@ -43,16 +43,12 @@ fn same_plan(first: &ShardRun, run: &ShardRun) -> anyhow::Result<()> {
             sha(&first.plan.sha256)
         )));
     }
-    let ids = |r: &ShardRun| r.criteria.keys().cloned().collect::<Vec<_>>();
-    if ids(run) != ids(first) {
-        return Err(refuse(format!(
-            "{} has criteria {:?} but {} has {:?}: not shards of one run",
-            run.label(),
-            ids(run),
-            first.label(),
-            ids(first)
-        )));
-    }
+    same_ids(first, run, "criteria", |r| {
+        r.criteria.keys().cloned().collect()
+    })?;
+    same_ids(first, run, "checks", |r| {
+        r.checks.iter().map(|c| c.id.clone()).collect()
+    })?;
     for (id, (record, data)) in &run.criteria {
         let (theirs, other) = &first.criteria[id];
         if record != theirs {
@@ -71,17 +67,26 @@ fn same_plan(first: &ShardRun, run: &ShardRun) -> anyhow::Result<()> {
             )));
         }
     }
-    let checks = |r: &ShardRun| r.checks.iter().map(|c| c.id.clone()).collect::<Vec<_>>();
-    if checks(run) != checks(first) {
-        return Err(refuse(format!(
-            "{} has checks {:?} but {} has {:?}: not shards of one run",
-            run.label(),
-            checks(run),
-            first.label(),
-            checks(first)
-        )));
-    }
     Ok(())
+}
+
+/// Refuses when the `what` ids of `run` differ from those of `first`.
+fn same_ids(
+    first: &ShardRun,
+    run: &ShardRun,
+    what: &str,
+    ids: impl Fn(&ShardRun) -> Vec<String>,
+) -> anyhow::Result<()> {
+    if ids(run) == ids(first) {
+        return Ok(());
+    }
+    Err(refuse(format!(
+        "{} has {what} {:?} but {} has {:?}: not shards of one run",
+        run.label(),
+        ids(run),
+        first.label(),
+        ids(first)
+    )))
 }
 
 fn same_build(first: &ShardRun, run: &ShardRun) -> anyhow::Result<()> {
