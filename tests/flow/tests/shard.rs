@@ -638,3 +638,91 @@ fn a_folder_holding_one_run_folder_is_merged_as_that_run_folder() {
 
     merged.assert_verdict("pass", 0);
 }
+
+/// The shard of `count` that owns check `id` in `project`'s plan, as qa-check deals it
+/// (found without the network: every check is then unverified, none waits).
+fn owner_of(project: &Project, id: &str, count: u32) -> u32 {
+    let path = format!(
+        "{}:{}",
+        bin_dir().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "qa-intent --plan {PLAN} | qa-fetch | qa-route | qa-check --shard 1/{count}"
+        ))
+        .current_dir(project.path())
+        .env("PATH", path)
+        .output()
+        .expect("sh");
+    let records = qa_testkit::parse(&out.stdout);
+    let observation = qa_testkit::of_kind(&records, "observation")
+        .into_iter()
+        .map(|r| &r["data"])
+        .find(|d| d["check"] == id)
+        .unwrap_or_else(|| panic!("no observation of {id}"));
+    match observation["reason"].as_str() {
+        Some(reason) if observation["status"] == "skipped" => reason
+            .strip_prefix("shard ")
+            .and_then(|r| r.split('/').next())
+            .and_then(|j| j.parse().ok())
+            .expect("shard J/N"),
+        _ => 1,
+    }
+}
+
+#[test]
+fn a_shard_cancelled_mid_run_leaves_the_merged_verdict_incomplete_naming_it_not_cancelled() {
+    let server = Server::start([
+        ("/", Reply::ok("home")),
+        ("/health", Reply::ok("ok")),
+        (
+            "/export",
+            Reply::ok("done").delayed(std::time::Duration::from_secs(30)),
+        ),
+    ]);
+    let project = Project::empty();
+    project.plan(&plan(
+        url(&server.url("/")),
+        vec![request("up", "The service answers")],
+        vec![
+            http_check("health", "up", "/health", Some(200), Some("ok")),
+            http_check("home", "up", "/", Some(200), None),
+            http_check("export", "up", "/export", Some(200), None),
+        ],
+    ));
+    let owner = owner_of(&project, "export", 2);
+    let flags = ["--allow-network", "--timeout", "60"];
+    let other = shard(&project, &flags, 3 - owner, 2);
+    let before = project.run_dirs();
+    let mut all: Vec<&str> = flags.to_vec();
+    let value = format!("{owner}/2");
+    all.extend(["--shard", &value]);
+    let group = qa_testkit::process::Group::spawn(project.pipeline().flags(&all).script());
+    assert!(
+        server.wait_for("/export", std::time::Duration::from_secs(10)),
+        "qa-check never requested /export"
+    );
+    assert!(group.signal("INT"));
+    let output = group
+        .wait(std::time::Duration::from_secs(10))
+        .expect("the shard was still running 10 s after SIGINT");
+    assert_eq!(output.status.code(), Some(130), "{}", output.stderr);
+    let cancelled: Vec<PathBuf> = project.run_dirs().difference(&before).cloned().collect();
+    assert_eq!(cancelled.len(), 1);
+
+    let merged = merge(&project, &[other.dir.as_path(), cancelled[0].as_path()]);
+
+    merged.assert_verdict("incomplete", 2);
+    let reasons = merged.run_reasons();
+    assert!(
+        reasons.contains(&format!(
+            "shard {owner}/2 ({}) was cancelled",
+            cancelled[0].display()
+        )),
+        "{}",
+        merged.summary()
+    );
+    assert!(reasons.contains("check export was cancelled"), "{reasons}");
+}
