@@ -436,18 +436,7 @@ fn unfinished_shard(project: &Project, shard: &str) -> PathBuf {
 /// returns the one run folder it added.
 fn pipeline_dir(project: &Project, script: &str) -> PathBuf {
     let before = project.run_dirs();
-    let path = format!(
-        "{}:{}",
-        bin_dir().display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
-    let out = Command::new("sh")
-        .arg("-c")
-        .arg(script)
-        .current_dir(project.path())
-        .env("PATH", path)
-        .output()
-        .expect("sh");
+    let out = sh(project, script);
     let new: Vec<PathBuf> = project.run_dirs().difference(&before).cloned().collect();
     assert_eq!(
         new.len(),
@@ -642,20 +631,10 @@ fn a_folder_holding_one_run_folder_is_merged_as_that_run_folder() {
 /// The shard of `count` that owns check `id` in `project`'s plan, as qa-check deals it
 /// (found without the network: every check is then unverified, none waits).
 fn owner_of(project: &Project, id: &str, count: u32) -> u32 {
-    let path = format!(
-        "{}:{}",
-        bin_dir().display(),
-        std::env::var("PATH").unwrap_or_default()
+    let out = sh(
+        project,
+        &format!("qa-intent --plan {PLAN} | qa-fetch | qa-route | qa-check --shard 1/{count}"),
     );
-    let out = Command::new("sh")
-        .arg("-c")
-        .arg(format!(
-            "qa-intent --plan {PLAN} | qa-fetch | qa-route | qa-check --shard 1/{count}"
-        ))
-        .current_dir(project.path())
-        .env("PATH", path)
-        .output()
-        .expect("sh");
     let records = qa_testkit::parse(&out.stdout);
     let observation = qa_testkit::of_kind(&records, "observation")
         .into_iter()
@@ -725,4 +704,20 @@ fn a_shard_cancelled_mid_run_leaves_the_merged_verdict_incomplete_naming_it_not_
         merged.summary()
     );
     assert!(reasons.contains("check export was cancelled"), "{reasons}");
+}
+
+/// `sh -c script` in `project` with the built binaries first on PATH, as it ended.
+fn sh(project: &Project, script: &str) -> std::process::Output {
+    let path = format!(
+        "{}:{}",
+        bin_dir().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    Command::new("sh")
+        .arg("-c")
+        .arg(script)
+        .current_dir(project.path())
+        .env("PATH", path)
+        .output()
+        .expect("running sh")
 }
