@@ -1,8 +1,10 @@
 #!/bin/sh
 # The acceptance flow:
 #   qa-intent --plan P | qa-fetch | qa-route | qa-check | qa-fetch --verify | qa-trace | qa-report
-# Usage: acceptance.sh PLAN [--allow-network] [--timeout S] [--auth-env NAME] ...
-# The flags go to every stage (each accepts the same permission flags).
+# Usage: acceptance.sh PLAN [--allow-network] [--timeout S] [--auth-env NAME] [--shard I/N] ...
+# The flags go to every stage (each accepts the same permission flags), except --shard I/N
+# (or --shard=I/N), which goes to qa-check alone: this run is shard I of a CI matrix of N
+# jobs; `qa-report --merge` joins the N run folders into one verdict.
 # Environment:
 #   QA_REPO=DIR     the project root (default .): plan paths, targets and .qa/ are under it
 #   QA_FORMAT=text|markdown|json   report format on stdout (default text)
@@ -15,6 +17,28 @@
 set -eu
 plan=${1:?usage: acceptance.sh PLAN [flags...]}
 shift
+# Takes --shard out of the flags every stage gets (each other argument goes round once).
+sharded=
+shard=
+left=$#
+while [ "$left" -gt 0 ]; do
+  arg=$1
+  shift
+  left=$((left - 1))
+  case $arg in
+    --shard)
+      if [ "$left" -eq 0 ]; then
+        echo "acceptance.sh: error: --shard needs a value I/N, e.g. --shard 2/4" >&2
+        exit 64
+      fi
+      sharded=1 shard=$1
+      shift
+      left=$((left - 1))
+      ;;
+    --shard=*) sharded=1 shard=${arg#--shard=} ;;
+    *) set -- "$@" "$arg" ;;
+  esac
+done
 repo=${QA_REPO:-.}
 save=${QA_SAVE:-/dev/null}
 status=$(mktemp -d)
@@ -38,7 +62,7 @@ run() {
 run 1 qa-intent --plan "$plan" --repo "$repo" "$@" \
   | run 2 qa-fetch --repo "$repo" "$@" \
   | run 3 qa-route --repo "$repo" "$@" \
-  | run 4 qa-check --repo "$repo" ${QA_BROWSER_MODULE:+--browser-module "$QA_BROWSER_MODULE"} ${QA_BROWSER:+--browser "$QA_BROWSER"} "$@" \
+  | run 4 qa-check --repo "$repo" ${QA_BROWSER_MODULE:+--browser-module "$QA_BROWSER_MODULE"} ${QA_BROWSER:+--browser "$QA_BROWSER"} ${sharded:+--shard="$shard"} "$@" \
   | run 5 qa-fetch --verify --repo "$repo" "$@" \
   | run 6 qa-trace "$@" \
   | tee -i "$save" \

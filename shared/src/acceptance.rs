@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::change::Action;
+use crate::shard::Shard;
 
 /// What a plan's target names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -224,6 +225,9 @@ pub enum ObservationStatus {
     /// The check could not run (blocked, unsupported, target not captured): never a pass.
     Unverified,
     Cancelled,
+    /// Another shard of a sharded run (`qa-check --shard I/N`) owns the check: not run
+    /// here, never a pass; the reason names the owning shard.
+    Skipped,
 }
 
 /// What an observation keeps as evidence: bounded excerpts plus full-content hashes.
@@ -311,8 +315,11 @@ pub struct ObservationData {
     pub expected: String,
     pub observed: String,
     pub evidence: ObservationEvidence,
-    /// Why the check is unverified, errored or cancelled.
+    /// Why the check is unverified, errored, cancelled or skipped.
     pub reason: Option<String>,
+    /// The shard of a sharded run that wrote this observation; absent for a whole run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

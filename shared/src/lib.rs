@@ -23,6 +23,7 @@ pub mod ndjson;
 pub mod output;
 pub mod regular_file;
 pub mod secret;
+pub mod shard;
 pub mod steps;
 pub mod untrusted;
 pub mod validation;

@@ -5,6 +5,7 @@ use qa_shared::acceptance::{
     CheckDecision, CheckRouteData, CheckSpecData, ObservationData, ObservationEvidence,
     ObservationStatus, TargetData, TargetKind, TargetStatus,
 };
+use qa_shared::shard::Shard;
 use qa_shared::Exit;
 use serde::Deserialize;
 
@@ -246,6 +247,16 @@ impl Outcome {
         }
     }
 
+    /// Another shard of a sharded run owns the check.
+    pub fn skipped(owner: Shard) -> Outcome {
+        Outcome {
+            status: ObservationStatus::Skipped,
+            observed: "not run".to_string(),
+            evidence: ObservationEvidence::default(),
+            reason: Some(format!("shard {owner}")),
+        }
+    }
+
     /// The observation record's data for `check`.
     pub fn into_observation(self, check: &CheckSpecData, expected: String) -> ObservationData {
         ObservationData {
@@ -257,6 +268,7 @@ impl Outcome {
             observed: self.observed,
             evidence: self.evidence,
             reason: self.reason,
+            shard: None,
         }
     }
 }

@@ -4,6 +4,7 @@ use anyhow::Result;
 use clap::{CommandFactory, Parser};
 use qa_shared::cli::{after_help, Example, PipelineFlags};
 use qa_shared::exit::failure;
+use qa_shared::shard::Shard;
 use qa_shared::Exit;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -66,6 +67,14 @@ pub const MAX_EXEC_TIMEOUT_SECS: u64 = 1800;
 /// pass. SIGINT or SIGTERM marks the remaining checks cancelled, writes
 /// them, and exits 130 or 143.
 ///
+/// With --shard I/N (a CI job matrix of N jobs), qa-check runs only the checks shard I
+/// owns: the plan's checks ordered browser checks first (the slow ones), then by the
+/// SHA-256 of their id, and dealt round-robin to shards 1..N, so each check lands in
+/// exactly one shard, the same one on every machine, and the shards differ by at most one
+/// check. Every other check is written as an observation with status `skipped` and reason
+/// `shard J/N` (J owns it), never a pass; every observation records the shard that wrote
+/// it. `qa-report --merge` joins the shards' run folders into one verdict.
+///
 /// With --exec (the change flow), qa-check runs no checks: it forwards the stream and
 /// acts on exactly one route, the most urgent one whose action is run-repository-command
 /// (required before recommended, in qa-report's order), or the one --scenario names. It
@@ -120,6 +129,11 @@ pub struct Args {
     #[arg(long)]
     pub exec: bool,
 
+    /// Run only shard I of N (1 <= I <= N), e.g. 2/4; the other shards' checks are written
+    /// as skipped, naming their shard.
+    #[arg(long, value_name = "I/N", conflicts_with = "exec")]
+    pub shard: Option<String>,
+
     /// With --exec: act on this scenario's route instead of the most urgent one.
     #[arg(long, value_name = "ID", requires = "exec")]
     pub scenario: Option<String>,
@@ -155,6 +169,8 @@ pub struct Settings {
     pub scenario: Option<String>,
     /// The bearer token named by --auth-env.
     pub token: Option<Secret>,
+    /// The shard of the plan this run owns (--shard I/N); None runs every check.
+    pub shard: Option<Shard>,
 }
 
 impl Args {
@@ -181,6 +197,14 @@ impl Args {
                 format!("--timeout {secs}: {what} must be 1 to {max} seconds"),
             ));
         }
+        let shard = match &self.shard {
+            Some(value) => Some(
+                value
+                    .parse::<Shard>()
+                    .map_err(|e| failure(Exit::Usage, e))?,
+            ),
+            None => None,
+        };
         let token = match &self.pipeline.auth_env {
             Some(name) => Some(Secret::from_env(name)?),
             None => None,
@@ -208,6 +232,7 @@ impl Args {
             allow_exec: self.pipeline.allow_exec,
             scenario: self.scenario.clone(),
             token,
+            shard,
         })
     }
 }
@@ -241,6 +266,10 @@ pub const EXAMPLES: &[Example] = &[
         command: "qa-check --allow-network --allow-tool-calls --browser-module node_modules/playwright-core/index.mjs --in routed.ndjson",
     },
     Example {
+        what: "Shard 2 of a 4-job CI matrix: a quarter of the checks, the rest recorded as skipped",
+        command: "qa-intent --plan .qa-acceptance.json | qa-fetch | qa-route | qa-check --shard 2/4 | qa-fetch --verify | qa-trace | qa-report --acceptance",
+    },
+    Example {
         what: "The change flow, running the one routed repository command (10 minutes at most)",
         command: "qa-diff | qa-intent | qa-route | qa-trace | qa-check --exec --allow-exec --timeout 600 | qa-report",
     },
@@ -266,7 +295,7 @@ pub const EXIT_STATUS: &[(Exit, &str)] = &[
     ),
     (
         Exit::Usage,
-        "usage error (bad flags, --timeout over 300, or over 1800 with --exec, --auth-env variable not set or its value starting or ending with a space)",
+        "usage error (bad flags, --timeout over 300, or over 1800 with --exec, --auth-env variable not set or its value starting or ending with a space, --shard not I/N with 1 <= I <= N <= 1000)",
     ),
     (Exit::DataErr, "malformed input records"),
     (

@@ -29,6 +29,7 @@ use qa_shared::acceptance::{
 };
 use qa_shared::envelope::Src;
 use qa_shared::output::RecordWriter;
+use qa_shared::shard::{CheckRef, Shard};
 use qa_shared::{cancel, clock, Exit, Kind, Record};
 
 use crate::agent::{AgentSpec, Interface, Session};
@@ -69,14 +70,17 @@ pub fn run<R: BufRead, W: Write>(
     let mut cancelled = None;
     // Checks that could not run for want of the browser, Node.js or the Playwright module.
     let mut without_browser = 0;
-    for check in &plan.checks {
+    let owners = owners(&plan, settings.shard);
+    let mine = owners.iter().filter(|o| o.is_none()).count();
+    for (check, owner) in plan.checks.iter().zip(owners) {
         let started = Instant::now();
         let route = plan.routes.get(&check.id);
         cancelled = cancelled.or_else(cancel::requested);
         let spec = Spec::parse(&check.data);
-        let outcome = match cancelled {
-            Some(exit) => Outcome::cancelled(exit),
-            None => runner.outcome(&check.data, &spec, route),
+        let outcome = match (owner, cancelled) {
+            (Some(owner), _) => Outcome::skipped(owner),
+            (None, Some(exit)) => Outcome::cancelled(exit),
+            (None, None) => runner.outcome(&check.data, &spec, route),
         };
         if outcome
             .reason
@@ -89,6 +93,7 @@ pub fn run<R: BufRead, W: Write>(
             cancelled = cancelled.or_else(cancel::requested);
         }
         let mut observation = outcome.into_observation(&check.data, spec.expected(&check.data));
+        observation.shard = settings.shard;
         secret::redact_observation(settings.token.as_ref(), &mut observation);
         let mut from = vec![check.id.clone()];
         from.extend(route.map(|r| r.id.clone()));
@@ -113,7 +118,7 @@ pub fn run<R: BufRead, W: Write>(
     }
     progress.finish();
     let Some(exit) = cancelled else {
-        if without_browser > 0 && without_browser == plan.checks.len() {
+        if without_browser > 0 && without_browser == mine {
             return Ok(Exit::Unavailable);
         }
         return Ok(Exit::Success);
@@ -127,6 +132,32 @@ pub fn run<R: BufRead, W: Write>(
     };
     out.write(&Record::new(Kind::Event, BY, vec![], Src::new(), &event)?)?;
     Ok(exit)
+}
+
+/// For each check in plan order, the other shard that owns it, or None when this run
+/// owns it (every check, without --shard).
+fn owners(plan: &Plan, shard: Option<Shard>) -> Vec<Option<Shard>> {
+    let Some(shard) = shard else {
+        return vec![None; plan.checks.len()];
+    };
+    let refs: Vec<CheckRef<'_>> = plan
+        .checks
+        .iter()
+        .map(|c| CheckRef {
+            id: &c.data.id,
+            kind: &c.data.kind,
+        })
+        .collect();
+    qa_shared::shard::assign(&refs, shard.count)
+        .into_iter()
+        .map(|index| {
+            let owner = Shard {
+                index,
+                count: shard.count,
+            };
+            (owner != shard).then_some(owner)
+        })
+        .collect()
 }
 
 /// What every check of one run shares.
@@ -335,5 +366,6 @@ fn status_name(status: ObservationStatus) -> &'static str {
         ObservationStatus::Error => "error",
         ObservationStatus::Unverified => "unverified",
         ObservationStatus::Cancelled => "cancelled",
+        ObservationStatus::Skipped => "skipped",
     }
 }

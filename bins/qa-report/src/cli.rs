@@ -76,6 +76,19 @@ use std::path::PathBuf;
 /// when git would not ignore it. SIGINT or SIGTERM stops reading and writes the partial
 /// report, marked cancelled, before exiting 130 or 143. --status prints the active run
 /// or the last one with its verdict.
+///
+/// With --merge DIR... qa-report reads no stream: it joins the run folders of a sharded
+/// acceptance run (one per CI job, qa-check --shard I/N; DIR is a run folder or a folder
+/// holding exactly one). Each folder must match its SHA256SUMS and every record its id and
+/// `from` chain; the shards must have run the same plan and sources against the same
+/// target and deployed build, be of one shard count, each given once, and no check may be
+/// observed by two shards: otherwise the merge is refused naming the file or the
+/// difference (exit 65). The shards' records are joined in shard order, each record once,
+/// without their own verdicts; a check's observation by its shard replaces the others'
+/// `skipped` ones. The merged verdict follows the rules above and is written with the
+/// report files and SHA256SUMS to a new run folder under --out (default .qa/acceptance
+/// under --repo). A shard not given, without observations, cancelled or unfinished makes
+/// it incomplete (exit 2) at best, naming the shard and the checks it left unobserved.
 #[derive(Debug, Parser)]
 #[command(name = "qa-report", version)]
 pub struct Args {
@@ -98,6 +111,11 @@ pub struct Args {
     /// write the run folder (by default under .qa/acceptance) and exit with the verdict.
     #[arg(long, conflicts_with = "verify")]
     pub acceptance: bool,
+
+    /// Join the run folders of a sharded acceptance run (qa-check --shard I/N) into one
+    /// verdict and run folder.
+    #[arg(long, value_name = "DIR", num_args = 1.., conflicts_with_all = ["verify", "acceptance", "status", "input"])]
+    pub merge: Vec<PathBuf>,
 
     /// Print the project's active acceptance run, or its last run with its verdict.
     #[arg(long, conflicts_with_all = ["verify", "acceptance"])]
@@ -142,6 +160,10 @@ pub const EXAMPLES: &[Example] = &[
         command: "qa-intent --plan .qa-acceptance.json | qa-fetch | qa-route | qa-check | qa-fetch --verify | qa-trace | qa-report --acceptance",
     },
     Example {
+        what: "One verdict from the run folders of a 4-job CI matrix (qa-check --shard I/4)",
+        command: "qa-report --merge shard-1 shard-2 shard-3 shard-4 --out merged --format markdown",
+    },
+    Example {
         what: "The active or last acceptance run of this project",
         command: "qa-report --status",
     },
@@ -160,10 +182,10 @@ pub const EXIT_STATUS: &[(Exit, &str)] = &[
         Exit::Success,
         "the stream verified cleanly and the report was written; for an acceptance stream, verdict pass; --status found a run",
     ),
-    (Exit::Fail, "acceptance verdict fail: a criterion failed"),
+    (Exit::Fail, "acceptance verdict fail: a criterion failed (also of a --merge)"),
     (
         Exit::Incomplete,
-        "no range or plan record in the stream (empty: \"no records: did an upstream stage fail?\"); a change stream that ends inside its flow (the report names the missing stages); acceptance verdict incomplete (a gap, a missing stage) or stale (a target, plan or source changed)",
+        "no range or plan record in the stream (empty: \"no records: did an upstream stage fail?\"); a change stream that ends inside its flow (the report names the missing stages); acceptance verdict incomplete (a gap, a missing stage; --merge: a shard not given, unfinished or cancelled) or stale (a target, plan or source changed)",
     ),
     (
         Exit::Usage,
@@ -171,11 +193,11 @@ pub const EXIT_STATUS: &[(Exit, &str)] = &[
     ),
     (
         Exit::DataErr,
-        "the stream has problems: malformed lines, wrong ids, broken `from` chains, a line over 16 MiB, a stream over 4 GiB, or change-flow data that breaks its contract; --in is a device or socket",
+        "the stream has problems: malformed lines, wrong ids, broken `from` chains, a line over 16 MiB, a stream over 4 GiB, or change-flow data that breaks its contract; --in is a device or socket; --merge: a shard folder that fails its SHA256SUMS or ids, or shards of different plans, targets, builds or shard counts, or a check observed twice",
     ),
     (
         Exit::NoInput,
-        "the --in file or --repo folder does not exist; --status found no run",
+        "the --in file, --repo folder or a --merge folder does not exist; --status found no run",
     ),
     (
         Exit::Unavailable,

@@ -11,6 +11,7 @@ pub mod github;
 pub mod json;
 pub mod layers;
 pub mod markdown;
+pub mod merge;
 pub mod model;
 pub mod out;
 pub mod plain;

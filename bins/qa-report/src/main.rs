@@ -21,6 +21,16 @@ fn run(args: cli::Args) -> anyhow::Result<Exit> {
         let runs = acceptance::runs_folder(&args.repo, args.out.as_deref());
         return status::show(&args.repo, &runs, args.format);
     }
+    if !args.merge.is_empty() {
+        let (rendered, exit) = qa_report::merge::merge(&qa_report::merge::Merge {
+            dirs: &args.merge,
+            repo: &args.repo,
+            out: args.out.as_deref(),
+            format: args.format,
+        })?;
+        print(&rendered)?;
+        return Ok(exit);
+    }
     if args.input.as_os_str() == "-" && std::io::stdin().is_terminal() {
         return Err(failure(
             Exit::Usage,

@@ -375,3 +375,38 @@ fn the_same_saved_stream_gives_the_same_verdict_record() {
     assert_eq!(id(&a), id(&b));
     assert!(id(&a).starts_with("sha256:"));
 }
+
+#[test]
+fn a_skipped_check_is_a_gap_naming_the_shard_that_owns_it_never_a_pass() {
+    let mut s = Stream::default();
+    plan_with(&mut s, "greets", SourceKind::Request);
+    s.observed("home", "greets", O::Pass);
+    let route = s.check("health", "greets", CheckDecision::Runnable, "file", &[]);
+    s.observe(&route, "health", "greets", O::Skipped, Some("shard 2/2"));
+    let (report, code) = judged(&s);
+    assert_eq!(report["verdict"]["status"], "incomplete");
+    assert_eq!(code, 2);
+    assert!(
+        report["verdict"]
+            .to_string()
+            .contains("check health was skipped: shard 2/2"),
+        "{:#}",
+        report["verdict"]
+    );
+}
+
+#[test]
+fn a_skipped_observation_after_the_owning_shards_observation_does_not_replace_it() {
+    let mut s = Stream::default();
+    plan_with(&mut s, "greets", SourceKind::Request);
+    let route = s.check("home", "greets", CheckDecision::Runnable, "file", &[]);
+    s.observe(&route, "home", "greets", O::Pass, None);
+    s.observe(&route, "home", "greets", O::Skipped, Some("shard 1/2"));
+    let (report, code) = judged(&s);
+    assert_eq!(
+        report["verdict"]["status"], "pass",
+        "{:#}",
+        report["verdict"]
+    );
+    assert_eq!(code, 0);
+}

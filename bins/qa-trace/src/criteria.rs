@@ -248,6 +248,7 @@ mod tests {
                 observed: "found".into(),
                 evidence: ObservationEvidence::default(),
                 reason: None,
+                shard: None,
             },
         }
     }

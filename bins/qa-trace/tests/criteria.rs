@@ -79,6 +79,7 @@ impl Stream {
                 observed: "x found".into(),
                 evidence: ObservationEvidence::default(),
                 reason: None,
+                shard: None,
             },
         );
         [spec, route, observation]

@@ -54,6 +54,10 @@ pub struct Acceptance {
     /// The acceptance flow's stages that left no records: never a pass.
     #[serde(skip)]
     pub missing: Vec<&'static str>,
+    /// Gaps found outside the stream (`--merge`: a shard not given or not finished): each
+    /// is a reason of the verdict and makes it incomplete, never a pass.
+    #[serde(skip)]
+    pub gaps: Vec<String>,
 }
 
 /// One criterion with its checks.
@@ -164,10 +168,15 @@ impl Builder {
                     report.cancelled.get_or_insert(Exit::Interrupted);
                 }
                 report.observation_ids.push(id.clone());
-                // A later observation of the same check is its final one.
-                pending
-                    .observations
-                    .insert(data.check.clone(), Linked { id, data });
+                // A later observation of the same check is its final one, except a skipped
+                // one: it only says another shard owns the check, and in a merged stream
+                // it may come after that shard's observation.
+                let skipped = data.status == ObservationStatus::Skipped;
+                if !skipped || !pending.observations.contains_key(&data.check) {
+                    pending
+                        .observations
+                        .insert(data.check.clone(), Linked { id, data });
+                }
             }
             Kind::TargetVerify => report.verifies.push(Linked {
                 id,

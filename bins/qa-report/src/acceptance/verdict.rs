@@ -106,6 +106,7 @@ fn check_gap(check: &CheckView) -> Result<(), Outcome> {
     Err(Outcome::Gap(match o.status {
         ObservationStatus::Error => format!("check {id} errored{why}"),
         ObservationStatus::Cancelled => format!("check {id} was cancelled{why}"),
+        ObservationStatus::Skipped => format!("check {id} was skipped{why}"),
         _ => format!("check {id} is unverified{why}"),
     }))
 }
@@ -187,6 +188,7 @@ pub fn decide(report: &Acceptance, interrupted: Option<Exit>) -> Decided {
     if ends_early {
         reasons.push(crate::flow::ends_early(&report.missing));
     }
+    reasons.extend(report.gaps.iter().cloned());
     if report.criteria.is_empty() {
         reasons.push("no criteria".to_string());
     }
@@ -225,6 +227,7 @@ pub fn decide(report: &Acceptance, interrupted: Option<Exit>) -> Decided {
         || report.plan.is_none()
         || ends_early
         || build_gap
+        || !report.gaps.is_empty()
     {
         (VerdictStatus::Incomplete, Exit::Incomplete)
     } else {

@@ -129,6 +129,7 @@ impl Stream {
                     interface: None,
                 },
                 reason: reason.map(str::to_string),
+                shard: None,
             },
         )
     }

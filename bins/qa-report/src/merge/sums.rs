@@ -1,0 +1,107 @@
+//! A shard's run folder checked against its SHA256SUMS before anything in it is believed:
+//! every listed file present, regular and matching, records.ndjson among them.
+
+use crate::acceptance::folder::RECORDS;
+use crate::out::SUMS;
+use crate::reading::MAX_STREAM;
+use qa_shared::exit::{failure, Exit};
+use qa_shared::hash::{is_sha256_hex, sha256_hex};
+use qa_shared::regular_file::{self, Symlinks};
+use std::path::Path;
+
+/// The most bytes a SHA256SUMS file may hold: a run folder lists six files.
+const MAX_SUMS: u64 = 64 << 10;
+
+/// The bytes of `dir`'s records.ndjson, once every file its SHA256SUMS lists matches
+/// its checksum. Anything else is bad input (65) naming the file and what is wrong.
+pub fn verify(dir: &Path) -> anyhow::Result<Vec<u8>> {
+    let sums_path = dir.join(SUMS);
+    let sums = read(&sums_path)?;
+    if sums.len() as u64 > MAX_SUMS {
+        return Err(bad(format!(
+            "{}: over {MAX_SUMS} bytes: not a run folder's SHA256SUMS",
+            sums_path.display()
+        )));
+    }
+    let text = String::from_utf8(sums)
+        .map_err(|_| bad(format!("{}: not UTF-8 text", sums_path.display())))?;
+    let mut records = None;
+    for (at, line) in text.lines().enumerate() {
+        if line.is_empty() {
+            continue;
+        }
+        let Some((listed, name)) = entry(line) else {
+            return Err(bad(format!(
+                "{} line {}: not `SHA-256  FILE`",
+                sums_path.display(),
+                at + 1
+            )));
+        };
+        let path = dir.join(name);
+        let bytes = read(&path)?;
+        let actual = sha256_hex(&bytes);
+        if actual != listed {
+            return Err(bad(format!(
+                "{}: does not match SHA256SUMS (its SHA-256 is {actual}, SHA256SUMS says {listed}): changed after the run wrote it",
+                path.display()
+            )));
+        }
+        if name == RECORDS {
+            records = Some(bytes);
+        }
+    }
+    records.ok_or_else(|| {
+        bad(format!(
+            "{}: does not list {RECORDS}: not an acceptance run folder",
+            sums_path.display()
+        ))
+    })
+}
+
+/// `(sha256, name)` of one `sha256sum` line (text or binary mode), the name a plain file
+/// name of the folder.
+fn entry(line: &str) -> Option<(&str, &str)> {
+    let (sha, rest) = line.split_at_checked(64)?;
+    let name = rest
+        .strip_prefix("  ")
+        .or_else(|| rest.strip_prefix(" *"))?;
+    let plain = !name.is_empty() && !name.contains('/') && name != "." && name != "..";
+    (is_sha256_hex(sha) && plain).then_some((sha, name))
+}
+
+/// A regular file of the folder (never a symlink out of it), or why not.
+fn read(path: &Path) -> anyhow::Result<Vec<u8>> {
+    regular_file::read(path, MAX_STREAM, Symlinks::Refuse)
+        .map_err(|why| bad(format!("{}: {why}", path.display())))
+}
+
+fn bad(message: String) -> anyhow::Error {
+    failure(Exit::DataErr, message)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_sums_line_is_a_hash_two_spaces_and_a_plain_file_name() {
+        let sha = "a".repeat(64);
+        assert_eq!(
+            entry(&format!("{sha}  records.ndjson")),
+            Some((sha.as_str(), "records.ndjson"))
+        );
+        assert_eq!(
+            entry(&format!("{sha} *junit.xml")),
+            Some((sha.as_str(), "junit.xml"))
+        );
+        for bad in [
+            format!("{sha} records.ndjson"),
+            format!("{sha}  ../records.ndjson"),
+            format!("{sha}  .."),
+            format!("{}  records.ndjson", "A".repeat(64)),
+            "short  records.ndjson".to_string(),
+        ] {
+            assert_eq!(entry(&bad), None, "{bad}");
+        }
+    }
+}
