@@ -110,3 +110,44 @@ fn files_of_an_earlier_run_are_not_left_for_the_artifacts() {
     job(&up, &checkout, &[]);
     assert!(!checkout.path.join("qapipe-junit.xml").exists());
 }
+
+#[test]
+fn under_parallel_the_job_runs_its_node_as_the_acceptance_shard() {
+    let up = upstream();
+    let checkout = Checkout::full(&up);
+    checkout.write_plan("Welcome to the Example Shop");
+    let run = job(
+        &up,
+        &checkout,
+        &[
+            ("QAPIPE_PLAN", "plan.json"),
+            ("QAPIPE_CHANGES", "false"),
+            ("CI_NODE_INDEX", "2"),
+            ("CI_NODE_TOTAL", "4"),
+        ],
+    );
+    assert!(
+        run.stderr.contains("qapipe: acceptance flow: ") && run.stderr.contains(" (shard 2/4)\n"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn an_explicit_shard_wins_over_the_parallel_node() {
+    let up = upstream();
+    let checkout = Checkout::full(&up);
+    checkout.write_plan("Welcome to the Example Shop");
+    let run = job(
+        &up,
+        &checkout,
+        &[
+            ("QAPIPE_PLAN", "plan.json"),
+            ("QAPIPE_CHANGES", "false"),
+            ("QAPIPE_SHARD", "1/1"),
+            ("CI_NODE_INDEX", "2"),
+            ("CI_NODE_TOTAL", "4"),
+        ],
+    );
+    assert!(run.stderr.contains(" (shard 1/1)\n"), "{}", run.stderr);
+}

@@ -75,7 +75,7 @@ impl Release {
         }
         sh(
             &root,
-            "find . -type f | sort | xargs sha256sum > SHA256SUMS",
+            "find . -type f ! -name SHA256SUMS | sort | xargs sha256sum > SHA256SUMS",
         );
         sh(&root, tamper);
         sh(
