@@ -24,7 +24,11 @@ use std::path::PathBuf;
 /// object, two-space indent, scenarios nested in intents with their route, trace, drafts
 /// and executions); sarif (SARIF 2.1.0, one result per required or recommended scenario,
 /// fingerprinted by its record id); github (workflow commands: ::warning per required,
-/// ::notice per recommended scenario); agent (one JSON line of at most 4,096 bytes with
+/// ::notice per recommended scenario); codequality (GitLab Code Quality: a JSON array of
+/// Code Climate issues, major per required and minor per recommended scenario at its
+/// first located evidence, fingerprinted by the SHA-256 of check name, path and title so a
+/// line shift keeps it; a stream that ends early adds a blocker `qapipe/incomplete`;
+/// schema/codequality.schema.json); agent (one JSON line of at most 4,096 bytes with
 /// its newline: routes and action contracts first, then range, counts and the path of
 /// report.json; `truncated` when anything was left out).
 ///
@@ -150,6 +154,10 @@ pub const EXAMPLES: &[Example] = &[
     Example {
         what: "Annotations in a GitHub Actions job",
         command: "qa-diff | qa-intent | qa-route | qa-trace | qa-report --format github",
+    },
+    Example {
+        what: "A GitLab Code Quality report for a merge request",
+        command: "qa-report --in run.ndjson --format codequality > gl-code-quality.json",
     },
     Example {
         what: "One bounded line for an agent, pointing at the full report",

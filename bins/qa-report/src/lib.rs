@@ -6,6 +6,7 @@
 pub mod acceptance;
 pub mod agent;
 pub mod cli;
+pub mod codequality;
 pub mod flow;
 pub mod github;
 pub mod json;

@@ -1,7 +1,7 @@
 //! The report formats, and the one entry that renders a report in any of them.
 
 use crate::model::Report;
-use crate::{agent, github, json, markdown, sarif, text};
+use crate::{agent, codequality, github, json, markdown, sarif, text};
 use anyhow::Context as _;
 use std::io::Write;
 use std::path::Path;
@@ -19,6 +19,8 @@ pub enum Format {
     Sarif,
     /// GitHub workflow commands (annotations).
     Github,
+    /// GitLab Code Quality (Code Climate JSON) for merge requests.
+    Codequality,
     /// One JSON line of at most 4,096 bytes for an agent.
     Agent,
 }
@@ -32,6 +34,7 @@ pub fn render(report: &Report, format: Format, full_report: Option<&Path>) -> St
         Format::Json => json::render(report),
         Format::Sarif => sarif::render(report),
         Format::Github => github::render(report),
+        Format::Codequality => codequality::render(report),
         Format::Agent => agent::render(report, full_report),
     }
 }

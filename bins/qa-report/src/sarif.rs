@@ -36,7 +36,8 @@ const KINDS: [(ScenarioKind, &str, &str); 4] = [
     ),
 ];
 
-fn rule_id(kind: ScenarioKind) -> String {
+/// The rule a scenario kind's findings name (SARIF ruleId, Code Quality check_name).
+pub fn rule_id(kind: ScenarioKind) -> String {
     format!("qapipe/{}", label(&kind))
 }
 

@@ -12,7 +12,15 @@ use serde_json::Value;
 use std::fs;
 use std::process::{Command, Output, Stdio};
 
-const FORMATS: [&str; 6] = ["text", "markdown", "json", "sarif", "github", "agent"];
+const FORMATS: [&str; 7] = [
+    "text",
+    "markdown",
+    "json",
+    "sarif",
+    "github",
+    "codequality",
+    "agent",
+];
 const NO_RECORDS: &str = "qa-report: error: stdin: no records: did an upstream stage fail?\n";
 
 fn stderr(out: &Output) -> String {

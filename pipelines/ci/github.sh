@@ -1,0 +1,96 @@
+#!/bin/sh
+# The GitHub Action's run step (action.yml calls it; tests run it directly): the change
+# flow on the pull request, the markdown report into $GITHUB_STEP_SUMMARY, `--format
+# github` annotations on stdout, SARIF for upload-sarif, outputs into $GITHUB_OUTPUT, and
+# optionally the acceptance flow for a plan. The qa-* binaries must be on PATH.
+#
+# Inputs (the action's, as the environment GitHub gives a composite step):
+#   INPUT_BASE, INPUT_DEEPEN (true), INPUT_CHANGES (true), INPUT_REPORT_DIR (.qa/ci),
+#   INPUT_SARIF (qa.sarif), INPUT_ANNOTATIONS (true), INPUT_SUMMARY (true), INPUT_PLAN,
+#   INPUT_ALLOW_NETWORK (false), INPUT_AUTH_ENV, INPUT_TIMEOUT, INPUT_SHARD,
+#   INPUT_FAIL_ON (incomplete), INPUT_WORKING_DIRECTORY ($GITHUB_WORKSPACE)
+# GitHub's own: GITHUB_BASE_REF (the pull request's target branch), GITHUB_WORKSPACE,
+#   GITHUB_STEP_SUMMARY, GITHUB_OUTPUT.
+# Exit status: 0, or per fail-on: 1 required scenarios or acceptance fail, 2 incomplete,
+# 64 bad input, 66 no repository or history refused, 69 a fetch failed, else the stage's.
+set -eu
+QA_CI_HOME=$(cd "$(dirname "$0")/../.." && pwd)
+. "$QA_CI_HOME/pipelines/ci/common.sh"
+
+workspace=${INPUT_WORKING_DIRECTORY:-${GITHUB_WORKSPACE:-.}}
+QA_CI_WORKSPACE=$(cd "$workspace" && pwd) || qa_ci_die 66 "no working directory $workspace"
+QA_CI_BASE=${INPUT_BASE:-}
+QA_CI_BASE_BRANCH=${GITHUB_BASE_REF:-}
+QA_CI_DEEPEN=${INPUT_DEEPEN:-true}
+QA_CI_DEPTH_HINT="set fetch-depth: 0 on actions/checkout"
+QA_CI_CHANGES=${INPUT_CHANGES:-true}
+QA_CI_REPORT_DIR=${INPUT_REPORT_DIR:-.qa/ci}
+QA_CI_PLAN=${INPUT_PLAN:-}
+QA_CI_ALLOW_NETWORK=${INPUT_ALLOW_NETWORK:-false}
+QA_CI_AUTH_ENV=${INPUT_AUTH_ENV:-}
+QA_CI_TIMEOUT=${INPUT_TIMEOUT:-}
+QA_CI_SHARD=${INPUT_SHARD:-}
+QA_CI_FAIL_ON=${INPUT_FAIL_ON:-incomplete}
+QA_CI_ANNOTATE=github
+sarif=${INPUT_SARIF:-qa.sarif}
+
+case $sarif in
+  /*) ;;
+  *) sarif=$QA_CI_WORKSPACE/$sarif ;;
+esac
+# Never a SARIF file left from an earlier run.
+rm -f "$sarif"
+
+qa_ci_main
+
+# The summary: markdown reports, cut at a line before GitHub's 1 MiB step limit.
+summary() {
+  [ -n "${GITHUB_STEP_SUMMARY:-}" ] && qa_ci_true "${INPUT_SUMMARY:-true}" || return 0
+  limit=1000000
+  if [ "$(wc -c < "$1")" -le "$limit" ]; then
+    cat "$1" >> "$GITHUB_STEP_SUMMARY"
+  else
+    head -c "$limit" "$1" | sed '$d' >> "$GITHUB_STEP_SUMMARY"
+    printf '\n\n*Report cut at 1 MB: the whole report is %s*\n' "$2" >> "$GITHUB_STEP_SUMMARY"
+  fi
+  echo >> "$GITHUB_STEP_SUMMARY"
+}
+
+if qa_ci_true "$QA_CI_CHANGES"; then
+  if [ -f "$change_dir/records.ndjson" ]; then
+    summary "$QA_CI_REPORT_DIR/change.md" "$change_dir/report.md"
+    if qa_ci_true "${INPUT_ANNOTATIONS:-true}"; then
+      qa-report --in "$change_dir/records.ndjson" --format github || true
+    fi
+    cp "$change_dir/report.sarif" "$sarif"
+  else
+    # No report folder: an upstream stage failed before the flow began (its stderr is above).
+    echo "::error title=qapipe::the change flow wrote no report (exit $change_status): see the step's log"
+    if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
+      printf '## qapipe change report\n\n**INCOMPLETE, not a pass:** the change flow wrote no report (exit %s); see the job log.\n\n' \
+        "$change_status" >> "$GITHUB_STEP_SUMMARY"
+    fi
+  fi
+fi
+if [ -n "$QA_CI_PLAN" ]; then
+  summary "$acceptance_md" "${acceptance_dir:-the job log}"
+fi
+
+if [ -n "${GITHUB_OUTPUT:-}" ]; then
+  {
+    echo "verdict=$verdict"
+    echo "change-verdict=$change_verdict"
+    echo "acceptance-verdict=$acceptance_verdict"
+    echo "report-dir=$QA_CI_REPORT_DIR"
+    echo "change-dir=$change_dir"
+    echo "acceptance-dir=$acceptance_dir"
+    echo "sarif=$([ -f "$sarif" ] && echo "$sarif")"
+    echo "intents=$intents"
+    echo "scenarios=$scenarios"
+    echo "required=$required"
+    echo "recommended=$recommended"
+    echo "review-only=$review_only"
+    echo "unrouted=$unrouted"
+  } >> "$GITHUB_OUTPUT"
+fi
+exit "$qa_ci_status"

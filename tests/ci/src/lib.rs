@@ -1,0 +1,1 @@
+//! No library: the CI tests live in tests/.
