@@ -25,6 +25,7 @@ pub mod secret;
 pub mod steps;
 pub mod untrusted;
 pub mod validation;
+pub mod version;
 pub mod waiting;
 
 pub use envelope::{Envelope, Record};
