@@ -1,11 +1,13 @@
-# qapipe: build, test, install, man pages, benchmarks and the flows.
+# qapipe: build, test, install, release archives, man pages, benchmarks and the flows.
 CARGO ?= cargo
 PREFIX ?= /usr/local
 BINS := qa-diff qa-intent qa-route qa-trace qa-fetch qa-check qa-report qa-profile qa-manifest
-DEBUG_DIR := target/debug
-RELEASE_DIR := target/release
+# Cargo's target folder (CARGO_TARGET_DIR when set), as an absolute path.
+TARGET_DIR := $(abspath $(or $(CARGO_TARGET_DIR),target))
+DEBUG_DIR := $(TARGET_DIR)/debug
+RELEASE_DIR := $(TARGET_DIR)/release
 
-.PHONY: all build release test lint unit pipeline-tests peers man install demo changes qa acceptance bench fuzz clean
+.PHONY: all build release test lint unit pipeline-tests peers man install dist demo changes qa acceptance bench fuzz clean
 
 all: build
 
@@ -24,10 +26,10 @@ lint:
 
 # The flow suite (tests/flow) runs the built binaries, so build them first.
 unit: build peers
-	QA_BIN_DIR=$(CURDIR)/$(DEBUG_DIR) $(CARGO) test --workspace
+	QA_BIN_DIR=$(DEBUG_DIR) $(CARGO) test --workspace
 
 pipeline-tests: build peers
-	QA_BIN_DIR=$(CURDIR)/$(DEBUG_DIR) sh tests/run.sh
+	QA_BIN_DIR=$(DEBUG_DIR) sh tests/run.sh
 
 ## The real protocol peers the tests drive (testkit/src/peers.rs): the MCP Python SDK's
 ## virtualenv, playwright-core, vitest and jest, Debian's Chromium. Each step is skipped when already done.
@@ -52,24 +54,34 @@ install: release
 	for b in $(BINS); do install -m 755 $(RELEASE_DIR)/$$b $(DESTDIR)$(PREFIX)/bin/$$b; done
 	for b in $(BINS); do install -m 644 man/$$b.1 $(DESTDIR)$(PREFIX)/share/man/man1/$$b.1; done
 
+## A release archive: dist/qapipe-<version>-<target>.tar.gz with the nine binaries, man
+## pages, bash/zsh/fish completions, pipelines/, README, licences and SHA256SUMS, and
+## dist/SHA256SUMS beside it (packaging/dist.sh). A release build unless PROFILE=debug;
+## BIN_DIR=dir packs binaries already built there (nothing is built then).
+PROFILE ?= release
+DIST_DIR ?= dist
+dist: $(if $(BIN_DIR),,$(if $(filter debug,$(PROFILE)),build,release))
+	@BINS="$(BINS)" BIN_DIR="$(or $(BIN_DIR),$(TARGET_DIR)/$(PROFILE))" OUT_DIR="$(DIST_DIR)" \
+	  COMPLETIONS="$(COMPLETIONS)" TARGET="$(TARGET)" GZIP_LEVEL="$(GZIP_LEVEL)" sh packaging/dist.sh
+
 ## Build, then run both flows on the examples: the change flow on a generated repository's
 ## feature branch, and the acceptance flow on a copy of examples/shop-site.
 demo: build
 	sh examples/make-demo-repo.sh target/demo-repo
-	QA_SAVE=target/demo.ndjson QA_DRAFT=manual QA_OUT=target/demo-report PATH=$(CURDIR)/$(DEBUG_DIR):$$PATH sh pipelines/changes.sh --repo target/demo-repo
+	QA_SAVE=target/demo.ndjson QA_DRAFT=manual QA_OUT=target/demo-report PATH=$(DEBUG_DIR):$$PATH sh pipelines/changes.sh --repo target/demo-repo
 	@echo "demo: the change stream is in target/demo.ndjson, the report files in target/demo-report/"
 	rm -rf target/demo-shop && cp -r examples/shop-site target/demo-shop
-	QA_REPO=target/demo-shop PATH=$(CURDIR)/$(DEBUG_DIR):$$PATH sh pipelines/acceptance.sh target/demo-shop/acceptance.example.json
+	QA_REPO=target/demo-shop PATH=$(DEBUG_DIR):$$PATH sh pipelines/acceptance.sh target/demo-shop/acceptance.example.json
 	@echo "demo: the acceptance run folder is under target/demo-shop/.qa/acceptance/"
 
 ## The acceptance flow: PLAN (required) against REPO (default .); FLAGS=--allow-network ...
 acceptance: build
 	@test -n "$(PLAN)" || { echo "usage: make acceptance PLAN=path/to/plan.json [REPO=dir] [FLAGS=--allow-network]"; exit 64; }
-	QA_REPO=$(or $(REPO),.) PATH=$(CURDIR)/$(DEBUG_DIR):$$PATH sh pipelines/acceptance.sh $(PLAN) $(FLAGS)
+	QA_REPO=$(or $(REPO),.) PATH=$(DEBUG_DIR):$$PATH sh pipelines/acceptance.sh $(PLAN) $(FLAGS)
 
 ## The change flow on REPO (default: this repository); FORMAT=markdown|json|sarif|github|agent.
 changes qa: build
-	QA_FORMAT=$(or $(FORMAT),text) PATH=$(CURDIR)/$(DEBUG_DIR):$$PATH sh pipelines/changes.sh --repo $(or $(REPO),.)
+	QA_FORMAT=$(or $(FORMAT),text) PATH=$(DEBUG_DIR):$$PATH sh pipelines/changes.sh --repo $(or $(REPO),.)
 
 ## qa-diff against git on a generated 300+ commit history (and on vuejs/core's last 300
 ## commits when cloned into bench/work/real/vuejs-core), the whole change flow stage by
