@@ -67,10 +67,12 @@ $(NPM_STAMP): $(PEERS)/package.json $(PEERS)/package-lock.json
 man:
 	QAPIPE_BLESS=1 $(CARGO) test --workspace man_page -- --quiet
 
+## Binaries, man pages and bash/zsh/fish completions under $(DESTDIR)$(PREFIX).
 install: release
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	for b in $(BINS); do install -m 755 $(RELEASE_DIR)/$$b $(DESTDIR)$(PREFIX)/bin/$$b; done
 	for b in $(BINS); do install -m 644 man/$$b.1 $(DESTDIR)$(PREFIX)/share/man/man1/$$b.1; done
+	$(RELEASE_DIR)/qa-completions $(DESTDIR)$(PREFIX)
 
 ## A release archive: dist/qapipe-<version>-<target>.tar.gz with the nine binaries, man
 ## pages, bash/zsh/fish completions, pipelines/, README, licences and SHA256SUMS, and
