@@ -23,7 +23,7 @@ for b in $bins; do
   [ -f "$root/man/$b.1" ] || die "man/$b.1: missing (make man)"
 done
 completions=${COMPLETIONS:-$bin_dir/qa-completions}
-[ -x "$completions" ] || die "$completions: the completion generator is not built (cargo build -p qa-packaging)"
+[ -x "$completions" ] || die "$completions: the completion generator is not built (cargo build -p qa-packaging, or set COMPLETIONS=path/to/qa-completions)"
 
 first=${bins%% *}
 version=$("$bin_dir/$first" --version | cut -d' ' -f2)
