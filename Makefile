@@ -1,16 +1,20 @@
-# qapipe: build, test, install, man pages, benchmarks and the flows.
+# qapipe: build, test, install, release archives, man pages, benchmarks and the flows.
 CARGO ?= cargo
 PREFIX ?= /usr/local
 BINS := qa-diff qa-intent qa-route qa-trace qa-fetch qa-check qa-report qa-profile qa-manifest
-DEBUG_DIR := target/debug
-RELEASE_DIR := target/release
+# Cargo's target folder (CARGO_TARGET_DIR when set), as an absolute path.
+TARGET_DIR := $(abspath $(or $(CARGO_TARGET_DIR),target))
+DEBUG_DIR := $(TARGET_DIR)/debug
+RELEASE_DIR := $(TARGET_DIR)/release
+BUILD_BINS = $(CARGO) build --workspace --bins
 
-.PHONY: all build release test lint unit pipeline-tests peers man install demo changes qa acceptance bench fuzz clean
+.PHONY: all build release test lint unit pipeline-tests peers man install dist demo changes qa acceptance bench fuzz clean
 
 all: build
 
+# Cargo prints its own progress; make's echo of the command would only add noise to `make qa`.
 build:
-	$(CARGO) build --workspace --bins
+	@$(BUILD_BINS)
 
 release:
 	$(CARGO) build --workspace --bins --release
@@ -24,52 +28,95 @@ lint:
 
 # The flow suite (tests/flow) runs the built binaries, so build them first.
 unit: build peers
-	QA_BIN_DIR=$(CURDIR)/$(DEBUG_DIR) $(CARGO) test --workspace
+	QA_BIN_DIR=$(DEBUG_DIR) $(CARGO) test --workspace
 
 pipeline-tests: build peers
-	QA_BIN_DIR=$(CURDIR)/$(DEBUG_DIR) sh tests/run.sh
+	QA_BIN_DIR=$(DEBUG_DIR) sh tests/run.sh
 
 ## The real protocol peers the tests drive (testkit/src/peers.rs): the MCP Python SDK's
-## virtualenv, playwright-core, vitest and jest, Debian's Chromium. Each step is skipped when already done.
+## virtualenv, playwright-core, @playwright/test, vitest and jest, Debian's Chromium. It
+## first says what it will install, where and why (one line each); each step is skipped when
+## already done.
 PEERS := tests/peers
-peers: $(PEERS)/venv/.installed $(PEERS)/node_modules/.package-lock.json
-	@test -x /usr/bin/chromium || { apt-get update -qq && apt-get install -y -qq chromium; }
+VENV_STAMP := $(PEERS)/venv/.installed
+NPM_STAMP := $(PEERS)/node_modules/.package-lock.json
+peers:
+	@todo=; \
+	if ! $(MAKE) -q --no-print-directory $(VENV_STAMP); then todo=1; \
+	  echo "peers: installing the MCP Python SDK ($(PEERS)/requirements.txt, from PyPI) into $(PEERS)/venv: the real MCP server the agent-interface checks are tested against"; fi; \
+	if ! $(MAKE) -q --no-print-directory $(NPM_STAMP); then todo=1; \
+	  echo "peers: installing playwright-core, @playwright/test, vitest and jest ($(PEERS)/package-lock.json, from npm) into $(PEERS)/node_modules: the browser driver of the browser checks, and the runners of qa-route's narrowed JS commands"; fi; \
+	if ! test -x /usr/bin/chromium; then todo=1; \
+	  echo "peers: installing Debian's chromium (apt-get install --no-install-recommends, needs root) into /usr/bin: the browser the browser checks drive"; fi; \
+	test -n "$$todo" || echo "peers: all present ($(PEERS)/venv, $(PEERS)/node_modules, /usr/bin/chromium)"
+	@$(MAKE) --no-print-directory $(VENV_STAMP) $(NPM_STAMP)
+	@test -x /usr/bin/chromium || { \
+	  if [ "$$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then \
+	    echo "peers: /usr/bin/chromium is missing: install it as root (apt-get install --no-install-recommends chromium), then run make peers again" >&2; exit 1; fi; \
+	  apt-get update -qq && apt-get install -y -q --no-install-recommends chromium; }
 
-$(PEERS)/venv/.installed: $(PEERS)/requirements.txt
+$(VENV_STAMP): $(PEERS)/requirements.txt
 	test -x $(PEERS)/venv/bin/python || python3 -m venv $(PEERS)/venv
 	$(PEERS)/venv/bin/pip install -q --disable-pip-version-check -r $(PEERS)/requirements.txt
 	touch $@
 
-$(PEERS)/node_modules/.package-lock.json: $(PEERS)/package.json $(PEERS)/package-lock.json
+$(NPM_STAMP): $(PEERS)/package.json $(PEERS)/package-lock.json
 	npm ci --prefix $(PEERS) --no-audit --no-fund
 
 ## Regenerate man/ from --help (a test fails when they drift).
 man:
 	QAPIPE_BLESS=1 $(CARGO) test --workspace man_page -- --quiet
 
+## Binaries, man pages and bash/zsh/fish completions under $(DESTDIR)$(PREFIX).
 install: release
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	for b in $(BINS); do install -m 755 $(RELEASE_DIR)/$$b $(DESTDIR)$(PREFIX)/bin/$$b; done
 	for b in $(BINS); do install -m 644 man/$$b.1 $(DESTDIR)$(PREFIX)/share/man/man1/$$b.1; done
+	$(RELEASE_DIR)/qa-completions $(DESTDIR)$(PREFIX)
+
+## A release archive: dist/qapipe-<version>-<target>.tar.gz with the nine binaries, man
+## pages, bash/zsh/fish completions, pipelines/, README, licences and SHA256SUMS, and
+## dist/SHA256SUMS beside it (packaging/dist.sh). A release build unless PROFILE=debug;
+## BIN_DIR=dir packs binaries already built there (nothing is built then).
+PROFILE ?= release
+DIST_DIR ?= dist
+dist: $(if $(BIN_DIR),,$(if $(filter debug,$(PROFILE)),build,release))
+	@BINS="$(BINS)" BIN_DIR="$(or $(BIN_DIR),$(TARGET_DIR)/$(PROFILE))" OUT_DIR="$(DIST_DIR)" \
+	  COMPLETIONS="$(COMPLETIONS)" TARGET="$(TARGET)" GZIP_LEVEL="$(GZIP_LEVEL)" sh packaging/dist.sh
 
 ## Build, then run both flows on the examples: the change flow on a generated repository's
-## feature branch, and the acceptance flow on a copy of examples/shop-site.
-demo: build
-	sh examples/make-demo-repo.sh target/demo-repo
-	QA_SAVE=target/demo.ndjson QA_DRAFT=manual QA_OUT=target/demo-report PATH=$(CURDIR)/$(DEBUG_DIR):$$PATH sh pipelines/changes.sh --repo target/demo-repo
-	@echo "demo: the change stream is in target/demo.ndjson, the report files in target/demo-report/"
-	rm -rf target/demo-shop && cp -r examples/shop-site target/demo-shop
-	QA_REPO=target/demo-shop PATH=$(CURDIR)/$(DEBUG_DIR):$$PATH sh pipelines/acceptance.sh target/demo-shop/acceptance.example.json
-	@echo "demo: the acceptance run folder is under target/demo-shop/.qa/acceptance/"
+## feature branch, and the acceptance flow on a copy of examples/shop-site. Only the reports
+## and a line before each show (errors stay visible). DEMO_DIR (default target) holds it all.
+DEMO_DIR ?= target
+demo:
+	@echo "demo: builds qapipe, then shows the change report of a generated repository's feature branch and the acceptance verdict of a copy of examples/shop-site"
+	@$(BUILD_BINS)
+	@sh examples/make-demo-repo.sh $(DEMO_DIR)/demo-repo
+	@echo; echo "== 1/2 the change flow (qa-diff | qa-intent | qa-route | qa-trace | qa-report) on $(DEMO_DIR)/demo-repo: branch feature/checkout against main"
+	@QA_SAVE=$(DEMO_DIR)/demo.ndjson QA_DRAFT=manual QA_OUT=$(DEMO_DIR)/demo-report PATH=$(DEBUG_DIR):$$PATH sh pipelines/changes.sh --repo $(DEMO_DIR)/demo-repo
+	@echo "demo: the change stream is in $(DEMO_DIR)/demo.ndjson, the report files in $(DEMO_DIR)/demo-report/"
+	@rm -rf $(DEMO_DIR)/demo-shop && cp -r examples/shop-site $(DEMO_DIR)/demo-shop
+	@echo; echo "== 2/2 the acceptance flow on $(DEMO_DIR)/demo-shop (a copy of examples/shop-site): its plan's criteria, checks and verdict"
+	@QA_REPO=$(DEMO_DIR)/demo-shop PATH=$(DEBUG_DIR):$$PATH sh pipelines/acceptance.sh $(DEMO_DIR)/demo-shop/acceptance.example.json
+	@echo "demo: the acceptance run folder is under $(DEMO_DIR)/demo-shop/.qa/acceptance/"
 
 ## The acceptance flow: PLAN (required) against REPO (default .); FLAGS=--allow-network ...
 acceptance: build
 	@test -n "$(PLAN)" || { echo "usage: make acceptance PLAN=path/to/plan.json [REPO=dir] [FLAGS=--allow-network]"; exit 64; }
-	QA_REPO=$(or $(REPO),.) PATH=$(CURDIR)/$(DEBUG_DIR):$$PATH sh pipelines/acceptance.sh $(PLAN) $(FLAGS)
+	QA_REPO=$(or $(REPO),.) PATH=$(DEBUG_DIR):$$PATH sh pipelines/acceptance.sh $(PLAN) $(FLAGS)
 
-## The change flow on REPO (default: this repository); FORMAT=markdown|json|sarif|github|agent.
+## The change flow on REPO (default: this repository) from BASE (default: resolved as the
+## README says); FORMAT=markdown|json|sarif|github|agent. The stream is kept in
+## $(TARGET_DIR)/qa.ndjson; when its range is empty (HEAD is its base), one line on stderr says so.
+QA_STREAM := $(TARGET_DIR)/qa.ndjson
 changes qa: build
-	QA_FORMAT=$(or $(FORMAT),text) PATH=$(CURDIR)/$(DEBUG_DIR):$$PATH sh pipelines/changes.sh --repo $(or $(REPO),.)
+	@QA_SAVE=$(QA_STREAM) QA_FORMAT=$(or $(FORMAT),text) PATH=$(DEBUG_DIR):$$PATH \
+	  sh pipelines/changes.sh --repo '$(or $(REPO),.)' $(if $(BASE),--base '$(BASE)'); status=$$?; \
+	head=$$(head -n 1 $(QA_STREAM) | sed -n 's/.*"git\.commit\.head":"\([0-9a-f]*\)","git\.commit\.merge_base":"\1".*"mode":"committed".*/\1/p'); \
+	if [ -n "$$head" ]; then \
+	  base=$$(head -n 1 $(QA_STREAM) | sed -n 's/.*"base":{[^}]*"ref":"\([^"]*\)".*/\1/p'); \
+	  echo "qa: the report is empty because HEAD ($$(echo $$head | cut -c1-12)) is its base $${base:-itself}: ask for a range with make qa BASE=HEAD~5 (or BASE=<branch, tag or commit>)" >&2; \
+	fi; exit $$status
 
 ## qa-diff against git on a generated 300+ commit history (and on vuejs/core's last 300
 ## commits when cloned into bench/work/real/vuejs-core), the whole change flow stage by

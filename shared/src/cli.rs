@@ -25,13 +25,27 @@ pub fn after_help(examples: &[Example], exits: &[(Exit, &str)]) -> String {
 }
 
 /// Parses the process arguments with `command`. Help and version print to stdout and end
-/// with 0; any other parse error prints clap's message and ends with 64 (usage).
+/// with 0; any other parse error prints clap's message and ends with 64 (usage). The
+/// version shown names the git commit the binary was built from.
 pub fn parse<T: FromArgMatches>(command: Command) -> Result<T, std::process::ExitCode> {
-    let matches: ArgMatches = match command.try_get_matches() {
+    let matches: ArgMatches = match with_commit(command).try_get_matches() {
         Ok(m) => m,
         Err(e) => return Err(report(e)),
     };
     T::from_arg_matches(&matches).map_err(report)
+}
+
+/// `command` with `--version` showing `0.1.0 (abc1234 2026-12-01)`; man pages, rendered
+/// from the plain command, keep the bare version so they do not change with every commit.
+fn with_commit(command: Command) -> Command {
+    match command.get_version() {
+        // Built once per process: clap keeps the version for the command's lifetime.
+        Some(version) => {
+            let line: &'static str = Box::leak(crate::version::line(version).into_boxed_str());
+            command.version(line)
+        }
+        None => command,
+    }
 }
 
 fn report(e: clap::Error) -> std::process::ExitCode {

@@ -27,6 +27,7 @@ pub mod shard;
 pub mod steps;
 pub mod untrusted;
 pub mod validation;
+pub mod version;
 pub mod waiting;
 
 pub use envelope::{Envelope, Record};

@@ -19,14 +19,16 @@ fn help_shows_examples_and_exit_status() {
 }
 
 #[test]
-fn version_names_the_binary() {
+fn version_names_the_binary_and_its_commit() {
     let out = Command::new(env!("CARGO_BIN_EXE_qa-diff"))
         .arg("--version")
         .output()
         .unwrap();
-    assert_eq!(
-        String::from_utf8(out.stdout).unwrap().trim(),
-        concat!("qa-diff ", env!("CARGO_PKG_VERSION"))
+    let line = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        line.starts_with(concat!("qa-diff ", env!("CARGO_PKG_VERSION"), " ("))
+            && line.ends_with(")\n"),
+        "{line:?}"
     );
 }
 

@@ -1,0 +1,121 @@
+//! A new user's first commands: `make qa` on a fresh clone (HEAD is its base), `make qa
+//! BASE=...`, and `make demo`, run on the built binaries.
+
+mod common;
+
+use qa_testkit::{Repo, Run};
+
+/// A fresh clone of a repository with two commits on main.
+fn fresh_clone() -> Repo {
+    let mut origin = Repo::new();
+    origin.write("src/lib.rs", "pub fn one() -> u32 {\n    1\n}\n");
+    origin.commit("feat: one");
+    origin.write(
+        "src/lib.rs",
+        "pub fn one() -> u32 {\n    if true { 1 } else { 2 }\n}\n",
+    );
+    origin.commit("fix: one returns one");
+    origin.clone_repo()
+}
+
+fn make_qa(clone: &Repo, extra: &[&str]) -> Run {
+    let target = tempfile::tempdir().unwrap();
+    let mut make = common::make(["qa"])
+        .arg(format!("REPO={}", clone.path().display()))
+        .arg(format!("TARGET_DIR={}", target.path().display()))
+        .args(extra)
+        .env("HOME", clone.home());
+    // A CI machine's pull-request variables would choose the base: not here.
+    for name in qa_diff::base::CI_VARIABLES {
+        make = make.env_remove(name);
+    }
+    make.run()
+}
+
+#[test]
+fn make_qa_on_a_fresh_clone_says_in_one_line_why_the_report_is_empty() {
+    let clone = fresh_clone();
+    let run = make_qa(&clone, &[]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let hint: Vec<&str> = run
+        .stderr
+        .lines()
+        .filter(|l| l.starts_with("qa: "))
+        .collect();
+    let head = &clone.rev("HEAD")[..12];
+    assert_eq!(
+        hint,
+        [format!(
+            "qa: the report is empty because HEAD ({head}) is its base origin/main: \
+             ask for a range with make qa BASE=HEAD~5 (or BASE=<branch, tag or commit>)"
+        )],
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn make_qa_honours_base_and_then_reports_the_range() {
+    let clone = fresh_clone();
+    let run = make_qa(&clone, &["BASE=HEAD~1"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let base = &clone.rev("HEAD~1")[..12];
+    assert!(
+        run.text()
+            .lines()
+            .any(|l| l.starts_with(&format!("range: HEAD~1 ({base}) .. HEAD"))),
+        "{}",
+        run.text()
+    );
+    assert!(
+        !run.stderr.contains("qa: the report is empty"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn make_qa_shows_the_report_without_make_echoing_its_commands() {
+    let clone = fresh_clone();
+    let run = make_qa(&clone, &["BASE=HEAD~1", "FORMAT=markdown"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let first = run.text().lines().next().unwrap_or_default();
+    assert!(
+        first.starts_with('#'),
+        "stdout is the markdown report: {first:?}"
+    );
+    assert!(
+        !run.text().contains("pipelines/changes.sh"),
+        "{}",
+        run.text()
+    );
+}
+
+#[test]
+fn make_demo_says_first_what_it_shows_and_echoes_no_commands() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let mut make = common::make(["demo"])
+        .arg(format!("DEMO_DIR={}", dir.path().display()))
+        .env("HOME", home.path());
+    // A CI machine's pull-request variables would choose the base: not here.
+    for name in qa_diff::base::CI_VARIABLES {
+        make = make.env_remove(name);
+    }
+    let run = make.run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let text = run.text();
+    let first = text.lines().next().unwrap_or_default();
+    assert!(
+        first.starts_with("demo: builds qapipe, then shows the change report"),
+        "{first:?}"
+    );
+    assert!(text.contains("qapipe change report"), "{text}");
+    assert!(text.contains("qapipe acceptance report"), "{text}");
+    for echoed in ["sh ", "QA_SAVE=", "QA_REPO=", "rm -rf", "cp -r", "true"] {
+        assert!(
+            !text.lines().any(|l| l.starts_with(echoed)),
+            "make echoed a command starting {echoed:?}:\n{text}"
+        );
+    }
+}
