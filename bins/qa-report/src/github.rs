@@ -2,7 +2,7 @@
 //! scenario, at its first located evidence, then one summary notice.
 
 use crate::model::Report;
-use crate::plain::hidden;
+use crate::plain::{hidden, swap_chars};
 use qa_records::change::Decision;
 use std::fmt::Write as _;
 
@@ -53,17 +53,13 @@ pub fn render(report: &Report) -> String {
 /// A message as GitHub reads it: `%`, CR and LF escaped; other control characters shown
 /// as spaces so they cannot reach the log as escapes.
 pub fn data(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '%' => out.push_str("%25"),
-            '\r' => out.push_str("%0D"),
-            '\n' => out.push_str("%0A"),
-            c if hidden(c) => out.push(' '),
-            c => out.push(c),
-        }
-    }
-    out
+    swap_chars(s, |c| match c {
+        '%' => Some("%25"),
+        '\r' => Some("%0D"),
+        '\n' => Some("%0A"),
+        c if hidden(c) => Some(" "),
+        _ => None,
+    })
 }
 
 /// A property value: as [`data`], and `:` and `,` escaped too.

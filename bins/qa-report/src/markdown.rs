@@ -1,109 +1,88 @@
-//! The markdown report for a pull-request comment: the terminal report's layers as
+//! The markdown report for a pull-request comment: the change [`Document`](crate::document::Document) laid out as
 //! headings and tables, `file:line` as code spans, and source text that cannot format,
 //! link or break a table.
 
-use crate::layers;
-use crate::model::{evidence_ref, label, receipt_label, DiagView, Report, ScenarioView, Work};
+use crate::document::{
+    Capability, CommandItem, IntentItem, ManualItem, Marks, ScenarioItem, Sheet, Writer,
+    NO_COMMANDS, NO_MANUAL, NO_SCENARIOS,
+};
+use crate::model::{Report, Work};
+use crate::phrase::{Phrase, Style};
 use crate::plain::one_line;
-use crate::text::short;
-use qa_records::change::Command;
-use qa_records::untrusted::MARKER;
 use std::fmt::Write as _;
 
 /// The whole markdown report, ending with a newline.
 pub fn render(report: &Report) -> String {
-    let mut out = String::from("## qapipe change report\n\n");
-    match &report.range {
-        Some(r) => {
-            let _ = writeln!(
-                out,
-                "**Range:** {} ({}) .. {} ({}), {}, merge base {}\n",
-                code(&r.base.name),
-                code(&short(&r.base.oid)),
-                code(&r.head.name),
-                code(&short(&r.head.oid)),
-                label(&r.mode),
-                code(&short(&r.merge_base))
-            );
-        }
-        None => out.push_str("**Range:** no range record in the stream\n\n"),
-    }
-    let _ = writeln!(out, "**Summary:** {}", text(&report.summary));
-    // Without intents the summary line already says no behaviour-bearing change was found.
-    if !report.intents.is_empty() {
-        risk_map(report, &mut out);
-        executable(report, &mut out);
-        manual(report, &mut out);
-    }
-    receipts(report, &mut out);
-    neutralized(report.neutralized, &mut out);
-    out
+    crate::document::render(report, Blocks(Sheet::new(MARKS)))
 }
 
-fn risk_map(report: &Report, out: &mut String) {
-    out.push_str("\n### 1. QA and risk map\n");
-    for intent in &report.intents {
-        let d = &intent.data;
-        let _ = writeln!(out, "\n#### Intent: {}\n", text(&d.title));
-        let files: Vec<String> = d.files.iter().map(|f| code(f)).collect();
-        let _ = writeln!(
-            out,
-            "focus **{}** · confidence **{}** · authority **{}** · {} commit{} · files: {}",
-            label(&d.focus),
-            label(&d.confidence),
-            label(&d.authority),
-            d.commits.len(),
-            if d.commits.len() == 1 { "" } else { "s" },
-            files.join(", ")
-        );
-        if intent.scenarios.is_empty() {
-            out.push_str("\nNo scenarios.\n");
-            continue;
-        }
-        out.push_str("\n| priority | kind | scenario | proof gap | reaches | evidence |\n");
-        out.push_str("|---|---|---|---|---|---|\n");
-        for s in &intent.scenarios {
-            let _ = writeln!(
-                out,
-                "| {} | {} | {} | {} | {} | {} |",
-                priority(s),
-                label(&s.data.kind),
-                text(&s.data.title),
-                s.data.proof_gap.as_deref().map_or("none".to_string(), text),
-                reaches(s),
-                evidence(s)
-            );
-        }
-        steps(&intent.scenarios, out);
+/// Markdown: prose escaped, names as code spans, emphasis in bold.
+pub const MARKDOWN: Style = Style {
+    text,
+    code,
+    strong: |s| format!("**{s}**"),
+};
+
+/// What marks markdown: level-3 headings, lists, an emphasised closing line.
+pub const MARKS: Marks = Marks::new(MARKDOWN, "### ", "\n", "- ", "_", EXECUTED);
+
+/// Before the executions, each and each detail.
+const EXECUTED: [&str; 3] = ["\n**Execution**\n\n", "- ", "  - "];
+
+/// A note such as `none: no route runs a repository command` as a sentence.
+pub fn sentence(note: &str) -> String {
+    let mut chars = note.chars();
+    let first = chars.next().map(|c| c.to_uppercase().to_string());
+    format!("{}{}.", first.unwrap_or_default(), chars.as_str())
+}
+
+/// Cells as one table row.
+pub fn row(cells: &[&str]) -> String {
+    format!("| {} |\n", cells.join(" | "))
+}
+
+/// A table's head: its column names and the delimiter row.
+pub fn head(columns: &[&str]) -> String {
+    format!("{}|{}\n", row(columns), "---|".repeat(columns.len()))
+}
+
+/// A [`Writer`] of markdown blocks.
+pub struct Blocks(pub Sheet);
+
+impl Blocks {
+    /// The scenarios of one intent as table rows.
+    fn scenario_row(&mut self, s: &ScenarioItem<'_>) {
+        let priority = match s.note {
+            Some(note) => format!("{} ({note})", s.priority),
+            None => s.priority.clone(),
+        };
+        let (names, tail) = &s.reaches;
+        let names: Vec<String> = names.iter().map(|r| text(r)).collect();
+        let evidence: Vec<String> = s
+            .evidence
+            .iter()
+            .map(|e| format!("{} {}: {}", code(&e.at), e.relation, text(e.text)))
+            .collect();
+        self.0.out.push_str(&row(&[
+            &priority,
+            &s.kind,
+            &text(s.title),
+            &s.proof_gap.map_or("none".to_string(), text),
+            &format!("{}{tail}", names.join(", ")),
+            &or_none(evidence.join("<br>")),
+        ]));
     }
-}
 
-/// The scenario's one priority, with its one-word note.
-fn priority(s: &ScenarioView) -> String {
-    match s.priority_note() {
-        Some(note) => format!("{} ({note})", s.priority_label()),
-        None => s.priority_label(),
-    }
-}
-
-/// The entrypoints the scenario reaches; empty when the graph reached none from it.
-fn reaches(s: &ScenarioView) -> String {
-    let (shown, tail) = s.reach.shown();
-    let names: Vec<String> = shown.iter().map(|r| text(r)).collect();
-    format!("{}{tail}", names.join(", "))
-}
-
-/// Under an intent's table, each scenario with steps or assertions: its title, the
-/// steps numbered, then what to verify.
-fn steps(scenarios: &[ScenarioView], out: &mut String) {
-    for s in scenarios {
-        let work = s.work();
-        if work.is_empty() {
-            continue;
+    /// Under an intent's table, each scenario with steps or assertions: its title, the
+    /// steps numbered, then what to verify.
+    fn steps(&mut self, s: &ScenarioItem<'_>) {
+        if s.work.is_empty() {
+            return;
         }
-        let _ = writeln!(out, "\n**{}**\n", text(&s.data.title));
+        let _ = writeln!(self.0.out, "\n**{}**\n", text(s.title));
         let mut verifying = false;
-        for line in work {
+        for line in &s.work {
+            let out = &mut self.0.out;
             let _ = match line {
                 Work::Step(n, step) => writeln!(out, "{n}. {}", item(step)),
                 Work::MoreSteps(more) => writeln!(out, "\n_(+{more} more steps)_"),
@@ -117,191 +96,167 @@ fn steps(scenarios: &[ScenarioView], out: &mut String) {
             };
         }
     }
-}
 
-fn evidence(s: &ScenarioView) -> String {
-    let items: Vec<String> = s
-        .data
-        .evidence
-        .iter()
-        .map(|e| {
-            format!(
-                "{} {}: {}",
-                code(&evidence_ref(e)),
-                label(&e.relation),
-                text(&e.text)
-            )
-        })
-        .collect();
-    if items.is_empty() {
-        "none".into()
-    } else {
-        items.join("<br>")
-    }
-}
-
-/// What a command checks and why it covers the change; empty in older streams.
-fn why(c: &Command) -> String {
-    if c.why.is_empty() {
-        String::new()
-    } else {
-        format!("{}: {}", label(&c.purpose), text(&c.why))
-    }
-}
-
-fn executable(report: &Report, out: &mut String) {
-    out.push_str("\n### 2. Executable evidence available now\n\n");
-    let groups = layers::commands(report);
-    if groups.is_empty() {
-        out.push_str("None: no route runs a repository command.\n");
-    } else {
-        out.push_str("| command | why | dir | scope | declared in | risk | approval | covers |\n");
-        out.push_str("|---|---|---|---|---|---|---|---|\n");
-        for g in &groups {
-            let covers: Vec<String> = g
+    fn command_row(&mut self, c: &CommandItem<'_>) {
+        let why = c.why.as_ref().map_or(String::new(), |w| MARKDOWN.show(w));
+        let mut cells = vec![
+            code(c.run),
+            why,
+            code(c.dir),
+            c.scope.clone(),
+            code(c.declared_in),
+        ];
+        if let Some((risk, approval)) = &c.contract {
+            let covers: Vec<String> = c
                 .covers
                 .iter()
-                .map(|s| format!("{}: {}", s.decision_label(), text(&s.data.title)))
+                .map(|(decision, title)| format!("{decision}: {}", text(title)))
                 .collect();
-            let _ = writeln!(
-                out,
-                "| {} | {} | {} | {} | {} | {} | {} | {} |",
-                code(&g.command.run),
-                why(g.command),
-                code(&g.command.dir),
-                label(&g.command.scope),
-                code(&g.command.declared_in),
-                label(&g.action.risk),
-                text(&g.action.approval),
-                covers.join("<br>")
-            );
+            cells.extend([risk.clone(), text(approval), covers.join("<br>")]);
+        }
+        let cells: Vec<&str> = cells.iter().map(String::as_str).collect();
+        self.0.out.push_str(&row(&cells));
+    }
+}
+
+/// `cell`, or `none` when it is empty.
+fn or_none(cell: String) -> String {
+    if cell.is_empty() {
+        "none".into()
+    } else {
+        cell
+    }
+}
+
+impl Writer for Blocks {
+    fn sheet(&mut self) -> &mut Sheet {
+        &mut self.0
+    }
+
+    fn header(&mut self, title: &str, range: &Phrase<'_>, summary: &Phrase<'_>) {
+        let _ = writeln!(self.0.out, "## {title}\n");
+        let _ = writeln!(self.0.out, "**Range:** {}\n", MARKDOWN.show(range));
+        let _ = writeln!(self.0.out, "**Summary:** {}", MARKDOWN.show(summary));
+    }
+
+    fn intent(&mut self, intent: &IntentItem<'_>) {
+        let _ = writeln!(self.0.out, "\n#### Intent: {}\n", text(intent.title));
+        let files: Vec<String> = intent.files.iter().map(|f| code(f)).collect();
+        let i = intent;
+        let _ = writeln!(
+            self.0.out,
+            "focus **{}** · confidence **{}** · authority **{}** · {} · files: {}",
+            i.focus,
+            i.confidence,
+            i.authority,
+            i.commits,
+            files.join(", ")
+        );
+        if intent.scenarios.is_empty() {
+            let _ = writeln!(self.0.out, "\n{}", sentence(NO_SCENARIOS));
+            return;
+        }
+        self.0.out.push('\n');
+        let columns = [
+            "priority",
+            "kind",
+            "scenario",
+            "proof gap",
+            "reaches",
+            "evidence",
+        ];
+        self.0.out.push_str(&head(&columns));
+        for s in &intent.scenarios {
+            self.scenario_row(s);
+        }
+        for s in &intent.scenarios {
+            self.steps(s);
         }
     }
-    let additional = layers::additional(report, &groups);
-    if !additional.is_empty() {
-        out.push_str("\n**Additional commands**\n\n| command | why | dir | scope | declared in |\n|---|---|---|---|---|\n");
+
+    fn commands(&mut self, routed: &[CommandItem<'_>], additional: &[CommandItem<'_>]) {
+        self.0.out.push('\n');
+        let columns = ["command", "why", "dir", "scope", "declared in"];
+        if routed.is_empty() {
+            let _ = writeln!(self.0.out, "{}", sentence(NO_COMMANDS));
+        } else {
+            self.0.out.push_str(&head(
+                &[&columns[..], &["risk", "approval", "covers"]].concat(),
+            ));
+        }
+        for c in routed {
+            self.command_row(c);
+        }
+        if !additional.is_empty() {
+            self.0.out.push_str("\n**Additional commands**\n\n");
+            self.0.out.push_str(&head(&columns));
+        }
         for c in additional {
-            let _ = writeln!(
-                out,
-                "| {} | {} | {} | {} | {} |",
-                code(&c.run),
-                why(c),
-                code(&c.dir),
-                label(&c.scope),
-                code(&c.declared_in)
-            );
+            self.command_row(c);
         }
     }
-    if !report.executions.is_empty() {
-        out.push_str("\n**Execution**\n\n");
+
+    fn manual(&mut self, items: &[ManualItem<'_>]) {
+        self.0.out.push('\n');
+        if items.is_empty() {
+            let _ = writeln!(self.0.out, "{}", sentence(NO_MANUAL));
+            return;
+        }
+        let columns = [
+            "decision", "scenario", "action", "approval", "why", "drafts",
+        ];
+        self.0.out.push_str(&head(&columns));
+        for m in items {
+            let (action, approval, why) = match &m.route {
+                Some(r) => (r.action.clone(), text(r.approval), text(r.why)),
+                None => ("no route".into(), "n/a".into(), "n/a".into()),
+            };
+            let drafts: Vec<String> = m
+                .drafts
+                .iter()
+                .map(|d| {
+                    let mut cell = format!("{}: {}", text(d.format), d.mapped);
+                    for gap in d.gaps {
+                        let _ = write!(cell, "<br>gap: {}", text(gap));
+                    }
+                    cell
+                })
+                .collect();
+            let drafts = or_none(drafts.join("<br>"));
+            let title = text(m.title);
+            let cells = [
+                m.decision.as_str(),
+                &title,
+                &action,
+                &approval,
+                &why,
+                &drafts,
+            ];
+            self.0.out.push_str(&row(&cells));
+        }
     }
-    for e in &report.executions {
-        let _ = writeln!(out, "- {}", text(&e.summary()));
-        for line in [e.changes(), e.why()].into_iter().flatten() {
-            let _ = writeln!(out, "  - {}", text(&line));
+
+    fn capabilities(&mut self, items: &[Capability<'_>]) {
+        self.0.out.push('\n');
+        self.0
+            .out
+            .push_str(&head(&["capability", "status", "depth", "gap"]));
+        for c in items {
+            let gap = c.gap.map_or("none".to_string(), text);
+            self.0
+                .out
+                .push_str(&row(&[&c.name, &c.status, &c.depth, &gap]));
         }
     }
 }
 
-fn manual(report: &Report, out: &mut String) {
-    out.push_str("\n### 3. Manual contracts left\n\n");
-    let left = layers::manual(report);
-    if left.is_empty() {
-        out.push_str("None.\n");
-        return;
-    }
-    out.push_str("| decision | scenario | action | approval | why | drafts |\n");
-    out.push_str("|---|---|---|---|---|---|\n");
-    for (_, s) in left {
-        let (action, approval, why) = match &s.route {
-            Some(r) => (
-                label(&r.data.action.kind),
-                text(&r.data.action.approval),
-                text(&r.data.reason),
-            ),
-            None => ("no route".into(), "n/a".into(), "n/a".into()),
-        };
-        let drafts: Vec<String> = s
-            .drafts
-            .iter()
-            .map(|d| {
-                let d = &d.data;
-                let mut cell = format!(
-                    "{}: {}, {} of {} mapped",
-                    text(&d.format),
-                    receipt_label(d.receipt),
-                    d.mapped,
-                    d.total
-                );
-                for gap in &d.gaps {
-                    let _ = write!(cell, "<br>gap: {}", text(gap));
-                }
-                cell
-            })
-            .collect();
-        let _ = writeln!(
-            out,
-            "| {} | {} | {} | {} | {} | {} |",
-            s.decision_label(),
-            text(&s.data.title),
-            action,
-            approval,
-            why,
-            if drafts.is_empty() {
-                "none".into()
-            } else {
-                drafts.join("<br>")
-            }
-        );
-    }
-}
-
-fn receipts(report: &Report, out: &mut String) {
-    if !report.capabilities.is_empty() {
-        out.push_str(
-            "\n### Capabilities\n\n| capability | status | depth | gap |\n|---|---|---|---|\n",
-        );
-    }
-    for c in &report.capabilities {
-        let _ = writeln!(
-            out,
-            "| {} | {} | {} | {} |",
-            label(&c.name),
-            label(&c.status),
-            label(&c.depth),
-            c.gap.as_deref().map_or("none".to_string(), text)
-        );
-    }
-    warnings(layers::warnings(report), out);
-}
-
-/// The Warnings section (nothing when there are none): severity, stage and message.
-pub fn warnings<'a>(diags: impl Iterator<Item = &'a DiagView>, out: &mut String) {
-    let mut diags = diags.peekable();
-    if diags.peek().is_some() {
-        out.push_str("\n### Warnings\n\n");
-    }
-    for d in diags {
-        let _ = writeln!(
-            out,
-            "- **{}** {}: {}",
-            label(&d.severity),
-            code(&d.stage),
-            text(&d.message)
-        );
-    }
-}
-
-/// The closing line counting neutralized instruction-like strings (nothing for none).
-pub fn neutralized(count: u64, out: &mut String) {
-    if count > 0 {
-        let _ = writeln!(
-            out,
-            "\n_{count} instruction-like string{} neutralized (shown as {})._",
-            if count == 1 { "" } else { "s" },
-            text(MARKER)
-        );
-    }
+/// Phrases as a markdown list, one item a line (no trailing newline).
+pub fn joined_items(items: &[Phrase<'_>]) -> String {
+    let list: Vec<Phrase<'_>> = items
+        .iter()
+        .map(|p| Phrase::default().word("- ").then(p.clone()))
+        .collect();
+    MARKDOWN.joined(&list, "\n")
 }
 
 /// Source text as inert markdown: one line, with the characters that format, link, open

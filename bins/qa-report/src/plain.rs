@@ -16,6 +16,24 @@ pub fn one_line(text: &str) -> Cow<'_, str> {
     )
 }
 
+/// The first 12 characters of an object id or hash, enough to name it.
+pub fn short(oid: &str) -> String {
+    one_line(oid).chars().take(12).collect()
+}
+
+/// `s` with each character `swap` gives a replacement for replaced by it, the others kept:
+/// how each format's escaping is written.
+pub fn swap_chars(s: &str, swap: impl Fn(char) -> Option<&'static str>) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match swap(c) {
+            Some(with) => out.push_str(with),
+            None => out.push(c),
+        }
+    }
+    out
+}
+
 /// True for characters a reader does not see as text: controls and bidi formatting.
 pub fn hidden(c: char) -> bool {
     c.is_control()

@@ -3,6 +3,7 @@
 
 use super::View;
 use crate::model::label;
+use crate::plain::swap_chars;
 use qa_records::acceptance::CriterionStatus;
 use std::fmt::Write as _;
 
@@ -72,21 +73,14 @@ pub fn render(view: &View<'_>) -> String {
 /// Text as XML character data or an attribute value: markup escaped, and characters
 /// XML 1.0 cannot hold (controls other than tab and newline) shown as spaces.
 fn xml(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            '\n' => out.push_str("&#10;"),
-            '\t' => out.push_str("&#9;"),
-            c if c.is_control() || matches!(c, '\u{fffe}' | '\u{ffff}') => out.push(' '),
-            c => out.push(c),
-        }
-    }
-    out
+    // Each of these ASCII characters, by position, and the reference that stands for it.
+    const MARKUP: &str = "&<>\"'\n\t";
+    const REFERENCES: [&str; 7] = ["&amp;", "&lt;", "&gt;", "&quot;", "&apos;", "&#10;", "&#9;"];
+    swap_chars(s, |c| match MARKUP.find(c) {
+        Some(i) => Some(REFERENCES[i]),
+        None if c.is_control() || matches!(c, '\u{fffe}' | '\u{ffff}') => Some(" "),
+        None => None,
+    })
 }
 
 #[cfg(test)]

@@ -1,180 +1,115 @@
-//! The markdown acceptance report (report.md): per criterion its expected behaviour,
-//! source quote, checks with observations and bounded evidence, then the verdict; source
-//! text that cannot format, link or break a table.
+//! The markdown acceptance report (report.md): the acceptance [`Document`] as headings,
+//! a table of checks per criterion and fenced evidence excerpts; source text that cannot
+//! format, link or break a table.
 
-use super::model::{bounded_excerpt, evidence_summary, CriterionView};
-use super::text::short;
+use super::document::{inferred_note, CriterionItem, Document, Fact, Writer, NO_CHECKS};
 use super::View;
-use crate::markdown::{code, text};
-use crate::model::label;
+use crate::document::Sheet;
+use crate::markdown::{code, joined_items, sentence, text, Blocks, MARKDOWN, MARKS};
 use crate::plain::one_line;
-use qa_records::acceptance::{CriterionOutcome, SourceKind};
 use std::fmt::Write as _;
 
 /// The whole markdown report, ending with a newline.
 pub fn render(view: &View<'_>) -> String {
-    let mut out = String::from("## qapipe acceptance report\n\n");
-    let v = &view.verdict.data;
-    let _ = writeln!(
-        out,
-        "**Verdict:** **{}** (exit {}): {} pass, {} fail, {} unverified\n",
-        label(&v.status).to_uppercase(),
-        view.verdict.exit.code(),
-        v.counts.pass,
-        v.counts.fail,
-        v.counts.unverified
-    );
-    if let Some(paths) = &view.paths {
-        let _ = writeln!(out, "- **Run:** {}", code(&paths.run));
-    }
-    match &view.report.plan {
-        Some(p) => {
-            let _ = writeln!(
-                out,
-                "- **Plan:** {} (sha256 {}), {} criteria, {} checks",
-                code(&p.data.path),
-                code(&short(&p.data.sha256)),
-                p.data.criteria,
-                p.data.checks
-            );
-        }
-        None => out.push_str("- **Plan:** no plan record in the stream\n"),
-    }
-    for t in &view.report.targets {
-        let d = &t.data;
-        let _ = writeln!(
-            out,
-            "- **Target:** {} {}{}: {}{}",
-            label(&d.kind),
-            code(&d.value),
-            d.build_id.as_deref().map_or(String::new(), |b| format!(
-                " (build label {}, not attested)",
-                code(b)
-            )),
-            label(&d.status),
-            d.sha256
-                .as_deref()
-                .map_or(String::new(), |h| format!(", sha256 {}", code(&short(h))))
-        );
-    }
-    if let Some(p) = &view.report.production {
-        let _ = writeln!(
-            out,
-            "- **Production:** {}; test account (the profile's attestation): {}; evidence capture: always",
-            code(&p.env),
-            p.test_account.as_deref().map_or("(declared null)".to_string(), text)
-        );
-    }
-    for b in &view.report.builds {
-        let d = &b.data;
-        let _ = writeln!(
-            out,
-            "- **Build:** {} {} {} from {}: {}",
-            code(&d.env),
-            label(&d.format),
-            d.value.as_deref().map_or("(not read)".to_string(), code),
-            code(&d.url),
-            label(&d.status)
-        );
-    }
-    for (c, outcome) in view.criteria() {
-        criterion(c, outcome, &mut out);
-    }
-    out.push_str("\n### Verdict\n\n");
-    let _ = writeln!(out, "**{}**", label(&v.status));
-    for reason in &v.reasons {
-        let _ = writeln!(out, "- {}", text(reason));
-    }
-    crate::markdown::warnings(view.report.diagnostics.iter(), &mut out);
-    crate::markdown::neutralized(view.report.neutralized, &mut out);
-    out
+    super::document::render(view, Blocks(Sheet::new(MARKS)))
 }
 
-fn criterion(c: &CriterionView, outcome: &CriterionOutcome, out: &mut String) {
-    let d = &c.data;
-    let _ = writeln!(
-        out,
-        "\n### {}: {}{}\n",
-        label(&outcome.status).to_uppercase(),
-        code(&d.id),
-        if c.is_inferred() {
-            " (inferred: cannot establish acceptance by itself)"
-        } else {
-            ""
-        }
-    );
-    let _ = writeln!(out, "**Expected:** {}\n", text(&d.expected));
-    let s = &d.source;
-    match s.kind {
-        SourceKind::Ticket | SourceKind::Spec => {
-            let _ = writeln!(
-                out,
-                "**Source:** {} {}{}, quote {}:\n\n> {}\n",
-                label(&s.kind),
-                code(s.path.as_deref().unwrap_or("")),
-                s.sha256
-                    .as_deref()
-                    .map_or(String::new(), |h| format!(" (sha256 {})", code(&short(h)))),
-                if s.found { "found" } else { "**not found**" },
-                text(s.quote.as_deref().unwrap_or(""))
-            );
-        }
-        SourceKind::Request | SourceKind::Inferred => {
-            let _ = writeln!(
-                out,
-                "**Source:** {}:\n\n> {}\n",
-                label(&s.kind),
-                text(s.text.as_deref().unwrap_or(""))
-            );
-        }
-    }
-    if c.checks.is_empty() {
-        out.push_str("No checks.\n");
-    } else {
-        out.push_str("| check | kind | route | status | expected | observed |\n");
-        out.push_str("|---|---|---|---|---|---|\n");
+impl Blocks {
+    /// The checks of a criterion as a table, then the evidence of each observed one.
+    fn checks(&mut self, c: &CriterionItem<'_>) {
+        let columns = ["check", "kind", "route", "status", "expected", "observed"];
+        self.0.out.push_str(&crate::markdown::head(&columns));
         for check in &c.checks {
-            let o = check.observation.as_ref().map(|o| &o.data);
-            let _ = writeln!(
-                out,
-                "| {} | {} | {} | {} | {} | {} |",
-                code(&check.data.id),
-                text(&check.data.kind),
-                check
-                    .route
-                    .as_ref()
-                    .map_or("not routed".to_string(), |r| label(&r.data.decision)),
-                o.map_or("no observation".to_string(), |o| label(&o.status)),
-                o.map_or(String::new(), |o| text(&o.expected)),
-                o.map_or(String::new(), |o| text(&o.observed)),
+            let (expected, observed) = check.observed.as_ref().map_or_else(
+                || (String::new(), String::new()),
+                |o| (text(o.expected), text(o.observed)),
             );
+            let (id, kind) = (code(check.id), text(check.kind));
+            let cells = [
+                &id,
+                &kind,
+                &check.route,
+                &check.status,
+                &expected,
+                &observed,
+            ];
+            let cells: Vec<&str> = cells.iter().map(|c| c.as_str()).collect();
+            self.0.out.push_str(&crate::markdown::row(&cells));
         }
         for check in &c.checks {
-            let Some(o) = check.observation.as_ref().map(|o| &o.data) else {
+            let Some(o) = &check.observed else {
                 continue;
             };
-            let _ = writeln!(
-                out,
-                "\nEvidence of {}: {}",
-                code(&check.data.id),
-                text(&evidence_summary(o))
-            );
-            if let Some(excerpt) = &o.evidence.excerpt {
-                let (lines, cut) = bounded_excerpt(excerpt);
+            let id = code(check.id);
+            let _ = writeln!(self.0.out, "\nEvidence of {id}: {}", text(&o.evidence));
+            if let Some((lines, cut)) = &o.excerpt {
                 let lines: Vec<String> = lines.iter().map(|l| one_line(l).into_owned()).collect();
-                out.push_str(&fenced(&lines));
-                if cut {
-                    out.push_str("_Excerpt cut; report.json keeps the whole excerpt._\n");
+                self.0.out.push_str(&fenced(&lines));
+                if *cut {
+                    self.0
+                        .out
+                        .push_str("_Excerpt cut; report.json keeps the whole excerpt._\n");
                 }
             }
         }
     }
-    if !outcome.reasons.is_empty() {
-        out.push('\n');
-        for reason in &outcome.reasons {
-            let _ = writeln!(out, "- {}", text(reason));
+}
+
+impl Writer for Blocks {
+    fn facts(&mut self, doc: &Document<'_>) {
+        self.0.out.push_str("## qapipe acceptance report\n\n");
+        let (status, exit) = (doc.status.to_uppercase(), doc.exit);
+        let counts = &doc.counts;
+        let _ = writeln!(
+            self.0.out,
+            "**Verdict:** **{status}** (exit {exit}): {counts}\n"
+        );
+        for (fact, phrase, _) in &doc.facts {
+            let name = match fact {
+                Fact::Run => "Run",
+                Fact::Plan => "Plan",
+                Fact::Target => "Target",
+                Fact::Production => "Production",
+                Fact::Build => "Build",
+            };
+            let _ = writeln!(self.0.out, "- **{name}:** {}", MARKDOWN.show(phrase));
         }
     }
+
+    fn criterion(&mut self, c: &CriterionItem<'_>) {
+        let (status, id, note) = (&c.status, code(c.id), inferred_note(c.inferred));
+        let _ = writeln!(self.0.out, "\n### {status}: {id}{note}\n");
+        let _ = writeln!(self.0.out, "**Expected:** {}\n", text(c.expected));
+        let (source, said) = (MARKDOWN.show(&c.source), text(c.said));
+        let _ = match c.quote_found {
+            Some(found) => {
+                let found = if found { "found" } else { "**not found**" };
+                writeln!(
+                    self.0.out,
+                    "**Source:** {source}, quote {found}:\n\n> {said}\n"
+                )
+            }
+            None => writeln!(self.0.out, "**Source:** {source}:\n\n> {said}\n"),
+        };
+        if c.checks.is_empty() {
+            let _ = writeln!(self.0.out, "{}", sentence(NO_CHECKS));
+        } else {
+            self.checks(c);
+        }
+        if !c.reasons.is_empty() {
+            let _ = writeln!(self.0.out, "\n{}", joined_items(&c.reasons));
+        }
+    }
+
+    fn verdict(&mut self, doc: &Document<'_>) {
+        let _ = writeln!(self.0.out, "\n### Verdict\n\n**{}**", doc.status);
+        if !doc.reasons.is_empty() {
+            let _ = writeln!(self.0.out, "{}", joined_items(&doc.reasons));
+        }
+    }
+
+    /// The run folder is named on the terminal only (report.md sits in it).
+    fn folder(&mut self, _dir: &str) {}
 }
 
 /// `lines` in a fenced block whose fence is longer than any backtick run inside, so

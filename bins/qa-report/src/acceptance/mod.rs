@@ -3,6 +3,7 @@
 //! a private run folder with its `verdict` record, events, junit.xml and checksums; with
 //! the project lock, cancellation and `--status` of an acceptance run.
 
+pub mod document;
 pub mod folder;
 pub mod ignore;
 pub mod json;
