@@ -7,7 +7,7 @@ pub mod missing;
 pub mod refusal;
 pub mod selection;
 
-use std::io::{BufRead, IsTerminal as _, Write};
+use std::io::{IsTerminal as _, Write};
 
 use anyhow::Result;
 use qa_commands::path::SearchPath;
@@ -23,21 +23,16 @@ use crate::BY;
 use child::{Ending, Finished};
 use selection::{Chosen, Routes};
 
-/// Forwards the stream, then acts on the one chosen route: refuses it with a `blocked`
-/// record, or runs it and records the result. Returns the exit code: 0 passed, 1 failed,
-/// 2 blocked, timed out or repository changed, 130/143 cancelled.
-pub fn run<R: BufRead, W: Write>(
-    source: &str,
-    input: R,
+/// Acts on the one route chosen among `routes` (read by [`crate::forward`]): refuses it
+/// with a `blocked` record, or runs it and records the result. Returns the exit code: 0
+/// passed, 1 failed, 2 blocked, timed out or repository changed, 130/143 cancelled.
+pub fn run<W: Write>(
+    routes: &Routes,
     settings: &Settings,
     out: &mut RecordWriter<W>,
 ) -> Result<Exit> {
-    let mut routes = Routes::default();
-    qa_records::ndjson::forward_each(source, input, out, |line, envelope| {
-        routes.take(source, line, envelope)
-    })?;
     let path = SearchPath::from_env();
-    let data = execute(&routes, settings, &path)?;
+    let data = execute(routes, settings, &path)?;
     let from = data.route.iter().cloned().collect();
     out.write(&Record::new(Kind::Execution, BY, from, Src::new(), &data)?)?;
     Ok(exit_of(&data))

@@ -30,7 +30,7 @@ use qa_records::acceptance::{
 use qa_records::envelope::Src;
 use qa_records::output::RecordWriter;
 use qa_records::shard::{CheckRef, Shard};
-use qa_records::{cancel, clock, Exit, Kind, Record};
+use qa_records::{cancel, clock, Envelope, Exit, Kind, Record};
 
 use crate::agent::{AgentSpec, Interface, Session};
 use crate::browser::{Browser, BrowserSession};
@@ -44,20 +44,31 @@ use crate::progress::Progress;
 /// The `by` value of every record this stage writes.
 pub const BY: &str = concat!("qa-check/", env!("CARGO_PKG_VERSION"));
 
-/// Forwards the stream, then runs every check in plan order, writing its observation and
-/// its event as each finishes. Returns the exit code: success, or the signal's when the
-/// run was cancelled (the remaining checks are then written as cancelled, followed by a
-/// `cancel` event).
-pub fn run<R: BufRead, W: Write>(
+/// What a run keeps of the stream it forwards: the plan's checks, or the routes `--exec`
+/// chooses from.
+pub trait Upstream: Default {
+    /// Keeps what the run needs of the record on line `line` of `source`.
+    fn take(&mut self, source: &str, line: u64, envelope: Envelope) -> Result<()>;
+}
+
+/// Forwards the whole stream from `input` to `out` and returns what `T` kept of it.
+pub fn forward<T: Upstream, R: BufRead, W: Write>(
     source: &str,
     input: R,
-    settings: &Settings,
     out: &mut RecordWriter<W>,
-) -> Result<Exit> {
-    let mut plan = Plan::default();
+) -> Result<T> {
+    let mut kept = T::default();
     qa_records::ndjson::forward_each(source, input, out, |line, envelope| {
-        plan.take(source, line, envelope)
+        kept.take(source, line, envelope)
     })?;
+    Ok(kept)
+}
+
+/// Runs every check of `plan` (read by [`forward`]) in plan order, writing its
+/// observation and its event as each finishes. Returns the exit code: success, or the
+/// signal's when the run was cancelled (the remaining checks are then written as
+/// cancelled, followed by a `cancel` event).
+pub fn run<W: Write>(plan: Plan, settings: &Settings, out: &mut RecordWriter<W>) -> Result<Exit> {
     let runner = Runner {
         settings,
         guard: plan.write_guard(),

@@ -13,9 +13,11 @@ fn main() -> std::process::ExitCode {
         let mut out = RecordWriter::stdout();
         let (source, input) = qa_records::ndjson::open(&args.input)?;
         let code = if settings.exec {
-            qa_check::exec::run(&source, input, &settings, &mut out)?
+            let routes = qa_check::forward(&source, input, &mut out)?;
+            qa_check::exec::run(&routes, &settings, &mut out)?
         } else {
-            qa_check::run(&source, input, &settings, &mut out)?
+            let plan = qa_check::forward(&source, input, &mut out)?;
+            qa_check::run(plan, &settings, &mut out)?
         };
         out.finish()?;
         Ok(code)

@@ -33,11 +33,11 @@ pub struct Plan {
     pub profile: Option<serde_json::Value>,
 }
 
-impl Plan {
+impl crate::Upstream for Plan {
     /// Keeps what a check needs from one forwarded record. A check spec or target that
     /// does not parse is bad input (65); a route that is not a check route is a scenario
     /// route and is skipped.
-    pub fn take(&mut self, source: &str, line: u64, envelope: Envelope) -> Result<()> {
+    fn take(&mut self, source: &str, line: u64, envelope: Envelope) -> Result<()> {
         match envelope.known_kind() {
             Some(Kind::CheckSpec) => self.checks.push(Read {
                 data: data_of(source, line, &envelope)?,
@@ -65,7 +65,9 @@ impl Plan {
         }
         Ok(())
     }
+}
 
+impl Plan {
     /// The production write guard browser checks run under: the profile's signatures when
     /// the plan's target names a production environment of it.
     pub fn write_guard(&self) -> Option<WriteGuard> {

@@ -5,21 +5,14 @@ mod support;
 
 use qa_records::acceptance::TargetKind;
 use qa_testkit::filter;
+use qa_testkit::process::piped;
 use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use support::{of_kind, run, spec};
 
 const BIN: &str = env!("CARGO_BIN_EXE_qa-fetch");
 
-#[test]
-fn unknown_kinds_pass_through_byte_for_byte() {
-    filter::assert_forwards_unknown_kinds(BIN);
-}
-
-#[test]
-fn a_malformed_line_is_exit_65_naming_it_after_what_was_forwarded() {
-    filter::assert_malformed_line_is_65(BIN);
-}
+qa_testkit::filter_contract_tests!(BIN);
 
 #[test]
 fn a_stream_without_target_specs_gets_nothing_added() {
@@ -103,15 +96,7 @@ fn stdout_carries_only_records_and_stderr_stays_quiet() {
 fn interrupted(signal: &str) -> (i32, Vec<serde_json::Value>) {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("index.html"), "hi").unwrap();
-    let mut child = Command::new(BIN)
-        .arg("--repo")
-        .arg(dir.path())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
+    let (child, mut stdin) = piped(Command::new(BIN).arg("--repo").arg(dir.path()));
     stdin
         .write_all(spec(TargetKind::File, "index.html", None).as_bytes())
         .unwrap();

@@ -5,15 +5,7 @@ use qa_testkit::filter;
 
 const BIN: &str = env!("CARGO_BIN_EXE_qa-trace");
 
-#[test]
-fn unknown_kinds_pass_through_byte_for_byte() {
-    filter::assert_forwards_unknown_kinds(BIN);
-}
-
-#[test]
-fn a_malformed_line_is_exit_65_naming_it_after_what_was_forwarded() {
-    filter::assert_malformed_line_is_65(BIN);
-}
+qa_testkit::filter_contract_tests!(BIN);
 
 #[test]
 fn an_empty_stream_gives_no_traces() {

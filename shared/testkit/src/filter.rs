@@ -3,6 +3,24 @@
 
 use crate::run::Program;
 
+/// The two tests every filter stage's `tests/stream.rs` opens with, for the binary `$bin`:
+/// records of unknown kinds pass through byte for byte, and a malformed line is exit 65
+/// naming it after what was forwarded.
+#[macro_export]
+macro_rules! filter_contract_tests {
+    ($bin:expr) => {
+        #[test]
+        fn unknown_kinds_pass_through_byte_for_byte() {
+            $crate::filter::assert_forwards_unknown_kinds($bin);
+        }
+
+        #[test]
+        fn a_malformed_line_is_exit_65_naming_it_after_what_was_forwarded() {
+            $crate::filter::assert_malformed_line_is_65($bin);
+        }
+    };
+}
+
 /// A valid record of a kind no stage owns.
 pub const UNKNOWN: &[u8] = b"{\"kind\":\"x-custom\",\"v\":1,\"id\":\"sha256:0000000000000000000000000000000000000000000000000000000000000000\",\"by\":\"t\",\"from\":[],\"src\":{},\"data\":{\"a\":1}}";
 

@@ -1,11 +1,25 @@
-//! Processes in tests: waiting for a condition with a deadline, the pid of a process that
-//! is gone (for stale lock files), and a command run in its own process group to signal.
+//! Processes in tests: a command started with its pipes, waiting for a condition with a
+//! deadline, the pid of a process that is gone (for stale lock files), and a command run
+//! in its own process group to signal.
 
 use std::io::Read;
 use std::os::unix::process::CommandExt as _;
-use std::process::{Child, Command, ExitStatus, Stdio};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{channel, Receiver};
 use std::time::{Duration, Instant};
+
+/// `command` started with stdin, stdout and stderr piped, and its stdin handed to the test
+/// to write (and to close by dropping it).
+pub fn piped(command: &mut Command) -> (Child, ChildStdin) {
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("starting {:?}: {e}", command.get_program()));
+    let stdin = child.stdin.take().expect("stdin is piped");
+    (child, stdin)
+}
 
 /// Polls `done` every 20 ms until it holds; panics naming `what` after `timeout`.
 pub fn wait_until(what: &str, timeout: Duration, mut done: impl FnMut() -> bool) {

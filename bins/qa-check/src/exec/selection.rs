@@ -1,6 +1,7 @@
 //! Which route `--exec` acts on: the most urgent scenario route that asks to run a
 //! repository command, in qa-report's order, or the one `--scenario` names.
 
+use crate::Upstream;
 use qa_commands::targets::IntentFiles;
 use qa_records::change::{ActionKind, Decision, IntentData, RouteData, ScenarioData};
 use qa_records::execution::BlockedReason;
@@ -33,11 +34,11 @@ pub struct Refused<'a> {
     pub route: Option<(&'a str, &'a RouteData)>,
 }
 
-impl Routes {
+impl Upstream for Routes {
     /// Keeps `envelope` when it is an intent, a scenario or a scenario's route. A route
     /// naming a scenario must fit the route contract; other routes (acceptance checks)
     /// are not this mode's business.
-    pub fn take(&mut self, source: &str, line: u64, envelope: Envelope) -> anyhow::Result<()> {
+    fn take(&mut self, source: &str, line: u64, envelope: Envelope) -> anyhow::Result<()> {
         match envelope.known_kind() {
             Some(Kind::Intent) => {
                 let intent: IntentData = data_of(source, line, &envelope)?;
@@ -58,7 +59,9 @@ impl Routes {
         }
         Ok(())
     }
+}
 
+impl Routes {
     /// The route to run: `scenario`'s when given, else the most urgent one whose action
     /// is `run-repository-command`; or why there is none.
     pub fn choose(&self, scenario: Option<&str>) -> Result<Chosen<'_>, Refused<'_>> {

@@ -10,9 +10,10 @@ use qa_records::envelope::{Record, Src};
 use qa_records::execution::{Changed, ExecutionData, ExecutionStatus};
 use qa_records::graph::{EdgeData, EdgeKind, GraphEvidence, Impact, NodeData, NodeKind, Support};
 use qa_records::Kind;
+use qa_testkit::process::piped;
 use serde::Serialize;
 use std::io::Write as _;
-use std::process::{Command as Process, Output, Stdio};
+use std::process::{Command as Process, Output};
 
 pub const BY: &str = "test/0";
 
@@ -486,14 +487,7 @@ pub fn sample() -> Sample {
 
 /// Runs qa-report with `args`, `input` on stdin.
 pub fn qa_report(input: &[u8], args: &[&str]) -> Output {
-    let mut child = Process::new(env!("CARGO_BIN_EXE_qa-report"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
+    let (child, mut stdin) = piped(Process::new(env!("CARGO_BIN_EXE_qa-report")).args(args));
     let input = input.to_vec();
     // A writer thread: a large input must not deadlock against a full stdout pipe.
     let writer = std::thread::spawn(move || {
