@@ -18,6 +18,8 @@ pub enum Framework {
     Jest,
     Pytest,
     Go,
+    JUnit,
+    TestNg,
 }
 
 impl Framework {
@@ -27,6 +29,8 @@ impl Framework {
             Framework::Jest => "jest",
             Framework::Pytest => "pytest",
             Framework::Go => "go",
+            Framework::JUnit => "junit",
+            Framework::TestNg => "testng",
         }
     }
 }
@@ -193,6 +197,7 @@ pub fn tests(
         }
         Grammar::Python => (python_tests(&walk, text), Framework::Pytest),
         Grammar::Go => (go_tests(&walk, text), Framework::Go),
+        Grammar::Java => (java::tests(&walk, text), Framework::JUnit),
     };
     // The caller looked for test markers first: a file with tests may keep its cases in
     // a file-level table (the tests themselves may lie outside the changed ranges).
@@ -209,7 +214,7 @@ pub fn tests(
 
 /// A cheap look at the text before walking a tree for tests: no test marker, no tests.
 pub fn may_define_tests(grammar: Grammar, text: &str, test_macros: &[String]) -> bool {
-    static MARKERS: LazyLock<[Regex; 4]> = LazyLock::new(|| {
+    static MARKERS: LazyLock<[Regex; 5]> = LazyLock::new(|| {
         [
             // `#[test]`, `#[tokio::test(flavor = ...)]`, `#[rstest]`.
             r"#\[[\w:]*test\b",
@@ -217,6 +222,7 @@ pub fn may_define_tests(grammar: Grammar, text: &str, test_macros: &[String]) ->
             r"(?m)^\s*(?:it|test|specify|xit|xtest|fit)\s*[.(]",
             r"(?m)^\s*(?:async\s+)?def\s+test",
             r"(?m)^func\s+(?:Test|Benchmark)",
+            java::MARKER,
         ]
         .map(|p| Regex::new(p).expect("test marker pattern"))
     });
@@ -227,6 +233,7 @@ pub fn may_define_tests(grammar: Grammar, text: &str, test_macros: &[String]) ->
         Grammar::TypeScript | Grammar::Tsx | Grammar::JavaScript => MARKERS[1].is_match(text),
         Grammar::Python => MARKERS[2].is_match(text),
         Grammar::Go => MARKERS[3].is_match(text),
+        Grammar::Java => MARKERS[4].is_match(text),
     }
 }
 
@@ -1354,6 +1361,8 @@ fn go_test_body(nodes: &[Node], node: Node, text: &str, name: String) -> Test {
     }
     t
 }
+
+mod java;
 
 #[cfg(test)]
 mod tests;
