@@ -62,6 +62,23 @@ pub struct Test {
     pub setup: Option<String>,
 }
 
+impl Test {
+    /// A test defined by `node`, spanning its lines, with nothing read from it yet.
+    fn at(node: Node, name: String, title: String, framework: Framework) -> Test {
+        Test {
+            name,
+            title,
+            framework,
+            line: line_of(node),
+            end: node.end_position().row as u32 + 1,
+            expects: Vec::new(),
+            skipped: None,
+            calls: Vec::new(),
+            setup: None,
+        }
+    }
+}
+
 /// Most expectations kept per test.
 const MAX_EXPECTS: usize = 24;
 /// Longest literal kept in an expectation.
@@ -1236,17 +1253,7 @@ fn go_test(walk: &Walk, node: Node, body: Node, text: &str, name: String) -> Tes
 
 fn go_test_body(nodes: &[Node], node: Node, text: &str, name: String) -> Test {
     let mut bindings: HashMap<String, String> = HashMap::new();
-    let mut t = Test {
-        title: name.clone(),
-        name,
-        framework: Framework::Go,
-        line: line_of(node),
-        end: node.end_position().row as u32 + 1,
-        expects: Vec::new(),
-        skipped: None,
-        calls: Vec::new(),
-        setup: None,
-    };
+    let mut t = Test::at(node, name.clone(), name, Framework::Go);
     let value = |n: Node, bindings: &HashMap<String, String>| -> Option<String> {
         if is_literal(n.kind()) {
             Some(literal(text_of(n, text)))

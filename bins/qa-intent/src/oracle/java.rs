@@ -6,7 +6,8 @@ use std::collections::HashMap;
 use tree_sitter::Node;
 
 use super::{
-    is_expectation_key, is_literal, literal, named_children, setup_of, Expectation, Framework, Test,
+    is_expectation_key, is_literal, literal, matcher_words, named_children, setup_of, Expectation,
+    Framework, Test,
 };
 use crate::trees::{excerpt, line_of, text_of, Walk};
 
@@ -116,10 +117,8 @@ pub(super) fn tests(walk: &Walk, text: &str) -> Vec<Test> {
             .iter()
             .any(|a| text.contains(&format!("@{a}")));
     let mut out = Vec::new();
-    for &node in &walk.all {
-        if node.kind() != "method_declaration" {
-            continue;
-        }
+    let methods = walk.all.iter().filter(|n| n.kind() == "method_declaration");
+    for &node in methods {
         let Some(name) = node.child_by_field_name("name").map(|n| text_of(n, text)) else {
             continue;
         };
@@ -200,17 +199,8 @@ fn test(
                         .is_some_and(|v| text_of(v, text) == "false")
         })
         .map(|a| excerpt(text_of(a.node, text)));
-    let mut t = Test {
-        name: name.to_string(),
-        title,
-        framework,
-        line: line_of(node),
-        end: node.end_position().row as u32 + 1,
-        expects: Vec::new(),
-        skipped,
-        calls: Vec::new(),
-        setup: None,
-    };
+    let mut t = Test::at(node, name.to_string(), title, framework);
+    t.skipped = skipped;
     // `@Test(expected = X.class)` (JUnit 4), `expectedExceptions = X.class` (TestNG).
     for a in own.iter().filter(|a| a.name == "Test") {
         for key in ["expected", "expectedExceptions"] {
@@ -660,7 +650,7 @@ impl<'t> Reader<'t> {
             ("not", None) => Some(("is not".to_string(), Some(self.value(*args.first()?)))),
             ("nullValue", _) => Some(("is null".to_string(), None)),
             ("notNullValue", _) => Some(("is not null".to_string(), None)),
-            _ => Some((camel_words(name), args.first().map(|a| self.value(*a)))),
+            _ => Some((matcher_words(name), args.first().map(|a| self.value(*a)))),
         }
     }
 
@@ -740,7 +730,7 @@ impl<'t> Reader<'t> {
                 let words = match name {
                     "isEqualTo" | "isSameAs" => "is".to_string(),
                     "isNotEqualTo" | "isNotSameAs" => "is not".to_string(),
-                    _ => camel_words(name),
+                    _ => matcher_words(name),
                 };
                 match value {
                     Some(v) => format!("`{subject}` {words} {v}"),
@@ -750,19 +740,6 @@ impl<'t> Reader<'t> {
         };
         Some(Expectation { line, text })
     }
-}
-
-/// `containsString` -> `contains string`; `hasSize` -> `has size`.
-fn camel_words(name: &str) -> String {
-    let mut words: Vec<String> = Vec::new();
-    for c in name.chars() {
-        if c.is_uppercase() || words.is_empty() {
-            words.push(c.to_lowercase().collect());
-        } else if let Some(w) = words.last_mut() {
-            w.push(c);
-        }
-    }
-    words.join(" ")
 }
 
 /// The words of a matcher, negated: `is` -> `is not`, `contains string` -> `not contains
