@@ -33,7 +33,7 @@ unit: build peers
 pipeline-tests: build peers
 	QA_BIN_DIR=$(DEBUG_DIR) sh tests/run.sh
 
-## The real protocol peers the tests drive (testkit/src/peers.rs): the MCP Python SDK's
+## The real protocol peers the tests drive (shared/testkit/src/peers.rs): the MCP Python SDK's
 ## virtualenv, playwright-core, @playwright/test, vitest and jest, Debian's Chromium. It
 ## first says what it will install, where and why (one line each); each step is skipped when
 ## already done.
@@ -76,13 +76,13 @@ install: release
 
 ## A release archive: dist/qapipe-<version>-<target>.tar.gz with the nine binaries, man
 ## pages, bash/zsh/fish completions, pipelines/, README, licences and SHA256SUMS, and
-## dist/SHA256SUMS beside it (packaging/dist.sh). A release build unless PROFILE=debug;
+## dist/SHA256SUMS beside it (tests/packaging/dist.sh). A release build unless PROFILE=debug;
 ## BIN_DIR=dir packs binaries already built there (nothing is built then).
 PROFILE ?= release
 DIST_DIR ?= dist
 dist: $(if $(BIN_DIR),,$(if $(filter debug,$(PROFILE)),build,release))
 	@BINS="$(BINS)" BIN_DIR="$(or $(BIN_DIR),$(TARGET_DIR)/$(PROFILE))" OUT_DIR="$(DIST_DIR)" \
-	  COMPLETIONS="$(COMPLETIONS)" TARGET="$(TARGET)" GZIP_LEVEL="$(GZIP_LEVEL)" sh packaging/dist.sh
+	  COMPLETIONS="$(COMPLETIONS)" TARGET="$(TARGET)" GZIP_LEVEL="$(GZIP_LEVEL)" sh tests/packaging/dist.sh
 
 ## Build, then run both flows on the examples: the change flow on a generated repository's
 ## feature branch, and the acceptance flow on a copy of examples/shop-site. Only the reports
@@ -140,11 +140,11 @@ bench: release peers
 	$(CARGO) build --release -p qa-graph --example graph-bench && python3 bench/graph_bench.py --bin-dir $(RELEASE_DIR) --repo bench/work/graph
 	@if [ -d bench/work/real/vuejs-core/.git ]; then python3 bench/real_flow_bench.py --bin-dir $(RELEASE_DIR) --repo bench/work/real/vuejs-core; else echo "real_flow_bench: skipped, bench/work/real/vuejs-core not fetched (see bench/README.md)"; fi
 
-## Coverage-guided fuzzing (AFL++ through afl.rs, stable toolchain): each target of fuzz/
-## for SECONDS (default 60); crashes land in fuzz/regressions/, replayed by `cargo test`.
+## Coverage-guided fuzzing (AFL++ through afl.rs, stable toolchain): each target of
+## tests/fuzz/ for SECONDS (default 60); crashes land in tests/fuzz/regressions/, replayed by `cargo test`.
 SECONDS ?= 60
 fuzz:
-	sh fuzz/run.sh $(SECONDS) "$(TARGETS)"
+	sh tests/fuzz/run.sh $(SECONDS) "$(TARGETS)"
 
 clean:
 	$(CARGO) clean

@@ -4,7 +4,7 @@
 Usage: python3 bench/graph_bench.py --bin-dir DIR --repo REPO
                                     [--base main] [--head feature] [--runs 7] [--json FILE]
 
-qa-graph's side is `graph-bench REPO BASE HEAD` (graph/examples, built by
+qa-graph's side is `graph-bench REPO BASE HEAD` (shared/graph/examples, built by
 `cargo build --release -p qa-graph --example graph-bench` into DIR/examples): both trees
 read from git objects, every adapter run on each, the graphs compared. The reference is
 the I/O floor of the same reads: `git ls-tree -r` of both trees, then one

@@ -1,11 +1,11 @@
 //! The contract both agent interfaces (an MCP server, a WebMCP page) are checked against:
 //! what a session must offer (list tools, call one, observe the effect) and why it stops.
 
-use qa_shared::acceptance::{
+use qa_records::acceptance::{
     CallStatus, InterfaceEvidence, ObservationEvidence, ObservationStatus,
 };
-use qa_shared::hash::sha256_hex;
-use qa_shared::Exit;
+use qa_records::hash::sha256_hex;
+use qa_records::Exit;
 use serde::Deserialize;
 use serde_json::Value;
 

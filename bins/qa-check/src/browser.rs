@@ -15,8 +15,8 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use qa_shared::ndjson::{LineReader, ReadError};
-use qa_shared::Exit;
+use qa_records::ndjson::{LineReader, ReadError};
+use qa_records::Exit;
 use serde_json::{json, Map, Value};
 
 use crate::agent::{Listing, Reply, Session, Stop, Tool};

@@ -1,12 +1,12 @@
 //! A check of the plan: its kind, its parsed spec, what it expects, the conditions it needs
 //! before it can run, and the observation it becomes.
 
-use qa_shared::acceptance::{
+use qa_records::acceptance::{
     CheckDecision, CheckRouteData, CheckSpecData, ObservationData, ObservationEvidence,
     ObservationStatus, TargetData, TargetKind, TargetStatus,
 };
-use qa_shared::shard::Shard;
-use qa_shared::Exit;
+use qa_records::shard::Shard;
+use qa_records::Exit;
 use serde::Deserialize;
 
 use crate::agent::{AgentSpec, Interface};
@@ -276,7 +276,7 @@ impl Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use qa_shared::change::{Action, ActionKind, Risk};
+    use qa_records::change::{Action, ActionKind, Risk};
     use serde_json::json;
 
     fn check(kind: &str, spec: serde_json::Value) -> CheckSpecData {

@@ -2,10 +2,10 @@
 
 use anyhow::Result;
 use clap::{CommandFactory, Parser};
-use qa_shared::cli::{after_help, Example, PipelineFlags};
-use qa_shared::exit::failure;
-use qa_shared::shard::Shard;
-use qa_shared::Exit;
+use qa_cli::{after_help, Example, PipelineFlags};
+use qa_records::exit::failure;
+use qa_records::shard::Shard;
+use qa_records::Exit;
 use std::path::PathBuf;
 use std::time::Duration;
 

@@ -10,11 +10,11 @@ pub mod selection;
 use std::io::{BufRead, IsTerminal as _, Write};
 
 use anyhow::Result;
-use qa_shared::envelope::Src;
-use qa_shared::execution::{BlockedReason, Changed, ExecutionData, ExecutionStatus};
-use qa_shared::output::RecordWriter;
-use qa_shared::validation::path::SearchPath;
-use qa_shared::{cancel, Exit, Kind, Record};
+use qa_commands::path::SearchPath;
+use qa_records::envelope::Src;
+use qa_records::execution::{BlockedReason, Changed, ExecutionData, ExecutionStatus};
+use qa_records::output::RecordWriter;
+use qa_records::{cancel, Exit, Kind, Record};
 
 use crate::checks::signal_name;
 use crate::cli::Settings;
@@ -33,7 +33,7 @@ pub fn run<R: BufRead, W: Write>(
     out: &mut RecordWriter<W>,
 ) -> Result<Exit> {
     let mut routes = Routes::default();
-    qa_shared::ndjson::forward_each(source, input, out, |line, envelope| {
+    qa_records::ndjson::forward_each(source, input, out, |line, envelope| {
         routes.take(source, line, envelope)
     })?;
     let path = SearchPath::from_env();
@@ -208,7 +208,7 @@ fn what_changed(
 }
 
 /// Names the route and its command in `data`.
-fn describe(data: &mut ExecutionData, id: &str, route: &qa_shared::change::RouteData) {
+fn describe(data: &mut ExecutionData, id: &str, route: &qa_records::change::RouteData) {
     data.route = Some(id.to_string());
     data.subject = Some(route.subject.clone());
     if let Some(command) = &route.command {

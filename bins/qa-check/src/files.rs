@@ -4,8 +4,8 @@
 use std::io::Read;
 use std::path::{Component, Path};
 
-use qa_shared::acceptance::{Entry, ObservationEvidence, TargetData, TargetKind};
-use qa_shared::hash::sha256_hex;
+use qa_records::acceptance::{Entry, ObservationEvidence, TargetData, TargetKind};
+use qa_records::hash::sha256_hex;
 
 use crate::checks::{FileSpec, Outcome};
 use crate::excerpt;

@@ -8,8 +8,8 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 use git2::{ErrorCode, Repository, StatusOptions};
-use qa_shared::execution::{Bound, Changed, GitState, MAX_CHANGED_PATHS};
-use qa_shared::hash::hex;
+use qa_records::execution::{Bound, Changed, GitState, MAX_CHANGED_PATHS};
+use qa_records::hash::hex;
 use sha2::{Digest, Sha256};
 
 /// How much of a dirty worktree a fingerprint hashes before it says what it left out.

@@ -5,9 +5,9 @@
 use std::io::Read;
 use std::time::{Duration, Instant};
 
-use qa_shared::acceptance::{ObservationEvidence, ObservationStatus};
-use qa_shared::hash::sha256_hex;
-use qa_shared::Exit;
+use qa_records::acceptance::{ObservationEvidence, ObservationStatus};
+use qa_records::hash::sha256_hex;
+use qa_records::Exit;
 use ureq::http::Uri;
 
 use crate::checks::{HttpSpec, Outcome, TIMED_OUT};

@@ -23,14 +23,14 @@ use std::io::{BufRead, Write};
 use std::time::Instant;
 
 use anyhow::Result;
-use qa_shared::acceptance::{
+use qa_records::acceptance::{
     CheckRouteData, CheckSpecData, EventData, InterfaceEvidence, ObservationStatus, TargetData,
     WriteGuardEvidence,
 };
-use qa_shared::envelope::Src;
-use qa_shared::output::RecordWriter;
-use qa_shared::shard::{CheckRef, Shard};
-use qa_shared::{cancel, clock, Exit, Kind, Record};
+use qa_records::envelope::Src;
+use qa_records::output::RecordWriter;
+use qa_records::shard::{CheckRef, Shard};
+use qa_records::{cancel, clock, Exit, Kind, Record};
 
 use crate::agent::{AgentSpec, Interface, Session};
 use crate::browser::{Browser, BrowserSession};
@@ -55,7 +55,7 @@ pub fn run<R: BufRead, W: Write>(
     out: &mut RecordWriter<W>,
 ) -> Result<Exit> {
     let mut plan = Plan::default();
-    qa_shared::ndjson::forward_each(source, input, out, |line, envelope| {
+    qa_records::ndjson::forward_each(source, input, out, |line, envelope| {
         plan.take(source, line, envelope)
     })?;
     let runner = Runner {
@@ -148,7 +148,7 @@ fn owners(plan: &Plan, shard: Option<Shard>) -> Vec<Option<Shard>> {
             kind: &c.data.kind,
         })
         .collect();
-    qa_shared::shard::assign(&refs, shard.count)
+    qa_records::shard::assign(&refs, shard.count)
         .into_iter()
         .map(|index| {
             let owner = Shard {

@@ -6,7 +6,7 @@ use std::collections::HashSet;
 use std::io::Read;
 use std::time::{Duration, Instant};
 
-use qa_shared::Exit;
+use qa_records::Exit;
 use serde_json::{json, Value};
 use ureq::http::header::{ACCEPT, CONTENT_TYPE};
 

@@ -4,9 +4,9 @@
 use std::collections::HashMap;
 
 use anyhow::Result;
-use qa_shared::acceptance::{CheckRouteData, CheckSpecData, TargetData, TargetSpec};
-use qa_shared::ndjson::data_of;
-use qa_shared::{Envelope, Kind};
+use qa_records::acceptance::{CheckRouteData, CheckSpecData, TargetData, TargetSpec};
+use qa_records::ndjson::data_of;
+use qa_records::{Envelope, Kind};
 use serde::Deserialize as _;
 
 use crate::guard::WriteGuard;
@@ -88,7 +88,7 @@ impl Plan {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use qa_shared::acceptance::TargetKind;
+    use qa_records::acceptance::TargetKind;
 
     fn target(kind: TargetKind, value: &str, id: char) -> Read<TargetData> {
         let data = serde_json::json!({

@@ -1,10 +1,10 @@
 //! Redaction of the `--auth-env` token from what qa-check writes (the token type itself
-//! is shared: `qa_shared::secret`).
+//! is shared: `qa_records::secret`).
 
 use std::borrow::Cow;
 
-use qa_shared::acceptance::ObservationData;
-pub use qa_shared::secret::{redact, Secret};
+use qa_records::acceptance::ObservationData;
+pub use qa_records::secret::{redact, Secret};
 
 /// Redacts every text field of an observation in place: the last line of defence before
 /// a record is written (excerpts are redacted before they are cut, see `excerpt`).

@@ -5,7 +5,7 @@
 mod common;
 
 use common::{observations, only_observation, qa_check, records, routed, url_target};
-use qa_shared::acceptance::TargetStatus;
+use qa_records::acceptance::TargetStatus;
 use qa_testkit::http::Server;
 use qa_testkit::{peers, Run};
 use serde_json::{json, Value};
@@ -337,8 +337,8 @@ fn sigint_during_a_browser_check_cancels_it_and_leaves_no_browser() {
 /// A stream whose plan targets environment `env` of a host profile (`live` is production,
 /// `staging` is not), with one routed browser check on `page`.
 fn profiled_stream(server: &Server, env: &str, check: Value) -> common::Stream {
-    use qa_shared::acceptance::{TargetKind, TargetSpec};
-    use qa_shared::Kind;
+    use qa_records::acceptance::{TargetKind, TargetSpec};
+    use qa_records::Kind;
     let mut stream = common::Stream::default();
     let profile = json!({
         "environments": {

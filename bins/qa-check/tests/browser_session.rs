@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use qa_check::agent::{Reply, Session, Stop};
 use qa_check::browser::{Browser, BrowserSession};
-use qa_shared::Exit;
+use qa_records::Exit;
 use qa_testkit::http::Server;
 use qa_testkit::peers;
 use serde_json::{json, Value};

@@ -5,7 +5,7 @@ mod common;
 
 use common::server::Server;
 use common::{observations, routed, url_target};
-use qa_shared::acceptance::TargetStatus;
+use qa_records::acceptance::TargetStatus;
 use serde_json::json;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};

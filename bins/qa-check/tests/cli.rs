@@ -4,7 +4,7 @@ mod common;
 
 use common::server::Server;
 use common::{qa_check, url_target};
-use qa_shared::acceptance::TargetStatus;
+use qa_records::acceptance::TargetStatus;
 use serde_json::json;
 use std::path::Path;
 
@@ -26,7 +26,7 @@ fn help_usage_errors_and_missing_input_follow_the_stage_contract() {
 fn man_page_matches_help() {
     use qa_check::cli;
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../man/qa-check.1");
-    qa_shared::man::assert_current(&path, cli::command(), cli::EXAMPLES, cli::EXIT_STATUS);
+    qa_cli::man::assert_current(&path, cli::command(), cli::EXAMPLES, cli::EXIT_STATUS);
 }
 
 #[test]

@@ -2,8 +2,8 @@
 //! real git repository) or refused with a `blocked` record, and what it changed in the
 //! repository. Routes come from the built qa-route over a scenario of the change.
 
-use qa_shared::envelope::Src;
-use qa_shared::{Kind, Record};
+use qa_records::envelope::Src;
+use qa_records::{Kind, Record};
 use qa_testkit::{Program, Repo, Run, Schemas};
 use serde_json::{json, Value};
 use std::process::{Command, Stdio};
@@ -130,7 +130,7 @@ fn with_command(stream: &[u8], run: &str) -> Vec<u8> {
 }
 
 fn sha256(bytes: &[u8]) -> String {
-    qa_shared::hash::sha256_hex(bytes)
+    qa_records::hash::sha256_hex(bytes)
 }
 
 /// Processes (zombies aside) whose process group is `pgid`.

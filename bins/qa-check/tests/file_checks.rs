@@ -5,7 +5,7 @@ mod common;
 use common::{
     directory_target, file_target, observations, only_observation, records, routed, run_in,
 };
-use qa_shared::acceptance::TargetData;
+use qa_records::acceptance::TargetData;
 use qa_testkit::Repo;
 use serde_json::{json, Value};
 
@@ -39,7 +39,7 @@ fn text_present_in_a_captured_file_passes_with_its_evidence() {
     let bytes = std::fs::read(repo.path().join("site/index.html")).unwrap();
     assert_eq!(
         obs["evidence"]["sha256"],
-        qa_shared::hash::sha256_hex(&bytes)
+        qa_records::hash::sha256_hex(&bytes)
     );
     assert_eq!(obs["evidence"]["bytes"], bytes.len());
     assert!(obs["evidence"]["excerpt"]

@@ -5,7 +5,7 @@ mod common;
 
 use common::server::Server;
 use common::{directory_target, only_observation, qa_check, run_in, url_target, Stream};
-use qa_shared::acceptance::{CheckDecision, TargetStatus};
+use qa_records::acceptance::{CheckDecision, TargetStatus};
 use qa_testkit::Repo;
 use serde_json::{json, Value};
 
@@ -100,7 +100,7 @@ fn a_scenario_route_for_the_same_subject_does_not_count_as_a_check_route() {
         .check(json!({"id": "f", "kind": "file", "path": "index.html", "contains": "Welcome"}));
     // A change-flow route shape: it is skipped, not taken as this check's route.
     stream.push(
-        qa_shared::Kind::Route,
+        qa_records::Kind::Route,
         vec![spec.clone()],
         json!({"subject": spec, "decision": "required", "reason": "x", "evidence": {"direct": 1, "supporting": 0, "contextual": 0},
                "action": {"kind": "review-scenario", "risk": "low", "approval": "required", "executes_code": false, "writes": [], "network": false, "preconditions": ["x"]},

@@ -4,7 +4,7 @@ mod common;
 
 use common::server::{Server, HELLO};
 use common::{observations, only_observation, qa_check, records, routed, url_target};
-use qa_shared::acceptance::TargetStatus;
+use qa_records::acceptance::TargetStatus;
 use qa_testkit::Run;
 use serde_json::{json, Value};
 
@@ -39,7 +39,7 @@ fn the_expected_status_and_text_pass_with_the_body_as_evidence() {
     assert_eq!(obs["evidence"]["excerpt"], HELLO);
     assert_eq!(
         obs["evidence"]["sha256"],
-        qa_shared::hash::sha256_hex(HELLO.as_bytes())
+        qa_records::hash::sha256_hex(HELLO.as_bytes())
     );
     assert_eq!(obs["evidence"]["bytes"], HELLO.len());
     assert_eq!(obs["evidence"]["truncated"], false);
@@ -117,7 +117,7 @@ fn a_body_over_one_mebibyte_is_read_to_the_cap_and_marked_truncated() {
     assert_eq!(obs["evidence"]["bytes"], 1 << 20);
     assert_eq!(
         obs["evidence"]["sha256"],
-        qa_shared::hash::sha256_hex(&vec![b'a'; 1 << 20])
+        qa_records::hash::sha256_hex(&vec![b'a'; 1 << 20])
     );
     assert_eq!(
         obs["evidence"]["excerpt"].as_str().unwrap().chars().count(),

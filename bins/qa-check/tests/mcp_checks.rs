@@ -5,7 +5,7 @@
 mod common;
 
 use common::{observations, only_observation, qa_check, records, routed, url_target};
-use qa_shared::acceptance::TargetStatus;
+use qa_records::acceptance::TargetStatus;
 use qa_testkit::mcp::{hostile, sdk_server, Mode, Peer};
 use qa_testkit::Run;
 use serde_json::{json, Value};

@@ -4,7 +4,7 @@ mod common;
 
 use common::server::Server;
 use common::{observations, qa_check, records, routed, url_target};
-use qa_shared::acceptance::TargetStatus;
+use qa_records::acceptance::TargetStatus;
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 

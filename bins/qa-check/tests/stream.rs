@@ -5,7 +5,7 @@ mod common;
 
 use common::server::Server;
 use common::{directory_target, qa_check, records, routed, run_in, url_target};
-use qa_shared::acceptance::TargetStatus;
+use qa_records::acceptance::TargetStatus;
 use qa_testkit::Repo;
 use serde_json::json;
 
@@ -22,7 +22,7 @@ fn a_malformed_line_stops_with_65_after_what_was_forwarded() {
 #[test]
 fn a_check_spec_with_bad_data_is_65() {
     let mut stream = common::Stream::default();
-    stream.push(qa_shared::Kind::CheckSpec, vec![], json!({"id": "x"}));
+    stream.push(qa_records::Kind::CheckSpec, vec![], json!({"id": "x"}));
     let run = qa_check().invocation().stdin(stream.bytes()).run();
     assert_eq!(run.code, 65, "{}", run.stderr);
     assert!(run.stderr.contains("line 1"), "{}", run.stderr);

@@ -12,7 +12,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use git2::{Blob, Oid, Patch, Repository};
-use qa_shared::change::{Delta, FileData, Op, Role, Status};
+use qa_records::change::{Delta, FileData, Op, Role, Status};
 
 use crate::commits::Touch;
 

@@ -1,7 +1,7 @@
 //! Base resolution: which commit the change is measured from, who chose it, and why.
 
 use git2::{BranchType, Oid, Repository};
-use qa_shared::exit::{failure, Exit};
+use qa_records::exit::{failure, Exit};
 use serde::Serialize;
 
 /// The pull-request CI variables, in the order they are consulted.

@@ -7,7 +7,7 @@ use git2::{
     Delta as GitDelta, Diff, DiffFindOptions, DiffOptions, FileMode, ObjectType, Oid, Patch,
     Repository, Tree,
 };
-use qa_shared::hash::sha256_hex;
+use qa_records::hash::sha256_hex;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -23,7 +23,7 @@ pub enum Change {
         message: String,
         /// Info for a path that is not ours to read (a nested repository); a warning for
         /// a changed file of ours that could not be shown.
-        severity: qa_shared::diag::Severity,
+        severity: qa_records::diag::Severity,
     },
 }
 
@@ -187,7 +187,7 @@ fn changes(
             raw: raw.to_vec(),
             delta: pass.delta,
             message,
-            severity: qa_shared::diag::Severity::Info,
+            severity: qa_records::diag::Severity::Info,
         };
         if delta.new_file().mode() == FileMode::Commit
             || delta.old_file().mode() == FileMode::Commit

@@ -16,11 +16,11 @@ pub mod roles;
 mod testing;
 
 use git2::{ErrorCode, Oid, Repository, RepositoryOpenFlags};
-use qa_shared::diag::{Diag, Severity};
-use qa_shared::envelope::Src;
-use qa_shared::exit::{failure, Exit};
-use qa_shared::output::RecordWriter;
-use qa_shared::{Kind, Record};
+use qa_records::diag::{Diag, Severity};
+use qa_records::envelope::Src;
+use qa_records::exit::{failure, Exit};
+use qa_records::output::RecordWriter;
+use qa_records::{Kind, Record};
 use records::{Head, Limits, Mode, RangeData};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -145,7 +145,7 @@ pub fn run<W: Write>(
                         path: file.path.clone(),
                         raw: Vec::new(),
                         delta: file.delta,
-                        severity: qa_shared::diag::Severity::Warning,
+                        severity: qa_records::diag::Severity::Warning,
                     };
                 }
             }

@@ -1,9 +1,9 @@
 use qa_diff::{cli, records::Limits, Options};
-use qa_shared::exit::{self, Exit};
-use qa_shared::output::RecordWriter;
+use qa_records::exit::{self, Exit};
+use qa_records::output::RecordWriter;
 
 fn main() -> std::process::ExitCode {
-    let args: cli::Args = match qa_shared::cli::parse(cli::command()) {
+    let args: cli::Args = match qa_cli::parse(cli::command()) {
         Ok(a) => a,
         Err(code) => return code,
     };
@@ -20,8 +20,8 @@ fn main() -> std::process::ExitCode {
         };
         let mut out = RecordWriter::stdout();
         if let Some(path) = &args.input {
-            let (source, input) = qa_shared::ndjson::open(path)?;
-            qa_shared::ndjson::forward(&source, input, &mut out)?;
+            let (source, input) = qa_records::ndjson::open(path)?;
+            qa_records::ndjson::forward(&source, input, &mut out)?;
         }
         qa_diff::run(&opts, &|name| std::env::var(name).ok(), &mut out)?;
         out.finish()?;

@@ -21,7 +21,7 @@ pub fn shown(bytes: &[u8]) -> Shown {
         },
         Err(_) => Shown {
             text: escaped(bytes),
-            hex: Some(qa_shared::hash::hex(bytes)),
+            hex: Some(qa_records::hash::hex(bytes)),
         },
     }
 }

@@ -9,7 +9,7 @@ pub fn oid_hex<S: Serializer>(oid: &Oid, s: S) -> Result<S::Ok, S::Error> {
     s.collect_str(oid)
 }
 
-pub use qa_shared::change::Mode;
+pub use qa_records::change::Mode;
 
 #[derive(Debug, Serialize)]
 pub struct Head {
@@ -38,6 +38,6 @@ pub struct RangeData {
     pub limits: Limits,
 }
 
-pub use qa_shared::change::CommitData;
+pub use qa_records::change::CommitData;
 
-pub use qa_shared::change::{Delta, FileData, Hunk, HunkLine, Op, Status};
+pub use qa_records::change::{Delta, FileData, Hunk, HunkLine, Op, Status};

@@ -22,7 +22,7 @@ use std::sync::LazyLock;
 
 use regex::bytes::Regex;
 
-pub use qa_shared::change::Role;
+pub use qa_records::change::Role;
 
 /// Classify a changed file.
 ///

@@ -36,5 +36,5 @@ fn version_names_the_binary_and_its_commit() {
 fn man_page_matches_help() {
     use qa_diff::cli;
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../man/qa-diff.1");
-    qa_shared::man::assert_current(&path, cli::command(), cli::EXAMPLES, cli::EXIT_STATUS);
+    qa_cli::man::assert_current(&path, cli::command(), cli::EXAMPLES, cli::EXIT_STATUS);
 }

@@ -54,8 +54,8 @@ fn names_that_differ_only_outside_utf8_stay_two_distinct_paths() {
             (&json!("a\\xff"), &json!("61ff"))
         ]
     );
-    assert_eq!(files[0]["sha256"], qa_shared::hash::sha256_hex(b"two\n"));
-    assert_eq!(files[1]["sha256"], qa_shared::hash::sha256_hex(b"one\n"));
+    assert_eq!(files[0]["sha256"], qa_records::hash::sha256_hex(b"two\n"));
+    assert_eq!(files[1]["sha256"], qa_records::hash::sha256_hex(b"one\n"));
     let commit = one(&records, "commit");
     assert_eq!(commit["files"], json!(["a\\xfe", "a\\xff"]));
 }
@@ -82,7 +82,7 @@ fn an_untracked_non_utf8_file_is_read_by_its_raw_name() {
         .find(|f| f["path"] == "new\\xff.txt")
         .unwrap_or_else(|| panic!("{files:?}"));
     assert_eq!(fresh["path_bytes"], "6e6577ff2e747874");
-    assert_eq!(fresh["sha256"], qa_shared::hash::sha256_hex(b"fresh\n"));
+    assert_eq!(fresh["sha256"], qa_records::hash::sha256_hex(b"fresh\n"));
     assert_eq!(fresh["added"], 1);
 }
 

@@ -89,7 +89,7 @@ fn file_record_hashes_its_new_content() {
     assert_eq!(cart["old_oid"], r.rev("main:src/cart.js"));
     assert_eq!(
         cart["sha256"],
-        qa_shared::hash::sha256_hex(b"a\nB\nc\nd\ne\nf\n")
+        qa_records::hash::sha256_hex(b"a\nB\nc\nd\ne\nf\n")
     );
 }
 
@@ -359,7 +359,7 @@ fn non_utf8_lines_stay_readable_and_the_record_valid() {
     assert_eq!(f["hunks"][0]["lines"][0]["text"], "na\u{fffd}ve");
     assert_eq!(
         f["sha256"],
-        qa_shared::hash::sha256_hex(b"caf\xe9\nna\xefve\n")
+        qa_records::hash::sha256_hex(b"caf\xe9\nna\xefve\n")
     );
 }
 

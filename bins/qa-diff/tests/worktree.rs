@@ -42,7 +42,7 @@ fn branch_delta_spans_commits_staged_unstaged_and_untracked() {
     assert_eq!(a["added"], 2, "the committed and the unstaged line");
     let fresh = file(&records, "src/new.js", "branch");
     assert_eq!(fresh["status"], "added");
-    assert_eq!(fresh["sha256"], qa_shared::hash::sha256_hex(b"fresh\n"));
+    assert_eq!(fresh["sha256"], qa_records::hash::sha256_hex(b"fresh\n"));
     assert_eq!(
         fresh["new_oid"],
         r.git(&["hash-object", "src/new.js"]).trim()

@@ -2,9 +2,9 @@
 //! dot path, or a JavaScript regular expression's one capture group, bounded in input and
 //! time), and read again by `--verify` so a deploy during the run makes it stale.
 
-use qa_shared::acceptance::{BuildData, BuildFormat, BuildVerifyData, TargetStatus};
-use qa_shared::waiting::{self, Interrupted};
-use qa_shared::Exit;
+use qa_records::acceptance::{BuildData, BuildFormat, BuildVerifyData, TargetStatus};
+use qa_records::waiting::{self, Interrupted};
+use qa_records::Exit;
 use serde_json::Value;
 use std::time::Instant;
 
@@ -138,7 +138,7 @@ fn extract_within(
     match waiting::wait_until(
         move || extract(&body, &owned),
         deadline,
-        qa_shared::cancel::requested,
+        qa_records::cancel::requested,
     ) {
         Ok(Some(read)) => Ok(read),
         Ok(None) => Ok(Err(format!(

@@ -5,10 +5,10 @@ use crate::events::{self, Phase};
 use crate::http::Http;
 use crate::manifest::{self, Manifest, Stop};
 use crate::BY;
-use qa_shared::acceptance::{CheckSpecData, TargetData, TargetKind, TargetSpec, TargetStatus};
-use qa_shared::envelope::Src;
-use qa_shared::output::RecordWriter;
-use qa_shared::{Exit, Kind, Record};
+use qa_records::acceptance::{CheckSpecData, TargetData, TargetKind, TargetSpec, TargetStatus};
+use qa_records::envelope::Src;
+use qa_records::output::RecordWriter;
+use qa_records::{Exit, Kind, Record};
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -120,14 +120,14 @@ fn write_build<W: Write>(
     out: &mut RecordWriter<W>,
 ) -> anyhow::Result<()> {
     let Some((profile_id, profile)) = profile else {
-        return Err(qa_shared::exit::failure(
+        return Err(qa_records::exit::failure(
             Exit::DataErr,
             format!("--env {env}: no profile record in the stream (qa-profile --ndjson)"),
         ));
     };
     let sha_source = crate::build::source_of(profile, env)
-        .map_err(|why| qa_shared::exit::failure(Exit::DataErr, why))?;
-    let data = match qa_shared::cancel::requested() {
+        .map_err(|why| qa_records::exit::failure(Exit::DataErr, why))?;
+    let data = match qa_records::cancel::requested() {
         Some(exit) => crate::build::cancelled(env, &sha_source, exit, false),
         None => crate::build::identify(capturer.http(), env, &sha_source)
             .unwrap_or_else(|exit| crate::build::cancelled(env, &sha_source, exit, true)),
@@ -138,9 +138,9 @@ fn write_build<W: Write>(
     }
     let record = Record::new(Kind::Build, crate::BY, vec![profile_id.clone()], src, &data)?;
     out.write(&record)?;
-    if data.format == qa_shared::acceptance::BuildFormat::BuildId {
-        let diag = qa_shared::diag::Diag::new(
-            qa_shared::diag::Severity::Warning,
+    if data.format == qa_records::acceptance::BuildFormat::BuildId {
+        let diag = qa_records::diag::Diag::new(
+            qa_records::diag::Severity::Warning,
             "qa-fetch",
             format!("environment {env} names its build by a build id, not a commit: tracing it back to source needs release records"),
         );
@@ -214,7 +214,7 @@ fn write_capture<W: Write>(
     out: &mut RecordWriter<W>,
 ) -> anyhow::Result<()> {
     let started = Instant::now();
-    let data = match qa_shared::cancel::requested() {
+    let data = match qa_records::cancel::requested() {
         Some(exit) => cancelled_target(spec, exit, "before the capture"),
         None => capturer
             .capture(spec, checks)
@@ -244,14 +244,14 @@ pub fn run<R: BufRead, W: Write>(
     let mut checks: Vec<CheckSpecData> = Vec::new();
     let mut profile: Option<(String, serde_json::Value)> = None;
     let result =
-        qa_shared::ndjson::forward_each_writing(source, input, out, |line, envelope, out| {
+        qa_records::ndjson::forward_each_writing(source, input, out, |line, envelope, out| {
             match envelope.known_kind() {
                 Some(Kind::Profile) => profile = Some((envelope.id.clone(), envelope.data.clone())),
                 Some(Kind::CheckSpec) => {
-                    checks.push(qa_shared::ndjson::data_of(source, line, &envelope)?)
+                    checks.push(qa_records::ndjson::data_of(source, line, &envelope)?)
                 }
                 Some(Kind::TargetSpec) => {
-                    let spec: TargetSpec = qa_shared::ndjson::data_of(source, line, &envelope)?;
+                    let spec: TargetSpec = qa_records::ndjson::data_of(source, line, &envelope)?;
                     if spec.kind == TargetKind::Url {
                         urls.push((envelope.id.clone(), spec));
                     } else {
@@ -270,7 +270,7 @@ pub fn run<R: BufRead, W: Write>(
     match result {
         // After a signal the stage stops as cancelled, not failed, whatever ended the
         // stream (the signal's own read error, or a line an upstream stage cut short).
-        Err(err) if qa_shared::cancel::requested().is_none() => return Err(err),
+        Err(err) if qa_records::cancel::requested().is_none() => return Err(err),
         Err(_) => {}
         Ok(_) => {
             if let Some(env) = env {
@@ -278,7 +278,7 @@ pub fn run<R: BufRead, W: Write>(
             }
         }
     }
-    match qa_shared::cancel::requested() {
+    match qa_records::cancel::requested() {
         Some(exit) => {
             out.write(&events::cancelled(exit)?)?;
             Ok(exit)

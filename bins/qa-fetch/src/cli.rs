@@ -1,8 +1,8 @@
 //! qa-fetch's flags, help text and man-page sections.
 
 use clap::{CommandFactory, Parser};
-use qa_shared::cli::{after_help, Example};
-use qa_shared::Exit;
+use qa_cli::{after_help, Example};
+use qa_records::Exit;
 use std::path::PathBuf;
 
 /// Capture acceptance targets, and verify them again after the checks.
@@ -63,7 +63,7 @@ pub struct Args {
     /// --timeout bounds each request (default 30, at most 300 seconds), --auth-env names
     /// the bearer token's variable.
     #[command(flatten)]
-    pub pipeline: qa_shared::cli::PipelineFlags,
+    pub pipeline: qa_cli::PipelineFlags,
 }
 
 pub const EXAMPLES: &[Example] = &[

@@ -2,9 +2,9 @@
 //! records of this stage that carry the clock), and the cancel event.
 
 use crate::BY;
-use qa_shared::acceptance::EventData;
-use qa_shared::envelope::Src;
-use qa_shared::{clock, Exit, Kind, Record};
+use qa_records::acceptance::EventData;
+use qa_records::envelope::Src;
+use qa_records::{clock, Exit, Kind, Record};
 use std::time::Instant;
 
 /// The phase an event belongs to.

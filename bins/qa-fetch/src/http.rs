@@ -1,10 +1,10 @@
 //! Fetching a URL target: one GET with no proxy, no redirects, a global timeout and a
 //! 1 MiB body limit; what is kept is the status, the body's SHA-256, ETag and X-Build-Id.
 
-use qa_shared::hash;
-use qa_shared::secret::Secret as Bearer;
-use qa_shared::waiting::{self, Interrupted};
-use qa_shared::Exit;
+use qa_records::hash;
+use qa_records::secret::Secret as Bearer;
+use qa_records::waiting::{self, Interrupted};
+use qa_records::Exit;
 use sha2::{Digest, Sha256};
 use std::io::Read;
 use std::time::Duration;
@@ -66,7 +66,7 @@ impl Http {
     /// Err(exit) when a signal came first. The abandoned request ends on its own timeout.
     pub fn get_or_cancel(&self, url: &str) -> Result<Result<Fetched, Refused>, Exit> {
         let (http, owned) = (self.clone(), url.to_string());
-        match waiting::wait_for(move || http.get(&owned), qa_shared::cancel::requested) {
+        match waiting::wait_for(move || http.get(&owned), qa_records::cancel::requested) {
             Ok(got) => Ok(got),
             Err(Interrupted::Cancelled(exit)) => Err(exit),
             Err(Interrupted::Lost) => Ok(Err(

@@ -11,7 +11,7 @@ pub mod manifest;
 pub mod root;
 pub mod verify;
 
-use qa_shared::exit::{failure, Exit};
+use qa_records::exit::{failure, Exit};
 use std::time::Duration;
 
 /// The `by` value of every record this stage writes.
@@ -42,7 +42,7 @@ pub fn capturer(args: &cli::Args) -> anyhow::Result<capture::Capturer> {
     let bearer = flags
         .auth_env
         .as_deref()
-        .map(qa_shared::secret::Secret::from_env)
+        .map(qa_records::secret::Secret::from_env)
         .transpose()?;
     if !args.repo.is_dir() {
         return Err(failure(
@@ -70,7 +70,7 @@ mod tests {
     fn a_timeout_of_zero_or_over_five_minutes_is_a_usage_error() {
         for secs in [0, 301] {
             let err = timeout(Some(secs)).unwrap_err();
-            assert_eq!(qa_shared::exit::exit_of(&err), Exit::Usage);
+            assert_eq!(qa_records::exit::exit_of(&err), Exit::Usage);
         }
     }
 }

@@ -1,15 +1,15 @@
 use qa_fetch::{capture, cli, verify};
-use qa_shared::exit::{self, Exit};
-use qa_shared::output::RecordWriter;
+use qa_records::exit::{self, Exit};
+use qa_records::output::RecordWriter;
 
 fn main() -> std::process::ExitCode {
-    let args: cli::Args = match qa_shared::cli::parse(cli::command()) {
+    let args: cli::Args = match qa_cli::parse(cli::command()) {
         Ok(a) => a,
         Err(code) => return code,
     };
     exit::run("qa-fetch", || {
-        qa_shared::cancel::install()?;
-        let (source, input) = qa_shared::ndjson::open(&args.input)?;
+        qa_records::cancel::install()?;
+        let (source, input) = qa_records::ndjson::open(&args.input)?;
         let capturer = qa_fetch::capturer(&args)?;
         let mut out = RecordWriter::stdout();
         let exit = if args.verify {

@@ -3,8 +3,8 @@
 
 use crate::exclusion;
 use crate::root;
-use qa_shared::acceptance::{Entry, Excluded};
-use qa_shared::{canonical, hash, Exit};
+use qa_records::acceptance::{Entry, Excluded};
+use qa_records::{canonical, hash, Exit};
 use sha2::{Digest, Sha256};
 use std::fs::{File, Metadata};
 use std::io::Read;
@@ -147,7 +147,7 @@ fn special_kind(ft: std::fs::FileType) -> Option<&'static str> {
     } else if ft.is_symlink() {
         Some("symlink")
     } else {
-        qa_shared::regular_file::special_kind(ft)
+        qa_records::regular_file::special_kind(ft)
     }
 }
 
@@ -161,7 +161,7 @@ fn check_file_size(shown: &str, size: u64) -> Result<(), Stop> {
 }
 
 fn cancelled() -> Result<(), Stop> {
-    match qa_shared::cancel::requested() {
+    match qa_records::cancel::requested() {
         Some(exit) => Err(Stop::Cancelled(exit)),
         None => Ok(()),
     }
@@ -350,7 +350,7 @@ fn hash_with<T>(produce: impl FnOnce(&Queue) -> Result<T, Stop>) -> Result<(T, V
                     let mut buf = vec![0u8; CHUNK];
                     let mut done = Vec::new();
                     while !stop.load(Ordering::Relaxed) {
-                        if let Some(exit) = qa_shared::cancel::requested() {
+                        if let Some(exit) = qa_records::cancel::requested() {
                             stop.store(true, Ordering::Relaxed);
                             return (done, Some(exit));
                         }

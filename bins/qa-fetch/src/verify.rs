@@ -7,13 +7,13 @@ use crate::events::{self, Phase};
 use crate::manifest;
 use crate::root;
 use crate::BY;
-use qa_shared::acceptance::{
+use qa_records::acceptance::{
     CriterionData, Entry, PlanData, TargetData, TargetKind, TargetStatus, TargetVerifyData,
     VerifySubject,
 };
-use qa_shared::envelope::Src;
-use qa_shared::output::RecordWriter;
-use qa_shared::{Exit, Kind, Record};
+use qa_records::envelope::Src;
+use qa_records::output::RecordWriter;
+use qa_records::{Exit, Kind, Record};
 use std::collections::{BTreeMap, HashMap};
 use std::io::{BufRead, Write};
 use std::path::Path;
@@ -28,9 +28,9 @@ struct Recorded {
     targets: Vec<(String, TargetData)>,
     plans: Vec<(String, PlanData)>,
     criteria: Vec<(String, CriterionData)>,
-    builds: Vec<(String, qa_shared::acceptance::BuildData)>,
+    builds: Vec<(String, qa_records::acceptance::BuildData)>,
     /// The plan's checks: an mcp check's endpoint is never fetched (see `identity_url`).
-    checks: Vec<qa_shared::acceptance::CheckSpecData>,
+    checks: Vec<qa_records::acceptance::CheckSpecData>,
 }
 
 /// Forwards `input` as it arrives, then compares what it recorded: targets, plans, sources
@@ -44,26 +44,26 @@ pub fn run<R: BufRead, W: Write>(
 ) -> anyhow::Result<Exit> {
     let mut recorded = Recorded::default();
     let forwarded =
-        qa_shared::ndjson::forward_each_writing(source, input, out, |line, envelope, out| {
+        qa_records::ndjson::forward_each_writing(source, input, out, |line, envelope, out| {
             match envelope.known_kind() {
                 Some(Kind::Target) => recorded.targets.push((
                     envelope.id.clone(),
-                    qa_shared::ndjson::data_of(source, line, &envelope)?,
+                    qa_records::ndjson::data_of(source, line, &envelope)?,
                 )),
                 Some(Kind::Plan) => recorded.plans.push((
                     envelope.id.clone(),
-                    qa_shared::ndjson::data_of(source, line, &envelope)?,
+                    qa_records::ndjson::data_of(source, line, &envelope)?,
                 )),
                 Some(Kind::Criterion) => recorded.criteria.push((
                     envelope.id.clone(),
-                    qa_shared::ndjson::data_of(source, line, &envelope)?,
+                    qa_records::ndjson::data_of(source, line, &envelope)?,
                 )),
                 Some(Kind::CheckSpec) => recorded
                     .checks
-                    .push(qa_shared::ndjson::data_of(source, line, &envelope)?),
+                    .push(qa_records::ndjson::data_of(source, line, &envelope)?),
                 Some(Kind::Build) => recorded.builds.push((
                     envelope.id.clone(),
-                    qa_shared::ndjson::data_of(source, line, &envelope)?,
+                    qa_records::ndjson::data_of(source, line, &envelope)?,
                 )),
                 _ => {}
             }
@@ -73,7 +73,7 @@ pub fn run<R: BufRead, W: Write>(
     if let Err(err) = forwarded {
         // After a signal the stage stops as cancelled, not failed, whatever ended the
         // stream (the signal's own read error, or a line an upstream stage cut short).
-        return match qa_shared::cancel::requested() {
+        return match qa_records::cancel::requested() {
             Some(exit) => {
                 out.write(&events::cancelled(exit)?)?;
                 Ok(exit)
@@ -97,7 +97,7 @@ fn compare_all<W: Write>(
     out: &mut RecordWriter<W>,
 ) -> anyhow::Result<Option<Exit>> {
     for (id, before) in &recorded.targets {
-        if let Some(exit) = qa_shared::cancel::requested() {
+        if let Some(exit) = qa_records::cancel::requested() {
             return Ok(Some(exit));
         }
         let started = Instant::now();
@@ -117,7 +117,7 @@ fn compare_all<W: Write>(
         out.flush()?;
     }
     for (id, plan) in &recorded.plans {
-        if let Some(exit) = qa_shared::cancel::requested() {
+        if let Some(exit) = qa_records::cancel::requested() {
             return Ok(Some(exit));
         }
         let after = manifest::hash_regular_file(Path::new(&plan.path), &plan.path);
@@ -135,7 +135,7 @@ fn compare_all<W: Write>(
         let Some(path) = &criterion.source.path else {
             continue;
         };
-        if let Some(exit) = qa_shared::cancel::requested() {
+        if let Some(exit) = qa_records::cancel::requested() {
             return Ok(Some(exit));
         }
         let after = hashed
@@ -152,7 +152,7 @@ fn compare_all<W: Write>(
     }
     // The deployed build read again: another build answering makes the run stale.
     for (id, before) in &recorded.builds {
-        if let Some(exit) = qa_shared::cancel::requested() {
+        if let Some(exit) = qa_records::cancel::requested() {
             return Ok(Some(exit));
         }
         let data = match crate::build::reverify(capturer.http(), before) {
@@ -205,7 +205,7 @@ fn compared(
 pub fn recapture(
     capturer: &Capturer,
     before: &TargetData,
-    checks: &[qa_shared::acceptance::CheckSpecData],
+    checks: &[qa_records::acceptance::CheckSpecData],
 ) -> Result<TargetVerifyData, Exit> {
     let mut data = TargetVerifyData {
         subject: VerifySubject::Target,
@@ -220,7 +220,7 @@ pub fn recapture(
         data.reason = Some("not captured".to_string());
         return Ok(data);
     }
-    let spec = qa_shared::acceptance::TargetSpec {
+    let spec = qa_records::acceptance::TargetSpec {
         kind: before.kind,
         value: before.value.clone(),
         build_id: before.build_id.clone(),

@@ -3,8 +3,8 @@
 
 mod support;
 
-use qa_shared::envelope::Src;
-use qa_shared::{Kind, Record};
+use qa_records::envelope::Src;
+use qa_records::{Kind, Record};
 use serde_json::json;
 use std::time::Duration;
 use support::{of_kind, run, validate_all, Response, Server};

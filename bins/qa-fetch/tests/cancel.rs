@@ -4,7 +4,7 @@
 
 mod support;
 
-use qa_shared::acceptance::TargetKind;
+use qa_records::acceptance::TargetKind;
 use std::time::Duration;
 use support::{criterion, eventually, plan, spec, Response, Server, Started};
 

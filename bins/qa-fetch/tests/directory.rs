@@ -3,8 +3,8 @@
 
 mod support;
 
-use qa_shared::acceptance::TargetKind;
-use qa_shared::hash::sha256_hex;
+use qa_records::acceptance::TargetKind;
+use qa_records::hash::sha256_hex;
 use serde_json::{json, Value};
 use std::fs;
 use std::path::Path;
@@ -48,7 +48,7 @@ fn a_directory_is_captured_as_a_sorted_manifest_with_its_hash() {
         {"path": "index.html", "sha256": sha256_hex(b"Welcome"), "size": 7},
     ]);
     assert_eq!(data["entries"], entries);
-    let canonical = qa_shared::canonical::to_vec(&entries).unwrap();
+    let canonical = qa_records::canonical::to_vec(&entries).unwrap();
     assert_eq!(data["sha256"], sha256_hex(&canonical));
     support::validate_all(&out);
 }

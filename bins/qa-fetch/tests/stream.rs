@@ -3,7 +3,7 @@
 
 mod support;
 
-use qa_shared::acceptance::TargetKind;
+use qa_records::acceptance::TargetKind;
 use qa_testkit::filter;
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -96,7 +96,7 @@ fn stdout_carries_only_records_and_stderr_stays_quiet() {
     assert_eq!(out.code, 0);
     assert!(out.stderr.is_empty(), "{}", out.stderr);
     for line in out.text().lines() {
-        qa_shared::Envelope::parse(line.as_bytes()).unwrap();
+        qa_records::Envelope::parse(line.as_bytes()).unwrap();
     }
 }
 

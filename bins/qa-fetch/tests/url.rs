@@ -4,8 +4,8 @@
 
 mod support;
 
-use qa_shared::acceptance::TargetKind;
-use qa_shared::hash::sha256_hex;
+use qa_records::acceptance::TargetKind;
+use qa_records::hash::sha256_hex;
 use serde_json::Value;
 use std::time::{Duration, Instant};
 use support::{qa_fetch, run, spec, target, Response, Server};

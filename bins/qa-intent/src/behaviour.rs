@@ -2,7 +2,7 @@
 
 use std::sync::LazyLock;
 
-use qa_shared::change::{CommitData, Role};
+use qa_records::change::{CommitData, Role};
 use regex::Regex;
 
 use crate::changeset::bears_behaviour;

@@ -1,9 +1,9 @@
 //! What qa-intent reads of a change stream: the range, its commits and its changed files.
 
 use anyhow::Result;
-use qa_shared::change::{CommitData, Delta, FileData, RangeView, Role};
-use qa_shared::ndjson::data_of;
-use qa_shared::{Envelope, Kind};
+use qa_records::change::{CommitData, Delta, FileData, RangeView, Role};
+use qa_records::ndjson::data_of;
+use qa_records::{Envelope, Kind};
 
 /// A record this stage reads, with its id (for `from`).
 #[derive(Debug, Clone)]
@@ -73,7 +73,7 @@ impl Changeset {
     pub fn is_worktree(&self) -> bool {
         self.range
             .as_ref()
-            .is_some_and(|r| r.data.mode == qa_shared::change::Mode::Worktree)
+            .is_some_and(|r| r.data.mode == qa_records::change::Mode::Worktree)
     }
 }
 

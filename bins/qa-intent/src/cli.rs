@@ -1,8 +1,8 @@
 //! qa-intent's flags, help text and man-page sections.
 
 use clap::{CommandFactory, Parser};
-use qa_shared::cli::{after_help, Example};
-use qa_shared::Exit;
+use qa_cli::{after_help, Example};
+use qa_records::Exit;
 use std::path::PathBuf;
 
 /// Derive change intents and QA scenarios from a qa-diff stream, or start an acceptance
@@ -85,7 +85,7 @@ pub struct Args {
 
     /// The permission flags every stage accepts; this stage needs none of them.
     #[command(flatten)]
-    pub pipeline: qa_shared::cli::PipelineFlags,
+    pub pipeline: qa_cli::PipelineFlags,
 }
 
 pub const EXAMPLES: &[Example] = &[

@@ -7,7 +7,7 @@ use std::path::Path;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use qa_shared::change::{FileData, Op};
+use qa_records::change::{FileData, Op};
 
 use crate::changeset::Changeset;
 use crate::oracle::Test;

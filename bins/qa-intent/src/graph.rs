@@ -6,7 +6,7 @@ use crate::changeset::{bears_behaviour, Changeset};
 use anyhow::{Context as _, Result};
 use qa_graph::model::{Graph, NodeKey};
 use qa_graph::ChangeGraph;
-use qa_shared::change::{RangeView, ScenarioData, Status};
+use qa_records::change::{RangeView, ScenarioData, Status};
 use std::collections::BTreeSet;
 use std::path::Path;
 
@@ -138,8 +138,8 @@ pub fn emit(
     cs: &Changeset,
     graph: &ChangeGraph,
     by: &str,
-    write: &mut dyn FnMut(&qa_shared::Record) -> Result<()>,
-) -> Result<Vec<qa_shared::diag::Diag>> {
+    write: &mut dyn FnMut(&qa_records::Record) -> Result<()>,
+) -> Result<Vec<qa_records::diag::Diag>> {
     let from: Vec<String> = cs.range.iter().map(|r| r.id.clone()).collect();
     qa_graph::records::emit(graph, by, STAGE, &from, &unanalyzed(cs, graph), write)
 }

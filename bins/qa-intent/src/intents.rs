@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use qa_shared::change::{
+use qa_records::change::{
     Annotation, Authority, CommitData, Confidence, Exercised, Expected, Focus, IntentData,
     IntentSource, LifecycleStep, Location, Op, Origin, Role, Stage, TestContract,
 };
@@ -859,7 +859,7 @@ fn tree_contracts(
 }
 
 /// A file's added lines with their head line numbers.
-fn added_lines(file: &qa_shared::change::FileData) -> Vec<(u32, &str)> {
+fn added_lines(file: &qa_records::change::FileData) -> Vec<(u32, &str)> {
     file.hunks
         .iter()
         .flat_map(|h| h.lines.iter())

@@ -10,7 +10,7 @@ pub mod joining;
 pub mod lifecycle;
 pub mod line_facts;
 pub mod oracle;
-pub use qa_shared::manifest;
+pub use qa_team_manifest as manifest;
 pub mod plan;
 pub mod scenarios;
 pub mod sources;
@@ -22,10 +22,10 @@ use std::io::{BufRead, Write};
 use std::path::Path;
 
 use anyhow::Result;
-use qa_shared::diag::{Diag, Severity};
-use qa_shared::envelope::Src;
-use qa_shared::output::RecordWriter;
-use qa_shared::{Kind, Record};
+use qa_records::diag::{Diag, Severity};
+use qa_records::envelope::Src;
+use qa_records::output::RecordWriter;
+use qa_records::{Kind, Record};
 
 use changeset::Changeset;
 use manifest::Manifest;
@@ -56,7 +56,7 @@ pub fn run<R: BufRead, W: Write>(
     std::thread::scope(|scope| {
         let mut cs = Changeset::default();
         let mut building = graph::Building::none();
-        let read = qa_shared::ndjson::forward_each(source, input, out, |line, envelope| {
+        let read = qa_records::ndjson::forward_each(source, input, out, |line, envelope| {
             cs.take(source, line, envelope)?;
             if let (false, Some(range)) = (building.started(), &cs.range) {
                 let range = range.data.clone();

@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 use std::sync::LazyLock;
 
-use qa_shared::change::{FileData, Location, Op, Role, Stage};
+use qa_records::change::{FileData, Location, Op, Role, Stage};
 use regex::Regex;
 
 use crate::syntax::{self, Language, LexState, LineFacts};
@@ -75,7 +75,7 @@ pub fn excerpt(text: &str) -> String {
 }
 
 fn re(pattern: &str) -> Regex {
-    qa_shared::code_pattern::regex(pattern)
+    qa_records::code_pattern::regex(pattern)
 }
 
 static ROUTE: LazyLock<Regex> = LazyLock::new(|| {

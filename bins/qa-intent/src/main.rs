@@ -1,11 +1,11 @@
 use std::path::Path;
 
 use qa_intent::{cli, manifest, plan};
-use qa_shared::exit::{self, failure, Exit};
-use qa_shared::output::RecordWriter;
+use qa_records::exit::{self, failure, Exit};
+use qa_records::output::RecordWriter;
 
 fn main() -> std::process::ExitCode {
-    let args: cli::Args = match qa_shared::cli::parse(cli::command()) {
+    let args: cli::Args = match qa_cli::parse(cli::command()) {
         Ok(a) => a,
         Err(code) => return code,
     };
@@ -25,9 +25,9 @@ fn from_plan(args: &cli::Args, path: &Path) -> anyhow::Result<Exit> {
     let mut out = RecordWriter::stdout();
     let mut profile = None;
     if let Some(input) = &args.input {
-        let (source, input) = qa_shared::ndjson::open(input)?;
-        qa_shared::ndjson::forward_each(&source, input, &mut out, |_, envelope| {
-            if envelope.known_kind() == Some(qa_shared::Kind::Profile) {
+        let (source, input) = qa_records::ndjson::open(input)?;
+        qa_records::ndjson::forward_each(&source, input, &mut out, |_, envelope| {
+            if envelope.known_kind() == Some(qa_records::Kind::Profile) {
                 profile = Some(envelope.data);
             }
             Ok(())
@@ -53,7 +53,7 @@ fn from_changes(args: &cli::Args) -> anyhow::Result<Exit> {
     };
     let mut out = RecordWriter::stdout();
     let input = args.input.as_deref().unwrap_or(Path::new("-"));
-    let (source, input) = qa_shared::ndjson::open(input)?;
+    let (source, input) = qa_records::ndjson::open(input)?;
     let options = qa_intent::Options {
         timings: args.timings,
     };

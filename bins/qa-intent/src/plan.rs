@@ -12,12 +12,12 @@ use std::io::{Read as _, Write};
 use std::path::Path;
 
 use anyhow::Result;
-use qa_shared::acceptance::{CheckSpecData, CriterionData, PlanData, SourceKind, TargetSpec};
-use qa_shared::envelope::Src;
-use qa_shared::exit::{failure, Exit};
-use qa_shared::hash::sha256_hex;
-use qa_shared::output::RecordWriter;
-use qa_shared::{Kind, Record};
+use qa_records::acceptance::{CheckSpecData, CriterionData, PlanData, SourceKind, TargetSpec};
+use qa_records::envelope::Src;
+use qa_records::exit::{failure, Exit};
+use qa_records::hash::sha256_hex;
+use qa_records::output::RecordWriter;
+use qa_records::{Kind, Record};
 
 use crate::BY;
 pub use sources::Root;

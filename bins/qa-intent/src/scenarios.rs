@@ -1,7 +1,7 @@
 //! Runner-independent QA scenarios from an intent's located facts, shaped by the role of
 //! the files they come from: product journeys only from product sources.
 
-use qa_shared::change::{
+use qa_records::change::{
     Authority, Evidence, Exercised, Expected, Focus, Priority, Relation, Role, ScenarioData,
     ScenarioKind, Stage, TestClass, TestContract,
 };
@@ -10,7 +10,7 @@ use crate::deltas::{At, FileDelta};
 use crate::intents::Intent;
 use crate::lifecycle::{Fact, FactKind};
 use crate::trees::ExitKind;
-use qa_shared::steps::{action as action_step, given as given_step, trigger as trigger_step};
+use qa_records::steps::{action as action_step, given as given_step, trigger as trigger_step};
 
 /// A located tree fact with the path of its file.
 type InFile<'a> = (&'a str, &'a At);
@@ -582,7 +582,7 @@ impl Ctx<'_> {
                 ScenarioKind::StateTransition,
                 Focus::Product,
                 vec![
-                    qa_shared::steps::stored_change(&w.text, &w.at.file, w.at.line),
+                    qa_records::steps::stored_change(&w.text, &w.at.file, w.at.line),
                     "Reload the page".to_string(),
                 ],
                 vec![format!(
@@ -707,7 +707,7 @@ impl Ctx<'_> {
                         .iter()
                         .take(1)
                         .map(|t| trigger_step(&t.text))
-                        .chain([qa_shared::steps::state_change(&s.text)])
+                        .chain([qa_records::steps::state_change(&s.text)])
                         .collect(),
                     assertions,
                     vec![self.evidence(s, Relation::Direct)],

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use git2::{ObjectType, Oid, Repository};
-use qa_shared::change::FileData;
+use qa_records::change::FileData;
 
 /// Largest version of a file that is parsed: bigger ones are generated or vendored.
 pub const MAX_BYTES: usize = 1 << 20;

@@ -2,7 +2,7 @@
 //! (records, order, sources, hashes), every plan error with its JSON pointer and exit 65,
 //! source files inside the repository only, --in forwarding, and determinism.
 
-use qa_shared::hash::sha256_hex;
+use qa_records::hash::sha256_hex;
 use qa_testkit::{of_kind, Program, Run};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -929,7 +929,7 @@ fn a_team_manifest_with_a_plan_is_a_usage_error() {
 fn upstream() -> String {
     let data = json!({"b": 1, "a": 2});
     let id =
-        qa_shared::envelope::compute_id("x-profile", 1, &[], &Default::default(), &data).unwrap();
+        qa_records::envelope::compute_id("x-profile", 1, &[], &Default::default(), &data).unwrap();
     format!(
         r#"{{"kind":"x-profile",  "v":1,"id":"{id}","by":"x","from":[],"src":{{}},"data":{{"b":1, "a":2}}}}"#
     )

@@ -1,8 +1,8 @@
 //! A url target that names a host-profile environment's app: resolved from the profile
 //! record forwarded before the plan (`qa-profile P --ndjson | qa-intent --plan X --in -`).
 
-use qa_shared::envelope::Src;
-use qa_shared::{Kind, Record};
+use qa_records::envelope::Src;
+use qa_records::{Kind, Record};
 use qa_testkit::{Program, Schemas};
 use serde_json::{json, Value};
 

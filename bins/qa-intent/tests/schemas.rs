@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use qa_intent::manifest;
-use qa_shared::change::{
+use qa_records::change::{
     Annotation, Authority, Confidence, DraftData, DraftItem, Evidence, ExecutionState, Exercised,
     Expected, Focus, IntentData, IntentSource, LifecycleStep, Location, Origin, Priority, Receipt,
     Relation, ScenarioData, ScenarioKind, Stage, TestClass, TestContract, TraceData, TraceState,

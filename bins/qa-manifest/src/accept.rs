@@ -44,7 +44,7 @@ pub fn accept(file: &ManifestFile, stream: &Stream, id: &str) -> anyhow::Result<
 pub fn empty() -> Current {
     Current {
         text: "version: 1\n".to_string(),
-        manifest: qa_shared::manifest::parse(b"version: 1\n", "(new manifest)")
+        manifest: qa_team_manifest::parse(b"version: 1\n", "(new manifest)")
             .expect("`version: 1` is a valid manifest"),
     }
 }

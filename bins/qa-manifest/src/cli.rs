@@ -1,8 +1,8 @@
 //! qa-manifest's commands, flags, help text and man-page sections.
 
 use clap::{CommandFactory, Parser, Subcommand};
-use qa_shared::cli::{after_help, Example};
-use qa_shared::Exit;
+use qa_cli::{after_help, Example};
+use qa_records::Exit;
 use std::path::PathBuf;
 
 /// Turn a reviewer's correction into team policy in `.qa/manifest.yaml`.

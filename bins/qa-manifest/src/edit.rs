@@ -6,7 +6,7 @@
 //! right after the last item of its block (or under a new key at the end of the file). The
 //! caller re-validates the result with qa-intent's parser before anything is written.
 
-use qa_shared::exit::{failure, Exit};
+use qa_records::exit::{failure, Exit};
 
 /// The top-level sequence an item goes to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -243,8 +243,8 @@ mod tests {
         ]
     }
 
-    fn parses(text: &str) -> qa_shared::manifest::Manifest {
-        qa_shared::manifest::parse(text.as_bytes(), "m.yaml")
+    fn parses(text: &str) -> qa_team_manifest::Manifest {
+        qa_team_manifest::parse(text.as_bytes(), "m.yaml")
             .unwrap_or_else(|e| panic!("{e:#}\n{text}"))
     }
 
@@ -312,7 +312,7 @@ mod tests {
             &flow("b"),
         )
         .unwrap_err();
-        assert_eq!(qa_shared::exit::exit_of(&err), Exit::DataErr);
+        assert_eq!(qa_records::exit::exit_of(&err), Exit::DataErr);
         assert!(
             format!("{err:#}").contains("not a block sequence"),
             "{err:#}"

@@ -3,8 +3,8 @@
 
 use std::io::Write;
 
-use qa_shared::change::{IntentData, ScenarioData};
-use qa_shared::untrusted::Boundary;
+use qa_records::change::{IntentData, ScenarioData};
+use qa_records::untrusted::Boundary;
 use serde::Serialize;
 
 use crate::stream::Stream;
@@ -103,7 +103,7 @@ pub fn explain(stream: &Stream, id: &str, out: &mut impl Write) -> anyhow::Resul
         ));
     }
     out.write_all(text.as_bytes())
-        .map_err(|e| qa_shared::output::write_failed("stdout", e))?;
+        .map_err(|e| qa_records::output::write_failed("stdout", e))?;
     Ok(())
 }
 

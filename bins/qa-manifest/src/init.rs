@@ -38,7 +38,7 @@ pub fn starter(stream: &Stream) -> anyhow::Result<String> {
         for (id, intent) in stream.intents.iter().filter(|(_, i)| !i.cleanup) {
             let critical = stream
                 .scenarios_of(id)
-                .any(|s| s.priority == qa_shared::change::Priority::Critical);
+                .any(|s| s.priority == qa_records::change::Priority::Critical);
             if !intent.files.is_empty() {
                 flows.push(proposal::starter_flow(
                     &intent.title,
@@ -67,7 +67,7 @@ pub fn starter(stream: &Stream) -> anyhow::Result<String> {
         text.push_str("flows: []\nsuppressions: []\n");
         return Ok(text);
     }
-    let mut named: Vec<qa_shared::manifest::Flow> = Vec::new();
+    let mut named: Vec<qa_team_manifest::Flow> = Vec::new();
     for mut flow in flows {
         flow.name = proposal::unique_name(&flow.name, &named);
         text = edit::append(&text, Section::Flows, &proposal::flow_lines(&flow, true))?;

@@ -6,7 +6,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
-use qa_shared::exit::{failure, Exit};
+use qa_records::exit::{failure, Exit};
 
 /// How long a writer waits for another writer's lock before it gives up (exit 69).
 pub const WAIT: Duration = Duration::from_secs(10);
@@ -38,7 +38,7 @@ pub fn lock(dir: &Path, name: &str) -> anyhow::Result<Lock> {
                 ))
             }
         }
-        if let Some(signal) = qa_shared::cancel::requested() {
+        if let Some(signal) = qa_records::cancel::requested() {
             return Err(failure(
                 signal,
                 format!("cancelled while waiting to edit {name}: nothing was changed"),

@@ -6,10 +6,10 @@ use qa_manifest::manifest_file::ManifestFile;
 use qa_manifest::reject::{self, Rejected};
 use qa_manifest::stream::Stream;
 use qa_manifest::{explain, init, validate};
-use qa_shared::exit::{self, failure, Exit};
+use qa_records::exit::{self, failure, Exit};
 
 fn main() -> std::process::ExitCode {
-    let args: cli::Args = match qa_shared::cli::parse(cli::command()) {
+    let args: cli::Args = match qa_cli::parse(cli::command()) {
         Ok(a) => a,
         Err(code) => return code,
     };
@@ -52,15 +52,15 @@ fn main() -> std::process::ExitCode {
                 explain::explain(&read(stream)?, id, &mut stdout)?;
                 stdout
                     .flush()
-                    .map_err(|e| qa_shared::output::write_failed("stdout", e))?;
+                    .map_err(|e| qa_records::output::write_failed("stdout", e))?;
                 return Ok(Exit::Success);
             }
             Command::Validate => validate::validate(&file)?,
         };
-        writeln!(stdout, "{summary}").map_err(|e| qa_shared::output::write_failed("stdout", e))?;
+        writeln!(stdout, "{summary}").map_err(|e| qa_records::output::write_failed("stdout", e))?;
         stdout
             .flush()
-            .map_err(|e| qa_shared::output::write_failed("stdout", e))?;
+            .map_err(|e| qa_records::output::write_failed("stdout", e))?;
         Ok(Exit::Success)
     })
 }
@@ -73,6 +73,6 @@ fn read(arg: &StreamArg) -> anyhow::Result<Stream> {
             "give the saved stream with --in FILE or on stdin (qa-manifest never reads a terminal)",
         ));
     }
-    let (source, input) = qa_shared::ndjson::open(&arg.input)?;
+    let (source, input) = qa_records::ndjson::open(&arg.input)?;
     Stream::read(&source, input)
 }

@@ -6,11 +6,11 @@ use std::io::{self, Write as _};
 use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
-use qa_shared::manifest::{self, Flow, Manifest, Suppression};
+use qa_team_manifest::{self as manifest, Flow, Manifest, Suppression};
 
 use crate::edit::{self, Line, Section};
 use crate::lock::{self, Lock};
-use qa_shared::exit::{failure, Exit};
+use qa_records::exit::{failure, Exit};
 
 /// Where the manifest lives: `--manifest FILE`, else `REPO/.qa/manifest.yaml`.
 #[derive(Debug, Clone)]

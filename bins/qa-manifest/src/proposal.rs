@@ -2,10 +2,10 @@
 //! files and symbols that anchor it, its expected outcomes) or a suppression, and how
 //! either is written as manifest lines.
 
-use qa_shared::change::{Priority, ScenarioData};
-use qa_shared::exit::{failure, Exit};
-use qa_shared::manifest::{Criticality, Flow, Glob, Suppression};
-use qa_shared::untrusted::neutralize;
+use qa_records::change::{Priority, ScenarioData};
+use qa_records::exit::{failure, Exit};
+use qa_records::untrusted::neutralize;
+use qa_team_manifest::{Criticality, Flow, Glob, Suppression};
 
 use crate::edit::Line;
 use crate::stream::{evidence_files, FlowNode, Stream, Subject};

@@ -4,11 +4,11 @@
 use std::collections::HashMap;
 use std::io::{self, BufRead};
 
-use qa_shared::change::{IntentData, RouteData, ScenarioData, TraceData};
-use qa_shared::exit::{failure, Exit};
-use qa_shared::ndjson::{data_of, forward_each};
-use qa_shared::output::RecordWriter;
-use qa_shared::Kind;
+use qa_records::change::{IntentData, RouteData, ScenarioData, TraceData};
+use qa_records::exit::{failure, Exit};
+use qa_records::ndjson::{data_of, forward_each};
+use qa_records::output::RecordWriter;
+use qa_records::Kind;
 use serde::Deserialize;
 
 /// The shortest id prefix accepted: 48 bits, unique in any stream a person saves.

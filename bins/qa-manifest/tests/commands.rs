@@ -163,7 +163,7 @@ fn init_writes_one_flow_per_intent_for_review() {
     let text = manifest_text(&r);
     assert!(text.starts_with("# .qa/manifest.yaml"), "{text}");
     assert!(text.contains("REVIEW IT BEFORE COMMITTING"), "{text}");
-    let manifest = qa_shared::manifest::parse(text.as_bytes(), "m").unwrap();
+    let manifest = qa_team_manifest::parse(text.as_bytes(), "m").unwrap();
     let names: Vec<&str> = manifest.flows.iter().map(|f| f.name.as_str()).collect();
     let titles: Vec<&str> = of_kind(&before, "intent")
         .iter()
@@ -182,7 +182,7 @@ fn init_never_invents_expected_outcomes() {
     let (saved, _) = save_flow(&r, "run.ndjson");
     correct(&r, &saved, &["init"]).success();
     let text = manifest_text(&r);
-    let manifest = qa_shared::manifest::parse(text.as_bytes(), "m").unwrap();
+    let manifest = qa_team_manifest::parse(text.as_bytes(), "m").unwrap();
     assert!(manifest.flows.iter().all(|f| f.expected.is_empty()));
     assert_eq!(text.matches("    # expected: ").count(), 2, "{text}");
 }
@@ -202,7 +202,7 @@ fn init_on_a_stream_without_intents_writes_an_empty_policy() {
     let path = r.outside().join("empty.ndjson");
     std::fs::write(&path, "").unwrap();
     correct(&r, &path, &["init"]).success();
-    let manifest = qa_shared::manifest::parse(manifest_text(&r).as_bytes(), "m").unwrap();
+    let manifest = qa_team_manifest::parse(manifest_text(&r).as_bytes(), "m").unwrap();
     assert!(manifest.flows.is_empty() && manifest.suppressions.is_empty());
 }
 
@@ -222,7 +222,7 @@ fn init_prefers_graph_flow_nodes_to_intents() {
     bytes.push(b'\n');
     std::fs::write(&saved, bytes).unwrap();
     correct(&r, &saved, &["init"]).success();
-    let manifest = qa_shared::manifest::parse(manifest_text(&r).as_bytes(), "m").unwrap();
+    let manifest = qa_team_manifest::parse(manifest_text(&r).as_bytes(), "m").unwrap();
     assert_eq!(manifest.flows.len(), 1, "{}", manifest_text(&r));
     assert_eq!(manifest.flows[0].name, "checkout");
     assert_eq!(manifest.flows[0].symbols, ["submitOrder"]);
@@ -249,7 +249,7 @@ fn a_graph_flow_node_can_be_accepted() {
 /// A record of `kind` with a correct id, as another stage would write it.
 fn record(kind: &str, data: serde_json::Value) -> serde_json::Value {
     let src = Default::default();
-    let id = qa_shared::envelope::compute_id(kind, 1, &[], &src, &data).unwrap();
+    let id = qa_records::envelope::compute_id(kind, 1, &[], &src, &data).unwrap();
     serde_json::json!({"kind": kind, "v": 1, "id": id, "by": "test", "from": [], "src": {}, "data": data})
 }
 
@@ -301,5 +301,5 @@ fn a_subcommand_is_required() {
 fn man_page_matches_help() {
     use qa_manifest::cli;
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../man/qa-manifest.1");
-    qa_shared::man::assert_current(&path, cli::command(), cli::EXAMPLES, cli::EXIT_STATUS);
+    qa_cli::man::assert_current(&path, cli::command(), cli::EXAMPLES, cli::EXIT_STATUS);
 }

@@ -84,8 +84,8 @@ fn finish(children: Vec<Child>) -> Vec<(Option<i32>, String)> {
 }
 
 /// The manifest as qa-intent's parser reads it.
-fn parsed(repo: &Repo) -> qa_shared::manifest::Manifest {
-    qa_shared::manifest::load(&manifest_path(repo))
+fn parsed(repo: &Repo) -> qa_team_manifest::Manifest {
+    qa_team_manifest::load(&manifest_path(repo))
         .expect("the manifest parses")
         .expect("the manifest exists")
 }

@@ -1,8 +1,8 @@
 //! qa-profile's flags, help text and man-page sections.
 
 use clap::{CommandFactory, Parser};
-use qa_shared::cli::{after_help, Example};
-use qa_shared::Exit;
+use qa_cli::{after_help, Example};
+use qa_records::Exit;
 use std::path::PathBuf;
 
 /// Validate a QA host profile and print its normalized form.

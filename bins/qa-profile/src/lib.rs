@@ -16,11 +16,11 @@ use std::io::Write;
 use std::path::Path;
 
 use anyhow::Context as _;
-use qa_shared::envelope::Src;
-use qa_shared::exit::{failure, Exit};
-use qa_shared::hash::sha256_hex;
-use qa_shared::output::RecordWriter;
-use qa_shared::{Kind, Record};
+use qa_records::envelope::Src;
+use qa_records::exit::{failure, Exit};
+use qa_records::hash::sha256_hex;
+use qa_records::output::RecordWriter;
+use qa_records::{Kind, Record};
 use serde_json::Value;
 
 pub use findings::{Finding, Findings};
@@ -115,7 +115,7 @@ pub fn report_ndjson<W: Write>(
         writeln!(stderr, "warning: {warning}")?;
     }
     if let Some((source, reader)) = input {
-        qa_shared::ndjson::forward(&source, reader, out)?;
+        qa_records::ndjson::forward(&source, reader, out)?;
     }
     out.write(&record)?;
     Ok(Exit::Success)

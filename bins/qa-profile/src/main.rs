@@ -1,9 +1,9 @@
 use qa_profile::cli;
-use qa_shared::exit;
-use qa_shared::output::RecordWriter;
+use qa_records::exit;
+use qa_records::output::RecordWriter;
 
 fn main() -> std::process::ExitCode {
-    let args: cli::Args = match qa_shared::cli::parse(cli::command()) {
+    let args: cli::Args = match qa_cli::parse(cli::command()) {
         Ok(a) => a,
         Err(code) => return code,
     };
@@ -14,13 +14,13 @@ fn main() -> std::process::ExitCode {
             let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
             let code = qa_profile::report(&args.profile, &checked, &mut stdout, &mut stderr)?;
             std::io::Write::flush(&mut stdout)
-                .map_err(|e| qa_shared::output::write_failed("stdout", e))?;
+                .map_err(|e| qa_records::output::write_failed("stdout", e))?;
             return Ok(code);
         }
         let input = args
             .input
             .as_deref()
-            .map(qa_shared::ndjson::open)
+            .map(qa_records::ndjson::open)
             .transpose()?;
         let mut out = RecordWriter::stdout();
         let code = qa_profile::report_ndjson(

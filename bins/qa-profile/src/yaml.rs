@@ -4,8 +4,8 @@
 
 use std::path::Path;
 
-use qa_shared::exit::{failure, Exit};
-use qa_shared::regular_file::{self, Refusal, Symlinks};
+use qa_records::exit::{failure, Exit};
+use qa_records::regular_file::{self, Refusal, Symlinks};
 use serde_json::Value;
 use serde_saphyr::options::DuplicateKeyPolicy;
 

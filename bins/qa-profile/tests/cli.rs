@@ -162,7 +162,7 @@ fn ndjson_emits_one_schema_valid_profile_record_resting_on_the_file() {
     let bytes = std::fs::read(fixture("golden.yaml")).unwrap();
     assert_eq!(
         record["src"]["profile.sha256"],
-        qa_shared::hash::sha256_hex(&bytes)
+        qa_records::hash::sha256_hex(&bytes)
     );
     let json: serde_json::Value =
         serde_json::from_slice(&run_on(&fixture("golden.yaml"), &[]).stdout).unwrap();
@@ -232,5 +232,5 @@ fn a_missing_in_stream_exits_66() {
 fn man_page_matches_help() {
     use qa_profile::cli;
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../man/qa-profile.1");
-    qa_shared::man::assert_current(&path, cli::command(), cli::EXAMPLES, cli::EXIT_STATUS);
+    qa_cli::man::assert_current(&path, cli::command(), cli::EXAMPLES, cli::EXIT_STATUS);
 }

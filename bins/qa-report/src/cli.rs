@@ -2,8 +2,8 @@
 
 use crate::render::Format;
 use clap::{CommandFactory, Parser};
-use qa_shared::cli::{after_help, Example};
-use qa_shared::Exit;
+use qa_cli::{after_help, Example};
+use qa_records::Exit;
 use std::path::PathBuf;
 
 /// Verify a qapipe NDJSON stream and report the change it describes.
@@ -139,7 +139,7 @@ pub struct Args {
 
     /// The permission flags every stage accepts; this stage needs none of them.
     #[command(flatten)]
-    pub pipeline: qa_shared::cli::PipelineFlags,
+    pub pipeline: qa_cli::PipelineFlags,
 }
 
 pub const EXAMPLES: &[Example] = &[

@@ -5,8 +5,8 @@
 use crate::model::{IntentView, Report, ScenarioView};
 use crate::plain::one_line;
 use crate::sarif::rule_id;
-use qa_shared::change::Decision;
-use qa_shared::hash::sha256_hex;
+use qa_records::change::Decision;
+use qa_records::hash::sha256_hex;
 use serde::Serialize;
 use std::collections::HashMap;
 

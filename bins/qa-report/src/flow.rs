@@ -2,7 +2,7 @@
 //! (the change flow) nor a `plan` record (the acceptance flow) is never a pass, and one
 //! that ends inside its flow names the stages that left no records.
 
-use qa_shared::{Envelope, Kind};
+use qa_records::{Envelope, Kind};
 use std::collections::BTreeMap;
 
 /// The two flows a report is made of.
@@ -132,7 +132,7 @@ pub fn ends_early(missing: &[&str]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use qa_shared::envelope::{Record, Src};
+    use qa_records::envelope::{Record, Src};
     use serde_json::json;
 
     fn stages(kinds: &[(Kind, serde_json::Value)]) -> Stages {

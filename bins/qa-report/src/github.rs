@@ -3,7 +3,7 @@
 
 use crate::model::Report;
 use crate::plain::hidden;
-use qa_shared::change::Decision;
+use qa_records::change::Decision;
 use std::fmt::Write as _;
 
 /// One workflow command per line, ending with a newline.

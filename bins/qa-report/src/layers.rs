@@ -2,7 +2,7 @@
 //! what a person must still do (manual contracts), and which diagnostics to surface.
 
 use crate::model::{IntentView, Report, ScenarioView, Severity};
-use qa_shared::change::{Action, Command};
+use qa_records::change::{Action, Command};
 
 /// One repository command and the scenarios its routes send to it.
 pub struct CommandGroup<'a> {

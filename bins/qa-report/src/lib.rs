@@ -27,8 +27,8 @@ pub mod verify;
 pub const BY: &str = concat!("qa-report/", env!("CARGO_PKG_VERSION"));
 
 /// The error a run stopped by `signal` while reading `source` ends with: no report.
-pub fn verdict_of_signal(signal: qa_shared::Exit, source: &str) -> anyhow::Error {
-    qa_shared::exit::failure(
+pub fn verdict_of_signal(signal: qa_records::Exit, source: &str) -> anyhow::Error {
+    qa_records::exit::failure(
         signal,
         format!(
             "{} received while reading {source}: stopped, no report written",

@@ -1,15 +1,15 @@
 use anyhow::Context as _;
+use qa_records::exit::{self, failure, Exit};
 use qa_report::acceptance::{self, status, Run, Settings};
 use qa_report::flow::{self, Flow};
 use qa_report::out::Saved;
 use qa_report::reading::{self, Input, Models};
 use qa_report::verdict_of_signal;
 use qa_report::{cli, render};
-use qa_shared::exit::{self, failure, Exit};
 use std::io::{IsTerminal as _, Write as _};
 
 fn main() -> std::process::ExitCode {
-    let args: cli::Args = match qa_shared::cli::parse(cli::command()) {
+    let args: cli::Args = match qa_cli::parse(cli::command()) {
         Ok(a) => a,
         Err(code) => return code,
     };
@@ -38,7 +38,7 @@ fn run(args: cli::Args) -> anyhow::Result<Exit> {
         ));
     }
     // Every read can then end on SIGINT/SIGTERM, whatever stdin is.
-    qa_shared::cancel::install().context("installing the signal handlers")?;
+    qa_records::cancel::install().context("installing the signal handlers")?;
     if args.acceptance {
         let (rendered, exit) = acceptance::run(&Run {
             input: &args.input,
@@ -99,7 +99,7 @@ fn run(args: cli::Args) -> anyhow::Result<Exit> {
                 input.take_saved(),
                 &Settings {
                     format: args.format,
-                    stamp: qa_shared::clock::compact(),
+                    stamp: qa_records::clock::compact(),
                     started,
                     interrupted: None,
                 },

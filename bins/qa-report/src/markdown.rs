@@ -6,8 +6,8 @@ use crate::layers;
 use crate::model::{evidence_ref, label, receipt_label, DiagView, Report, ScenarioView, Work};
 use crate::plain::one_line;
 use crate::text::short;
-use qa_shared::change::Command;
-use qa_shared::untrusted::MARKER;
+use qa_records::change::Command;
+use qa_records::untrusted::MARKER;
 use std::fmt::Write as _;
 
 /// The whole markdown report, ending with a newline.

@@ -2,15 +2,15 @@
 //! routes, traces and drafts, every source-derived string cleaned by one `Boundary`.
 
 use crate::reach::{Graph, Reach};
-use qa_shared::change::{
+use qa_records::change::{
     ActionKind, CapabilityData, Decision, DraftData, Evidence, IntentData, Priority, RangeView,
     Receipt, RouteData, ScenarioData, TraceData,
 };
-use qa_shared::execution::{ExecutionData, ExecutionStatus};
-use qa_shared::exit::{failure, Exit};
-use qa_shared::graph::{EdgeData, NodeData};
-use qa_shared::untrusted::{self, Boundary};
-use qa_shared::{Envelope, Kind};
+use qa_records::execution::{ExecutionData, ExecutionStatus};
+use qa_records::exit::{failure, Exit};
+use qa_records::graph::{EdgeData, NodeData};
+use qa_records::untrusted::{self, Boundary};
+use qa_records::{Envelope, Kind};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 
@@ -300,7 +300,7 @@ impl ScenarioView {
 
     /// Located direct and supporting evidence (`file`, `line`), the lines a finding points at.
     pub fn locations(&self) -> Vec<(&str, u32)> {
-        use qa_shared::change::Relation;
+        use qa_records::change::Relation;
         let mut out: Vec<(&str, u32)> = Vec::new();
         for e in &self.data.evidence {
             let located = e.line > 0 && !e.file.is_empty();
@@ -651,7 +651,7 @@ fn summary(c: &Counts) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use qa_shared::change::Relation;
+    use qa_records::change::Relation;
 
     fn at(file: &str, line: u32) -> Evidence {
         Evidence {

@@ -4,8 +4,8 @@
 //! records.ndjson only when a report is made; otherwise no folder is left behind.
 
 use anyhow::Context as _;
-use qa_shared::exit::{failure, Exit};
-use qa_shared::hash::hex;
+use qa_records::exit::{failure, Exit};
+use qa_records::hash::hex;
 use sha2::{Digest as _, Sha256};
 use std::fs::{self, DirBuilder, File, OpenOptions};
 use std::io::{self, BufWriter, Write as _};

@@ -6,8 +6,8 @@
 //! Impact travels against an edge's arrow (an edge points from the dependant to what it
 //! depends on), along the edges the change's impact travelled (`impact: propagated`).
 
-use qa_shared::graph::{EdgeData, Impact, NodeData, NodeKind};
-use qa_shared::untrusted::{neutralize, Boundary};
+use qa_records::graph::{EdgeData, Impact, NodeData, NodeKind};
+use qa_records::untrusted::{neutralize, Boundary};
 use std::collections::{BTreeSet, HashMap};
 
 /// The behavior graph a stream carries.
@@ -133,8 +133,8 @@ impl Graph {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use qa_shared::change::Confidence;
-    use qa_shared::graph::{EdgeKind, Support};
+    use qa_records::change::Confidence;
+    use qa_records::graph::{EdgeKind, Support};
 
     fn node(kind: NodeKind, name: &str) -> NodeData {
         NodeData {

@@ -7,9 +7,9 @@ use crate::flow::Stages;
 use crate::model::{Builder as ChangeBuilder, Report};
 use crate::out::Saved;
 use crate::verify::{Summary, Verifier};
-use qa_shared::exit::{failure, Exit};
-use qa_shared::ndjson::{self, Accept, LineReader, ReadError};
-use qa_shared::Envelope;
+use qa_records::exit::{failure, Exit};
+use qa_records::ndjson::{self, Accept, LineReader, ReadError};
+use qa_records::Envelope;
 use std::io::BufRead;
 use std::path::Path;
 use std::time::Duration;
@@ -161,6 +161,6 @@ pub fn pass(
         change: change.finish(ChangeBuilder::finish),
         acceptance: acceptance.finish(AcceptanceBuilder::finish),
         // A signal during the grace period counts even when the stream then ended.
-        interrupted: interrupted.or_else(qa_shared::cancel::requested),
+        interrupted: interrupted.or_else(qa_records::cancel::requested),
     })
 }

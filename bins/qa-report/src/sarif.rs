@@ -4,7 +4,7 @@
 
 use crate::model::{label, IntentView, Report, ScenarioView};
 use crate::plain::one_line;
-use qa_shared::change::{Decision, ScenarioKind};
+use qa_records::change::{Decision, ScenarioKind};
 use serde::Serialize;
 use serde_json::{json, Value};
 

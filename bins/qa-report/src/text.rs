@@ -4,8 +4,8 @@
 use crate::layers;
 use crate::model::{evidence_ref, label, receipt_label, DiagView, Report, ScenarioView, Work};
 use crate::plain::one_line;
-use qa_shared::change::Command;
-use qa_shared::untrusted::MARKER;
+use qa_records::change::Command;
+use qa_records::untrusted::MARKER;
 use std::fmt::Write as _;
 
 /// The whole text report, ending with a newline.

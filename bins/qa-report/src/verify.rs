@@ -1,7 +1,7 @@
 //! Stream verification: envelope shape, recomputed ids, and `from` ids seen earlier.
 
-use qa_shared::envelope::Envelope;
-use qa_shared::ndjson::DEFAULT_MAX_LINE as MAX_LINE;
+use qa_records::envelope::Envelope;
+use qa_records::ndjson::DEFAULT_MAX_LINE as MAX_LINE;
 use std::collections::{BTreeMap, HashSet};
 use std::fmt;
 

@@ -7,7 +7,7 @@ mod common;
 
 use common::acceptance::passing;
 use common::{qa_report, Stream};
-use qa_shared::acceptance::{CheckDecision, ObservationStatus as O, SourceKind, TargetStatus};
+use qa_records::acceptance::{CheckDecision, ObservationStatus as O, SourceKind, TargetStatus};
 use serde_json::Value;
 
 /// The JSON report of a saved acceptance stream, and qa-report's exit code.

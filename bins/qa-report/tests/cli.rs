@@ -22,5 +22,5 @@ fn help_shows_examples_and_exit_status() {
 fn man_page_matches_help() {
     use qa_report::cli;
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../man/qa-report.1");
-    qa_shared::man::assert_current(&path, cli::command(), cli::EXAMPLES, cli::EXIT_STATUS);
+    qa_cli::man::assert_current(&path, cli::command(), cli::EXAMPLES, cli::EXIT_STATUS);
 }

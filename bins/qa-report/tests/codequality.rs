@@ -5,7 +5,7 @@
 mod common;
 
 use common::{at, qa_report, rendered, sample, Stream};
-use qa_shared::change::{ActionKind, Decision, Relation, ScenarioKind};
+use qa_records::change::{ActionKind, Decision, Relation, ScenarioKind};
 use serde_json::Value;
 
 fn issues(stream: &[u8]) -> Vec<Value> {

@@ -6,8 +6,8 @@
 mod common;
 
 use common::{pos, qa_report, ran, rendered, sample, Sample};
-use qa_shared::execution::{BlockedReason, Changed, ExecutionData, ExecutionStatus};
-use qa_shared::untrusted::MARKER;
+use qa_records::execution::{BlockedReason, Changed, ExecutionData, ExecutionStatus};
+use qa_records::untrusted::MARKER;
 use serde_json::Value;
 
 /// The sample with one execution for its required scenario.

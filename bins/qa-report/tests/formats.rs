@@ -4,7 +4,7 @@
 mod common;
 
 use common::{at, cargo, pos, rendered, sample, Stream};
-use qa_shared::change::{ActionKind, CommandScope, Decision, Relation, ScenarioKind};
+use qa_records::change::{ActionKind, CommandScope, Decision, Relation, ScenarioKind};
 use serde_json::Value;
 
 fn render(format: &str) -> String {

@@ -5,9 +5,9 @@
 mod common;
 
 use common::{at, qa_report, Stream};
-use qa_shared::acceptance::{ObservationStatus, SourceKind};
-use qa_shared::change::{ActionKind, Decision, Relation, ScenarioKind};
-use qa_shared::untrusted::is_hidden;
+use qa_records::acceptance::{ObservationStatus, SourceKind};
+use qa_records::change::{ActionKind, Decision, Relation, ScenarioKind};
+use qa_records::untrusted::is_hidden;
 use std::fs;
 
 const FORMATS: [&str; 6] = ["text", "markdown", "json", "sarif", "github", "agent"];

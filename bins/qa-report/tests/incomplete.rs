@@ -6,8 +6,8 @@ mod common;
 
 use common::acceptance::passing;
 use common::{qa_report, sample, Stream};
-use qa_shared::acceptance::SourceKind;
-use qa_shared::change::{ActionKind, Decision, ScenarioKind};
+use qa_records::acceptance::SourceKind;
+use qa_records::change::{ActionKind, Decision, ScenarioKind};
 use serde_json::Value;
 use std::fs;
 use std::process::{Command, Output, Stdio};
@@ -68,8 +68,8 @@ fn an_empty_stream_into_an_existing_out_folder_adds_nothing_to_it() {
 fn a_stream_without_range_or_plan_names_what_it_holds_and_exits_2() {
     let mut s = Stream::default();
     s.capability(
-        qa_shared::change::CapabilityName::ChangeIntent,
-        qa_shared::change::CapabilityStatus::NotApplicable,
+        qa_records::change::CapabilityName::ChangeIntent,
+        qa_records::change::CapabilityStatus::NotApplicable,
     );
     for format in FORMATS {
         let out = qa_report(&s.bytes(), &["--format", format]);

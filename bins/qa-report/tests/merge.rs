@@ -70,7 +70,7 @@ fn a_file_listed_in_sha256sums_but_gone_is_65_naming_it() {
 fn a_sha256sums_without_the_records_is_65() {
     let dir = tempfile::tempdir().unwrap();
     fs::write(dir.path().join("report.md"), "# report\n").unwrap();
-    let sha = qa_shared::hash::sha256_hex(b"# report\n");
+    let sha = qa_records::hash::sha256_hex(b"# report\n");
     fs::write(dir.path().join("SHA256SUMS"), format!("{sha}  report.md\n")).unwrap();
     assert_refused(dir.path(), 65, "does not list records.ndjson");
 }

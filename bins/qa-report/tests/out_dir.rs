@@ -4,7 +4,7 @@
 mod common;
 
 use common::{mode, names, qa_report, rendered, sample};
-use qa_shared::hash::sha256_hex;
+use qa_records::hash::sha256_hex;
 use std::fs;
 use std::os::unix::fs::PermissionsExt as _;
 

@@ -4,9 +4,9 @@
 mod common;
 
 use common::{pos, qa_report, ran, rendered, sample, Stream};
-use qa_shared::change::{ActionKind, Decision, Relation, ScenarioKind};
-use qa_shared::execution::ExecutionStatus;
-use qa_shared::Kind;
+use qa_records::change::{ActionKind, Decision, Relation, ScenarioKind};
+use qa_records::execution::ExecutionStatus;
+use qa_records::Kind;
 use serde_json::json;
 
 fn text() -> String {
@@ -193,7 +193,7 @@ fn unknown_kinds_are_counted_not_an_error() {
     let mut r = s.records.pop().unwrap();
     r.kind = "x-team-note".into();
     let data: serde_json::Value = serde_json::from_str(r.data.get()).unwrap();
-    r.id = qa_shared::envelope::compute_id(&r.kind, r.v, &r.from, &r.src, &data).unwrap();
+    r.id = qa_records::envelope::compute_id(&r.kind, r.v, &r.from, &r.src, &data).unwrap();
     s.records.push(r);
     let json: serde_json::Value =
         serde_json::from_str(&rendered(&s.whole(), &["--format", "json"])).unwrap();

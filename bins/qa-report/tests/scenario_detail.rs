@@ -4,9 +4,9 @@
 mod common;
 
 use common::{at, pos, rendered, sample, scenario_data, Stream};
-use qa_shared::change::{ActionKind, Decision, Evidence, Priority, Relation, ScenarioKind};
-use qa_shared::graph::{EdgeKind, Impact, NodeKind};
-use qa_shared::untrusted::MARKER;
+use qa_records::change::{ActionKind, Decision, Evidence, Priority, Relation, ScenarioKind};
+use qa_records::graph::{EdgeKind, Impact, NodeKind};
+use qa_records::untrusted::MARKER;
 
 fn text(s: &Stream) -> String {
     rendered(&s.whole(), &[])

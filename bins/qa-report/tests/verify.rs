@@ -1,7 +1,7 @@
 //! qa-report --verify: envelopes, recomputed ids, `from` chains, and clear failures.
 
-use qa_shared::envelope::{Record, Src};
-use qa_shared::Kind;
+use qa_records::envelope::{Record, Src};
+use qa_records::Kind;
 use serde_json::json;
 use std::process::Output;
 
@@ -147,7 +147,7 @@ fn unknown_kinds_are_verified_like_any_other() {
     let mut r = record(Kind::Diag, vec![], json!({"x": 1}));
     r.kind = "x-team-note".into();
     let data: serde_json::Value = serde_json::from_str(r.data.get()).unwrap();
-    r.id = qa_shared::envelope::compute_id(&r.kind, r.v, &r.from, &r.src, &data).unwrap();
+    r.id = qa_records::envelope::compute_id(&r.kind, r.v, &r.from, &r.src, &data).unwrap();
     let out = verify(&lines(&[r]), &[]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(stderr(&out).contains("x-team-note 1"));

@@ -4,7 +4,7 @@
 use crate::commands::{Candidate, Runner};
 use crate::installed::{self, Installed};
 use crate::tree::{shown, Reader};
-use qa_shared::change::{Action, ActionKind, Priority, Risk, RouteData};
+use qa_records::change::{Action, ActionKind, Priority, Risk, RouteData};
 
 /// Every route's action needs a person or an explicit flag before anything happens.
 const APPROVAL: &str = "required";
@@ -128,7 +128,7 @@ fn files_named(files: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use qa_shared::change::CommandScope;
+    use qa_records::change::CommandScope;
 
     fn command(runner: Runner, run: &str, dir: &str) -> Candidate {
         Candidate::new(runner, run.into(), dir, CommandScope::Package, "x")

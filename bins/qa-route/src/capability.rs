@@ -1,8 +1,8 @@
 //! Capability receipts: one per reasoning stage, saying how far this run could go and
 //! what was missing.
 
-use qa_shared::change::{CapabilityData, CapabilityName, CapabilityStatus, Confidence, Depth};
-use qa_shared::graph::Support;
+use qa_records::change::{CapabilityData, CapabilityName, CapabilityStatus, Confidence, Depth};
+use qa_records::graph::Support;
 
 /// What an intent contributes to the change-intent receipt.
 #[derive(Debug, Clone, Copy)]

@@ -1,8 +1,10 @@
 //! Check routing (acceptance flow): each `check.spec` becomes runnable, blocked (a
 //! permission flag it needs was not given) or unsupported, with its `run-check` action.
 
-use qa_shared::acceptance::{CheckDecision, CheckRouteData, CheckSpecData, TargetKind, TargetSpec};
-use qa_shared::change::{Action, ActionKind, Risk};
+use qa_records::acceptance::{
+    CheckDecision, CheckRouteData, CheckSpecData, TargetKind, TargetSpec,
+};
+use qa_records::change::{Action, ActionKind, Risk};
 use std::collections::HashMap;
 
 /// The flag an http check needs, on qa-route (to route it runnable) and on qa-check.

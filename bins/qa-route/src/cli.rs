@@ -1,8 +1,8 @@
 //! qa-route's flags, help text and man-page sections.
 
 use clap::{CommandFactory, Parser};
-use qa_shared::cli::{after_help, Example};
-use qa_shared::Exit;
+use qa_cli::{after_help, Example};
+use qa_records::Exit;
 use std::path::PathBuf;
 
 /// Route QA scenarios to evidence decisions and the repository's own validation commands,
@@ -55,7 +55,7 @@ pub struct Args {
     /// The permission flags every stage accepts. --allow-network and --allow-tool-calls
     /// decide whether a check is routed runnable or blocked; the others change nothing here.
     #[command(flatten)]
-    pub pipeline: qa_shared::cli::PipelineFlags,
+    pub pipeline: qa_cli::PipelineFlags,
 }
 
 pub const EXAMPLES: &[Example] = &[

@@ -13,9 +13,9 @@ pub mod routing;
 pub mod stage;
 
 // Command discovery is shared with `qa-check --exec`, which re-discovers the candidates
-// before it runs one: it lives in qa-shared, under the names qa-route has always used.
-pub use qa_shared::validation as commands;
-pub use qa_shared::validation::{path, sections, targets, tree};
+// before it runs one: it lives in qa-commands, under the names qa-route has always used.
+pub use qa_commands as commands;
+pub use qa_commands::{path, sections, targets, tree};
 
 /// The `by` value of every record this stage writes.
 pub const BY: &str = concat!("qa-route/", env!("CARGO_PKG_VERSION"));

@@ -1,11 +1,11 @@
+use qa_records::exit::{self, Exit};
+use qa_records::output::RecordWriter;
 use qa_route::checks::Permissions;
 use qa_route::path::SearchPath;
 use qa_route::{cli, stage};
-use qa_shared::exit::{self, Exit};
-use qa_shared::output::RecordWriter;
 
 fn main() -> std::process::ExitCode {
-    let args: cli::Args = match qa_shared::cli::parse(cli::command()) {
+    let args: cli::Args = match qa_cli::parse(cli::command()) {
         Ok(a) => a,
         Err(code) => return code,
     };
@@ -18,7 +18,7 @@ fn main() -> std::process::ExitCode {
             },
         };
         let mut out = RecordWriter::stdout();
-        let (source, input) = qa_shared::ndjson::open(&args.input)?;
+        let (source, input) = qa_records::ndjson::open(&args.input)?;
         stage::run(&opts, &SearchPath::from_env(), &source, input, &mut out)?;
         out.finish()?;
         Ok(Exit::Success)

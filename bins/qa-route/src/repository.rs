@@ -1,7 +1,7 @@
 //! The repository routes are read from: it must hold the change stream's head commit,
 //! or its build files describe another change than the one routed.
 
-use qa_shared::change::RangeView;
+use qa_records::change::RangeView;
 use std::path::Path;
 
 /// Ok when `repo` is a git repository holding `range`'s head commit; the one-line exit-66

@@ -1,7 +1,7 @@
 //! The route decision of a scenario: required, recommended or review-only, from its
 //! priority and how much of its evidence is a located changed line.
 
-use qa_shared::change::{Decision, EvidenceCounts, Priority, Relation, ScenarioData};
+use qa_records::change::{Decision, EvidenceCounts, Priority, Relation, ScenarioData};
 
 /// A decision with the counts behind it and the sentence that says why.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -82,7 +82,7 @@ pub fn judge(scenario: &ScenarioData) -> Judgment {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use qa_shared::change::{Authority, Evidence, Focus, ScenarioKind, TestClass};
+    use qa_records::change::{Authority, Evidence, Focus, ScenarioKind, TestClass};
 
     fn scenario(priority: Priority, evidence: &[(u32, Relation)]) -> ScenarioData {
         ScenarioData {

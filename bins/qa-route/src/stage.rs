@@ -11,17 +11,17 @@ use crate::routing;
 use crate::targets::{IntentFiles, Skipped, Targets};
 use crate::tree::Tree;
 use crate::BY;
-use qa_shared::acceptance::{CheckSpecData, TargetSpec};
-use qa_shared::change::{
+use qa_records::acceptance::{CheckSpecData, TargetSpec};
+use qa_records::change::{
     CapabilityData, CommandPurpose, CommandScope, Decision, IntentData, RangeView, RouteData,
     ScenarioData,
 };
-use qa_shared::diag::{Diag, Severity};
-use qa_shared::envelope::Src;
-use qa_shared::graph::{Impact, NodeData, Support};
-use qa_shared::ndjson::{data_of, forward_each};
-use qa_shared::output::RecordWriter;
-use qa_shared::{Kind, Record};
+use qa_records::diag::{Diag, Severity};
+use qa_records::envelope::Src;
+use qa_records::graph::{Impact, NodeData, Support};
+use qa_records::ndjson::{data_of, forward_each};
+use qa_records::output::RecordWriter;
+use qa_records::{Kind, Record};
 use std::collections::HashMap;
 use std::io::{BufRead, Write};
 use std::path::PathBuf;

@@ -5,12 +5,12 @@
 mod common;
 
 use common::*;
-use qa_shared::acceptance::{
+use qa_records::acceptance::{
     CheckSpecData, CriterionData, PlanData, Source, SourceKind, TargetKind, TargetSpec,
 };
-use qa_shared::change::{Confidence, Priority, Relation};
-use qa_shared::envelope::Src;
-use qa_shared::{Kind, Record};
+use qa_records::change::{Confidence, Priority, Relation};
+use qa_records::envelope::Src;
+use qa_records::{Kind, Record};
 use serde_json::{json, Value};
 
 /// A plan's records as qa-intent --plan writes them: plan, target.spec, one criterion,

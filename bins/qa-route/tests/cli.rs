@@ -4,7 +4,7 @@
 mod common;
 
 use common::{intent, ndjson, qa_route, scenario, Stubs, Tree};
-use qa_shared::change::{Confidence, Priority, Relation};
+use qa_records::change::{Confidence, Priority, Relation};
 use std::path::Path;
 
 #[test]
@@ -27,7 +27,7 @@ fn help_shows_examples_and_exit_status() {
 fn man_page_matches_help() {
     use qa_route::cli;
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../man/qa-route.1");
-    qa_shared::man::assert_current(&path, cli::command(), cli::EXAMPLES, cli::EXIT_STATUS);
+    qa_cli::man::assert_current(&path, cli::command(), cli::EXAMPLES, cli::EXIT_STATUS);
 }
 
 #[test]

@@ -6,8 +6,8 @@
 mod common;
 
 use common::*;
-use qa_shared::change::{Confidence, Priority, Relation};
-use qa_shared::hash::sha256_hex;
+use qa_records::change::{Confidence, Priority, Relation};
+use qa_records::hash::sha256_hex;
 
 const CARGO_ROOT: &str = "[workspace]\nmembers = [\"crates/*\"]\n";
 const ALPHA: &str = "[package]\nname = \"alpha\"\nversion = \"0.1.0\"\n";

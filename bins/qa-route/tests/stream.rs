@@ -4,8 +4,8 @@
 mod common;
 
 use common::*;
-use qa_shared::change::{Confidence, Priority, Relation};
-use qa_shared::Record;
+use qa_records::change::{Confidence, Priority, Relation};
+use qa_records::Record;
 use serde_json::Value;
 
 const UNKNOWN: &str = r#"{"kind":"x-note",  "v":3,"id":"sha256:0000000000000000000000000000000000000000000000000000000000000000","by":"x","from":[],"src":{},"data":{"b":1, "a":2}}"#;
@@ -259,11 +259,11 @@ fn a_malformed_line_is_exit_65_naming_the_line() {
 #[test]
 fn scenario_data_that_does_not_parse_is_exit_65_naming_line_and_kind() {
     let tree = rust_repo();
-    let bad = qa_shared::Record::new(
-        qa_shared::Kind::Scenario,
+    let bad = qa_records::Record::new(
+        qa_records::Kind::Scenario,
         "test/0",
         vec![],
-        qa_shared::envelope::Src::new(),
+        qa_records::envelope::Src::new(),
         serde_json::json!({"title": "no intent"}),
     )
     .unwrap();

@@ -1,8 +1,8 @@
 //! qa-trace's flags, help text and man-page sections.
 
 use clap::{CommandFactory, Parser};
-use qa_shared::cli::{after_help, Example};
-use qa_shared::Exit;
+use qa_cli::{after_help, Example};
+use qa_records::Exit;
 use std::path::PathBuf;
 
 use crate::{DraftFormat, DraftOptions};
@@ -58,7 +58,7 @@ pub struct Args {
 
     /// The permission flags every stage accepts; this stage needs none of them.
     #[command(flatten)]
-    pub pipeline: qa_shared::cli::PipelineFlags,
+    pub pipeline: qa_cli::PipelineFlags,
 }
 
 impl Args {

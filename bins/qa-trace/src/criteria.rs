@@ -1,11 +1,11 @@
 //! The trace of one acceptance criterion: its source -> each check with its route
 //! decision -> each check's observation, and whether that chain is complete.
 
-use qa_shared::acceptance::{
+use qa_records::acceptance::{
     CheckDecision, CheckRouteData, CheckSpecData, CriterionData, ObservationData,
     ObservationStatus, SourceKind,
 };
-use qa_shared::change::{
+use qa_records::change::{
     Authority, ExecutionState, TestClass, TraceData, TraceState, TraceStep, TraceStepKind,
 };
 
@@ -189,7 +189,7 @@ fn observation_step(link: &CheckLinks<'_>) -> TraceStep {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use qa_shared::acceptance::{ObservationEvidence, Source};
+    use qa_records::acceptance::{ObservationEvidence, Source};
 
     fn id(c: char) -> String {
         format!("sha256:{}", c.to_string().repeat(64))

@@ -1,10 +1,12 @@
 //! Manual test drafts and their compile receipts: which steps and assertions map to
 //! located evidence.
 
-use qa_shared::change::{Decision, DraftData, DraftItem, Relation, RouteData, ScenarioData, Stage};
+use qa_records::change::{
+    Decision, DraftData, DraftItem, Relation, RouteData, ScenarioData, Stage,
+};
 
 use crate::reading::Read;
-use qa_shared::steps::Step;
+use qa_records::steps::Step;
 
 /// A manual draft of `scenario`. A step maps when a located line supports its stage; an
 /// assertion maps when a direct located line proves it and the scenario has no proof gap.
@@ -62,13 +64,13 @@ pub fn manual(scenario: &Read<ScenarioData>, route: &Read<RouteData>) -> DraftDa
     );
     gaps.extend(s.proof_gap.clone());
     let receipt = if route.data.decision == Decision::ReviewOnly {
-        qa_shared::change::Receipt::ReviewOnly
+        qa_records::change::Receipt::ReviewOnly
     } else if mapped == total && !assertions.is_empty() {
-        qa_shared::change::Receipt::Compiled
+        qa_records::change::Receipt::Compiled
     } else if mapped == 0 {
-        qa_shared::change::Receipt::NotCompiled
+        qa_records::change::Receipt::NotCompiled
     } else {
-        qa_shared::change::Receipt::Partial
+        qa_records::change::Receipt::Partial
     };
     DraftData {
         subject: scenario.id.clone(),
@@ -112,7 +114,7 @@ fn quoted_line(assertion: &str, s: &ScenarioData) -> Option<String> {
 
 /// The lifecycle stage a step names.
 fn step_stage(text: &str) -> Option<Stage> {
-    Some(match qa_shared::steps::parse(text) {
+    Some(match qa_records::steps::parse(text) {
         Step::Trigger(_) => Stage::Trigger,
         Step::Given(_) => Stage::Condition,
         Step::Action(_) => Stage::Action,
@@ -125,10 +127,10 @@ fn step_stage(text: &str) -> Option<Stage> {
 mod tests {
     use super::*;
     use crate::fixtures::{evidence, route, scenario};
-    use qa_shared::change::{Receipt, Relation::*};
-    use qa_shared::steps::{action, given};
+    use qa_records::change::{Receipt, Relation::*};
+    use qa_records::steps::{action, given};
 
-    fn located() -> Vec<qa_shared::change::Evidence> {
+    fn located() -> Vec<qa_records::change::Evidence> {
         vec![
             evidence(
                 "src/refund.ts",

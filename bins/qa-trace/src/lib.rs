@@ -12,9 +12,9 @@ use std::io::{BufRead, Write};
 use std::path::PathBuf;
 
 use anyhow::Result;
-use qa_shared::envelope::Src;
-use qa_shared::output::RecordWriter;
-use qa_shared::{Kind, Record};
+use qa_records::envelope::Src;
+use qa_records::output::RecordWriter;
+use qa_records::{Kind, Record};
 
 /// The `by` value of every record this stage writes.
 pub const BY: &str = concat!("qa-trace/", env!("CARGO_PKG_VERSION"));
@@ -56,7 +56,7 @@ pub fn run<R: BufRead, W: Write>(
     let mut seen = reading::Seen::default();
     let mut lines = playwright::sources::ChangedLines::default();
     let playwright = drafts.format == Some(DraftFormat::Playwright);
-    qa_shared::ndjson::forward_each(source, input, out, |line, envelope| {
+    qa_records::ndjson::forward_each(source, input, out, |line, envelope| {
         if playwright {
             lines.take(source, line, &envelope)?;
         }
@@ -119,7 +119,7 @@ pub fn run<R: BufRead, W: Write>(
 #[cfg(test)]
 pub(crate) mod fixtures {
     use crate::reading::Read;
-    use qa_shared::change::*;
+    use qa_records::change::*;
 
     pub fn evidence(
         file: &str,

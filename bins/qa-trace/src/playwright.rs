@@ -10,7 +10,7 @@ pub mod sources;
 
 use std::sync::LazyLock;
 
-use qa_shared::change::{
+use qa_records::change::{
     Decision, DraftData, DraftItem, Evidence, Focus, IntentData, Receipt, Relation, RouteData,
     ScenarioData, Stage,
 };
@@ -20,7 +20,7 @@ use serde::Serialize;
 use crate::reading::Read;
 use locators::{js, Locator};
 use openapi::OpenApi;
-use qa_shared::steps::Step;
+use qa_records::steps::Step;
 use sources::ChangedLines;
 
 /// What the structural self-check says about a spec.
@@ -286,7 +286,7 @@ impl<'a> Flow<'a> {
     }
 
     fn step(&mut self, text: &str) -> Item {
-        match qa_shared::steps::parse(text) {
+        match qa_records::steps::parse(text) {
             Step::Trigger(rest) => self.trigger(text, rest),
             Step::Action(name) => {
                 match self.evidence(Stage::Action, &format!("{name} (changed)")) {
@@ -674,7 +674,7 @@ fn mocks(s: &ScenarioData, ctx: Context) -> (Vec<openapi::Mock>, Vec<String>) {
 /// Source text made safe for a one-line comment or title: instruction-like spans removed,
 /// no line breaks.
 fn one_line(text: &str) -> String {
-    qa_shared::untrusted::neutralize(text)
+    qa_records::untrusted::neutralize(text)
         .0
         .chars()
         .map(|c| {

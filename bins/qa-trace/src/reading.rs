@@ -4,10 +4,10 @@
 use std::collections::HashMap;
 
 use anyhow::Result;
-use qa_shared::acceptance::{CheckRouteData, CheckSpecData, CriterionData, ObservationData};
-use qa_shared::change::{IntentData, RouteData, ScenarioData};
-use qa_shared::ndjson::data_of;
-use qa_shared::{Envelope, Kind};
+use qa_records::acceptance::{CheckRouteData, CheckSpecData, CriterionData, ObservationData};
+use qa_records::change::{IntentData, RouteData, ScenarioData};
+use qa_records::ndjson::data_of;
+use qa_records::{Envelope, Kind};
 
 /// A record with its id.
 #[derive(Debug, Clone)]

@@ -1,7 +1,7 @@
 //! The reasoning path of one scenario: diff line -> lifecycle stage -> risk -> route ->
 //! draft -> execution, and whether its links join.
 
-use qa_shared::change::{
+use qa_records::change::{
     ActionKind, Authority, Decision, DraftData, ExecutionState, IntentData, Relation, RouteData,
     ScenarioData, Stage, TraceData, TraceState, TraceStep, TraceStepKind,
 };
@@ -203,7 +203,7 @@ fn stage_name(stage: Stage) -> String {
 mod tests {
     use super::*;
     use crate::fixtures::{evidence, route, scenario};
-    use qa_shared::change::{LifecycleStep, Location, Origin, Relation::*};
+    use qa_records::change::{LifecycleStep, Location, Origin, Relation::*};
 
     fn intent(stage: Stage, file: &str, line: u32) -> Read<IntentData> {
         let json = serde_json::json!({
@@ -231,7 +231,7 @@ mod tests {
 
     fn failure() -> Read<ScenarioData> {
         scenario(
-            &[&qa_shared::steps::given("amount < 0")],
+            &[&qa_records::steps::given("amount < 0")],
             &["amount must be positive"],
             vec![evidence(
                 "src/refund.ts",

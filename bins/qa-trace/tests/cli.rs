@@ -11,5 +11,5 @@ fn help_usage_errors_and_missing_input_follow_the_stage_contract() {
 fn man_page_matches_help() {
     use qa_trace::cli;
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../man/qa-trace.1");
-    qa_shared::man::assert_current(&path, cli::command(), cli::EXAMPLES, cli::EXIT_STATUS);
+    qa_cli::man::assert_current(&path, cli::command(), cli::EXAMPLES, cli::EXIT_STATUS);
 }

@@ -1,9 +1,9 @@
 //! qa-trace on an acceptance stream: one schema-valid trace per criterion, after the
 //! forwarded records, derived from the criterion, its checks, routes and observations.
 
-use qa_shared::acceptance::*;
-use qa_shared::envelope::{Record, Src};
-use qa_shared::Kind;
+use qa_records::acceptance::*;
+use qa_records::envelope::{Record, Src};
+use qa_records::Kind;
 use qa_testkit::{filter, of_kind, Schemas};
 use serde::Serialize;
 

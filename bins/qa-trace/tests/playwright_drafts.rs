@@ -6,9 +6,9 @@
 
 use std::path::{Path, PathBuf};
 
-use qa_shared::envelope::{Record, Src};
-use qa_shared::steps::{action, stored_change, trigger};
-use qa_shared::Kind;
+use qa_records::envelope::{Record, Src};
+use qa_records::steps::{action, stored_change, trigger};
+use qa_records::Kind;
 use qa_testkit::http::{Reply, Server};
 use qa_testkit::{of_kind, peers, Program, Repo};
 use serde_json::{json, Value};

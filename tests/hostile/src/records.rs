@@ -1,7 +1,7 @@
 //! Hostile lines: records with a correct id (so only what the case is about is wrong),
 //! and the malformed lines the cases append to a valid stream.
 
-use qa_shared::envelope::{compute_id, Src};
+use qa_records::envelope::{compute_id, Src};
 use serde_json::{json, Value};
 
 /// One record line (no newline) of `kind` at version `v` with `data`, its id computed.

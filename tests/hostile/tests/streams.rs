@@ -161,7 +161,7 @@ fn duplicate_keys_in_record_data_are_forwarded_untouched() {
 
 #[test]
 fn integers_beyond_64_bits_in_data_are_forwarded_by_filters_and_named_by_the_verifier() {
-    // Canonical integers stop at 64 bits (shared/src/canonical.rs): such a record has no
+    // Canonical integers stop at 64 bits (shared/records/src/canonical.rs): such a record has no
     // id, which only the stage that recomputes ids (qa-report) notices.
     let record = raw(
         "x-hostile-bigint",

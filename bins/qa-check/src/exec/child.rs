@@ -13,8 +13,8 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
-use qa_shared::hash::hex;
-use qa_shared::Exit;
+use qa_records::hash::hex;
+use qa_records::Exit;
 use sha2::{Digest, Sha256};
 
 use crate::process::{group_alive, group_has_live_members, kill_group, signal_group};
@@ -55,7 +55,7 @@ pub struct Finished {
 }
 
 /// Runs `run` with `/bin/sh -c` in `dir`. The line is a shell-quoted command qa-route
-/// wrote (`qa_shared::validation::quote`), so a shell is what reads it as intended; it gets
+/// wrote (`qa_commands::quote`), so a shell is what reads it as intended; it gets
 /// here only after the refusal guards cleared it. `echo` copies output to our stderr;
 /// `cancelled` is polled for SIGINT/SIGTERM to qa-check.
 pub fn run(

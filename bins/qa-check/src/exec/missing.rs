@@ -8,8 +8,8 @@
 
 use std::path::Path;
 
-use qa_shared::validation::tree::{parent, Tree};
-use qa_shared::validation::{Candidate, Runner};
+use qa_commands::tree::{parent, Tree};
+use qa_commands::{Candidate, Runner};
 use serde_json::Value;
 
 use super::child::{Ending, Finished};
@@ -63,7 +63,7 @@ impl Setting {
         });
         let has = |dir: &str, name: &str| {
             tree.as_ref()
-                .is_some_and(|t| t.is_file(&qa_shared::validation::tree::join(dir, name)))
+                .is_some_and(|t| t.is_file(&qa_commands::tree::join(dir, name)))
         };
         let package = parent(&candidate.declared_in);
         let npm_lockfile = [candidate.dir.as_str(), package]

@@ -5,13 +5,13 @@
 
 use std::path::{Path, PathBuf};
 
-use qa_shared::change::Command;
-use qa_shared::execution::BlockedReason;
-use qa_shared::untrusted::{neutralize, MARKER};
-use qa_shared::validation::path::SearchPath;
-use qa_shared::validation::targets::Targets;
-use qa_shared::validation::tree::{self, Tree};
-use qa_shared::validation::{self, Candidate, Runner, MAX_VALUE};
+use qa_commands::path::SearchPath;
+use qa_commands::targets::Targets;
+use qa_commands::tree::{self, Tree};
+use qa_commands::{self as validation, Candidate, Runner, MAX_VALUE};
+use qa_records::change::Command;
+use qa_records::execution::BlockedReason;
+use qa_records::untrusted::{neutralize, MARKER};
 
 use super::selection::Chosen;
 

@@ -1,11 +1,11 @@
 //! Which route `--exec` acts on: the most urgent scenario route that asks to run a
 //! repository command, in qa-report's order, or the one `--scenario` names.
 
-use qa_shared::change::{ActionKind, Decision, IntentData, RouteData, ScenarioData};
-use qa_shared::execution::BlockedReason;
-use qa_shared::ndjson::data_of;
-use qa_shared::validation::targets::IntentFiles;
-use qa_shared::{Envelope, Kind};
+use qa_commands::targets::IntentFiles;
+use qa_records::change::{ActionKind, Decision, IntentData, RouteData, ScenarioData};
+use qa_records::execution::BlockedReason;
+use qa_records::ndjson::data_of;
+use qa_records::{Envelope, Kind};
 use std::collections::HashMap;
 
 /// What `--exec` keeps of the stream: intents, scenarios and their routes, in stream order.
@@ -184,8 +184,8 @@ fn rank_of(decision: Decision) -> u8 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use qa_shared::envelope::Src;
-    use qa_shared::Record;
+    use qa_records::envelope::Src;
+    use qa_records::Record;
     use serde_json::{json, Value};
 
     /// A stream of records, read into `Routes` as qa-check reads them.

@@ -4,14 +4,14 @@
 
 pub mod server;
 
-use qa_shared::acceptance::{
+use qa_records::acceptance::{
     CheckDecision, CheckRouteData, CheckSpecData, Entry, Excluded, TargetData, TargetKind,
     TargetSpec, TargetStatus,
 };
-use qa_shared::change::{Action, ActionKind, Risk};
-use qa_shared::envelope::Src;
-use qa_shared::hash::sha256_hex;
-use qa_shared::{Kind, Record};
+use qa_records::change::{Action, ActionKind, Risk};
+use qa_records::envelope::Src;
+use qa_records::hash::sha256_hex;
+use qa_records::{Kind, Record};
 use qa_testkit::{Program, Repo, Run, Schemas};
 use serde::Serialize;
 use serde_json::Value;

@@ -3,9 +3,9 @@
 
 #![allow(dead_code)] // each test file uses its own part of this module
 
-use qa_shared::acceptance::{CriterionData, PlanData, Source, SourceKind, TargetKind, TargetSpec};
-use qa_shared::envelope::Src;
-use qa_shared::{Kind, Record};
+use qa_records::acceptance::{CriterionData, PlanData, Source, SourceKind, TargetKind, TargetSpec};
+use qa_records::envelope::Src;
+use qa_records::{Kind, Record};
 use qa_testkit::{Program, Run};
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Write};
@@ -56,7 +56,7 @@ pub fn spec(kind: TargetKind, value: &str, build_id: Option<&str>) -> String {
 pub fn check(check: serde_json::Value) -> String {
     line(
         Kind::CheckSpec,
-        qa_shared::acceptance::CheckSpecData {
+        qa_records::acceptance::CheckSpecData {
             id: check["id"].as_str().unwrap().to_string(),
             criterion: check["criterion"].as_str().unwrap().to_string(),
             kind: check["kind"].as_str().unwrap().to_string(),

@@ -4,7 +4,7 @@ use super::*;
 fn lex(f: &FileData) -> Reading {
     read_file(f, None)
 }
-use qa_shared::change::{Delta, Hunk, HunkLine, Status};
+use qa_records::change::{Delta, Hunk, HunkLine, Status};
 
 fn file(path: &str, role: Role, added: &[&str]) -> FileData {
     FileData {

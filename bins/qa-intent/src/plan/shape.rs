@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::fmt;
 
-use qa_shared::acceptance::{CheckSpecData, SourceKind, TargetKind, TargetSpec};
+use qa_records::acceptance::{CheckSpecData, SourceKind, TargetKind, TargetSpec};
 use serde_json::{Map, Value};
 
 use super::PlanError;
@@ -440,9 +440,9 @@ pub fn url_problem(url: &str) -> Option<&'static str> {
 }
 
 /// The first number in `value` that cannot be hashed (a float, `-0`, an integer beyond
-/// 64 bits: see `qa_shared::canonical`), as an error at its pointer naming what it is.
+/// 64 bits: see `qa_records::canonical`), as an error at its pointer naming what it is.
 fn no_floats(value: &Value, at: &Pointer) -> Result<(), PlanError> {
-    use qa_shared::canonical::{self, Reason};
+    use qa_records::canonical::{self, Reason};
     let Err(refused) = canonical::to_vec(value) else {
         return Ok(());
     };

@@ -5,9 +5,9 @@ use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
-use qa_shared::acceptance::Source;
-use qa_shared::exit::{failure, Exit};
-use qa_shared::hash::sha256_hex;
+use qa_records::acceptance::Source;
+use qa_records::exit::{failure, Exit};
+use qa_records::hash::sha256_hex;
 
 use super::shape::{DeclaredSource, Pointer};
 use super::{not_regular, PlanError, MAX_FILE_BYTES};

@@ -3,7 +3,7 @@
 //! SHA256SUMS).
 
 use anyhow::Context as _;
-use qa_shared::exit::{failure, Exit};
+use qa_records::exit::{failure, Exit};
 use serde::Serialize;
 use std::fs::DirBuilder;
 use std::io;

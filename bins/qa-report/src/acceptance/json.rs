@@ -6,7 +6,9 @@ use super::folder::ReportPaths;
 use super::model::CriterionView;
 use super::View;
 use crate::model::Linked;
-use qa_shared::acceptance::{CriterionStatus, PlanData, TargetData, TargetVerifyData, VerdictData};
+use qa_records::acceptance::{
+    CriterionStatus, PlanData, TargetData, TargetVerifyData, VerdictData,
+};
 use serde::Serialize;
 
 /// Names this document's shape, so a reader can tell versions apart.
@@ -22,8 +24,8 @@ struct Document<'a> {
     verifies: &'a [Linked<TargetVerifyData>],
     /// The production environment and the profile's test-account attestation, if any.
     production: &'a Option<super::model::Production>,
-    builds: &'a [Linked<qa_shared::acceptance::BuildData>],
-    build_verifies: &'a [Linked<qa_shared::acceptance::BuildVerifyData>],
+    builds: &'a [Linked<qa_records::acceptance::BuildData>],
+    build_verifies: &'a [Linked<qa_records::acceptance::BuildVerifyData>],
     diagnostics: &'a [crate::model::DiagView],
     neutralized: u64,
     /// Null when no run folder was written.

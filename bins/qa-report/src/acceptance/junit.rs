@@ -3,7 +3,7 @@
 
 use super::View;
 use crate::model::label;
-use qa_shared::acceptance::CriterionStatus;
+use qa_records::acceptance::CriterionStatus;
 use std::fmt::Write as _;
 
 /// The JUnit XML document, ending with a newline.

@@ -3,7 +3,7 @@
 //! and removed when the run ends.
 
 use anyhow::Context as _;
-use qa_shared::exit::{failure, Exit};
+use qa_records::exit::{failure, Exit};
 use serde::{Deserialize, Serialize};
 use std::fs::{self, DirBuilder, OpenOptions};
 use std::io::{self, Write as _};
@@ -185,7 +185,7 @@ mod tests {
         let repo = tempfile::tempdir().unwrap();
         let _held = Lock::acquire(repo.path(), "R1").unwrap();
         let err = Lock::acquire(repo.path(), "R2").unwrap_err();
-        assert_eq!(qa_shared::exit::exit_of(&err), Exit::Unavailable);
+        assert_eq!(qa_records::exit::exit_of(&err), Exit::Unavailable);
         assert_eq!(
             err.to_string(),
             format!("acceptance run R1 is active (pid {})", std::process::id())

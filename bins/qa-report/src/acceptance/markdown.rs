@@ -8,7 +8,7 @@ use super::View;
 use crate::markdown::{code, text};
 use crate::model::label;
 use crate::plain::one_line;
-use qa_shared::acceptance::{CriterionOutcome, SourceKind};
+use qa_records::acceptance::{CriterionOutcome, SourceKind};
 use std::fmt::Write as _;
 
 /// The whole markdown report, ending with a newline.

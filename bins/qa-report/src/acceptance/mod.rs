@@ -21,10 +21,10 @@ use crate::render::Format;
 use crate::BY;
 use anyhow::Context as _;
 use model::{Acceptance, CriterionView};
-use qa_shared::acceptance::{CriterionOutcome, EventData, PlanData};
-use qa_shared::envelope::Src;
-use qa_shared::exit::{failure, Exit};
-use qa_shared::{clock, Kind, Record};
+use qa_records::acceptance::{CriterionOutcome, EventData, PlanData};
+use qa_records::envelope::Src;
+use qa_records::exit::{failure, Exit};
+use qa_records::{clock, Kind, Record};
 use serde::Deserialize as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -209,7 +209,7 @@ pub fn run(args: &Run<'_>) -> anyhow::Result<(String, Exit)> {
             format!("--repo {}: not a directory", args.repo.display()),
         ));
     }
-    qa_shared::cancel::install().context("installing the signal handlers")?;
+    qa_records::cancel::install().context("installing the signal handlers")?;
     let stamp = clock::compact();
     let lock = lock::Lock::acquire(args.repo, &stamp)?;
     let saved = Saved::begin(&runs_folder(args.repo, args.out))?;
@@ -259,6 +259,6 @@ pub fn run(args: &Run<'_>) -> anyhow::Result<(String, Exit)> {
 }
 
 /// How long an acceptance run keeps reading after a signal for what upstream stages
-/// finish: longer than their own [`qa_shared::cancel::GRACE`], as the last stage reads
+/// finish: longer than their own [`qa_records::cancel::GRACE`], as the last stage reads
 /// longest, so what each stage before it wrote within its grace reaches the report.
 const GRACE: std::time::Duration = std::time::Duration::from_secs(2);

@@ -3,14 +3,14 @@
 //! every source-derived string cleaned by one `Boundary`.
 
 use crate::model::{DiagView, Linked, Severity};
-use qa_shared::acceptance::{
+use qa_records::acceptance::{
     BuildData, BuildVerifyData, CallStatus, CheckRouteData, CheckSpecData, CriterionData,
     EventData, ObservationData, ObservationStatus, PlanData, SourceKind, TargetData,
     TargetVerifyData,
 };
-use qa_shared::ndjson;
-use qa_shared::untrusted::{self, Boundary};
-use qa_shared::{Envelope, Exit, Kind};
+use qa_records::ndjson;
+use qa_records::untrusted::{self, Boundary};
+use qa_records::{Envelope, Exit, Kind};
 use serde::Serialize;
 use std::collections::HashMap;
 
@@ -383,7 +383,7 @@ mod tests {
 #[cfg(test)]
 mod production_tests {
     use super::*;
-    use qa_shared::acceptance::{TargetKind, TargetSpec};
+    use qa_records::acceptance::{TargetKind, TargetSpec};
 
     fn with_env(env: Option<&str>) -> Acceptance {
         Acceptance {

@@ -5,7 +5,7 @@ use super::folder::REPORT_JSON;
 use super::lock;
 use crate::render::Format;
 use anyhow::Context as _;
-use qa_shared::exit::{failure, Exit};
+use qa_records::exit::{failure, Exit};
 use serde::Serialize;
 use std::fs;
 use std::io::Write as _;

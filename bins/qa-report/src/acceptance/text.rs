@@ -5,7 +5,7 @@ use super::model::{bounded_excerpt, evidence_summary, CheckView, CriterionView};
 use super::View;
 use crate::model::label;
 use crate::plain::one_line;
-use qa_shared::acceptance::{CriterionOutcome, SourceKind};
+use qa_records::acceptance::{CriterionOutcome, SourceKind};
 use std::fmt::Write as _;
 
 /// The whole text report, ending with a newline.

@@ -7,11 +7,11 @@
 //! or no non-inferred criterion passed), and only otherwise pass.
 
 use super::model::{Acceptance, CheckView, CriterionView};
-use qa_shared::acceptance::{
+use qa_records::acceptance::{
     CheckDecision, Counts, CriterionOutcome, CriterionStatus, ObservationStatus, TargetStatus,
     VerdictData, VerdictStatus, VerifySubject,
 };
-use qa_shared::Exit;
+use qa_records::Exit;
 
 /// A verdict and the exit code it maps to.
 #[derive(Debug, Clone)]
@@ -257,7 +257,7 @@ pub fn signal_name(exit: Exit) -> &'static str {
 mod tests {
     use super::*;
     use crate::model::Linked;
-    use qa_shared::acceptance::BuildVerifyData;
+    use qa_records::acceptance::BuildVerifyData;
 
     fn rebuilt(same: bool) -> Acceptance {
         Acceptance {

@@ -4,8 +4,8 @@
 
 use super::run::ShardRun;
 use crate::model::label;
-use qa_shared::acceptance::{TargetData, TargetStatus};
-use qa_shared::exit::{failure, Exit};
+use qa_records::acceptance::{TargetData, TargetStatus};
+use qa_records::exit::{failure, Exit};
 
 /// Checks every run against the first (the lowest shard): the first difference is the error.
 pub fn check(runs: &[ShardRun]) -> anyhow::Result<()> {
@@ -52,7 +52,7 @@ fn same_plan(first: &ShardRun, run: &ShardRun) -> anyhow::Result<()> {
     for (id, (record, data)) in &run.criteria {
         let (theirs, other) = &first.criteria[id];
         if record != theirs {
-            let source = |d: &qa_shared::acceptance::CriterionData| {
+            let source = |d: &qa_records::acceptance::CriterionData| {
                 d.source
                     .sha256
                     .as_deref()

@@ -6,14 +6,14 @@ use super::sums;
 use crate::acceptance::folder::RECORDS;
 use crate::flow::Stages;
 use crate::verify::Verifier;
-use qa_shared::acceptance::{
+use qa_records::acceptance::{
     BuildData, CheckSpecData, CriterionData, EventData, ObservationData, ObservationStatus,
     PlanData, TargetData, TargetSpec,
 };
-use qa_shared::exit::{failure, Exit};
-use qa_shared::ndjson::{LineReader, ReadError};
-use qa_shared::shard::Shard;
-use qa_shared::{Envelope, Kind};
+use qa_records::exit::{failure, Exit};
+use qa_records::ndjson::{LineReader, ReadError};
+use qa_records::shard::Shard;
+use qa_records::{Envelope, Kind};
 use serde::de::DeserializeOwned;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -234,7 +234,7 @@ impl Facts {
 }
 
 fn data<T: DeserializeOwned>(source: &str, line: u64, envelope: &Envelope) -> anyhow::Result<T> {
-    qa_shared::ndjson::data_of(source, line, envelope)
+    qa_records::ndjson::data_of(source, line, envelope)
 }
 
 fn bad(message: String) -> anyhow::Error {

@@ -4,9 +4,9 @@
 use crate::acceptance::folder::RECORDS;
 use crate::out::SUMS;
 use crate::reading::MAX_STREAM;
-use qa_shared::exit::{failure, Exit};
-use qa_shared::hash::{is_sha256_hex, sha256_hex};
-use qa_shared::regular_file::{self, Symlinks};
+use qa_records::exit::{failure, Exit};
+use qa_records::hash::{is_sha256_hex, sha256_hex};
+use qa_records::regular_file::{self, Symlinks};
 use std::path::Path;
 
 /// The most bytes a SHA256SUMS file may hold: a run folder lists six files.

@@ -2,9 +2,9 @@
 //! envelopes), in the order the acceptance flow writes them.
 
 use super::Stream;
-use qa_shared::acceptance::*;
-use qa_shared::change::{Action, ActionKind, Risk};
-use qa_shared::Kind;
+use qa_records::acceptance::*;
+use qa_records::change::{Action, ActionKind, Risk};
+use qa_records::Kind;
 
 /// The plan file's hash every test plan carries: run ids start with `0123abcd`.
 pub const PLAN_SHA: &str = "0123abcd0123abcd0123abcd0123abcd0123abcd0123abcd0123abcd0123abcd";

@@ -4,12 +4,12 @@
 
 pub mod acceptance;
 
-use qa_shared::change::*;
-use qa_shared::diag::{Diag, Severity};
-use qa_shared::envelope::{Record, Src};
-use qa_shared::execution::{Changed, ExecutionData, ExecutionStatus};
-use qa_shared::graph::{EdgeData, EdgeKind, GraphEvidence, Impact, NodeData, NodeKind, Support};
-use qa_shared::Kind;
+use qa_records::change::*;
+use qa_records::diag::{Diag, Severity};
+use qa_records::envelope::{Record, Src};
+use qa_records::execution::{Changed, ExecutionData, ExecutionStatus};
+use qa_records::graph::{EdgeData, EdgeKind, GraphEvidence, Impact, NodeData, NodeKind, Support};
+use qa_records::Kind;
 use serde::Serialize;
 use std::io::Write as _;
 use std::process::{Command as Process, Output, Stdio};

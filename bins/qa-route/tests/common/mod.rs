@@ -2,12 +2,12 @@
 //! runner stubs on a private PATH, running qa-route, and schema validation of its records.
 #![allow(dead_code)]
 
-use qa_shared::change::{
+use qa_records::change::{
     Authority, Confidence, Evidence, Focus, IntentData, IntentSource, LifecycleStep, Location,
     Origin, Priority, Relation, ScenarioData, ScenarioKind, Stage, TestClass, TestContract,
 };
-use qa_shared::envelope::Src;
-use qa_shared::{Kind, Record};
+use qa_records::envelope::Src;
+use qa_records::{Kind, Record};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};

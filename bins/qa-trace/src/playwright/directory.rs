@@ -8,7 +8,7 @@ use std::os::unix::fs::DirBuilderExt;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
-use qa_shared::exit::{failure, Exit};
+use qa_records::exit::{failure, Exit};
 
 /// The config file qa-trace writes beside the specs.
 pub const CONFIG: &str = "playwright.qa-trace.config.mjs";

@@ -6,7 +6,7 @@ use std::path::Path;
 use std::sync::LazyLock;
 
 use anyhow::{Context, Result};
-use qa_shared::exit::{failure, Exit};
+use qa_records::exit::{failure, Exit};
 use regex::Regex;
 use serde_json::Value;
 

@@ -4,9 +4,9 @@
 use std::collections::{BTreeMap, HashMap};
 
 use anyhow::Result;
-use qa_shared::change::{FileData, Op};
-use qa_shared::ndjson::data_of;
-use qa_shared::{Envelope, Kind};
+use qa_records::change::{FileData, Op};
+use qa_records::ndjson::data_of;
+use qa_records::{Envelope, Kind};
 
 /// Added lines of every changed file; a later record of a path (the current delta) wins.
 #[derive(Debug, Default)]

@@ -1,0 +1,162 @@
+//! Go: the module owning a changed file (nearest go.mod with a `module` line), its
+//! changed `TestX` functions, its package and the module suite.
+
+use super::{Found, Runner};
+use crate::targets::Targets;
+use crate::tree::{ancestors, join, parent, under, Reader};
+use qa_records::change::CommandScope;
+
+struct Module {
+    dir: String,
+    manifest: String,
+}
+
+/// The module whose go.mod (with a `module` line) is in `dir`.
+fn module_at(reader: &mut Reader, dir: &str) -> Option<Module> {
+    let manifest = join(dir, "go.mod");
+    let text = reader.read(&manifest)?;
+    text.text
+        .lines()
+        .any(|l| l.trim_start().starts_with("module "))
+        .then(|| Module {
+            dir: dir.to_string(),
+            manifest,
+        })
+}
+
+fn is_identifier(name: &str) -> bool {
+    !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
+/// `./pkg/` for a package directory relative to the module, `./` for the module root.
+fn package_path(rel_dir: &str) -> String {
+    if rel_dir.is_empty() {
+        "./".to_string()
+    } else {
+        format!("./{rel_dir}/")
+    }
+}
+
+pub fn discover(reader: &mut Reader, targets: &Targets, found: &mut Found) {
+    let mut modules: Vec<Module> = Vec::new();
+    for file in targets.files.iter().filter(|f| f.ends_with(".go")) {
+        let Some(module) = ancestors(file).find_map(|dir| module_at(reader, dir)) else {
+            continue;
+        };
+        let rel_dir = under(parent(file), &module.dir)
+            .or((parent(file) == module.dir).then_some(""))
+            .unwrap_or("");
+        let Some(pkg) = found.word(&package_path(rel_dir), "a package directory", file) else {
+            continue;
+        };
+        if file.ends_with("_test.go") {
+            let names: Vec<&str> = targets
+                .tests_in(file)
+                .into_iter()
+                .filter(|n| n.starts_with("Test") && is_identifier(n))
+                .collect();
+            let pattern = match names.as_slice() {
+                [] => None,
+                [one] => Some(format!("^{one}$")),
+                many => Some(format!("^({})$", many.join("|"))),
+            };
+            if let Some(pattern) = pattern.and_then(|p| found.word(&p, "a test pattern", file)) {
+                let run = format!("go test {pkg} -run {pattern}");
+                found.push(
+                    Runner::Go,
+                    run,
+                    &module.dir,
+                    CommandScope::ExactTest,
+                    &module.manifest,
+                );
+            }
+        }
+        let run = format!("go test {pkg}...");
+        found.push(
+            Runner::Go,
+            run,
+            &module.dir,
+            CommandScope::Package,
+            &module.manifest,
+        );
+        if !modules.iter().any(|m| m.dir == module.dir) {
+            modules.push(module);
+        }
+    }
+    if !modules.iter().any(|m| m.dir.is_empty()) {
+        modules.extend(module_at(reader, ""));
+    }
+    for module in modules {
+        let run = "go test ./...".to_string();
+        found.push(
+            Runner::Go,
+            run,
+            &module.dir,
+            CommandScope::Suite,
+            &module.manifest,
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tests_support::{files, runs, tree_with, with_tests};
+
+    const MODULE: &[(&str, &str)] = &[("go.mod", "module example.com/shop\n\ngo 1.22\n")];
+
+    fn in_file(file: &str, names: &[&str]) -> Targets {
+        let tests: Vec<(&str, &str)> = names.iter().map(|n| (file, *n)).collect();
+        with_tests(&[file], &tests)
+    }
+
+    #[test]
+    fn a_changed_test_function_runs_alone_in_its_package() {
+        let (_d, tree) = tree_with(MODULE);
+        let t = in_file("internal/auth/login_test.go", &["TestExpired"]);
+        assert_eq!(
+            runs(&tree, &t, discover),
+            [
+                ". go test ./internal/auth/ -run '^TestExpired$'",
+                ". go test ./internal/auth/...",
+                ". go test ./..."
+            ]
+        );
+    }
+
+    #[test]
+    fn several_changed_tests_share_one_pattern() {
+        let (_d, tree) = tree_with(MODULE);
+        let t = in_file("login_test.go", &["TestA", "TestB", "helper"]);
+        assert_eq!(
+            runs(&tree, &t, discover)[0],
+            ". go test ./ -run '^(TestA|TestB)$'"
+        );
+    }
+
+    #[test]
+    fn a_test_file_without_known_tests_gets_package_and_suite() {
+        let (_d, tree) = tree_with(MODULE);
+        let t = files(&["pkg/login_test.go"]);
+        assert_eq!(
+            runs(&tree, &t, discover),
+            [". go test ./pkg/...", ". go test ./..."]
+        );
+    }
+
+    #[test]
+    fn a_nested_module_runs_from_its_own_directory() {
+        let (_d, tree) = tree_with(&[("tools/go.mod", "module example.com/tools\n")]);
+        let t = files(&["tools/gen/main.go"]);
+        assert_eq!(
+            runs(&tree, &t, discover),
+            ["tools go test ./gen/...", "tools go test ./..."]
+        );
+    }
+
+    #[test]
+    fn a_go_mod_without_a_module_line_is_not_a_module() {
+        let (_d, tree) = tree_with(&[("go.mod", "go 1.22\n")]);
+        assert!(runs(&tree, &files(&["main.go"]), discover).is_empty());
+    }
+}

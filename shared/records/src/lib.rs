@@ -1,0 +1,35 @@
+//! The record contract every qapipe stage shares: the envelope and its kinds, canonical
+//! JSON and ids, NDJSON reading and writing, exit codes, cancellation and interruptible
+//! waits, the clock, `diag` records, the untrusted-text boundary, secrets, bounded
+//! regular-file reads, and the typed payloads of every record kind (with scenario steps,
+//! shard assignment and code patterns).
+//!
+//! It is the bottom of the library stack: it must not depend on any other qapipe crate
+//! (libraries under `shared/` nor stages under `bins/`), nor on heavy dependencies (git2,
+//! ureq, jsonschema, tree-sitter, clap, YAML or TOML parsers).
+
+pub mod acceptance;
+pub mod cancel;
+pub mod canonical;
+pub mod change;
+pub mod clock;
+pub mod code_pattern;
+pub mod diag;
+pub mod envelope;
+pub mod execution;
+pub mod exit;
+pub mod graph;
+pub mod hash;
+pub mod kind;
+pub mod ndjson;
+pub mod output;
+pub mod regular_file;
+pub mod secret;
+pub mod shard;
+pub mod steps;
+pub mod untrusted;
+pub mod waiting;
+
+pub use envelope::{Envelope, Record};
+pub use exit::{Exit, Failure};
+pub use kind::Kind;

@@ -1,0 +1,43 @@
+//! Where the real protocol peers the tests drive are installed (`make peers`): the MCP
+//! Python SDK's virtualenv, playwright-core, and Debian's Chromium. A missing peer is a
+//! test failure that says how to install it, never a skipped test.
+
+use std::path::PathBuf;
+
+/// `tests/peers/` in the workspace: the peers' manifests and what `make peers` installs.
+pub fn peers_dir() -> PathBuf {
+    crate::run::workspace().join("tests/peers")
+}
+
+fn installed(path: PathBuf, what: &str) -> PathBuf {
+    assert!(
+        path.exists(),
+        "{what} is not installed at {}: run `make peers`",
+        path.display()
+    );
+    path
+}
+
+/// The Python of the virtualenv that holds the MCP SDK (`tests/peers/requirements.txt`).
+pub fn python() -> PathBuf {
+    installed(
+        peers_dir().join("venv/bin/python"),
+        "the MCP SDK virtualenv",
+    )
+}
+
+/// playwright-core's `index.mjs` (`tests/peers/package.json`).
+pub fn playwright_module() -> PathBuf {
+    installed(
+        peers_dir().join("node_modules/playwright-core/index.mjs"),
+        "playwright-core",
+    )
+}
+
+/// Debian's Chromium.
+pub fn chromium() -> PathBuf {
+    installed(
+        PathBuf::from("/usr/bin/chromium"),
+        "Chromium (Debian package chromium)",
+    )
+}
