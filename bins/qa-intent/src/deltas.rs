@@ -137,15 +137,16 @@ pub fn of_changeset(
                     while let Some(f) = queue.smallest() {
                         reader.read(f);
                     }
-                    reader.part()
+                    reader.finish().0
                 }));
             }
             let Some(f) = queue.largest() else { break };
             reader.read(f);
         }
         let theirs = helper.map(|h| h.join().unwrap_or_default());
-        (reader.part(), theirs.unwrap_or_default())
+        (reader.finish(), theirs.unwrap_or_default())
     });
+    let ((mine, git), theirs) = (mine, theirs);
     let mut stats = Stats::default();
     let mut deltas = Deltas::new();
     // Added lines that stand in a changed file's base: an added copy of one is not new code.
@@ -162,6 +163,7 @@ pub fn of_changeset(
     // or copied from there (`if threads == 1` copied into a new module). The bases are
     // read again, one at a time, rather than held from the first pass.
     let stood = conditions_standing(
+        git.as_ref(),
         repo,
         &files,
         deltas
@@ -311,8 +313,10 @@ impl<'a> Reader<'a> {
             v.base.as_ref().map_or(0, String::len) + v.head.as_ref().map_or(0, String::len);
     }
 
-    fn part(self) -> Part {
-        self.part
+    /// What the thread found, and its repository handle: the pack's caches stay warm for
+    /// a second pass over the same blobs.
+    fn finish(self) -> (Part, Option<git2::Repository>) {
+        (self.part, self.git)
     }
 }
 
@@ -448,13 +452,7 @@ pub fn delta(file: &FileData, v: &sources::Versions, macros: &[String]) -> Optio
         .filter(|l| l.op == Op::Add && line_hash(&l.text).is_some_and(|h| base_lines.contains(&h)))
         .map(|l| l.line)
         .collect();
-    let squeezed: String = v
-        .base
-        .as_deref()
-        .unwrap_or("")
-        .chars()
-        .filter(|c| !c.is_whitespace())
-        .collect();
+    let squeezed = squeeze(v.base.as_deref().unwrap_or(""));
     let mut d = compare(base, head, &added, &removed, file, &squeezed);
     d.copied_lines = copied_lines;
     let head_text = v.head.as_deref().unwrap_or("");
@@ -476,13 +474,7 @@ pub fn delta(file: &FileData, v: &sources::Versions, macros: &[String]) -> Optio
         d.line_facts = crate::line_facts::read(grammar, tree, text, &added);
     }
     // A removed condition is dropped only if the head holds it nowhere (whitespace aside).
-    let head_squeezed: String = v
-        .head
-        .as_deref()
-        .unwrap_or("")
-        .chars()
-        .filter(|c| !c.is_whitespace())
-        .collect();
+    let head_squeezed = squeeze(v.head.as_deref().unwrap_or(""));
     // Not a rewrite: the item still stands at head and gained no condition of its own.
     let rewritten: BTreeSet<&str> = d
         .new_conditions
@@ -753,7 +745,12 @@ pub fn line_hash(line: &str) -> Option<u64> {
 
 /// A line without its whitespace.
 pub fn squeeze(line: &str) -> String {
-    line.chars().filter(|c| !c.is_whitespace()).collect()
+    // Whole runs are copied at once: whitespace is a small share of code.
+    let mut out = String::with_capacity(line.len());
+    for run in line.split(char::is_whitespace) {
+        out.push_str(run);
+    }
+    out
 }
 
 /// What names an element: the key of a `key: value` pair or the name of a method,
@@ -769,6 +766,7 @@ fn element_key(text: &str) -> String {
 /// as a whole condition, whitespace aside: each base is read again and searched in one
 /// pass (longest first, so a condition inside a longer one is found where it stands alone).
 fn conditions_standing(
+    git: Option<&git2::Repository>,
     repo: &Path,
     files: &[&FileData],
     conditions: impl Iterator<Item = String>,
@@ -779,7 +777,7 @@ fn conditions_standing(
     if wanted.is_empty() {
         return BTreeSet::new();
     }
-    let Ok(git) = git2::Repository::open(repo) else {
+    let Some(git) = git else {
         return BTreeSet::new();
     };
     // Leftmost-first over the longest-first list: where conditions overlap, the longest
@@ -790,7 +788,7 @@ fn conditions_standing(
         .ok();
     let mut stood = BTreeSet::new();
     for f in files {
-        let Some(base) = sources::versions(&git, repo, f).base else {
+        let Some(base) = sources::versions(git, repo, f).base else {
             continue;
         };
         let text = squeeze(&base);

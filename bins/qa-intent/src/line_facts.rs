@@ -50,6 +50,7 @@ const MATCHERS: &[&str] = &[
     "HasPrefix",
     "HasSuffix",
     "Contains",
+    "matches",
     "new",
 ];
 
@@ -155,21 +156,48 @@ fn visit(grammar: Grammar, node: Node, text: &str, f: &mut LineFacts) {
         | "string_literal"
         | "raw_string_literal"
         | "interpreted_string_literal" => string(grammar, node, text, f),
-        "call_expression" | "call" | "macro_invocation" | "new_expression" => {
+        "call_expression"
+        | "call"
+        | "macro_invocation"
+        | "new_expression"
+        | "method_invocation"
+        | "object_creation_expression" => {
             if let Some(callee) = callee(node, text) {
                 f.calls.push(callee);
             }
         }
         "jsx_attribute" => jsx_attribute(node, text, f),
-        "import_statement" | "import_from_statement" | "import_spec" | "use_declaration" => {
-            import(grammar, node, text, f)
-        }
+        "import_statement"
+        | "import_from_statement"
+        | "import_spec"
+        | "use_declaration"
+        | "import_declaration" => import(grammar, node, text, f),
         "export_statement" => f.exported = true,
         "visibility_modifier" if text_of(node, text) == "pub" => f.exported = true,
+        // Java's `public` keyword among a declaration's modifiers.
+        "public" if node.parent().is_some_and(|p| p.kind() == "modifiers") => f.exported = true,
         _ => {}
     }
     if let Some(name) = declared(node, text) {
         f.declared.push(name);
+    }
+    // Java: a declaration's name on its own line, below its annotations.
+    if grammar == Grammar::Java && kind == "identifier" {
+        let named = node.parent().filter(|p| {
+            matches!(
+                p.kind(),
+                "method_declaration"
+                    | "constructor_declaration"
+                    | "class_declaration"
+                    | "interface_declaration"
+                    | "enum_declaration"
+                    | "record_declaration"
+                    | "annotation_type_declaration"
+            ) && p.child_by_field_name("name") == Some(node)
+        });
+        if named.is_some() {
+            f.declared.push(text_of(node, text).to_string());
+        }
     }
 }
 
@@ -193,7 +221,13 @@ fn string(grammar: Grammar, node: Node, text: &str, f: &mut LineFacts) {
         .filter(|p| matches!(p.kind(), "arguments" | "argument_list"))
         .and_then(|p| p.parent());
     let callee_name = call
-        .and_then(|c| c.child_by_field_name("function").or_else(|| c.child(0)))
+        .and_then(|c| {
+            c.child_by_field_name("function")
+                // Java: `Pattern.compile("x")`, `new Error("x")`.
+                .or_else(|| c.child_by_field_name("name"))
+                .or_else(|| c.child_by_field_name("type"))
+                .or_else(|| c.child(0))
+        })
         .map(|c| last_segment(text_of(c, text)).to_string());
     match callee_name.as_deref() {
         Some("require" | "import") => {
@@ -237,6 +271,7 @@ fn in_import(node: Node) -> bool {
                         | "import_from_statement"
                         | "import_spec"
                         | "use_declaration"
+                        | "import_declaration"
                 ) =>
             {
                 return true
@@ -275,6 +310,16 @@ fn import(grammar: Grammar, node: Node, text: &str, f: &mut LineFacts) {
                 f.imports.push(path.to_string());
             }
         }
+        Grammar::Java => {
+            // `import com.shop.Cart;`, `import static org.junit.Assert.*;`.
+            let mut walk = node.walk();
+            let path = node
+                .named_children(&mut walk)
+                .find(|c| matches!(c.kind(), "scoped_identifier" | "identifier"));
+            if let Some(p) = path {
+                f.imports.push(text_of(p, text).to_string());
+            }
+        }
         // JavaScript and TypeScript read the source string itself.
         _ => {}
     }
@@ -283,9 +328,24 @@ fn import(grammar: Grammar, node: Node, text: &str, f: &mut LineFacts) {
 /// `store.save` for `this.store.save(...)`, `.then` on an unnamed receiver, `Foo::new`,
 /// `println!`.
 fn callee(node: Node, text: &str) -> Option<String> {
-    if node.kind() == "macro_invocation" {
-        let m = node.child_by_field_name("macro")?;
-        return Some(format!("{}!", last_segment(text_of(m, text))));
+    match node.kind() {
+        "macro_invocation" => {
+            let m = node.child_by_field_name("macro")?;
+            return Some(format!("{}!", last_segment(text_of(m, text))));
+        }
+        // Java: `cart.save(...)`, `save(...)`, `new Cart<>(...)`.
+        "method_invocation" => {
+            let name = text_of(node.child_by_field_name("name")?, text);
+            return Some(match node.child_by_field_name("object") {
+                Some(object) => receiver_call(text_of(object, text), name),
+                None => name.to_string(),
+            });
+        }
+        "object_creation_expression" => {
+            let ty = text_of(node.child_by_field_name("type")?, text);
+            return Some(last_segment(ty.split('<').next().unwrap_or(ty)).to_string());
+        }
+        _ => {}
     }
     let f = node
         .child_by_field_name("function")
@@ -305,22 +365,26 @@ fn callee(node: Node, text: &str) -> Option<String> {
                 .child_by_field_name("property")
                 .or_else(|| f.child_by_field_name("field"))
                 .or_else(|| f.child_by_field_name("attribute"))?;
-            let name = text_of(name, text);
-            let receiver = text_of(object, text);
-            let named = receiver
-                .chars()
-                .all(|c| c.is_alphanumeric() || c == '_' || c == '.' || c == '$');
-            if !named || receiver.is_empty() {
-                return Some(format!(".{name}"));
-            }
-            let last = last_segment(receiver);
-            if RECEIVERS.contains(&last) {
-                Some(name.to_string())
-            } else {
-                Some(format!("{last}.{name}"))
-            }
+            Some(receiver_call(text_of(object, text), text_of(name, text)))
         }
         _ => None,
+    }
+}
+
+/// A method call by its receiver: `store.save`, `save` on `self`/`this`, `.then` on an
+/// unnamed receiver (a call result, a literal).
+fn receiver_call(receiver: &str, name: &str) -> String {
+    let named = receiver
+        .chars()
+        .all(|c| c.is_alphanumeric() || c == '_' || c == '.' || c == '$');
+    if !named || receiver.is_empty() {
+        return format!(".{name}");
+    }
+    let last = last_segment(receiver);
+    if RECEIVERS.contains(&last) {
+        name.to_string()
+    } else {
+        format!("{last}.{name}")
     }
 }
 

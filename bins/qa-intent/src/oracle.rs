@@ -18,6 +18,8 @@ pub enum Framework {
     Jest,
     Pytest,
     Go,
+    JUnit,
+    TestNg,
 }
 
 impl Framework {
@@ -27,6 +29,8 @@ impl Framework {
             Framework::Jest => "jest",
             Framework::Pytest => "pytest",
             Framework::Go => "go",
+            Framework::JUnit => "junit",
+            Framework::TestNg => "testng",
         }
     }
 }
@@ -56,6 +60,23 @@ pub struct Test {
     /// What the test does first: its first statement that calls something and asserts
     /// nothing (`render(<Excalidraw className="x" />)`), excerpted.
     pub setup: Option<String>,
+}
+
+impl Test {
+    /// A test defined by `node`, spanning its lines, with nothing read from it yet.
+    fn at(node: Node, name: String, title: String, framework: Framework) -> Test {
+        Test {
+            name,
+            title,
+            framework,
+            line: line_of(node),
+            end: node.end_position().row as u32 + 1,
+            expects: Vec::new(),
+            skipped: None,
+            calls: Vec::new(),
+            setup: None,
+        }
+    }
 }
 
 /// Most expectations kept per test.
@@ -193,6 +214,7 @@ pub fn tests(
         }
         Grammar::Python => (python_tests(&walk, text), Framework::Pytest),
         Grammar::Go => (go_tests(&walk, text), Framework::Go),
+        Grammar::Java => (java::tests(&walk, text), Framework::JUnit),
     };
     // The caller looked for test markers first: a file with tests may keep its cases in
     // a file-level table (the tests themselves may lie outside the changed ranges).
@@ -209,7 +231,7 @@ pub fn tests(
 
 /// A cheap look at the text before walking a tree for tests: no test marker, no tests.
 pub fn may_define_tests(grammar: Grammar, text: &str, test_macros: &[String]) -> bool {
-    static MARKERS: LazyLock<[Regex; 4]> = LazyLock::new(|| {
+    static MARKERS: LazyLock<[Regex; 5]> = LazyLock::new(|| {
         [
             // `#[test]`, `#[tokio::test(flavor = ...)]`, `#[rstest]`.
             r"#\[[\w:]*test\b",
@@ -217,6 +239,7 @@ pub fn may_define_tests(grammar: Grammar, text: &str, test_macros: &[String]) ->
             r"(?m)^\s*(?:it|test|specify|xit|xtest|fit)\s*[.(]",
             r"(?m)^\s*(?:async\s+)?def\s+test",
             r"(?m)^func\s+(?:Test|Benchmark)",
+            java::MARKER,
         ]
         .map(|p| Regex::new(p).expect("test marker pattern"))
     });
@@ -227,6 +250,7 @@ pub fn may_define_tests(grammar: Grammar, text: &str, test_macros: &[String]) ->
         Grammar::TypeScript | Grammar::Tsx | Grammar::JavaScript => MARKERS[1].is_match(text),
         Grammar::Python => MARKERS[2].is_match(text),
         Grammar::Go => MARKERS[3].is_match(text),
+        Grammar::Java => MARKERS[4].is_match(text),
     }
 }
 
@@ -1229,17 +1253,7 @@ fn go_test(walk: &Walk, node: Node, body: Node, text: &str, name: String) -> Tes
 
 fn go_test_body(nodes: &[Node], node: Node, text: &str, name: String) -> Test {
     let mut bindings: HashMap<String, String> = HashMap::new();
-    let mut t = Test {
-        title: name.clone(),
-        name,
-        framework: Framework::Go,
-        line: line_of(node),
-        end: node.end_position().row as u32 + 1,
-        expects: Vec::new(),
-        skipped: None,
-        calls: Vec::new(),
-        setup: None,
-    };
+    let mut t = Test::at(node, name.clone(), name, Framework::Go);
     let value = |n: Node, bindings: &HashMap<String, String>| -> Option<String> {
         if is_literal(n.kind()) {
             Some(literal(text_of(n, text)))
@@ -1354,6 +1368,8 @@ fn go_test_body(nodes: &[Node], node: Node, text: &str, name: String) -> Test {
     }
     t
 }
+
+mod java;
 
 #[cfg(test)]
 mod tests;

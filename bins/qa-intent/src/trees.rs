@@ -24,6 +24,7 @@ pub enum Grammar {
     JavaScript,
     Python,
     Go,
+    Java,
 }
 
 impl Grammar {
@@ -41,6 +42,7 @@ impl Grammar {
             "js" | "jsx" | "mjs" | "cjs" => Grammar::JavaScript,
             "py" | "pyi" => Grammar::Python,
             "go" => Grammar::Go,
+            "java" => Grammar::Java,
             _ => return None,
         })
     }
@@ -53,6 +55,7 @@ impl Grammar {
             Grammar::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
             Grammar::Python => tree_sitter_python::LANGUAGE.into(),
             Grammar::Go => tree_sitter_go::LANGUAGE.into(),
+            Grammar::Java => tree_sitter_java::LANGUAGE.into(),
         }
     }
 }
@@ -65,6 +68,8 @@ pub enum ItemKind {
     Constant,
     Macro,
     Module,
+    /// A field of a class that is no constant (Java: not `static final`).
+    Field,
 }
 
 /// A named item with its line span (1-based, inclusive).
@@ -576,6 +581,18 @@ fn param_names(params: Node, text: &str) -> Vec<String> {
         .filter_map(|p| {
             if matches!(p.kind(), "identifier" | "self_parameter") {
                 return Some(text_of(p, text).to_string());
+            }
+            // Java: the declared name, not an annotation before it (`@Valid Cart cart`).
+            let declared = match p.kind() {
+                "formal_parameter" => p.child_by_field_name("name"),
+                "spread_parameter" => p
+                    .named_children(&mut p.walk())
+                    .find(|c| c.kind() == "variable_declarator")
+                    .and_then(|d| d.child_by_field_name("name")),
+                _ => None,
+            };
+            if let Some(name) = declared {
+                return Some(text_of(name, text).to_string());
             }
             first_identifier(p).map(|n| text_of(n, text).to_string())
         })

@@ -99,18 +99,18 @@ fn sortr(with_macro: bool, fixed: bool) -> Repo {
     r
 }
 
-#[test]
-fn a_removed_todo_becomes_a_failure_scenario_that_quotes_the_changed_test() {
-    let rs = flow(&sortr(true, true));
-    let failures = titled(&rs, "`sort_paths` no longer panics");
-    assert_eq!(failures.len(), 1, "{:#?}", scenarios(&rs));
+/// The one failure scenario titled `title...`: its assertions quote test `test`
+/// expecting "b,a", its evidence stands at each of `at` (file, line).
+fn assert_failure_quoting(rs: &[Value], title: &str, test: &str, at: &[(&str, u64)]) {
+    let failures = titled(rs, title);
+    assert_eq!(failures.len(), 1, "{:#?}", scenarios(rs));
     let f = &failures[0]["data"];
     assert_eq!(f["kind"], "failure");
     let assertions = strings(&f["assertions"]);
     assert!(
         assertions
             .iter()
-            .any(|a| a.contains("sorts_in_reverse") && a.contains("\"b,a\"")),
+            .any(|a| a.contains(test) && a.contains("\"b,a\"")),
         "{assertions:?}"
     );
     let evidence: Vec<(&str, u64)> = f["evidence"]
@@ -119,9 +119,20 @@ fn a_removed_todo_becomes_a_failure_scenario_that_quotes_the_changed_test() {
         .iter()
         .map(|e| (e["file"].as_str().unwrap(), e["line"].as_u64().unwrap()))
         .collect();
-    assert!(evidence.contains(&("src/lib.rs", 1)), "{evidence:?}");
+    for place in at {
+        assert!(evidence.contains(place), "{evidence:?}");
+    }
+}
+
+#[test]
+fn a_removed_todo_becomes_a_failure_scenario_that_quotes_the_changed_test() {
     // The expected value stands on the `let expected = ...` line the assertion uses.
-    assert!(evidence.contains(&("tests/feature.rs", 7)), "{evidence:?}");
+    assert_failure_quoting(
+        &flow(&sortr(true, true)),
+        "`sort_paths` no longer panics",
+        "sorts_in_reverse",
+        &[("src/lib.rs", 1), ("tests/feature.rs", 7)],
+    );
 }
 
 #[test]
@@ -188,17 +199,17 @@ fn reader(new_limit: bool) -> Repo {
     r
 }
 
-#[test]
-fn a_condition_that_only_moved_is_no_boundary() {
-    let rs = flow(&reader(false));
-    assert_none_titled(&rs, "Boundary:");
-}
-
-#[test]
-fn a_condition_new_at_head_is_a_boundary() {
+/// No boundary scenario for a condition that only moved; one for a new one.
+fn assert_boundary_only_when_new(reader: fn(bool) -> Repo) {
+    assert_none_titled(&flow(&reader(false)), "Boundary:");
     let rs = flow(&reader(true));
     let b = titled(&rs, "Boundary: total > 4096");
     assert_eq!(b.len(), 1, "{:#?}", scenarios(&rs));
+}
+
+#[test]
+fn a_condition_that_only_moved_is_no_boundary_but_a_new_one_is() {
+    assert_boundary_only_when_new(reader);
 }
 
 /// A constant list that gains an element, or a brand-new constant list.
@@ -234,20 +245,20 @@ fn evidence_texts(rs: &[Value]) -> Vec<String> {
         .collect()
 }
 
-#[test]
-fn an_element_added_to_a_constant_list_is_evidence_for_its_intent() {
-    let rs = flow(&kinds(true));
-    let texts = evidence_texts(&rs);
+/// The element added to an existing constant list is evidence; a new list gains nothing.
+fn assert_gains_only_in_existing_lists(kinds: fn(bool) -> Repo) {
+    let texts = evidence_texts(&flow(&kinds(true)));
     assert!(
         texts.contains(&"`KINDS` gains \"yaml\"".to_string()),
         "{texts:?}"
     );
+    let texts = evidence_texts(&flow(&kinds(false)));
+    assert!(!texts.iter().any(|t| t.contains("gains")), "{texts:?}");
 }
 
 #[test]
-fn a_new_constant_list_has_no_added_elements() {
-    let rs = flow(&kinds(false));
-    assert!(!evidence_texts(&rs).iter().any(|t| t.contains("gains")));
+fn an_element_added_to_a_constant_list_is_evidence_but_a_new_list_gains_nothing() {
+    assert_gains_only_in_existing_lists(kinds);
 }
 
 /// A JavaScript module with a changed test that is skipped, or runs.
@@ -273,27 +284,41 @@ fn skipped(skip: bool) -> Repo {
     r
 }
 
-#[test]
-fn a_skipped_changed_test_is_named_in_the_proof_gap_and_quotes_nothing() {
-    let rs = flow(&skipped(true));
+/// The first scenario names the skipped test (`named`) in its proof gap and quotes no
+/// assertion holding `value`.
+fn assert_skip_named(repo: &Repo, named: &str, value: &str) {
+    let rs = flow(repo);
     let primary = &scenarios(&rs)[0]["data"];
     let gap = primary["proof_gap"].as_str().unwrap_or("");
-    assert!(gap.contains("`rounds to cents` (test.skip"), "{gap}");
+    assert!(gap.contains(named), "{gap}");
     assert!(!strings(&primary["assertions"])
         .iter()
-        .any(|a| a.contains("1.01")));
+        .any(|a| a.contains(value)));
 }
 
-#[test]
-fn a_running_changed_test_leaves_no_skip_gap_and_is_quoted() {
-    let rs = flow(&skipped(false));
+/// The first scenario has no skip in its proof gap and quotes `assertion`.
+fn assert_running_quoted(repo: &Repo, assertion: &str) {
+    let rs = flow(repo);
     let primary = &scenarios(&rs)[0]["data"];
     assert!(!primary["proof_gap"]
         .as_str()
         .unwrap_or("")
         .contains("skipped"));
-    assert!(strings(&primary["assertions"])
-        .contains(&"Test `rounds to cents` expects `price(1.005)` is 1.01"));
+    let assertions = strings(&primary["assertions"]);
+    assert!(assertions.contains(&assertion), "{assertions:?}");
+}
+
+#[test]
+fn a_skipped_changed_test_is_named_in_the_proof_gap_and_quotes_nothing() {
+    assert_skip_named(&skipped(true), "`rounds to cents` (test.skip", "1.01");
+}
+
+#[test]
+fn a_running_changed_test_leaves_no_skip_gap_and_is_quoted() {
+    assert_running_quoted(
+        &skipped(false),
+        "Test `rounds to cents` expects `price(1.005)` is 1.01",
+    );
 }
 
 #[test]
@@ -350,7 +375,15 @@ fn a_go_want_binding_is_quoted_as_the_expected_value() {
 
 #[test]
 fn steps_are_sentences_not_prefixed_identifiers() {
-    for repo in [sortr(true, true), reader(true), kinds(true), skipped(false)] {
+    for repo in [
+        sortr(true, true),
+        reader(true),
+        kinds(true),
+        skipped(false),
+        java_sort(true, false),
+        java_reader(true),
+        java_kinds(true),
+    ] {
         let rs = flow(&repo);
         for s in scenarios(&rs) {
             for step in strings(&s["data"]["steps"]) {
@@ -922,5 +955,209 @@ fn ci_lines_and_build_settings_get_a_scenario_each() {
         1,
         "{:#?}",
         scenarios(&rs)
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// Java (Maven layout: product under src/main/java, JUnit 5 tests under src/test/java)
+
+const JAVA_PATHS: &str = "src/main/java/walk/Paths.java";
+const JAVA_TEST: &str = "src/test/java/walk/PathsTest.java";
+
+/// A `Paths.sort` that throws when asked for reverse order; the branch implements it
+/// (`fixed`) or only tidies the sort, and adds a JUnit test expecting exact output. The
+/// test also expects a refusal with `assertThrows` in a test method, or (`in_helper`) in
+/// a helper method that is no test.
+fn java_sort(fixed: bool, in_helper: bool) -> Repo {
+    let mut r = Repo::new();
+    r.write(
+        JAVA_PATHS,
+        "package walk;\n\nimport java.util.List;\n\npublic class Paths {\n    public static String sort(List<String> paths, boolean reverse) {\n        if (reverse) {\n            throw new UnsupportedOperationException(\"reverse order\");\n        }\n        return String.join(\",\", paths);\n    }\n}\n",
+    );
+    r.write(JAVA_TEST, "package walk;\n\nclass PathsTest {\n}\n");
+    r.commit("init");
+    r.branch("feature");
+    let body = if fixed {
+        "package walk;\n\nimport java.util.ArrayList;\nimport java.util.Collections;\nimport java.util.List;\n\npublic class Paths {\n    public static String sort(List<String> paths, boolean reverse) {\n        if (paths == null) {\n            throw new IllegalArgumentException(\"no paths\");\n        }\n        List<String> sorted = new ArrayList<>(paths);\n        Collections.sort(sorted);\n        if (reverse) {\n            Collections.reverse(sorted);\n        }\n        return String.join(\",\", sorted);\n    }\n}\n"
+    } else {
+        "package walk;\n\nimport java.util.List;\n\npublic class Paths {\n    public static String sort(List<String> paths, boolean reverse) {\n        if (reverse) {\n            throw new UnsupportedOperationException(\"reverse order\");\n        }\n        return String.join(\",\", paths.stream().sorted().toList());\n    }\n}\n"
+    };
+    r.write(JAVA_PATHS, body);
+    let refusal = if in_helper {
+        "    void refuses() {\n        assertThrows(IllegalArgumentException.class, () -> Paths.sort(null, false));\n    }\n"
+    } else {
+        "    @Test\n    void refusesNoPaths() {\n        assertThrows(IllegalArgumentException.class, () -> Paths.sort(null, false));\n    }\n"
+    };
+    r.write(
+        JAVA_TEST,
+        format!("package walk;\n\nimport static org.junit.jupiter.api.Assertions.*;\n\nimport java.util.List;\nimport org.junit.jupiter.api.Test;\n\nclass PathsTest {{\n    @Test\n    void sortsInReverse() {{\n        String expected = \"b,a\";\n        assertEquals(expected, Paths.sort(List.of(\"a\", \"b\"), true));\n    }}\n\n{refusal}}}\n"),
+    );
+    r.commit("Sort paths in reverse when asked");
+    r
+}
+
+#[test]
+fn a_removed_java_throw_becomes_a_failure_scenario_that_quotes_the_changed_test() {
+    // The expected value stands on the `String expected = ...` line.
+    assert_failure_quoting(
+        &flow(&java_sort(true, false)),
+        "`sort` no longer throws",
+        "sortsInReverse",
+        &[(JAVA_PATHS, 8), (JAVA_TEST, 11)],
+    );
+}
+
+#[test]
+fn a_java_throw_that_stays_gives_no_removed_throw_scenario() {
+    let rs = flow(&java_sort(false, false));
+    assert_none_titled(&rs, "`sort` no longer throws");
+}
+
+#[test]
+fn a_junit_assert_equals_expected_value_is_quoted_in_the_assertion() {
+    let rs = flow(&java_sort(true, false));
+    let assertions = all_assertions(&rs);
+    assert!(
+        assertions.contains(
+            &"Test `sortsInReverse` expects `Paths.sort(List.of(\"a\", \"b\"), true)` is \"b,a\""
+                .to_string()
+        ),
+        "{assertions:?}"
+    );
+    let c = contracts(&rs);
+    assert!(
+        c.iter()
+            .any(|c| c["title"] == "sortsInReverse" && c["framework"] == "junit"),
+        "{c:#?}"
+    );
+}
+
+#[test]
+fn a_junit_assert_throws_is_quoted_as_an_expected_error() {
+    let rs = flow(&java_sort(true, false));
+    let assertions = all_assertions(&rs);
+    assert!(
+        assertions.contains(
+            &"Test `refusesNoPaths` expects `Paths.sort(null, false)` throws IllegalArgumentException"
+                .to_string()
+        ),
+        "{assertions:?}"
+    );
+}
+
+#[test]
+fn an_assert_throws_in_a_helper_method_is_no_test() {
+    let rs = flow(&java_sort(true, true));
+    let assertions = all_assertions(&rs);
+    assert!(
+        !assertions
+            .iter()
+            .any(|a| a.contains("throws IllegalArgumentException")),
+        "{assertions:?}"
+    );
+    let titles: Vec<&str> = contracts(&rs)
+        .iter()
+        .map(|c| c["title"].as_str().unwrap())
+        .collect();
+    assert_eq!(titles, ["sortsInReverse"]);
+}
+
+/// A reader whose end-of-input check moves into the loop (`moved`) or whose branch adds a
+/// new limit check (`new_limit`).
+fn java_reader(new_limit: bool) -> Repo {
+    let before = "package io;\n\npublic class Reader {\n    public int readAll(int[] chunks) {\n        int total = 0;\n        int readlen = chunks.length;\n        if (readlen == 0) {\n            return -1;\n        }\n        for (int c : chunks) {\n            total += c;\n        }\n        return total;\n    }\n}\n";
+    let check = if new_limit {
+        "            if (total > 4096) {\n                return -2;\n            }\n"
+    } else {
+        "            if (readlen == 0) {\n                return -1;\n            }\n"
+    };
+    one_file_change(
+        "src/main/java/io/Reader.java",
+        before,
+        &format!("package io;\n\npublic class Reader {{\n    public int readAll(int[] chunks) {{\n        int total = 0;\n        int readlen = chunks.length;\n        for (int c : chunks) {{\n{check}            total += c;\n        }}\n        return total;\n    }}\n}}\n"),
+        "fix: stop reading at the end of the input",
+    )
+}
+
+/// A repository whose branch changes `path` from `before` to `after` in one commit.
+fn one_file_change(path: &str, before: &str, after: &str, subject: &str) -> Repo {
+    let mut r = Repo::new();
+    r.write(path, before);
+    r.commit("init");
+    r.branch("feature");
+    r.write(path, after);
+    r.commit(subject);
+    r
+}
+
+#[test]
+fn a_java_condition_that_only_moved_is_no_boundary_but_a_new_one_is() {
+    assert_boundary_only_when_new(java_reader);
+}
+
+/// A constant list that gains an element, or a brand-new constant list.
+fn java_kinds(existing: bool) -> Repo {
+    let before = if existing {
+        "package app;\n\nimport java.util.List;\n\npublic class Kinds {\n    public static final List<String> KINDS = List.of(\"csv\", \"json\");\n}\n"
+    } else {
+        "package app;\n\npublic class Kinds {\n}\n"
+    };
+    let after = if existing {
+        "package app;\n\nimport java.util.List;\n\npublic class Kinds {\n    public static final List<String> KINDS = List.of(\n        \"csv\",\n        \"json\",\n        \"yaml\"\n    );\n}\n"
+    } else {
+        "package app;\n\nimport java.util.List;\n\npublic class Kinds {\n    public static final List<String> KINDS = List.of(\"csv\", \"json\", \"yaml\");\n}\n"
+    };
+    one_file_change(
+        "src/main/java/app/Kinds.java",
+        before,
+        after,
+        "Accept yaml files as input",
+    )
+}
+
+#[test]
+fn an_element_added_to_a_java_constant_list_is_evidence_but_a_new_list_gains_nothing() {
+    assert_gains_only_in_existing_lists(java_kinds);
+}
+
+/// A price rounding change with a changed JUnit test that is disabled, or runs.
+fn java_skipped(skip: bool) -> Repo {
+    let product = "src/main/java/shop/Price.java";
+    let test = "src/test/java/shop/PriceTest.java";
+    let mut r = Repo::new();
+    r.write(
+        product,
+        "package shop;\n\npublic class Price {\n    public static double round(double n) {\n        return n;\n    }\n}\n",
+    );
+    r.write(test, "package shop;\n\nclass PriceTest {\n}\n");
+    r.commit("init");
+    r.branch("feature");
+    r.write(
+        product,
+        "package shop;\n\npublic class Price {\n    public static double round(double n) {\n        return Math.round(n * 100) / 100.0;\n    }\n}\n",
+    );
+    let disabled = if skip {
+        "    @Disabled(\"flaky\")\n"
+    } else {
+        ""
+    };
+    r.write(
+        test,
+        format!("package shop;\n\nimport static org.junit.jupiter.api.Assertions.assertEquals;\n\nimport org.junit.jupiter.api.Disabled;\nimport org.junit.jupiter.api.Test;\n\nclass PriceTest {{\n    @Test\n{disabled}    void roundsToCents() {{\n        assertEquals(1.01, Price.round(1.005));\n    }}\n}}\n"),
+    );
+    r.commit("Round prices to cents");
+    r
+}
+
+#[test]
+fn a_disabled_changed_junit_test_is_named_in_the_proof_gap_and_quotes_nothing() {
+    assert_skip_named(&java_skipped(true), "`roundsToCents` (@Disabled", "1.01");
+}
+
+#[test]
+fn a_running_changed_junit_test_leaves_no_skip_gap_and_is_quoted() {
+    assert_running_quoted(
+        &java_skipped(false),
+        "Test `roundsToCents` expects `Price.round(1.005)` is 1.01",
     );
 }

@@ -13,6 +13,7 @@ use crate::tree::{file_name, join, normalize, parent, Snapshot};
 use anyhow::Context as _;
 use git2::Oid;
 use qa_records::change::Confidence;
+use qa_records::code_pattern;
 use qa_records::graph::{EdgeKind, NodeKind, Support};
 use regex::Regex;
 use std::sync::LazyLock;
@@ -163,11 +164,10 @@ fn npm_bins(
     Ok(())
 }
 
-static CARGO_BIN: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?ms)^\[\[bin\]\]\s*\n(.*?)(?:^\[|\z)"#).expect("a valid regex")
-});
+static CARGO_BIN: LazyLock<Regex> =
+    LazyLock::new(|| code_pattern::regex(r#"(?ms)^\[\[bin\]\]\s*\n(.*?)(?:^\[|\z)"#));
 static TOML_STRING: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r#"(?m)^\s*(name|path)\s*=\s*"([^"]+)""#).expect("a valid regex"));
+    LazyLock::new(|| code_pattern::regex(r#"(?m)^\s*(name|path)\s*=\s*"([^"]+)""#));
 
 /// `src/main.rs` (the package's name), `src/bin/*.rs` and `[[bin]]` tables.
 fn cargo_bins(snapshot: &Snapshot, path: &str, text: &str, out: &mut Vec<Declared>) {
@@ -210,12 +210,10 @@ fn cargo_bins(snapshot: &Snapshot, path: &str, text: &str, out: &mut Vec<Declare
 }
 
 static SCRIPTS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?ms)^\[(?:project\.scripts|tool\.poetry\.scripts)\]\s*\n(.*?)(?:^\[|\z)")
-        .expect("a valid regex")
+    code_pattern::regex(r"(?ms)^\[(?:project\.scripts|tool\.poetry\.scripts)\]\s*\n(.*?)(?:^\[|\z)")
 });
-static SCRIPT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?m)^\s*"?([\w.-]+)"?\s*=\s*"([\w.]+)(?::\w+)?""#).expect("a valid regex")
-});
+static SCRIPT: LazyLock<Regex> =
+    LazyLock::new(|| code_pattern::regex(r#"(?m)^\s*"?([\w.-]+)"?\s*=\s*"([\w.]+)(?::\w+)?""#));
 
 /// `[project.scripts]` / `[tool.poetry.scripts]`: `name = "pkg.module:func"`.
 fn python_scripts(snapshot: &Snapshot, path: &str, text: &str, out: &mut Vec<Declared>) {

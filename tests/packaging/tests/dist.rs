@@ -209,6 +209,43 @@ fn make_dist_gives_an_archive_that_installs_into_a_prefix() {
 }
 
 #[test]
+fn the_actions_installer_installs_the_archive_make_dist_writes() {
+    let assets = tempfile::tempdir().unwrap();
+    let run = dist_into(assets.path(), &qa_testkit::run::bin_dir());
+    assert_eq!(run.code, 0, "make dist: {}", run.stderr);
+    // The release assets as the action fetches them, from a file:// release URL.
+    let prefix = tempfile::tempdir().unwrap();
+    let install = Program::at("sh")
+        .invocation()
+        .arg(common::workspace().join("pipelines/ci/install.sh"))
+        .env("QAPIPE_INSTALL", "release")
+        .env("QAPIPE_PREFIX", prefix.path())
+        .env(
+            "QAPIPE_RELEASE_URL",
+            format!("file://{}", assets.path().display()),
+        )
+        .env_remove("GITHUB_PATH")
+        .run();
+    assert_eq!(install.code, 0, "install.sh: {}", install.stderr);
+    // It prints the bin directory last; every binary there runs and names its version.
+    let bin = PathBuf::from(install.text().trim_end().lines().last().unwrap());
+    for name in BINS {
+        let version = Program::at(bin.join(name))
+            .invocation()
+            .arg("--version")
+            .run()
+            .success();
+        assert!(
+            version
+                .text()
+                .starts_with(&format!("{name} {}", env!("CARGO_PKG_VERSION"))),
+            "{name}: {}",
+            version.text()
+        );
+    }
+}
+
+#[test]
 fn make_dist_names_a_binary_that_is_not_built_and_writes_nothing() {
     let out = tempfile::tempdir().unwrap();
     let empty = tempfile::tempdir().unwrap();

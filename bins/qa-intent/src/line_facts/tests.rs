@@ -95,3 +95,20 @@ fn comments_are_comments_not_code() {
     assert!(f.calls.is_empty());
     assert_eq!(f.comment.as_deref(), Some("todo(x): call save()"));
 }
+
+#[test]
+fn java_lines_give_calls_imports_declarations_and_messages() {
+    let src = "import com.shop.Cart;\npublic class Pay {\n    @Override\n    public int save(int id) {\n        this.store.save(new Cart<>(id));\n        throw new IllegalStateException(\"card declined\");\n    }\n    boolean ok(String s) { return s.matches(\"[a-z]+\"); }\n}\n";
+    let f = lines(Grammar::Java, src);
+    assert_eq!(f[0].imports, ["com.shop.Cart"]);
+    assert_eq!(f[1].declared, ["Pay"]);
+    assert!(f[1].exported);
+    // The name under its annotation is declared on its own line.
+    assert_eq!(f[3].declared, ["save"]);
+    assert!(f[3].exported);
+    assert_eq!(f[4].calls, ["store.save", "Cart"]);
+    assert_eq!(f[5].strings, ["card declined"]);
+    assert_eq!(f[7].matcher_strings, ["[a-z]+"]);
+    assert!(f[7].strings.is_empty());
+    assert!(!f[7].exported);
+}

@@ -211,3 +211,106 @@ fn a_tests_setup_is_its_first_call_that_asserts_nothing() {
         Some("let v = parse(\"x\");")
     );
 }
+
+#[test]
+fn junit_tests_are_annotated_methods_with_their_display_names() {
+    let src = "import org.junit.jupiter.api.Test;\nclass CartTest {\n    @Test\n    @DisplayName(\"saves the cart\")\n    void savesCart() {\n        Cart cart = new Cart();\n        assertEquals(3, cart.save(1));\n    }\n    void helper() { assertEquals(1, 1); }\n    @RepeatedTest(3)\n    void again() {}\n}\n";
+    let t = tests_of(Grammar::Java, src, &[]);
+    let names: Vec<(&str, &str)> = t
+        .iter()
+        .map(|t| (t.name.as_str(), t.title.as_str()))
+        .collect();
+    assert_eq!(names, [("savesCart", "saves the cart"), ("again", "again")]);
+    assert_eq!(t[0].framework, Framework::JUnit);
+    assert_eq!(expects(&t[0]), ["`cart.save(1)` is 3"]);
+    assert_eq!(t[0].calls, ["Cart", "save"]);
+    assert_eq!(t[0].setup.as_deref(), Some("Cart cart = new Cart();"));
+}
+
+#[test]
+fn disabled_and_ignored_java_tests_are_skipped_and_others_are_not() {
+    let src = "class ATest {\n    @Disabled(\"flaky\")\n    @Test\n    void a() {}\n    @Test\n    void b() {}\n}\n@Ignore\nclass BTest {\n    @Test\n    public void c() {}\n}\n";
+    let t = tests_of(Grammar::Java, src, &[]);
+    assert_eq!(t[0].skipped.as_deref(), Some("@Disabled(\"flaky\")"));
+    assert_eq!(t[1].skipped, None);
+    assert_eq!(t[2].skipped.as_deref(), Some("@Ignore"));
+}
+
+#[test]
+fn junit_assertj_and_hamcrest_expectations_read_their_literal_side() {
+    let src = "import org.junit.jupiter.api.Test;\nclass ATest {\n    @Test\n    void a() {\n        String expected = \"b,a\";\n        assertEquals(expected, join(paths));\n        assertNotEquals(0, size());\n        assertThat(total()).isEqualTo(\"3.00\");\n        assertThat(names()).hasSize(2).contains(\"x\");\n        assertThat(count(), is(4));\n        assertThat(label(), not(equalTo(\"y\")));\n        assertThrows(IllegalArgumentException.class, () -> save(-1));\n        assertThatThrownBy(() -> load()).isInstanceOf(IOException.class);\n        assertTrue(a() == 5);\n        assertTrue(ready());\n        assertFalse(name().equals(\"z\"));\n        assertNull(find());\n        assertEquals(List.of(\"a\", \"b\"), list());\n    }\n}\n";
+    let t = tests_of(Grammar::Java, src, &[]);
+    assert_eq!(
+        expects(&t[0]),
+        [
+            "`join(paths)` is \"b,a\"",
+            "`size()` is not 0",
+            "`total()` is \"3.00\"",
+            "`names()` contains \"x\"",
+            "`names()` has size 2",
+            "`count()` is 4",
+            "`label()` is not \"y\"",
+            "`save(-1)` throws IllegalArgumentException",
+            "`load()` throws IOException",
+            "`a()` is 5",
+            "`ready()` holds",
+            "`name()` is not \"z\"",
+            "`find()` is null",
+            "`list()` is List.of(\"a\", \"b\")",
+        ]
+    );
+    // The bound literal's line is where the expected value stands.
+    assert_eq!(t[0].expects[0].line, 5);
+    assert!(!t[0].calls.iter().any(|c| c.starts_with("assert")));
+}
+
+#[test]
+fn junit4_messages_and_testng_order_are_no_expected_values() {
+    let junit4 = "import org.junit.Test;\nclass ATest {\n    @Test\n    public void a() {\n        assertEquals(\"sum\", 3, add(1, 2));\n    }\n    @Test(expected = IOException.class)\n    public void b() { load(); }\n}\n";
+    let t = tests_of(Grammar::Java, junit4, &[]);
+    assert_eq!(expects(&t[0]), ["`add(1, 2)` is 3"]);
+    assert_eq!(expects(&t[1]), ["throws IOException"]);
+    let testng = "import org.testng.annotations.Test;\n@Test\npublic class ATest {\n    public void a() {\n        assertEquals(add(1, 2), 3);\n    }\n    @Test(enabled = false)\n    public void b() {}\n    private void helper() {}\n}\n";
+    let t = tests_of(Grammar::Java, testng, &[]);
+    assert_eq!(t.len(), 2);
+    assert_eq!(t[0].framework, Framework::TestNg);
+    assert_eq!(expects(&t[0]), ["`add(1, 2)` is 3"]);
+    assert_eq!(t[1].skipped.as_deref(), Some("@Test(enabled = false)"));
+}
+
+#[test]
+fn csv_and_value_source_rows_are_table_rows() {
+    let src = "class ATest {\n    @ParameterizedTest\n    @CsvSource({\n        \"1, 2, 3\",\n        \"'a, b', 0, 'x'\",\n    })\n    void adds(int a, int b, int expected) {}\n    @ParameterizedTest\n    @ValueSource(strings = {\"racecar\", \"radar\"})\n    void palindromes(String word) { assertTrue(isPalindrome(word)); }\n}\n";
+    let t = tests_of(Grammar::Java, src, &[]);
+    assert_eq!(
+        expects(&t[0]),
+        [
+            "`expected` is 3 for `a` 1",
+            "`expected` is \"x\" for `a` \"a, b\""
+        ]
+    );
+    assert_eq!(t[0].expects[0].line, 4);
+    assert_eq!(
+        expects(&t[1]),
+        [
+            "the case `word` = \"racecar\" to pass",
+            "the case `word` = \"radar\" to pass",
+            "`isPalindrome(word)` holds"
+        ]
+    );
+}
+
+#[test]
+fn junit3_test_methods_need_a_test_case_or_an_unannotated_test_class() {
+    let src = "public class CartTest extends TestCase {\n    public void testSave() { assertEquals(1, save()); }\n    public void helper() {}\n}\n";
+    let t = tests_of(Grammar::Java, src, &[]);
+    assert_eq!(t.len(), 1);
+    assert_eq!(t[0].name, "testSave");
+    // A plain class with a `test...` method defines no test.
+    assert!(tests_of(
+        Grammar::Java,
+        "class Cart {\n    public void testMode() {}\n}\n",
+        &[]
+    )
+    .is_empty());
+}

@@ -32,6 +32,7 @@ pub fn role<'t>(grammar: Grammar, node: Node<'t>, text: &str) -> Option<Role<'t>
         Grammar::TypeScript | Grammar::Tsx | Grammar::JavaScript => ecmascript(grammar, node),
         Grammar::Python => python(node),
         Grammar::Go => go(node, text),
+        Grammar::Java => java(node, text),
     }
 }
 
@@ -223,4 +224,130 @@ fn go<'t>(node: Node<'t>, text: &str) -> Option<Role<'t>> {
         "expression_case" => field(node, "value").map(Role::Arm),
         _ => None,
     }
+}
+
+fn java<'t>(node: Node<'t>, text: &str) -> Option<Role<'t>> {
+    match node.kind() {
+        "class_declaration"
+        | "interface_declaration"
+        | "enum_declaration"
+        | "record_declaration"
+        | "annotation_type_declaration" => item(ItemKind::Type, node, "name", None),
+        "method_declaration" | "constructor_declaration" => {
+            item(ItemKind::Function, node, "name", Some("parameters"))
+        }
+        // `static final List<String> KINDS = List.of(...)`: one item per declaration,
+        // named by its first declarator (lambdas assigned to fields are no items of
+        // their own either).
+        "field_declaration" | "constant_declaration" => Some(Role::Item {
+            kind: if java_constant(node) {
+                ItemKind::Constant
+            } else {
+                ItemKind::Field
+            },
+            name: field(field(node, "declarator")?, "name")?,
+            params: None,
+        }),
+        "if_statement" | "while_statement" | "do_statement" | "for_statement"
+        | "ternary_expression" => field(node, "condition").map(Role::Condition),
+        // `case Integer i when i > 0`: the guard's expression.
+        "guard" => {
+            let mut walk = node.walk();
+            let expr = node
+                .named_children(&mut walk)
+                .find(|c| !c.kind().contains("comment"));
+            expr.map(Role::Condition)
+        }
+        "throw_statement" => Some(Role::Exit(ExitKind::Throw)),
+        "array_initializer" | "argument_list" if java_constant_value(node, text) => {
+            Some(Role::List)
+        }
+        // An enum's constants are the values it allows, like a constant list's elements.
+        "enum_constant" => Some(Role::Arm(node)),
+        // `case "a" ->`, `case Integer i when ...`: the one value or pattern, else the
+        // whole label (`case 1, 2`); `default` is no arm.
+        "switch_label" => {
+            let mut walk = node.walk();
+            let values: Vec<Node> = node
+                .named_children(&mut walk)
+                .filter(|c| c.kind() != "guard" && !c.kind().contains("comment"))
+                .collect();
+            match values.as_slice() {
+                [] => None,
+                [one] => Some(Role::Arm(*one)),
+                _ => Some(Role::Arm(node)),
+            }
+        }
+        _ => None,
+    }
+}
+
+/// An interface's field, or a `static final` one.
+fn java_constant(declaration: Node) -> bool {
+    if declaration.kind() == "constant_declaration" {
+        return true;
+    }
+    let mut walk = declaration.walk();
+    let Some(modifiers) = declaration
+        .named_children(&mut walk)
+        .find(|c| c.kind() == "modifiers")
+    else {
+        return false;
+    };
+    let mut walk = modifiers.walk();
+    let kinds: Vec<&str> = modifiers.children(&mut walk).map(|c| c.kind()).collect();
+    kinds.contains(&"static") && kinds.contains(&"final")
+}
+
+/// Collection factories whose arguments are the collection's elements.
+const JAVA_FACTORIES: &[&str] = &[
+    "of",
+    "asList",
+    "newArrayList",
+    "newHashSet",
+    "newLinkedHashSet",
+];
+
+/// True for an array initializer, or the arguments of `List.of`/`Set.of`/`Map.of`/
+/// `Arrays.asList`, that is a field's value, through wrappers such as
+/// `new HashSet<>(...)`, `Collections.unmodifiableList(...)` or `new String[] {...}`.
+fn java_constant_value(list: Node, text: &str) -> bool {
+    let mut at = list;
+    if list.kind() == "argument_list" {
+        let Some(call) = list.parent().filter(|c| c.kind() == "method_invocation") else {
+            return false;
+        };
+        let factory =
+            field(call, "name").is_some_and(|n| JAVA_FACTORIES.contains(&text_of(n, text)));
+        if !factory {
+            return false;
+        }
+        at = call;
+    }
+    for _ in 0..6 {
+        let Some(parent) = at.parent() else {
+            return false;
+        };
+        match parent.kind() {
+            "variable_declarator" => {
+                return field(parent, "value") == Some(at)
+                    && matches!(
+                        parent_kind(parent),
+                        "field_declaration" | "constant_declaration"
+                    );
+            }
+            "array_creation_expression" => at = parent,
+            // `List.of(...).stream()...`: the receiver of a chained call.
+            "method_invocation" if field(parent, "object") == Some(at) => at = parent,
+            "argument_list" => {
+                let call = parent.parent().filter(|c| {
+                    matches!(c.kind(), "method_invocation" | "object_creation_expression")
+                });
+                let Some(call) = call else { return false };
+                at = call;
+            }
+            _ => return false,
+        }
+    }
+    false
 }

@@ -130,3 +130,62 @@ fn edits_that_do_not_turn_the_base_into_the_head_are_refused() {
     }];
     assert!(reparse(Grammar::Rust, &base_tree, base, head, &right).is_some());
 }
+
+fn java(text: &str) -> Outline {
+    outline(Grammar::Java, text, &[]).expect("parsed")
+}
+
+#[test]
+fn java_items_are_types_methods_constructors_and_fields_but_not_lambdas() {
+    let o = java("class Cart {\n    static final int MAX = 3;\n    private int count;\n    Cart(int n) {}\n    int save(@Valid Item item, String... rest) {\n        Runnable r = () -> run();\n        return 1;\n    }\n    interface Shape { double area(); }\n    enum Color { RED }\n    record Point(int x) {}\n}\n");
+    let items: Vec<(&str, ItemKind)> = o.items.iter().map(|i| (i.path.as_str(), i.kind)).collect();
+    assert_eq!(
+        items,
+        [
+            ("Cart", ItemKind::Type),
+            ("Cart::MAX", ItemKind::Constant),
+            ("Cart::count", ItemKind::Field),
+            ("Cart::Cart", ItemKind::Function),
+            ("Cart::save", ItemKind::Function),
+            ("Cart::Shape", ItemKind::Type),
+            ("Cart::Shape::area", ItemKind::Function),
+            ("Cart::Color", ItemKind::Type),
+            ("Cart::Point", ItemKind::Type),
+        ]
+    );
+    assert_eq!(o.items[4].params, ["item", "rest"]);
+}
+
+#[test]
+fn java_conditions_guards_and_throws() {
+    let o = java("class A {\n    String f(int id, Object o) {\n        if (id > 0) { throw new IllegalArgumentException(\"bad id\"); }\n        while (id < 3) id++;\n        for (int i = 0; i < id; i++) {}\n        int y = id > 2 ? 1 : 2;\n        return switch (o) {\n            case Integer i when i > 9 -> \"big\";\n            default -> \"other\";\n        };\n    }\n}\n");
+    let texts: Vec<&str> = o.conditions.iter().map(|c| c.text.as_str()).collect();
+    assert_eq!(texts, ["id>0", "id<3", "i<id", "id>2", "i>9"]);
+    assert_eq!(o.path_of(o.conditions[0].item), "A::f");
+    assert_eq!(o.exits.len(), 1);
+    assert_eq!(o.exits[0].kind, ExitKind::Throw);
+    assert_eq!(o.exits[0].shape, "thrownewIllegalArgumentException");
+}
+
+#[test]
+fn java_elements_of_constant_collections_enums_and_switch_arms() {
+    let o = java("class K {\n    static final List<String> KINDS = List.of(\"csv\", \"json\");\n    static final String[] NAMES = {\"a\"};\n    static final Set<String> S = new HashSet<>(Arrays.asList(\"x\"));\n    private final List<String> mutable = List.of(\"no\");\n    enum Color { RED, GREEN }\n    int f(String s) {\n        List<String> local = List.of(\"no\");\n        switch (s) {\n            case \"a\": return 1;\n            case \"b\", \"c\": return 2;\n            default: return 0;\n        }\n    }\n}\n");
+    let els: Vec<(&str, &str)> = o
+        .elements
+        .iter()
+        .map(|e| (o.path_of(e.item), e.text.as_str()))
+        .collect();
+    assert_eq!(
+        els,
+        [
+            ("K::KINDS", "\"csv\""),
+            ("K::KINDS", "\"json\""),
+            ("K::NAMES", "\"a\""),
+            ("K::S", "\"x\""),
+            ("K::Color", "RED"),
+            ("K::Color", "GREEN"),
+            ("K::f", "\"a\""),
+            ("K::f", "case \"b\", \"c\""),
+        ]
+    );
+}

@@ -11,6 +11,7 @@ use crate::repository::{self, Declared};
 use crate::tree::{file_name, join, parent, Snapshot};
 use git2::Oid;
 use qa_records::change::Confidence;
+use qa_records::code_pattern;
 use qa_records::graph::{NodeKind, Support};
 use regex::Regex;
 use std::collections::BTreeMap;
@@ -35,32 +36,31 @@ impl Default for Cli {
 }
 
 static CLAP_USE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\bclap::|\buse\s+clap\b").expect("a valid regex"));
+    LazyLock::new(|| code_pattern::regex(r"\bclap::|\buse\s+clap\b"));
 static ARGPARSE_IMPORT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?m)^[ \t]*(?:import[ \t]+argparse|from[ \t]+argparse[ \t]+import)\b")
-        .expect("a valid regex")
+    code_pattern::regex(r"(?m)^[ \t]*(?:import[ \t]+argparse|from[ \t]+argparse[ \t]+import)\b")
 });
 /// `#[derive(.. Parser ..)]` or `Subcommand`, then attributes, then the item's name.
 static DERIVE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"#\[derive\(([^)]*)\)\]((?:\s*#\[[^\]]*(?:\[[^\]]*\][^\]]*)*\])*)\s*(?:pub(?:\([^)]*\))?\s+)?(struct|enum)\s+(\w+)")
-        .expect("a valid regex")
+    code_pattern::regex(
+        r"#\[derive\(([^)]*)\)\]((?:\s*#\[[^\]]*(?:\[[^\]]*\][^\]]*)*\])*)\s*(?:pub(?:\([^)]*\))?\s+)?(struct|enum)\s+(\w+)",
+    )
 });
 static NAME_ATTR: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"#\[(?:command|clap)\s*\([^\]]*\bname\s*=\s*"([^"]+)""#).expect("a valid regex")
+    code_pattern::regex(r#"#\[(?:command|clap)\s*\([^\]]*\bname\s*=\s*"([^"]+)""#)
 });
 static BUILDER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"\b(?:(?:Command|App)\s*::\s*new|SubCommand\s*::\s*with_name)\s*\(\s*"([^"]+)""#)
-        .expect("a valid regex")
+    code_pattern::regex(
+        r#"\b(?:(?:Command|App)\s*::\s*new|SubCommand\s*::\s*with_name)\s*\(\s*"([^"]+)""#,
+    )
 });
 static PROG: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"ArgumentParser\s*\([^)]*\bprog\s*=\s*['"]([^'"]+)['"]"#).expect("a valid regex")
+    code_pattern::regex(r#"ArgumentParser\s*\([^)]*\bprog\s*=\s*['"]([^'"]+)['"]"#)
 });
 static ADD_PARSER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?:\b(\w+)\s*=\s*)?[\w.]+\.add_parser\(\s*['"]([\w.-]+)['"]"#)
-        .expect("a valid regex")
+    code_pattern::regex(r#"(?:\b(\w+)\s*=\s*)?[\w.]+\.add_parser\(\s*['"]([\w.-]+)['"]"#)
 });
-static KEYWORD_VALUE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^\w+\s*=\s*(.+)$").expect("a valid regex"));
+static KEYWORD_VALUE: LazyLock<Regex> = LazyLock::new(|| code_pattern::regex(r"^\w+\s*=\s*(.+)$"));
 
 impl Adapter for Cli {
     fn id(&self) -> &'static str {

@@ -12,6 +12,7 @@ use crate::model::{Fragment, Located, Module};
 use crate::tree::{join, parent, Snapshot};
 use git2::Oid;
 use qa_records::change::Confidence;
+use qa_records::code_pattern;
 use qa_records::graph::{NodeKind, Support};
 use regex::Regex;
 use std::collections::{BTreeMap, BTreeSet};
@@ -31,13 +32,11 @@ impl Default for Django {
     }
 }
 
-static DJANGO_IMPORT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?m)^[ \t]*(?:from|import)[ \t]+django\b").expect("a valid regex")
-});
+static DJANGO_IMPORT: LazyLock<Regex> =
+    LazyLock::new(|| code_pattern::regex(r"(?m)^[ \t]*(?:from|import)[ \t]+django\b"));
 static URL_ENTRY: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\b(path|re_path|url)[ \t]*\(").expect("a valid regex"));
-static INCLUDE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^include[ \t]*\(").expect("a valid regex"));
+    LazyLock::new(|| code_pattern::regex(r"\b(path|re_path|url)[ \t]*\("));
+static INCLUDE: LazyLock<Regex> = LazyLock::new(|| code_pattern::regex(r"^include[ \t]*\("));
 
 /// A module that declares URL patterns with django.
 fn url_conf(text: &str) -> bool {

@@ -13,6 +13,7 @@ use crate::model::{Fragment, Located, Module};
 use crate::tree::Snapshot;
 use git2::Oid;
 use qa_records::change::Confidence;
+use qa_records::code_pattern;
 use qa_records::graph::{NodeKind, Support};
 use regex::Regex;
 use std::collections::{BTreeMap, BTreeSet};
@@ -33,42 +34,37 @@ impl Default for Express {
 }
 
 static WEB_IMPORT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?:\bfrom\s*|\brequire\s*\(\s*)['"](express|fastify)['"]"#)
-        .expect("a valid regex")
+    code_pattern::regex(r#"(?:\bfrom\s*|\brequire\s*\(\s*)['"](express|fastify)['"]"#)
 });
 /// A verb call with a literal path first: `app.get('/items', ...`.
 static VERB_CALL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b([A-Za-z_$][\w$]*)\s*\.\s*(get|post|put|patch|delete|head|options|all)\s*\(")
-        .expect("a valid regex")
+    code_pattern::regex(
+        r"\b([A-Za-z_$][\w$]*)\s*\.\s*(get|post|put|patch|delete|head|options|all)\s*\(",
+    )
 });
 /// `router.route('/items')`, then chained verbs; `fastify.route({ .. })`.
 static ROUTE_CALL: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\b([A-Za-z_$][\w$]*)\s*\.\s*route\s*\(").expect("a valid regex"));
+    LazyLock::new(|| code_pattern::regex(r"\b([A-Za-z_$][\w$]*)\s*\.\s*route\s*\("));
 static CHAINED_VERB: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^\s*\.\s*(get|post|put|patch|delete|head|options|all)\s*\(")
-        .expect("a valid regex")
+    code_pattern::regex(r"^\s*\.\s*(get|post|put|patch|delete|head|options|all)\s*\(")
 });
-static MOUNT_CALL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b([A-Za-z_$][\w$]*)\s*\.\s*(use|register)\s*\(").expect("a valid regex")
-});
+static MOUNT_CALL: LazyLock<Regex> =
+    LazyLock::new(|| code_pattern::regex(r"\b([A-Za-z_$][\w$]*)\s*\.\s*(use|register)\s*\("));
 /// `const app = express()`, `const router = express.Router()`, `Fastify({..})`.
 static FACTORY: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::\s*[\w.<>]+\s*)?=\s*(?:await\s+)?(?:express|fastify|Fastify|Router|express\s*\.\s*Router)\s*\(")
-        .expect("a valid regex")
+    code_pattern::regex(
+        r"\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::\s*[\w.<>]+\s*)?=\s*(?:await\s+)?(?:express|fastify|Fastify|Router|express\s*\.\s*Router)\s*\(",
+    )
 });
-static OBJECT_METHOD: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"\bmethod\s*:\s*(\[[^\]]*\]|['"]\w+['"])"#).expect("a valid regex")
-});
-static OBJECT_URL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"\b(?:url|path)\s*:\s*['"`]([^'"`\n]*)['"`]"#).expect("a valid regex")
-});
-static OBJECT_HANDLER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\bhandler\s*:\s*([A-Za-z_$][\w$.]*)\s*[,}\n]").expect("a valid regex")
-});
+static OBJECT_METHOD: LazyLock<Regex> =
+    LazyLock::new(|| code_pattern::regex(r#"\bmethod\s*:\s*(\[[^\]]*\]|['"]\w+['"])"#));
+static OBJECT_URL: LazyLock<Regex> =
+    LazyLock::new(|| code_pattern::regex(r#"\b(?:url|path)\s*:\s*['"`]([^'"`\n]*)['"`]"#));
+static OBJECT_HANDLER: LazyLock<Regex> =
+    LazyLock::new(|| code_pattern::regex(r"\bhandler\s*:\s*([A-Za-z_$][\w$.]*)\s*[,}\n]"));
 static PREFIX: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r#"\bprefix\s*:\s*['"`]([^'"`\n]*)['"`]"#).expect("a valid regex"));
-static QUOTED_WORD: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r#"['"](\w+)['"]"#).expect("a valid regex"));
+    LazyLock::new(|| code_pattern::regex(r#"\bprefix\s*:\s*['"`]([^'"`\n]*)['"`]"#));
+static QUOTED_WORD: LazyLock<Regex> = LazyLock::new(|| code_pattern::regex(r#"['"](\w+)['"]"#));
 
 /// Receivers conventionally holding an app, a router or a Fastify instance (a plugin's
 /// parameter), besides the names a factory call assigns in the module.

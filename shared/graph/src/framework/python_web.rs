@@ -9,6 +9,7 @@ use crate::model::{Fragment, Located};
 use crate::tree::Snapshot;
 use git2::Oid;
 use qa_records::change::Confidence;
+use qa_records::code_pattern;
 use qa_records::graph::{NodeKind, Support};
 use regex::Regex;
 use std::sync::LazyLock;
@@ -27,15 +28,15 @@ impl Default for PythonWeb {
     }
 }
 
-static WEB_IMPORT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?m)^[ \t]*(?:from|import)[ \t]+(fastapi|flask)\b").expect("a valid regex")
-});
+static WEB_IMPORT: LazyLock<Regex> =
+    LazyLock::new(|| code_pattern::regex(r"(?m)^[ \t]*(?:from|import)[ \t]+(fastapi|flask)\b"));
 static DECORATOR: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?m)^[ \t]*@\w+\.(get|post|put|patch|delete|head|options|route|api_route)\(\s*[rf]?['"]([^'"]*)['"]([^)]*)\)"#)
-        .expect("a valid regex")
+    code_pattern::regex(
+        r#"(?m)^[ \t]*@\w+\.(get|post|put|patch|delete|head|options|route|api_route)\(\s*[rf]?['"]([^'"]*)['"]([^)]*)\)"#,
+    )
 });
 static METHODS: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r#"methods\s*=\s*[\[(]\s*['"](\w+)['"]"#).expect("a valid regex"));
+    LazyLock::new(|| code_pattern::regex(r#"methods\s*=\s*[\[(]\s*['"](\w+)['"]"#));
 
 fn web_module(text: &str) -> bool {
     WEB_IMPORT.is_match(text)

@@ -9,6 +9,7 @@ use crate::model::{Fragment, Located};
 use crate::tree::Snapshot;
 use git2::Oid;
 use qa_records::change::Confidence;
+use qa_records::code_pattern;
 use qa_records::graph::Support;
 use regex::Regex;
 use std::sync::LazyLock;
@@ -106,16 +107,15 @@ impl Adapter for ReactRouter {
     }
 }
 
-static ROUTE_ELEMENT: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"<Route\b").expect("a valid regex"));
+static ROUTE_ELEMENT: LazyLock<Regex> = LazyLock::new(|| code_pattern::regex(r"<Route\b"));
 static ROUTE_OBJECT: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r#"\bpath\s*:\s*['"`]([^'"`]*)['"`]"#).expect("a valid regex"));
-static PATH_ATTR: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"\bpath\s*=\s*\{?\s*['"`]([^'"`]*)['"`]"#).expect("a valid regex")
-});
+    LazyLock::new(|| code_pattern::regex(r#"\bpath\s*:\s*['"`]([^'"`]*)['"`]"#));
+static PATH_ATTR: LazyLock<Regex> =
+    LazyLock::new(|| code_pattern::regex(r#"\bpath\s*=\s*\{?\s*['"`]([^'"`]*)['"`]"#));
 static ELEMENT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(?:element\s*[=:]\s*\{?\s*<\s*([A-Z][\w$]*)|(?:component|Component)\s*[=:]\s*\{?\s*([A-Z][\w$]*))")
-        .expect("a valid regex")
+    code_pattern::regex(
+        r"\b(?:element\s*[=:]\s*\{?\s*<\s*([A-Z][\w$]*)|(?:component|Component)\s*[=:]\s*\{?\s*([A-Z][\w$]*))",
+    )
 });
 
 /// (route path, component name, byte offset) of each route declaration. A declaration's

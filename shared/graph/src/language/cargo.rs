@@ -3,6 +3,7 @@
 //! dependencies, `[patch]` paths), for resolving `use other_crate::...`.
 
 use crate::tree::{normalize, parent, Snapshot};
+use qa_records::code_pattern;
 use regex::Regex;
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
@@ -211,11 +212,11 @@ enum Table {
 }
 
 static INLINE_PATH: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r#"\bpath\s*=\s*["']([^"']*)["']"#).expect("a valid regex"));
+    LazyLock::new(|| code_pattern::regex(r#"\bpath\s*=\s*["']([^"']*)["']"#));
 static INLINE_PACKAGE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r#"\bpackage\s*=\s*["']([^"']*)["']"#).expect("a valid regex"));
+    LazyLock::new(|| code_pattern::regex(r#"\bpackage\s*=\s*["']([^"']*)["']"#));
 static INLINE_WORKSPACE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\bworkspace\s*=\s*true\b").expect("a valid regex"));
+    LazyLock::new(|| code_pattern::regex(r"\bworkspace\s*=\s*true\b"));
 
 impl Manifest {
     /// The library name as code writes it: `[lib] name`, else the package name.

@@ -6,6 +6,7 @@
 use super::{symbols, Language, Lines, Parsed, RawImport};
 use crate::tree::{join, normalize, parent, Snapshot};
 use qa_records::change::Confidence;
+use qa_records::code_pattern;
 use qa_records::graph::Support;
 use regex::Regex;
 use std::collections::BTreeMap;
@@ -48,8 +49,7 @@ impl Language for Go {
     }
 }
 
-static MODULE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?m)^module\s+(\S+)").expect("a valid regex"));
+static MODULE: LazyLock<Regex> = LazyLock::new(|| code_pattern::regex(r"(?m)^module\s+(\S+)"));
 
 /// The go.mod modules of the tree and the directory replacements each declares.
 #[derive(Debug, Default)]
@@ -173,17 +173,14 @@ pub fn package_files(snapshot: &Snapshot, dir: &str) -> Vec<String> {
         .collect()
 }
 
-static IMPORT_ONE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?m)^import[ \t]+(?:[\w.]+[ \t]+)?"([^"]+)""#).expect("a valid regex")
-});
+static IMPORT_ONE: LazyLock<Regex> =
+    LazyLock::new(|| code_pattern::regex(r#"(?m)^import[ \t]+(?:[\w.]+[ \t]+)?"([^"]+)""#));
 static IMPORT_BLOCK: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?ms)^import[ \t]*\((.*?)\)").expect("a valid regex"));
-static QUOTED: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?m)^[ \t]*(?:[\w.]+[ \t]+)?"([^"]+)""#).expect("a valid regex")
-});
+    LazyLock::new(|| code_pattern::regex(r"(?ms)^import[ \t]*\((.*?)\)"));
+static QUOTED: LazyLock<Regex> =
+    LazyLock::new(|| code_pattern::regex(r#"(?m)^[ \t]*(?:[\w.]+[ \t]+)?"([^"]+)""#));
 static DECLARATION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?m)^(?:func|type)[ \t]+(?:\([^)]*\)[ \t]*)?([A-Za-z_]\w*)")
-        .expect("a valid regex")
+    code_pattern::regex(r"(?m)^(?:func|type)[ \t]+(?:\([^)]*\)[ \t]*)?([A-Za-z_]\w*)")
 });
 
 /// Imports (single and grouped) and top-level `func`/`type` names of one file.

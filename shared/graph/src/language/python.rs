@@ -7,6 +7,7 @@
 use super::{symbols, Language, Lines, Parsed, RawImport};
 use crate::tree::{file_name, join, normalize, parent, Snapshot};
 use qa_records::change::Confidence;
+use qa_records::code_pattern;
 use qa_records::graph::Support;
 use regex::Regex;
 use std::sync::LazyLock;
@@ -126,17 +127,14 @@ impl Roots {
     }
 }
 
-static WHERE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?m)^[ \t]*where[ \t]*=[ \t]*\[([^\]]*)\]"#).expect("a valid regex")
-});
+static WHERE: LazyLock<Regex> =
+    LazyLock::new(|| code_pattern::regex(r#"(?m)^[ \t]*where[ \t]*=[ \t]*\[([^\]]*)\]"#));
 static ROOT_PACKAGE_DIR: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?m)^[ \t]*package-dir[ \t]*=[ \t]*\{[^}]*?""[ \t]*=[ \t]*"([^"]+)""#)
-        .expect("a valid regex")
+    code_pattern::regex(r#"(?m)^[ \t]*package-dir[ \t]*=[ \t]*\{[^}]*?""[ \t]*=[ \t]*"([^"]+)""#)
 });
 static POETRY_FROM: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r#"\bfrom[ \t]*=[ \t]*"([^"]+)""#).expect("a valid regex"));
-static QUOTED: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r#""([^"]+)""#).expect("a valid regex"));
+    LazyLock::new(|| code_pattern::regex(r#"\bfrom[ \t]*=[ \t]*"([^"]+)""#));
+static QUOTED: LazyLock<Regex> = LazyLock::new(|| code_pattern::regex(r#""([^"]+)""#));
 
 /// The directories a pyproject.toml says its packages are found under, relative to it:
 /// setuptools `where = [...]` and `package-dir = {"" = ...}`, Poetry `from = ...`.
@@ -170,16 +168,15 @@ pub fn module_file(snapshot: &Snapshot, module: &str) -> Option<String> {
 }
 
 static IMPORT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?m)^[ \t]*import[ \t]+([\w.]+(?:[ \t]+as[ \t]+\w+)?(?:[ \t]*,[ \t]*[\w.]+(?:[ \t]+as[ \t]+\w+)?)*)")
-        .expect("a valid regex")
+    code_pattern::regex(
+        r"(?m)^[ \t]*import[ \t]+([\w.]+(?:[ \t]+as[ \t]+\w+)?(?:[ \t]*,[ \t]*[\w.]+(?:[ \t]+as[ \t]+\w+)?)*)",
+    )
 });
 static FROM_IMPORT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?m)^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#]+)")
-        .expect("a valid regex")
+    code_pattern::regex(r"(?m)^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#]+)")
 });
-static DEFINITION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?m)^(?:async[ \t]+)?(?:def|class)[ \t]+(\w+)").expect("a valid regex")
-});
+static DEFINITION: LazyLock<Regex> =
+    LazyLock::new(|| code_pattern::regex(r"(?m)^(?:async[ \t]+)?(?:def|class)[ \t]+(\w+)"));
 
 /// Imports and top-level definitions of one module.
 pub fn parse(text: &str) -> Parsed {

@@ -6,6 +6,7 @@ use super::cargo::Crates;
 use super::{symbols, Language, Lines, Parsed, RawImport};
 use crate::tree::{file_name, join, parent, Snapshot};
 use qa_records::change::Confidence;
+use qa_records::code_pattern;
 use qa_records::graph::Support;
 use regex::Regex;
 use std::sync::LazyLock;
@@ -45,9 +46,8 @@ impl Language for Rust {
 }
 
 /// The `[package]` name of a Cargo.toml.
-pub static PACKAGE_NAME: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?ms)^\[package\].*?^name\s*=\s*"([^"]+)""#).expect("a valid regex")
-});
+pub static PACKAGE_NAME: LazyLock<Regex> =
+    LazyLock::new(|| code_pattern::regex(r#"(?ms)^\[package\].*?^name\s*=\s*"([^"]+)""#));
 
 /// The directory a file's child modules live in: `src/` for `src/lib.rs`, `src/a/` for
 /// `src/a.rs` and `src/a/mod.rs`.
@@ -143,17 +143,16 @@ fn resolve(snapshot: &Snapshot, crates: &Crates, from: &str, raw: &RawImport) ->
 }
 
 static MOD: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?m)^[ \t]*(?:pub(?:\([^)]*\))?[ \t]+)?mod[ \t]+([A-Za-z_]\w*)[ \t]*;")
-        .expect("a valid regex")
+    code_pattern::regex(r"(?m)^[ \t]*(?:pub(?:\([^)]*\))?[ \t]+)?mod[ \t]+([A-Za-z_]\w*)[ \t]*;")
 });
 static USE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?m)^[ \t]*(?:pub(?:\([^)]*\))?[ \t]+)?use[ \t]+([^;]+);").expect("a valid regex")
+    code_pattern::regex(r"(?m)^[ \t]*(?:pub(?:\([^)]*\))?[ \t]+)?use[ \t]+([^;]+);")
 });
-static ALIAS: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\s+as\s+\w+").expect("a valid regex"));
+static ALIAS: LazyLock<Regex> = LazyLock::new(|| code_pattern::regex(r"\s+as\s+\w+"));
 static ITEM: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?m)^[ \t]*(?:pub(?:\([^)]*\))?[ \t]+)?(?:async[ \t]+)?(?:fn|struct|enum|trait)[ \t]+([A-Za-z_]\w*)")
-        .expect("a valid regex")
+    code_pattern::regex(
+        r"(?m)^[ \t]*(?:pub(?:\([^)]*\))?[ \t]+)?(?:async[ \t]+)?(?:fn|struct|enum|trait)[ \t]+([A-Za-z_]\w*)",
+    )
 });
 
 /// `mod` declarations (as `mod NAME`) and every path a `use` tree names.

@@ -9,6 +9,7 @@ use super::{Language, Parsed, RawImport};
 use crate::model::Symbols;
 use crate::tree::{join, normalize, parent, Snapshot};
 use qa_records::change::Confidence;
+use qa_records::code_pattern;
 use qa_records::graph::Support;
 use regex::Regex;
 use std::sync::{Arc, LazyLock};
@@ -198,20 +199,21 @@ fn first_file(
 }
 
 static IMPORT_FROM: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"\b(?:import|export)\s+(?:type\s+)?([\w$*{},\s]*?)\s*from\s*['"]([^'"\n]+)['"]"#)
-        .expect("a valid regex")
+    code_pattern::regex(
+        r#"\b(?:import|export)\s+(?:type\s+)?([\w$*{},\s]*?)\s*from\s*['"]([^'"\n]+)['"]"#,
+    )
 });
 static IMPORT_BARE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r#"\bimport\s*['"]([^'"\n]+)['"]"#).expect("a valid regex"));
+    LazyLock::new(|| code_pattern::regex(r#"\bimport\s*['"]([^'"\n]+)['"]"#));
 /// `require('./x')` / `import('./x')`, with the names a declaration binds to it
 /// (`const { list } = require('./handlers')`).
 static IMPORT_CALL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?:\b(?:const|let|var)\s+(\{[^}]*\}|[\w$]+)\s*=\s*(?:await\s+)?)?\b(?:require|import)\s*\(\s*['"]([^'"\n]+)['"]\s*\)"#)
-        .expect("a valid regex")
+    code_pattern::regex(
+        r#"(?:\b(?:const|let|var)\s+(\{[^}]*\}|[\w$]+)\s*=\s*(?:await\s+)?)?\b(?:require|import)\s*\(\s*['"]([^'"\n]+)['"]\s*\)"#,
+    )
 });
 /// The rest of an identifier from its first non-ASCII character on (`[\w$]` is Unicode).
-static IDENTIFIER_REST: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\A[\w$]*").expect("a valid regex"));
+static IDENTIFIER_REST: LazyLock<Regex> = LazyLock::new(|| code_pattern::regex(r"\A[\w$]*"));
 
 /// Imports and declared names of one file; comments are blanked first so commented-out
 /// imports bind nothing.

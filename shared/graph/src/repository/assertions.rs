@@ -8,6 +8,7 @@ use crate::language::{go, has_extension, Lines};
 use crate::model::{Edge, Fragment, Located, Node, NodeKey};
 use crate::tree::{file_name, in_fixture_dir, parent, Snapshot, FIXTURE_DIRS, SOURCE_EXTENSIONS};
 use qa_records::change::Confidence;
+use qa_records::code_pattern;
 use qa_records::graph::{EdgeKind, NodeKind, Support};
 use regex::Regex;
 use std::collections::{BTreeSet, HashMap};
@@ -22,7 +23,7 @@ const TEST_DIRS: &[&str] = &["tests", "test", "__tests__", "spec", "e2e"];
 
 /// A string literal of a test: where a fixture is named.
 static LITERAL: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r#"['"`]([^'"`\n]{1,300})['"`]"#).expect("a valid regex"));
+    LazyLock::new(|| code_pattern::regex(r#"['"`]([^'"`\n]{1,300})['"`]"#));
 
 /// True for a test file: `test_x.py`, `x_test.py`, `x_test.go`, `x.test.ts`,
 /// `x.spec.js`, or a source file under a test directory (not its package markers, not
