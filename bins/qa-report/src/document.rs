@@ -5,7 +5,9 @@
 //! (text, markdown) only lays each part out.
 
 use crate::layers;
-use crate::model::{evidence_ref, label, receipt_label, DiagView, Report, ScenarioView, Work};
+use crate::model::{
+    evidence_ref, label, receipt_label, Counts, DiagView, Report, ScenarioView, Work,
+};
 use crate::phrase::{Phrase, Style};
 use crate::plain::short;
 use qa_records::change::Command;
@@ -30,6 +32,11 @@ pub struct Document<'a> {
     pub warnings: Vec<Phrase<'a>>,
     /// None when nothing was neutralized.
     pub neutralized: Option<Phrase<'a>>,
+    /// The head commit's object id, what evidence links point at.
+    pub head: Option<&'a str>,
+    pub counts: Counts,
+    /// The stages of the flow that left no records: the report is incomplete.
+    pub missing: &'a [&'static str],
 }
 
 /// The three layers.
@@ -73,6 +80,8 @@ pub struct ScenarioItem<'a> {
 pub struct EvidenceItem<'a> {
     /// `file:line`, the file, or commit wording.
     pub at: String,
+    /// The file and line, when the evidence is a located line.
+    pub located: Option<(&'a str, u32)>,
     pub relation: String,
     pub text: &'a str,
 }
@@ -222,6 +231,21 @@ pub trait Writer {
     fn commands(&mut self, routed: &[CommandItem<'_>], additional: &[CommandItem<'_>]);
     fn manual(&mut self, items: &[ManualItem<'_>]);
     fn capabilities(&mut self, items: &[Capability<'_>]);
+
+    /// A section's title.
+    fn heading(&mut self, title: &str) {
+        self.sheet().heading(title);
+    }
+
+    /// The executions of `qa-check --exec`.
+    fn executions(&mut self, executions: &[ExecutionItem<'_>]) {
+        self.sheet().executions(executions);
+    }
+
+    /// How the report ends: warnings and the neutralized line (see [`write_tail`]).
+    fn tail(&mut self, warnings: &[Phrase<'_>], neutralized: Option<&Phrase<'_>>) {
+        write_tail(warnings, neutralized, self.sheet());
+    }
 }
 
 /// The change report of `report` laid out by `writer`.
@@ -250,6 +274,9 @@ impl<'a> Document<'a> {
                 .collect(),
             warnings: warnings(layers::warnings(report)),
             neutralized: neutralized(report.neutralized),
+            head: report.range.as_ref().map(|r| r.head.oid.as_str()),
+            counts: report.counts,
+            missing: &report.missing_stages,
         }
     }
 
@@ -257,23 +284,21 @@ impl<'a> Document<'a> {
     pub fn write(&self, writer: &mut impl Writer) {
         writer.header(self.title, &self.range, &self.summary);
         if let Some(layers) = &self.layers {
-            writer.sheet().heading("1. QA and risk map");
+            writer.heading("1. QA and risk map");
             for intent in &layers.intents {
                 writer.intent(intent);
             }
-            writer
-                .sheet()
-                .heading("2. Executable evidence available now");
+            writer.heading("2. Executable evidence available now");
             writer.commands(&layers.commands, &layers.additional);
-            writer.sheet().executions(&layers.executions);
-            writer.sheet().heading("3. Manual contracts left");
+            writer.executions(&layers.executions);
+            writer.heading("3. Manual contracts left");
             writer.manual(&layers.manual);
         }
         if !self.capabilities.is_empty() {
-            writer.sheet().heading("Capabilities");
+            writer.heading("Capabilities");
             writer.capabilities(&self.capabilities);
         }
-        write_tail(&self.warnings, self.neutralized.as_ref(), writer.sheet());
+        writer.tail(&self.warnings, self.neutralized.as_ref());
     }
 }
 
@@ -394,6 +419,7 @@ fn scenario(s: &ScenarioView) -> ScenarioItem<'_> {
             .iter()
             .map(|e| EvidenceItem {
                 at: evidence_ref(e),
+                located: (e.line > 0 && !e.file.is_empty()).then_some((e.file.as_str(), e.line)),
                 relation: label(&e.relation),
                 text: &e.text,
             })

@@ -102,6 +102,7 @@ fn run(args: cli::Args) -> anyhow::Result<Exit> {
                     stamp: qa_records::clock::compact(),
                     started,
                     interrupted: None,
+                    shots: acceptance::ShotSource::Project(args.repo.clone()),
                 },
             )?;
             print(&rendered)?;

@@ -102,6 +102,11 @@ impl Saved {
             self.kept = true;
             let mut sums = format!("{records_sha}  {RECORDS}\n");
             for (name, render) in files {
+                // A file in a folder of the report (screenshots/): the folder is made
+                // private, and a symlink in its place is refused rather than followed.
+                if let Some((folder, _)) = name.rsplit_once('/') {
+                    private_folder(&into.join(folder))?;
+                }
                 let sha = put_with(into, name, *render)?;
                 sums.push_str(&format!("{sha}  {name}\n"));
             }
@@ -152,6 +157,23 @@ fn create_dirs(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
     Ok(missing)
 }
 
+/// `dir` as a private folder of the report: created (0700), or already a real folder.
+fn private_folder(dir: &Path) -> anyhow::Result<()> {
+    match DirBuilder::new().mode(0o700).create(dir) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+            let meta = fs::symlink_metadata(dir).context("reading the folder")?;
+            anyhow::ensure!(
+                meta.is_dir(),
+                "{} is not a folder (a symlink is never followed)",
+                dir.display()
+            );
+            Ok(())
+        }
+        Err(e) => Err(e).with_context(|| format!("creating {}", dir.display())),
+    }
+}
+
 /// Removes the folders a run created, innermost first, each only while empty.
 fn remove_created(created: &[PathBuf]) {
     for dir in created.iter().rev() {
@@ -188,7 +210,10 @@ fn put(dir: &Path, name: &str, bytes: &[u8]) -> anyhow::Result<()> {
 /// [`put`], the bytes written by `render` as they come; returns their SHA-256 (hex).
 fn put_with(dir: &Path, name: &str, render: Render<'_>) -> anyhow::Result<String> {
     let target = dir.join(name);
-    let temp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let (folder, file) = name.rsplit_once('/').unwrap_or(("", name));
+    let temp = dir
+        .join(folder)
+        .join(format!(".{file}.{}.tmp", std::process::id()));
     let file = create_private(&temp)?;
     let mut out = Hashing {
         inner: BufWriter::new(file),

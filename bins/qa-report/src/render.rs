@@ -1,7 +1,8 @@
 //! The report formats, and the one entry that renders a report in any of them.
 
+use crate::forge::Forge;
 use crate::model::Report;
-use crate::{agent, codequality, github, json, markdown, sarif, text};
+use crate::{agent, codequality, github, html, json, markdown, sarif, text};
 use anyhow::Context as _;
 use std::io::Write;
 use std::path::Path;
@@ -39,7 +40,7 @@ pub fn render(report: &Report, format: Format, full_report: Option<&Path>) -> St
     }
 }
 
-/// The file names written under --out besides records.ndjson and SHA256SUMS.
+/// The file names written under --out besides records.ndjson, SHA256SUMS and report.html.
 pub const REPORT_JSON: &str = "report.json";
 pub const REPORT_MD: &str = "report.md";
 pub const REPORT_SARIF: &str = "report.sarif";
@@ -64,6 +65,10 @@ pub fn change_report(
                 }),
                 (REPORT_SARIF, &|w| {
                     w.write_all(sarif::render(report).as_bytes())
+                }),
+                (html::REPORT_HTML, &|w| {
+                    let forge = Forge::from_process();
+                    w.write_all(html::render(report, forge.as_ref()).as_bytes())
                 }),
             ],
         )?;

@@ -14,11 +14,12 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-const FILES: [&str; 6] = [
+const FILES: [&str; 7] = [
     "SHA256SUMS",
     "events.ndjson",
     "junit.xml",
     "records.ndjson",
+    "report.html",
     "report.json",
     "report.md",
 ];
@@ -115,7 +116,7 @@ fn sha256sum_checks_every_file_of_the_run_folder() {
         "{}",
         String::from_utf8_lossy(&check.stdout)
     );
-    assert_eq!(String::from_utf8_lossy(&check.stdout).lines().count(), 5);
+    assert_eq!(String::from_utf8_lossy(&check.stdout).lines().count(), 6);
     // Negative control: an edited report no longer checks.
     fs::write(dir.join("report.md"), "edited").unwrap();
     let check = Command::new("sha256sum")

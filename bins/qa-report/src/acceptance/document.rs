@@ -5,6 +5,7 @@
 //! markdown) only lays each part out.
 
 use super::model::{bounded_excerpt, evidence_summary, CheckView, CriterionView};
+use super::screenshots::{dimensions, Carried};
 use super::View;
 use crate::document as change;
 use crate::model::label;
@@ -67,6 +68,27 @@ pub struct CheckItem<'a> {
     /// The observation's status, or `no observation`.
     pub status: String,
     pub observed: Option<Observed<'a>>,
+    /// The screenshots its observation names, each verified or refused.
+    pub screenshots: Vec<ShotItem<'a>>,
+}
+
+/// One screenshot of a browser check.
+pub struct ShotItem<'a> {
+    /// `before`, `after` or `failure`.
+    pub moment: String,
+    pub sha256: &'a str,
+    /// Where it is: `screenshots/<sha256>.png` in the run folder, or the project path
+    /// when no run folder was written.
+    pub file: String,
+    /// The verified PNG bytes and their width and height, or why it was not copied.
+    pub carried: Result<Png<'a>, &'a str>,
+}
+
+/// A screenshot's verified bytes.
+pub struct Png<'a> {
+    pub bytes: &'a [u8],
+    /// Width and height, as its IHDR chunk says.
+    pub size: Option<(u32, u32)>,
 }
 
 pub struct Observed<'a> {
@@ -129,7 +151,10 @@ impl<'a> Document<'a> {
                 "{} pass, {} fail, {} unverified",
                 v.counts.pass, v.counts.fail, v.counts.unverified
             ),
-            criteria: view.criteria().map(|(c, o)| criterion(c, o)).collect(),
+            criteria: view
+                .criteria()
+                .map(|(c, o)| criterion(view, c, o))
+                .collect(),
             reasons: reasons(&v.reasons),
             warnings: change::warnings(report.diagnostics.iter()),
             neutralized: change::neutralized(report.neutralized),
@@ -144,7 +169,7 @@ impl<'a> Document<'a> {
             writer.criterion(c);
         }
         writer.verdict(self);
-        change::write_tail(&self.warnings, self.neutralized.as_ref(), writer.sheet());
+        writer.tail(&self.warnings, self.neutralized.as_ref());
         if let Some(dir) = &self.folder {
             writer.folder(dir);
         }
@@ -229,7 +254,11 @@ fn reason(reason: Option<&str>) -> Phrase<'_> {
     }
 }
 
-fn criterion<'a>(c: &'a CriterionView, outcome: &'a CriterionOutcome) -> CriterionItem<'a> {
+fn criterion<'a>(
+    view: &'a View<'a>,
+    c: &'a CriterionView,
+    outcome: &'a CriterionOutcome,
+) -> CriterionItem<'a> {
     let d = &c.data;
     let s = &d.source;
     let quoted = matches!(s.kind, SourceKind::Ticket | SourceKind::Spec);
@@ -249,12 +278,12 @@ fn criterion<'a>(c: &'a CriterionView, outcome: &'a CriterionOutcome) -> Criteri
         source,
         quote_found: quoted.then_some(s.found),
         said: said.as_deref().unwrap_or(""),
-        checks: c.checks.iter().map(check).collect(),
+        checks: c.checks.iter().map(|k| check(view, k)).collect(),
         reasons: reasons(&outcome.reasons),
     }
 }
 
-fn check(check: &CheckView) -> CheckItem<'_> {
+fn check<'a>(view: &'a View<'a>, check: &'a CheckView) -> CheckItem<'a> {
     let route = check.route.as_ref().map(|r| &r.data);
     CheckItem {
         id: &check.data.id,
@@ -275,6 +304,26 @@ fn check(check: &CheckView) -> CheckItem<'_> {
                 excerpt: o.evidence.excerpt.as_deref().map(bounded_excerpt),
             }
         }),
+        screenshots: check
+            .screenshots
+            .iter()
+            .map(|shot| ShotItem {
+                moment: label(&shot.moment),
+                sha256: &shot.sha256,
+                file: match view.paths {
+                    Some(_) => shot.file(),
+                    None => shot.path.clone(),
+                },
+                carried: match view.screenshots.get(&shot.sha256) {
+                    Some(Carried::Verified(bytes)) => Ok(Png {
+                        bytes,
+                        size: dimensions(bytes),
+                    }),
+                    Some(Carried::Refused(why)) => Err(why.as_str()),
+                    None => Err("not copied: not read"),
+                },
+            })
+            .collect(),
     }
 }
 

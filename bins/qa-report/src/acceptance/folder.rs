@@ -1,6 +1,6 @@
 //! The run folder `<out>/<run-id>/`: its id, its private creation, and the paths of the
-//! files written in it (report.json, report.md, junit.xml, records.ndjson, events.ndjson,
-//! SHA256SUMS).
+//! files written in it (report.json, report.md, report.html, junit.xml, records.ndjson,
+//! events.ndjson, screenshots/, SHA256SUMS).
 
 use anyhow::Context as _;
 use qa_records::exit::{failure, Exit};
@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 
 pub const REPORT_JSON: &str = "report.json";
 pub const REPORT_MD: &str = "report.md";
+pub const REPORT_HTML: &str = crate::html::REPORT_HTML;
 pub const JUNIT: &str = "junit.xml";
 pub const RECORDS: &str = "records.ndjson";
 pub const EVENTS: &str = "events.ndjson";
@@ -23,6 +24,7 @@ pub struct ReportPaths {
     pub dir: PathBuf,
     pub report_json: PathBuf,
     pub report_md: PathBuf,
+    pub report_html: PathBuf,
     pub junit: PathBuf,
     pub records: PathBuf,
     pub events: PathBuf,
@@ -34,6 +36,7 @@ impl ReportPaths {
         ReportPaths {
             report_json: dir.join(REPORT_JSON),
             report_md: dir.join(REPORT_MD),
+            report_html: dir.join(REPORT_HTML),
             junit: dir.join(JUNIT),
             records: dir.join(RECORDS),
             events: dir.join(EVENTS),

@@ -4,6 +4,7 @@
 
 use super::folder::ReportPaths;
 use super::model::CriterionView;
+use super::screenshots::{self, Carried};
 use super::View;
 use crate::model::Linked;
 use qa_records::acceptance::{
@@ -30,6 +31,17 @@ struct Document<'a> {
     neutralized: u64,
     /// Null when no run folder was written.
     reports: Option<&'a ReportPaths>,
+    /// What became of each screenshot the observations name, by SHA-256.
+    screenshots: Vec<Screenshot<'a>>,
+}
+
+#[derive(Serialize)]
+struct Screenshot<'a> {
+    sha256: &'a str,
+    /// `screenshots/<sha256>.png` in the run folder; null when not copied.
+    file: Option<String>,
+    /// Why it was not copied; null when it was.
+    refused: Option<&'a str>,
 }
 
 #[derive(Serialize)]
@@ -75,6 +87,25 @@ pub fn render(view: &View<'_>) -> String {
         diagnostics: &view.report.diagnostics,
         neutralized: view.report.neutralized,
         reports: view.paths,
+        screenshots: view
+            .screenshots
+            .0
+            .iter()
+            .map(|(sha256, carried)| match carried {
+                Carried::Verified(_) => Screenshot {
+                    sha256,
+                    file: view
+                        .paths
+                        .map(|_| format!("{}/{sha256}.png", screenshots::FOLDER)),
+                    refused: None,
+                },
+                Carried::Refused(why) => Screenshot {
+                    sha256,
+                    file: None,
+                    refused: Some(why),
+                },
+            })
+            .collect(),
     };
     let mut s = serde_json::to_string_pretty(&document)
         .expect("a report holds only strings, integers, booleans and enums");

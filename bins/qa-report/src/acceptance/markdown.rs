@@ -51,6 +51,26 @@ impl Blocks {
                         .push_str("_Excerpt cut; report.json keeps the whole excerpt._\n");
                 }
             }
+            for shot in &check.screenshots {
+                let _ = match shot.carried {
+                    Ok(super::document::Png { size, .. }) => {
+                        let size = size.map_or(String::new(), |(w, h)| format!(", {w}×{h}"));
+                        writeln!(
+                            self.0.out,
+                            "\n- Screenshot {}{size}: {}",
+                            shot.moment,
+                            code(&shot.file)
+                        )
+                    }
+                    Err(why) => writeln!(
+                        self.0.out,
+                        "\n- Screenshot {} ({}): {}",
+                        shot.moment,
+                        code(&super::document::short(shot.sha256)),
+                        text(why)
+                    ),
+                };
+            }
         }
     }
 }

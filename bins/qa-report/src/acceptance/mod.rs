@@ -5,18 +5,20 @@
 
 pub mod document;
 pub mod folder;
+pub mod html;
 pub mod ignore;
 pub mod json;
 pub mod junit;
 pub mod lock;
 pub mod markdown;
 pub mod model;
+pub mod screenshots;
 pub mod status;
 pub mod text;
 pub mod verdict;
 
 use crate::flow::{self, Flow};
-use crate::out::Saved;
+use crate::out::{Render, Saved};
 use crate::reading::{self, Input, Models};
 use crate::render::Format;
 use crate::BY;
@@ -26,6 +28,7 @@ use qa_records::acceptance::{CriterionOutcome, EventData, PlanData};
 use qa_records::envelope::Src;
 use qa_records::exit::{failure, Exit};
 use qa_records::{clock, Kind, Record};
+use screenshots::Screenshots;
 use serde::Deserialize as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -39,6 +42,8 @@ pub struct View<'a> {
     pub verdict_id: &'a str,
     /// The run folder, when one was written.
     pub paths: Option<&'a folder::ReportPaths>,
+    /// What became of each screenshot the observations name.
+    pub screenshots: &'a Screenshots,
 }
 
 impl View<'_> {
@@ -56,6 +61,16 @@ pub struct Settings {
     pub started: Instant,
     /// The signal qa-report itself received, if any.
     pub interrupted: Option<Exit>,
+    /// Where the screenshots the observations name are read from.
+    pub shots: ShotSource,
+}
+
+/// Where an acceptance report takes its screenshots from.
+pub enum ShotSource {
+    /// The project root qa-check ran in (`--repo`): each read and verified there.
+    Project(PathBuf),
+    /// Bytes already verified (a merge: the shards' run folders, by SHA-256).
+    Verified(std::collections::BTreeMap<String, Vec<u8>>),
 }
 
 /// A usage error unless `format` renders acceptance reports.
@@ -95,11 +110,16 @@ pub fn report(
         }
         None => None,
     };
+    let screenshots = match &settings.shots {
+        ShotSource::Project(root) => Screenshots::from_project(root, report.screenshots()),
+        ShotSource::Verified(bytes) => Screenshots::from_verified(bytes, report.screenshots()),
+    };
     let view = View {
         report,
         verdict: &decided,
         verdict_id: &record.id,
         paths: paths.as_ref(),
+        screenshots: &screenshots,
     };
     if let (Some(saved), Some(paths)) = (saved, &paths) {
         write_folder(saved, &view, &record, paths, settings)?;
@@ -115,8 +135,9 @@ pub fn report(
     Ok((rendered, decided.exit))
 }
 
-/// report.json, report.md, junit.xml, records.ndjson (the input, then the verdict),
-/// events.ndjson (the input's events, then qa-report's own) and SHA256SUMS.
+/// report.json, report.md, report.html, junit.xml, records.ndjson (the input, then the
+/// verdict), events.ndjson (the input's events, then qa-report's own), the verified
+/// screenshots and SHA256SUMS.
 fn write_folder(
     mut saved: Saved,
     view: &View<'_>,
@@ -148,21 +169,28 @@ fn write_folder(
             paths.run
         ),
     )?);
-    saved.keep(
-        &paths.dir,
-        &[
-            (folder::REPORT_JSON, &|w| {
-                w.write_all(json::render(view).as_bytes())
-            }),
-            (folder::REPORT_MD, &|w| {
-                w.write_all(markdown::render(view).as_bytes())
-            }),
-            (folder::JUNIT, &|w| {
-                w.write_all(junit::render(view).as_bytes())
-            }),
-            (folder::EVENTS, &|w| w.write_all(&events)),
-        ],
-    )
+    let report_json = |w: &mut dyn std::io::Write| w.write_all(json::render(view).as_bytes());
+    let report_md = |w: &mut dyn std::io::Write| w.write_all(markdown::render(view).as_bytes());
+    let report_html = |w: &mut dyn std::io::Write| w.write_all(html::render(view).as_bytes());
+    let junit_xml = |w: &mut dyn std::io::Write| w.write_all(junit::render(view).as_bytes());
+    let events_ndjson = |w: &mut dyn std::io::Write| w.write_all(&events);
+    let mut files: Vec<(&str, Render<'_>)> = vec![
+        (folder::REPORT_JSON, &report_json),
+        (folder::REPORT_MD, &report_md),
+        (folder::REPORT_HTML, &report_html),
+        (folder::JUNIT, &junit_xml),
+        (folder::EVENTS, &events_ndjson),
+    ];
+    // The verified screenshots, each copied as it was read.
+    let shots = view.screenshots.files();
+    let copies: Vec<_> = shots
+        .iter()
+        .map(|(_, bytes)| move |w: &mut dyn std::io::Write| w.write_all(bytes))
+        .collect();
+    for ((name, _), copy) in shots.iter().zip(&copies) {
+        files.push((name.as_str(), copy));
+    }
+    saved.keep(&paths.dir, &files)
 }
 
 /// One of qa-report's own `event` records as an NDJSON line.
@@ -253,6 +281,7 @@ pub fn run(args: &Run<'_>) -> anyhow::Result<(String, Exit)> {
         stamp,
         started,
         interrupted,
+        shots: ShotSource::Project(args.repo.to_path_buf()),
     };
     let result = self::report(&report, input.take_saved(), &settings);
     drop(lock);

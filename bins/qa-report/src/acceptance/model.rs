@@ -2,6 +2,7 @@
 //! criteria (each with its checks, routes and final observations), recaptures and events,
 //! every source-derived string cleaned by one `Boundary`.
 
+use super::screenshots::Shot;
 use crate::model::{DiagView, Linked, Severity};
 use qa_records::acceptance::{
     BuildData, BuildVerifyData, CallStatus, CheckRouteData, CheckSpecData, CriterionData,
@@ -11,7 +12,7 @@ use qa_records::acceptance::{
 use qa_records::ndjson;
 use qa_records::untrusted::{self, Boundary};
 use qa_records::{Envelope, Exit, Kind};
-use serde::Serialize;
+use serde::{Deserialize as _, Serialize};
 use std::collections::HashMap;
 
 /// A run against a production environment, as the host profile declares it.
@@ -71,6 +72,16 @@ pub struct CriterionView {
     pub checks: Vec<CheckView>,
 }
 
+impl Acceptance {
+    /// Every screenshot the final observations name, in plan order.
+    pub fn screenshots(&self) -> impl Iterator<Item = &Shot> {
+        self.criteria
+            .iter()
+            .flat_map(|c| &c.checks)
+            .flat_map(|check| &check.screenshots)
+    }
+}
+
 impl CriterionView {
     /// Inferred criteria are reported but can never establish acceptance.
     pub fn is_inferred(&self) -> bool {
@@ -87,6 +98,9 @@ pub struct CheckView {
     pub data: CheckSpecData,
     pub route: Option<Linked<CheckRouteData>>,
     pub observation: Option<Linked<ObservationData>>,
+    /// The screenshots its final observation names (browser checks).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub screenshots: Vec<Shot>,
 }
 
 /// What arrives before it can be joined.
@@ -95,6 +109,8 @@ struct Pending {
     checks: Vec<CheckView>,
     routes: HashMap<String, Linked<CheckRouteData>>,
     observations: HashMap<String, Linked<ObservationData>>,
+    /// The screenshots of each check's final observation.
+    screenshots: HashMap<String, Vec<Shot>>,
 }
 
 /// Reads a verified acceptance stream record by record into an [`Acceptance`]. A record
@@ -153,6 +169,7 @@ impl Builder {
                 data: ndjson::data_of(source, line, &envelope)?,
                 route: None,
                 observation: None,
+                screenshots: Vec::new(),
             }),
             Kind::Route => {
                 // Scenario routes have another shape; only check routes belong here.
@@ -164,6 +181,7 @@ impl Builder {
             }
             Kind::Observation => {
                 let data: ObservationData = ndjson::data_of(source, line, &envelope)?;
+                let shots = screenshots_of(source, line, &envelope.data)?;
                 if data.status == ObservationStatus::Cancelled {
                     report.cancelled.get_or_insert(Exit::Interrupted);
                 }
@@ -173,6 +191,7 @@ impl Builder {
                 // it may come after that shard's observation.
                 let skipped = data.status == ObservationStatus::Skipped;
                 if !skipped || !pending.observations.contains_key(&data.check) {
+                    pending.screenshots.insert(data.check.clone(), shots);
                     pending
                         .observations
                         .insert(data.check.clone(), Linked { id, data });
@@ -236,6 +255,20 @@ const READ: [Kind; 12] = [
     Kind::Diag,
 ];
 
+/// The screenshots an observation's `evidence.screenshots` names (none when absent); a
+/// list that does not fit the observation schema is bad input (exit 65).
+fn screenshots_of(source: &str, line: u64, data: &serde_json::Value) -> anyhow::Result<Vec<Shot>> {
+    match data.pointer("/evidence/screenshots") {
+        None | Some(serde_json::Value::Null) => Ok(Vec::new()),
+        Some(list) => Vec::<Shot>::deserialize(list).map_err(|e| {
+            qa_records::exit::failure(
+                Exit::DataErr,
+                format!("{source} line {line}: `observation` evidence.screenshots: {e}"),
+            )
+        }),
+    }
+}
+
 /// The production environment the plan's target names, from the host profile.
 fn production(report: &Acceptance, profile: Option<&serde_json::Value>) -> Option<Production> {
     let env = report.plan.as_ref()?.data.target.env.clone()?;
@@ -271,6 +304,10 @@ fn assemble(report: &mut Acceptance, mut pending: Pending) {
     for mut check in pending.checks {
         check.route = pending.routes.remove(&check.data.id);
         check.observation = pending.observations.remove(&check.data.id);
+        check.screenshots = pending
+            .screenshots
+            .remove(&check.data.id)
+            .unwrap_or_default();
         match index.get(&check.data.criterion) {
             Some(&i) => report.criteria[i].checks.push(check),
             None => report.diagnostics.push(DiagView {

@@ -42,6 +42,25 @@ impl Lines {
                     .push_str("      | ... (excerpt cut; report.json keeps the whole excerpt)\n");
             }
         }
+        for shot in &check.screenshots {
+            let _ = match shot.carried {
+                Ok(super::document::Png { size, .. }) => {
+                    let size = size.map_or(String::new(), |(w, h)| format!(" {w}x{h}"));
+                    writeln!(
+                        self.0.out,
+                        "    screenshot {}{size}: {}",
+                        shot.moment, shot.file
+                    )
+                }
+                Err(why) => writeln!(
+                    self.0.out,
+                    "    screenshot {} ({}): {}",
+                    shot.moment,
+                    super::document::short(shot.sha256),
+                    one_line(why)
+                ),
+            };
+        }
     }
 
     fn reasons(&mut self, reasons: &[Phrase<'_>]) {

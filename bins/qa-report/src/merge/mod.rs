@@ -53,6 +53,10 @@ pub fn merge(args: &Merge<'_>) -> anyhow::Result<(String, Exit)> {
     let stamp = clock::compact();
     let saved = Saved::begin(&acceptance::runs_folder(args.repo, args.out))?;
     let (mut report, saved) = join(&runs, saved)?;
+    let mut screenshots = std::collections::BTreeMap::new();
+    for run in &mut runs {
+        screenshots.append(&mut run.screenshots);
+    }
     // The shards' own ends are named as gaps: the merge itself was not cancelled.
     report.cancelled = None;
     report.missing = Vec::new();
@@ -65,6 +69,7 @@ pub fn merge(args: &Merge<'_>) -> anyhow::Result<(String, Exit)> {
             stamp,
             started,
             interrupted: None,
+            shots: acceptance::ShotSource::Verified(screenshots),
         },
     )
 }

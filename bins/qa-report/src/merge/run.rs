@@ -41,6 +41,8 @@ pub struct ShardRun {
     pub missing: Vec<&'static str>,
     /// A stage of this run was cancelled (SIGINT/SIGTERM).
     pub cancelled: bool,
+    /// The screenshots its SHA256SUMS vouches for, by SHA-256.
+    pub screenshots: BTreeMap<String, Vec<u8>>,
 }
 
 impl ShardRun {
@@ -57,7 +59,10 @@ impl ShardRun {
 /// records.ndjson. A missing folder is 66; a tampered, broken or non-acceptance one 65.
 pub fn read(given: &Path) -> anyhow::Result<ShardRun> {
     let dir = run_folder(given)?;
-    let bytes = sums::verify(&dir)?;
+    let sums::Verified {
+        records: bytes,
+        screenshots,
+    } = sums::verify(&dir)?;
     let source = dir.join(RECORDS).display().to_string();
     let mut verifier = Verifier::new(1);
     let mut stages = Stages::default();
@@ -122,6 +127,7 @@ pub fn read(given: &Path) -> anyhow::Result<ShardRun> {
         missing: stages.missing(),
         cancelled: run.cancelled,
         records,
+        screenshots,
     })
 }
 

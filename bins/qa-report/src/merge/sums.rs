@@ -1,22 +1,35 @@
 //! A shard's run folder checked against its SHA256SUMS before anything in it is believed:
-//! every listed file present, regular and matching, records.ndjson among them.
+//! every listed file present, regular and matching, records.ndjson among them; screenshots
+//! (`screenshots/<sha256>.png`) also PNGs of at most 2 MiB whose name is their hash.
 
 use crate::acceptance::folder::RECORDS;
+use crate::acceptance::screenshots;
 use crate::out::SUMS;
 use crate::reading::MAX_STREAM;
 use qa_records::exit::{failure, Exit};
 use qa_records::hash::{is_sha256_hex, sha256_hex};
 use qa_records::regular_file::{self, Symlinks};
+use std::collections::BTreeMap;
 use std::path::Path;
 
-/// The most bytes a SHA256SUMS file may hold: a run folder lists six files.
-const MAX_SUMS: u64 = 64 << 10;
+/// The most bytes a SHA256SUMS file may hold: a run folder lists seven report files and
+/// its screenshots (at most three per check).
+const MAX_SUMS: u64 = 4 << 20;
 
-/// The bytes of `dir`'s records.ndjson, once every file its SHA256SUMS lists matches
-/// its checksum. Anything else is bad input (65) naming the file and what is wrong.
-pub fn verify(dir: &Path) -> anyhow::Result<Vec<u8>> {
+/// What a run folder's SHA256SUMS vouches for.
+pub struct Verified {
+    /// records.ndjson.
+    pub records: Vec<u8>,
+    /// Each screenshot's bytes by SHA-256.
+    pub screenshots: BTreeMap<String, Vec<u8>>,
+}
+
+/// The bytes of `dir`'s records.ndjson and screenshots, once every file its SHA256SUMS
+/// lists matches its checksum. Anything else is bad input (65) naming the file and what
+/// is wrong.
+pub fn verify(dir: &Path) -> anyhow::Result<Verified> {
     let sums_path = dir.join(SUMS);
-    let sums = read(&sums_path)?;
+    let sums = read(&sums_path, MAX_STREAM)?;
     if sums.len() as u64 > MAX_SUMS {
         return Err(bad(format!(
             "{}: over {MAX_SUMS} bytes: not a run folder's SHA256SUMS",
@@ -26,6 +39,7 @@ pub fn verify(dir: &Path) -> anyhow::Result<Vec<u8>> {
     let text = String::from_utf8(sums)
         .map_err(|_| bad(format!("{}: not UTF-8 text", sums_path.display())))?;
     let mut records = None;
+    let mut screenshots = BTreeMap::new();
     for (at, line) in text.lines().enumerate() {
         if line.is_empty() {
             continue;
@@ -38,7 +52,22 @@ pub fn verify(dir: &Path) -> anyhow::Result<Vec<u8>> {
             )));
         };
         let path = dir.join(name);
-        let bytes = read(&path)?;
+        let shot = screenshot(name);
+        if shot.is_some() {
+            let folder = dir.join(screenshots::FOLDER);
+            if folder.symlink_metadata().is_ok_and(|m| !m.is_dir()) {
+                return Err(bad(format!(
+                    "{}: not a folder (a symlink is never followed)",
+                    folder.display()
+                )));
+            }
+        }
+        let max = if shot.is_some() {
+            screenshots::MAX_BYTES
+        } else {
+            MAX_STREAM
+        };
+        let bytes = read(&path, max)?;
         let actual = sha256_hex(&bytes);
         if actual != listed {
             return Err(bad(format!(
@@ -46,16 +75,33 @@ pub fn verify(dir: &Path) -> anyhow::Result<Vec<u8>> {
                 path.display()
             )));
         }
-        if name == RECORDS {
+        if let Some(sha) = shot {
+            screenshots::check(&bytes, sha)
+                .map_err(|why| bad(format!("{}: {why}", path.display())))?;
+            screenshots.insert(sha.to_string(), bytes);
+        } else if name == RECORDS {
             records = Some(bytes);
         }
     }
-    records.ok_or_else(|| {
+    let records = records.ok_or_else(|| {
         bad(format!(
             "{}: does not list {RECORDS}: not an acceptance run folder",
             sums_path.display()
         ))
+    })?;
+    Ok(Verified {
+        records,
+        screenshots,
     })
+}
+
+/// The SHA-256 a `screenshots/<sha256>.png` name carries; None for other names.
+fn screenshot(name: &str) -> Option<&str> {
+    let sha = name
+        .strip_prefix(screenshots::FOLDER)?
+        .strip_prefix('/')?
+        .strip_suffix(".png")?;
+    is_sha256_hex(sha).then_some(sha)
 }
 
 /// `(sha256, name)` of one `sha256sum` line (text or binary mode), the name a plain file
@@ -66,12 +112,12 @@ fn entry(line: &str) -> Option<(&str, &str)> {
         .strip_prefix("  ")
         .or_else(|| rest.strip_prefix(" *"))?;
     let plain = !name.is_empty() && !name.contains('/') && name != "." && name != "..";
-    (is_sha256_hex(sha) && plain).then_some((sha, name))
+    (is_sha256_hex(sha) && (plain || screenshot(name).is_some())).then_some((sha, name))
 }
 
 /// A regular file of the folder (never a symlink out of it), or why not.
-fn read(path: &Path) -> anyhow::Result<Vec<u8>> {
-    regular_file::read(path, MAX_STREAM, Symlinks::Refuse)
+fn read(path: &Path, max: u64) -> anyhow::Result<Vec<u8>> {
+    regular_file::read(path, max, Symlinks::Refuse)
         .map_err(|why| bad(format!("{}: {why}", path.display())))
 }
 
@@ -94,10 +140,18 @@ mod tests {
             entry(&format!("{sha} *junit.xml")),
             Some((sha.as_str(), "junit.xml"))
         );
+        let shot = format!("screenshots/{sha}.png");
+        assert_eq!(
+            entry(&format!("{sha}  {shot}")),
+            Some((sha.as_str(), shot.as_str()))
+        );
         for bad in [
             format!("{sha} records.ndjson"),
             format!("{sha}  ../records.ndjson"),
             format!("{sha}  .."),
+            format!("{sha}  screenshots/../records.ndjson"),
+            format!("{sha}  screenshots/{}.png", "A".repeat(64)),
+            format!("{sha}  other/{sha}.png"),
             format!("{}  records.ndjson", "A".repeat(64)),
             "short  records.ndjson".to_string(),
         ] {
