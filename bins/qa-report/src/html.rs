@@ -202,13 +202,11 @@ impl Page<'_> {
                 }
             }
         }
-        if !steps.is_empty() {
-            let _ = writeln!(out, "<ol class=\"steps\">{steps}</ol>");
-        }
-        if !verify.is_empty() {
+        if !steps.is_empty() || !verify.is_empty() {
             let _ = writeln!(
                 out,
-                "<div class=\"muted\">Verify:</div><ul class=\"assertions\">{verify}</ul>"
+                "<div class=\"work\"><div><div class=\"muted\">Steps</div><ol class=\"steps\">{steps}</ol></div>\
+                 <div><div class=\"muted\">Verify</div><ul class=\"assertions\">{verify}</ul></div></div>"
             );
         }
         if let Some(gap) = s.proof_gap {
