@@ -326,3 +326,85 @@ fn the_harness_sees_a_script_run_in_a_page_that_neither_escapes_nor_has_a_policy
     assert_eq!(seen["scripts"], 1);
     assert!(seen["handlers"].as_u64().unwrap() > 0);
 }
+
+/// `qa-report --merge run --out DIR/merged`; returns its output and the merged run folder.
+fn merge(run: &Path, into: &Path) -> (std::process::Output, Option<PathBuf>) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_qa-report"))
+        .arg("--merge")
+        .arg(run)
+        .arg("--out")
+        .arg(into)
+        .output()
+        .unwrap();
+    let merged = fs::read_dir(into)
+        .ok()
+        .and_then(|mut d| d.next())
+        .map(|e| e.unwrap().path());
+    (out, merged)
+}
+
+#[test]
+fn a_merge_carries_the_screenshots_its_shards_sha256sums_vouch_for() {
+    let repo = tempfile::tempdir().unwrap();
+    save_shot(repo.path(), PNG);
+    let run = accept(repo.path(), &mixed(json!([shot("after", PNG)])));
+    let into = tempfile::tempdir().unwrap();
+    let (out, merged) = merge(&run, &into.path().join("merged"));
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let merged = merged.unwrap();
+    let sha = sha256_hex(PNG);
+    assert_eq!(
+        fs::read(merged.join(format!("screenshots/{sha}.png"))).unwrap(),
+        PNG
+    );
+    assert!(sums(&merged).contains(&format!("{sha}  screenshots/{sha}.png\n")));
+    let seen = open(&merged.join("report.html"), None, None);
+    assert_inert(&seen);
+    assert_eq!(seen["images"].as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn a_merge_refuses_a_shard_whose_screenshot_changed_after_its_run() {
+    let repo = tempfile::tempdir().unwrap();
+    save_shot(repo.path(), PNG);
+    let run = accept(repo.path(), &mixed(json!([shot("after", PNG)])));
+    let copied = run.join(format!("screenshots/{}.png", sha256_hex(PNG)));
+    let mut changed = PNG.to_vec();
+    changed[40] ^= 1;
+    fs::write(&copied, &changed).unwrap();
+    let into = tempfile::tempdir().unwrap();
+    let (out, _) = merge(&run, &into.path().join("merged"));
+    assert_eq!(out.status.code(), Some(65));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("screenshots/") && stderr.contains("does not match SHA256SUMS"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_merge_refuses_a_screenshot_whose_name_is_not_its_hash_even_when_sha256sums_agrees() {
+    let repo = tempfile::tempdir().unwrap();
+    save_shot(repo.path(), PNG);
+    let run = accept(repo.path(), &mixed(json!([shot("after", PNG)])));
+    let sha = sha256_hex(PNG);
+    let mut changed = PNG.to_vec();
+    changed[40] ^= 1;
+    fs::write(run.join(format!("screenshots/{sha}.png")), &changed).unwrap();
+    // SHA256SUMS rewritten to agree with the new bytes: the name still says otherwise.
+    let rewritten = sums(&run).replace(
+        &format!("{sha}  screenshots/"),
+        &format!("{}  screenshots/", sha256_hex(&changed)),
+    );
+    fs::write(run.join("SHA256SUMS"), rewritten).unwrap();
+    let into = tempfile::tempdir().unwrap();
+    let (out, _) = merge(&run, &into.path().join("merged"));
+    assert_eq!(out.status.code(), Some(65));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("was changed"), "{stderr}");
+}
