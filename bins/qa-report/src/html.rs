@@ -202,12 +202,15 @@ impl Page<'_> {
                 }
             }
         }
-        if !steps.is_empty() || !verify.is_empty() {
-            let _ = writeln!(
-                out,
-                "<div class=\"work\"><div><div class=\"muted\">Steps</div><ol class=\"steps\">{steps}</ol></div>\
-                 <div><div class=\"muted\">Verify</div><ul class=\"assertions\">{verify}</ul></div></div>"
-            );
+        let columns: Vec<String> = [("Steps", "ol", &steps), ("Verify", "ul", &verify)]
+            .into_iter()
+            .filter(|(_, _, items)| !items.is_empty())
+            .map(|(name, list, items)| {
+                format!("<div><div class=\"muted\">{name}</div><{list}>{items}</{list}></div>")
+            })
+            .collect();
+        if !columns.is_empty() {
+            let _ = writeln!(out, "<div class=\"work\">{}</div>", columns.concat());
         }
         if let Some(gap) = s.proof_gap {
             let _ = writeln!(

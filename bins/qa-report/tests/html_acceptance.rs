@@ -7,11 +7,11 @@
 mod common;
 
 use common::acceptance::PLAN_SHA;
-use common::browser::{assert_inert, look, open};
 use common::{qa_report, Stream};
 use qa_records::acceptance::{CheckDecision, ObservationStatus as O, SourceKind};
 use qa_records::hash::sha256_hex;
 use qa_records::Kind;
+use qa_testkit::page::{assert_inert, look, open};
 use serde_json::{json, Value};
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -5,9 +5,9 @@
 
 mod common;
 
-use common::browser::{assert_inert, look, open};
 use common::{at, sample, scenario_data, Stream};
 use qa_records::change::{ActionKind, Decision, Relation, ScenarioKind};
+use qa_testkit::page::{assert_inert, look, open};
 use serde_json::{json, Value};
 use std::fs;
 use std::io::Write as _;

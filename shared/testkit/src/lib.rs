@@ -11,6 +11,7 @@ pub mod documents;
 pub mod filter;
 pub mod http;
 pub mod mcp;
+pub mod page;
 pub mod peers;
 pub mod process;
 pub mod records;

@@ -353,7 +353,7 @@ fn a_shard_with_a_record_changed_and_its_checksums_rewritten_is_refused_by_the_r
 fn rewrite_sums(dir: &Path) {
     let out = Command::new("sh")
         .arg("-c")
-        .arg("sha256sum records.ndjson report.json report.md junit.xml events.ndjson > SHA256SUMS")
+        .arg("sha256sum records.ndjson report.json report.md report.html junit.xml events.ndjson > SHA256SUMS")
         .current_dir(dir)
         .output()
         .expect("sha256sum");

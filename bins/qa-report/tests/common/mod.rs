@@ -3,7 +3,6 @@
 #![allow(dead_code)] // each test file uses its own part of the builder
 
 pub mod acceptance;
-pub mod browser;
 
 use qa_records::change::*;
 use qa_records::diag::{Diag, Severity};

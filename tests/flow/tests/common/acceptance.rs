@@ -421,11 +421,12 @@ pub struct Outcome {
 }
 
 /// The files of a run folder.
-pub const RUN_FILES: [&str; 6] = [
+pub const RUN_FILES: [&str; 7] = [
     "SHA256SUMS",
     "events.ndjson",
     "junit.xml",
     "records.ndjson",
+    "report.html",
     "report.json",
     "report.md",
 ];

@@ -1,7 +1,8 @@
-//! report.html opened in the real headless Chromium of the test peers (playwright-core,
-//! Debian's Chromium) by `tests/browser/open.mjs`: what the page made of itself.
+//! A report page (report.html) opened in the real headless Chromium of the test peers
+//! (playwright-core, Debian's Chromium) by `page/open.mjs`: what the page made of itself,
+//! and the assertion that nothing in it was active.
 
-use qa_testkit::peers;
+use crate::peers;
 use serde_json::{json, Value};
 use std::path::Path;
 use std::process::Command;
@@ -9,7 +10,7 @@ use std::process::Command;
 /// What `open.mjs` saw of `report`; with `filter`, the cards left visible after clicking
 /// that filter; with `shot`, a full-page PNG written there.
 pub fn open(report: &Path, filter: Option<&str>, shot: Option<&Path>) -> Value {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser/open.mjs");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/page/open.mjs");
     let config = json!({
         "module": peers::playwright_module(),
         "executable": peers::chromium(),
