@@ -37,6 +37,15 @@ use std::path::PathBuf;
 /// every format and report file, and counted (`neutralized`). The same stream always
 /// gives the same bytes.
 ///
+/// Every report folder also holds report.html: one self-contained page (inline CSS
+/// allowed by its SHA-256 in a strict Content-Security-Policy, system fonts, no script,
+/// nothing requested outside the file) with filters by status in CSS; every source-derived
+/// string is HTML-escaped, bidi overrides and controls show as U+FFFD, and no link comes
+/// from outside input. In the change report, evidence file:line links to the forge at
+/// the head commit only when the environment names one with an absolute http(s) URL:
+/// GITHUB_SERVER_URL and GITHUB_REPOSITORY ({server}/{repo}/blob/{head}/{path}#L{line}),
+/// else CI_PROJECT_URL ({url}/-/blob/{head}/{path}#L{line}).
+///
 /// With --verify alone, qa-report only verifies: a one-line summary on stderr (records
 /// per kind, problems), nothing on stdout; a stream with no records at all is exit 2.
 ///
@@ -75,16 +84,21 @@ use std::path::PathBuf;
 /// project lock .qa/acceptance.lock under --repo (one active run per project: another
 /// live run is exit 69; a lock left by a dead process is taken over), then writes the run
 /// folder <out>/<run-id>/ (default out: .qa/acceptance under --repo; run id: UTC time and
-/// the plan hash's first 8 hex digits) with report.json, report.md, junit.xml,
-/// records.ndjson, events.ndjson and SHA256SUMS, folders 0700 and files 0600, and warns
-/// when git would not ignore it. SIGINT or SIGTERM stops reading and writes the partial
+/// the plan hash's first 8 hex digits) with report.json, report.md, report.html,
+/// junit.xml, records.ndjson, events.ndjson and SHA256SUMS, folders 0700 and files 0600,
+/// and warns when git would not ignore it. A browser check's screenshots (the PNGs its
+/// observation names under .qa/screenshots/ in --repo) are copied to screenshots/ in the
+/// run folder, listed in SHA256SUMS and embedded in report.html, each only when it is a
+/// regular file (never a symlink) of at most 2 MiB, a PNG, and hashes to the SHA-256 the
+/// observation records; otherwise every report says why it was not copied. SIGINT or SIGTERM stops reading and writes the partial
 /// report, marked cancelled, before exiting 130 or 143. --status prints the active run
 /// or the last one with its verdict.
 ///
 /// With --merge DIR... qa-report reads no stream: it joins the run folders of a sharded
 /// acceptance run (one per CI job, qa-check --shard I/N; DIR is a run folder or a folder
 /// holding exactly one). Each folder must match its SHA256SUMS and every record its id and
-/// `from` chain; the shards must have run the same plan and sources against the same
+/// `from` chain (a screenshot also a PNG named by its own SHA-256, carried into the merged
+/// folder); the shards must have run the same plan and sources against the same
 /// target and deployed build, be of one shard count, each given once, and no check may be
 /// observed by two shards: otherwise the merge is refused naming the file or the
 /// difference (exit 65). The shards' records are joined in shard order, each record once,
@@ -104,8 +118,8 @@ pub struct Args {
     #[arg(long, value_enum, value_name = "FORMAT", default_value_t = Format::Text)]
     pub format: Format,
 
-    /// Also write report.json, report.md, report.sarif, records.ndjson (the input, byte
-    /// for byte, saved as it is read) and SHA256SUMS into DIR, created private (0700,
+    /// Also write report.json, report.md, report.sarif, report.html, records.ndjson (the
+    /// input, byte for byte, saved as it is read) and SHA256SUMS into DIR, created private (0700,
     /// files 0600), only once a report is made. For an acceptance stream, the run folder
     /// DIR/<run-id>/ instead.
     #[arg(long, value_name = "DIR")]
