@@ -35,7 +35,7 @@ use std::path::PathBuf;
 /// Source-derived text (titles, commit subjects, evidence, paths, commands, messages) is
 /// data: instruction-like spans are replaced by "[instruction-like text removed]" in
 /// every format and report file, and counted (`neutralized`). The same stream always
-/// gives the same bytes.
+/// gives the same bytes (report.html: in the same environment, which names the forge).
 ///
 /// Every report folder also holds report.html: one self-contained page (inline CSS
 /// allowed by its SHA-256 in a strict Content-Security-Policy, system fonts, no script,

@@ -44,6 +44,7 @@ try {
       images: all('img').map((el) => ({ src: el.src.slice(0, 30), width: el.naturalWidth, height: el.naturalHeight, moment: el.closest('[data-moment]')?.dataset.moment })),
       missingShots: all('.shot-missing').map((el) => el.textContent),
       links: all('a').map((el) => ({ href: el.getAttribute('href'), text: el.textContent })),
+      marks: { neutralized: all('mark.neutralized').length, redacted: all('mark.redacted').length },
       scripts: all('script').length,
       styled: all('[style]').length,
       handlers: all('*').filter((el) => [...el.attributes].some((a) => a.name.startsWith('on'))).length,
