@@ -8,9 +8,10 @@ use qa_records::hash::sha256_hex;
 use std::fs;
 use std::os::unix::fs::PermissionsExt as _;
 
-const FILES: [&str; 5] = [
+const FILES: [&str; 6] = [
     "SHA256SUMS",
     "records.ndjson",
+    "report.html",
     "report.json",
     "report.md",
     "report.sarif",
