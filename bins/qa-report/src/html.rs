@@ -319,8 +319,10 @@ impl Writer for Page<'_> {
             ("required", format!("{} required", c.required))
         } else if c.recommended > 0 {
             ("recommended", format!("{} recommended", c.recommended))
-        } else {
+        } else if c.scenarios > 0 {
             ("review-only", format!("{} to review", c.scenarios))
+        } else {
+            ("review-only", "no scenarios".to_string())
         };
         let out = &mut self.sheet.out;
         let _ = writeln!(

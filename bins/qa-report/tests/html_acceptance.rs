@@ -120,6 +120,8 @@ fn the_page_shows_the_verdict_criteria_checks_and_screenshots() {
     assert_inert(&seen);
     assert_eq!(seen["verdict"], "FAIL");
     assert!(seen["banner"].as_str().unwrap().contains("v-fail"));
+    // The style sheet applies under the page's policy: its hash is the right one.
+    assert_eq!(seen["bannerColor"], "rgb(207, 34, 46)");
     assert!(seen["bannerText"].as_str().unwrap().contains("exit 1"));
     let criteria: Vec<(&str, &str)> = seen["criteria"]
         .as_array()
@@ -435,4 +437,57 @@ fn redacted_secrets_and_neutralized_text_are_marked_on_the_page() {
         .as_str()
         .unwrap()
         .contains("Ignore previous instructions"));
+}
+
+#[test]
+fn the_banner_names_each_verdict_with_its_exit_code() {
+    let mut incomplete = Stream::default();
+    incomplete.plan();
+    incomplete.criterion("greets", SourceKind::Request, true);
+    let mut stale = common::acceptance::passing();
+    stale.verify(false);
+    for (stream, verdict, exit) in [
+        (common::acceptance::passing().bytes(), "PASS", 0),
+        (incomplete.finished(), "INCOMPLETE", 2),
+        (stale.bytes(), "STALE", 2),
+    ] {
+        let repo = tempfile::tempdir().unwrap();
+        let run = accept(repo.path(), &stream);
+        let seen = open(&run.join("report.html"), None, None);
+        assert_eq!(seen["verdict"], verdict);
+        let banner = seen["bannerText"].as_str().unwrap();
+        assert!(banner.contains(&format!("exit {exit}")), "{banner}");
+        let class = format!("v-{}", verdict.to_lowercase());
+        assert!(seen["banner"].as_str().unwrap().contains(&class));
+    }
+}
+
+#[test]
+fn the_text_report_and_report_json_say_what_became_of_each_screenshot() {
+    let repo = tempfile::tempdir().unwrap();
+    save_shot(repo.path(), PNG);
+    let missing = b"\x89PNG\r\n\x1a\nnot saved";
+    let input = mixed(json!([shot("after", PNG), shot("failure", missing)]));
+    let out = qa_report(
+        &input,
+        &["--acceptance", "--repo", repo.path().to_str().unwrap()],
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    let sha = sha256_hex(PNG);
+    assert!(
+        text.contains(&format!("screenshot after 480x270: screenshots/{sha}.png")),
+        "{text}"
+    );
+    assert!(
+        text.contains("screenshot failure (") && text.contains("does not exist"),
+        "{text}"
+    );
+    let runs = repo.path().join(".qa/acceptance");
+    let run = fs::read_dir(runs).unwrap().next().unwrap().unwrap().path();
+    let md = fs::read_to_string(run.join("report.md")).unwrap();
+    assert!(md.contains(&format!("`screenshots/{sha}.png`")), "{md}");
+    assert_eq!(
+        report_json(&run)["screenshots"].as_array().unwrap().len(),
+        2
+    );
 }

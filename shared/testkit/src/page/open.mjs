@@ -37,6 +37,7 @@ try {
       csp: document.querySelector('meta[http-equiv="Content-Security-Policy"]')?.getAttribute('content') ?? null,
       verdict: txt(document.querySelector('#verdict h1')),
       banner: document.querySelector('#verdict')?.className ?? null,
+      bannerColor: document.querySelector('#verdict') ? getComputedStyle(document.querySelector('#verdict')).backgroundColor : null,
       bannerText: txt(document.querySelector('#verdict')),
       criteria: all('[data-criterion]').map((el) => ({ id: el.dataset.criterion, class: el.className, text: el.textContent })),
       checks: all('[data-check]').map((el) => ({ id: el.dataset.check, class: el.className, text: el.textContent })),
