@@ -95,6 +95,11 @@ pub fn chip(status: &str) -> String {
     )
 }
 
+/// A label chip that carries no status colour.
+pub fn quiet(label: &str) -> String {
+    format!("<span class=\"chip quiet\">{}</span>", html(label))
+}
+
 /// Radio inputs and their labels that filter cards by status (CSS only): `all` first.
 pub fn filters(heading: &str, options: &[(&str, u64)]) -> String {
     let mut inputs = String::from(
@@ -176,13 +181,13 @@ impl Page<'_> {
         let out = &mut self.sheet.out;
         let _ = write!(
             out,
-            "<div class=\"scenario p-{}\"><h4>{} <span class=\"chip quiet\">{}</span>",
+            "<div class=\"scenario p-{}\"><h4>{} {}",
             class(decision),
             chip(&s.priority),
-            html(&s.kind)
+            quiet(&s.kind)
         );
         if let Some(note) = s.note {
-            let _ = write!(out, " <span class=\"chip quiet\">{}</span>", html(note));
+            let _ = write!(out, " {}", quiet(note));
         }
         let _ = writeln!(out, " {}</h4>", text(s.title));
         let (mut steps, mut verify) = (String::new(), String::new());
@@ -260,11 +265,7 @@ impl Page<'_> {
             ),
             None => at,
         };
-        format!(
-            "<li>{at} <span class=\"chip quiet\">{}</span> {}</li>",
-            html(&e.relation),
-            text(e.text)
-        )
+        format!("<li>{at} {} {}</li>", quiet(&e.relation), text(e.text))
     }
 
     fn command_row(&mut self, c: &CommandItem<'_>, routed: bool) {
@@ -365,9 +366,9 @@ impl Writer for Page<'_> {
             out,
             "<article class=\"intent\"><header><h3>{}</h3>{}{}{}<span class=\"muted\">{}</span>{}</header>",
             text(i.title),
-            chip(&format!("focus {}", i.focus)).replace("chip s-", "chip quiet s-"),
-            chip(&format!("confidence {}", i.confidence)).replace("chip s-", "chip quiet s-"),
-            chip(&i.authority).replace("chip s-", "chip quiet s-"),
+            quiet(&format!("focus {}", i.focus)),
+            quiet(&format!("confidence {}", i.confidence)),
+            quiet(&i.authority),
             html(&i.commits),
             if i.review_required { " <span class=\"chip s-required\">review required</span>" } else { "" }
         );
