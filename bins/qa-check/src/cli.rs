@@ -134,6 +134,11 @@ pub struct Args {
     #[arg(long, value_name = "I/N", conflicts_with = "exec")]
     pub shard: Option<String>,
 
+    /// Take no screenshots in browser checks (no `evidence.screenshots`, no files under
+    /// `.qa/screenshots/`).
+    #[arg(long)]
+    pub no_screenshots: bool,
+
     /// With --exec: act on this scenario's route instead of the most urgent one.
     #[arg(long, value_name = "ID", requires = "exec")]
     pub scenario: Option<String>,
@@ -171,6 +176,9 @@ pub struct Settings {
     pub token: Option<Secret>,
     /// The shard of the plan this run owns (--shard I/N); None runs every check.
     pub shard: Option<Shard>,
+    /// Browser checks keep screenshots under `<repo>/.qa/screenshots/` (not with
+    /// --no-screenshots).
+    pub screenshots: bool,
 }
 
 impl Args {
@@ -233,6 +241,7 @@ impl Args {
             scenario: self.scenario.clone(),
             token,
             shard,
+            screenshots: !self.no_screenshots,
         })
     }
 }
