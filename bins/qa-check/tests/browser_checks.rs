@@ -456,3 +456,22 @@ fn on_production_a_signature_with_a_body_pattern_aborts_only_matching_bodies() {
         "only the read reached the server"
     );
 }
+
+#[test]
+fn on_production_screenshots_are_taken_with_the_write_guard_still_aborting_writes() {
+    // The guard routes every request of the browser context for the whole session: the
+    // pictures around the call are taken under it, and the write still never leaves.
+    let server = serve();
+    let obs = guarded_run(&server, "live", "add_to_cart");
+    assert_eq!(obs["status"], "pass", "{obs:#}");
+    let moments: Vec<&Value> = obs["evidence"]["screenshots"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no screenshots: {obs:#}"))
+        .iter()
+        .map(|s| &s["moment"])
+        .collect();
+    assert_eq!(moments, [&json!("before"), &json!("after")]);
+    let aborted = &obs["evidence"]["interface"]["write_guard"]["aborted"];
+    assert_eq!(aborted.as_array().map(Vec::len), Some(1), "{obs:#}");
+    assert_eq!(server.calls("/api/cart"), 0, "the write reached the server");
+}
