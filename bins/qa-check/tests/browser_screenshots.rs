@@ -12,15 +12,16 @@ use common::{only_observation, qa_check, routed, url_target};
 use qa_records::acceptance::TargetStatus;
 use qa_records::hash::sha256_hex;
 use qa_testkit::http::Server;
+use qa_testkit::run::Invocation;
 use qa_testkit::{peers, Run};
 use serde_json::{json, Value};
 use tempfile::TempDir;
 
 const CALLS: &[&str] = &["--allow-network", "--allow-tool-calls"];
 
-/// qa-check with the browser flags and `flags` on one browser check `spec` against
-/// `page`, in the project `repo`.
-fn run_in(repo: &Path, server: &Server, page: &str, spec: Value, flags: &[&str]) -> Run {
+/// qa-check with the browser flags on one browser check `spec` against `page`, in the
+/// project `repo`; the caller adds flags.
+fn invocation(repo: &Path, server: &Server, page: &str, spec: Value) -> Invocation {
     let mut check = json!({"id": "shot", "criterion": "page", "kind": "browser"});
     for (k, v) in spec.as_object().unwrap() {
         check[k] = v.clone();
@@ -34,9 +35,11 @@ fn run_in(repo: &Path, server: &Server, page: &str, spec: Value, flags: &[&str])
         .arg(peers::playwright_module())
         .arg("--browser")
         .arg(peers::chromium())
-        .args(flags)
         .stdin(routed(&target, &[check]).bytes())
-        .run()
+}
+
+fn run_in(repo: &Path, server: &Server, page: &str, spec: Value, flags: &[&str]) -> Run {
+    invocation(repo, server, page, spec).args(flags).run()
 }
 
 /// The one observation (schema-validated) of a check in a new project, and the project.
@@ -230,21 +233,15 @@ const SHOWN_TOKEN: &str = "qa-visible-token-5a1t";
 /// A discovery check of headline.html with `token` as the --auth-env token.
 fn with_token(token: &str) -> (Value, Run, TempDir) {
     let server = common::serve_pages();
+    with_token_on(&server, "/headline.html", "set_headline", token)
+}
+
+/// A discovery check of `tool` on `page` with `token` as the --auth-env token.
+fn with_token_on(server: &Server, page: &str, tool: &str, token: &str) -> (Value, Run, TempDir) {
     let repo = tempfile::tempdir().unwrap();
-    let check =
-        json!({"id": "shot", "criterion": "page", "kind": "browser", "tool": "set_headline"});
-    let target = url_target(&server.url("/headline.html"), TargetStatus::Captured, None);
-    let run = qa_check()
-        .invocation()
+    let run = invocation(repo.path(), server, page, json!({"tool": tool}))
         .env("QA_SHOT_TOKEN", token)
-        .arg("--repo")
-        .arg(repo.path())
-        .arg("--browser-module")
-        .arg(peers::playwright_module())
-        .arg("--browser")
-        .arg(peers::chromium())
         .args(["--allow-network", "--auth-env", "QA_SHOT_TOKEN"])
-        .stdin(routed(&target, &[check]).bytes())
         .run();
     (only_observation(&run), run, repo)
 }
@@ -275,4 +272,26 @@ fn a_page_not_showing_the_auth_token_is_photographed() {
     assert_eq!(obs["status"], "pass", "{obs:#}");
     assert_eq!(moments(&obs), ["after"]);
     assert!(!run.text().contains("qa-hidden-token-9b2u"));
+}
+
+#[test]
+fn the_token_never_enters_the_page_and_a_page_cannot_hide_it_from_the_check() {
+    // prying.html shows a token in a form field, patches the prototypes a comparison in
+    // the page would use (reporting every string they are handed to GET /leak) and fakes
+    // innerText and input values. The comparison runs outside the page's world.
+    let token = "qa-pried-token-7c3v";
+    let server = common::serve_pages();
+    let (obs, run, _repo) = with_token_on(&server, "/prying.html", "noop", token);
+    assert_eq!(obs["status"], "pass", "{obs:#}");
+    assert!(obs["evidence"].get("screenshots").is_none(), "{obs:#}");
+    assert!(!run.text().contains(token));
+    let leaked: Vec<String> = server
+        .requests()
+        .into_iter()
+        .filter(|r| r.contains("/leak"))
+        .collect();
+    assert!(
+        leaked.iter().all(|r| !r.contains(token)),
+        "the page was handed the token: {leaked:#?}"
+    );
 }

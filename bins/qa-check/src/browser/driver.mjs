@@ -235,21 +235,31 @@ async function observe(selector) {
   return 'text' in seen ? { ok: true, text: seen.text } : { ok: false, error: seen.error };
 }
 
-// Runs in the page: whether its text (rendered text, form fields' values, the title) holds
-// any of `hidden`.
-function shows(api, hidden) {
-  const fields = [...document.querySelectorAll('input, textarea')].map((f) => f.value);
-  const text = [document.title, document.documentElement.innerText ?? '', ...fields].join('\n');
-  return hidden.some((h) => text.includes(h));
+// The most form fields whose values are read for hidden strings.
+const MAX_FIELDS = 100;
+
+// Whether the page's text (its title, rendered text and form fields' values) holds any of
+// `hidden`. Read through Playwright's locators, which run in an isolated world: the
+// page's own script can neither see the hidden strings (they never enter the page) nor
+// fake the text by patching prototypes.
+async function shows(hidden, timeout) {
+  const page = context.pages()[0];
+  const texts = [await page.title(), await page.locator('html').innerText({ timeout })];
+  const fields = page.locator('input, textarea');
+  const count = Math.min(await fields.count(), MAX_FIELDS);
+  for (let i = 0; i < count; i += 1) {
+    texts.push(await fields.nth(i).inputValue({ timeout }).catch(() => ''));
+  }
+  return texts.some((text) => hidden.some((h) => text.includes(h)));
 }
 
 async function screenshot(request) {
   const hidden = Array.isArray(request.hide) ? request.hide.filter((h) => h) : [];
-  if (hidden.length && (await inPage(shows, hidden))) {
-    return { ok: true, shown: true };
-  }
   let png;
   try {
+    if (hidden.length && (await shows(hidden, request.timeoutMs))) {
+      return { ok: true, shown: true };
+    }
     png = await context.pages()[0].screenshot({
       type: 'png',
       fullPage: false,
