@@ -26,7 +26,7 @@ connection either way.
 Browser: serves bins/qa-check/tests/pages/ from a ThreadingHTTPServer on 127.0.0.1 and runs
 one browser check (add_item, observeContains on #items) through the same pipeline, with
 `--browser-module tests/peers/node_modules/playwright-core/index.mjs --browser
-/usr/bin/chromium`; the reference is a plain node script that launches the same Chromium
+/usr/bin/chromium --no-screenshots` (the reference takes no picture); the reference is a plain node script that launches the same Chromium
 with the same switches (qa-check's CHROMIUM_ARGS, read from bins/qa-check/src/browser.rs)
 through playwright-core, opens the page, calls document.modelContext.executeTool once and
 closes. One warm-up each, then --browser-runs alternating rounds.
@@ -426,8 +426,10 @@ def bench_browser(bins, work, env, runs):
         routed = os.path.join(work, "browser", "routed.ndjson")
         route(bins, plan, os.path.dirname(plan), routed, env)
         out = os.path.join(work, "browser", "checked.ndjson")
+        # No screenshots: the bare client takes none, so the two do the same work.
         qa = [os.path.join(bins, "qa-check"), "--allow-network", "--allow-tool-calls",
-              "--browser-module", PLAYWRIGHT, "--browser", CHROMIUM, "--in", routed]
+              "--browser-module", PLAYWRIGHT, "--browser", CHROMIUM, "--no-screenshots",
+              "--repo", os.path.dirname(plan), "--in", routed]
         config = {"module": PLAYWRIGHT, "executable": CHROMIUM, "args": chromium_args(), "url": url,
                   "tool": "add_item", "input": {"text": BROWSER_ITEM}}
         bare = ["node", "--input-type=module", "-e", BARE_PLAYWRIGHT, json.dumps(config)]

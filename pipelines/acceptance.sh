@@ -4,7 +4,8 @@
 # Usage: acceptance.sh PLAN [--allow-network] [--timeout S] [--auth-env NAME] [--shard I/N] ...
 # The flags go to every stage (each accepts the same permission flags), except --shard I/N
 # (or --shard=I/N), which goes to qa-check alone: this run is shard I of a CI matrix of N
-# jobs; `qa-report --merge` joins the N run folders into one verdict.
+# jobs; `qa-report --merge` joins the N run folders into one verdict. --no-screenshots
+# also goes to qa-check alone: browser checks keep no PNG of the page.
 # Environment:
 #   QA_REPO=DIR     the project root (default .): plan paths, targets and .qa/ are under it
 #   QA_FORMAT=text|markdown|json   report format on stdout (default text)
@@ -17,9 +18,10 @@
 set -eu
 plan=${1:?usage: acceptance.sh PLAN [flags...]}
 shift
-# Takes --shard out of the flags every stage gets (each other argument goes round once).
+# Takes --shard and --no-screenshots out of the flags every stage gets (each other argument goes round once).
 sharded=
 shard=
+no_screenshots=
 left=$#
 while [ "$left" -gt 0 ]; do
   arg=$1
@@ -36,6 +38,7 @@ while [ "$left" -gt 0 ]; do
       left=$((left - 1))
       ;;
     --shard=*) sharded=1 shard=${arg#--shard=} ;;
+    --no-screenshots) no_screenshots=1 ;;
     *) set -- "$@" "$arg" ;;
   esac
 done
@@ -62,7 +65,7 @@ run() {
 run 1 qa-intent --plan "$plan" --repo "$repo" "$@" \
   | run 2 qa-fetch --repo "$repo" "$@" \
   | run 3 qa-route --repo "$repo" "$@" \
-  | run 4 qa-check --repo "$repo" ${QA_BROWSER_MODULE:+--browser-module "$QA_BROWSER_MODULE"} ${QA_BROWSER:+--browser "$QA_BROWSER"} ${sharded:+--shard="$shard"} "$@" \
+  | run 4 qa-check --repo "$repo" ${QA_BROWSER_MODULE:+--browser-module "$QA_BROWSER_MODULE"} ${QA_BROWSER:+--browser "$QA_BROWSER"} ${sharded:+--shard="$shard"} ${no_screenshots:+--no-screenshots} "$@" \
   | run 5 qa-fetch --verify --repo "$repo" "$@" \
   | run 6 qa-trace "$@" \
   | tee -i "$save" \

@@ -11,6 +11,7 @@ use serde_json::Value;
 
 use crate::checks::Outcome;
 use crate::excerpt;
+use crate::screenshot::Moment;
 use crate::secret::{redact, Secret};
 
 /// A tool as the interface lists it, kept verbatim for schema comparison.
@@ -82,6 +83,12 @@ pub trait Session {
     fn observe(&mut self) -> Result<String, Stop>;
     /// Ends the session (best effort, bounded); a note on how it ended, if worth keeping.
     fn close(&mut self) -> Option<String>;
+    /// Keeps a picture of what the interface shows at `moment` (a page's screenshot), where
+    /// there is one to take. Failing to take it is the session's note, not the check's
+    /// failure: only a signal stops the check.
+    fn picture(&mut self, _moment: Moment) -> Result<(), Stop> {
+        Ok(())
+    }
 }
 
 /// An mcp or browser check as the plan writes it.
@@ -223,7 +230,19 @@ pub fn judge(
     evidence: &mut InterfaceEvidence,
 ) -> Outcome {
     let mut seen = Vec::new();
-    let result = judged(session, spec, allow_tool_calls, token, evidence, &mut seen);
+    let mut result = judged(session, spec, allow_tool_calls, token, evidence, &mut seen);
+    // The page at the end of the check; or, for a check that failed before getting there,
+    // where it failed.
+    let moment = match &result {
+        Ok(_) => Some(Moment::After),
+        Err(Stop::Fail(_)) => Some(Moment::Failure),
+        Err(_) => None,
+    };
+    if let Some(moment) = moment {
+        if let Err(stop) = session.picture(moment) {
+            result = Err(stop);
+        }
+    }
     let observed = if seen.is_empty() {
         "not run".to_string()
     } else {
@@ -264,6 +283,7 @@ pub fn judge(
         observed: observed.trim_start_matches("; ").to_string(),
         evidence: found,
         reason,
+        screenshots: Vec::new(),
     }
 }
 
@@ -333,6 +353,7 @@ fn judged(
         None
     };
     evidence.before_sha256 = before.as_ref().map(|t| sha256_hex(t.as_bytes()));
+    session.picture(Moment::Before)?;
     let reply = session.call(&spec.tool, input)?;
     let (call, said) = match &reply {
         Reply::Result(value) => (CallStatus::Result, format!("result {}", compact(value))),

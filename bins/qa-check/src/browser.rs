@@ -23,6 +23,7 @@ use crate::agent::{Listing, Reply, Session, Stop, Tool};
 use crate::checks::TIMED_OUT;
 use crate::guard::WriteGuard;
 use crate::process::kill_group;
+use crate::screenshot::{self, Moment, Screenshot, Screenshots};
 use crate::waiting::CANCEL_POLL;
 
 /// The node driver, run with `node --input-type=module -e`: nothing is written to disk.
@@ -56,6 +57,10 @@ const CLOSE_GRACE: Duration = Duration::from_secs(2);
 /// How long killed browser processes get to disappear before closing stops waiting.
 const SWEEP_GRACE: Duration = Duration::from_secs(3);
 
+/// The longest a screenshot may take (within the check's deadline): a page that cannot be
+/// painted costs the check its picture, not its time.
+const SCREENSHOT_TIME: Duration = Duration::from_secs(10);
+
 /// Where the browser check finds node, the Playwright module and the browser.
 #[derive(Debug, Clone)]
 pub struct Browser {
@@ -67,6 +72,8 @@ pub struct Browser {
     pub executable: PathBuf,
     /// The production write guard every request of the page goes through, if any.
     pub guard: Option<WriteGuard>,
+    /// Where screenshots of the page are kept; None takes none (`--no-screenshots`).
+    pub screenshots: Option<Screenshots>,
 }
 
 impl Browser {
@@ -119,6 +126,7 @@ impl Browser {
         };
         // From here on, dropping the session on any error kills and cleans up.
         let mut session = BrowserSession::start(child, profile, selector, deadline, cancelled);
+        session.pictures.clone_from(&self.screenshots);
         let left = deadline.saturating_duration_since(Instant::now());
         let config = json!({
             "module": self.module,
@@ -170,6 +178,12 @@ pub struct BrowserSession {
     /// Why the session ended early; every later step stops the same way.
     ended: Option<Stop>,
     closed: bool,
+    /// Where screenshots go, when they are taken.
+    pictures: Option<Screenshots>,
+    /// The screenshots kept so far, in order.
+    shots: Vec<Screenshot>,
+    /// Why a screenshot was not kept, one note each.
+    shot_notes: Vec<String>,
 }
 
 /// What the reader thread saw on the driver's stdout.
@@ -208,6 +222,9 @@ impl BrowserSession {
             cancelled,
             ended: None,
             closed: false,
+            pictures: None,
+            shots: Vec::new(),
+            shot_notes: Vec::new(),
         }
     }
 
@@ -398,9 +415,61 @@ impl Session for BrowserSession {
     fn close(&mut self) -> Option<String> {
         self.end(true)
     }
+
+    /// A PNG of the viewport, kept under `--repo` (see [`screenshot`]). Not taken when the
+    /// page's text shows the `--auth-env` token; over [`screenshot::MAX_BYTES`], not kept.
+    fn picture(&mut self, moment: Moment) -> Result<(), Stop> {
+        let Some(pictures) = self.pictures.clone() else {
+            return Ok(());
+        };
+        if self.ended.is_some() {
+            // The check stops on the next step the same way; there is no page to take.
+            return Ok(());
+        }
+        let left = self.deadline.saturating_duration_since(Instant::now());
+        let mut request = json!({
+            "op": "screenshot",
+            "maxBytes": screenshot::MAX_BYTES,
+            "timeoutMs": u64::try_from(left.min(SCREENSHOT_TIME).as_millis()).unwrap_or(1).max(1),
+        });
+        let hidden = pictures.hidden();
+        if !hidden.is_empty() {
+            request["hide"] = json!(hidden);
+        }
+        let kept = match self.exchange(&request) {
+            Err(Stop::Cancelled(exit)) => return Err(Stop::Cancelled(exit)),
+            Err(Stop::Unverified(why) | Stop::Fail(why)) => Err(why),
+            Ok(reply) => {
+                if let Some(Value::String(png)) = reply.get("png") {
+                    pictures.keep(moment, png)
+                } else if let Some(bytes) = reply.get("oversize").and_then(Value::as_u64) {
+                    Err(screenshot::over_bound(bytes))
+                } else if reply.get("shown") == Some(&Value::Bool(true)) {
+                    Err("the page shows the --auth-env token (pixels are not redacted)".to_string())
+                } else {
+                    Err(text_of(&reply, "error"))
+                }
+            }
+        };
+        match kept {
+            Ok(shot) => self.shots.push(shot),
+            Err(why) => self
+                .shot_notes
+                .push(format!("screenshot {moment} not kept: {why}")),
+        }
+        Ok(())
+    }
 }
 
 impl BrowserSession {
+    /// The screenshots kept so far, and a note for each one that was not.
+    pub fn take_screenshots(&mut self) -> (Vec<Screenshot>, Vec<String>) {
+        (
+            std::mem::take(&mut self.shots),
+            std::mem::take(&mut self.shot_notes),
+        )
+    }
+
     /// The requests the write guard aborted so far, as `METHOD URL`.
     pub fn aborted(&mut self) -> Result<Vec<String>, Stop> {
         let reply = self.exchange(&json!({"op": "aborted"}))?;

@@ -10,6 +10,7 @@ use qa_records::Exit;
 use serde::Deserialize;
 
 use crate::agent::{AgentSpec, Interface};
+use crate::screenshot::Screenshot;
 
 /// The reason of a check when the stream holds no `target` record.
 pub const NO_TARGET: &str = "target not captured: no `target` record: run qa-fetch";
@@ -199,6 +200,8 @@ pub struct Outcome {
     pub observed: String,
     pub evidence: ObservationEvidence,
     pub reason: Option<String>,
+    /// A browser check's screenshots: the record's `evidence.screenshots`.
+    pub screenshots: Vec<Screenshot>,
 }
 
 impl Outcome {
@@ -213,6 +216,7 @@ impl Outcome {
             observed,
             evidence,
             reason: None,
+            screenshots: Vec::new(),
         }
     }
 
@@ -223,6 +227,7 @@ impl Outcome {
             observed: "not run".to_string(),
             evidence: ObservationEvidence::default(),
             reason: Some(reason.into()),
+            screenshots: Vec::new(),
         }
     }
 
@@ -234,6 +239,7 @@ impl Outcome {
             observed: reason.clone(),
             evidence,
             reason: Some(reason),
+            screenshots: Vec::new(),
         }
     }
 
@@ -244,6 +250,7 @@ impl Outcome {
             observed: "not run".to_string(),
             evidence: ObservationEvidence::default(),
             reason: Some(format!("cancelled by {}", signal_name(exit))),
+            screenshots: Vec::new(),
         }
     }
 
@@ -254,6 +261,7 @@ impl Outcome {
             observed: "not run".to_string(),
             evidence: ObservationEvidence::default(),
             reason: Some(format!("shard {owner}")),
+            screenshots: Vec::new(),
         }
     }
 

@@ -62,6 +62,19 @@ pub const MAX_EXEC_TIMEOUT_SECS: u64 = 1800;
 /// request of the page that matches a `write_signatures` entry and no `allow_signatures`
 /// entry is aborted and recorded; a write no signature matches is not prevented.
 ///
+/// A browser check keeps screenshots as evidence: a PNG of the page's 1280x800 viewport
+/// `before` the tool call (checks that call one), `after` the observation, or, for a
+/// check that failed before getting there, at the `failure`. Each is checked to be a PNG,
+/// at most 2 MiB, and written as `.qa/screenshots/<sha256>.png` under --repo (directories
+/// 0700, files 0600, written through a temp file and a rename, never through a symlink; a
+/// symlinked `.qa` or `.qa/screenshots` is refused), and the observation's
+/// `evidence.screenshots` names its moment, path, SHA-256, size, width and height. They
+/// are taken with the write guard still routing the page's requests, within the check's
+/// deadline (at most 10 s each). Pixels are not redacted: when the page's text (or a
+/// form field) shows the --auth-env token, no screenshot is taken. A screenshot that is
+/// not kept (over 2 MiB, refused, not taken) is said in `observed` and never fails a check
+/// by itself. --no-screenshots takes none (no `screenshots` field, no files).
+///
 /// A check whose route is not runnable, that was never routed, whose target was not
 /// captured, or whose kind has no checker here is unverified with the reason, never a
 /// pass. SIGINT or SIGTERM marks the remaining checks cancelled, writes
@@ -134,6 +147,11 @@ pub struct Args {
     #[arg(long, value_name = "I/N", conflicts_with = "exec")]
     pub shard: Option<String>,
 
+    /// Take no screenshots in browser checks (no `evidence.screenshots`, no files under
+    /// `.qa/screenshots/`).
+    #[arg(long)]
+    pub no_screenshots: bool,
+
     /// With --exec: act on this scenario's route instead of the most urgent one.
     #[arg(long, value_name = "ID", requires = "exec")]
     pub scenario: Option<String>,
@@ -171,6 +189,9 @@ pub struct Settings {
     pub token: Option<Secret>,
     /// The shard of the plan this run owns (--shard I/N); None runs every check.
     pub shard: Option<Shard>,
+    /// Browser checks keep screenshots under `<repo>/.qa/screenshots/` (not with
+    /// --no-screenshots).
+    pub screenshots: bool,
 }
 
 impl Args {
@@ -233,6 +254,7 @@ impl Args {
             scenario: self.scenario.clone(),
             token,
             shard,
+            screenshots: !self.no_screenshots,
         })
     }
 }

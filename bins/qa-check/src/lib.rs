@@ -16,6 +16,7 @@ pub mod mcp;
 pub mod plan;
 pub mod process;
 pub mod progress;
+pub mod screenshot;
 pub mod secret;
 pub mod waiting;
 
@@ -40,6 +41,7 @@ use crate::guard::WriteGuard;
 use crate::mcp::McpSession;
 use crate::plan::{Plan, Read};
 use crate::progress::Progress;
+use crate::screenshot::Screenshots;
 
 /// The `by` value of every record this stage writes.
 pub const BY: &str = concat!("qa-check/", env!("CARGO_PKG_VERSION"));
@@ -103,13 +105,16 @@ pub fn run<W: Write>(plan: Plan, settings: &Settings, out: &mut RecordWriter<W>)
         if outcome.status == ObservationStatus::Cancelled {
             cancelled = cancelled.or_else(cancel::requested);
         }
+        let mut outcome = outcome;
+        let screenshots = std::mem::take(&mut outcome.screenshots);
         let mut observation = outcome.into_observation(&check.data, spec.expected(&check.data));
         observation.shard = settings.shard;
         secret::redact_observation(settings.token.as_ref(), &mut observation);
         let mut from = vec![check.id.clone()];
         from.extend(route.map(|r| r.id.clone()));
         from.extend(runner.target.map(|t| t.id.clone()));
-        let record = Record::new(Kind::Observation, BY, from, Src::new(), &observation)?;
+        let data = screenshot::observation_data(&observation, &screenshots)?;
+        let record = Record::new(Kind::Observation, BY, from, Src::new(), &data)?;
         out.write(&record)?;
         let event = EventData {
             phase: "check".to_string(),
@@ -288,6 +293,12 @@ impl Runner<'_> {
                             guarded(&mut session, guard, &mut seen, &mut outcome);
                         }
                         seen.closed = session.close();
+                        let (shots, notes) = session.take_screenshots();
+                        outcome.screenshots = shots;
+                        if !notes.is_empty() {
+                            outcome.observed =
+                                format!("{}; {}", outcome.observed, notes.join("; "));
+                        }
                         outcome
                     }
                     Err(stop) => agent::stopped(stop),
@@ -328,6 +339,10 @@ impl Runner<'_> {
             module: module.clone(),
             executable,
             guard: self.guard.clone(),
+            screenshots: self.settings.screenshots.then(|| Screenshots {
+                repo: self.settings.repo.clone(),
+                token: self.settings.token.clone(),
+            }),
         })
     }
 }

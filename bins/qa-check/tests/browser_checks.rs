@@ -25,11 +25,15 @@ fn browser_flags() -> Vec<String> {
     ]
 }
 
-/// qa-check on `checks` against `page` of `server`, with the browser flags and `flags`.
+/// qa-check on `checks` against `page` of `server`, with the browser flags and `flags`,
+/// in a project of its own (where screenshots go).
 fn run_on(server: &Server, page: &str, checks: &[Value], flags: &[&str]) -> Run {
     let target = url_target(&server.url(page), TargetStatus::Captured, None);
+    let project = tempfile::tempdir().unwrap();
     qa_check()
         .invocation()
+        .arg("--repo")
+        .arg(project.path())
         .args(browser_flags())
         .args(flags)
         .stdin(routed(&target, checks).bytes())
@@ -297,6 +301,8 @@ fn sigint_during_a_browser_check_cancels_it_and_leaves_no_browser() {
     let input = dir.path().join("routed.ndjson");
     std::fs::write(&input, routed(&target, &[slow]).bytes()).unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_qa-check"))
+        .arg("--repo")
+        .arg(dir.path())
         .args(browser_flags())
         .args(CALLS)
         .args(["--timeout", "60", "--in"])
@@ -377,8 +383,11 @@ fn guarded_call(server: &Server, env: &str, tool: &str, item: &str) -> Value {
         tool,
         json!({"tool": tool, "input": {"item": item}, "readOnly": true, "observePath": "h1"}),
     );
+    let project = tempfile::tempdir().unwrap();
     let run = qa_check()
         .invocation()
+        .arg("--repo")
+        .arg(project.path())
         .args(browser_flags())
         .args(CALLS)
         .stdin(profiled_stream(server, env, check).bytes())
@@ -446,4 +455,23 @@ fn on_production_a_signature_with_a_body_pattern_aborts_only_matching_bodies() {
         1,
         "only the read reached the server"
     );
+}
+
+#[test]
+fn on_production_screenshots_are_taken_with_the_write_guard_still_aborting_writes() {
+    // The guard routes every request of the browser context for the whole session: the
+    // pictures around the call are taken under it, and the write still never leaves.
+    let server = serve();
+    let obs = guarded_run(&server, "live", "add_to_cart");
+    assert_eq!(obs["status"], "pass", "{obs:#}");
+    let moments: Vec<&Value> = obs["evidence"]["screenshots"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no screenshots: {obs:#}"))
+        .iter()
+        .map(|s| &s["moment"])
+        .collect();
+    assert_eq!(moments, [&json!("before"), &json!("after")]);
+    let aborted = &obs["evidence"]["interface"]["write_guard"]["aborted"];
+    assert_eq!(aborted.as_array().map(Vec::len), Some(1), "{obs:#}");
+    assert_eq!(server.calls("/api/cart"), 0, "the write reached the server");
 }

@@ -28,6 +28,7 @@ fn browser() -> Browser {
         module: peers::playwright_module(),
         executable: peers::chromium(),
         guard: None,
+        screenshots: None,
     }
 }
 

@@ -68,9 +68,11 @@ pub fn read(
     }
     // Walk only what overlaps the lines; a node's facts belong to the line it starts on.
     let ranges = byte_ranges(text, lines.iter().map(|&l| (l as usize - 1, l as usize)));
-    for &node in &Walk::new(tree.root_node(), Some(&ranges)).all {
+    let walk = Walk::new(tree.root_node(), Some(&ranges));
+    for (i, &node) in walk.all.iter().enumerate() {
         if let Some(f) = out.get_mut(&(node.start_position().row as u32 + 1)) {
-            if !inside_text(node) {
+            // A node inside a string, comment, regex or JSX text is read with its parent.
+            if !walk.parent(i).is_some_and(leaf_like) {
                 visit(grammar, node, text, f);
             }
         }
@@ -82,11 +84,6 @@ pub fn read(
         dedup(&mut f.strings);
     }
     out
-}
-
-/// True for a node inside a string, comment, regex or JSX text: read with its parent.
-fn inside_text(node: Node) -> bool {
-    node.parent().is_some_and(|p| leaf_like(p))
 }
 
 /// Nodes whose inside is text, not code: read whole.

@@ -268,6 +268,8 @@ fn shape_of(code: &str) -> String {
 /// byte ranges skips every subtree outside them; a test's body is then walked whole.
 pub struct Walk<'t> {
     pub all: Vec<Node<'t>>,
+    /// The index in `all` of each node's parent (`u32::MAX` for the walk's root).
+    up: Vec<u32>,
     ranges: Option<Vec<Range<usize>>>,
 }
 
@@ -276,22 +278,35 @@ impl<'t> Walk<'t> {
         // A changed decorator or attribute changes the test it marks: the definition
         // under a touched `decorated_definition`, and the item right after a touched
         // attribute, are walked too.
-        let inside = |n: Node| {
-            touches(ranges, n)
-                || ranges.is_some()
-                    && (n
-                        .parent()
-                        .is_some_and(|p| p.kind() == "decorated_definition" && touches(ranges, p))
-                        || n.prev_named_sibling()
-                            .is_some_and(|p| p.kind() == "attribute_item" && touches(ranges, p)))
-        };
-        let mut all = Vec::new();
+        let mut all: Vec<Node> = Vec::new();
+        let mut up = Vec::new();
         let mut cursor = root.walk();
+        // The walk keeps each open node (its index in `all`) with the last named child seen
+        // under it: asking tree-sitter for a parent or a previous sibling scans from the
+        // root each time.
+        let mut open: Vec<(u32, Option<Node>)> = Vec::new();
         'walk: loop {
             let node = cursor.node();
-            if inside(node) || node == root {
+            let (parent, previous) = open
+                .last()
+                .map_or((None, None), |&(p, s)| (Some(all[p as usize]), s));
+            let inside = node == root
+                || touches(ranges, node)
+                || ranges.is_some()
+                    && (parent
+                        .is_some_and(|p| p.kind() == "decorated_definition" && touches(ranges, p))
+                        || previous
+                            .is_some_and(|p| p.kind() == "attribute_item" && touches(ranges, p)));
+            if node.is_named() {
+                if let Some(top) = open.last_mut() {
+                    top.1 = Some(node);
+                }
+            }
+            if inside {
+                up.push(open.last().map_or(u32::MAX, |&(p, _)| p));
                 all.push(node);
                 if cursor.goto_first_child() {
+                    open.push(((all.len() - 1) as u32, None));
                     continue;
                 }
             }
@@ -305,12 +320,22 @@ impl<'t> Walk<'t> {
                 if !cursor.goto_parent() {
                     break 'walk;
                 }
+                open.pop();
             }
         }
         Walk {
             all,
+            up,
             ranges: ranges.map(<[Range<usize>]>::to_vec),
         }
+    }
+
+    /// The parent of the walk's `i`th node (none for its root), without asking tree-sitter.
+    pub fn parent(&self, i: usize) -> Option<Node<'t>> {
+        self.up
+            .get(i)
+            .and_then(|&p| self.all.get(p as usize))
+            .copied()
     }
 
     /// True when `node` overlaps the walk's ranges (always, for a whole walk).

@@ -12,6 +12,12 @@
 //   {"op":"call","tool":"name","input":{...}}
 //       -> {"ok":true,"result":...} | {"ok":true,"thrown":"..."} | {"ok":false,"unsupported":"..."}
 //   {"op":"aborted"}                   -> {"ok":true,"aborted":[{"method","url"}]}
+//   {"op":"screenshot","maxBytes":n,"timeoutMs":n,"hide":["..."]?}
+//       -> {"ok":true,"png":"<base64>"} | {"ok":true,"oversize":bytes}
+//        | {"ok":true,"shown":true} (the page's text holds a `hide` string: no picture taken)
+//        | {"ok":false,"error":"..."}
+//     A PNG of the viewport (VIEWPORT), caret hidden, animations stopped; over maxBytes it
+//     is dropped here, so the reply line stays far below browser.rs's MAX_REPLY_BYTES.
 //   {"op":"close"}, stdin EOF, SIGTERM  -> the browser is closed and the driver exits 0.
 
 import { createInterface } from 'node:readline';
@@ -22,6 +28,9 @@ console.log = console.info = console.debug = console.error;
 
 const reply = (value) => process.stdout.write(JSON.stringify(value) + '\n');
 const message = (error) => String((error && error.message) || error).split('\n')[0];
+
+// The page's viewport: what a screenshot shows (a PNG of it is at most this size).
+const VIEWPORT = { width: 1280, height: 800 };
 
 let context = null;
 let closing = null;
@@ -59,6 +68,7 @@ async function open(config) {
       headless: true,
       args: config.args,
       timeout: config.timeoutMs,
+      viewport: VIEWPORT,
       // This driver closes the browser itself on signals and reports how.
       handleSIGINT: false,
       handleSIGTERM: false,
@@ -225,6 +235,47 @@ async function observe(selector) {
   return 'text' in seen ? { ok: true, text: seen.text } : { ok: false, error: seen.error };
 }
 
+// The most form fields whose values are read for hidden strings.
+const MAX_FIELDS = 100;
+
+// Whether the page's text (its title, rendered text and form fields' values) holds any of
+// `hidden`. Read through Playwright's locators, which run in an isolated world: the
+// page's own script can neither see the hidden strings (they never enter the page) nor
+// fake the text by patching prototypes.
+async function shows(hidden, timeout) {
+  const page = context.pages()[0];
+  const texts = [await page.title(), await page.locator('html').innerText({ timeout })];
+  const fields = page.locator('input, textarea');
+  const count = Math.min(await fields.count(), MAX_FIELDS);
+  for (let i = 0; i < count; i += 1) {
+    texts.push(await fields.nth(i).inputValue({ timeout }).catch(() => ''));
+  }
+  return texts.some((text) => hidden.some((h) => text.includes(h)));
+}
+
+async function screenshot(request) {
+  const hidden = Array.isArray(request.hide) ? request.hide.filter((h) => h) : [];
+  let png;
+  try {
+    if (hidden.length && (await shows(hidden, request.timeoutMs))) {
+      return { ok: true, shown: true };
+    }
+    png = await context.pages()[0].screenshot({
+      type: 'png',
+      fullPage: false,
+      caret: 'hide',
+      animations: 'disabled',
+      timeout: request.timeoutMs,
+    });
+  } catch (error) {
+    return { ok: false, error: message(error) };
+  }
+  if (png.length > request.maxBytes) {
+    return { ok: true, oversize: png.length };
+  }
+  return { ok: true, png: png.toString('base64') };
+}
+
 async function handle(request) {
   switch (request.op) {
     case 'tools':
@@ -235,6 +286,8 @@ async function handle(request) {
       return observe(request.selector);
     case 'aborted':
       return { ok: true, aborted };
+    case 'screenshot':
+      return screenshot(request);
     default:
       return { ok: false, error: `unknown op ${JSON.stringify(request.op)}` };
   }
