@@ -12,7 +12,7 @@ use acceptance_common::{http_check, plan, url, Project};
 use common::{commit_files, feature_repo, flow};
 use qa_testkit::http::{Reply, Server};
 use qa_testkit::page::{assert_inert, look};
-use qa_testkit::Program;
+use qa_testkit::{peers, Program};
 use serde_json::{json, Value};
 
 /// Markup, script, handlers, a `javascript:` link, CSS injection and bidi overrides.
@@ -122,4 +122,117 @@ fn a_change_flow_over_a_hostile_repository_renders_inert_text_linked_to_the_forg
         let prefix = format!("https://github.com/acme/shop/blob/{head}/src/cart.ts#L");
         assert!(link.starts_with(&prefix), "{link}");
     }
+}
+
+/// A shop page whose WebMCP tool `set_stock` changes a big, visible heading.
+const STOCK_PAGE: &str = r#"<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Stock</title>
+<style>body{margin:0;font-family:sans-serif} #stock{font-size:96px;margin:40px;color:#999} #stock.set{color:#c00000;background:#ffe000}</style>
+</head><body><h1 id="stock">In stock</h1>
+<script>
+  const stock = document.getElementById('stock');
+  if (document.modelContext && typeof document.modelContext.registerTool === 'function') {
+    document.modelContext.registerTool({
+      name: 'set_stock',
+      description: 'Sets the stock line.',
+      inputSchema: {type: 'object', properties: {text: {type: 'string', minLength: 1}}, required: ['text']},
+      async execute({ text }) { stock.textContent = text; stock.className = 'set'; return JSON.stringify({stock: text}); },
+    });
+  }
+</script></body></html>"#;
+
+fn stock_check(id: &str, criterion: &str, contains: &str) -> Value {
+    json!({"id": id, "criterion": criterion, "kind": "browser", "tool": "set_stock",
+           "input": {"text": "Sold out"}, "observePath": "#stock", "observeContains": contains})
+}
+
+#[test]
+fn a_browser_checks_screenshots_reach_the_run_folder_and_report_html() {
+    let server = Server::start(vec![(
+        "/shop.html",
+        Reply::ok(STOCK_PAGE).header("Content-Type", "text/html; charset=utf-8"),
+    )]);
+    let project = Project::empty();
+    let criteria = vec![
+        json!({"id": "sold-out", "expected": "The page says when an item is sold out", "source": {"kind": "request", "text": "Show sold out"}}),
+        json!({"id": "restock", "expected": "The page says when an item is back", "source": {"kind": "request", "text": "Show restocks"}}),
+    ];
+    let checks = vec![
+        stock_check("marks-sold-out", "sold-out", "Sold out"),
+        stock_check("marks-restock", "restock", "Back in stock"),
+    ];
+    project.plan(&plan(url(&server.url("/shop.html")), criteria, checks));
+
+    let outcome = project
+        .pipeline()
+        .flags(&["--allow-network", "--allow-tool-calls"])
+        .env(
+            "QA_BROWSER_MODULE",
+            peers::playwright_module().to_str().unwrap(),
+        )
+        .env("QA_BROWSER", peers::chromium().to_str().unwrap())
+        .run_script();
+
+    outcome.assert_verdict("fail", 1);
+    let shots: Vec<Value> = outcome
+        .records
+        .iter()
+        .filter(|r| r["kind"] == "observation")
+        .flat_map(|r| {
+            r["data"]["evidence"]["screenshots"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default()
+        })
+        .collect();
+    let moments: Vec<&str> = shots
+        .iter()
+        .map(|s| s["moment"].as_str().unwrap())
+        .collect();
+    assert!(
+        moments.contains(&"before") && moments.contains(&"after"),
+        "{moments:?}"
+    );
+    let sums = std::fs::read_to_string(outcome.dir.join("SHA256SUMS")).unwrap();
+    for shot in &shots {
+        let sha = shot["sha256"].as_str().unwrap();
+        let file = outcome.dir.join(format!("screenshots/{sha}.png"));
+        assert_eq!(qa_records_sha(&std::fs::read(&file).unwrap()), sha);
+        assert!(
+            sums.contains(&format!("{sha}  screenshots/{sha}.png")),
+            "{sums}"
+        );
+    }
+    let before = shots.iter().find(|s| s["moment"] == "before").unwrap();
+    let after = shots.iter().find(|s| s["moment"] == "after").unwrap();
+    assert_ne!(
+        before["sha256"], after["sha256"],
+        "the call changed what the page shows"
+    );
+
+    let seen = look(&outcome.dir.join("report.html"), "acceptance-browser");
+    assert_inert(&seen);
+    assert_eq!(seen["verdict"], "FAIL");
+    let images = seen["images"].as_array().unwrap();
+    assert_eq!(images.len(), shots.len(), "{images:?}");
+    assert!(images.iter().all(|i| i["width"].as_u64().unwrap() > 0));
+}
+
+/// The SHA-256 of `bytes`, as `sha256sum` prints it.
+fn qa_records_sha(bytes: &[u8]) -> String {
+    let out = std::process::Command::new("sha256sum")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write as _;
+            child.stdin.take().unwrap().write_all(bytes)?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    String::from_utf8_lossy(&out.stdout)
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .to_string()
 }

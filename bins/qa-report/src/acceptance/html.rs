@@ -106,7 +106,7 @@ fn screenshot(shot: &ShotItem<'_>) -> String {
         Ok(Png { bytes, size }) => {
             let size = size.map_or(String::new(), |(w, h)| format!(", {w}×{h}"));
             format!(
-                "<figure class=\"shot\" data-moment=\"{moment}\"><img alt=\"screenshot {moment}\" src=\"data:image/png;base64,{}\"><figcaption>{moment}{size}: {}</figcaption></figure>\n",
+                "<figure class=\"shot\" data-moment=\"{moment}\"><img alt=\"screenshot {moment}\" src=\"data:image/png;base64,{}\"><figcaption><b>{moment}</b>{size}: {}</figcaption></figure>\n",
                 base64(bytes),
                 code(&shot.file),
                 moment = html(&shot.moment),
