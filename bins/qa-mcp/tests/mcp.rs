@@ -542,6 +542,72 @@ fn cancel_mid_run_leaves_a_valid_report_marked_cancelled() {
     assert_eq!(report["verdict"]["status"], "cancelled");
 }
 
+#[test]
+fn sigterm_to_the_server_mid_run_cancels_the_run_first_and_exits_143() {
+    let server = health_server(vec![(
+        "/export",
+        Reply::ok("done").delayed(Duration::from_secs(60)),
+    )]);
+    let project = http_project(&server, true);
+    let plan = project.path().join(".qa-acceptance.json");
+    // A raw JSON-RPC session: the initialize handshake, then one call left running.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_qa-mcp"))
+        .arg("--bin-dir")
+        .arg(qa_testkit::run::bin_dir())
+        .arg("--allow-network")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut all = String::new();
+        let _ = std::io::Read::read_to_string(&mut { stdout }, &mut all);
+        all
+    });
+    for message in [
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "test", "version": "0"}}}),
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "acceptance", "arguments": {"plan": plan.display().to_string()}}}),
+    ] {
+        use std::io::Write as _;
+        writeln!(stdin, "{message}").unwrap();
+    }
+    assert!(
+        server.wait_for("/export", Duration::from_secs(30)),
+        "qa-check never requested /export"
+    );
+    // SAFETY: kill(2) of the child this test started.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGTERM) }, 0);
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "qa-mcp still running 30 s after SIGTERM"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    drop(stdin);
+    let _ = reader.join();
+    assert_eq!(status.code(), Some(143), "{status:?}");
+    let runs: Vec<PathBuf> = std::fs::read_dir(project.path().join(".qa/acceptance"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
+    assert_eq!(runs.len(), 1, "{runs:?}");
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(runs[0].join("report.json")).unwrap())
+            .unwrap();
+    assert_eq!(report["verdict"]["status"], "cancelled");
+    assert_checksums_valid(&runs[0].join("SHA256SUMS"));
+}
+
 // --- the untrusted-text boundary ---------------------------------------------------------
 
 #[test]
