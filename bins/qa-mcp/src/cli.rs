@@ -78,7 +78,7 @@ pub const EXIT_STATUS: &[(Exit, &str)] = &[
     (Exit::Success, "the client closed the session (stdin ended)"),
     (
         Exit::Usage,
-        "usage error: bad flags, --bin-dir not a folder, or a bad --auth-env name",
+        "usage error: bad flags, --bin-dir not a folder, or an --auth-env NAME that is not a variable name or not set",
     ),
     (
         Exit::NoInput,

@@ -657,6 +657,22 @@ fn a_bin_dir_without_the_stages_is_exit_66_naming_the_missing_one() {
 }
 
 #[test]
+fn an_auth_env_variable_that_is_not_set_is_exit_64_naming_it() {
+    let out = Command::new(env!("CARGO_BIN_EXE_qa-mcp"))
+        .args(["--auth-env", "QA_MCP_TEST_TOKEN_UNSET"])
+        .env_remove("QA_MCP_TEST_TOKEN_UNSET")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(64));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        err.trim_end(),
+        "qa-mcp: error: --auth-env QA_MCP_TEST_TOKEN_UNSET: the variable is not set"
+    );
+}
+
+#[test]
 fn man_page_matches_help() {
     let page = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../man/qa-mcp.1");
     qa_cli::man::assert_current(
