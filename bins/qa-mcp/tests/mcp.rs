@@ -332,6 +332,25 @@ fn change_report_folders_stay_out_of_git_status() {
 }
 
 #[test]
+fn status_names_the_last_change_report_and_the_servers_own_capabilities() {
+    let repo = checkout_repo(SUBJECT);
+    let s = Launch::new()
+        .home(&repo)
+        .flag("--allow-network")
+        .session(vec![change_report(&repo), call("status", json!({}))]);
+    let report = s.ok(0);
+    let status = s.ok(1);
+    assert_eq!(status["active"], false, "{status:#}");
+    assert_eq!(status["change_report"], report["run_folder"]);
+    assert_eq!(status["change_report_sums"], report["sha256sums"]);
+    assert_eq!(status["last"]["status"], "completed");
+    assert_eq!(
+        status["capabilities"],
+        json!({"allow_network": true, "allow_tool_calls": false, "allow_exec": false, "auth_env": false})
+    );
+}
+
+#[test]
 fn a_repo_that_does_not_exist_is_a_tool_error_naming_it() {
     let s = Launch::new().session(vec![call(
         "change_report",
