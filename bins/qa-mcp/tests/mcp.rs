@@ -220,6 +220,15 @@ fn scenario_titled<'a>(result: &'a Value, title: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("no scenario {title:?} in {:#}", result["scenarios"]))
 }
 
+/// A session with `flags` of change_report on `repo` (step 0), then `step` (step 1).
+fn after_change_report(repo: &Repo, flags: &[&str], step: Value) -> Session {
+    let mut launch = Launch::new().home(repo);
+    for f in flags {
+        launch = launch.flag(f);
+    }
+    launch.session(vec![change_report(repo), step])
+}
+
 /// The first scenario of a change report on `repo`.
 fn first_scenario(repo: &Repo) -> Value {
     let first = Launch::new().home(repo).session(vec![change_report(repo)]);
@@ -229,10 +238,7 @@ fn first_scenario(repo: &Repo) -> Value {
 /// A session of change_report (step 0), then explain of its first scenario (step 1).
 fn explained(repo: &Repo) -> Session {
     let id = first_scenario(repo)["id"].clone();
-    Launch::new().home(repo).session(vec![
-        change_report(repo),
-        call("explain", json!({"id": id})),
-    ])
+    after_change_report(repo, &[], call("explain", json!({"id": id})))
 }
 
 // --- tools, schemas, annotations -------------------------------------------------------
@@ -334,10 +340,7 @@ fn change_report_folders_stay_out_of_git_status() {
 #[test]
 fn status_names_the_last_change_report_and_the_servers_own_capabilities() {
     let repo = checkout_repo(SUBJECT);
-    let s = Launch::new()
-        .home(&repo)
-        .flag("--allow-network")
-        .session(vec![change_report(&repo), call("status", json!({}))]);
+    let s = after_change_report(&repo, &["--allow-network"], call("status", json!({})));
     let report = s.ok(0);
     let status = s.ok(1);
     assert_eq!(status["active"], false, "{status:#}");
@@ -410,9 +413,7 @@ fn a_tool_that_needs_a_change_report_before_one_ran_says_so() {
 #[test]
 fn run_check_without_allow_exec_is_refused_naming_the_flag_and_runs_nothing() {
     let repo = checkout_repo(SUBJECT);
-    let s = Launch::new()
-        .home(&repo)
-        .session(vec![change_report(&repo), call("run_check", json!({}))]);
+    let s = after_change_report(&repo, &[], call("run_check", json!({})));
     let r = s.ok(1);
     assert_eq!(r["refused"][0]["flag"], "--allow-exec", "{r:#}");
     assert!(r["refused"][0]["message"]
@@ -427,10 +428,7 @@ fn run_check_without_allow_exec_is_refused_naming_the_flag_and_runs_nothing() {
 #[test]
 fn run_check_with_allow_exec_runs_the_routed_command() {
     let repo = checkout_repo(SUBJECT);
-    let s = Launch::new()
-        .home(&repo)
-        .flag("--allow-exec")
-        .session(vec![change_report(&repo), call("run_check", json!({}))]);
+    let s = after_change_report(&repo, &["--allow-exec"], call("run_check", json!({})));
     let r = s.ok(1);
     assert_eq!(r["refused"], json!([]), "{r:#}");
     assert_eq!(r["executions"][0]["status"], "passed", "{r:#}");
@@ -509,11 +507,7 @@ fn acceptance_with_allow_network_passes_against_a_local_http_server() {
 
 #[test]
 fn cancel_mid_run_leaves_a_valid_report_marked_cancelled() {
-    let server = health_server(vec![(
-        "/export",
-        Reply::ok("done").delayed(Duration::from_secs(60)),
-    )]);
-    let project = http_project(&server, true);
+    let (server, project) = held_project();
     let marker = project.path().join("export-requested");
     let flag = marker.clone();
     // Once qa-check waits on the held response, tell the client to cancel.
@@ -561,59 +555,100 @@ fn cancel_mid_run_leaves_a_valid_report_marked_cancelled() {
     assert_eq!(report["verdict"]["status"], "cancelled");
 }
 
-#[test]
-fn sigterm_to_the_server_mid_run_cancels_the_run_first_and_exits_143() {
-    let server = health_server(vec![(
-        "/export",
-        Reply::ok("done").delayed(Duration::from_secs(60)),
-    )]);
-    let project = http_project(&server, true);
-    let plan = project.path().join(".qa-acceptance.json");
-    // A raw JSON-RPC session: the initialize handshake, then one call left running.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_qa-mcp"))
-        .arg("--bin-dir")
-        .arg(qa_testkit::run::bin_dir())
-        .arg("--allow-network")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let stdout = child.stdout.take().unwrap();
-    let reader = std::thread::spawn(move || {
-        let mut all = String::new();
-        let _ = std::io::Read::read_to_string(&mut { stdout }, &mut all);
-        all
-    });
-    for message in [
-        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "test", "version": "0"}}}),
-        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
-        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "acceptance", "arguments": {"plan": plan.display().to_string()}}}),
-    ] {
-        use std::io::Write as _;
-        writeln!(stdin, "{message}").unwrap();
+/// qa-mcp driven with raw JSON-RPC lines (for what the SDK's client does not expose:
+/// a signal to the server, a bare notifications/cancelled).
+struct Raw {
+    child: std::process::Child,
+    stdin: Option<std::process::ChildStdin>,
+    lines: std::sync::mpsc::Receiver<Value>,
+}
+
+impl Raw {
+    /// Starts qa-mcp with `flags` and completes the 2025-11-25 initialize handshake.
+    fn start(flags: &[&str]) -> Raw {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_qa-mcp"))
+            .arg("--bin-dir")
+            .arg(qa_testkit::run::bin_dir())
+            .args(flags)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            use std::io::BufRead as _;
+            for line in std::io::BufReader::new(stdout)
+                .lines()
+                .map_while(Result::ok)
+            {
+                if let Ok(v) = serde_json::from_str(&line) {
+                    let _ = tx.send(v);
+                }
+            }
+        });
+        let mut raw = Raw {
+            stdin: child.stdin.take(),
+            child,
+            lines,
+        };
+        raw.send(json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "test", "version": "0"}}}));
+        assert_eq!(raw.response(1)["result"]["protocolVersion"], "2025-11-25");
+        raw.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        raw
     }
-    assert!(
-        server.wait_for("/export", Duration::from_secs(30)),
-        "qa-check never requested /export"
-    );
-    // SAFETY: kill(2) of the child this test started.
-    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGTERM) }, 0);
-    let deadline = std::time::Instant::now() + Duration::from_secs(30);
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
+
+    fn send(&mut self, message: Value) {
+        use std::io::Write as _;
+        let stdin = self.stdin.as_mut().expect("stdin still open");
+        writeln!(stdin, "{message}").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// Sends `tools/call` of `tool` as request `id`.
+    fn call(&mut self, id: u64, tool: &str, args: Value) {
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": tool, "arguments": args}}));
+    }
+
+    /// The response to request `id` (30 s at most).
+    fn response(&mut self, id: u64) -> Value {
+        loop {
+            let v = self
+                .lines
+                .recv_timeout(Duration::from_secs(30))
+                .unwrap_or_else(|_| panic!("no response to request {id} within 30 s"));
+            if v["id"] == id {
+                return v;
+            }
         }
-        assert!(
-            std::time::Instant::now() < deadline,
-            "qa-mcp still running 30 s after SIGTERM"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    };
-    drop(stdin);
-    let _ = reader.join();
-    assert_eq!(status.code(), Some(143), "{status:?}");
+    }
+
+    /// The exit status, waited for 30 s at most.
+    fn exit(&mut self) -> std::process::ExitStatus {
+        let deadline = std::time::Instant::now() + Duration::from_secs(30);
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "qa-mcp still running after 30 s"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Raw {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The one acceptance run folder of `project`, asserted valid and cancelled.
+fn assert_one_cancelled_run(project: &Tree) {
     let runs: Vec<PathBuf> = std::fs::read_dir(project.path().join(".qa/acceptance"))
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -625,6 +660,68 @@ fn sigterm_to_the_server_mid_run_cancels_the_run_first_and_exits_143() {
             .unwrap();
     assert_eq!(report["verdict"]["status"], "cancelled");
     assert_checksums_valid(&runs[0].join("SHA256SUMS"));
+}
+
+/// A project whose second check's answer is held 60 s, and its server.
+fn held_project() -> (Server, Tree) {
+    let server = health_server(vec![(
+        "/export",
+        Reply::ok("done").delayed(Duration::from_secs(60)),
+    )]);
+    let project = http_project(&server, true);
+    (server, project)
+}
+
+/// A raw session whose acceptance call (request 2) is waiting on the held answer.
+fn held_run() -> (Server, Tree, Raw) {
+    let (server, project) = held_project();
+    let mut raw = Raw::start(&["--allow-network"]);
+    raw.call(2, "acceptance", plan_arg(&project));
+    assert!(
+        server.wait_for("/export", Duration::from_secs(30)),
+        "qa-check never requested /export"
+    );
+    (server, project, raw)
+}
+
+fn plan_arg(project: &Tree) -> Value {
+    json!({"plan": project.path().join(".qa-acceptance.json").display().to_string()})
+}
+
+#[test]
+fn sigterm_to_the_server_mid_run_cancels_the_run_first_and_exits_143() {
+    let (_server, project, mut raw) = held_run();
+    // SAFETY: kill(2) of the child this test started.
+    assert_eq!(
+        unsafe { libc::kill(raw.child.id() as i32, libc::SIGTERM) },
+        0
+    );
+    assert_eq!(raw.exit().code(), Some(143));
+    assert_one_cancelled_run(&project);
+}
+
+#[test]
+fn the_clients_notifications_cancelled_stops_the_run_and_the_server_serves_on() {
+    let (_server, project, mut raw) = held_run();
+    raw.send(json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 2, "reason": "test"}}));
+    // The run ends by itself (no cancel tool): status then shows it ended cancelled.
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    let mut id = 10;
+    let last = loop {
+        id += 1;
+        raw.call(id, "status", json!({}));
+        let status = raw.response(id)["result"]["structuredContent"].clone();
+        if status["active"] == false {
+            break status["last"].clone();
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "still active: {status:#}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert_eq!(last["status"], "cancelled", "{last:#}");
+    assert_one_cancelled_run(&project);
 }
 
 // --- the untrusted-text boundary ---------------------------------------------------------
