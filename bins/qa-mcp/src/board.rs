@@ -110,7 +110,7 @@ impl Board {
         let mut state = self.lock();
         if let Some(a) = &state.active {
             return Err(format!(
-                "a {} run is active ({}, stage {}): wait for it, call status, or cancel it",
+                "another run is active ({} {}, stage {}): one run at a time; wait for it, call status, or cancel it",
                 a.tool, a.run_id, a.stage
             ));
         }

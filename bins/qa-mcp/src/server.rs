@@ -453,16 +453,17 @@ impl Server {
         rc: &RequestContext<RoleServer>,
     ) -> Result<FolderRun, String> {
         let run_id = flows::run_id(tool);
-        let out = flows::mcp_dir(repo)
-            .map_err(|e| format!("{}: cannot create {}: {e}", repo.display(), flows::MCP_DIR))?
-            .join(&run_id);
-        let chain = chain(&out);
+        let out = repo.join(flows::MCP_DIR).join(&run_id);
         let run = Arc::new(self.ctx.board.begin(
             tool,
             run_id.clone(),
             Some(out.clone()),
             first_stage,
         )?);
+        // Only once this is the active run: a refused second run leaves no trace.
+        flows::mcp_dir(repo)
+            .map_err(|e| format!("{}: cannot create {}: {e}", repo.display(), flows::MCP_DIR))?;
+        let chain = chain(&out);
         let outcome = drive(&run, chain, rc).await?;
         let status = run_status(&run);
         if let Some(failed) = outcome.failed_stage() {

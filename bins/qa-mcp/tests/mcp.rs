@@ -724,6 +724,34 @@ fn the_clients_notifications_cancelled_stops_the_run_and_the_server_serves_on() 
     assert_one_cancelled_run(&project);
 }
 
+#[test]
+fn a_second_run_while_one_is_active_is_a_tool_error_naming_the_active_run() {
+    let (_server, project, mut raw) = held_run();
+    let repo = checkout_repo(SUBJECT);
+    raw.call(
+        3,
+        "change_report",
+        json!({"repo": repo.path().display().to_string()}),
+    );
+    let result = raw.response(3)["result"].clone();
+    assert_eq!(result["isError"], true, "{result:#}");
+    let text = result["content"][0]["text"].as_str().unwrap();
+    assert!(
+        text.starts_with("another run is active (acceptance "),
+        "{text}"
+    );
+    assert!(
+        !repo.path().join(".qa/mcp").exists(),
+        "a second run started"
+    );
+    raw.call(4, "cancel", json!({}));
+    assert_eq!(
+        raw.response(4)["result"]["structuredContent"]["cancelled"],
+        true
+    );
+    assert_one_cancelled_run(&project);
+}
+
 // --- the untrusted-text boundary ---------------------------------------------------------
 
 #[test]
