@@ -6,6 +6,10 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 use tokio::sync::watch;
 
+/// How long stages get after SIGTERM to write their cancelled records (qa-report of an
+/// acceptance run reads on for 2 s, qa-check stops its command within 2 s) before SIGKILL.
+const KILL_AFTER: Duration = Duration::from_secs(10);
+
 /// One stage process of the active run.
 #[derive(Debug, Clone)]
 struct Group {
@@ -165,11 +169,40 @@ impl Board {
     pub fn cancel_active(&self) -> Option<&'static str> {
         let mut state = self.lock();
         let active = state.active.as_mut()?;
-        active.cancelled = true;
-        for g in active.groups.iter().filter(|g| g.on_cancel) {
-            terminate(g.pgid);
+        let tool = active.tool;
+        let serial = active.serial;
+        drop(state);
+        self.cancel_run(serial);
+        Some(tool)
+    }
+
+    /// Marks run `serial` cancelled and sends SIGTERM to its stages; a stage still
+    /// running `KILL_AFTER` later gets SIGKILL, so a cancel always ends the run.
+    fn cancel_run(&self, serial: u64) {
+        let mut state = self.lock();
+        let Some(a) = state.active.as_mut().filter(|a| a.serial == serial) else {
+            return;
+        };
+        let first = !a.cancelled;
+        a.cancelled = true;
+        for g in a.groups.iter().filter(|g| g.on_cancel) {
+            signal(g.pgid, libc::SIGTERM);
         }
-        Some(active.tool)
+        drop(state);
+        if first {
+            let board = self.clone();
+            std::thread::spawn(move || {
+                std::thread::sleep(KILL_AFTER);
+                let state = board.lock();
+                // Groups are forgotten once their leader is reaped, so every one still
+                // listed is a live process (or an unreaped one): never a reused pid.
+                if let Some(a) = state.active.as_ref().filter(|a| a.serial == serial) {
+                    for g in a.groups.iter().filter(|g| g.on_cancel) {
+                        signal(g.pgid, libc::SIGKILL);
+                    }
+                }
+            });
+        }
     }
 
     /// Waits until no run is active, at most `limit`; true when none is.
@@ -210,7 +243,7 @@ impl Run {
             })
             .unwrap_or(false);
         if cancelled && on_cancel {
-            terminate(pgid);
+            signal(pgid, libc::SIGTERM);
         }
     }
 
@@ -222,13 +255,7 @@ impl Run {
 
     /// Cancels this run (the client's notifications/cancelled for its request).
     pub fn cancel(&self) {
-        let mut state = self.board.lock();
-        if let Some(a) = state.active.as_mut().filter(|a| a.serial == self.serial) {
-            a.cancelled = true;
-            for g in a.groups.iter().filter(|g| g.on_cancel) {
-                terminate(g.pgid);
-            }
-        }
+        self.board.cancel_run(self.serial);
     }
 
     pub fn cancelled(&self) -> bool {
@@ -286,13 +313,13 @@ impl Run {
     }
 }
 
-/// SIGTERM to the process group `pgid` (a stage started as its group's leader).
-fn terminate(pgid: i32) {
+/// `sig` to the process group `pgid` (a stage started as its group's leader).
+fn signal(pgid: i32, sig: i32) {
     if pgid > 0 {
         // SAFETY: kill(2) with a negative pid signals that process group; no memory is
         // shared. A group already gone is ESRCH, which is what cancelling wants anyway.
         unsafe {
-            libc::kill(-pgid, libc::SIGTERM);
+            libc::kill(-pgid, sig);
         }
     }
 }

@@ -41,7 +41,7 @@ use std::path::PathBuf;
 ///
 /// Cancelling (the cancel tool, the client's notifications/cancelled, or SIGINT/SIGTERM
 /// to qa-mcp) sends SIGTERM to the stages' process groups: they write what they finished
-/// and their cancelled records. An acceptance run's report is marked cancelled; a change
+/// and their cancelled records (a stage still running 10 s later gets SIGKILL). An acceptance run's report is marked cancelled; a change
 /// report or check keeps qa-report running on what the other stages finished.
 #[derive(Debug, Parser)]
 #[command(name = "qa-mcp", version)]

@@ -236,7 +236,6 @@ fn tap(
     let mut writer = report_in.map(|w| BufWriter::with_capacity(64 * 1024, w));
     let mut line = Vec::with_capacity(4096);
     let mut stage = String::new();
-    let mut records: u64 = 0;
     loop {
         line.clear();
         let n = reader
@@ -246,7 +245,7 @@ fn tap(
             break;
         }
         if let Some(by) = observed.note(&line) {
-            records += 1;
+            let records = observed.records;
             let changed = by.as_ref() != stage.as_str();
             if changed {
                 stage.clear();
@@ -270,10 +269,10 @@ fn tap(
     if let Some(mut w) = writer {
         let _ = w.flush();
     }
-    run.set_records(records);
+    run.set_records(observed.records);
     run.set_stage("qa-report");
     progress(Progress {
-        records,
+        records: observed.records,
         stage: "qa-report".to_string(),
     });
     Ok(())

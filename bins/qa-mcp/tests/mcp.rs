@@ -561,14 +561,21 @@ struct Raw {
     child: std::process::Child,
     stdin: Option<std::process::ChildStdin>,
     lines: std::sync::mpsc::Receiver<Value>,
+    /// Messages read while waiting for another response.
+    early: Vec<Value>,
 }
 
 impl Raw {
     /// Starts qa-mcp with `flags` and completes the 2025-11-25 initialize handshake.
     fn start(flags: &[&str]) -> Raw {
+        Raw::start_in(&qa_testkit::run::bin_dir(), flags)
+    }
+
+    /// Like [`Raw::start`], with the stages of `bin_dir`.
+    fn start_in(bin_dir: &Path, flags: &[&str]) -> Raw {
         let mut child = Command::new(env!("CARGO_BIN_EXE_qa-mcp"))
             .arg("--bin-dir")
-            .arg(qa_testkit::run::bin_dir())
+            .arg(bin_dir)
             .args(flags)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -592,6 +599,7 @@ impl Raw {
             stdin: child.stdin.take(),
             child,
             lines,
+            early: Vec::new(),
         };
         raw.send(json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "test", "version": "0"}}}));
         assert_eq!(raw.response(1)["result"]["protocolVersion"], "2025-11-25");
@@ -613,6 +621,9 @@ impl Raw {
 
     /// The response to request `id` (30 s at most).
     fn response(&mut self, id: u64) -> Value {
+        if let Some(at) = self.early.iter().position(|v| v["id"] == id) {
+            return self.early.remove(at);
+        }
         loop {
             let v = self
                 .lines
@@ -621,6 +632,7 @@ impl Raw {
             if v["id"] == id {
                 return v;
             }
+            self.early.push(v);
         }
     }
 
@@ -750,6 +762,71 @@ fn a_second_run_while_one_is_active_is_a_tool_error_naming_the_active_run() {
         true
     );
     assert_one_cancelled_run(&project);
+}
+
+/// A stage that ignores SIGTERM cannot be made from the real ones (they all honour it),
+/// so this one is a stand-in: a shell script in qa-trace's place that ignores it and
+/// sleeps; the other stages are the built binaries.
+#[test]
+fn cancel_ends_a_run_whose_stage_ignores_sigterm_with_sigkill() {
+    let bins = Tree::new();
+    for name in [
+        "qa-diff",
+        "qa-intent",
+        "qa-route",
+        "qa-fetch",
+        "qa-check",
+        "qa-report",
+        "qa-manifest",
+    ] {
+        std::os::unix::fs::symlink(
+            qa_testkit::run::bin_dir().join(name),
+            bins.path().join(name),
+        )
+        .unwrap();
+    }
+    // It says when it ignores SIGTERM, so the cancel cannot reach it before.
+    let ready = bins.path().join("qa-trace.ready");
+    bins.write(
+        "qa-trace",
+        format!(
+            "#!/bin/sh\ntrap '' TERM INT\n: > '{}'\nsleep 60\n",
+            ready.display()
+        ),
+    );
+    let trace = bins.path().join("qa-trace");
+    std::fs::set_permissions(&trace, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let repo = checkout_repo(SUBJECT);
+    let mut raw = Raw::start_in(bins.path(), &[]);
+    raw.call(
+        2,
+        "change_report",
+        json!({"repo": repo.path().display().to_string(), "base": "main"}),
+    );
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while !ready.exists() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the qa-trace stand-in never started"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let started = std::time::Instant::now();
+    raw.call(3, "cancel", json!({}));
+    let cancel = raw.response(3)["result"]["structuredContent"].clone();
+    assert_eq!(cancel["cancelled"], true, "{cancel:#}");
+    assert_eq!(cancel["last"]["status"], "cancelled", "{cancel:#}");
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        started.elapsed()
+    );
+    let run = raw.response(2)["result"].clone();
+    eprintln!(
+        "DEBUG elapsed {:?} cancel {cancel:#} run {run:#}",
+        started.elapsed()
+    );
+    assert_eq!(run["structuredContent"]["status"], "cancelled", "{run:#}");
 }
 
 // --- the untrusted-text boundary ---------------------------------------------------------
