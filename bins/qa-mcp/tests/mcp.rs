@@ -338,6 +338,37 @@ fn change_report_folders_stay_out_of_git_status() {
 }
 
 #[test]
+fn a_worktree_change_report_does_not_see_earlier_report_folders() {
+    let repo = checkout_repo(SUBJECT);
+    repo.write(
+        "src/checkout/note.ts",
+        "export const note = \"uncommitted\";\n",
+    );
+    let worktree = call(
+        "change_report",
+        json!({"repo": repo.path().display().to_string(), "base": "main", "worktree": true}),
+    );
+    let s = Launch::new()
+        .home(&repo)
+        .session(vec![worktree.clone(), worktree]);
+    let (first, second) = (s.ok(0), s.ok(1));
+    assert_eq!(
+        second["agent"]["counts"], first["agent"]["counts"],
+        "{second:#}"
+    );
+    let records =
+        std::fs::read_to_string(path(&second["run_folder"]).join("records.ndjson")).unwrap();
+    assert!(
+        records.contains("src/checkout/note.ts"),
+        "the worktree file is in the diff"
+    );
+    assert!(
+        !records.contains(".qa/mcp"),
+        "a report folder leaked into the diff"
+    );
+}
+
+#[test]
 fn status_names_the_last_change_report_and_the_servers_own_capabilities() {
     let repo = checkout_repo(SUBJECT);
     let s = after_change_report(&repo, &["--allow-network"], call("status", json!({})));
