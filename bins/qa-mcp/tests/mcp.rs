@@ -537,6 +537,16 @@ fn acceptance_with_allow_network_passes_against_a_local_http_server() {
 }
 
 #[test]
+fn a_malformed_plan_is_one_error_line_naming_the_stage_and_its_exit_code() {
+    let project = Tree::new();
+    project.write(".qa-acceptance.json", "{\"target\": ");
+    let s = Launch::new().session(vec![acceptance(&project)]);
+    let text = s.error(0);
+    assert!(text.starts_with("qa-intent exited 65: "), "{text}");
+    assert_eq!(text.lines().count(), 1, "{text}");
+}
+
+#[test]
 fn cancel_mid_run_leaves_a_valid_report_marked_cancelled() {
     let (server, project) = held_project();
     let marker = project.path().join("export-requested");
