@@ -1,7 +1,7 @@
 # qapipe: build, test, install, release archives, man pages, benchmarks and the flows.
 CARGO ?= cargo
 PREFIX ?= /usr/local
-BINS := qa-diff qa-intent qa-route qa-trace qa-fetch qa-check qa-report qa-profile qa-manifest
+BINS := qa-diff qa-intent qa-route qa-trace qa-fetch qa-check qa-report qa-profile qa-manifest qa-mcp
 # Cargo's target folder (CARGO_TARGET_DIR when set), as an absolute path.
 TARGET_DIR := $(abspath $(or $(CARGO_TARGET_DIR),target))
 DEBUG_DIR := $(TARGET_DIR)/debug
@@ -123,13 +123,15 @@ changes qa: build
 ## stage on a generated 50-commit, 200-file range, the acceptance flow on 100 HTTP checks
 ## against a local server, qa-fetch's 10,000-file manifest against openssl per core,
 ## qa-profile, and 20 MCP checks and one browser check against the SDK's own client and
-## bare Playwright (see bench/README.md).
+## bare Playwright, and qa-mcp's change_report against the same pipeline from the shell
+## (see bench/README.md).
 bench: release peers
 	python3 bench/gen_history.py bench/work/history --force
 	python3 bench/diff_bench.py --qa-diff $(RELEASE_DIR)/qa-diff --repo bench/work/history
 	@if [ -d bench/work/real/vuejs-core/.git ]; then python3 bench/diff_bench.py --qa-diff $(RELEASE_DIR)/qa-diff --repo bench/work/real/vuejs-core --base HEAD~300 --head HEAD --runs 11; else echo "diff_bench (real history): skipped, bench/work/real/vuejs-core not found (a full clone of github.com/vuejs/core; see bench/README.md)"; fi
 	python3 bench/gen_flow_repo.py bench/work/flow --force
 	python3 bench/flow_bench.py --bin-dir $(RELEASE_DIR) --repo bench/work/flow
+	$(PEERS)/venv/bin/python bench/mcp_bench.py --bin-dir $(RELEASE_DIR) --repo bench/work/flow
 	python3 bench/report_bench.py --bin-dir $(RELEASE_DIR) --repo bench/work/flow
 	python3 bench/acceptance_bench.py --bin-dir $(RELEASE_DIR)
 	python3 bench/gen_manifest_tree.py bench/work/manifest --force

@@ -17,7 +17,7 @@
 # 69 no archive (release) or no cargo; 70 an install step failed.
 set -eu
 home=$(cd "$(dirname "$0")/../.." && pwd)
-bins="qa-diff qa-intent qa-route qa-trace qa-fetch qa-check qa-report qa-profile qa-manifest"
+bins="qa-diff qa-intent qa-route qa-trace qa-fetch qa-check qa-report qa-profile qa-manifest qa-mcp"
 
 die() {
   code=$1

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 const TARGET: &str = "x86_64-unknown-linux-gnu";
-const BINS: [&str; 9] = [
+const BINS: [&str; 10] = [
     "qa-diff",
     "qa-intent",
     "qa-route",
@@ -23,6 +23,7 @@ const BINS: [&str; 9] = [
     "qa-report",
     "qa-profile",
     "qa-manifest",
+    "qa-mcp",
 ];
 
 /// The workspace version, which the installer installs by default.

@@ -52,7 +52,7 @@ fn every_dependency_points_from_stages_to_libraries() {
 fn the_workspace_has_stages_libraries_and_test_crates() {
     let all = workspace_crates();
     let count = |role: Role| all.iter().filter(|c| c.role == role).count();
-    assert_eq!(count(Role::Stage), 9, "{all:#?}");
+    assert_eq!(count(Role::Stage), 10, "{all:#?}");
     assert!(count(Role::Library) >= 5, "{all:#?}");
     assert!(count(Role::TestOnly) >= 2, "{all:#?}");
 }

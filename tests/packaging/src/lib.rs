@@ -14,5 +14,6 @@ pub fn commands() -> Vec<(&'static str, clap::Command)> {
         ("qa-report", qa_report::cli::command()),
         ("qa-profile", qa_profile::cli::command()),
         ("qa-manifest", qa_manifest::cli::command()),
+        ("qa-mcp", qa_mcp::cli::command()),
     ]
 }

@@ -6,7 +6,7 @@ mod common;
 use qa_testkit::{Program, Run};
 use std::path::{Path, PathBuf};
 
-const BINS: [&str; 9] = [
+const BINS: [&str; 10] = [
     "qa-diff",
     "qa-intent",
     "qa-route",
@@ -16,6 +16,7 @@ const BINS: [&str; 9] = [
     "qa-report",
     "qa-profile",
     "qa-manifest",
+    "qa-mcp",
 ];
 
 fn dist_into(out: &Path, bin_dir: &Path) -> Run {
