@@ -2,7 +2,7 @@
 //! what a session must offer (list tools, call one, observe the effect) and why it stops.
 
 use qa_records::acceptance::{
-    CallStatus, InterfaceEvidence, ObservationEvidence, ObservationStatus,
+    CallStatus, InterfaceEvidence, Moment, ObservationEvidence, ObservationStatus,
 };
 use qa_records::hash::sha256_hex;
 use qa_records::Exit;
@@ -11,7 +11,6 @@ use serde_json::Value;
 
 use crate::checks::Outcome;
 use crate::excerpt;
-use crate::screenshot::Moment;
 use crate::secret::{redact, Secret};
 
 /// A tool as the interface lists it, kept verbatim for schema comparison.
@@ -283,7 +282,6 @@ pub fn judge(
         observed: observed.trim_start_matches("; ").to_string(),
         evidence: found,
         reason,
-        screenshots: Vec::new(),
     }
 }
 

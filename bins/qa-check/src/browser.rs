@@ -15,6 +15,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use qa_records::acceptance::{Moment, Screenshot};
 use qa_records::ndjson::{LineReader, ReadError};
 use qa_records::Exit;
 use serde_json::{json, Map, Value};
@@ -23,7 +24,7 @@ use crate::agent::{Listing, Reply, Session, Stop, Tool};
 use crate::checks::TIMED_OUT;
 use crate::guard::WriteGuard;
 use crate::process::kill_group;
-use crate::screenshot::{self, Moment, Screenshot, Screenshots};
+use crate::screenshot::{self, Screenshots};
 use crate::waiting::CANCEL_POLL;
 
 /// The node driver, run with `node --input-type=module -e`: nothing is written to disk.
@@ -417,7 +418,7 @@ impl Session for BrowserSession {
     }
 
     /// A PNG of the viewport, kept under `--repo` (see [`screenshot`]). Not taken when the
-    /// page's text shows the `--auth-env` token; over [`screenshot::MAX_BYTES`], not kept.
+    /// page's text shows the `--auth-env` token; over [`Screenshot::MAX_BYTES`], not kept.
     fn picture(&mut self, moment: Moment) -> Result<(), Stop> {
         let Some(pictures) = self.pictures.clone() else {
             return Ok(());
@@ -429,7 +430,7 @@ impl Session for BrowserSession {
         let left = self.deadline.saturating_duration_since(Instant::now());
         let mut request = json!({
             "op": "screenshot",
-            "maxBytes": screenshot::MAX_BYTES,
+            "maxBytes": Screenshot::MAX_BYTES,
             "timeoutMs": u64::try_from(left.min(SCREENSHOT_TIME).as_millis()).unwrap_or(1).max(1),
         });
         let hidden = pictures.hidden();

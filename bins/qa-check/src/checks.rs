@@ -10,7 +10,6 @@ use qa_records::Exit;
 use serde::Deserialize;
 
 use crate::agent::{AgentSpec, Interface};
-use crate::screenshot::Screenshot;
 
 /// The reason of a check when the stream holds no `target` record.
 pub const NO_TARGET: &str = "target not captured: no `target` record: run qa-fetch";
@@ -200,8 +199,6 @@ pub struct Outcome {
     pub observed: String,
     pub evidence: ObservationEvidence,
     pub reason: Option<String>,
-    /// A browser check's screenshots: the record's `evidence.screenshots`.
-    pub screenshots: Vec<Screenshot>,
 }
 
 impl Outcome {
@@ -216,7 +213,6 @@ impl Outcome {
             observed,
             evidence,
             reason: None,
-            screenshots: Vec::new(),
         }
     }
 
@@ -227,7 +223,6 @@ impl Outcome {
             observed: "not run".to_string(),
             evidence: ObservationEvidence::default(),
             reason: Some(reason.into()),
-            screenshots: Vec::new(),
         }
     }
 
@@ -239,7 +234,6 @@ impl Outcome {
             observed: reason.clone(),
             evidence,
             reason: Some(reason),
-            screenshots: Vec::new(),
         }
     }
 
@@ -250,7 +244,6 @@ impl Outcome {
             observed: "not run".to_string(),
             evidence: ObservationEvidence::default(),
             reason: Some(format!("cancelled by {}", signal_name(exit))),
-            screenshots: Vec::new(),
         }
     }
 
@@ -261,7 +254,6 @@ impl Outcome {
             observed: "not run".to_string(),
             evidence: ObservationEvidence::default(),
             reason: Some(format!("shard {owner}")),
-            screenshots: Vec::new(),
         }
     }
 

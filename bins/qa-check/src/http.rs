@@ -150,7 +150,6 @@ impl Client {
                 reason: Some(format!(
                     "the body is over {MAX_BODY_BYTES} bytes and {needle:?} is not in the part read"
                 )),
-                screenshots: Vec::new(),
             };
         }
         Outcome::judged(status_ok && found != Some(false), observed, evidence)

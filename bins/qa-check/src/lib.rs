@@ -105,16 +105,13 @@ pub fn run<W: Write>(plan: Plan, settings: &Settings, out: &mut RecordWriter<W>)
         if outcome.status == ObservationStatus::Cancelled {
             cancelled = cancelled.or_else(cancel::requested);
         }
-        let mut outcome = outcome;
-        let screenshots = std::mem::take(&mut outcome.screenshots);
         let mut observation = outcome.into_observation(&check.data, spec.expected(&check.data));
         observation.shard = settings.shard;
         secret::redact_observation(settings.token.as_ref(), &mut observation);
         let mut from = vec![check.id.clone()];
         from.extend(route.map(|r| r.id.clone()));
         from.extend(runner.target.map(|t| t.id.clone()));
-        let data = screenshot::observation_data(&observation, &screenshots)?;
-        let record = Record::new(Kind::Observation, BY, from, Src::new(), &data)?;
+        let record = Record::new(Kind::Observation, BY, from, Src::new(), &observation)?;
         out.write(&record)?;
         let event = EventData {
             phase: "check".to_string(),
@@ -294,7 +291,7 @@ impl Runner<'_> {
                         }
                         seen.closed = session.close();
                         let (shots, notes) = session.take_screenshots();
-                        outcome.screenshots = shots;
+                        outcome.evidence.screenshots = shots;
                         if !notes.is_empty() {
                             outcome.observed =
                                 format!("{}; {}", outcome.observed, notes.join("; "));

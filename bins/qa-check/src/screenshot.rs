@@ -7,7 +7,6 @@
 //! rename replaces whatever is at that name instead of writing through it.
 
 use std::ffi::CString;
-use std::fmt;
 use std::fs::File;
 use std::io::{self, Read as _, Write as _};
 use std::os::fd::{AsRawFd as _, FromRawFd as _, OwnedFd, RawFd};
@@ -15,52 +14,10 @@ use std::os::unix::fs::OpenOptionsExt as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use qa_records::acceptance::ObservationData;
+use qa_records::acceptance::{Moment, Screenshot};
 use qa_records::hash::sha256_hex;
-use serde::Serialize;
-use serde_json::Value;
 
 use crate::secret::Secret;
-
-/// The largest PNG kept (2 MiB); a larger one is not saved, and the observation says so.
-pub const MAX_BYTES: u64 = 2 << 20;
-
-/// Where screenshots go, relative to `--repo`.
-pub const DIR: &str = ".qa/screenshots";
-
-/// When a screenshot was taken.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Moment {
-    /// The page before the tool call.
-    Before,
-    /// The page after the observation (the end of the check).
-    After,
-    /// The page where the check failed, before it got to its observation.
-    Failure,
-}
-
-impl fmt::Display for Moment {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Moment::Before => "before",
-            Moment::After => "after",
-            Moment::Failure => "failure",
-        })
-    }
-}
-
-/// A kept screenshot, as the observation's `evidence.screenshots` names it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Screenshot {
-    pub moment: Moment,
-    /// `.qa/screenshots/<sha256>.png`, relative to `--repo`.
-    pub path: String,
-    pub sha256: String,
-    pub bytes: u64,
-    pub width: u32,
-    pub height: u32,
-}
 
 /// Where and how browser checks keep screenshots (absent with `--no-screenshots`).
 #[derive(Debug, Clone)]
@@ -85,16 +42,17 @@ impl Screenshots {
     /// Checks `png` (base64, as the driver sends it) and stores it as `moment`'s picture.
     pub fn keep(&self, moment: Moment, base64: &str) -> Result<Screenshot, String> {
         let png = decode_base64(base64)?;
-        if png.len() as u64 > MAX_BYTES {
+        if png.len() as u64 > Screenshot::MAX_BYTES {
             return Err(over_bound(png.len() as u64));
         }
         let (width, height) = png_size(&png)?;
         let sha256 = sha256_hex(&png);
         let name = format!("{sha256}.png");
-        store(&self.repo, &name, &png).map_err(|e| format!("writing {DIR}/{name}: {e}"))?;
+        let path = Screenshot::path_of(&sha256);
+        store(&self.repo, &name, &png).map_err(|e| format!("writing {path}: {e}"))?;
         Ok(Screenshot {
             moment,
-            path: format!("{DIR}/{name}"),
+            path,
             sha256,
             bytes: png.len() as u64,
             width,
@@ -105,20 +63,10 @@ impl Screenshots {
 
 /// Why a PNG of `bytes` was not kept.
 pub fn over_bound(bytes: u64) -> String {
-    format!("the PNG is {bytes} bytes, over the {MAX_BYTES}-byte bound")
-}
-
-/// The observation record's data: `observation` with `screenshots` as its evidence's
-/// `screenshots` (left out when there are none).
-pub fn observation_data(
-    observation: &ObservationData,
-    screenshots: &[Screenshot],
-) -> serde_json::Result<Value> {
-    let mut data = serde_json::to_value(observation)?;
-    if !screenshots.is_empty() {
-        data["evidence"]["screenshots"] = serde_json::to_value(screenshots)?;
-    }
-    Ok(data)
+    format!(
+        "the PNG is {bytes} bytes, over the {}-byte bound",
+        Screenshot::MAX_BYTES
+    )
 }
 
 /// Decodes standard base64 (RFC 4648, `=` padding, no line breaks).
@@ -159,10 +107,9 @@ pub fn decode_base64(text: &str) -> Result<Vec<u8>, String> {
 /// The width and height of a PNG: its signature, an IHDR chunk first and an IEND chunk
 /// last; anything else is refused.
 pub fn png_size(png: &[u8]) -> Result<(u32, u32), String> {
-    const SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
     const IEND: &[u8] = b"\0\0\0\0IEND\xae\x42\x60\x82";
     let not = |why: &str| Err(format!("the screenshot is not a PNG ({why})"));
-    if !png.starts_with(SIGNATURE) {
+    if !png.starts_with(Screenshot::PNG_SIGNATURE) {
         return not("no PNG signature");
     }
     let Some(ihdr) = png.get(8..8 + 8 + 13) else {
@@ -190,7 +137,7 @@ fn store(repo: &Path, name: &str, bytes: &[u8]) -> io::Result<()> {
         .custom_flags(libc::O_DIRECTORY)
         .open(repo)?;
     let qa = directory_at(root.as_raw_fd(), ".qa", ".qa")?;
-    let dir = directory_at(qa.as_raw_fd(), "screenshots", DIR)?;
+    let dir = directory_at(qa.as_raw_fd(), "screenshots", Screenshot::DIR)?;
     let dirfd = dir.as_raw_fd();
     // SAFETY: fchmod(2) on a descriptor this function owns.
     if unsafe { libc::fchmod(dirfd, 0o700) } != 0 {
@@ -347,13 +294,18 @@ mod tests {
         assert_eq!(std::fs::read(&file).unwrap(), png);
         let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode(&file), 0o600);
-        assert_eq!(mode(&repo.path().join(DIR)), 0o700);
+        assert_eq!(mode(&repo.path().join(Screenshot::DIR)), 0o700);
         // A repeat is a no-op, and no temp file is left behind.
         assert_eq!(
             store.keep(Moment::Before, PIXEL).unwrap().sha256,
             shot.sha256
         );
-        assert_eq!(std::fs::read_dir(repo.path().join(DIR)).unwrap().count(), 1);
+        assert_eq!(
+            std::fs::read_dir(repo.path().join(Screenshot::DIR))
+                .unwrap()
+                .count(),
+            1
+        );
     }
 
     #[test]
@@ -363,7 +315,7 @@ mod tests {
         let victim = outside.path().join("victim");
         std::fs::write(&victim, b"keep me").unwrap();
         let png = decode_base64(PIXEL).unwrap();
-        let dir = repo.path().join(DIR);
+        let dir = repo.path().join(Screenshot::DIR);
         std::fs::create_dir_all(&dir).unwrap();
         let name = format!("{}.png", sha256_hex(&png));
         std::os::unix::fs::symlink(&victim, dir.join(&name)).unwrap();

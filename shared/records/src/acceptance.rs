@@ -5,6 +5,8 @@
 //! Enumerations serialize to the names in `schema/<kind>.schema.json`. Durations and
 //! timestamps appear only in `event` records, never in hashed evidence of other kinds.
 
+use std::fmt;
+
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -246,6 +248,78 @@ pub struct ObservationEvidence {
     /// What an mcp or browser check saw of the agent interface; absent for other kinds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub interface: Option<InterfaceEvidence>,
+    /// The screenshots a browser check kept, in the order taken; absent when there are
+    /// none (other kinds, `--no-screenshots`).
+    #[serde(
+        default,
+        deserialize_with = "null_as_empty",
+        skip_serializing_if = "Vec::is_empty"
+    )]
+    pub screenshots: Vec<Screenshot>,
+}
+
+/// When a browser check's screenshot was taken.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Moment {
+    /// The page before the tool call.
+    Before,
+    /// The page after the observation (the end of the check).
+    After,
+    /// The page where the check failed, before it got to its observation.
+    Failure,
+}
+
+impl fmt::Display for Moment {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Moment::Before => "before",
+            Moment::After => "after",
+            Moment::Failure => "failure",
+        })
+    }
+}
+
+/// A screenshot a browser check kept, as its observation's `evidence.screenshots` names
+/// it: `qa-check` writes the PNG under the project root (`--repo`), `qa-report` carries it
+/// into the run folder once its bytes match `sha256`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Screenshot {
+    pub moment: Moment,
+    /// `.qa/screenshots/<sha256>.png`, relative to the project root ([`Screenshot::path_of`]).
+    pub path: String,
+    /// SHA-256 of the PNG's bytes.
+    pub sha256: String,
+    /// The PNG's size, at most [`Screenshot::MAX_BYTES`].
+    pub bytes: u64,
+    pub width: u32,
+    pub height: u32,
+}
+
+impl Screenshot {
+    /// The largest screenshot kept or carried (2 MiB).
+    pub const MAX_BYTES: u64 = 2 << 20;
+
+    /// Where screenshots are kept, relative to the project root.
+    pub const DIR: &str = ".qa/screenshots";
+
+    /// The eight bytes every PNG starts with.
+    pub const PNG_SIGNATURE: &[u8; 8] = b"\x89PNG\r\n\x1a\n";
+
+    /// The path of the screenshot whose SHA-256 is `sha256`, relative to the project root:
+    /// `.qa/screenshots/<sha256>.png`.
+    pub fn path_of(sha256: &str) -> String {
+        format!("{}/{sha256}.png", Self::DIR)
+    }
+}
+
+/// Reads null as an empty list (as `qa-report` has always read `evidence.screenshots`).
+fn null_as_empty<'de, D, T>(deserializer: D) -> Result<Vec<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    Ok(Option::<Vec<T>>::deserialize(deserializer)?.unwrap_or_default())
 }
 
 /// How a tool call of an mcp or browser check came back.
@@ -450,5 +524,65 @@ mod mcp_endpoint_tests {
     fn other_kinds_never_name_an_mcp_endpoint() {
         let c = check("http", json!({"path": "/mcp"}));
         assert!(!c.is_mcp_endpoint("http://h:1/mcp"));
+    }
+}
+
+#[cfg(test)]
+mod screenshot_tests {
+    use super::*;
+    use serde_json::json;
+
+    fn shot() -> Screenshot {
+        Screenshot {
+            moment: Moment::Failure,
+            path: Screenshot::path_of(&"a".repeat(64)),
+            sha256: "a".repeat(64),
+            bytes: 70,
+            width: 1,
+            height: 1,
+        }
+    }
+
+    #[test]
+    fn evidence_without_screenshots_has_no_screenshots_field() {
+        let value = serde_json::to_value(ObservationEvidence::default()).unwrap();
+        assert!(value.get("screenshots").is_none(), "{value}");
+    }
+
+    #[test]
+    fn a_screenshot_serializes_as_the_observation_schema_names_it() {
+        let evidence = ObservationEvidence {
+            screenshots: vec![shot()],
+            ..ObservationEvidence::default()
+        };
+        let value = serde_json::to_value(&evidence).unwrap();
+        let sha = "a".repeat(64);
+        assert_eq!(
+            value["screenshots"],
+            json!([{"moment": "failure", "path": format!(".qa/screenshots/{sha}.png"),
+                    "sha256": sha, "bytes": 70, "width": 1, "height": 1}])
+        );
+        let back: ObservationEvidence = serde_json::from_value(value).unwrap();
+        assert_eq!(back, evidence);
+    }
+
+    #[test]
+    fn absent_or_null_screenshots_read_as_none() {
+        let mut value = serde_json::to_value(ObservationEvidence::default()).unwrap();
+        let absent: ObservationEvidence = serde_json::from_value(value.clone()).unwrap();
+        assert!(absent.screenshots.is_empty());
+        value["screenshots"] = Value::Null;
+        let null: ObservationEvidence = serde_json::from_value(value).unwrap();
+        assert!(null.screenshots.is_empty());
+    }
+
+    #[test]
+    fn a_moment_displays_as_it_serializes() {
+        for moment in [Moment::Before, Moment::After, Moment::Failure] {
+            assert_eq!(
+                json!(moment.to_string()),
+                serde_json::to_value(moment).unwrap()
+            );
+        }
     }
 }

@@ -5,7 +5,7 @@
 //! markdown) only lays each part out.
 
 use super::model::{bounded_excerpt, evidence_summary, CheckView, CriterionView};
-use super::screenshots::{dimensions, Carried};
+use super::screenshots::{self, dimensions, Carried};
 use super::View;
 use crate::document as change;
 use crate::model::label;
@@ -311,7 +311,7 @@ fn check<'a>(view: &'a View<'a>, check: &'a CheckView) -> CheckItem<'a> {
                 moment: label(&shot.moment),
                 sha256: &shot.sha256,
                 file: match view.paths {
-                    Some(_) => shot.file(),
+                    Some(_) => screenshots::file(&shot.sha256),
                     None => shot.path.clone(),
                 },
                 carried: match view.screenshots.get(&shot.sha256) {

@@ -94,9 +94,7 @@ pub fn render(view: &View<'_>) -> String {
             .map(|(sha256, carried)| match carried {
                 Carried::Verified(_) => Screenshot {
                     sha256,
-                    file: view
-                        .paths
-                        .map(|_| format!("{}/{sha256}.png", screenshots::FOLDER)),
+                    file: view.paths.map(|_| screenshots::file(sha256)),
                     refused: None,
                 },
                 Carried::Refused(why) => Screenshot {

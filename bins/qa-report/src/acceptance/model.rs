@@ -2,17 +2,16 @@
 //! criteria (each with its checks, routes and final observations), recaptures and events,
 //! every source-derived string cleaned by one `Boundary`.
 
-use super::screenshots::Shot;
 use crate::model::{DiagView, Linked, Severity};
 use qa_records::acceptance::{
     BuildData, BuildVerifyData, CallStatus, CheckRouteData, CheckSpecData, CriterionData,
-    EventData, ObservationData, ObservationStatus, PlanData, SourceKind, TargetData,
+    EventData, ObservationData, ObservationStatus, PlanData, Screenshot, SourceKind, TargetData,
     TargetVerifyData,
 };
 use qa_records::ndjson;
 use qa_records::untrusted::{self, Boundary};
 use qa_records::{Envelope, Exit, Kind};
-use serde::{Deserialize as _, Serialize};
+use serde::Serialize;
 use std::collections::HashMap;
 
 /// A run against a production environment, as the host profile declares it.
@@ -74,7 +73,7 @@ pub struct CriterionView {
 
 impl Acceptance {
     /// Every screenshot the final observations name, in plan order.
-    pub fn screenshots(&self) -> impl Iterator<Item = &Shot> {
+    pub fn screenshots(&self) -> impl Iterator<Item = &Screenshot> {
         self.criteria
             .iter()
             .flat_map(|c| &c.checks)
@@ -100,7 +99,7 @@ pub struct CheckView {
     pub observation: Option<Linked<ObservationData>>,
     /// The screenshots its final observation names (browser checks).
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub screenshots: Vec<Shot>,
+    pub screenshots: Vec<Screenshot>,
 }
 
 /// What arrives before it can be joined.
@@ -110,7 +109,7 @@ struct Pending {
     routes: HashMap<String, Linked<CheckRouteData>>,
     observations: HashMap<String, Linked<ObservationData>>,
     /// The screenshots of each check's final observation.
-    screenshots: HashMap<String, Vec<Shot>>,
+    screenshots: HashMap<String, Vec<Screenshot>>,
 }
 
 /// Reads a verified acceptance stream record by record into an [`Acceptance`]. A record
@@ -180,8 +179,9 @@ impl Builder {
                 }
             }
             Kind::Observation => {
-                let data: ObservationData = ndjson::data_of(source, line, &envelope)?;
-                let shots = screenshots_of(source, line, &envelope.data)?;
+                let mut data: ObservationData = ndjson::data_of(source, line, &envelope)?;
+                // Shown on their own (`CheckView::screenshots`), not again in the evidence.
+                let shots = std::mem::take(&mut data.evidence.screenshots);
                 if data.status == ObservationStatus::Cancelled {
                     report.cancelled.get_or_insert(Exit::Interrupted);
                 }
@@ -254,20 +254,6 @@ const READ: [Kind; 12] = [
     Kind::Event,
     Kind::Diag,
 ];
-
-/// The screenshots an observation's `evidence.screenshots` names (none when absent); a
-/// list that does not fit the observation schema is bad input (exit 65).
-fn screenshots_of(source: &str, line: u64, data: &serde_json::Value) -> anyhow::Result<Vec<Shot>> {
-    match data.pointer("/evidence/screenshots") {
-        None | Some(serde_json::Value::Null) => Ok(Vec::new()),
-        Some(list) => Vec::<Shot>::deserialize(list).map_err(|e| {
-            qa_records::exit::failure(
-                Exit::DataErr,
-                format!("{source} line {line}: `observation` evidence.screenshots: {e}"),
-            )
-        }),
-    }
-}
 
 /// The production environment the plan's target names, from the host profile.
 fn production(report: &Acceptance, profile: Option<&serde_json::Value>) -> Option<Production> {

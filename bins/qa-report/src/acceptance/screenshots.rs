@@ -5,46 +5,18 @@
 //! report.html. Anything else is said, never copied. A merge takes the shards' screenshots
 //! their own SHA256SUMS verified.
 
+use qa_records::acceptance::Screenshot;
 use qa_records::hash::{is_sha256_hex, sha256_hex};
 use qa_records::regular_file::{self, Refusal, Symlinks};
-use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
-
-/// The most bytes one screenshot may hold.
-pub const MAX_BYTES: u64 = 2 << 20;
 
 /// The folder of a run folder the screenshots are copied into.
 pub const FOLDER: &str = "screenshots";
 
-/// The eight bytes every PNG starts with.
-pub const PNG_SIGNATURE: &[u8; 8] = b"\x89PNG\r\n\x1a\n";
-
-/// When a screenshot was taken.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Moment {
-    Before,
-    After,
-    Failure,
-}
-
-/// One screenshot as an observation's `evidence.screenshots` names it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Shot {
-    pub moment: Moment,
-    pub path: String,
-    pub sha256: String,
-    pub bytes: u64,
-    pub width: u32,
-    pub height: u32,
-}
-
-impl Shot {
-    /// Where the run folder keeps it: `screenshots/<sha256>.png`.
-    pub fn file(&self) -> String {
-        format!("{FOLDER}/{}.png", self.sha256)
-    }
+/// Where the run folder keeps the screenshot of SHA-256 `sha256`: `screenshots/<sha256>.png`.
+pub fn file(sha256: &str) -> String {
+    format!("{FOLDER}/{sha256}.png")
 }
 
 /// What became of one screenshot.
@@ -62,7 +34,10 @@ pub struct Screenshots(pub BTreeMap<String, Carried>);
 
 impl Screenshots {
     /// The screenshots `shots` name, read under `root`.
-    pub fn from_project<'a>(root: &Path, shots: impl Iterator<Item = &'a Shot>) -> Screenshots {
+    pub fn from_project<'a>(
+        root: &Path,
+        shots: impl Iterator<Item = &'a Screenshot>,
+    ) -> Screenshots {
         let mut all = Screenshots::default();
         for shot in shots {
             if !all.0.contains_key(&shot.sha256) {
@@ -75,7 +50,7 @@ impl Screenshots {
     /// The screenshots `shots` name, from `verified` (a merge's shard folders).
     pub fn from_verified<'a>(
         verified: &BTreeMap<String, Vec<u8>>,
-        shots: impl Iterator<Item = &'a Shot>,
+        shots: impl Iterator<Item = &'a Screenshot>,
     ) -> Screenshots {
         let mut all = Screenshots::default();
         for shot in shots {
@@ -99,7 +74,7 @@ impl Screenshots {
         self.0
             .iter()
             .filter_map(|(sha, c)| match c {
-                Carried::Verified(bytes) => Some((format!("{FOLDER}/{sha}.png"), &bytes[..])),
+                Carried::Verified(bytes) => Some((file(sha), &bytes[..])),
                 Carried::Refused(_) => None,
             })
             .collect()
@@ -107,22 +82,22 @@ impl Screenshots {
 }
 
 /// `shot` read under `root` and verified, or why not.
-fn carry(root: &Path, shot: &Shot) -> Carried {
+fn carry(root: &Path, shot: &Screenshot) -> Carried {
     match read(root, shot) {
         Ok(bytes) => Carried::Verified(bytes),
         Err(why) => Carried::Refused(format!("not copied: {why}")),
     }
 }
 
-fn read(root: &Path, shot: &Shot) -> Result<Vec<u8>, String> {
-    if !is_sha256_hex(&shot.sha256) || shot.path != format!(".qa/screenshots/{}.png", shot.sha256) {
+fn read(root: &Path, shot: &Screenshot) -> Result<Vec<u8>, String> {
+    if !is_sha256_hex(&shot.sha256) || shot.path != Screenshot::path_of(&shot.sha256) {
         return Err(format!(
             "{} is not .qa/screenshots/<its sha256>.png",
             shot.path
         ));
     }
     // Neither folder on the way may be a symlink out of the root.
-    for dir in [".qa", ".qa/screenshots"] {
+    for dir in [".qa", Screenshot::DIR] {
         match root.join(dir).symlink_metadata() {
             Ok(m) if m.file_type().is_symlink() => {
                 return Err(format!("{dir} is a symlink, not a folder of the project"))
@@ -132,23 +107,25 @@ fn read(root: &Path, shot: &Shot) -> Result<Vec<u8>, String> {
             Err(_) => return Err(format!("{} does not exist", shot.path)),
         }
     }
-    let bytes =
-        regular_file::read(&root.join(&shot.path), MAX_BYTES, Symlinks::Refuse).map_err(|why| {
-            match why {
-                Refusal::TooLarge { .. } => format!("{} is over the 2 MiB limit", shot.path),
-                why => format!("{} {why}", shot.path),
-            }
-        })?;
+    let bytes = regular_file::read(
+        &root.join(&shot.path),
+        Screenshot::MAX_BYTES,
+        Symlinks::Refuse,
+    )
+    .map_err(|why| match why {
+        Refusal::TooLarge { .. } => format!("{} is over the 2 MiB limit", shot.path),
+        why => format!("{} {why}", shot.path),
+    })?;
     check(&bytes, &shot.sha256).map_err(|why| format!("{} {why}", shot.path))?;
     Ok(bytes)
 }
 
 /// Why `bytes` are not the PNG of SHA-256 `sha256`, if they are not.
 pub fn check(bytes: &[u8], sha256: &str) -> Result<(), String> {
-    if bytes.len() as u64 > MAX_BYTES {
+    if bytes.len() as u64 > Screenshot::MAX_BYTES {
         return Err("is over the 2 MiB limit".into());
     }
-    if !bytes.starts_with(PNG_SIGNATURE) {
+    if !bytes.starts_with(Screenshot::PNG_SIGNATURE) {
         return Err("is not a PNG".into());
     }
     let actual = sha256_hex(bytes);
@@ -174,12 +151,13 @@ pub fn dimensions(png: &[u8]) -> Option<(u32, u32)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use qa_records::acceptance::Moment;
 
     /// A 1x1 PNG.
     const PIXEL: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89\0\0\0\rIDATx\x9cc\xf8\xcf\xc0\xf0\x1f\0\x05\0\x01\xff\x89\x99=\x1d\0\0\0\0IEND\xaeB`\x82";
 
-    fn shot(sha: &str) -> Shot {
-        Shot {
+    fn shot(sha: &str) -> Screenshot {
+        Screenshot {
             moment: Moment::After,
             path: format!(".qa/screenshots/{sha}.png"),
             sha256: sha.into(),

@@ -6,6 +6,7 @@ use crate::acceptance::folder::RECORDS;
 use crate::acceptance::screenshots;
 use crate::out::SUMS;
 use crate::reading::MAX_STREAM;
+use qa_records::acceptance::Screenshot;
 use qa_records::exit::{failure, Exit};
 use qa_records::hash::{is_sha256_hex, sha256_hex};
 use qa_records::regular_file::{self, Symlinks};
@@ -63,7 +64,7 @@ pub fn verify(dir: &Path) -> anyhow::Result<Verified> {
             }
         }
         let max = if shot.is_some() {
-            screenshots::MAX_BYTES
+            Screenshot::MAX_BYTES
         } else {
             MAX_STREAM
         };

@@ -122,11 +122,8 @@ impl Stream {
                     excerpt: Some("<h1>Welcome, visitor</h1>\n<p>Shop</p>".into()),
                     sha256: Some("f".repeat(64)),
                     bytes: 38,
-                    truncated: false,
-                    url: None,
                     path: Some("site/index.html".into()),
-                    http_status: None,
-                    interface: None,
+                    ..ObservationEvidence::default()
                 },
                 reason: reason.map(str::to_string),
                 shard: None,
