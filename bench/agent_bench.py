@@ -29,7 +29,9 @@ one browser check (add_item, observeContains on #items) through the same pipelin
 /usr/bin/chromium --no-screenshots` (the reference takes no picture); the reference is a plain node script that launches the same Chromium
 with the same switches (qa-check's CHROMIUM_ARGS, read from bins/qa-check/src/browser.rs)
 through playwright-core, opens the page, calls document.modelContext.executeTool once and
-closes. One warm-up each, then --browser-runs alternating rounds.
+closes. One warm-up each, then --browser-runs alternating rounds. Then qa-check alone, with
+and without its screenshots (a PNG before the call and one after the observation),
+alternated the same way: what the evidence costs.
 
 Wall time is time.perf_counter around spawn+reap (diff_bench.run_once), process start-up
 included on both sides (the SDK side's Python start-up and imports too; its time for the
@@ -441,11 +443,20 @@ def bench_browser(bins, work, env, runs):
         qa_samples, bare_samples = alternate(
             runs, lambda: timed_check(qa, env, routed, out, len(checks)),
             lambda: timed_reference(bare, env, bare_out, bare_ok))
+        # What the evidence costs: the same check with its before and after screenshots.
+        shots = [arg for arg in qa if arg != "--no-screenshots"]
+        shots_out = os.path.join(work, "browser", "checked-with-screenshots.ndjson")
+        plain_samples, shot_samples = alternate(
+            runs, lambda: timed_check(qa, env, routed, out, len(checks)),
+            lambda: timed_check(shots, env, routed, shots_out, len(checks)))
     finally:
         server.shutdown()
         server.server_close()
+    pngs = [shot for o in observations(shots_out) for shot in o["evidence"].get("screenshots", [])]
     return {"url": url, "plan": plan, "qa_check": summarize(qa_samples),
             "bare_playwright": summarize(bare_samples), "observed": observations(out)[0]["observed"],
+            "without_screenshots": summarize(plain_samples), "with_screenshots": summarize(shot_samples),
+            "screenshots": [{"moment": p["moment"], "bytes": p["bytes"]} for p in pngs],
             "commands": {"qa-check": " ".join(qa), "bare-playwright": "node --input-type=module -e SCRIPT CONFIG"}}
 
 
@@ -513,6 +524,11 @@ def main():
         print(f"{label:<40}{st['median_ms']:>10.1f}{st['min_ms']:>9.1f}")
     browser_ratio = browser["qa_check"]["median_ms"] / browser["bare_playwright"]["median_ms"]
     print(f"ratio qa-check / bare Playwright: {browser_ratio:.2f}; observed: {browser['observed']}")
+    shot_ms = browser["with_screenshots"]["median_ms"] - browser["without_screenshots"]["median_ms"]
+    sizes = ", ".join(f"{p['moment']} {p['bytes']:,} bytes" for p in browser["screenshots"])
+    print(f"screenshots: qa-check median {browser['with_screenshots']['median_ms']:.1f} ms with, "
+          f"{browser['without_screenshots']['median_ms']:.1f} ms without (alternated): "
+          f"{shot_ms:+.1f} ms for {sizes or 'no PNG'}")
     targets = {
         "mcp_ms": {"value": mcp["qa_check"]["median_ms"], "limit": MAX_MCP_MS, "ratio": mcp_ratio},
         "browser_ms": {"value": browser["qa_check"]["median_ms"], "limit": MAX_BROWSER_MS,
