@@ -165,6 +165,16 @@ fn every_format_marks_a_cut_report_cancelled() {
 }
 
 #[test]
+fn the_codequality_report_of_a_cut_stream_is_valid_against_its_schema() {
+    let out = cut(&["--format", "codequality"], &first_records(4), "-INT");
+    assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
+    let issues: Value = serde_json::from_slice(&out.stdout).unwrap();
+    qa_testkit::documents::assert_valid("codequality.schema.json", &issues);
+    assert_eq!(issues[0]["check_name"], "qapipe/cancelled");
+    assert_eq!(issues[0]["severity"], "blocker");
+}
+
+#[test]
 fn the_html_report_of_a_cut_stream_has_a_cancelled_banner() {
     let dir = tempfile::tempdir().unwrap();
     let out = cut(
