@@ -6,16 +6,18 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 use tokio::sync::watch;
 
-/// How long stages get after SIGTERM to write their cancelled records (qa-report of an
-/// acceptance run reads on for 2 s, qa-check stops its command within 2 s) before SIGKILL.
+/// How long stages get after SIGTERM to write their cancelled records (qa-report reads on
+/// for 2 s, then writes its cancelled report; qa-check stops its command within 2 s)
+/// before SIGKILL.
 const KILL_AFTER: Duration = Duration::from_secs(10);
 
 /// One stage process of the active run.
 #[derive(Debug, Clone)]
 struct Group {
     pgid: i32,
-    /// Whether `cancel` signals it (qa-report of a change report is left to finish on
-    /// what the other stages wrote: it makes no report once signalled).
+    /// Whether `cancel` signals it (qa-report of a change report or an acceptance run
+    /// then writes its report marked cancelled; run_check's is left to report what
+    /// qa-check finished).
     on_cancel: bool,
 }
 

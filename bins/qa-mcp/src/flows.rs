@@ -83,7 +83,7 @@ pub fn change(bins: &Bins, input: &ChangeInput, out: &Path) -> Chain {
             Stage::new("qa-trace", bins.get("qa-trace")),
         ],
         report: report_agent(bins, out),
-        signal_report: false,
+        signal_report: true,
     }
 }
 

@@ -66,7 +66,8 @@ impl Stage {
 pub struct Chain {
     pub upstream: Vec<Stage>,
     pub report: Stage,
-    /// Whether cancel signals qa-report too (an acceptance report is written when it is).
+    /// Whether cancel signals qa-report too (a change or acceptance report is then
+    /// written marked cancelled).
     pub signal_report: bool,
 }
 

@@ -810,48 +810,14 @@ fn a_second_run_while_one_is_active_is_a_tool_error_naming_the_active_run() {
 /// sleeps; the other stages are the built binaries.
 #[test]
 fn cancel_ends_a_run_whose_stage_ignores_sigterm_with_sigkill() {
-    let bins = Tree::new();
-    for name in [
-        "qa-diff",
-        "qa-intent",
-        "qa-route",
-        "qa-fetch",
-        "qa-check",
-        "qa-report",
-        "qa-manifest",
-    ] {
-        std::os::unix::fs::symlink(
-            qa_testkit::run::bin_dir().join(name),
-            bins.path().join(name),
-        )
-        .unwrap();
-    }
     // It says when it ignores SIGTERM, so the cancel cannot reach it before.
-    let ready = bins.path().join("qa-trace.ready");
-    bins.write(
-        "qa-trace",
+    let mut held = change_report_held(|ready| {
         format!(
             "#!/bin/sh\ntrap '' TERM INT\n: > '{}'\nsleep 60\n",
             ready.display()
-        ),
-    );
-    let trace = bins.path().join("qa-trace");
-    std::fs::set_permissions(&trace, std::fs::Permissions::from_mode(0o755)).unwrap();
-    let repo = checkout_repo(SUBJECT);
-    let mut raw = Raw::start_in(bins.path(), &[]);
-    raw.call(
-        2,
-        "change_report",
-        json!({"repo": repo.path().display().to_string(), "base": "main"}),
-    );
-    let deadline = std::time::Instant::now() + Duration::from_secs(30);
-    while !ready.exists() {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "the qa-trace stand-in never started"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+        )
+    });
+    let raw = &mut held.raw;
     let started = std::time::Instant::now();
     raw.call(3, "cancel", json!({}));
     let cancel = raw.response(3)["result"]["structuredContent"].clone();
@@ -868,6 +834,104 @@ fn cancel_ends_a_run_whose_stage_ignores_sigterm_with_sigkill() {
         started.elapsed()
     );
     assert_eq!(run["structuredContent"]["status"], "cancelled", "{run:#}");
+}
+
+/// A bin folder of the built stages (every `qa-*` of the bin dir) with a stand-in for
+/// `name`: a shell script `body`.
+fn bins_with_stand_in(name: &str, body: &str) -> Tree {
+    let bins = Tree::new();
+    for entry in std::fs::read_dir(qa_testkit::run::bin_dir()).unwrap() {
+        let built = entry.unwrap().path();
+        let file = built.file_name().unwrap().to_string_lossy().into_owned();
+        if file.starts_with("qa-") && !file.contains('.') && built.is_file() && file != name {
+            std::os::unix::fs::symlink(&built, bins.path().join(&file)).unwrap();
+        }
+    }
+    bins.write(name, body);
+    std::fs::set_permissions(
+        bins.path().join(name),
+        std::fs::Permissions::from_mode(0o755),
+    )
+    .unwrap();
+    bins
+}
+
+/// A change report held by a stand-in qa-trace: its process, the bin folder and repository
+/// it runs on.
+struct HeldChange {
+    raw: Raw,
+    _bins: Tree,
+    _ready_at: Tree,
+    _repo: Repo,
+}
+
+/// A raw session whose change_report (request 2) runs with `trace(READY)`, a shell script,
+/// in qa-trace's place, until that script creates READY (it says it is holding).
+fn change_report_held(trace: impl Fn(&Path) -> String) -> HeldChange {
+    let ready_at = Tree::new();
+    let ready = ready_at.path().join("qa-trace.ready");
+    let bins = bins_with_stand_in("qa-trace", &trace(&ready));
+    let repo = checkout_repo(SUBJECT);
+    let mut raw = Raw::start_in(bins.path(), &[]);
+    raw.call(
+        2,
+        "change_report",
+        json!({"repo": repo.path().display().to_string(), "base": "main"}),
+    );
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while !ready.exists() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the qa-trace stand-in never got to {}",
+            ready.display()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    HeldChange {
+        raw,
+        _bins: bins,
+        _ready_at: ready_at,
+        _repo: repo,
+    }
+}
+
+/// No real stage of the change flow can be held at a known point (none waits on the
+/// network), so qa-trace's place holds a stand-in: it forwards the stream the real
+/// qa-diff, qa-intent and qa-route wrote, says so, then stays running (writing no trace)
+/// until SIGTERM, as a stage would. qa-report is the built binary.
+#[test]
+fn cancel_of_a_change_report_leaves_a_report_marked_cancelled() {
+    let mut held = change_report_held(|ready| {
+        format!(
+            "#!/bin/sh\ntrap 'exit 143' TERM INT\ncat\n: > '{}'\nsleep 60 &\nwait $!\n",
+            ready.display()
+        )
+    });
+    let raw = &mut held.raw;
+    raw.call(3, "cancel", json!({}));
+    let cancel = raw.response(3)["result"]["structuredContent"].clone();
+    assert_eq!(cancel["cancelled"], true, "{cancel:#}");
+    assert_eq!(cancel["last"]["status"], "cancelled", "{cancel:#}");
+    let run = raw.response(2)["result"]["structuredContent"].clone();
+    assert_eq!(run["status"], "cancelled", "{run:#}");
+    assert_eq!(run["report_exit"], 143, "{run:#}");
+    assert_eq!(run["agent"]["cancelled"], "SIGTERM", "{run:#}");
+    assert_eq!(
+        cancel["last"]["sha256sums"], run["sha256sums"],
+        "{cancel:#}"
+    );
+    let sums = path(&run["sha256sums"]);
+    assert_checksums_valid(&sums);
+    let folder = sums.parent().unwrap();
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(folder.join("report.json")).unwrap())
+            .unwrap();
+    assert_eq!(report["status"], "cancelled", "{report:#}");
+    assert_eq!(report["cancelled"], "SIGTERM");
+    assert_eq!(report["missing_stages"], json!(["qa-trace"]));
+    assert_eq!(report["records"]["range"], 1, "{report:#}");
+    let markdown = std::fs::read_to_string(folder.join("report.md")).unwrap();
+    assert!(markdown.contains("CANCELLED"), "{markdown}");
 }
 
 // --- the untrusted-text boundary ---------------------------------------------------------

@@ -30,6 +30,9 @@ struct Line<'a> {
     /// The flow's stages without records: the report is incomplete, not a pass.
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     missing_stages: &'a [&'static str],
+    /// The signal that cut the stream: the report is cancelled, not a pass.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cancelled: Option<&'static str>,
     routes: Vec<Route<'a>>,
     executions: Vec<Execution<'a>>,
     range: Option<Range<'a>>,
@@ -127,6 +130,7 @@ pub fn render(report: &Report, full_report: Option<&Path>) -> String {
         counts: report.counts,
         summary: &report.summary,
         missing_stages: &report.missing_stages,
+        cancelled: report.cancelled,
         neutralized: report.neutralized,
         truncated: false,
         report: full_report.map(|p| p.display().to_string()),

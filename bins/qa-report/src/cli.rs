@@ -27,7 +27,8 @@ use std::path::PathBuf;
 /// ::notice per recommended scenario); codequality (GitLab Code Quality: a JSON array of
 /// Code Climate issues, major per required and minor per recommended scenario at its
 /// first located evidence, fingerprinted by the SHA-256 of check name, path and title so a
-/// line shift keeps it; a stream that ends early adds a blocker `qapipe/incomplete`;
+/// line shift keeps it; a stream that ends early adds a blocker `qapipe/incomplete`, one
+/// a signal cut a blocker `qapipe/cancelled`;
 /// schema/codequality.schema.json); agent (one JSON line of at most 4,096 bytes with
 /// its newline: routes and action contracts first, then range, counts and the path of
 /// report.json; `truncated` when anything was left out).
@@ -63,8 +64,15 @@ use std::path::PathBuf;
 /// The stream is read once, keeping what the report shows rather than the stream: a line
 /// may hold 16 MiB, a stream 4 GiB; --in is a regular file or a pipe (a device or socket
 /// is refused). SIGINT or SIGTERM ends any read, even one waiting on an idle pipe or FIFO,
-/// with one line and exit 130 or 143 and no report (an acceptance run keeps reading for
-/// two seconds for what upstream stages finish, then writes its partial report).
+/// and exits 130 or 143. A report keeps reading for two seconds for what the upstream
+/// stages finish, then reports what it read, marked cancelled: a change stream with its
+/// `range` record is rendered with the title "qapipe change report: CANCELLED" and a
+/// summary starting "CANCELLED, not a pass" naming the signal (report.json: `status`
+/// cancelled and `cancelled` the signal; the agent line's `cancelled`; SARIF marks the
+/// run unsuccessful, github writes ::error; report.html's banner says CANCELLED), on
+/// stdout and in the --out folder with its SHA256SUMS; an acceptance run writes its
+/// partial report. A stream cut before its `range` record (without --acceptance) and
+/// --verify stop with one line and no report.
 ///
 /// A stream with a `plan` record is an acceptance run (qa-intent --plan P | qa-fetch |
 /// qa-route | qa-check | qa-fetch --verify | qa-trace | qa-report --acceptance). Each
@@ -228,11 +236,11 @@ pub const EXIT_STATUS: &[(Exit, &str)] = &[
     (Exit::Software, "internal error (a bug: please report it)"),
     (
         Exit::Interrupted,
-        "SIGINT: reading stopped, no report; an acceptance run writes its partial report",
+        "SIGINT: reading stopped; the report of what was read is marked cancelled (an acceptance run's partial report; none before a range record without --acceptance, nor with --verify)",
     ),
     (
         Exit::Terminated,
-        "SIGTERM: reading stopped, no report; an acceptance run writes its partial report",
+        "SIGTERM: reading stopped; the report of what was read is marked cancelled (an acceptance run's partial report; none before a range record without --acceptance, nor with --verify)",
     ),
 ];
 

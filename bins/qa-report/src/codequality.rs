@@ -16,6 +16,9 @@ pub const FINGERPRINT: &str = "qapipe/codequality/v1";
 /// The check name of the one issue a stream that ends early gets.
 pub const INCOMPLETE: &str = "qapipe/incomplete";
 
+/// The check name of the one issue a stream a signal cut gets.
+pub const CANCELLED: &str = "qapipe/cancelled";
+
 /// Where an issue without a located file sits: the repository root.
 const ROOT: &str = ".";
 
@@ -60,18 +63,23 @@ pub fn render(report: &Report) -> String {
 }
 
 /// The issues in the order GitHub annotations go: required first, then recommended, report
-/// order within; a stream that ends early adds one blocker first.
+/// order within; a stream that ends early or that a signal cut adds one blocker first.
 pub fn issues(report: &Report) -> Vec<Issue> {
     let mut seen: HashMap<String, u32> = HashMap::new();
     let mut out = Vec::new();
-    if !report.missing_stages.is_empty() {
+    if !report.finished() {
         // Never an empty, clean-looking report for a flow that did not finish.
+        let check = if report.cancelled.is_some() {
+            CANCELLED
+        } else {
+            INCOMPLETE
+        };
         out.push(issue(
             one_line(&report.summary).into_owned(),
-            INCOMPLETE.to_string(),
+            check.to_string(),
             Severity::Blocker,
             (ROOT, 1),
-            &[INCOMPLETE, &report.missing_stages.join(",")],
+            &[check, &report.missing_stages.join(",")],
             &mut seen,
         ));
     }

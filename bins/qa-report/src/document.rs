@@ -37,6 +37,8 @@ pub struct Document<'a> {
     pub counts: Counts,
     /// The stages of the flow that left no records: the report is incomplete.
     pub missing: &'a [&'static str],
+    /// The signal that cut the stream: the report is cancelled.
+    pub cancelled: Option<&'static str>,
 }
 
 /// The three layers.
@@ -258,7 +260,11 @@ impl<'a> Document<'a> {
     /// The document of `report`.
     pub fn of(report: &'a Report) -> Document<'a> {
         Document {
-            title: "qapipe change report",
+            title: if report.cancelled.is_some() {
+                "qapipe change report: CANCELLED"
+            } else {
+                "qapipe change report"
+            },
             range: range(report),
             summary: Phrase::default().text(report.summary.as_str()),
             layers: (!report.intents.is_empty()).then(|| Layers::of(report)),
@@ -277,6 +283,7 @@ impl<'a> Document<'a> {
             head: report.range.as_ref().map(|r| r.head.oid.as_str()),
             counts: report.counts,
             missing: &report.missing_stages,
+            cancelled: report.cancelled,
         }
     }
 

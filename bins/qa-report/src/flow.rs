@@ -129,6 +129,19 @@ pub fn ends_early(missing: &[&str]) -> String {
     )
 }
 
+/// What a report says first when `signal` cut its stream after `records` records, with
+/// none yet from the `missing` stages.
+pub fn cut(signal: &str, records: u64, missing: &[&str]) -> String {
+    let mut line = format!(
+        "CANCELLED, not a pass: {signal} stopped qa-report after {records} record{} of the stream",
+        if records == 1 { "" } else { "s" }
+    );
+    if !missing.is_empty() {
+        line.push_str(&format!(", with none yet from {}", missing.join(", ")));
+    }
+    line
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -171,6 +184,18 @@ mod tests {
             (Kind::Capability, json!({})),
         ]);
         assert_eq!(s.missing(), vec!["qa-trace"]);
+    }
+
+    #[test]
+    fn a_cut_stream_says_cancelled_the_signal_and_what_had_not_arrived() {
+        assert_eq!(
+            cut("SIGINT", 1, &["qa-trace"]),
+            "CANCELLED, not a pass: SIGINT stopped qa-report after 1 record of the stream, with none yet from qa-trace"
+        );
+        assert_eq!(
+            cut("SIGTERM", 7, &[]),
+            "CANCELLED, not a pass: SIGTERM stopped qa-report after 7 records of the stream"
+        );
     }
 
     #[test]

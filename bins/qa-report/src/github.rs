@@ -36,12 +36,8 @@ pub fn render(report: &Report) -> String {
             report.neutralized
         );
     }
-    // A stream that ends early fails the step's annotations, not just informs.
-    let command = if report.missing_stages.is_empty() {
-        "notice"
-    } else {
-        "error"
-    };
+    // A stream that ends early or is cut fails the step's annotations, not just informs.
+    let command = if report.finished() { "notice" } else { "error" };
     let _ = writeln!(
         out,
         "::{command} title=qapipe change report::{}",

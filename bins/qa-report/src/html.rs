@@ -136,6 +136,7 @@ pub fn render(report: &Report, forge: Option<&Forge>) -> String {
         head: doc.head,
         counts: doc.counts,
         missing: doc.missing.to_vec(),
+        cancelled: doc.cancelled,
         open: false,
     };
     doc.write(&mut writer);
@@ -151,6 +152,8 @@ pub struct Page<'a> {
     head: Option<&'a str>,
     counts: Counts,
     missing: Vec<&'static str>,
+    /// The signal that cut the stream.
+    cancelled: Option<&'static str>,
     /// A `<section>` is open.
     open: bool,
 }
@@ -164,6 +167,7 @@ impl Page<'static> {
             head: None,
             counts: Counts::default(),
             missing: Vec::new(),
+            cancelled: None,
             open: false,
         }
     }
@@ -314,7 +318,9 @@ impl Writer for Page<'_> {
 
     fn header(&mut self, title: &str, range: &Phrase<'_>, summary: &Phrase<'_>) {
         let c = self.counts;
-        let (verdict, headline) = if !self.missing.is_empty() {
+        let (verdict, headline) = if self.cancelled.is_some() {
+            ("cancelled", "CANCELLED".to_string())
+        } else if !self.missing.is_empty() {
             ("incomplete", "INCOMPLETE".to_string())
         } else if c.required > 0 {
             ("required", format!("{} required", c.required))

@@ -11,6 +11,9 @@ pub const FORMAT: &str = "qapipe.change-report/v1";
 #[derive(Serialize)]
 struct Document<'a> {
     format: &'static str,
+    /// `complete`, `incomplete` (stages left no records) or `cancelled` (a signal cut the
+    /// stream; `cancelled` names it).
+    status: &'static str,
     #[serde(flatten)]
     report: &'a Report,
 }
@@ -19,6 +22,7 @@ struct Document<'a> {
 pub fn render(report: &Report) -> String {
     let mut s = serde_json::to_string_pretty(&Document {
         format: FORMAT,
+        status: status(report),
         report,
     })
     .expect("a report holds only strings, integers and enums");
@@ -32,8 +36,20 @@ pub fn write(report: &Report, out: &mut dyn std::io::Write) -> std::io::Result<(
         &mut *out,
         &Document {
             format: FORMAT,
+            status: status(report),
             report,
         },
     )?;
     out.write_all(b"\n")
+}
+
+/// How far the report's flow got.
+pub fn status(report: &Report) -> &'static str {
+    if report.cancelled.is_some() {
+        "cancelled"
+    } else if !report.missing_stages.is_empty() {
+        "incomplete"
+    } else {
+        "complete"
+    }
 }

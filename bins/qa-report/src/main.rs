@@ -72,11 +72,17 @@ fn run(args: cli::Args) -> anyhow::Result<Exit> {
         return Ok(Exit::Success);
     }
     let saved = args.out.as_deref().map(Saved::begin).transpose()?;
-    let mut input = Input::open(&args.input, reading::GRACE, saved)?;
+    let mut input = Input::open(&args.input, reading::REPORT_GRACE, saved)?;
     let pass = reading::pass(&mut input, args.max_problems, Models::Both, |_| Ok(()))?;
     let source = input.source.clone();
     if let Some(signal) = pass.interrupted {
-        return Err(verdict_of_signal(signal, &source));
+        // Cut inside a change flow: what was read is reported, marked cancelled.
+        if pass.stages.flow() != Some(Flow::Change) || pass.summary.problem_count > 0 {
+            return Err(verdict_of_signal(signal, &source));
+        }
+        let mut report = pass.change?;
+        report.cancelled_by(signal, pass.stages.missing());
+        return change_report(&report, args.format, input.take_saved(), signal);
     }
     if pass.summary.problem_count > 0 {
         for message in pass.summary.messages(&source) {
@@ -116,10 +122,24 @@ fn run(args: cli::Args) -> anyhow::Result<Exit> {
                 Exit::Incomplete
             };
             report.ends_early(missing);
-            let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-            render::change_report(&report, args.format, input.take_saved(), &mut stdout)?;
-            Ok(exit)
+            change_report(&report, args.format, input.take_saved(), exit)
         }
+    }
+}
+
+/// Writes the change report (and its folder, with `saved`), then exits with `exit`. A
+/// report cut by a signal keeps its 130 or 143 even when stdout is closed: its folder is
+/// already written by then.
+fn change_report(
+    report: &qa_report::model::Report,
+    format: render::Format,
+    saved: Option<Saved>,
+    exit: Exit,
+) -> anyhow::Result<Exit> {
+    let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    match render::change_report(report, format, saved, &mut stdout) {
+        Err(e) if report.cancelled.is_some() && exit::is_broken_pipe(&e) => Ok(exit),
+        written => written.map(|()| exit),
     }
 }
 

@@ -32,6 +32,9 @@ pub struct Report {
     /// The stages of the change flow that left no records: a report of a stream that ends
     /// early is incomplete, never a pass.
     pub missing_stages: Vec<&'static str>,
+    /// The signal (`SIGINT`, `SIGTERM`) that cut the stream while qa-report read it: the
+    /// report shows what was read before, cancelled, never a pass.
+    pub cancelled: Option<&'static str>,
     /// Instruction-like spans replaced by the marker.
     pub neutralized: u64,
 }
@@ -339,6 +342,25 @@ impl Report {
         }
         self.summary = format!("{}; {}", crate::flow::ends_early(&missing), self.summary);
         self.missing_stages = missing;
+    }
+
+    /// Marks the report cancelled: `signal` cut its stream after the records read, and
+    /// `missing` stages had left none by then. The summary says so first, in every format.
+    pub fn cancelled_by(&mut self, signal: Exit, missing: Vec<&'static str>) {
+        let name = qa_records::cancel::signal_name(signal);
+        let records: u64 = self.records.values().sum();
+        self.summary = format!(
+            "{}; {}",
+            crate::flow::cut(name, records, &missing),
+            self.summary
+        );
+        self.cancelled = Some(name);
+        self.missing_stages = missing;
+    }
+
+    /// The flow reached the report whole: no stage is missing and no signal cut it.
+    pub fn finished(&self) -> bool {
+        self.missing_stages.is_empty() && self.cancelled.is_none()
     }
 }
 

@@ -18,10 +18,15 @@ use std::time::Duration;
 /// an endless input (`/dev/zero` with newlines, `yes`) stops.
 pub const MAX_STREAM: u64 = 4 << 30;
 
-/// How long a report or `--verify` keeps reading after SIGINT or SIGTERM: not at all, as
-/// either then stops without a report (an acceptance run, which reports what reached it,
-/// reads on for its own grace period).
+/// How long `--verify` keeps reading after SIGINT or SIGTERM: not at all, as it then
+/// stops without a verdict.
 pub const GRACE: Duration = Duration::ZERO;
+
+/// How long a report (of either flow) keeps reading after SIGINT or SIGTERM for what the
+/// upstream stages finish: longer than their own [`qa_records::cancel::GRACE`], as the
+/// last stage reads longest, so what each stage before it wrote within its grace reaches
+/// the cancelled report.
+pub const REPORT_GRACE: Duration = Duration::from_secs(2);
 
 /// The stream qa-report reads, through the stages' shared reader: stdin or `--in FILE` (a
 /// pipe or a regular file, never a device, socket or directory), each line and the whole

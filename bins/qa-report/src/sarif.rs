@@ -57,8 +57,11 @@ pub fn render(report: &Report) -> String {
         .collect();
     let mut properties = json!({"neutralized": report.neutralized, "summary": report.summary});
     // A stream that ends early is a failed run, not a clean scan.
-    let invocations = (!report.missing_stages.is_empty()).then(|| {
+    let invocations = (!report.finished()).then(|| {
         properties["missing_stages"] = json!(report.missing_stages);
+        if let Some(signal) = report.cancelled {
+            properties["cancelled"] = json!(signal);
+        }
         json!([{
             "executionSuccessful": false,
             "toolExecutionNotifications": [{

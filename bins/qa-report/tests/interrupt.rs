@@ -4,27 +4,16 @@
 
 mod common;
 
+use common::signals::{cut_after, finished_within, signal, spawn as qa_report, BOUND};
+
 use std::fs::File;
 use std::io::Write as _;
 use std::path::Path;
-use std::process::{Child, Command, Output, Stdio};
-use std::time::{Duration, Instant};
-
-/// Generous: the requirement is "within one second" of the signal, on a busy machine.
-const BOUND: Duration = Duration::from_secs(5);
+use std::process::{Command, Output, Stdio};
+use std::time::Duration;
 
 fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-fn qa_report(args: &[&str], stdin: Stdio) -> Child {
-    Command::new(env!("CARGO_BIN_EXE_qa-report"))
-        .args(args)
-        .stdin(stdin)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap()
 }
 
 fn mkfifo(dir: &Path) -> std::path::PathBuf {
@@ -34,33 +23,12 @@ fn mkfifo(dir: &Path) -> std::path::PathBuf {
     fifo
 }
 
-fn signal(child: &Child, name: &str) {
-    let sent = Command::new("kill")
-        .args([name, &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(sent.success());
-}
-
-/// The child's output once it exits within `bound`; otherwise it is killed and the test
-/// fails.
-fn finished_within(mut child: Child, bound: Duration) -> Output {
-    let start = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if start.elapsed() > bound {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("qa-report still ran {bound:?} after it should have stopped");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    child.wait_with_output().unwrap()
-}
-
 /// Lets the child reach its blocking read.
 fn settle() {
-    std::thread::sleep(Duration::from_millis(300));
+    std::thread::sleep(SETTLE);
 }
+
+const SETTLE: Duration = Duration::from_millis(300);
 
 #[test]
 fn verify_on_a_fifo_without_a_writer_exits_130_soon_after_sigint() {
@@ -96,13 +64,8 @@ fn a_report_on_an_idle_stdin_pipe_stops_on_sigint_and_leaves_no_folder() {
     let out_dir = dir.path().join("out");
     let mut child = qa_report(&["--out", out_dir.to_str().unwrap()], Stdio::piped());
     let mut stdin = child.stdin.take().unwrap();
-    stdin
-        .write_all(&common::sample().stream.bytes()[..100])
-        .unwrap();
-    stdin.flush().unwrap();
-    settle();
-    signal(&child, "-INT");
-    let out = finished_within(child, BOUND);
+    let partial = &common::sample().stream.bytes()[..100];
+    let out = cut_after(child, &mut stdin, partial, SETTLE, &["-INT"]);
     drop(stdin);
     assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
     assert!(out.stdout.is_empty());

@@ -242,7 +242,7 @@ pub fn run(args: &Run<'_>) -> anyhow::Result<(String, Exit)> {
     let stamp = clock::compact();
     let lock = lock::Lock::acquire(args.repo, &stamp)?;
     let saved = Saved::begin(&runs_folder(args.repo, args.out))?;
-    let mut input = Input::open(args.input, GRACE, Some(saved))?;
+    let mut input = Input::open(args.input, reading::REPORT_GRACE, Some(saved))?;
     let mut named = false;
     let pass = reading::pass(&mut input, args.max_problems, Models::Both, |envelope| {
         if !named && envelope.known_kind() == Some(Kind::Plan) {
@@ -287,8 +287,3 @@ pub fn run(args: &Run<'_>) -> anyhow::Result<(String, Exit)> {
     drop(lock);
     result
 }
-
-/// How long an acceptance run keeps reading after a signal for what upstream stages
-/// finish: longer than their own [`qa_records::cancel::GRACE`], as the last stage reads
-/// longest, so what each stage before it wrote within its grace reaches the report.
-const GRACE: std::time::Duration = std::time::Duration::from_secs(2);

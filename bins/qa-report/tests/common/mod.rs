@@ -3,6 +3,7 @@
 #![allow(dead_code)] // each test file uses its own part of the builder
 
 pub mod acceptance;
+pub mod signals;
 
 use qa_records::change::*;
 use qa_records::diag::{Diag, Severity};
