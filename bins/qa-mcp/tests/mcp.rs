@@ -829,10 +829,6 @@ fn cancel_ends_a_run_whose_stage_ignores_sigterm_with_sigkill() {
         started.elapsed()
     );
     let run = raw.response(2)["result"].clone();
-    eprintln!(
-        "DEBUG elapsed {:?} cancel {cancel:#} run {run:#}",
-        started.elapsed()
-    );
     assert_eq!(run["structuredContent"]["status"], "cancelled", "{run:#}");
 }
 
