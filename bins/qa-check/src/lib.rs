@@ -83,6 +83,7 @@ pub fn run<W: Write>(plan: Plan, settings: &Settings, out: &mut RecordWriter<W>)
     let mut cancelled = None;
     // Checks that could not run for want of the browser, Node.js or the Playwright module.
     let mut without_browser = 0;
+    let mut browser_missing = None;
     let owners = owners(&plan, settings.shard);
     let mine = owners.iter().filter(|o| o.is_none()).count();
     for (check, owner) in plan.checks.iter().zip(owners) {
@@ -101,6 +102,7 @@ pub fn run<W: Write>(plan: Plan, settings: &Settings, out: &mut RecordWriter<W>)
             .is_some_and(|r| r.starts_with(BROWSER_MISSING))
         {
             without_browser += 1;
+            browser_missing = browser_missing.or_else(|| outcome.reason.clone());
         }
         if outcome.status == ObservationStatus::Cancelled {
             cancelled = cancelled.or_else(cancel::requested);
@@ -132,6 +134,11 @@ pub fn run<W: Write>(plan: Plan, settings: &Settings, out: &mut RecordWriter<W>)
     progress.finish();
     let Some(exit) = cancelled else {
         if without_browser > 0 && without_browser == mine {
+            // The observations say it too; the person running the stage reads this line.
+            eprintln!(
+                "qa-check: no check could run: {}",
+                browser_missing.as_deref().unwrap_or(BROWSER_MISSING)
+            );
             return Ok(Exit::Unavailable);
         }
         return Ok(Exit::Success);

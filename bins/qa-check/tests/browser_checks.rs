@@ -254,6 +254,14 @@ fn a_missing_module_is_unverified_and_exits_69_when_every_check_needed_it() {
         .as_str()
         .unwrap()
         .contains("/nonexistent/index.mjs"));
+    // The person running the stage reads why in one line, too.
+    let stderr = &run.stderr;
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.starts_with("qa-check: no check could run: ")
+            && stderr.contains("/nonexistent/index.mjs"),
+        "{stderr}"
+    );
 }
 
 #[test]

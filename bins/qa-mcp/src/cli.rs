@@ -41,8 +41,9 @@ use std::path::PathBuf;
 ///
 /// Cancelling (the cancel tool, the client's notifications/cancelled, or SIGINT/SIGTERM
 /// to qa-mcp) sends SIGTERM to the stages' process groups: they write what they finished
-/// and their cancelled records (a stage still running 10 s later gets SIGKILL). An acceptance run's report is marked cancelled; a change
-/// report or check keeps qa-report running on what the other stages finished.
+/// and their cancelled records (a stage still running 10 s later gets SIGKILL). qa-report then writes a report marked cancelled
+/// from what it read (acceptance runs and change reports alike); a check (run_check)
+/// keeps qa-report running on what qa-check finished.
 #[derive(Debug, Parser)]
 #[command(name = "qa-mcp", version)]
 pub struct Args {
@@ -53,6 +54,17 @@ pub struct Args {
     /// The permission flags the stages get; no tool call can add one.
     #[command(flatten)]
     pub pipeline: qa_cli::PipelineFlags,
+
+    /// An installed Playwright module (`.../playwright-core/index.mjs`) for the browser
+    /// checks of acceptance plans (qa-check --browser-module); without it they are
+    /// unverified. qa-mcp never installs one.
+    #[arg(long, value_name = "PATH")]
+    pub browser_module: Option<PathBuf>,
+
+    /// The Chromium executable browser checks launch (qa-check --browser) [default:
+    /// chromium on PATH].
+    #[arg(long, value_name = "PATH")]
+    pub browser: Option<PathBuf>,
 }
 
 pub const EXAMPLES: &[Example] = &[

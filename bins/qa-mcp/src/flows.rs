@@ -20,6 +20,8 @@ pub const RECORDS: &str = "records.ndjson";
 #[derive(Debug, Clone, Default)]
 pub struct Capabilities {
     pub flags: PipelineFlags,
+    /// qa-check's browser flags (--browser-module, --browser), for acceptance runs.
+    pub browser: Vec<OsString>,
 }
 
 impl Capabilities {
@@ -56,7 +58,7 @@ pub struct ChangeInput {
 }
 
 /// `value` as `--name=value`, so a value starting with `-` can never be read as a flag.
-fn kv(name: &str, value: impl AsRef<std::ffi::OsStr>) -> OsString {
+pub fn kv(name: &str, value: impl AsRef<std::ffi::OsStr>) -> OsString {
     let mut s = OsString::from(format!("--{name}="));
     s.push(value.as_ref());
     s
@@ -132,7 +134,9 @@ pub fn acceptance(bins: &Bins, caps: &Capabilities, input: &AcceptanceInput) -> 
     let flags = caps.stage_flags();
     let repo = kv("repo", &input.repo);
     let stage = |name: &'static str| Stage::new(name, bins.get(name));
-    let mut check = stage("qa-check").arg(repo.clone());
+    let mut check = stage("qa-check")
+        .arg(repo.clone())
+        .args(caps.browser.clone());
     if let Some(shard) = &input.shard {
         check = check.arg(kv("shard", shard));
     }

@@ -30,6 +30,7 @@ pub fn serve(args: &Args) -> anyhow::Result<Exit> {
         bins,
         caps: Capabilities {
             flags: args.pipeline.clone(),
+            browser: browser_flags(args),
         },
         board: Default::default(),
     });
@@ -96,4 +97,15 @@ fn check_auth_env(name: Option<&str>) -> anyhow::Result<()> {
         ));
     }
     Ok(())
+}
+
+/// The browser flags the person gave, as qa-check takes them (`--name=value`).
+fn browser_flags(args: &Args) -> Vec<std::ffi::OsString> {
+    [
+        ("browser-module", &args.browser_module),
+        ("browser", &args.browser),
+    ]
+    .into_iter()
+    .filter_map(|(name, value)| value.as_ref().map(|path| crate::flows::kv(name, path)))
+    .collect()
 }

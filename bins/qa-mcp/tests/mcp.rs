@@ -192,11 +192,20 @@ fn assert_checksums_valid(sums: &Path) {
         );
         listed.push(name.to_string());
     }
-    let mut files: Vec<String> = std::fs::read_dir(folder)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n != "SHA256SUMS")
-        .collect();
+    // A run folder's screenshots sit one level down, in screenshots/.
+    let mut files: Vec<String> = vec![];
+    for entry in std::fs::read_dir(folder).unwrap() {
+        let entry = entry.unwrap();
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if entry.file_type().unwrap().is_dir() {
+            for inner in std::fs::read_dir(entry.path()).unwrap() {
+                let inner = inner.unwrap().file_name().to_string_lossy().into_owned();
+                files.push(format!("{name}/{inner}"));
+            }
+        } else if name != "SHA256SUMS" {
+            files.push(name);
+        }
+    }
     files.sort();
     listed.sort();
     assert_eq!(
@@ -1003,4 +1012,63 @@ fn man_page_matches_help() {
         qa_mcp::cli::EXAMPLES,
         qa_mcp::cli::EXIT_STATUS,
     );
+}
+
+/// A project whose plan has one browser check of the stock page `server` serves.
+fn browser_project(server: &Server) -> Tree {
+    let project = Tree::new();
+    let plan = json!({
+        "target": {"kind": "url", "value": server.url("/shop.html")},
+        "criteria": [{"id": "sold-out", "expected": "The page says when an item is sold out",
+                      "source": {"kind": "request", "text": "Show sold out"}}],
+        "checks": [{"id": "marks-sold-out", "criterion": "sold-out", "kind": "browser",
+                    "tool": "set_stock", "input": {"text": "Sold out"},
+                    "observePath": "#stock", "observeContains": "Sold out"}],
+    });
+    project.write(".qa-acceptance.json", plan.to_string());
+    project
+}
+
+fn stock_server() -> Server {
+    Server::start(vec![(
+        "/shop.html",
+        Reply::ok(qa_testkit::webmcp::STOCK_PAGE)
+            .header("Content-Type", "text/html; charset=utf-8"),
+    )])
+}
+
+#[test]
+fn a_browser_check_runs_with_the_servers_browser_flags_and_its_screenshots_reach_the_run_folder() {
+    let server = stock_server();
+    let project = browser_project(&server);
+    let module = qa_testkit::peers::playwright_module();
+    let chromium = qa_testkit::peers::chromium();
+    let s = Launch::new()
+        .flag("--allow-network")
+        .flag("--allow-tool-calls")
+        .flag(&format!("--browser-module={}", module.display()))
+        .flag(&format!("--browser={}", chromium.display()))
+        .session(vec![acceptance(&project)]);
+    let r = s.ok(0);
+    assert_eq!(r["verdict"], "pass", "{r:#}");
+    let sums_path = path(&r["sha256sums"]);
+    assert_checksums_valid(&sums_path);
+    let sums = std::fs::read_to_string(&sums_path).unwrap();
+    assert!(
+        sums.lines().any(|l| l.contains("  screenshots/")),
+        "the browser check's screenshots are in the run folder: {sums}"
+    );
+}
+
+#[test]
+fn a_browser_check_without_the_browser_module_flag_is_a_tool_error_naming_the_flag() {
+    let server = stock_server();
+    let project = browser_project(&server);
+    let s = Launch::new()
+        .flag("--allow-network")
+        .flag("--allow-tool-calls")
+        .session(vec![acceptance(&project)]);
+    let text = s.error(0);
+    assert!(text.starts_with("qa-check exited 69: "), "{text}");
+    assert!(text.contains("--browser-module"), "{text}");
 }

@@ -19,6 +19,7 @@ pub mod repo;
 pub mod run;
 pub mod schemas;
 pub mod tree;
+pub mod webmcp;
 
 pub use records::{file, of_kind, one, parse, paths};
 pub use repo::Repo;

@@ -124,23 +124,6 @@ fn a_change_flow_over_a_hostile_repository_renders_inert_text_linked_to_the_forg
     }
 }
 
-/// A shop page whose WebMCP tool `set_stock` changes a big, visible heading.
-const STOCK_PAGE: &str = r#"<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Stock</title>
-<style>body{margin:0;font-family:sans-serif} #stock{font-size:96px;margin:40px;color:#999} #stock.set{color:#c00000;background:#ffe000}</style>
-</head><body><h1 id="stock">In stock</h1>
-<script>
-  const stock = document.getElementById('stock');
-  if (document.modelContext && typeof document.modelContext.registerTool === 'function') {
-    document.modelContext.registerTool({
-      name: 'set_stock',
-      description: 'Sets the stock line.',
-      inputSchema: {type: 'object', properties: {text: {type: 'string', minLength: 1}}, required: ['text']},
-      async execute({ text }) { stock.textContent = text; stock.className = 'set'; return JSON.stringify({stock: text}); },
-    });
-  }
-</script></body></html>"#;
-
 fn stock_check(id: &str, criterion: &str, contains: &str) -> Value {
     json!({"id": id, "criterion": criterion, "kind": "browser", "tool": "set_stock",
            "input": {"text": "Sold out"}, "observePath": "#stock", "observeContains": contains})
@@ -150,7 +133,8 @@ fn stock_check(id: &str, criterion: &str, contains: &str) -> Value {
 fn a_browser_checks_screenshots_reach_the_run_folder_and_report_html() {
     let server = Server::start(vec![(
         "/shop.html",
-        Reply::ok(STOCK_PAGE).header("Content-Type", "text/html; charset=utf-8"),
+        Reply::ok(qa_testkit::webmcp::STOCK_PAGE)
+            .header("Content-Type", "text/html; charset=utf-8"),
     )]);
     let project = Project::empty();
     let criteria = vec![
