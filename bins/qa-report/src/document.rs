@@ -404,7 +404,13 @@ fn intent(intent: &crate::model::IntentView) -> IntentItem<'_> {
         focus: label(&d.focus),
         confidence: label(&d.confidence),
         authority: label(&d.authority),
-        commits: format!("{n} commit{}", if n == 1 { "" } else { "s" }),
+        // An intent no behaviour commit explains (configuration, uncommitted work, files
+        // only maintenance commits touched) comes from the diff: "0 commits" read as empty.
+        commits: match n {
+            0 => "from the diff, no behaviour commit".to_string(),
+            1 => "1 commit".to_string(),
+            n => format!("{n} commits"),
+        },
         review_required: d.review_required,
         files: &d.files,
         scenarios: intent.scenarios.iter().map(scenario).collect(),

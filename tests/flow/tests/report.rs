@@ -181,3 +181,51 @@ fn out_writes_private_files_in_a_private_directory() {
         assert_eq!(mode(&file), 0o600, "{} is not private", file.display());
     }
 }
+
+/// A feature commit beside a `chore:` commit that only edits package.json.
+fn feature_and_config_repo() -> Repo {
+    let mut r = feature_repo(&[
+        ("src/import/csv.ts", CSV_V1),
+        (
+            "package.json",
+            "{\"name\": \"shop\", \"version\": \"1.0.0\"}\n",
+        ),
+    ]);
+    commit_files(
+        &mut r,
+        "feat: ignore empty values in the CSV import",
+        &[("src/import/csv.ts", CSV_V2)],
+    );
+    commit_files(
+        &mut r,
+        "chore: release 1.0.1",
+        &[(
+            "package.json",
+            "{\"name\": \"shop\", \"version\": \"1.0.1\"}\n",
+        )],
+    );
+    r
+}
+
+#[test]
+fn an_intent_no_behaviour_commit_explains_says_it_comes_from_the_diff_not_0_commits() {
+    let s = flow(&feature_and_config_repo()).run();
+    let text = String::from_utf8(s.report(&["--format", "text"]).stdout).unwrap();
+    let config = text
+        .lines()
+        .skip_while(|l| !l.contains("Intent: Configuration change"))
+        .nth(1)
+        .unwrap_or_else(|| panic!("a configuration intent:\n{text}"));
+    assert!(
+        config.contains("from the diff, no behaviour commit"),
+        "{config}"
+    );
+    assert!(!text.contains("0 commits"), "{text}");
+    // The feature's intent still counts its commit.
+    let feature = text
+        .lines()
+        .skip_while(|l| !l.contains("Intent: Ignore empty values"))
+        .nth(1)
+        .unwrap_or_else(|| panic!("the feature's intent:\n{text}"));
+    assert!(feature.ends_with("1 commit"), "{feature}");
+}
