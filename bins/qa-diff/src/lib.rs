@@ -96,6 +96,9 @@ pub fn run<W: Write>(
         },
     )?;
     out.write(&range)?;
+    // A consumer can start on the range alone (qa-intent builds its behavior graphs from
+    // it) while the commits and files are still being diffed.
+    out.flush()?;
     let from = vec![range.id.clone()];
     for message in skipped {
         out.write(

@@ -164,7 +164,6 @@ pub fn of_changeset(
     // read again, one at a time, rather than held from the first pass.
     let stood = conditions_standing(
         git.as_ref(),
-        repo,
         &files,
         deltas
             .values()
@@ -452,8 +451,14 @@ pub fn delta(file: &FileData, v: &sources::Versions, macros: &[String]) -> Optio
         .filter(|l| l.op == Op::Add && line_hash(&l.text).is_some_and(|h| base_lines.contains(&h)))
         .map(|l| l.line)
         .collect();
-    let squeezed = squeeze(v.base.as_deref().unwrap_or(""));
-    let mut d = compare(base, head, &added, &removed, file, &squeezed);
+    let mut d = compare(
+        base,
+        head,
+        &added,
+        &removed,
+        file,
+        &Squeezed::of(v.base.as_deref()),
+    );
     d.copied_lines = copied_lines;
     let head_text = v.head.as_deref().unwrap_or("");
     for t in &base.tests {
@@ -474,7 +479,7 @@ pub fn delta(file: &FileData, v: &sources::Versions, macros: &[String]) -> Optio
         d.line_facts = crate::line_facts::read(grammar, tree, text, &added);
     }
     // A removed condition is dropped only if the head holds it nowhere (whitespace aside).
-    let head_squeezed = squeeze(v.head.as_deref().unwrap_or(""));
+    let head_squeezed = Squeezed::of(v.head.as_deref());
     // Not a rewrite: the item still stands at head and gained no condition of its own.
     let rewritten: BTreeSet<&str> = d
         .new_conditions
@@ -486,7 +491,7 @@ pub fn delta(file: &FileData, v: &sources::Versions, macros: &[String]) -> Optio
     for c in base.conditions.iter().filter(|c| removed.contains(&c.line)) {
         let item = base.path_of(c.item);
         if c.text.len() >= 3
-            && !head_squeezed.contains(squeeze(&c.text).as_str())
+            && !head_squeezed.get().contains(squeeze(&c.text).as_str())
             && head_paths.contains(item)
             && !rewritten.contains(item)
         {
@@ -536,7 +541,7 @@ pub fn compare(
     added: &BTreeSet<u32>,
     removed: &BTreeSet<u32>,
     file: &FileData,
-    base_squeezed: &str,
+    base_squeezed: &Squeezed,
 ) -> FileDelta {
     let mut d = FileDelta::default();
     let at = |o: &Outline, item: Option<usize>, line: u32, text: &str| At {
@@ -561,7 +566,8 @@ pub fn compare(
         let a = at(head, c.item, c.line, &c.text);
         // The base outline holds the conditions near the change; one that stood anywhere
         // else in the base file is found in its text (whitespace ignored).
-        let elsewhere = c.text.len() >= 6 && stood_as_condition(base_squeezed, &squeeze(&c.text));
+        let elsewhere =
+            c.text.len() >= 6 && stood_as_condition(base_squeezed.get(), &squeeze(&c.text));
         if base_conditions.contains(c.text.as_str()) || elsewhere {
             d.moved_conditions.push(a);
         } else {
@@ -743,13 +749,56 @@ pub fn line_hash(line: &str) -> Option<u64> {
     (len >= MIN_COPIED).then_some(hash)
 }
 
-/// A line without its whitespace.
-pub fn squeeze(line: &str) -> String {
-    // Whole runs are copied at once: whitespace is a small share of code.
-    let mut out = String::with_capacity(line.len());
-    for run in line.split(char::is_whitespace) {
-        out.push_str(run);
+/// A whole text without its whitespace, squeezed when first asked for: most files have
+/// no condition to look up in it.
+pub struct Squeezed<'a> {
+    text: &'a str,
+    squeezed: std::cell::OnceCell<String>,
+}
+
+impl<'a> Squeezed<'a> {
+    pub fn of(text: Option<&'a str>) -> Squeezed<'a> {
+        Squeezed {
+            text: text.unwrap_or(""),
+            squeezed: std::cell::OnceCell::new(),
+        }
     }
+
+    pub fn get(&self) -> &str {
+        self.squeezed.get_or_init(|| squeeze(self.text))
+    }
+}
+
+/// A line without its whitespace (`char::is_whitespace`, Unicode's included).
+pub fn squeeze(line: &str) -> String {
+    // Read byte by byte, decoding only the rare non-ASCII character: whole files are
+    // squeezed, and splitting on a `char` predicate decodes every character. Runs between
+    // whitespace are copied at once.
+    let bytes = line.as_bytes();
+    let mut out = String::with_capacity(line.len());
+    let (mut run, mut i) = (0, 0);
+    while i < bytes.len() {
+        let b = bytes[i];
+        let width = match b {
+            b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c => 1,
+            0..0x80 => {
+                i += 1;
+                continue;
+            }
+            _ => match line[i..].chars().next() {
+                Some(c) if c.is_whitespace() => c.len_utf8(),
+                Some(c) => {
+                    i += c.len_utf8();
+                    continue;
+                }
+                None => break,
+            },
+        };
+        out.push_str(&line[run..i]);
+        i += width;
+        run = i;
+    }
+    out.push_str(&line[run..]);
     out
 }
 
@@ -767,7 +816,6 @@ fn element_key(text: &str) -> String {
 /// pass (longest first, so a condition inside a longer one is found where it stands alone).
 fn conditions_standing(
     git: Option<&git2::Repository>,
-    repo: &Path,
     files: &[&FileData],
     conditions: impl Iterator<Item = String>,
 ) -> BTreeSet<String> {
@@ -788,7 +836,7 @@ fn conditions_standing(
         .ok();
     let mut stood = BTreeSet::new();
     for f in files {
-        let Some(base) = sources::versions(git, repo, f).base else {
+        let Some(base) = sources::base(git, f) else {
             continue;
         };
         let text = squeeze(&base);
@@ -841,4 +889,25 @@ fn head_line_of(file: &FileData, base_line: u32) -> u32 {
         shift = h.new_start as i64 + h.new_lines as i64 - (h.old_start as i64 + h.old_lines as i64);
     }
     (base_line as i64 + shift).max(1) as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn squeeze_drops_ascii_and_unicode_whitespace_and_keeps_every_other_character() {
+        assert_eq!(squeeze(" if (a &&\tb)\r\n{\x0b\x0c}"), "if(a&&b){}");
+        // No-break space, line separator and ideographic space are whitespace too.
+        assert_eq!(squeeze("a\u{a0}b\u{2028}c\u{3000}d"), "abcd");
+        assert_eq!(squeeze("café == 'naïve' → ok"), "café=='naïve'→ok");
+        assert_eq!(squeeze(""), "");
+    }
+
+    #[test]
+    fn squeeze_agrees_with_splitting_on_char_is_whitespace() {
+        let text = "fn x() {\n\tlet s = \"a\u{85}b\u{2009}c\";  // ü\u{feff}\n}\u{1680}";
+        let split: String = text.split(char::is_whitespace).collect();
+        assert_eq!(squeeze(text), split);
+    }
 }

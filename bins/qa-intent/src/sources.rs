@@ -46,6 +46,14 @@ pub fn versions(repo: &Repository, root: &Path, file: &FileData) -> Versions {
     }
 }
 
+/// The base version alone, for a pass that needs no head.
+pub fn base(repo: &Repository, file: &FileData) -> Option<String> {
+    if file.binary {
+        return None;
+    }
+    file.old_oid.as_deref().and_then(|oid| blob(repo, oid))
+}
+
 fn blob(repo: &Repository, oid: &str) -> Option<String> {
     let oid = Oid::from_str(oid).ok()?;
     let blob = repo.find_blob(oid).ok()?;
