@@ -19,7 +19,7 @@ use qa_records::change::{
 use qa_records::diag::{Diag, Severity};
 use qa_records::envelope::Src;
 use qa_records::graph::{Impact, NodeData, Support};
-use qa_records::ndjson::{data_of, forward_each};
+use qa_records::ndjson::{data_of, forward_each_reading};
 use qa_records::output::RecordWriter;
 use qa_records::{Kind, Record};
 use std::collections::HashMap;
@@ -142,7 +142,22 @@ pub fn run<R: BufRead, W: Write>(
 ) -> anyhow::Result<()> {
     let tree = Tree::open(&opts.repo)?;
     let mut kept = Kept::default();
-    forward_each(source, input, out, |line, envelope| {
+    // Edges, commits and files pass through unread: their data decides no route.
+    let reads = |kind: &str| {
+        matches!(
+            Kind::parse(kind),
+            Some(
+                Kind::Range
+                    | Kind::Intent
+                    | Kind::Scenario
+                    | Kind::TargetSpec
+                    | Kind::Profile
+                    | Kind::CheckSpec
+                    | Kind::Node
+            )
+        )
+    };
+    forward_each_reading(source, input, out, reads, |line, envelope| {
         match envelope.known_kind() {
             Some(Kind::Range) => {
                 let range: RangeView = data_of(source, line, &envelope)?;

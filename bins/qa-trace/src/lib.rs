@@ -56,7 +56,12 @@ pub fn run<R: BufRead, W: Write>(
     let mut seen = reading::Seen::default();
     let mut lines = playwright::sources::ChangedLines::default();
     let playwright = drafts.format == Some(DraftFormat::Playwright);
-    qa_records::ndjson::forward_each(source, input, out, |line, envelope| {
+    // Graph records, commits and (without Playwright drafts) files pass through unread.
+    let reads = |kind: &str| {
+        let kind = Kind::parse(kind);
+        reading::Seen::reads(kind) || (playwright && kind == Some(Kind::File))
+    };
+    qa_records::ndjson::forward_each_reading(source, input, out, reads, |line, envelope| {
         if playwright {
             lines.take(source, line, &envelope)?;
         }

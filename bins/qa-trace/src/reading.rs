@@ -45,6 +45,22 @@ pub struct Seen {
 }
 
 impl Seen {
+    /// The kinds whose data [`Seen::take`] reads; the others pass through unread.
+    pub fn reads(kind: Option<Kind>) -> bool {
+        matches!(
+            kind,
+            Some(
+                Kind::Scenario
+                    | Kind::Intent
+                    | Kind::Route
+                    | Kind::Criterion
+                    | Kind::CheckSpec
+                    | Kind::Observation
+                    | Kind::Execution
+            )
+        )
+    }
+
     pub fn take(&mut self, source: &str, line: u64, envelope: Envelope) -> Result<()> {
         match envelope.known_kind() {
             Some(Kind::Scenario) => self.scenarios.push(Read {

@@ -10,7 +10,7 @@ use crate::kind::Kind;
 use anyhow::Context as _;
 use serde::Serialize;
 use serde_json::value::RawValue;
-use serde_json::{Map, Value};
+use serde_json::Value;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -154,6 +154,41 @@ pub struct Envelope {
     pub data: Value,
 }
 
+/// The envelope fields of one line, each as read (None when absent).
+struct Fields {
+    kind: Option<Value>,
+    v: Option<Value>,
+    id: Option<Value>,
+    by: Option<Value>,
+    from: Option<Value>,
+    src: Option<Value>,
+    data: Option<Value>,
+}
+
+/// The envelope fields of one line, unparsed; other fields are ignored. A field given
+/// as `null` is present (`Option` alone would read it as absent).
+#[derive(serde::Deserialize)]
+struct RawFields<'a> {
+    #[serde(borrow, default, deserialize_with = "present")]
+    kind: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    v: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    id: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    by: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    from: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    src: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    data: Option<&'a RawValue>,
+}
+
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<&'de RawValue>, D::Error> {
+    <&RawValue as serde::Deserialize>::deserialize(d).map(Some)
+}
+
 /// Why a line is not a valid envelope.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum EnvelopeError {
@@ -198,8 +233,68 @@ impl Envelope {
         let Value::Object(mut obj) = value else {
             return Err(EnvelopeError::NotObject);
         };
-        let kind = take_string(&mut obj, "kind")?;
-        let v = match obj.get("v") {
+        let mut take = |field| obj.remove(field);
+        Envelope::of_fields(Fields {
+            kind: take("kind"),
+            v: take("v"),
+            id: take("id"),
+            by: take("by"),
+            from: take("from"),
+            src: take("src"),
+            data: take("data"),
+        })
+    }
+
+    /// [`Envelope::parse`] that builds `data` only for the kinds `reads` accepts; any
+    /// other record's `data` is `Value::Null`, checked to be JSON all the same. A stage
+    /// that forwards records it does not read (a graph's edges) skips building them:
+    /// most of the work of reading a record is its data. Errors are [`Envelope::parse`]'s.
+    pub fn parse_reading(
+        line: &[u8],
+        reads: impl Fn(&str) -> bool,
+    ) -> Result<Envelope, EnvelopeError> {
+        // The top level as raw fields: JSON checked, nothing built. Anything else (not an
+        // object, a field given twice) takes the full path, whose errors are documented.
+        // (A derived struct also reads a JSON array, field by field: only an object here.)
+        let object = line.trim_ascii_start().first() == Some(&b'{');
+        let Some(raw) = object
+            .then(|| serde_json::from_slice::<RawFields>(line).ok())
+            .flatten()
+        else {
+            return Envelope::parse(line);
+        };
+        let value = |raw: Option<&RawValue>| match raw {
+            None => Ok(None),
+            Some(raw) => serde_json::from_str::<Value>(raw.get())
+                .map(Some)
+                .map_err(|e| EnvelopeError::NotJson(e.to_string())),
+        };
+        let kind = value(raw.kind)?;
+        let read = matches!(&kind, Some(Value::String(kind)) if reads(kind));
+        Envelope::of_fields(Fields {
+            kind,
+            v: value(raw.v)?,
+            id: value(raw.id)?,
+            by: value(raw.by)?,
+            from: value(raw.from)?,
+            src: value(raw.src)?,
+            data: match raw.data {
+                Some(data) if read => value(Some(data))?,
+                Some(_) => Some(Value::Null),
+                None => None,
+            },
+        })
+    }
+
+    /// Checks the envelope fields of one line.
+    fn of_fields(f: Fields) -> Result<Envelope, EnvelopeError> {
+        let string = |field: &'static str, value: Option<Value>| match value {
+            None => Err(EnvelopeError::Missing(field)),
+            Some(Value::String(s)) => Ok(s),
+            Some(_) => Err(EnvelopeError::WrongType(field, "a string")),
+        };
+        let kind = string("kind", f.kind)?;
+        let v = match f.v {
             None => return Err(EnvelopeError::Missing("v")),
             Some(v) => v
                 .as_u64()
@@ -215,12 +310,12 @@ impl Envelope {
                 });
             }
         }
-        let id = take_string(&mut obj, "id")?;
+        let id = string("id", f.id)?;
         if !is_id(&id) {
             return Err(EnvelopeError::BadId(id));
         }
-        let by = take_string(&mut obj, "by")?;
-        let from = match obj.remove("from") {
+        let by = string("by", f.by)?;
+        let from = match f.from {
             None => return Err(EnvelopeError::Missing("from")),
             Some(Value::Array(items)) => {
                 let mut ids = Vec::with_capacity(items.len());
@@ -237,7 +332,7 @@ impl Envelope {
             }
             Some(_) => return Err(EnvelopeError::WrongType("from", "an array of record ids")),
         };
-        let src = match obj.remove("src") {
+        let src = match f.src {
             None => return Err(EnvelopeError::Missing("src")),
             Some(Value::Object(map)) => {
                 let mut src = Src::new();
@@ -251,7 +346,7 @@ impl Envelope {
             }
             Some(_) => return Err(EnvelopeError::WrongType("src", "an object of strings")),
         };
-        let data = obj.remove("data").ok_or(EnvelopeError::Missing("data"))?;
+        let data = f.data.ok_or(EnvelopeError::Missing("data"))?;
         Ok(Envelope {
             kind,
             v,
@@ -271,14 +366,6 @@ impl Envelope {
     /// Recomputes the id from the hashed fields.
     pub fn computed_id(&self) -> Result<String, NotCanonical> {
         compute_id(&self.kind, self.v, &self.from, &self.src, &self.data)
-    }
-}
-
-fn take_string(obj: &mut Map<String, Value>, field: &'static str) -> Result<String, EnvelopeError> {
-    match obj.remove(field) {
-        None => Err(EnvelopeError::Missing(field)),
-        Some(Value::String(s)) => Ok(s),
-        Some(_) => Err(EnvelopeError::WrongType(field, "a string")),
     }
 }
 
@@ -423,5 +510,97 @@ mod tests {
             Envelope::parse(line),
             Err(EnvelopeError::BadId(_))
         ));
+    }
+
+    /// The result of both parsers, `data` aside, and each one's `data`.
+    fn both(
+        line: &[u8],
+        reads: bool,
+    ) -> (
+        Result<Envelope, EnvelopeError>,
+        Result<Envelope, EnvelopeError>,
+    ) {
+        (
+            Envelope::parse(line),
+            Envelope::parse_reading(line, |_| reads),
+        )
+    }
+
+    #[test]
+    fn parse_reading_builds_the_data_of_the_kinds_it_reads() {
+        let line = sample().to_line();
+        let (full, reading) = both(&line, true);
+        let (full, reading) = (full.unwrap(), reading.unwrap());
+        assert_eq!(
+            (full.kind, full.v, full.id, full.by, full.from, full.src, full.data),
+            (
+                reading.kind,
+                reading.v,
+                reading.id,
+                reading.by,
+                reading.from,
+                reading.src,
+                reading.data
+            )
+        );
+    }
+
+    #[test]
+    fn parse_reading_leaves_the_data_of_other_kinds_null_and_keeps_the_envelope() {
+        let line = sample().to_line();
+        let full = Envelope::parse(&line).unwrap();
+        let read = Envelope::parse_reading(&line, |kind| kind != "diag").unwrap();
+        assert_eq!(read.data, Value::Null);
+        assert_eq!(
+            (read.kind, read.id, read.from, read.src),
+            (full.kind, full.id, full.from, full.src)
+        );
+    }
+
+    #[test]
+    fn parse_reading_refuses_what_parse_refuses_with_the_same_error() {
+        let id = format!("sha256:{}", "0".repeat(64));
+        let full =
+            json!({"kind":"diag","v":1,"id":id,"by":"x","from":[],"src":{},"data":{"a":[1,2]}});
+        let mut lines: Vec<Vec<u8>> = vec![
+            b"[1,2]".to_vec(),
+            b"{not json".to_vec(),
+            b"{\"kind\":\"diag\",\"kind\":\"file\"}".to_vec(),
+            br#"{"kind":"file","v":2,"id":"sha256:00","by":"x","from":[],"src":{},"data":{}}"#.to_vec(),
+            format!(r#"{{"kind":"diag","v":1,"id":"{id}","by":"x","from":[7],"src":{{}},"data":{{}}}}"#).into_bytes(),
+            format!(r#"{{"kind":"diag","v":1,"id":"{id}","by":"x","from":[],"src":{{"a":1}},"data":{{"x":}}}}"#).into_bytes(),
+        ];
+        for field in ["kind", "v", "id", "by", "from", "src", "data"] {
+            let mut v = full.clone();
+            v.as_object_mut().unwrap().remove(field);
+            lines.push(serde_json::to_vec(&v).unwrap());
+            let mut v = full.clone();
+            v[field] = json!(true);
+            lines.push(serde_json::to_vec(&v).unwrap());
+        }
+        for line in &lines {
+            for reads in [true, false] {
+                let (full, reading) = both(line, reads);
+                let shown = String::from_utf8_lossy(line);
+                match (full, reading) {
+                    (Err(a), Err(b)) => assert_eq!(a, b, "{shown}"),
+                    (Ok(_), Ok(_)) => {}
+                    (a, b) => panic!("{shown}: parse {a:?}, parse_reading {b:?}"),
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn parse_reading_takes_a_null_data_as_present() {
+        let line = format!(
+            r#"{{"kind":"diag","v":1,"id":"sha256:{}","by":"x","from":[],"src":{{}},"data":null}}"#,
+            "0".repeat(64)
+        );
+        for reads in [true, false] {
+            let (full, reading) = both(line.as_bytes(), reads);
+            assert_eq!(full.unwrap().data, Value::Null);
+            assert_eq!(reading.unwrap().data, Value::Null);
+        }
     }
 }

@@ -476,7 +476,7 @@ pub fn forward<R: BufRead, W: std::io::Write>(
     input: R,
     out: &mut RecordWriter<W>,
 ) -> anyhow::Result<u64> {
-    forward_each(source, input, out, |_, _| Ok(()))
+    forward_each_reading(source, input, out, |_| false, |_, _| Ok(()))
 }
 
 /// [`forward`], handing each checked envelope and its line number to `visit` after the
@@ -501,6 +501,31 @@ pub fn forward_each_writing<R: BufRead, W: std::io::Write>(
     source: &str,
     input: R,
     out: &mut RecordWriter<W>,
+    visit: impl FnMut(u64, Envelope, &mut RecordWriter<W>) -> anyhow::Result<()>,
+) -> anyhow::Result<u64> {
+    forward_lines(source, input, out, |_| true, visit)
+}
+
+/// [`forward_each`] for a stage that reads the data of some kinds only: `reads` names
+/// them (by the record's `kind`), and every other envelope reaches `visit` with `data`
+/// `Value::Null` ([`Envelope::parse_reading`]). Forwarded lines are the input's either way.
+pub fn forward_each_reading<R: BufRead, W: std::io::Write>(
+    source: &str,
+    input: R,
+    out: &mut RecordWriter<W>,
+    reads: impl Fn(&str) -> bool,
+    mut visit: impl FnMut(u64, Envelope) -> anyhow::Result<()>,
+) -> anyhow::Result<u64> {
+    forward_lines(source, input, out, reads, |line, envelope, _| {
+        visit(line, envelope)
+    })
+}
+
+fn forward_lines<R: BufRead, W: std::io::Write>(
+    source: &str,
+    input: R,
+    out: &mut RecordWriter<W>,
+    reads: impl Fn(&str) -> bool,
     mut visit: impl FnMut(u64, Envelope, &mut RecordWriter<W>) -> anyhow::Result<()>,
 ) -> anyhow::Result<u64> {
     let mut reader = LineReader::new(input).cancellable();
@@ -523,7 +548,8 @@ pub fn forward_each_writing<R: BufRead, W: std::io::Write>(
             // An overlong line: this reader has no stream limit and makes no copy.
             Err(e) => return Err(failure(Exit::DataErr, format!("{source} {e}"))),
         };
-        let envelope = parse_envelope(source, line, bytes)?;
+        let envelope =
+            Envelope::parse_reading(bytes, &reads).map_err(|e| bad_line(source, line, e))?;
         out.forward(bytes)?;
         count += 1;
         visit(line, envelope, out)?;
@@ -548,8 +574,11 @@ pub fn data_of<T: serde::de::DeserializeOwned>(
 
 /// Parses a line as an envelope; the error names the input and line and exits 65.
 pub fn parse_envelope(source: &str, line: u64, bytes: &[u8]) -> anyhow::Result<Envelope> {
-    Envelope::parse(bytes)
-        .map_err(|e: EnvelopeError| failure(Exit::DataErr, format!("{source} line {line}: {e}")))
+    Envelope::parse(bytes).map_err(|e| bad_line(source, line, e))
+}
+
+fn bad_line(source: &str, line: u64, e: EnvelopeError) -> anyhow::Error {
+    failure(Exit::DataErr, format!("{source} line {line}: {e}"))
 }
 
 #[cfg(test)]
