@@ -3,7 +3,7 @@
 
 Usage: python3 bench/real_flow_bench.py --bin-dir DIR [--repo bench/work/real/vuejs-core]
                                         [--base HEAD~50] [--head HEAD] [--runs 5]
-                                        [--out DIR] [--json FILE]
+                                        [--out DIR] [--json FILE] [--baseline-bin-dir DIR]
 
 The flow and the measurements are flow_bench.py's (its functions are imported): each stage
 alone on the saved output of the stage before (wall time, and peak RSS from a separate run
@@ -16,6 +16,12 @@ peak RSS. The reference engine is quoted there at 3.3 s on this range; it is not
 so that number is printed, not measured, with our ratio to it. qa-intent's share is printed
 on its own line. A missed target prints MISS and exits 0; a failing command exits 2; a
 missing binary or repository exits 1 (fetch vuejs/core and clone it to the --repo path).
+
+--baseline-bin-dir DIR runs the piped flow of another build (DIR holds its five binaries)
+in alternation with ours and prints its median and our ratio to it: the target was set
+on this machine kind, whose speed drifts, so a side-by-side ratio is the figure that
+carries from one hour to the next. Build the baseline with `git worktree add` at the
+commit the issue measured (86a42be) and `cargo build --release`.
 """
 
 import argparse
@@ -55,21 +61,28 @@ def range_shape(repo, base, head):
     return commits, len(raw), size / 1e6
 
 
-def measure(cmds, env, out, runs):
+def measure(cmds, env, out, runs, baseline=None):
     """One warm-up round (it writes the saved inputs), then runs rounds of the stages alone
-    and runs piped flows; return ({stage: summary}, piped summary) (diff_bench.summarize)."""
+    and runs piped flows; return ({stage: summary}, piped summary, baseline piped summary
+    or None) (diff_bench.summarize). With `baseline` (the same flow of another build),
+    its piped flows alternate with ours, one each per round, so both meet the same
+    machine: the host's speed drifts by a third from one hour to the next."""
     run_stages(cmds, env, out)
     samples = {stage: [] for stage, _ in cmds}
     for _ in range(runs):
         for stage, (wall, kib, _) in run_stages(cmds, env, out).items():
             samples[stage].append((wall, kib))
     piped_out = os.path.join(out, "pipeline.out")
-    run_pipeline(cmds, env, piped_out)
-    piped = []
-    for _ in range(runs):
-        wall, rss = run_pipeline(cmds, env, piped_out)
-        piped.append((wall, max(rss, default=0)))
-    return {stage: summarize(s) for stage, s in samples.items()}, summarize(piped)
+    sides = [("ours", cmds)] + ([("baseline", baseline)] if baseline else [])
+    for _, side in sides:
+        run_pipeline(side, env, piped_out)
+    piped = {name: [] for name, _ in sides}
+    for n in range(runs):
+        for name, side in (sides if n % 2 == 0 else sides[::-1]):
+            wall, rss = run_pipeline(side, env, piped_out)
+            piped[name].append((wall, max(rss, default=0)))
+    base = summarize(piped["baseline"]) if baseline else None
+    return {stage: summarize(s) for stage, s in samples.items()}, summarize(piped["ours"]), base
 
 
 def trees_line(cmds, out, env):
@@ -94,12 +107,16 @@ def main():
     ap.add_argument("--head", default="HEAD")
     ap.add_argument("--runs", type=int, default=5, help="measured rounds (5)")
     ap.add_argument("--json", metavar="FILE", help="also write results as JSON")
+    ap.add_argument("--baseline-bin-dir", metavar="DIR",
+                    help="the five binaries of a reference build (the code the issue measured, "
+                         "86a42be): its piped flow alternates with ours and the ratio is reported")
     args = ap.parse_args()
     if args.runs < 1:
         ap.error("--runs must be >= 1")
-    missing = [s for s in STAGES if not os.access(os.path.join(args.bin_dir, s), os.X_OK)]
-    if missing:
-        sys.exit(f"real_flow_bench: no executable {', '.join(missing)} in {args.bin_dir} (build first)")
+    for bins in [args.bin_dir] + ([args.baseline_bin_dir] if args.baseline_bin_dir else []):
+        missing = [s for s in STAGES if not os.access(os.path.join(bins, s), os.X_OK)]
+        if missing:
+            sys.exit(f"real_flow_bench: no executable {', '.join(missing)} in {bins} (build first)")
     repo = os.path.abspath(args.repo)
     if not os.path.exists(os.path.join(repo, ".git")):
         sys.exit(f"real_flow_bench: {args.repo} is not a git working tree (fetch vuejs/core, see bench/README.md)")
@@ -113,9 +130,11 @@ def main():
     except subprocess.CalledProcessError as exc:
         sys.exit(f"real_flow_bench: git {' '.join(exc.cmd[3:])} failed: {exc.stderr.strip()}")
     cmds = flow_commands(os.path.abspath(args.bin_dir), repo, base, head, env)
+    baseline = (flow_commands(os.path.abspath(args.baseline_bin_dir), repo, base, head, env)
+                if args.baseline_bin_dir else None)
     trace_out = os.path.join(args.out, "4-qa-trace.out")
     try:
-        stats, pipe = measure(cmds, env, args.out, args.runs)
+        stats, pipe, base_pipe = measure(cmds, env, args.out, args.runs, baseline)
         verified = verify_summary(cmds[-1][1][0], trace_out, env)
     except CommandFailed as exc:
         print(f"real_flow_bench: command failed: {exc}", file=sys.stderr)
@@ -137,6 +156,10 @@ def main():
     print(f"{'piped (5 processes)':<26}{pipe['median_ms']:>10.1f}{pipe['min_ms']:>9.1f}{pipe['peak_rss_mb']:>9.1f}  "
           f"{'<= %.0f ms' % MAX_PIPED_MS:<10}{'OK' if pipe['median_ms'] <= MAX_PIPED_MS else 'MISS'}")
     intent = stats["qa-intent"]
+    if base_pipe:
+        print(f"{'baseline piped':<26}{base_pipe['median_ms']:>10.1f}{base_pipe['min_ms']:>9.1f}"
+              f"{base_pipe['peak_rss_mb']:>9.1f}  ({args.baseline_bin_dir}, alternating with ours)")
+        print(f"ratio ours / baseline (piped medians): {pipe['median_ms'] / base_pipe['median_ms']:.2f}")
     print(f"qa-intent: {intent['median_ms']:.1f} ms median ({intent['median_ms'] / total_ms:.0%} of the stage sum), "
           f"{intent['peak_rss_mb']:.1f} MB peak")
     print(f"qa-intent {trees_line(cmds, args.out, env)}")
@@ -158,7 +181,7 @@ def main():
             "resolved": {"base": base, "head": head, "commits": commits, "paths": paths,
                          "changed_blob_mb": mb},
             "commands": {stage: " ".join(cmd) for stage, cmd in cmds},
-            "stages": stats, "total_ms": total_ms, "piped": pipe,
+            "stages": stats, "total_ms": total_ms, "piped": pipe, "baseline_piped": base_pipe,
             "reference": dict(REFERENCE, measured=False), "records": kinds, "targets": targets,
         })
     return 0

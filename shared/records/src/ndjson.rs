@@ -503,7 +503,7 @@ pub fn forward_each_writing<R: BufRead, W: std::io::Write>(
     out: &mut RecordWriter<W>,
     visit: impl FnMut(u64, Envelope, &mut RecordWriter<W>) -> anyhow::Result<()>,
 ) -> anyhow::Result<u64> {
-    forward_lines(source, input, out, |_| true, visit)
+    forward_lines(source, input, out, None, visit)
 }
 
 /// [`forward_each`] for a stage that reads the data of some kinds only: `reads` names
@@ -516,16 +516,17 @@ pub fn forward_each_reading<R: BufRead, W: std::io::Write>(
     reads: impl Fn(&str) -> bool,
     mut visit: impl FnMut(u64, Envelope) -> anyhow::Result<()>,
 ) -> anyhow::Result<u64> {
-    forward_lines(source, input, out, reads, |line, envelope, _| {
+    forward_lines(source, input, out, Some(&reads), |line, envelope, _| {
         visit(line, envelope)
     })
 }
 
+/// The reading loop; `reads` None reads every record's data (in one pass, not two).
 fn forward_lines<R: BufRead, W: std::io::Write>(
     source: &str,
     input: R,
     out: &mut RecordWriter<W>,
-    reads: impl Fn(&str) -> bool,
+    reads: Option<&dyn Fn(&str) -> bool>,
     mut visit: impl FnMut(u64, Envelope, &mut RecordWriter<W>) -> anyhow::Result<()>,
 ) -> anyhow::Result<u64> {
     let mut reader = LineReader::new(input).cancellable();
@@ -548,8 +549,11 @@ fn forward_lines<R: BufRead, W: std::io::Write>(
             // An overlong line: this reader has no stream limit and makes no copy.
             Err(e) => return Err(failure(Exit::DataErr, format!("{source} {e}"))),
         };
-        let envelope =
-            Envelope::parse_reading(bytes, &reads).map_err(|e| bad_line(source, line, e))?;
+        let envelope = match reads {
+            Some(reads) => Envelope::parse_reading(bytes, reads),
+            None => Envelope::parse(bytes),
+        }
+        .map_err(|e| bad_line(source, line, e))?;
         out.forward(bytes)?;
         count += 1;
         visit(line, envelope, out)?;
