@@ -76,6 +76,8 @@ pub struct Stats {
     pub read: Duration,
     /// Time from the first read to the last delta.
     pub wall: Duration,
+    /// Bytes of the bases left out of their trees (blocks far from the change).
+    pub left_out: usize,
 }
 
 impl std::fmt::Display for Stats {
@@ -88,9 +90,10 @@ impl std::fmt::Display for Stats {
         };
         write!(
             f,
-            "syntax trees: {} files, {mb:.2} MB of base and head source read from git in {:.1} ms, {:.1} ms busy parsing on two threads ({per_mb:.1} ms per MB), {:.1} ms wall",
+            "syntax trees: {} files, {mb:.2} MB of base and head source read from git in {:.1} ms ({:.2} MB of each side left out: blocks far from the change), {:.1} ms busy parsing on two threads ({per_mb:.1} ms per MB read), {:.1} ms wall",
             self.files,
             self.read.as_secs_f64() * 1e3,
+            self.left_out as f64 / 1e6,
             self.busy.as_secs_f64() * 1e3,
             self.wall.as_secs_f64() * 1e3
         )
@@ -158,6 +161,7 @@ pub fn of_changeset(
         stats.bytes += s.bytes;
         stats.busy += s.busy;
         stats.read += s.read;
+        stats.left_out += s.left_out;
     }
     // A condition that stood as a condition in another changed file's base was moved
     // or copied from there (`if threads == 1` copied into a new module). The bases are
@@ -305,7 +309,7 @@ impl<'a> Reader<'a> {
                 .filter(|h| self.added.contains(h)),
         );
         let t = Instant::now();
-        deltas.extend(delta(f, &v, self.macros).map(|d| (f.path.clone(), d)));
+        deltas.extend(delta(f, &v, self.macros, &mut stats.left_out).map(|d| (f.path.clone(), d)));
         stats.busy += t.elapsed();
         stats.files += 1;
         stats.bytes +=
@@ -406,22 +410,30 @@ fn test_macros(cs: &Changeset, repo: &Path, files: &[&FileData]) -> Vec<String> 
 }
 
 /// The delta of one file, or `None` when neither version could be parsed.
-pub fn delta(file: &FileData, v: &sources::Versions, macros: &[String]) -> Option<FileDelta> {
+/// `left_out_bytes` grows by the bytes of the base its tree left out.
+pub fn delta(
+    file: &FileData,
+    v: &sources::Versions,
+    macros: &[String],
+    left_out_bytes: &mut usize,
+) -> Option<FileDelta> {
     let grammar = Grammar::of(&file.path)?;
-    let base_tree = v.base.as_deref().and_then(|t| trees::parse(grammar, t));
     // The head is the base edited where the hunks say: re-parsed incrementally when the
     // hunks are whole, from scratch otherwise.
-    let head_tree = match (&base_tree, v.base.as_deref(), v.head.as_deref()) {
-        (Some(tree), Some(base), Some(head)) if !file.truncated => {
-            trees::reparse(grammar, tree, base, head, &line_edits(file))
-                .or_else(|| trees::parse(grammar, head))
-        }
-        (_, _, Some(head)) => trees::parse(grammar, head),
-        _ => None,
-    };
+    let edits = line_edits(file);
+    let trees::Pair {
+        base: base_tree,
+        head: head_tree,
+        left_out,
+    } = trees::pair(
+        grammar,
+        v.base.as_deref(),
+        v.head.as_deref(),
+        (!file.truncated).then_some(edits.as_slice()),
+    );
+    *left_out_bytes += left_out;
     // Only what overlaps the changed lines is read (the items around them included);
     // a file with a truncated diff is read whole.
-    let edits = line_edits(file);
     let limit = |text: &str, side: fn(&trees::LineEdit) -> (usize, usize)| {
         (!file.truncated).then(|| trees::byte_ranges(text, edits.iter().map(side)))
     };

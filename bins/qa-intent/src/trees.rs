@@ -14,6 +14,7 @@ use crate::oracle::{self, Test};
 use kinds::Role;
 
 mod kinds;
+mod regions;
 
 /// A language with a grammar; every other file is read by the line lexer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -45,6 +46,14 @@ impl Grammar {
             "java" => Grammar::Java,
             _ => return None,
         })
+    }
+
+    /// TypeScript, TSX or JavaScript.
+    pub fn is_javascript(self) -> bool {
+        matches!(
+            self,
+            Grammar::TypeScript | Grammar::Tsx | Grammar::JavaScript
+        )
     }
 
     fn language(self) -> tree_sitter::Language {
@@ -208,6 +217,111 @@ pub fn reparse(
     head: &str,
     edits: &[LineEdit],
 ) -> Option<Tree> {
+    let tree = edited(base_tree, base, head, edits)?;
+    let mut parser = Parser::new();
+    parser.set_language(&grammar.language()).ok()?;
+    parser.parse(head, Some(&tree))
+}
+
+/// The base and head trees of a changed file (`edits` None when its diff is not whole).
+/// A TypeScript or JavaScript file is parsed without the code blocks the change does not
+/// come near ([`regions`]) when its partial trees check out, else whole.
+pub fn pair(
+    grammar: Grammar,
+    base: Option<&str>,
+    head: Option<&str>,
+    edits: Option<&[LineEdit]>,
+) -> Pair {
+    if let (Some(b), Some(h), Some(edits)) = (base, head, edits) {
+        if grammar.is_javascript() {
+            if let Some(pair) = partial_pair(grammar, b, h, edits) {
+                return pair;
+            }
+        }
+    }
+    let base_tree = base.and_then(|t| parse(grammar, t));
+    let head_tree = match (&base_tree, base, head, edits) {
+        (Some(tree), Some(b), Some(h), Some(edits)) => {
+            reparse(grammar, tree, b, h, edits).or_else(|| parse(grammar, h))
+        }
+        (_, _, Some(h), _) => parse(grammar, h),
+        _ => None,
+    };
+    Pair {
+        base: base_tree,
+        head: head_tree,
+        left_out: 0,
+    }
+}
+
+/// The two trees of a changed file.
+pub struct Pair {
+    pub base: Option<Tree>,
+    pub head: Option<Tree>,
+    /// Bytes of the base left out of its tree (the head leaves out the same blocks).
+    pub left_out: usize,
+}
+
+/// Both trees without the blocks far from the change; None when there is nothing to
+/// leave out or a tree does not check out.
+fn partial_pair(grammar: Grammar, base: &str, head: &str, edits: &[LineEdit]) -> Option<Pair> {
+    let changed: Vec<(usize, usize)> = edits.iter().map(|e| e.base).collect();
+    let skip = regions::skippable(base, &changed);
+    if skip.is_empty() {
+        return None;
+    }
+    // The same blocks stand in the head, moved by the lines the edits before them added
+    // or removed (they are clear of every edit).
+    let head_skip: Vec<(usize, usize)> = skip
+        .iter()
+        .map(|&(start, end)| {
+            let mut shift = 0isize;
+            for e in edits {
+                if e.base.1 <= start && e.base.0 < start {
+                    shift += (e.head.1 - e.head.0) as isize - (e.base.1 - e.base.0) as isize;
+                } else if e.base.0 < end {
+                    return None;
+                }
+            }
+            Some((
+                (start as isize + shift) as usize,
+                (end as isize + shift) as usize,
+            ))
+        })
+        .collect::<Option<_>>()?;
+    let (bs, hs) = (line_starts(base), line_starts(head));
+    let gaps = |starts: &[usize], text: &str, skip: &[(usize, usize)]| -> Vec<Range<usize>> {
+        let at = |line: usize| starts.get(line).copied().unwrap_or(text.len());
+        skip.iter().map(|&(s, e)| at(s)..at(e)).collect()
+    };
+    let mut parser = Parser::new();
+    parser.set_language(&grammar.language()).ok()?;
+    parser
+        .set_included_ranges(&regions::included(base, &bs, &skip))
+        .ok()?;
+    let base_tree = parser.parse(base, None)?;
+    let base_gaps = gaps(&bs, base, &skip);
+    if !regions::sound(&base_tree, &base_gaps) {
+        return None;
+    }
+    let edited = edited(&base_tree, base, head, edits)?;
+    parser
+        .set_included_ranges(&regions::included(head, &hs, &head_skip))
+        .ok()?;
+    let head_tree = parser.parse(head, Some(&edited))?;
+    if !regions::sound(&head_tree, &gaps(&hs, head, &head_skip)) {
+        return None;
+    }
+    Some(Pair {
+        base: Some(base_tree),
+        head: Some(head_tree),
+        left_out: base_gaps.iter().map(|g| g.len()).sum(),
+    })
+}
+
+/// The base tree edited into the head's positions; None when the edits do not turn the
+/// base text into the head text.
+fn edited(base_tree: &Tree, base: &str, head: &str, edits: &[LineEdit]) -> Option<Tree> {
     let (bs, hs) = (line_starts(base), line_starts(head));
     let at =
         |starts: &[usize], text: &str, line: usize| starts.get(line).copied().unwrap_or(text.len());
@@ -251,9 +365,7 @@ pub fn reparse(
             new_end_position: new_end_point,
         });
     }
-    let mut parser = Parser::new();
-    parser.set_language(&grammar.language()).ok()?;
-    parser.parse(head, Some(&tree))
+    Some(tree)
 }
 
 /// An exit's shape: its text up to the first bracket, whitespace-free (`raiseNoSuchOption`,

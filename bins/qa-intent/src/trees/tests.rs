@@ -189,3 +189,118 @@ fn java_elements_of_constant_collections_enums_and_switch_arms() {
         ]
     );
 }
+
+/// A spec of a `describe` with three 14-line tests; `expected` is the middle test's
+/// first expectation.
+fn spec_with(expected: &str) -> String {
+    let mut s = String::from("import { f } from '../src/f'\n\ndescribe('f', () => {\n");
+    for title in ["one", "two", "three"] {
+        s.push_str(&format!("  it('{title}', () => {{\n"));
+        for i in 0..12 {
+            let value = if title == "two" && i == 0 {
+                expected.to_string()
+            } else {
+                i.to_string()
+            };
+            s.push_str(&format!("    expect(f({i})).toBe({value})\n"));
+        }
+        s.push_str("  })\n");
+    }
+    s.push_str("})\n");
+    s
+}
+
+/// Both outlines of a pair read over the changed lines, as `delta` reads them.
+fn outlines(pair: &Pair, base: &str, head: &str, edits: &[LineEdit]) -> String {
+    let ranges = |text: &str, side: fn(&LineEdit) -> (usize, usize)| {
+        byte_ranges(text, edits.iter().map(side))
+    };
+    let read = |tree: &Option<Tree>, text: &str, r: Vec<Range<usize>>| {
+        tree.as_ref().map(|t| {
+            format!(
+                "{:?}",
+                outline_of(Grammar::TypeScript, t, text, &[], Some(&r))
+            )
+        })
+    };
+    format!(
+        "{:?}\n{:?}",
+        read(&pair.base, base, ranges(base, |e| e.base)),
+        read(&pair.head, head, ranges(head, |e| e.head))
+    )
+}
+
+/// The whole-file trees of a pair, as qa-intent read every file before.
+fn whole(base: &str, head: &str, edits: &[LineEdit]) -> Pair {
+    let base_tree = parse(Grammar::TypeScript, base).unwrap();
+    let head_tree = reparse(Grammar::TypeScript, &base_tree, base, head, edits).unwrap();
+    Pair {
+        base: Some(base_tree),
+        head: Some(head_tree),
+        left_out: 0,
+    }
+}
+
+#[test]
+fn trees_without_the_far_tests_read_as_the_whole_files_do() {
+    let (base, head) = (spec_with("0"), spec_with("'changed'"));
+    // Line 19 (0-based 18) is the second test's first expectation.
+    let edits = [LineEdit {
+        base: (18, 19),
+        head: (18, 19),
+    }];
+    let pair = pair(Grammar::TypeScript, Some(&base), Some(&head), Some(&edits));
+    assert!(pair.left_out > 0, "the first and third tests are left out");
+    let read = outlines(&pair, &base, &head, &edits);
+    assert_eq!(
+        read,
+        outlines(&whole(&base, &head, &edits), &base, &head, &edits)
+    );
+    assert!(read.contains("'changed'"), "{read}");
+}
+
+#[test]
+fn a_block_inside_a_template_literal_is_never_left_out() {
+    // Lines of a template that look like a far test: left out, the tree would show
+    // another string. The partial tree puts the gap inside a template: parsed whole.
+    let mut base = String::from("const page = `\nit('looks like a test', () => {\n");
+    for i in 0..14 {
+        base.push_str(&format!("  step {i}\n"));
+    }
+    base.push_str("})\n`\n\nconst a = 1\nconst b = 2\n\ntest('changed', () => {\n  expect(page).toBe(1)\n})\n");
+    let head = base.replace("toBe(1)", "toBe(2)");
+    let line = base.lines().position(|l| l.contains("toBe(1)")).unwrap();
+    let edits = [LineEdit {
+        base: (line, line + 1),
+        head: (line, line + 1),
+    }];
+    assert!(
+        !regions::skippable(&base, &[(line, line + 1)]).is_empty(),
+        "the lines alone suggest a block to leave out"
+    );
+    let pair = pair(Grammar::TypeScript, Some(&base), Some(&head), Some(&edits));
+    assert_eq!(pair.left_out, 0);
+    assert_eq!(
+        outlines(&pair, &base, &head, &edits),
+        outlines(&whole(&base, &head, &edits), &base, &head, &edits)
+    );
+}
+
+#[test]
+fn a_partial_tree_with_a_syntax_error_gives_way_to_the_whole_file() {
+    // A function at column 0 inside another: leaving it out leaves the outer one open.
+    let mut base = String::from("function outer() {\n  if (x) {\nfunction inner() {\n");
+    for i in 0..14 {
+        base.push_str(&format!("  call({i})\n"));
+    }
+    base.push_str("}\n  }\n}\n\nfunction changed() {\n  return 1\n}\n");
+    let head = base.replace("return 1", "return 2");
+    let line = base.lines().position(|l| l.contains("return 1")).unwrap();
+    let edits = [LineEdit {
+        base: (line, line + 1),
+        head: (line, line + 1),
+    }];
+    let pair = pair(Grammar::TypeScript, Some(&base), Some(&head), Some(&edits));
+    assert_eq!(pair.left_out, 0);
+    assert!(!pair.base.unwrap().root_node().has_error());
+}
