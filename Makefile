@@ -8,7 +8,7 @@ DEBUG_DIR := $(TARGET_DIR)/debug
 RELEASE_DIR := $(TARGET_DIR)/release
 BUILD_BINS = $(CARGO) build --workspace --bins
 
-.PHONY: all build release test lint unit pipeline-tests peers man install dist demo changes qa acceptance bench fuzz clean
+.PHONY: all build release test lint unit pipeline-tests peers man install dist demo changes qa acceptance bench baseline fuzz clean
 
 all: build
 
@@ -140,7 +140,15 @@ bench: release peers
 	python3 bench/agent_bench.py --bin-dir $(RELEASE_DIR)
 	python3 bench/gen_graph_repo.py bench/work/graph --force
 	$(CARGO) build --release -p qa-graph --example graph-bench && python3 bench/graph_bench.py --bin-dir $(RELEASE_DIR) --repo bench/work/graph
-	@if [ -d bench/work/real/vuejs-core/.git ]; then python3 bench/real_flow_bench.py --bin-dir $(RELEASE_DIR) --repo bench/work/real/vuejs-core; else echo "real_flow_bench: skipped, bench/work/real/vuejs-core not fetched (see bench/README.md)"; fi
+	@if [ -d bench/work/real/vuejs-core/.git ]; then python3 bench/real_flow_bench.py --bin-dir $(RELEASE_DIR) --repo bench/work/real/vuejs-core $(if $(wildcard $(BASELINE_DIR)/target/release/qa-intent),--baseline-bin-dir $(BASELINE_DIR)/target/release,); else echo "real_flow_bench: skipped, bench/work/real/vuejs-core not fetched (see bench/README.md)"; fi
+
+## The change-flow stages at BASELINE_REV (the code issue 13 measured its wall target on),
+## built apart under bench/work: real_flow_bench then runs them side by side with ours.
+BASELINE_REV ?= 86a42be
+BASELINE_DIR := bench/work/baseline-$(BASELINE_REV)
+baseline:
+	@if [ ! -f $(BASELINE_DIR)/Cargo.toml ]; then mkdir -p $(BASELINE_DIR) && git archive $(BASELINE_REV) | tar -x -C $(BASELINE_DIR); fi
+	cd $(BASELINE_DIR) && CARGO_TARGET_DIR=target $(CARGO) build --release -p qa-diff -p qa-intent -p qa-route -p qa-trace -p qa-report
 
 ## Coverage-guided fuzzing (AFL++ through afl.rs, stable toolchain): each target of
 ## tests/fuzz/ for SECONDS (default 60); crashes land in tests/fuzz/regressions/, replayed by `cargo test`.

@@ -266,7 +266,9 @@ pub struct Pair {
 /// leave out or a tree does not check out.
 fn partial_pair(grammar: Grammar, base: &str, head: &str, edits: &[LineEdit]) -> Option<Pair> {
     let changed: Vec<(usize, usize)> = edits.iter().map(|e| e.base).collect();
-    let skip = regions::skippable(base, &changed);
+    let tests = oracle::may_define_tests(grammar, base, &[])
+        || oracle::may_define_tests(grammar, head, &[]);
+    let skip = regions::skippable(base, &changed, tests);
     if skip.is_empty() {
         return None;
     }

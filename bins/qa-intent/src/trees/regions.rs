@@ -20,7 +20,9 @@ const MARGIN: usize = 2;
 /// Line runs (`[start, end)`, 0-based) of `text` that the tree of a change to the
 /// `changed` runs can leave out; an empty changed run marks an insertion point. Empty
 /// when nothing is worth leaving out.
-pub fn skippable(text: &str, changed: &[(usize, usize)]) -> Vec<(usize, usize)> {
+/// `tests` says the file may define tests: its top-level constants stay then (a test
+/// may read its cases from one).
+pub fn skippable(text: &str, changed: &[(usize, usize)], tests: bool) -> Vec<(usize, usize)> {
     let lines: Vec<&str> = text.split('\n').collect();
     let mut skip = Vec::new();
     let near = |(start, end): (usize, usize)| {
@@ -28,16 +30,20 @@ pub fn skippable(text: &str, changed: &[(usize, usize)]) -> Vec<(usize, usize)> 
             .iter()
             .any(|&(s, e)| s.saturating_sub(MARGIN) < end && start < e.max(s + 1) + MARGIN)
     };
-    visit(&lines, 0, lines.len(), Scope::File, &near, &mut skip);
+    let top = if tests { Scope::File } else { Scope::Module };
+    visit(&lines, 0, lines.len(), top, &near, &mut skip);
     skip
 }
 
 /// Where a run of sibling blocks stands, which decides what may be left out.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Scope {
-    /// The file's top level: only functions, classes and test calls (a constant may be
-    /// a table a test reads, an import names what a test exercises).
+    /// The top level of a file that may define tests: only declarations of functions,
+    /// classes and types, and test calls (a constant may be a table a test reads, an
+    /// import names what a test exercises).
     File,
+    /// The top level of a file without tests: constants too.
+    Module,
     /// The body of a `describe`: only test calls and nested groups.
     Suite,
     /// A class body: only methods.
@@ -151,15 +157,29 @@ fn leaves_out(scope: Scope, first: &str) -> bool {
         "fdescribe",
     ];
     match scope {
-        Scope::File => {
+        Scope::File | Scope::Module => {
             let words = skip_words(
                 first,
                 &["export", "default", "async", "abstract", "declare"],
             );
-            words.starts_with("function ")
-                || words.starts_with("function*")
-                || words.starts_with("class ")
+            let constant = ["const ", "let ", "var "]
+                .iter()
+                .any(|k| words.starts_with(k))
+                && !words.starts_with("const enum ");
+            [
+                "function ",
+                "function*",
+                "class ",
+                "interface ",
+                "type ",
+                "enum ",
+                "const enum ",
+                "namespace ",
+            ]
+            .iter()
+            .any(|k| words.starts_with(k))
                 || is_call(first, TESTS)
+                || scope == Scope::Module && constant
         }
         Scope::Suite => is_call(first, TESTS),
         // A method: a name, then its parameters (`async load(`, `static get x(`), not a
@@ -279,13 +299,13 @@ mod tests {
     #[test]
     fn the_other_tests_of_a_changed_describe_are_left_out() {
         // A change inside the second test (line 25, 0-based 24).
-        assert_eq!(skippable(&spec(), &[(24, 25)]), [(5, 19), (33, 47)]);
+        assert_eq!(skippable(&spec(), &[(24, 25)], true), [(5, 19), (33, 47)]);
     }
 
     #[test]
     fn a_test_next_to_the_change_is_kept() {
         // An insertion right after the first test's closing line keeps both neighbours.
-        let skip = skippable(&spec(), &[(19, 19)]);
+        let skip = skippable(&spec(), &[(19, 19)], true);
         assert_eq!(skip, [(33, 47)]);
     }
 
@@ -293,10 +313,10 @@ mod tests {
     fn nothing_is_left_out_of_a_file_changed_at_its_top_level() {
         // The import changed: `describe` is a test group far away, left out whole.
         // (To the end of the text: the empty line after its last newline.)
-        assert_eq!(skippable(&spec(), &[(0, 1)]), [(3, 49)]);
+        assert_eq!(skippable(&spec(), &[(0, 1)], true), [(3, 49)]);
         // Short blocks stay: nothing here is 12 lines long.
         let short = "function a() {\n  return 1\n}\nfunction b() {\n  return 2\n}\n";
-        assert!(skippable(short, &[(4, 5)]).is_empty());
+        assert!(skippable(short, &[(4, 5)], false).is_empty());
     }
 
     #[test]
@@ -308,7 +328,25 @@ mod tests {
         s.push_str("]\n");
         let changed_at = s.lines().count() + 2;
         s.push_str(&test_block("", "uses the table", 3));
-        assert!(skippable(&s, &[(changed_at, changed_at + 1)]).is_empty());
+        assert!(skippable(&s, &[(changed_at, changed_at + 1)], true).is_empty());
+    }
+
+    #[test]
+    fn a_module_without_tests_leaves_out_far_constants_and_types_too() {
+        let mut s = String::from("export const TABLE = {\n");
+        for i in 0..14 {
+            s.push_str(&format!("  k{i}: {i},\n"));
+        }
+        s.push_str("}\nexport interface Shape {\n");
+        for i in 0..14 {
+            s.push_str(&format!("  f{i}: number\n"));
+        }
+        s.push_str("}\n\nexport function changed() {\n  a()\n  b()\n  return 1\n}\n");
+        let changed = s.lines().position(|l| l.contains("return 1")).unwrap();
+        let run = [(changed, changed + 1)];
+        assert_eq!(skippable(&s, &run, false), [(0, 16), (16, 33)]);
+        // With tests in the file, the constant may be their table: only the type goes.
+        assert_eq!(skippable(&s, &run, true), [(16, 33)]);
     }
 
     #[test]
@@ -325,7 +363,7 @@ mod tests {
         let save = s.lines().position(|l| l.contains("save(id)")).unwrap();
         let total = s.lines().position(|l| l.contains("total()")).unwrap();
         assert_eq!(
-            skippable(&s, &[(save + 1, save + 2)]),
+            skippable(&s, &[(save + 1, save + 2)], false),
             [(total, total + 16)]
         );
     }
@@ -338,6 +376,6 @@ mod tests {
         s.push_str(&test_block("", "near", 2));
         let near = s.lines().position(|l| l.contains("'near'")).unwrap();
         // The first comment leaves with the far test; the second stays with the near one.
-        assert_eq!(skippable(&s, &[(near + 1, near + 2)]), [(0, 15)]);
+        assert_eq!(skippable(&s, &[(near + 1, near + 2)], true), [(0, 15)]);
     }
 }

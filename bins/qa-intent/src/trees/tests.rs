@@ -275,7 +275,7 @@ fn a_block_inside_a_template_literal_is_never_left_out() {
         head: (line, line + 1),
     }];
     assert!(
-        !regions::skippable(&base, &[(line, line + 1)]).is_empty(),
+        !regions::skippable(&base, &[(line, line + 1)], true).is_empty(),
         "the lines alone suggest a block to leave out"
     );
     let pair = pair(Grammar::TypeScript, Some(&base), Some(&head), Some(&edits));
