@@ -106,6 +106,43 @@ pub fn compare(cs: &Changeset, (base, head): Trees) -> ChangeGraph {
     ChangeGraph::compare(base, head, &changed, qa_graph::Options::default().bounds)
 }
 
+/// The behavior graph's part of the output, once the stream is read.
+pub enum Finished {
+    /// The stream has no range: no graph.
+    None,
+    /// The graphs could not be built (a gap, said in a diag).
+    Failed(anyhow::Error),
+    Built(Box<Built>),
+}
+
+/// The compared graphs and their records, as lines.
+pub struct Built {
+    pub graph: ChangeGraph,
+    pub lines: Vec<Vec<u8>>,
+    pub diags: Vec<qa_records::diag::Diag>,
+}
+
+/// Waits for the graphs, compares them and makes their records.
+pub fn finish(cs: &Changeset, building: Building) -> Result<Finished> {
+    Ok(match building.graphs() {
+        None => Finished::None,
+        Some(Err(e)) => Finished::Failed(e),
+        Some(Ok(trees)) => {
+            let graph = compare(cs, trees);
+            let mut lines = Vec::new();
+            let diags = emit(cs, &graph, crate::BY, &mut |record| {
+                lines.push(record.to_line());
+                Ok(())
+            })?;
+            Finished::Built(Box::new(Built {
+                graph,
+                lines,
+                diags,
+            }))
+        }
+    })
+}
+
 /// Fills `reaches` with the entrypoints the scenario's located evidence files reach.
 pub fn name_reaches(graph: &ChangeGraph, scenario: &mut ScenarioData) {
     let files = scenario

@@ -98,18 +98,27 @@ fn write<W: Write>(
     if options.timings {
         eprintln!("qa-intent: {stats}");
     }
-    let derived: Vec<_> = intents::derive(cs, manifest, &deltas)
-        .into_iter()
-        .map(|intent| {
-            let scenarios = scenarios::for_intent(&intent);
-            (intent, scenarios)
-        })
-        .collect();
-    // A graph that cannot be built is a gap, not a failure: intents do not need it.
-    let graph = match building.graphs() {
-        None => None,
-        Some(Ok(trees)) => Some(graph::compare(cs, trees)),
-        Some(Err(e)) => {
+    // The graphs are compared, and their records made, on a second thread while the
+    // intents are derived: each needs only what is read by now, and both cores are free
+    // once the trees are done.
+    let (derived, graph) = std::thread::scope(|scope| {
+        let graph = scope.spawn(move || graph::finish(cs, building));
+        let derived: Vec<_> = intents::derive(cs, manifest, &deltas)
+            .into_iter()
+            .map(|intent| {
+                let scenarios = scenarios::for_intent(&intent);
+                (intent, scenarios)
+            })
+            .collect();
+        let graph = graph
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (derived, graph)
+    });
+    let graph = match graph? {
+        graph::Finished::None => None,
+        // A graph that cannot be built is a gap, not a failure: intents do not need it.
+        graph::Finished::Failed(e) => {
             let diag = Diag::new(
                 Severity::Warning,
                 "qa-intent",
@@ -118,6 +127,7 @@ fn write<W: Write>(
             out.write(&diag.into_record(BY, vec![])?)?;
             None
         }
+        graph::Finished::Built(built) => Some(*built),
     };
     let mut src = Src::new();
     if let Some(m) = manifest {
@@ -160,8 +170,8 @@ fn write<W: Write>(
                 }
             }
             scenario.intent = record.id.clone();
-            if let Some(graph) = &graph {
-                graph::name_reaches(graph, &mut scenario);
+            if let Some(built) = &graph {
+                graph::name_reaches(&built.graph, &mut scenario);
             }
             out.write(&Record::new(
                 Kind::Scenario,
@@ -172,10 +182,12 @@ fn write<W: Write>(
             )?)?;
         }
     }
-    if let Some(graph) = &graph {
-        let diags = graph::emit(cs, graph, BY, &mut |record| out.write(record))?;
+    if let Some(built) = graph {
+        for line in &built.lines {
+            out.forward(line)?;
+        }
         let from: Vec<String> = cs.range.iter().map(|r| r.id.clone()).collect();
-        for diag in diags {
+        for diag in built.diags {
             out.write(&diag.into_record(BY, from.clone())?)?;
         }
     }
