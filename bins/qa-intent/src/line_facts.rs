@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use tree_sitter::{Node, Tree};
 
 use crate::syntax::LineFacts;
-use crate::trees::{byte_ranges, text_of, Grammar, Walk};
+use crate::trees::{byte_ranges, text_of, Grammar, Up, Walk};
 
 /// Names that stand for the receiver or a literal, not for something changed.
 const RECEIVERS: &[&str] = &["self", "this", "super", "cls", "Self"];
@@ -73,7 +73,7 @@ pub fn read(
         if let Some(f) = out.get_mut(&(node.start_position().row as u32 + 1)) {
             // A node inside a string, comment, regex or JSX text is read with its parent.
             if !walk.parent(i).is_some_and(leaf_like) {
-                visit(grammar, node, text, f);
+                visit(grammar, node, text, f, &|n| walk.parent_of(i, n));
             }
         }
     }
@@ -108,7 +108,7 @@ fn dedup(list: &mut Vec<String>) {
     list.retain(|x| seen.insert(x.clone()));
 }
 
-fn visit(grammar: Grammar, node: Node, text: &str, f: &mut LineFacts) {
+fn visit<'t>(grammar: Grammar, node: Node<'t>, text: &str, f: &mut LineFacts, up: Up<'_, 't>) {
     let kind = node.kind();
     match kind {
         "identifier"
@@ -152,7 +152,7 @@ fn visit(grammar: Grammar, node: Node, text: &str, f: &mut LineFacts) {
         | "template_string"
         | "string_literal"
         | "raw_string_literal"
-        | "interpreted_string_literal" => string(grammar, node, text, f),
+        | "interpreted_string_literal" => string(grammar, node, text, f, up),
         "call_expression"
         | "call"
         | "macro_invocation"
@@ -172,7 +172,7 @@ fn visit(grammar: Grammar, node: Node, text: &str, f: &mut LineFacts) {
         "export_statement" => f.exported = true,
         "visibility_modifier" if text_of(node, text) == "pub" => f.exported = true,
         // Java's `public` keyword among a declaration's modifiers.
-        "public" if node.parent().is_some_and(|p| p.kind() == "modifiers") => f.exported = true,
+        "public" if up(node).is_some_and(|p| p.kind() == "modifiers") => f.exported = true,
         _ => {}
     }
     if let Some(name) = declared(node, text) {
@@ -180,7 +180,7 @@ fn visit(grammar: Grammar, node: Node, text: &str, f: &mut LineFacts) {
     }
     // Java: a declaration's name on its own line, below its annotations.
     if grammar == Grammar::Java && kind == "identifier" {
-        let named = node.parent().filter(|p| {
+        let named = up(node).filter(|p| {
             matches!(
                 p.kind(),
                 "method_declaration"
@@ -207,16 +207,15 @@ fn string_text<'t>(node: Node, text: &'t str) -> &'t str {
     t.trim_end_matches(quote)
 }
 
-fn string(grammar: Grammar, node: Node, text: &str, f: &mut LineFacts) {
+fn string<'t>(grammar: Grammar, node: Node<'t>, text: &str, f: &mut LineFacts, up: Up<'_, 't>) {
     let value = string_text(node, text).to_string();
     if value.trim().is_empty() {
         return;
     }
     // `require("x")`, `import("x")`: a module specifier.
-    let call = node
-        .parent()
+    let call = up(node)
         .filter(|p| matches!(p.kind(), "arguments" | "argument_list"))
-        .and_then(|p| p.parent());
+        .and_then(up);
     let callee_name = call
         .and_then(|c| {
             c.child_by_field_name("function")
@@ -237,18 +236,15 @@ fn string(grammar: Grammar, node: Node, text: &str, f: &mut LineFacts) {
         }
         _ => {}
     }
-    if in_import(node) {
+    if in_import(node, up) {
         if grammar != Grammar::Go {
             f.imports.push(value);
         }
         return;
     }
-    if node
-        .parent()
-        .is_some_and(|p| p.kind() == "attribute" || p.kind() == "token_tree")
-        && node
-            .parent()
-            .and_then(|p| p.parent())
+    if up(node).is_some_and(|p| p.kind() == "attribute" || p.kind() == "token_tree")
+        && up(node)
+            .and_then(up)
             .is_some_and(|g| g.kind() == "attribute_item")
     {
         return;
@@ -256,8 +252,8 @@ fn string(grammar: Grammar, node: Node, text: &str, f: &mut LineFacts) {
     f.strings.push(value);
 }
 
-fn in_import(node: Node) -> bool {
-    let mut at = node.parent();
+fn in_import<'t>(node: Node<'t>, up: Up<'_, 't>) -> bool {
+    let mut at = up(node);
     for _ in 0..4 {
         match at {
             Some(p)
@@ -273,7 +269,7 @@ fn in_import(node: Node) -> bool {
             {
                 return true
             }
-            Some(p) => at = p.parent(),
+            Some(p) => at = up(p),
             None => return false,
         }
     }

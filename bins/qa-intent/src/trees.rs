@@ -15,6 +15,7 @@ use kinds::Role;
 
 mod kinds;
 mod regions;
+pub use kinds::Up;
 
 /// A language with a grammar; every other file is read by the line lexer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -452,6 +453,19 @@ impl<'t> Walk<'t> {
             .copied()
     }
 
+    /// The parent of `n`, the walk's `i`th node or one of its ancestors: found by going
+    /// up the walk from `i`, else asked of tree-sitter (which searches from the root).
+    pub fn parent_of(&self, i: usize, n: Node<'t>) -> Option<Node<'t>> {
+        let mut k = i;
+        while let Some(&node) = self.all.get(k) {
+            if node == n {
+                return self.parent(k);
+            }
+            k = self.up[k] as usize;
+        }
+        n.parent()
+    }
+
     /// True when `node` overlaps the walk's ranges (always, for a whole walk).
     pub fn touches(&self, node: Node) -> bool {
         touches(self.ranges.as_deref(), node)
@@ -592,8 +606,9 @@ fn read(grammar: Grammar, tree: &Tree, text: &str, ranges: Option<&[Range<usize>
     let mut exits = Vec::new();
     let mut lists = Vec::new();
     let mut arms = Vec::new();
-    for &node in &Walk::new(tree.root_node(), ranges).all {
-        match kinds::role(grammar, node, text) {
+    let walk = Walk::new(tree.root_node(), ranges);
+    for (i, &node) in walk.all.iter().enumerate() {
+        match kinds::role(grammar, node, text, &|n| walk.parent_of(i, n)) {
             Some(Role::Item { kind, name, params }) => items.push(Item {
                 kind,
                 name: excerpt(text_of(name, text)),

@@ -25,14 +25,18 @@ pub enum Role<'t> {
     Arm(Node<'t>),
 }
 
-/// The role of `node` in a file of `grammar`, if any.
-pub fn role<'t>(grammar: Grammar, node: Node<'t>, text: &str) -> Option<Role<'t>> {
+/// The parent of a node or of one of its ancestors: the walk knows them, where
+/// tree-sitter searches down from the root for each.
+pub type Up<'a, 't> = &'a dyn Fn(Node<'t>) -> Option<Node<'t>>;
+
+/// The role of `node` in a file of `grammar`, if any; `up` gives the parents above it.
+pub fn role<'t>(grammar: Grammar, node: Node<'t>, text: &str, up: Up<'_, 't>) -> Option<Role<'t>> {
     match grammar {
-        Grammar::Rust => rust(node, text),
-        Grammar::TypeScript | Grammar::Tsx | Grammar::JavaScript => ecmascript(grammar, node),
-        Grammar::Python => python(node),
-        Grammar::Go => go(node, text),
-        Grammar::Java => java(node, text),
+        Grammar::Rust => rust(node, text, up),
+        Grammar::TypeScript | Grammar::Tsx | Grammar::JavaScript => ecmascript(grammar, node, up),
+        Grammar::Python => python(node, up),
+        Grammar::Go => go(node, text, up),
+        Grammar::Java => java(node, text, up),
     }
 }
 
@@ -48,11 +52,11 @@ fn item<'t>(kind: ItemKind, node: Node<'t>, name: &str, params: Option<&str>) ->
     })
 }
 
-fn parent_kind<'t>(node: Node<'t>) -> &'t str {
-    node.parent().map_or("", |p| p.kind())
+fn parent_kind<'t>(node: Node<'t>, up: Up<'_, 't>) -> &'t str {
+    up(node).map_or("", |p| p.kind())
 }
 
-fn rust<'t>(node: Node<'t>, text: &str) -> Option<Role<'t>> {
+fn rust<'t>(node: Node<'t>, text: &str, up: Up<'_, 't>) -> Option<Role<'t>> {
     match node.kind() {
         "function_item" => item(ItemKind::Function, node, "name", Some("parameters")),
         "struct_item" | "enum_item" | "trait_item" => item(ItemKind::Type, node, "name", None),
@@ -90,9 +94,9 @@ fn rust<'t>(node: Node<'t>, text: &str) -> Option<Role<'t>> {
         }
         "array_expression" => {
             // `const X: &[&str] = &["a"]` or `= ["a"]`.
-            let parent = node.parent()?;
+            let parent = up(node)?;
             let owner = match parent.kind() {
-                "reference_expression" => parent.parent()?,
+                "reference_expression" => up(parent)?,
                 _ => parent,
             };
             matches!(owner.kind(), "const_item" | "static_item").then_some(Role::List)
@@ -102,7 +106,7 @@ fn rust<'t>(node: Node<'t>, text: &str) -> Option<Role<'t>> {
     }
 }
 
-fn ecmascript(grammar: Grammar, node: Node) -> Option<Role> {
+fn ecmascript<'t>(grammar: Grammar, node: Node<'t>, up: Up<'_, 't>) -> Option<Role<'t>> {
     let ts = grammar != Grammar::JavaScript;
     match node.kind() {
         "function_declaration" | "generator_function_declaration" | "method_definition" => {
@@ -136,12 +140,12 @@ fn ecmascript(grammar: Grammar, node: Node) -> Option<Role> {
         "throw_statement" => Some(Role::Exit(ExitKind::Throw)),
         "array" | "object" => {
             // A constant's value: `const K = [...]`, `new Set([...])`, `[...] as const`.
-            let mut owner = node.parent()?;
+            let mut owner = up(node)?;
             if owner.kind() == "arguments" {
-                owner = owner.parent().filter(|p| p.kind() == "new_expression")?;
-                owner = owner.parent()?;
+                owner = up(owner).filter(|p| p.kind() == "new_expression")?;
+                owner = up(owner)?;
             } else if owner.kind() == "as_expression" && ts {
-                owner = owner.parent()?;
+                owner = up(owner)?;
             }
             (owner.kind() == "variable_declarator").then_some(Role::List)
         }
@@ -150,7 +154,7 @@ fn ecmascript(grammar: Grammar, node: Node) -> Option<Role> {
     }
 }
 
-fn python(node: Node) -> Option<Role> {
+fn python<'t>(node: Node<'t>, up: Up<'_, 't>) -> Option<Role<'t>> {
     match node.kind() {
         "function_definition" => item(ItemKind::Function, node, "name", Some("parameters")),
         "class_definition" => item(ItemKind::Type, node, "name", None),
@@ -158,10 +162,9 @@ fn python(node: Node) -> Option<Role> {
             // A module-level constant: `KINDS = [...]`.
             let left = field(node, "left").filter(|l| l.kind() == "identifier")?;
             let right = field(node, "right")?;
-            let module_level = node
-                .parent()
+            let module_level = up(node)
                 .filter(|p| p.kind() == "expression_statement")
-                .is_some_and(|p| parent_kind(p) == "module");
+                .is_some_and(|p| parent_kind(p, up) == "module");
             (module_level && matches!(right.kind(), "list" | "set" | "dictionary" | "tuple"))
                 .then_some(Role::Item {
                     kind: ItemKind::Constant,
@@ -174,25 +177,24 @@ fn python(node: Node) -> Option<Role> {
         }
         "raise_statement" => Some(Role::Exit(ExitKind::Throw)),
         "list" | "set" | "dictionary" | "tuple" => {
-            let owner = node.parent().filter(|p| p.kind() == "assignment")?;
+            let owner = up(node).filter(|p| p.kind() == "assignment")?;
             let is_value = field(owner, "right").is_some_and(|r| r == node);
-            let module_level = owner
-                .parent()
+            let module_level = up(owner)
                 .filter(|p| p.kind() == "expression_statement")
-                .is_some_and(|p| parent_kind(p) == "module");
+                .is_some_and(|p| parent_kind(p, up) == "module");
             (is_value && module_level).then_some(Role::List)
         }
-        "case_pattern" if parent_kind(node) == "case_clause" => Some(Role::Arm(node)),
+        "case_pattern" if parent_kind(node, up) == "case_clause" => Some(Role::Arm(node)),
         _ => None,
     }
 }
 
-fn go<'t>(node: Node<'t>, text: &str) -> Option<Role<'t>> {
+fn go<'t>(node: Node<'t>, text: &str, up: Up<'_, 't>) -> Option<Role<'t>> {
     match node.kind() {
         "function_declaration" | "method_declaration" => {
             item(ItemKind::Function, node, "name", Some("parameters"))
         }
-        "type_spec" if parent_kind(node) == "type_declaration" => {
+        "type_spec" if parent_kind(node, up) == "type_declaration" => {
             item(ItemKind::Type, node, "name", None)
         }
         "var_spec" | "const_spec" => item(ItemKind::Constant, node, "name", None),
@@ -217,16 +219,16 @@ fn go<'t>(node: Node<'t>, text: &str) -> Option<Role<'t>> {
         }
         "literal_value" => {
             // `var kinds = []string{...}`: the body of a spec's composite literal value.
-            let literal = node.parent().filter(|p| p.kind() == "composite_literal")?;
-            let list = literal.parent().filter(|p| p.kind() == "expression_list")?;
-            matches!(parent_kind(list), "var_spec" | "const_spec").then_some(Role::List)
+            let literal = up(node).filter(|p| p.kind() == "composite_literal")?;
+            let list = up(literal).filter(|p| p.kind() == "expression_list")?;
+            matches!(parent_kind(list, up), "var_spec" | "const_spec").then_some(Role::List)
         }
         "expression_case" => field(node, "value").map(Role::Arm),
         _ => None,
     }
 }
 
-fn java<'t>(node: Node<'t>, text: &str) -> Option<Role<'t>> {
+fn java<'t>(node: Node<'t>, text: &str, up: Up<'_, 't>) -> Option<Role<'t>> {
     match node.kind() {
         "class_declaration"
         | "interface_declaration"
@@ -259,7 +261,7 @@ fn java<'t>(node: Node<'t>, text: &str) -> Option<Role<'t>> {
             expr.map(Role::Condition)
         }
         "throw_statement" => Some(Role::Exit(ExitKind::Throw)),
-        "array_initializer" | "argument_list" if java_constant_value(node, text) => {
+        "array_initializer" | "argument_list" if java_constant_value(node, text, up) => {
             Some(Role::List)
         }
         // An enum's constants are the values it allows, like a constant list's elements.
@@ -311,10 +313,10 @@ const JAVA_FACTORIES: &[&str] = &[
 /// True for an array initializer, or the arguments of `List.of`/`Set.of`/`Map.of`/
 /// `Arrays.asList`, that is a field's value, through wrappers such as
 /// `new HashSet<>(...)`, `Collections.unmodifiableList(...)` or `new String[] {...}`.
-fn java_constant_value(list: Node, text: &str) -> bool {
+fn java_constant_value<'t>(list: Node<'t>, text: &str, up: Up<'_, 't>) -> bool {
     let mut at = list;
     if list.kind() == "argument_list" {
-        let Some(call) = list.parent().filter(|c| c.kind() == "method_invocation") else {
+        let Some(call) = up(list).filter(|c| c.kind() == "method_invocation") else {
             return false;
         };
         let factory =
@@ -325,14 +327,14 @@ fn java_constant_value(list: Node, text: &str) -> bool {
         at = call;
     }
     for _ in 0..6 {
-        let Some(parent) = at.parent() else {
+        let Some(parent) = up(at) else {
             return false;
         };
         match parent.kind() {
             "variable_declarator" => {
                 return field(parent, "value") == Some(at)
                     && matches!(
-                        parent_kind(parent),
+                        parent_kind(parent, up),
                         "field_declaration" | "constant_declaration"
                     );
             }
@@ -340,7 +342,7 @@ fn java_constant_value(list: Node, text: &str) -> bool {
             // `List.of(...).stream()...`: the receiver of a chained call.
             "method_invocation" if field(parent, "object") == Some(at) => at = parent,
             "argument_list" => {
-                let call = parent.parent().filter(|c| {
+                let call = up(parent).filter(|c| {
                     matches!(c.kind(), "method_invocation" | "object_creation_expression")
                 });
                 let Some(call) = call else { return false };
