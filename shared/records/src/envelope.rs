@@ -185,6 +185,38 @@ struct RawFields<'a> {
     data: Option<&'a RawValue>,
 }
 
+/// Nesting (arrays and objects) that [`Envelope::parse_reading`] leaves to
+/// [`Envelope::parse`] to judge; serde_json refuses 128 levels.
+const SHALLOW: usize = 100;
+
+/// True when the JSON text `json` nests arrays and objects more than `limit` deep.
+fn nested_deeper_than(json: &str, limit: usize) -> bool {
+    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+    for &b in json.as_bytes() {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > limit {
+                    return true;
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    false
+}
+
 fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<&'de RawValue>, D::Error> {
     <&RawValue as serde::Deserialize>::deserialize(d).map(Some)
 }
@@ -280,6 +312,11 @@ impl Envelope {
             src: value(raw.src)?,
             data: match raw.data {
                 Some(data) if read => value(Some(data))?,
+                // Nesting too deep for a `Value` is refused as `parse` refuses it: a
+                // later stage must be able to read what this one forwards.
+                Some(data) if nested_deeper_than(data.get(), SHALLOW) => {
+                    return Envelope::parse(line);
+                }
                 Some(_) => Some(Value::Null),
                 None => None,
             },
@@ -602,5 +639,23 @@ mod tests {
             assert_eq!(full.unwrap().data, Value::Null);
             assert_eq!(reading.unwrap().data, Value::Null);
         }
+    }
+
+    #[test]
+    fn parse_reading_refuses_data_nested_too_deep_like_parse_even_unread() {
+        let deep = format!("{}{}", "[".repeat(500), "]".repeat(500));
+        let line = format!(
+            r#"{{"kind":"x-deep","v":1,"id":"sha256:{}","by":"x","from":[],"src":{{}},"data":{deep}}}"#,
+            "0".repeat(64)
+        );
+        let (full, reading) = both(line.as_bytes(), false);
+        assert!(full.is_err());
+        assert_eq!(full.unwrap_err(), reading.unwrap_err());
+        // Brackets inside strings are text, not nesting.
+        assert!(!nested_deeper_than(
+            &format!("[\"{}\"]", "[".repeat(500)),
+            SHALLOW
+        ));
+        assert!(nested_deeper_than(&deep, SHALLOW));
     }
 }
