@@ -189,12 +189,16 @@ struct RawFields<'a> {
 /// [`Envelope::parse`] to judge; serde_json refuses 128 levels.
 const SHALLOW: usize = 100;
 
-/// True when the JSON text `json` nests arrays and objects more than `limit` deep.
-fn nested_deeper_than(json: &str, limit: usize) -> bool {
-    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+/// True when the JSON text `json` (valid JSON) certainly reads as a `Value`: nested at
+/// most [`SHALLOW`] deep, no `\u` escape (a lone surrogate is refused), no number with an
+/// exponent or of 300 digits (out of range is refused). Otherwise `parse` judges it.
+fn plain(json: &str) -> bool {
+    let (mut depth, mut digits) = (0usize, 0usize);
+    let (mut in_string, mut escaped, mut previous) = (false, false, b' ');
     for &b in json.as_bytes() {
         if in_string {
             match b {
+                b'u' if escaped => return false,
                 _ if escaped => escaped = false,
                 b'\\' => escaped = true,
                 b'"' => in_string = false,
@@ -202,19 +206,20 @@ fn nested_deeper_than(json: &str, limit: usize) -> bool {
             }
             continue;
         }
+        digits = if b.is_ascii_digit() { digits + 1 } else { 0 };
         match b {
             b'"' => in_string = true,
-            b'[' | b'{' => {
-                depth += 1;
-                if depth > limit {
-                    return true;
-                }
-            }
+            b'[' | b'{' => depth += 1,
             b']' | b'}' => depth = depth.saturating_sub(1),
+            b'e' | b'E' if previous.is_ascii_digit() || previous == b'.' => return false,
             _ => {}
         }
+        if depth > SHALLOW || digits >= 300 {
+            return false;
+        }
+        previous = b;
     }
-    false
+    true
 }
 
 fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<&'de RawValue>, D::Error> {
@@ -312,11 +317,10 @@ impl Envelope {
             src: value(raw.src)?,
             data: match raw.data {
                 Some(data) if read => value(Some(data))?,
-                // Nesting too deep for a `Value` is refused as `parse` refuses it: a
-                // later stage must be able to read what this one forwards.
-                Some(data) if nested_deeper_than(data.get(), SHALLOW) => {
-                    return Envelope::parse(line);
-                }
+                // What a `Value` may refuse (deep nesting, a number out of range, a
+                // lone surrogate) is judged by `parse`: a later stage must be able to
+                // read what this one forwards.
+                Some(data) if !plain(data.get()) => return Envelope::parse(line),
                 Some(_) => Some(Value::Null),
                 None => None,
             },
@@ -652,10 +656,25 @@ mod tests {
         assert!(full.is_err());
         assert_eq!(full.unwrap_err(), reading.unwrap_err());
         // Brackets inside strings are text, not nesting.
-        assert!(!nested_deeper_than(
-            &format!("[\"{}\"]", "[".repeat(500)),
-            SHALLOW
+        assert!(plain(&format!("[\"{}\"]", "[".repeat(500))));
+        assert!(!plain(&deep));
+    }
+
+    #[test]
+    fn parse_reading_refuses_what_a_value_refuses_in_unread_data() {
+        let long = "9".repeat(400);
+        for data in ["1e400", r#"["\ud800"]"#, &long, r#"{"a":[-2.5E+999]}"#] {
+            let line = format!(
+                r#"{{"kind":"x-edge","v":1,"id":"sha256:{}","by":"x","from":[],"src":{{}},"data":{data}}}"#,
+                "0".repeat(64)
+            );
+            let (full, reading) = both(line.as_bytes(), false);
+            assert!(full.is_err(), "{data}");
+            assert_eq!(full.unwrap_err(), reading.unwrap_err(), "{data}");
+        }
+        // Plain data stays unread: `true`, `false` and strings hold no exponent.
+        assert!(plain(
+            r#"{"t":true,"f":false,"s":"1e400 \\ x","n":[-1.5,12]}"#
         ));
-        assert!(nested_deeper_than(&deep, SHALLOW));
     }
 }
