@@ -1,16 +1,22 @@
 # qapipe: build, test, install, release archives, man pages, benchmarks and the flows.
 CARGO ?= cargo
 PREFIX ?= /usr/local
-BINS := qa-diff qa-intent qa-route qa-trace qa-fetch qa-check qa-report qa-profile qa-manifest qa-mcp
+# The binaries qapipe ships: one per folder of bins/ (the one list; tests/layout checks
+# that no other list is typed by hand).
+BINS := $(sort $(notdir $(patsubst %/,%,$(wildcard bins/*/))))
 # Cargo's target folder (CARGO_TARGET_DIR when set), as an absolute path.
 TARGET_DIR := $(abspath $(or $(CARGO_TARGET_DIR),target))
 DEBUG_DIR := $(TARGET_DIR)/debug
 RELEASE_DIR := $(TARGET_DIR)/release
 BUILD_BINS = $(CARGO) build --workspace --bins
 
-.PHONY: all build release test lint unit pipeline-tests peers man install dist demo changes qa acceptance bench baseline fuzz clean
+.PHONY: all bins build release test check test-times lint unit pipeline-tests peers man install dist demo changes qa acceptance bench baseline fuzz clean
 
 all: build
+
+## The binaries qapipe ships, one per line (from bins/).
+bins:
+	@printf '%s\n' $(BINS)
 
 # Cargo prints its own progress; make's echo of the command would only add noise to `make qa`.
 build:
@@ -26,9 +32,27 @@ lint:
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 
-# The flow suite (tests/flow) runs the built binaries, so build them first.
+# The flow suite (tests/flow) runs the built binaries, so build them first. The runner is
+# cargo-nextest when it is installed (every test its own process, one pool across all test
+# binaries, so slow tests overlap; bench/README.md, issue 28), else `cargo test`;
+# RUNNER=cargo forces the plain one. nextest's JUnit report feeds `make test-times`.
+RUNNER ?= $(if $(shell $(CARGO) nextest --version 2>/dev/null),nextest,cargo)
+TEST_RUN = $(if $(filter nextest,$(RUNNER)),$(CARGO) nextest run --no-fail-fast,$(CARGO) test)
 unit: build peers
-	QA_BIN_DIR=$(DEBUG_DIR) $(CARGO) test --workspace
+	@echo "unit: running the tests with $(RUNNER)"
+	QA_BIN_DIR=$(DEBUG_DIR) $(TEST_RUN) --workspace
+
+## The 20 slowest tests of the last `make test` run by nextest (its JUnit report), slowest
+## first; runs the tests first when there is no report.
+TEST_TIMES := $(TARGET_DIR)/nextest/default/junit.xml
+test-times:
+	@test -f $(TEST_TIMES) || $(MAKE) --no-print-directory unit RUNNER=nextest
+	@sh tests/times.sh $(TEST_TIMES) 20
+
+## Daily work: formatting, then clippy and the tests of the crates the change touches
+## (files changed against HEAD, untracked ones included); see tests/check.sh.
+check:
+	@CARGO="$(CARGO)" RUNNER=$(RUNNER) QA_BIN_DIR=$(DEBUG_DIR) sh tests/check.sh
 
 pipeline-tests: build peers
 	QA_BIN_DIR=$(DEBUG_DIR) sh tests/run.sh

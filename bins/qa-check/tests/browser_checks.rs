@@ -2,7 +2,7 @@
 //! through the installed playwright-core, against pages served on 127.0.0.1 that register
 //! WebMCP tools natively (`tests/pages/webmcp.html`) or have no WebMCP API.
 
-mod common;
+use crate::common;
 
 use common::{observations, only_observation, qa_check, records, routed, url_target};
 use qa_records::acceptance::TargetStatus;

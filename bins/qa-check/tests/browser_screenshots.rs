@@ -3,7 +3,7 @@
 //! 127.0.0.1 (`tests/pages/`), keep PNGs of the page under `<repo>/.qa/screenshots/` and
 //! name them in the observation.
 
-mod common;
+use crate::common;
 
 use std::os::unix::fs::PermissionsExt as _;
 use std::path::Path;

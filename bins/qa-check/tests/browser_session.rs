@@ -3,7 +3,7 @@
 //! discovery, calls, DOM observation, unsupported APIs, missing parts, deadlines,
 //! cancellation, and no browser process outliving its session.
 
-mod common;
+use crate::common;
 
 use std::os::unix::fs::PermissionsExt as _;
 use std::path::{Path, PathBuf};

@@ -1,7 +1,7 @@
 //! SIGINT and SIGTERM while a check runs: finished observations are kept, the rest are
 //! written as cancelled, and qa-check exits 130 or 143.
 
-mod common;
+use crate::common;
 
 use common::server::Server;
 use common::{observations, routed, url_target};

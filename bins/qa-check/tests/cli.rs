@@ -1,6 +1,6 @@
 //! --help, usage errors and the man page, which must not drift from --help.
 
-mod common;
+use crate::common;
 
 use common::server::Server;
 use common::{qa_check, url_target};

@@ -1,6 +1,6 @@
 //! File checks on real project repos with captured manifests.
 
-mod common;
+use crate::common;
 
 use common::{
     directory_target, file_target, observations, only_observation, records, routed, run_in,

@@ -1,7 +1,7 @@
 //! Checks that cannot run are unverified with the reason, never a pass: blocked and
 //! unsupported routes, unrouted checks, uncaptured targets, kinds without a checker.
 
-mod common;
+use crate::common;
 
 use common::server::Server;
 use common::{directory_target, only_observation, qa_check, run_in, url_target, Stream};

@@ -1,6 +1,6 @@
 //! HTTP checks against a real server on 127.0.0.1 started by each test.
 
-mod common;
+use crate::common;
 
 use common::server::{Server, HELLO};
 use common::{observations, only_observation, qa_check, records, routed, url_target};

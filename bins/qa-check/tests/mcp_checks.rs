@@ -2,7 +2,7 @@
 //! SDK (stateful and stateless, JSON responses, paginated tools, a tool whose effect shows
 //! on a plain GET route) and small hostile servers for what a real server will not do.
 
-mod common;
+use crate::common;
 
 use common::{observations, only_observation, qa_check, records, routed, url_target};
 use qa_records::acceptance::TargetStatus;

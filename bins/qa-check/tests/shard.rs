@@ -2,7 +2,7 @@
 //! its shard (never a pass), every observation records the shard, and bad values are one
 //! usage line.
 
-mod common;
+use crate::common;
 
 use common::{directory_target, observations, qa_check, records, routed, run_in};
 use qa_testkit::Repo;

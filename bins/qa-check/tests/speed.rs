@@ -1,6 +1,6 @@
 //! The speed budget: 100 HTTP checks against a local server in under 2 s wall.
 
-mod common;
+use crate::common;
 
 use common::server::Server;
 use common::{observations, qa_check, records, routed, url_target};

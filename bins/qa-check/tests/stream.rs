@@ -1,7 +1,7 @@
 //! qa-check as a filter: what it forwards, where its records go, and that its
 //! observations are the same on every run.
 
-mod common;
+use crate::common;
 
 use common::server::Server;
 use common::{directory_target, qa_check, records, routed, run_in, url_target};

@@ -1,7 +1,7 @@
 //! Git attributes still decide how a file diffs, wherever they come from: qa-diff reads a
 //! range without the working tree only when no attribute file exists anywhere.
 
-mod common;
+use crate::common;
 use common::*;
 use serde_json::json;
 

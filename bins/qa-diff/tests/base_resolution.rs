@@ -1,6 +1,6 @@
 //! Base resolution: each source, in order, with a negative control for each.
 
-mod common;
+use crate::common;
 use common::*;
 use serde_json::Value;
 

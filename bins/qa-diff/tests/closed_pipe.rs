@@ -1,6 +1,6 @@
 //! A closed stdout (`qa-diff | head -1`) ends qa-diff quietly with 0.
 
-mod common;
+use crate::common;
 use common::*;
 use std::io::Read;
 use std::process::{Command, Stdio};

@@ -1,7 +1,7 @@
 //! Differential test against the git CLI on a generated history of a few hundred commits:
 //! per-file added/removed counts, renames and the commit list must equal git's.
 
-mod common;
+use crate::common;
 use common::*;
 use std::collections::{BTreeMap, BTreeSet};
 

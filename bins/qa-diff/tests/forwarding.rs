@@ -1,6 +1,6 @@
 //! --in FILE: a source stage forwards an upstream stream before its own records.
 
-mod common;
+use crate::common;
 use common::*;
 
 const UPSTREAM: &str = r#"{"kind":"x-profile-note","v":3,"id":"sha256:1111111111111111111111111111111111111111111111111111111111111111","by":"other/1","from":[],"src":{},"data":{"z":1,  "a":[2]}}"#;

@@ -1,7 +1,7 @@
 //! Paths that are not UTF-8, committed in real repositories: each keeps a lossless escaped
 //! path and its raw bytes, and no two file records share a path.
 
-mod common;
+use crate::common;
 use common::*;
 use serde_json::{json, Value};
 use std::ffi::OsStr;

@@ -1,6 +1,6 @@
 //! Committed-range records: commits, files, hunks, renames, binaries, limits, determinism.
 
-mod common;
+use crate::common;
 use common::*;
 use serde_json::json;
 

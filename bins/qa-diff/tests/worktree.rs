@@ -1,7 +1,7 @@
 //! --worktree: merge base against the working tree, plus the current delta; nested
 //! repositories are never entered.
 
-mod common;
+use crate::common;
 use common::*;
 use serde_json::json;
 

@@ -1,7 +1,7 @@
 //! `qa-fetch --env NAME`: the deployed build of a profile environment, read from its
 //! sha_source, and read again by --verify (a deploy during the run makes it stale).
 
-mod support;
+use crate::support;
 
 use qa_records::envelope::Src;
 use qa_records::{Kind, Record};

@@ -2,7 +2,7 @@
 //! arrive, SIGINT/SIGTERM stop an in-flight URL capture at once, and the stream left
 //! behind shows the plan, the criteria and a `cancelled` target for what was not captured.
 
-mod support;
+use crate::support;
 
 use qa_records::acceptance::TargetKind;
 use std::time::Duration;

@@ -1,7 +1,7 @@
 //! File and directory targets: content manifests, exclusions, fail-closed symlinks and
 //! special files, and the limits, on real trees in temp dirs.
 
-mod support;
+use crate::support;
 
 use qa_records::acceptance::TargetKind;
 use qa_records::hash::sha256_hex;

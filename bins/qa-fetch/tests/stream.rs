@@ -1,7 +1,7 @@
 //! qa-fetch as a filter: unknown records pass through byte for byte, bad input stops it
 //! with exit 65, captures are deterministic, and a signal ends it with what was finished.
 
-mod support;
+use crate::support;
 
 use qa_records::acceptance::TargetKind;
 use qa_testkit::filter;

@@ -2,7 +2,7 @@
 //! status, body hash and headers with it; redirects, slow and oversize responses fail;
 //! the --auth-env token is sent and never written anywhere.
 
-mod support;
+use crate::support;
 
 use qa_records::acceptance::TargetKind;
 use qa_records::hash::sha256_hex;

@@ -1,7 +1,7 @@
 //! --verify: targets, the plan file and source files compared again after the checks; a
 //! change is a `same: false` record naming what changed, never an error.
 
-mod support;
+use crate::support;
 
 use qa_records::acceptance::TargetKind;
 use qa_records::hash::sha256_hex;

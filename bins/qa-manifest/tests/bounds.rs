@@ -1,7 +1,7 @@
 //! The manifest is read as qa-intent reads it: a regular file of at most 1 MiB, never a
 //! symlink, FIFO or device. A refusal is one line, at once, and nothing is written.
 
-mod common;
+use crate::common;
 use common::*;
 use qa_testkit::process::Group;
 use qa_testkit::Repo;

@@ -1,6 +1,6 @@
 //! init, explain and validate, the stream input, and the man page.
 
-mod common;
+use crate::common;
 use common::*;
 use qa_testkit::{of_kind, parse, Program};
 use std::path::Path;

@@ -2,7 +2,7 @@
 //! again under the lock and replaced by rename), and a writer that cannot get the lock
 //! within the documented bound exits 69 in one line, leaving the file untouched.
 
-mod common;
+use crate::common;
 use common::*;
 use qa_testkit::process::Group;
 use qa_testkit::{of_kind, Program, Repo};

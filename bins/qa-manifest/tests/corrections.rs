@@ -1,7 +1,7 @@
 //! One reviewer correction changes the next run of the real change flow, deterministically:
 //! accept makes a scenario team policy and golden, reject makes it disappear.
 
-mod common;
+use crate::common;
 use common::*;
 
 #[test]

@@ -1,7 +1,7 @@
 //! What an edit keeps and what it refuses: every byte outside the appended block, and the
 //! file untouched when the id is unknown or the result would not parse.
 
-mod common;
+use crate::common;
 use common::*;
 use qa_testkit::parse;
 

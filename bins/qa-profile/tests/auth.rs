@@ -1,6 +1,6 @@
 //! `auth`: sign-in model, Playwright floor, IndexedDB storage state.
 
-mod common;
+use crate::common;
 use common::{check_table, message_at, remove, set, Case};
 use serde_json::json;
 

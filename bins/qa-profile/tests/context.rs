@@ -1,6 +1,6 @@
 //! `context.sources`.
 
-mod common;
+use crate::common;
 use common::{check_table, set, Case};
 use serde_json::json;
 

@@ -1,6 +1,6 @@
 //! `cross_app`: required with more than one app.
 
-mod common;
+use crate::common;
 use common::{check_table, remove, set, Case};
 use serde_json::json;
 

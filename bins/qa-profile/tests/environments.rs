@@ -1,6 +1,6 @@
 //! `environments`: declared kinds, app URLs, evidence upload, and the hostname warnings.
 
-mod common;
+use crate::common;
 use common::{check_table, errors, message_at, remove, set, warnings, Case};
 use serde_json::json;
 

@@ -1,6 +1,6 @@
 //! `assertions` and `evidence`.
 
-mod common;
+use crate::common;
 use common::{check_table, remove, set, warnings, Case};
 use serde_json::json;
 

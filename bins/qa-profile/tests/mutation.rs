@@ -1,6 +1,6 @@
 //! `mutation`: deny controls and request signatures for the write guard.
 
-mod common;
+use crate::common;
 use common::{check_table, message_at, set, Case};
 use serde_json::{json, Value};
 

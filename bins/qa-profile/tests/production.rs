@@ -1,7 +1,7 @@
 //! What `kind: production` demands: test account, local evidence, full capture, a write
 //! guard with signatures.
 
-mod common;
+use crate::common;
 use common::{add_production, check_table, errors, message_at, remove, set, Case};
 use serde_json::json;
 

@@ -1,6 +1,6 @@
 //! `selectors`, `models` and `sandbox`.
 
-mod common;
+use crate::common;
 use common::{check_table, remove, set, Case};
 use serde_json::json;
 

@@ -1,6 +1,6 @@
 //! `sha_source`: how the deployed build is identified.
 
-mod common;
+use crate::common;
 use common::{check_table, message_at, remove, set, warnings, Case};
 use serde_json::json;
 

@@ -1,6 +1,6 @@
 //! `stabilization`: a registered, non-production environment, and nothing else.
 
-mod common;
+use crate::common;
 use common::{add_production, check_table, set, Case};
 use serde_json::json;
 

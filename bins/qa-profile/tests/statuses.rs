@@ -1,6 +1,6 @@
 //! `clickup` and `clickup.statuses`, and the `tracker: none` mode that ignores them.
 
-mod common;
+use crate::common;
 use common::{check_table, findings, message_at, remove, set, warnings, Case};
 use serde_json::json;
 

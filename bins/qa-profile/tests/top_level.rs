@@ -1,6 +1,6 @@
 //! The top level: documented keys only, a project, the tracker, and the apps.
 
-mod common;
+use crate::common;
 use common::{check_table, errors, golden, message_at, remove, set, Case};
 use serde_json::json;
 

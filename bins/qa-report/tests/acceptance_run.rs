@@ -1,7 +1,7 @@
 //! An acceptance run (--acceptance): its private run folder and what each file holds,
 //! the project lock, --status, the gitignore warning, and cancellation by signal.
 
-mod common;
+use crate::common;
 
 use common::acceptance::{passing, PLAN_SHA};
 use common::{mode, names, qa_report, Stream};

@@ -3,7 +3,7 @@
 //! observation, and is otherwise unverified with every reason; the run is cancelled,
 //! stale, fail, incomplete, and pass only when nothing is missing.
 
-mod common;
+use crate::common;
 
 use common::acceptance::passing;
 use common::{qa_report, Stream};

@@ -3,7 +3,7 @@
 //! and SHA256SUMS) written, and exits 130 or 143; cut before any range, it is one line and
 //! no folder. Every test runs the built binary on a real pipe or FIFO with a real signal.
 
-mod common;
+use crate::common;
 
 use common::sample;
 use common::signals::{cut_after, finished_within, signal, spawn, BOUND};
@@ -146,7 +146,7 @@ fn sigterm_on_a_pipe_cut_mid_flow_gives_143_and_a_json_report_marked_cancelled()
 #[test]
 fn every_format_marks_a_cut_report_cancelled() {
     let bytes = first_records(4);
-    for (format, says) in [
+    let cuts = [
         ("text", "qapipe change report: CANCELLED"),
         ("markdown", "CANCELLED"),
         ("sarif", "\"executionSuccessful\": false"),
@@ -156,12 +156,27 @@ fn every_format_marks_a_cut_report_cancelled() {
         ),
         ("codequality", "qapipe/cancelled"),
         ("agent", "\"cancelled\":\"SIGINT\""),
-    ] {
-        let out = cut(&["--format", format], &bytes, "-INT");
-        assert_eq!(out.status.code(), Some(130), "{format}: {}", stderr(&out));
-        assert!(stdout(&out).contains(says), "{format}: {}", stdout(&out));
-        assert!(out.stderr.is_empty(), "{format}: {}", stderr(&out));
-    }
+    ];
+    // Each cut waits out the settle and the read grace: run them side by side.
+    std::thread::scope(|scope| {
+        let runs: Vec<_> = cuts
+            .iter()
+            .map(|&(format, says)| {
+                let bytes = &bytes;
+                (
+                    format,
+                    says,
+                    scope.spawn(move || cut(&["--format", format], bytes, "-INT")),
+                )
+            })
+            .collect();
+        for (format, says, run) in runs {
+            let out = run.join().unwrap();
+            assert_eq!(out.status.code(), Some(130), "{format}: {}", stderr(&out));
+            assert!(stdout(&out).contains(says), "{format}: {}", stdout(&out));
+            assert!(out.stderr.is_empty(), "{format}: {}", stderr(&out));
+        }
+    });
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! findings SARIF and GitHub annotations show, valid against schema/codequality.schema.json,
 //! with fingerprints that survive line shifts.
 
-mod common;
+use crate::common;
 
 use common::{at, qa_report, rendered, sample, Stream};
 use qa_records::change::{ActionKind, Decision, Relation, ScenarioKind};

@@ -3,7 +3,7 @@
 //! records in JSON, the executions right after the routes in the agent line, and an exit
 //! code that executions do not change.
 
-mod common;
+use crate::common;
 
 use common::{pos, qa_report, ran, rendered, sample, Sample};
 use qa_records::execution::{BlockedReason, Changed, ExecutionData, ExecutionStatus};

@@ -1,7 +1,7 @@
 //! The machine and review formats: markdown, JSON, SARIF, GitHub workflow commands and
 //! the agent line; and that every format gives the same bytes for the same stream.
 
-mod common;
+use crate::common;
 
 use common::{at, cargo, pos, rendered, sample, Stream};
 use qa_records::change::{ActionKind, CommandScope, Decision, Relation, ScenarioKind};

@@ -2,7 +2,7 @@
 //! leave qa-report raw: not on stdout in any format, not in report.json, report.md,
 //! report.sarif or junit.xml; JSON shows U+FFFD where one was, so a reader sees it.
 
-mod common;
+use crate::common;
 
 use common::{at, qa_report, Stream};
 use qa_records::acceptance::{ObservationStatus, SourceKind};

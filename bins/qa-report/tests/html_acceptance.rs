@@ -4,7 +4,7 @@
 //! filters by status in CSS alone; screenshots carried into the run folder only when they
 //! are the verified PNG the observation names; hostile text stays text.
 
-mod common;
+use crate::common;
 
 use common::acceptance::PLAN_SHA;
 use common::{qa_report, Stream};

@@ -3,7 +3,7 @@
 //! evidence, commands, manual contracts and capabilities; evidence linked to the forge the
 //! CI environment names, at the head commit, and never otherwise; hostile text stays text.
 
-mod common;
+use crate::common;
 
 use common::{at, sample, scenario_data, Stream};
 use qa_records::change::{ActionKind, Decision, Relation, ScenarioKind};

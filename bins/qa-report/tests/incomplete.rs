@@ -2,7 +2,7 @@
 //! every format, with no report folder; a stream that ends inside its flow is a report
 //! that names the missing stages first and exits 2; a whole flow still passes.
 
-mod common;
+use crate::common;
 
 use common::acceptance::passing;
 use common::{qa_report, sample, Stream};

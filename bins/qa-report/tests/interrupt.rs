@@ -2,7 +2,7 @@
 //! (exit 130 or 143) with one line, even while it blocks on an idle FIFO or pipe; devices
 //! are refused as --in and an endless line from /dev/zero stops at the line limit.
 
-mod common;
+use crate::common;
 
 use common::signals::{cut_after, finished_within, signal, spawn as qa_report, BOUND};
 

@@ -1,7 +1,7 @@
 //! The untrusted-text boundary in every format and report file: instruction-like text
 //! from commits and evidence is replaced by the marker and counted; ordinary text stays.
 
-mod common;
+use crate::common;
 
 use common::{at, rendered, Stream};
 use qa_records::change::{ActionKind, Decision, Relation, ScenarioKind};

@@ -1,7 +1,7 @@
 //! --out: the report folder's files, their private permissions, their checksums, and
 //! that nothing outside the folder is written.
 
-mod common;
+use crate::common;
 
 use common::{mode, names, qa_report, rendered, sample};
 use qa_records::hash::sha256_hex;

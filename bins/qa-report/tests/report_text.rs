@@ -1,7 +1,7 @@
 //! The text report: three layers in order, most urgent first, and what it does with
 //! streams that are empty, broken or carry kinds it does not render.
 
-mod common;
+use crate::common;
 
 use common::{pos, qa_report, ran, rendered, sample, Stream};
 use qa_records::change::{ActionKind, Decision, Relation, ScenarioKind};

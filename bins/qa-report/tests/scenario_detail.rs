@@ -1,7 +1,7 @@
 //! What the text and markdown reports show of each scenario: one priority, the numbered
 //! steps and what to verify, and the entrypoints the behavior graph reaches from it.
 
-mod common;
+use crate::common;
 
 use common::{at, pos, rendered, sample, scenario_data, Stream};
 use qa_records::change::{ActionKind, Decision, Evidence, Priority, Relation, ScenarioKind};

@@ -5,7 +5,7 @@ use qa_records::Kind;
 use serde_json::json;
 use std::process::Output;
 
-mod common;
+use crate::common;
 
 fn verify(input: &[u8], args: &[&str]) -> Output {
     let mut all = vec!["--verify"];

@@ -2,7 +2,7 @@
 //! missing flag) or unsupported, with a `run-check` action; what an acceptance stream gets
 //! and does not get (capability receipts); bad check data.
 
-mod common;
+use crate::common;
 
 use common::*;
 use qa_records::acceptance::{

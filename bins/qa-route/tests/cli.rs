@@ -1,7 +1,7 @@
 //! --help, the man page (which must not drift from --help), the pipeline-wide flags, and
 //! the exit codes of bad invocations.
 
-mod common;
+use crate::common;
 
 use common::{intent, ndjson, qa_route, scenario, Stubs, Tree};
 use qa_records::change::{Confidence, Priority, Relation};

@@ -4,7 +4,7 @@
 //! its tests first; a script that watches or serves is never offered; a script the
 //! package does not declare never appears. Runners are stubs that are never started.
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::Value;

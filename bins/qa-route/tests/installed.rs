@@ -4,7 +4,7 @@
 //! says when the working tree shows them absent. Runners are stubs on a private PATH that
 //! qa-route looks up but never starts.
 
-mod common;
+use crate::common;
 
 use common::*;
 

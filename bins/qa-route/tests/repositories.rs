@@ -3,7 +3,7 @@
 //! build files read. Runners are executable stubs on a private PATH that qa-route looks
 //! up but never starts (each stub would leave a marker file; none may appear).
 
-mod common;
+use crate::common;
 
 use common::*;
 use qa_records::change::{Confidence, Priority, Relation};

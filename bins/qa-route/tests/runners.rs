@@ -3,7 +3,7 @@
 //! the fixture, each selects exactly the changed spec (and test), while the package's
 //! whole suite, run as a control, meets the failing spec the narrowing left out.
 
-mod common;
+use crate::common;
 
 use common::*;
 use std::process::Command;

@@ -1,7 +1,7 @@
 //! The filter contract: forwarding byte for byte, what is appended and in which order,
 //! decisions end to end, capability receipts, and bad input.
 
-mod common;
+use crate::common;
 
 use common::*;
 use qa_records::change::{Confidence, Priority, Relation};

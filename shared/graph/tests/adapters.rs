@@ -1,7 +1,7 @@
 //! Adapter isolation and tree boundaries: a failing adapter becomes a diagnostic while
 //! the others' output stays; nested repositories and vendored code are never nodes.
 
-mod common;
+use crate::common;
 use common::*;
 use qa_graph::adapter::{Adapter, Context, Detection, Layer};
 use qa_graph::model::{Fragment, Outcome};

@@ -1,7 +1,7 @@
 //! Impact bounds: an import cycle ends, a long chain is cut at the depth bound, and
 //! the cut is recorded.
 
-mod common;
+use crate::common;
 use common::*;
 use qa_graph::impact::Bounds;
 

@@ -1,7 +1,7 @@
 //! Subcommand fixtures: a utility change reaches `command <program> <sub>` when the
 //! subcommand's handler module imports it, for clap (derive and builder) and argparse.
 
-mod common;
+use crate::common;
 use common::*;
 
 fn clap_derive_app() -> Vec<(&'static str, &'static str)> {

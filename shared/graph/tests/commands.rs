@@ -1,7 +1,7 @@
 //! Command fixtures: a utility change reaches the command whose entry file imports it,
 //! in TypeScript (package.json `bin`), Rust (Cargo binaries) and Go (`main` packages).
 
-mod common;
+use crate::common;
 use common::*;
 
 fn npm_cli() -> Vec<(&'static str, &'static str)> {

@@ -1,7 +1,7 @@
 //! Django fixtures: a change reaches the URL patterns whose view module imports it,
 //! under the prefix of the `include` that mounts their URL conf.
 
-mod common;
+use crate::common;
 use common::*;
 
 fn site() -> Vec<(&'static str, &'static str)> {

@@ -1,7 +1,7 @@
 //! Express and Fastify fixtures: a change reaches the endpoints whose handler module
 //! imports it, under the prefix its router is mounted at, and no other endpoint.
 
-mod common;
+use crate::common;
 use common::*;
 
 fn express_app() -> Vec<(&'static str, &'static str)> {

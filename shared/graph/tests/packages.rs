@@ -2,7 +2,7 @@
 //! (renames, library names), Python `src/` layouts of project directories, and Go
 //! module paths with directory replaces; and what stays unresolved.
 
-mod common;
+use crate::common;
 use common::*;
 
 /// The graphs of `files`, with an edit of the first one.

@@ -1,7 +1,7 @@
 //! Python fixtures: a handler reached through the module it imports, and the endpoint
 //! of a module that does not import the change left alone.
 
-mod common;
+use crate::common;
 use common::*;
 
 fn api() -> Vec<(&'static str, &'static str)> {

@@ -1,7 +1,7 @@
 //! The reached subgraph as records: valid against schema/node and schema/edge, nodes
 //! before the edges naming them, and identical ids for the same repository state.
 
-mod common;
+use crate::common;
 use common::*;
 use qa_graph::records::emit;
 use qa_testkit::Schemas;

@@ -1,7 +1,7 @@
 //! Repository fixtures: tests and fixtures are reached as evidence (never entrypoints),
 //! and the reviewed manifest's flows contain the files their globs match.
 
-mod common;
+use crate::common;
 use common::*;
 use qa_records::graph::NodeKind;
 

@@ -1,7 +1,7 @@
 //! Web fixtures: a shared component reaches the pages that render it, through Next.js
 //! file routes and React Router elements, and nothing that does not import it.
 
-mod common;
+use crate::common;
 use common::*;
 
 const NEXT_PACKAGE: &str =

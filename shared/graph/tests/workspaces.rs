@@ -3,7 +3,7 @@
 //! unresolved (packages outside the workspaces, aliases to nothing, configs in
 //! node_modules).
 
-mod common;
+use crate::common;
 use common::*;
 
 const ROOT: &str = r#"{"name": "vue-monorepo", "private": true, "workspaces": ["packages/*"]}"#;

@@ -20,6 +20,7 @@ pub mod run;
 pub mod schemas;
 pub mod tree;
 pub mod webmcp;
+pub mod workspace;
 
 pub use records::{file, of_kind, one, parse, paths};
 pub use repo::Repo;

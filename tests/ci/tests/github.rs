@@ -3,7 +3,7 @@
 //! annotations and qa.sarif; a shallow checkout deepened or refused with one clear line;
 //! the acceptance flow for a plan.
 
-mod common;
+use crate::common;
 
 use common::*;
 use qa_testkit::run::Run;

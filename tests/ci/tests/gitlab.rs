@@ -2,7 +2,7 @@
 //! with the variables GitLab sets: the Code Quality report (valid against its schema),
 //! the markdown, the dotenv file, JUnit for a plan, and a shallow clone deepened or refused.
 
-mod common;
+use crate::common;
 
 use common::*;
 use qa_testkit::run::Run;

@@ -5,7 +5,7 @@
 //! files are small launchers of the built binaries (a debug build is hundreds of MB per
 //! binary, too much to pack in every test).
 
-mod common;
+use crate::common;
 
 use common::*;
 use qa_testkit::run::{bin_dir, Run};
@@ -13,18 +13,6 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 const TARGET: &str = "x86_64-unknown-linux-gnu";
-const BINS: [&str; 10] = [
-    "qa-diff",
-    "qa-intent",
-    "qa-route",
-    "qa-trace",
-    "qa-fetch",
-    "qa-check",
-    "qa-report",
-    "qa-profile",
-    "qa-manifest",
-    "qa-mcp",
-];
 
 /// The workspace version, which the installer installs by default.
 fn version() -> String {
@@ -64,7 +52,7 @@ impl Release {
         let root = dir.path().join("build").join(&top);
         std::fs::create_dir_all(root.join("bin")).unwrap();
         std::fs::create_dir_all(root.join("share/man/man1")).unwrap();
-        for bin in BINS {
+        for bin in &qa_testkit::workspace::binaries() {
             let launcher = format!("#!/bin/sh\nexec '{}/{bin}' \"$@\"\n", bin_dir().display());
             std::fs::write(root.join("bin").join(bin), launcher).unwrap();
             sh(&root, &format!("chmod 755 bin/{bin}"));
@@ -129,7 +117,7 @@ fn an_archive_whose_sums_match_is_installed_and_put_on_the_path() {
         std::fs::read_to_string(&github_path).unwrap(),
         format!("{}\n", bin.display())
     );
-    for name in BINS {
+    for name in &qa_testkit::workspace::binaries() {
         assert!(bin.join(name).is_file(), "{name}");
     }
     assert!(prefix.join("share/man/man1/qa-diff.1").is_file());
@@ -264,7 +252,7 @@ fn auto_mode_without_an_archive_builds_each_binary_with_cargo_install_path() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     let log = std::fs::read_to_string(stub.join("cargo.log")).unwrap();
     let sources = source("").canonicalize().unwrap();
-    let expected: Vec<String> = BINS
+    let expected: Vec<String> = qa_testkit::workspace::binaries()
         .iter()
         .map(|b| {
             format!(

@@ -3,7 +3,7 @@
 //! pipelines/ci/github.sh reads and writes; the example workflows use only real inputs and
 //! outputs; the GitLab job's reports are the files pipelines/ci/gitlab.sh writes.
 
-mod common;
+use crate::common;
 
 use common::*;
 use serde_json::Value;

@@ -4,9 +4,7 @@
 //! staleness, limits of captures and responses, secrets, cancellation, the project lock
 //! and determinism.
 
-mod common {
-    pub mod acceptance;
-}
+use crate::common;
 
 use common::acceptance::*;
 use qa_testkit::http::{Reply, Server};

@@ -2,7 +2,7 @@
 //! comparison a boundary, a status write a state transition, a visible message an
 //! outcome; a presentation-only or rename-only change proves none of them.
 
-mod common;
+use crate::common;
 use common::*;
 
 const HEADER_V1: &str = r#"import "./calendar.css";

@@ -3,7 +3,7 @@
 //! and a test-only change is its own verification evidence. None of them is a product
 //! journey.
 
-mod common;
+use crate::common;
 use common::*;
 
 const RULE_V1: &str = r#"const CALENDAR_WORDS = ["calendar", "schedule"];

@@ -4,9 +4,8 @@
 //! code are; nothing runs, nothing is requested, the text shows as the text it was, and
 //! evidence links only to the forge the CI environment names, at the head commit.
 
-#[path = "common/acceptance.rs"]
-mod acceptance_common;
-mod common;
+use crate::common;
+use crate::common::acceptance as acceptance_common;
 
 use acceptance_common::{http_check, plan, url, Project};
 use common::{commit_files, feature_repo, flow};

@@ -3,7 +3,7 @@
 //! stream that never ends, and stdout on `/dev/full`. Each ends within a bounded time with
 //! its documented exit code and one line on stderr, keeping what it already wrote.
 
-mod common;
+use crate::common;
 use common::*;
 use qa_testkit::process::wait_until;
 

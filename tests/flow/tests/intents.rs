@@ -1,7 +1,7 @@
 //! qa-intent's grouping: which commits join into one intent, which stay apart, which
 //! never become product intents, and how uncommitted or wordless work is partitioned.
 
-mod common;
+use crate::common;
 use common::*;
 
 const PRICING: &str = r#"import { formatPrice } from "./money";

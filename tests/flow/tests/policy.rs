@@ -1,7 +1,7 @@
 //! Who owns a judgment: a reviewed `.qa/manifest.yaml` flow (team policy) or suppression,
 //! a changed test (repository contract), or nothing but inference.
 
-mod common;
+use crate::common;
 use common::*;
 
 const CHECKOUT_FLOW: &str = r#"version: 1

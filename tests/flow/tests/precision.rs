@@ -1,7 +1,7 @@
 //! Precision on repositories written the way people write them: review-fix commits after
 //! ticket-prefixed work, persistence claims, benchmarks, rule wiring and state words.
 
-mod common;
+use crate::common;
 
 use common::*;
 

@@ -1,7 +1,7 @@
 //! qa-report's change report: instruction-like source text never reaches any format while
 //! ordinary text survives; SARIF results, the bounded agent line, private report files.
 
-mod common;
+use crate::common;
 use common::*;
 
 const FORMATS: [&str; 6] = ["text", "markdown", "json", "sarif", "github", "agent"];

@@ -2,7 +2,7 @@
 //! and only when the runner is on PATH. The runners here are stubs: qa-route only looks
 //! them up on PATH and never runs them (each stub records it if it is run anyway).
 
-mod common;
+use crate::common;
 use common::*;
 
 const PYPROJECT: &str = "[project]\nname = \"orders\"\nversion = \"0.1.0\"\n\n[tool.pytest.ini_options]\ntestpaths = [\"tests\"]\n";

@@ -4,9 +4,7 @@
 //! missing, unfinished or foreign shard is refused or leaves the verdict incomplete, with
 //! the reason. Every record of every run folder is validated against schema/.
 
-mod common {
-    pub mod acceptance;
-}
+use crate::common;
 
 use common::acceptance::*;
 use qa_testkit::http::{Reply, Server};

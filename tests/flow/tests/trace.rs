@@ -2,7 +2,7 @@
 //! trace states that follow the routes, manual drafts with honest receipts, and
 //! byte-identical output for the same repository state.
 
-mod common;
+use crate::common;
 use common::*;
 
 /// The ledger fix (located, with `cargo` on PATH as a stub qa-route only looks up) and a

@@ -11,7 +11,13 @@
 //!   packaging use the stages' library crates), and nothing but dev-dependencies and
 //!   other test-only crates depends on it.
 //!
+//! Beside them, [`targets`] (one integration-test binary per crate, every test file
+//! declared) and [`binaries`] (no list of the binaries typed by hand).
+//!
 //! This crate depends on no other qapipe crate: it reads the workspace as data.
+
+pub mod binaries;
+pub mod targets;
 
 use anyhow::{bail, Context as _};
 use serde_json::Value;

@@ -1,39 +1,11 @@
 //! The workspace as `cargo metadata` describes it keeps the layout's dependency rules
 //! (tests/layout/src/lib.rs), and each library says what it owns and must not use.
 
+use crate::workspace::{metadata, root as workspace_root};
 use qa_layout_tests::{crates, violations, Crate, Role};
-use std::path::{Path, PathBuf};
-use std::process::Command;
-
-fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .ancestors()
-        .nth(2)
-        .expect("tests/layout lives inside the workspace")
-        .to_path_buf()
-}
 
 fn workspace_crates() -> Vec<Crate> {
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let output = Command::new(cargo)
-        .args([
-            "metadata",
-            "--format-version",
-            "1",
-            "--no-deps",
-            "--offline",
-        ])
-        .current_dir(workspace_root())
-        .output()
-        .expect("running cargo metadata");
-    assert!(
-        output.status.success(),
-        "cargo metadata: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let metadata: serde_json::Value =
-        serde_json::from_slice(&output.stdout).expect("cargo metadata prints JSON");
-    crates(&metadata).unwrap_or_else(|e| panic!("{e:#}"))
+    crates(&metadata()).unwrap_or_else(|e| panic!("{e:#}"))
 }
 
 #[test]

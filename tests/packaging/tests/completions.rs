@@ -1,7 +1,7 @@
 //! The bash, zsh and fish completions qa-completions writes for every binary, from its
 //! clap command.
 
-mod common;
+use crate::common;
 
 use qa_testkit::Program;
 use std::path::Path;

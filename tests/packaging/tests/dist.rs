@@ -1,23 +1,12 @@
 //! `make dist` with the debug binaries already built (no release build: CI time is
 //! limited), then the archive installed into a temporary prefix as a user would.
 
-mod common;
+use crate::common;
 
 use qa_testkit::{Program, Run};
 use std::path::{Path, PathBuf};
-
-const BINS: [&str; 10] = [
-    "qa-diff",
-    "qa-intent",
-    "qa-route",
-    "qa-trace",
-    "qa-fetch",
-    "qa-check",
-    "qa-report",
-    "qa-profile",
-    "qa-manifest",
-    "qa-mcp",
-];
+use std::sync::OnceLock;
+use std::time::{Duration, SystemTime};
 
 fn dist_into(out: &Path, bin_dir: &Path) -> Run {
     common::make(["dist"])
@@ -29,6 +18,41 @@ fn dist_into(out: &Path, bin_dir: &Path) -> Run {
         ))
         .arg("GZIP_LEVEL=1")
         .run()
+}
+
+/// `make dist` of the built binaries, made once per test run for the tests that only read
+/// it (the third one makes its own, failing, dist). `cargo test` runs them in one process;
+/// nextest runs each in its own process of one run (`NEXTEST_RUN_ID`), so the archive is
+/// made under a file lock in the target's tmp folder, and earlier runs' folders (an hour
+/// old) are removed.
+fn shared_dist() -> PathBuf {
+    static DIST: OnceLock<PathBuf> = OnceLock::new();
+    DIST.get_or_init(|| {
+        let run = std::env::var("NEXTEST_RUN_ID")
+            .unwrap_or_else(|_| format!("pid-{}", std::process::id()));
+        let base = Path::new(env!("CARGO_TARGET_TMPDIR")).join("packaging-dist");
+        std::fs::create_dir_all(&base).unwrap();
+        let lock = std::fs::File::create(base.join(".lock")).unwrap();
+        lock.lock().unwrap();
+        let dir = base.join(&run);
+        let out = dir.join("dist");
+        if !dir.join(".done").exists() {
+            let stale = SystemTime::now() - Duration::from_secs(3600);
+            for old in std::fs::read_dir(&base).unwrap().filter_map(|e| e.ok()) {
+                let modified = old.metadata().and_then(|m| m.modified());
+                if old.path().is_dir() && modified.is_ok_and(|m| m < stale) {
+                    let _ = std::fs::remove_dir_all(old.path());
+                }
+            }
+            let _ = std::fs::remove_dir_all(&dir);
+            std::fs::create_dir_all(&dir).unwrap();
+            let made = dist_into(&out, &qa_testkit::run::bin_dir());
+            assert_eq!(made.code, 0, "make dist: {}", made.stderr);
+            std::fs::write(dir.join(".done"), "").unwrap();
+        }
+        out
+    })
+    .clone()
 }
 
 fn sh(dir: &Path, script: &str) -> Run {
@@ -75,22 +99,20 @@ fn assert_man_renders(what: &str, command: &mut std::process::Command) {
 
 #[test]
 fn make_dist_gives_an_archive_that_installs_into_a_prefix() {
-    let out = tempfile::tempdir().unwrap();
-    let run = dist_into(out.path(), &qa_testkit::run::bin_dir());
-    assert_eq!(run.code, 0, "make dist: {}", run.stderr);
+    let out = shared_dist();
 
     // The archive and the SHA256SUMS beside it.
     let name = format!("qapipe-{}-{}", env!("CARGO_PKG_VERSION"), host_triple());
-    let archive = out.path().join(format!("{name}.tar.gz"));
+    let archive = out.join(format!("{name}.tar.gz"));
     assert!(
         archive.is_file(),
         "{}: {:?}",
         archive.display(),
-        files(out.path())
+        files(&out)
     );
-    sh(out.path(), "sha256sum -c SHA256SUMS").success();
+    sh(&out, "sha256sum -c SHA256SUMS").success();
     assert_eq!(
-        files(out.path()),
+        files(&out),
         ["SHA256SUMS".to_string(), format!("{name}.tar.gz")]
     );
 
@@ -116,7 +138,7 @@ fn make_dist_gives_an_archive_that_installs_into_a_prefix() {
     sh(&root, "sha256sum --quiet -c SHA256SUMS").success();
 
     // What the archive holds.
-    for bin in BINS {
+    for bin in &qa_testkit::workspace::binaries() {
         for file in [
             format!("bin/{bin}"),
             format!("share/man/man1/{bin}.1"),
@@ -211,9 +233,7 @@ fn make_dist_gives_an_archive_that_installs_into_a_prefix() {
 
 #[test]
 fn the_actions_installer_installs_the_archive_make_dist_writes() {
-    let assets = tempfile::tempdir().unwrap();
-    let run = dist_into(assets.path(), &qa_testkit::run::bin_dir());
-    assert_eq!(run.code, 0, "make dist: {}", run.stderr);
+    let assets = shared_dist();
     // The release assets as the action fetches them, from a file:// release URL.
     let prefix = tempfile::tempdir().unwrap();
     let install = Program::at("sh")
@@ -221,16 +241,13 @@ fn the_actions_installer_installs_the_archive_make_dist_writes() {
         .arg(common::workspace().join("pipelines/ci/install.sh"))
         .env("QAPIPE_INSTALL", "release")
         .env("QAPIPE_PREFIX", prefix.path())
-        .env(
-            "QAPIPE_RELEASE_URL",
-            format!("file://{}", assets.path().display()),
-        )
+        .env("QAPIPE_RELEASE_URL", format!("file://{}", assets.display()))
         .env_remove("GITHUB_PATH")
         .run();
     assert_eq!(install.code, 0, "install.sh: {}", install.stderr);
     // It prints the bin directory last; every binary there runs and names its version.
     let bin = PathBuf::from(install.text().trim_end().lines().last().unwrap());
-    for name in BINS {
+    for name in &qa_testkit::workspace::binaries() {
         let version = Program::at(bin.join(name))
             .invocation()
             .arg("--version")
@@ -252,7 +269,12 @@ fn make_dist_names_a_binary_that_is_not_built_and_writes_nothing() {
     let empty = tempfile::tempdir().unwrap();
     let run = dist_into(&out.path().join("dist"), empty.path());
     assert_ne!(run.code, 0);
-    assert!(run.stderr.contains("qa-diff: not built"), "{}", run.stderr);
+    let first = &qa_testkit::workspace::binaries()[0];
+    assert!(
+        run.stderr.contains(&format!("{first}: not built")),
+        "{}",
+        run.stderr
+    );
     assert!(!out.path().join("dist").exists());
 }
 

@@ -1,7 +1,7 @@
 //! A new user's first commands: `make qa` on a fresh clone (HEAD is its base), `make qa
 //! BASE=...`, and `make demo`, run on the built binaries.
 
-mod common;
+use crate::common;
 
 use qa_testkit::{Repo, Run};
 

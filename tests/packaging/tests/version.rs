@@ -1,7 +1,7 @@
 //! `--version` of every shipped binary: `<name> <version> (<short hash> <YYYY-MM-DD>)`, or
 //! `(unknown commit)` when built outside a git checkout.
 
-mod common;
+use crate::common;
 
 use qa_testkit::Program;
 

@@ -3,6 +3,8 @@
 //! `qa-report --verify`, and lookups over intents, scenarios, routes and traces.
 #![allow(dead_code)]
 
+pub mod acceptance;
+
 use serde_json::Value;
 use std::collections::HashSet;
 use std::ffi::OsString;

@@ -1,0 +1,6 @@
+//! The crate's integration tests, one binary (one link, one process per run); one
+//! module per behaviour area. Run one area with `cargo test -p hostile --test integration AREA::`.
+
+mod files;
+mod sources;
+mod streams;

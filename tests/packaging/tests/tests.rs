@@ -1,0 +1,9 @@
+//! The crate's integration tests, one binary (one link, one process per run); one
+//! module per behaviour area. Run one area with `cargo test -p packaging --test integration AREA::`.
+
+mod common;
+
+mod completions;
+mod dist;
+mod first_contact;
+mod version;
