@@ -31,6 +31,8 @@ test: lint unit pipeline-tests
 lint:
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	@command -v shellcheck >/dev/null || $(MAKE) --no-print-directory peers
+	shellcheck pipelines/*.sh pipelines/ci/*.sh examples/*.sh
 
 # The flow suite (tests/flow) runs the built binaries, so build them first. The runner is
 # cargo-nextest when it is installed (every test its own process, one pool across all test
@@ -58,7 +60,8 @@ pipeline-tests: build peers
 	QA_BIN_DIR=$(DEBUG_DIR) sh tests/run.sh
 
 ## The real protocol peers the tests drive (shared/testkit/src/peers.rs): the MCP Python SDK's
-## virtualenv, playwright-core, @playwright/test, vitest and jest, Debian's Chromium. It
+## virtualenv, playwright-core, @playwright/test, vitest and jest, Debian's Chromium; and
+## Debian's shellcheck, which make lint runs. It
 ## first says what it will install, where and why (one line each); each step is skipped when
 ## already done.
 PEERS := tests/peers
@@ -72,12 +75,18 @@ peers:
 	  echo "peers: installing playwright-core, @playwright/test, vitest and jest ($(PEERS)/package-lock.json, from npm) into $(PEERS)/node_modules: the browser driver of the browser checks, and the runners of qa-route's narrowed JS commands"; fi; \
 	if ! test -x /usr/bin/chromium; then todo=1; \
 	  echo "peers: installing Debian's chromium (apt-get install --no-install-recommends, needs root) into /usr/bin: the browser the browser checks drive"; fi; \
-	test -n "$$todo" || echo "peers: all present ($(PEERS)/venv, $(PEERS)/node_modules, /usr/bin/chromium)"
+	if ! command -v shellcheck >/dev/null; then todo=1; \
+	  echo "peers: installing Debian's shellcheck (apt-get install --no-install-recommends, needs root) into /usr/bin: the linter make lint runs on pipelines/ and examples/ shell scripts"; fi; \
+	test -n "$$todo" || echo "peers: all present ($(PEERS)/venv, $(PEERS)/node_modules, /usr/bin/chromium, shellcheck)"
 	@$(MAKE) --no-print-directory $(VENV_STAMP) $(NPM_STAMP)
 	@test -x /usr/bin/chromium || { \
 	  if [ "$$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then \
 	    echo "peers: /usr/bin/chromium is missing: install it as root (apt-get install --no-install-recommends chromium), then run make peers again" >&2; exit 1; fi; \
 	  apt-get update -qq && apt-get install -y -q --no-install-recommends chromium; }
+	@command -v shellcheck >/dev/null || { \
+	  if [ "$$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then \
+	    echo "peers: shellcheck is missing: install it as root (apt-get install --no-install-recommends shellcheck), then run make peers again" >&2; exit 1; fi; \
+	  apt-get update -qq && apt-get install -y -q --no-install-recommends shellcheck; }
 
 $(VENV_STAMP): $(PEERS)/requirements.txt
 	test -x $(PEERS)/venv/bin/python || python3 -m venv $(PEERS)/venv

@@ -11,6 +11,7 @@
 #   QA_FORMAT=text|markdown|json   report format on stdout (default text)
 #   QA_OUT=DIR      where run folders go (default DIR/.qa/acceptance)
 #   QA_SAVE=FILE    keep a copy of the stream qa-report reads
+#   QA_RUN_DIR_FILE=FILE  qa-report writes the run folder it sealed there (--run-dir-file)
 #   QA_BROWSER_MODULE=PATH  an installed Playwright index.mjs for browser checks (qa-check
 #                   --browser-module; QA_BROWSER=PATH names the Chromium executable)
 # Exit status: qa-report's verdict (0 pass, 1 fail, 2 incomplete or stale, 130/143 cancelled),
@@ -69,7 +70,7 @@ run 1 qa-intent --plan "$plan" --repo "$repo" "$@" \
   | run 5 qa-fetch --verify --repo "$repo" "$@" \
   | run 6 qa-trace "$@" \
   | tee -i "$save" \
-  | run 7 qa-report --acceptance --repo "$repo" --format "${QA_FORMAT:-text}" ${QA_OUT:+--out "$QA_OUT"} "$@"
+  | run 7 qa-report --acceptance --repo "$repo" --format "${QA_FORMAT:-text}" ${QA_OUT:+--out "$QA_OUT"} ${QA_RUN_DIR_FILE:+--run-dir-file "$QA_RUN_DIR_FILE"} "$@"
 for n in 1 2 3 4 5 6; do
   code=$(cat "$status/$n" 2>/dev/null || echo 0)
   case $code in

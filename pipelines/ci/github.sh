@@ -2,19 +2,23 @@
 # The GitHub Action's run step (action.yml calls it; tests run it directly): the change
 # flow on the pull request, the markdown report into $GITHUB_STEP_SUMMARY, `--format
 # github` annotations on stdout, SARIF for upload-sarif, outputs into $GITHUB_OUTPUT, and
-# optionally the acceptance flow for a plan. The qa-* binaries must be on PATH.
+# optionally the acceptance flow for a plan. The qa-* binaries must be on PATH. The report
+# folders go into a new private folder under $RUNNER_TEMP (outside the checkout: a file the
+# pull request commits can neither stand in for a report nor redirect one); the outputs
+# name it for artifact uploads.
 #
 # Inputs (the action's, as the environment GitHub gives a composite step):
-#   INPUT_BASE, INPUT_DEEPEN (true), INPUT_CHANGES (true), INPUT_REPORT_DIR (.qa/ci),
-#   INPUT_SARIF (qa.sarif), INPUT_ANNOTATIONS (true), INPUT_SUMMARY (true), INPUT_PLAN,
+#   INPUT_BASE, INPUT_DEEPEN (true), INPUT_CHANGES (true), INPUT_SARIF (qa.sarif, under the
+#   working directory unless absolute), INPUT_ANNOTATIONS (true), INPUT_SUMMARY (true), INPUT_PLAN,
 #   INPUT_ALLOW_NETWORK (false), INPUT_AUTH_ENV, INPUT_TIMEOUT, INPUT_SHARD,
 #   INPUT_FAIL_ON (incomplete), INPUT_WORKING_DIRECTORY ($GITHUB_WORKSPACE)
 # GitHub's own: GITHUB_BASE_REF (the pull request's target branch), GITHUB_WORKSPACE,
-#   GITHUB_STEP_SUMMARY, GITHUB_OUTPUT.
+#   GITHUB_STEP_SUMMARY, GITHUB_OUTPUT, RUNNER_TEMP (else $TMPDIR, else /tmp).
 # Exit status: 0, or per fail-on: 1 required scenarios or acceptance fail, 2 incomplete,
 # 64 bad input, 66 no repository or history refused, 69 a fetch failed, else the stage's.
 set -eu
 QA_CI_HOME=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=common.sh
 . "$QA_CI_HOME/pipelines/ci/common.sh"
 
 workspace=${INPUT_WORKING_DIRECTORY:-${GITHUB_WORKSPACE:-.}}
@@ -24,7 +28,7 @@ QA_CI_BASE_BRANCH=${GITHUB_BASE_REF:-}
 QA_CI_DEEPEN=${INPUT_DEEPEN:-true}
 QA_CI_DEPTH_HINT="set fetch-depth: 0 on actions/checkout"
 QA_CI_CHANGES=${INPUT_CHANGES:-true}
-QA_CI_REPORT_DIR=${INPUT_REPORT_DIR:-.qa/ci}
+QA_CI_TEMP=${RUNNER_TEMP:-}
 QA_CI_PLAN=${INPUT_PLAN:-}
 QA_CI_ALLOW_NETWORK=${INPUT_ALLOW_NETWORK:-false}
 QA_CI_AUTH_ENV=${INPUT_AUTH_ENV:-}
@@ -36,9 +40,17 @@ sarif=${INPUT_SARIF:-qa.sarif}
 
 case $sarif in
   /*) ;;
-  *) sarif=$QA_CI_WORKSPACE/$sarif ;;
+  *)
+    # A relative path stays in the checkout: no committed symlinked folder leads it out.
+    sarif=$QA_CI_WORKSPACE/$sarif
+    parent=$(cd -P "$(dirname "$sarif")" 2> /dev/null && pwd) || parent=
+    case $parent/ in
+      "$(cd -P "$QA_CI_WORKSPACE" && pwd)"/*) ;;
+      *) qa_ci_die 64 "sarif: $sarif is not in a folder of the working directory" ;;
+    esac
+    ;;
 esac
-# Never a SARIF file left from an earlier run.
+# Never a SARIF file left from an earlier run (a committed symlink is removed, not followed).
 rm -f "$sarif"
 
 qa_ci_main
@@ -57,7 +69,7 @@ summary() {
 }
 
 if qa_ci_true "$QA_CI_CHANGES"; then
-  if [ -f "$change_dir/records.ndjson" ]; then
+  if [ -n "$change_dir" ]; then
     summary "$QA_CI_REPORT_DIR/change.md" "$change_dir/report.md"
     if qa_ci_true "${INPUT_ANNOTATIONS:-true}"; then
       qa-report --in "$change_dir/records.ndjson" --format github || true
@@ -76,21 +88,30 @@ if [ -n "$QA_CI_PLAN" ]; then
   summary "$acceptance_md" "${acceptance_dir:-the job log}"
 fi
 
+# One output in the multiline form, its delimiter random and absent from the value.
+output() {
+  delimiter=qapipe_$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
+  case $2 in
+    *"$delimiter"*) qa_ci_die 70 "the output $1 holds its random delimiter" ;;
+  esac
+  printf '%s<<%s\n%s\n%s\n' "$1" "$delimiter" "$2" "$delimiter" >> "$GITHUB_OUTPUT"
+}
+
+written=
+if [ -f "$sarif" ]; then written=$sarif; fi
 if [ -n "${GITHUB_OUTPUT:-}" ]; then
-  {
-    echo "verdict=$verdict"
-    echo "change-verdict=$change_verdict"
-    echo "acceptance-verdict=$acceptance_verdict"
-    echo "report-dir=$QA_CI_REPORT_DIR"
-    echo "change-dir=$change_dir"
-    echo "acceptance-dir=$acceptance_dir"
-    echo "sarif=$([ -f "$sarif" ] && echo "$sarif")"
-    echo "intents=$intents"
-    echo "scenarios=$scenarios"
-    echo "required=$required"
-    echo "recommended=$recommended"
-    echo "review-only=$review_only"
-    echo "unrouted=$unrouted"
-  } >> "$GITHUB_OUTPUT"
+  output verdict "$verdict"
+  output change-verdict "$change_verdict"
+  output acceptance-verdict "$acceptance_verdict"
+  output report-dir "$QA_CI_REPORT_DIR"
+  output change-dir "$change_dir"
+  output acceptance-dir "$acceptance_dir"
+  output sarif "$written"
+  output intents "$intents"
+  output scenarios "$scenarios"
+  output required "$required"
+  output recommended "$recommended"
+  output review-only "$review_only"
+  output unrouted "$unrouted"
 fi
 exit "$qa_ci_status"

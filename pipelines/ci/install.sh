@@ -1,8 +1,11 @@
 #!/bin/sh
 # Installs the qapipe binaries for a CI job: the release archive
-# qapipe-<version>-<target>.tar.gz (its SHA256SUMS verified before anything is used), or,
-# when no archive fits this machine, `cargo install --path bins/<name>` per binary from
-# this source tree. Prints the bin directory last; on GitHub it also goes on $GITHUB_PATH.
+# qapipe-<version>-<target>.tar.gz, or, when no archive fits this machine, `cargo install
+# --path bins/<name>` per binary from this source tree. Prints the bin directory last; on
+# GitHub it also goes on $GITHUB_PATH. An archive is used only when the release's
+# SHA256SUMS beside it (or a pinned QAPIPE_SHA256) matches it, its own SHA256SUMS matches
+# its files, and it holds nothing else than regular files that SHA256SUMS lists: an archive
+# without sums is refused, never installed.
 #
 # Environment:
 #   QAPIPE_INSTALL=auto|release|cargo|none  auto (default): the archive, else cargo;
@@ -13,11 +16,24 @@
 #   QAPIPE_RELEASE_URL  where the release assets are (default:
 #                   $GITHUB_SERVER_URL/$QAPIPE_REPOSITORY/releases/download/v<version>)
 #   QAPIPE_REPOSITORY   owner/name of qapipe on GitHub (default: $GITHUB_ACTION_REPOSITORY)
-# Exit status: 0 installed; 64 bad setting; 65 an archive whose checksums do not match;
+#   QAPIPE_SHA256   the archive's pinned SHA-256 (64 hex digits): checked instead of the
+#                   release's SHA256SUMS
+# Exit status: 0 installed; 64 bad setting; 65 an archive refused (its checksums missing
+# or not matching, or a file they do not list);
 # 69 no archive (release) or no cargo; 70 an install step failed.
 set -eu
 home=$(cd "$(dirname "$0")/../.." && pwd)
-bins="qa-diff qa-intent qa-route qa-trace qa-fetch qa-check qa-report qa-profile qa-manifest qa-mcp"
+QA_CI_HOME=$home
+# shellcheck source=common.sh
+. "$home/pipelines/ci/common.sh"
+# The binaries: one per folder of the action's bins/ (the one list; tests/layout checks
+# that no other is typed by hand).
+bins=
+for dir in "$home"/bins/*/; do
+  dir=${dir%/}
+  [ -d "$dir" ] && bins="$bins ${dir##*/}"
+done
+[ -n "$bins" ] || { echo "qapipe install: error: no bins/ folder beside the installer: $home is not a qapipe tree" >&2; exit 69; }
 
 die() {
   code=$1
@@ -46,6 +62,14 @@ else
   prefix=${HOME:?}/.qapipe
 fi
 
+pin=${QAPIPE_SHA256:-}
+case $pin in
+  *[!0-9a-f]*) die 64 "QAPIPE_SHA256 is 64 lowercase hex digits, not '$pin'" ;;
+esac
+if [ -n "$pin" ] && [ "${#pin}" -ne 64 ]; then
+  die 64 "QAPIPE_SHA256 is 64 lowercase hex digits, not '$pin'"
+fi
+
 target() {
   case "$(uname -s)-$(uname -m)" in
     Linux-x86_64 | Linux-amd64) echo x86_64-unknown-linux-gnu ;;
@@ -54,14 +78,6 @@ target() {
     Darwin-arm64 | Darwin-aarch64) echo aarch64-apple-darwin ;;
     *) echo unknown ;;
   esac
-}
-
-sha256_check() {
-  if command -v sha256sum > /dev/null; then
-    sha256sum -c --quiet "$@"
-  else
-    shasum -a 256 -c --quiet "$@"
-  fi
 }
 
 # Downloads $1 to $2; false when there is no such asset.
@@ -85,11 +101,17 @@ from_release() {
     say "no release archive $url/$name"
     return 1
   fi
-  # A SHA256SUMS published beside the archive, when there is one, covers the archive itself.
-  if download "$url/SHA256SUMS" "$work/SHA256SUMS.release"; then
+  # The archive itself: its pinned SHA-256, else the line of the release's SHA256SUMS.
+  if [ -n "$pin" ]; then
+    printf '%s  %s\n' "$pin" "$name" > "$work/SHA256SUMS"
+    (cd "$work" && qa_ci_sha256_check SHA256SUMS) > /dev/null 2>&1 \
+      || die 65 "$name does not match QAPIPE_SHA256: refusing it"
+  else
+    download "$url/SHA256SUMS" "$work/SHA256SUMS.release" \
+      || die 65 "$name has no SHA256SUMS beside it at $url (set QAPIPE_SHA256 to pin it): refusing it"
     grep " [ *]\{0,1\}$name\$" "$work/SHA256SUMS.release" > "$work/SHA256SUMS" \
       || die 65 "the release's SHA256SUMS does not list $name"
-    (cd "$work" && sha256_check SHA256SUMS) \
+    (cd "$work" && qa_ci_sha256_check SHA256SUMS) > /dev/null 2>&1 \
       || die 65 "$name does not match the release's SHA256SUMS: refusing it"
   fi
   mkdir -p "$work/x"
@@ -100,13 +122,25 @@ from_release() {
     root=$(find "$work/x" -mindepth 2 -maxdepth 2 -name SHA256SUMS | head -n 1)
     root=${root%/SHA256SUMS}
   fi
-  [ -n "$root" ] && [ -f "$root/SHA256SUMS" ] || die 65 "$name has no SHA256SUMS: refusing it"
-  (cd "$root" && sha256_check SHA256SUMS) \
+  if [ -z "$root" ] || [ ! -f "$root/SHA256SUMS" ]; then
+    die 65 "$name has no SHA256SUMS: refusing it"
+  fi
+  (cd "$root" && qa_ci_sha256_check SHA256SUMS) > /dev/null 2>&1 \
     || die 65 "$name: its files do not match its SHA256SUMS: refusing it"
   for b in $bins; do
     grep -q " [ *]\{0,1\}\(\./\)\{0,1\}bin/$b\$" "$root/SHA256SUMS" \
       || die 65 "$name: bin/$b is missing or not covered by its SHA256SUMS: refusing it"
   done
+  # Everything installed is listed: no other file, no symlink, no name a line cannot hold.
+  odd=$(cd "$root" && find . -name '*[!A-Za-z0-9._+-]*' | head -n 1)
+  [ -z "$odd" ] || die 65 "$name holds a name other than letters, digits and ._+-: refusing it"
+  listed=$(sed 's/^[0-9a-f]\{64\} [ *]\(\.\/\)\{0,1\}//' "$root/SHA256SUMS")
+  unlisted=$(cd "$root" && find . ! -type d ! -name SHA256SUMS | sed 's|^\./||' | while IFS= read -r file; do
+    if [ -L "$file" ] || [ ! -f "$file" ] || ! printf '%s\n' "$listed" | grep -qxF "$file"; then
+      echo "$file"
+    fi
+  done | head -n 1)
+  [ -z "$unlisted" ] || die 65 "$name: $unlisted is not a file its SHA256SUMS lists: refusing it"
   mkdir -p "$prefix"
   cp -R "$root"/. "$prefix"/
   say "installed qapipe $version ($triple) from $url/$name into $prefix"

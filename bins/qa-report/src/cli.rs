@@ -138,6 +138,12 @@ pub struct Args {
     #[arg(long, conflicts_with = "verify")]
     pub acceptance: bool,
 
+    /// With --acceptance: once the run folder is sealed (its SHA256SUMS written), write its
+    /// path and a line break to FILE (0600), so a CI script takes the folder qa-report
+    /// made instead of guessing it from a listing. Not written when no folder is.
+    #[arg(long, value_name = "FILE", requires = "acceptance")]
+    pub run_dir_file: Option<PathBuf>,
+
     /// Join the run folders of a sharded acceptance run (qa-check --shard I/N) into one
     /// verdict and run folder.
     #[arg(long, value_name = "DIR", num_args = 1.., conflicts_with_all = ["verify", "acceptance", "status", "input"])]

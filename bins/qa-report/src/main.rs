@@ -46,6 +46,7 @@ fn run(args: cli::Args) -> anyhow::Result<Exit> {
             out: args.out.as_deref(),
             format: args.format,
             max_problems: args.max_problems,
+            run_dir_file: args.run_dir_file.as_deref(),
         })?;
         print(&rendered)?;
         return Ok(exit);
@@ -109,6 +110,7 @@ fn run(args: cli::Args) -> anyhow::Result<Exit> {
                     started,
                     interrupted: None,
                     shots: acceptance::ShotSource::Project(args.repo.clone()),
+                    run_dir_file: None,
                 },
             )?;
             print(&rendered)?;

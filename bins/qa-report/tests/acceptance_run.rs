@@ -621,3 +621,43 @@ fn the_pipeline_wide_permission_flags_are_accepted() {
     let out = accept(repo.path(), &passing().bytes(), &flags);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 }
+
+#[test]
+fn the_run_dir_file_names_the_folder_the_run_sealed() {
+    let repo = tempfile::tempdir().unwrap();
+    let file = repo.path().join("run-dir");
+    let out = accept(
+        repo.path(),
+        &passing().bytes(),
+        &["--run-dir-file", file.to_str().unwrap()],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let named = fs::read_to_string(&file).unwrap();
+    assert_eq!(named, format!("{}\n", run_dir(repo.path()).display()));
+    assert_eq!(mode(&file), 0o600);
+}
+
+#[test]
+fn a_run_that_seals_no_folder_writes_no_run_dir_file() {
+    let repo = tempfile::tempdir().unwrap();
+    let file = repo.path().join("run-dir");
+    let out = accept(
+        repo.path(),
+        b"not a record\n",
+        &["--run-dir-file", file.to_str().unwrap()],
+    );
+    assert_eq!(out.status.code(), Some(65), "{}", stderr(&out));
+    assert!(!file.exists());
+}
+
+#[test]
+fn the_run_dir_file_is_only_for_an_acceptance_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("run-dir");
+    let out = qa_report(
+        &passing().bytes(),
+        &["--run-dir-file", file.to_str().unwrap()],
+    );
+    assert_eq!(out.status.code(), Some(64), "{}", stderr(&out));
+    assert!(!file.exists());
+}

@@ -6,35 +6,7 @@
 use crate::common;
 
 use common::*;
-use qa_testkit::run::Run;
-use qa_testkit::Repo;
-use serde_json::Value;
 use std::collections::BTreeMap;
-
-/// The run step on `checkout` as a pull request into main, plus `inputs`.
-fn action(upstream: &Repo, checkout: &Checkout, inputs: &[(&str, &str)]) -> Run {
-    let summary = checkout.runner_file("summary.md");
-    let output = checkout.runner_file("output.txt");
-    std::fs::write(&summary, "").unwrap();
-    std::fs::write(&output, "").unwrap();
-    let mut env = vec![
-        ("GITHUB_EVENT_NAME", "pull_request".to_string()),
-        ("GITHUB_BASE_REF", "main".to_string()),
-        ("GITHUB_HEAD_REF", "feature".to_string()),
-        ("GITHUB_WORKSPACE", checkout.path.display().to_string()),
-        ("GITHUB_STEP_SUMMARY", summary.display().to_string()),
-        ("GITHUB_OUTPUT", output.display().to_string()),
-        ("RUNNER_TEMP", checkout.runner.display().to_string()),
-    ];
-    for (name, value) in inputs {
-        env.push((name, value.to_string()));
-    }
-    ci_script("github.sh", &checkout.path, upstream.home(), &env)
-}
-
-fn outputs(checkout: &Checkout) -> BTreeMap<String, String> {
-    key_values(&checkout.runner_file("output.txt"))
-}
 
 fn summary(checkout: &Checkout) -> String {
     std::fs::read_to_string(checkout.runner_file("summary.md")).unwrap()
@@ -262,15 +234,52 @@ fn without_the_change_flow_or_a_plan_there_is_nothing_to_run() {
 }
 
 #[test]
-fn a_report_dir_input_is_taken_from_the_working_directory() {
+fn the_report_folder_is_a_new_private_folder_under_runner_temp() {
     let up = upstream();
     let checkout = Checkout::full(&up);
-    action(&up, &checkout, &[("INPUT_REPORT_DIR", "out/qa")]);
+    let run = action(&up, &checkout, &[]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
     let out = outputs(&checkout);
+    let report_dir = std::path::Path::new(&out["report-dir"]);
     assert_eq!(
-        out["report-dir"],
-        checkout.path.join("out/qa").display().to_string()
+        report_dir.parent(),
+        Some(checkout.runner.as_path()),
+        "{out:?}"
     );
-    let value: Value = json_file(&checkout.path.join("out/qa/change/report.json"));
-    assert!(value["counts"].is_object());
+    assert_eq!(mode(report_dir), 0o700);
+    assert_eq!(
+        std::path::Path::new(&out["change-dir"]),
+        report_dir.join("change")
+    );
+    assert!(!checkout.path.join(".qa/ci").exists());
+    let again = action(&up, &checkout, &[]);
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    assert_ne!(
+        outputs(&checkout)["report-dir"],
+        out["report-dir"],
+        "a new one per run"
+    );
+}
+
+#[test]
+fn a_sarif_path_through_a_symlinked_folder_is_refused() {
+    let up = upstream();
+    let checkout = Checkout::full(&up);
+    let outside = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(outside.path(), checkout.path.join("out")).unwrap();
+    let run = action(&up, &checkout, &[("INPUT_SARIF", "out/qa.sarif")]);
+    assert_eq!(run.code, 64, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("is not in a folder of the working directory"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(tree(outside.path()), BTreeMap::new());
+    // The control: the same path through a real folder is written.
+    std::fs::remove_file(checkout.path.join("out")).unwrap();
+    std::fs::create_dir(checkout.path.join("out")).unwrap();
+    let run = action(&up, &checkout, &[("INPUT_SARIF", "out/qa.sarif")]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(checkout.path.join("out/qa.sarif").is_file());
 }

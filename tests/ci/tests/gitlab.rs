@@ -5,24 +5,6 @@
 use crate::common;
 
 use common::*;
-use qa_testkit::run::Run;
-use qa_testkit::Repo;
-
-/// The job's script on `checkout` as a merge request into main, plus `variables`.
-fn job(upstream: &Repo, checkout: &Checkout, variables: &[(&str, &str)]) -> Run {
-    let mut env = vec![
-        ("GITLAB_CI", "true".to_string()),
-        ("CI", "true".to_string()),
-        ("CI_PIPELINE_SOURCE", "merge_request_event".to_string()),
-        ("CI_MERGE_REQUEST_TARGET_BRANCH_NAME", "main".to_string()),
-        ("CI_MERGE_REQUEST_SOURCE_BRANCH_NAME", "feature".to_string()),
-        ("CI_PROJECT_DIR", checkout.path.display().to_string()),
-    ];
-    for (name, value) in variables {
-        env.push((name, value.to_string()));
-    }
-    ci_script("gitlab.sh", &checkout.path, upstream.home(), &env)
-}
 
 #[test]
 fn a_merge_request_job_writes_a_code_quality_report_valid_against_its_schema() {
@@ -61,7 +43,7 @@ fn a_shallow_clone_is_deepened_to_the_merge_base() {
     let checkout = Checkout::shallow(&up);
     let run = job(&up, &checkout, &[]);
     assert_eq!(run.code, 0, "{}", run.stderr);
-    let report = json_file(&checkout.path.join(".qa/ci/change/report.json"));
+    let report = json_file(&checkout.path.join("qapipe-reports/change/report.json"));
     assert_eq!(report["range"]["merge_base"], up.rev("main~3"));
 }
 
@@ -150,4 +132,41 @@ fn an_explicit_shard_wins_over_the_parallel_node() {
         ],
     );
     assert!(run.stderr.contains(" (shard 1/1)\n"), "{}", run.stderr);
+}
+
+#[test]
+fn the_report_folders_are_copied_into_qapipe_reports_and_the_temp_folder_removed() {
+    let up = upstream();
+    let checkout = Checkout::full(&up);
+    checkout.write_plan("Welcome to the Example Shop");
+    let temp = tempfile::tempdir().unwrap();
+    let tmpdir = temp.path().display().to_string();
+    let run = job(
+        &up,
+        &checkout,
+        &[("QAPIPE_PLAN", "plan.json"), ("TMPDIR", &tmpdir)],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let reports = checkout.path.join("qapipe-reports");
+    assert_eq!(mode(&reports), 0o700);
+    assert!(json_file(&reports.join("change/report.json"))["counts"].is_object());
+    assert!(reports.join("acceptance/junit.xml").is_file());
+    assert!(reports.join("acceptance/SHA256SUMS").is_file());
+    assert_eq!(tree(temp.path()), std::collections::BTreeMap::new());
+}
+
+#[test]
+fn a_qapipe_reports_already_in_the_checkout_is_refused() {
+    let up = upstream();
+    let checkout = Checkout::full(&up);
+    let outside = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(outside.path(), checkout.path.join("qapipe-reports")).unwrap();
+    let run = job(&up, &checkout, &[]);
+    assert_eq!(run.code, 66, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("qapipe-reports is already there"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(tree(outside.path()), std::collections::BTreeMap::new());
 }

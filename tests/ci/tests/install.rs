@@ -8,95 +8,9 @@
 use crate::common;
 
 use common::*;
-use qa_testkit::run::{bin_dir, Run};
+use qa_testkit::run::bin_dir;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-const TARGET: &str = "x86_64-unknown-linux-gnu";
-
-/// The workspace version, which the installer installs by default.
-fn version() -> String {
-    let text = std::fs::read_to_string(source("Cargo.toml")).unwrap();
-    text.lines()
-        .find_map(|l| l.strip_prefix("version = \""))
-        .and_then(|v| v.strip_suffix('"'))
-        .unwrap()
-        .to_string()
-}
-
-fn sh(dir: &Path, script: &str) {
-    let out = Command::new("sh")
-        .arg("-c")
-        .arg(script)
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{script}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
-/// A release folder holding `qapipe-<version>-<target>.tar.gz`: a top folder with bin/
-/// (launchers of the built binaries), share/man/man1 and SHA256SUMS over them. `tamper`
-/// runs in the top folder after the sums are written.
-struct Release {
-    dir: tempfile::TempDir,
-}
-
-impl Release {
-    fn new(tamper: &str) -> Release {
-        let dir = tempfile::tempdir().unwrap();
-        let top = format!("qapipe-{}-{TARGET}", version());
-        let root = dir.path().join("build").join(&top);
-        std::fs::create_dir_all(root.join("bin")).unwrap();
-        std::fs::create_dir_all(root.join("share/man/man1")).unwrap();
-        for bin in &qa_testkit::workspace::binaries() {
-            let launcher = format!("#!/bin/sh\nexec '{}/{bin}' \"$@\"\n", bin_dir().display());
-            std::fs::write(root.join("bin").join(bin), launcher).unwrap();
-            sh(&root, &format!("chmod 755 bin/{bin}"));
-            std::fs::copy(
-                source(&format!("man/{bin}.1")),
-                root.join(format!("share/man/man1/{bin}.1")),
-            )
-            .unwrap();
-        }
-        sh(
-            &root,
-            "find . -type f ! -name SHA256SUMS | sort | xargs sha256sum > SHA256SUMS",
-        );
-        sh(&root, tamper);
-        sh(
-            &dir.path().join("build"),
-            &format!("tar -czf ../{top}.tar.gz {top}"),
-        );
-        Release { dir }
-    }
-
-    fn url(&self) -> String {
-        format!("file://{}", self.dir.path().display())
-    }
-
-    fn archive(&self) -> PathBuf {
-        self.dir
-            .path()
-            .join(format!("qapipe-{}-{TARGET}.tar.gz", version()))
-    }
-}
-
-/// The installer with `mode` from `url` into `prefix`.
-fn install(mode: &str, url: &str, prefix: &Path, extra: &[(&str, String)]) -> Run {
-    let home = tempfile::tempdir().unwrap();
-    let mut env = vec![
-        ("QAPIPE_INSTALL", mode.to_string()),
-        ("QAPIPE_RELEASE_URL", url.to_string()),
-        ("QAPIPE_TARGET", TARGET.to_string()),
-        ("QAPIPE_PREFIX", prefix.display().to_string()),
-    ];
-    env.extend(extra.iter().cloned());
-    ci_script("install.sh", home.path(), home.path(), &env)
-}
 
 #[test]
 fn an_archive_whose_sums_match_is_installed_and_put_on_the_path() {
@@ -194,13 +108,57 @@ fn an_archive_the_releases_own_sums_do_not_match_is_refused() {
 }
 
 #[test]
-fn an_archive_the_releases_own_sums_match_is_installed() {
-    let release = Release::new("true");
-    sh(release.dir.path(), "sha256sum qapipe-*.tar.gz > SHA256SUMS");
+fn a_pinned_sha256_stands_in_for_the_releases_sums() {
+    let release = Release::without_outer_sums("true");
+    let sha = Command::new("sha256sum")
+        .arg(release.archive())
+        .output()
+        .unwrap();
+    let sha = String::from_utf8_lossy(&sha.stdout)[..64].to_string();
     let dir = tempfile::tempdir().unwrap();
     let prefix = dir.path().join("qapipe");
-    let run = install("release", &release.url(), &prefix, &[]);
+    let run = install(
+        "release",
+        &release.url(),
+        &prefix,
+        &[("QAPIPE_SHA256", sha.clone())],
+    );
     assert_eq!(run.code, 0, "{}", run.stderr);
+    // The control: a pin the archive does not match.
+    let other = dir.path().join("other");
+    let wrong = format!(
+        "{}{}",
+        &sha[..63],
+        if sha.ends_with('0') { '1' } else { '0' }
+    );
+    let run = install(
+        "release",
+        &release.url(),
+        &other,
+        &[("QAPIPE_SHA256", wrong)],
+    );
+    assert_eq!(run.code, 65, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("does not match QAPIPE_SHA256: refusing it"),
+        "{}",
+        run.stderr
+    );
+    assert!(!other.exists());
+}
+
+#[test]
+fn a_pin_that_is_not_64_hex_digits_is_a_usage_error() {
+    let dir = tempfile::tempdir().unwrap();
+    for pin in ["abc", &"A".repeat(64), &format!("{}\n", "a".repeat(64))] {
+        let run = install(
+            "release",
+            "",
+            &dir.path().join("p"),
+            &[("QAPIPE_SHA256", pin.to_string())],
+        );
+        assert_eq!(run.code, 64, "{pin:?}: {}", run.stderr);
+    }
 }
 
 #[test]
@@ -283,7 +241,10 @@ fn none_mode_checks_the_binaries_are_on_the_path() {
     );
     assert_eq!(bare.code, 69);
     assert!(
-        bare.stderr.contains("qa-diff is not on PATH"),
+        bare.stderr.contains(&format!(
+            "{} is not on PATH",
+            qa_testkit::workspace::binaries()[0]
+        )),
         "{}",
         bare.stderr
     );

@@ -1,9 +1,10 @@
 //! The crate's integration tests, one binary (one link, one process per run); one
-//! module per behaviour area. Run one area with `cargo test -p ci --test integration AREA::`.
+//! module per behaviour area. Run one area with `cargo test -p qa-ci-tests --test integration AREA::`.
 
 mod common;
 
 mod github;
 mod gitlab;
+mod hostile_repository;
 mod install;
 mod yaml;

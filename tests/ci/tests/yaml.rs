@@ -148,8 +148,8 @@ fn every_action_output_is_written_by_the_run_script() {
     let github = script("github.sh");
     let written: BTreeSet<String> = github
         .lines()
-        .filter_map(|l| l.trim().strip_prefix("echo \""))
-        .filter_map(|l| l.split_once('=').map(|(k, _)| k.to_string()))
+        .filter_map(|l| l.trim().strip_prefix("output "))
+        .filter_map(|l| l.split_once(' ').map(|(k, _)| k.to_string()))
         .filter(|k| k.chars().all(|c| c.is_ascii_lowercase() || c == '-'))
         .collect();
     assert_eq!(keys(&action["outputs"]), written);

@@ -237,3 +237,19 @@ impl Default for Fixture {
         Fixture::new()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::STAGES;
+
+    /// The table carries how each stage takes its input, so it is typed out; it must
+    /// still name every binary (the folders of bins/) but the MCP server, which reads no
+    /// stream or file argument.
+    #[test]
+    fn every_binary_but_the_mcp_server_is_a_stage_under_test() {
+        let mut named: Vec<String> = STAGES.iter().map(|s| s.name.to_string()).collect();
+        named.push("qa-mcp".into());
+        named.sort();
+        assert_eq!(named, qa_testkit::workspace::binaries());
+    }
+}

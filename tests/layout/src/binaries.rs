@@ -41,11 +41,20 @@ pub fn hand_lists(text: &str, binaries: &[String]) -> Vec<(usize, Vec<String>)> 
             .split(|c: char| c.is_whitespace() || "\"'=,[]()".contains(c))
             .filter(|w| !w.is_empty())
             .collect();
-        for window in words.windows(3) {
-            if window.iter().all(|w| is_bin(w)) {
-                found.push((i + 1, window.iter().map(|w| w.to_string()).collect()));
-                break;
+        let mut longest: Vec<String> = Vec::new();
+        let mut current: Vec<String> = Vec::new();
+        for w in words {
+            if is_bin(w) {
+                current.push(w.to_string());
+            } else {
+                current.clear();
             }
+            if current.len() > longest.len() {
+                longest = current.clone();
+            }
+        }
+        if longest.len() >= 3 {
+            found.push((i + 1, longest));
         }
     }
     if run.len() >= 3 {
@@ -71,7 +80,7 @@ mod tests {
     #[test]
     fn a_shell_word_list_is_a_hand_list() {
         let text = "x=1\nbins=\"qa-a qa-b qa-c qa-d\"\n";
-        assert_eq!(hand_lists(text, &bins())[0].0, 2);
+        assert_eq!(hand_lists(text, &bins()), [(2, bins())]);
     }
 
     #[test]

@@ -63,6 +63,8 @@ pub struct Settings {
     pub interrupted: Option<Exit>,
     /// Where the screenshots the observations name are read from.
     pub shots: ShotSource,
+    /// Where to write the sealed run folder's path (`--run-dir-file`).
+    pub run_dir_file: Option<PathBuf>,
 }
 
 /// Where an acceptance report takes its screenshots from.
@@ -123,6 +125,9 @@ pub fn report(
     };
     if let (Some(saved), Some(paths)) = (saved, &paths) {
         write_folder(saved, &view, &record, paths, settings)?;
+        if let Some(file) = &settings.run_dir_file {
+            name_run_dir(file, &paths.dir)?;
+        }
         if let Some(warning) = ignore::warning(&paths.dir) {
             eprintln!("qa-report: warning: {warning}");
         }
@@ -193,6 +198,27 @@ fn write_folder(
     saved.keep(&paths.dir, &files)
 }
 
+/// Writes `dir` and a line break to `file` (0600): the folder this run sealed, for the
+/// caller to read rather than list. A failure is a usage error naming the file.
+fn name_run_dir(file: &Path, dir: &Path) -> anyhow::Result<()> {
+    use std::io::Write as _;
+    use std::os::unix::ffi::OsStrExt as _;
+    use std::os::unix::fs::OpenOptionsExt as _;
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .mode(0o600)
+        .open(file)
+        .and_then(|mut f| f.write_all(&[dir.as_os_str().as_bytes(), b"\n"].concat()))
+        .map_err(|e| {
+            failure(
+                Exit::Usage,
+                format!("--run-dir-file {}: {e}", file.display()),
+            )
+        })
+}
+
 /// One of qa-report's own `event` records as an NDJSON line.
 fn event(
     phase: &str,
@@ -224,6 +250,7 @@ pub struct Run<'a> {
     pub out: Option<&'a Path>,
     pub format: Format,
     pub max_problems: usize,
+    pub run_dir_file: Option<&'a Path>,
 }
 
 /// An acceptance run: takes the project lock before reading, reads the stream while
@@ -282,6 +309,7 @@ pub fn run(args: &Run<'_>) -> anyhow::Result<(String, Exit)> {
         started,
         interrupted,
         shots: ShotSource::Project(args.repo.to_path_buf()),
+        run_dir_file: args.run_dir_file.map(Path::to_path_buf),
     };
     let result = self::report(&report, input.take_saved(), &settings);
     drop(lock);

@@ -70,6 +70,7 @@ pub fn merge(args: &Merge<'_>) -> anyhow::Result<(String, Exit)> {
             started,
             interrupted: None,
             shots: acceptance::ShotSource::Verified(screenshots),
+            run_dir_file: None,
         },
     )
 }
