@@ -1,34 +1,113 @@
 //! A report page (report.html) opened in the real headless Chromium of the test peers
-//! (playwright-core, Debian's Chromium) by `page/open.mjs`: what the page made of itself,
-//! and the assertion that nothing in it was active.
+//! (playwright-core, Debian's Chromium): what the page made of itself, and the assertion
+//! that nothing in it was active.
+//!
+//! Launching Chromium costs more than looking at a page, so the pages of one test run
+//! share one browser: `page/serve.mjs`, started by the first test that needs it (under a
+//! file lock, in its own process group, its stdio closed so no test waits on it), listens
+//! on a Unix socket in the temp folder and exits after 20 s without a request. Each page
+//! gets a new browser context, so nothing carries over from one page to the next. This
+//! holds under `cargo test` (one process per binary) and nextest (one per test) alike.
 
 use crate::peers;
 use serde_json::{json, Value};
-use std::path::Path;
-use std::process::Command;
+use std::io::{BufRead, BufReader, Write};
+use std::os::unix::fs::MetadataExt;
+use std::os::unix::net::UnixStream;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
-/// What `open.mjs` saw of `report`; with `filter`, the cards left visible after clicking
+/// What `look.mjs` saw of `report`; with `filter`, the cards left visible after clicking
 /// that filter; with `shot`, a full-page PNG written there.
 pub fn open(report: &Path, filter: Option<&str>, shot: Option<&Path>) -> Value {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/page/open.mjs");
+    let request = json!({"file": report, "filter": filter, "shot": shot});
+    // A server that was just exiting (its idle time up) drops the request: ask again once.
+    let answer = ask(&request).or_else(|_| ask(&request));
+    match answer {
+        Ok(answer) if answer.get("ok").is_some() => answer["ok"].clone(),
+        Ok(answer) => panic!(
+            "serve.mjs could not open {}: {}",
+            report.display(),
+            answer["error"]
+        ),
+        Err(e) => panic!("serve.mjs did not answer for {}: {e}", report.display()),
+    }
+}
+
+fn scripts() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src/page")
+}
+
+/// The server's socket: one per user and per version of the scripts and peers, so two
+/// checkouts never ask each other's server.
+fn socket() -> PathBuf {
+    let mut key = Vec::new();
+    for script in ["serve.mjs", "look.mjs"] {
+        key.extend(std::fs::read(scripts().join(script)).expect("reading the page scripts"));
+    }
+    key.extend(peers::playwright_module().as_os_str().as_encoded_bytes());
+    key.extend(peers::chromium().as_os_str().as_encoded_bytes());
+    let uid = std::fs::metadata("/proc/self")
+        .map(|m| m.uid())
+        .unwrap_or(0);
+    let hash = qa_records::hash::sha256_hex(&key);
+    std::env::temp_dir().join(format!("qapipe-page-{uid}-{}.sock", &hash[..16]))
+}
+
+fn ask(request: &Value) -> std::io::Result<Value> {
+    let stream = connect_or_start();
+    (&stream).write_all(format!("{request}\n").as_bytes())?;
+    let mut line = String::new();
+    BufReader::new(&stream).read_line(&mut line)?;
+    serde_json::from_str(&line).map_err(|e| std::io::Error::other(format!("{e}: {line:?}")))
+}
+
+fn connect_or_start() -> UnixStream {
+    let socket = socket();
+    if let Ok(stream) = UnixStream::connect(&socket) {
+        return stream;
+    }
+    let lock =
+        std::fs::File::create(socket.with_extension("lock")).expect("the server's lock file");
+    lock.lock().expect("locking the page server's lock file");
+    // Another test may have started it while this one waited for the lock.
+    if let Ok(stream) = UnixStream::connect(&socket) {
+        return stream;
+    }
+    let _ = std::fs::remove_file(&socket);
     let config = json!({
         "module": peers::playwright_module(),
         "executable": peers::chromium(),
-        "file": report,
-        "filter": filter,
-        "shot": shot,
+        "socket": socket,
     });
-    let out = Command::new("node")
-        .arg(script)
+    let mut server = Command::new("node")
+        .arg(scripts().join("serve.mjs"))
         .arg(config.to_string())
-        .output()
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .process_group(0)
+        .spawn()
         .expect("node runs (Node.js is a test peer)");
-    assert!(
-        out.status.success(),
-        "open.mjs failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("open.mjs prints one JSON object")
+    let started = Instant::now();
+    loop {
+        if let Ok(stream) = UnixStream::connect(&socket) {
+            // Reaped by a thread of its own: the server outlives no test run for long.
+            std::thread::spawn(move || server.wait());
+            return stream;
+        }
+        if let Ok(Some(status)) = server.try_wait() {
+            panic!("serve.mjs exited before listening ({status}): run it by hand to see why");
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "serve.mjs did not listen on {} within 30 s",
+            socket.display()
+        );
+        std::thread::sleep(Duration::from_millis(25));
+    }
 }
 
 /// [`open`]; with `QAPIPE_HTML_SHOTS=DIR` in the environment, also a full-page PNG of the
