@@ -1,6 +1,6 @@
 //! A reader with a grace period of its own (`LineReader::cancellable_after`) keeps reading
 //! what arrives after a signal for that long; one with the default (`cancel::GRACE`) has
-//! stopped by then. (Its own test binary: the signal flag is process-wide.)
+//! stopped by then. (Its own process: the signal flag is process-wide; see tests.rs.)
 
 use std::io::Write as _;
 use std::time::Duration;
@@ -46,11 +46,16 @@ fn read_late_line(grace: Option<Duration>) -> std::thread::JoinHandle<(Vec<u64>,
 
 #[test]
 fn a_longer_grace_reads_what_arrives_after_the_default_grace() {
-    qa_records::cancel::install().unwrap();
-    signal_hook::low_level::raise(signal_hook::consts::SIGINT).unwrap();
-    assert_eq!(qa_records::cancel::requested(), Some(Exit::Interrupted));
-    let longer = read_late_line(Some(LONGER));
-    let default = read_late_line(None);
-    assert_eq!(longer.join().unwrap(), (vec![1], None));
-    assert_eq!(default.join().unwrap(), (vec![], Some(Exit::Interrupted)));
+    crate::own_process(
+        "reading_grace::a_longer_grace_reads_what_arrives_after_the_default_grace",
+        || {
+            qa_records::cancel::install().unwrap();
+            signal_hook::low_level::raise(signal_hook::consts::SIGINT).unwrap();
+            assert_eq!(qa_records::cancel::requested(), Some(Exit::Interrupted));
+            let longer = read_late_line(Some(LONGER));
+            let default = read_late_line(None);
+            assert_eq!(longer.join().unwrap(), (vec![1], None));
+            assert_eq!(default.join().unwrap(), (vec![], Some(Exit::Interrupted)));
+        },
+    );
 }
