@@ -29,7 +29,14 @@ impl PrivateDir {
     /// (0700) when missing. `root` itself is opened as given: the caller named it (the
     /// repository, or the folder the person chose). `below` must be relative without `..`.
     pub fn open(root: &Path, below: &Path) -> io::Result<PrivateDir> {
+        PrivateDir::open_as(root, below, root)
+    }
+
+    /// [`PrivateDir::open`], its messages naming the root `shown` (`""`: paths relative to
+    /// the root, as a record quotes them).
+    pub fn open_as(root: &Path, below: &Path, shown: &Path) -> io::Result<PrivateDir> {
         let mut dir = PrivateDir::root(root)?;
+        dir.path = shown.to_path_buf();
         for part in below.components() {
             match part {
                 Component::CurDir => {}
@@ -41,6 +48,20 @@ impl PrivateDir {
                     ))
                 }
             }
+        }
+        Ok(dir)
+    }
+
+    /// `root/below` as it is, never made nor followed: for reading what a run left.
+    pub fn open_existing(root: &Path, below: &Path) -> io::Result<PrivateDir> {
+        let mut dir = PrivateDir::root(root)?;
+        for part in below.components() {
+            let Component::Normal(name) = part else {
+                return Err(io::Error::from(io::ErrorKind::InvalidInput));
+            };
+            let path = dir.path.join(name);
+            let fd = open_dir_at(dir.raw(), name.as_bytes(), &path)?;
+            dir = PrivateDir { fd, path };
         }
         Ok(dir)
     }
@@ -126,14 +147,20 @@ impl PrivateDir {
         open_at(self.raw(), name.as_bytes(), flags, 0o600).map(File::from)
     }
 
-    /// The regular file `name` for reading; a symlink there is not followed (an error).
+    /// The regular file `name` for reading; a symlink there is a refusal, never followed.
     pub fn open_file(&self, name: &str) -> io::Result<File> {
         let flags = libc::O_RDONLY | libc::O_NOFOLLOW | libc::O_NONBLOCK;
-        let file = File::from(open_at(self.raw(), name.as_bytes(), flags, 0)?);
+        let path = self.path.join(name);
+        let fd =
+            open_at(self.raw(), name.as_bytes(), flags, 0).map_err(|e| match e.raw_os_error() {
+                Some(libc::ELOOP) => refused(self.raw(), name.as_bytes(), &path),
+                _ => io::Error::new(e.kind(), format!("{}: {e}", path.display())),
+            })?;
+        let file = File::from(fd);
         if !file.metadata()?.is_file() {
             return Err(io::Error::other(format!(
                 "{}: not a regular file",
-                self.path.join(name).display()
+                path.display()
             )));
         }
         Ok(file)
@@ -183,6 +210,14 @@ impl PrivateDir {
         let (from, to) = (c_name(from.as_bytes())?, c_name(to.as_bytes())?);
         // SAFETY: renameat(2) within the folder this value owns, NUL-terminated names.
         let r = unsafe { libc::renameat(self.raw(), from.as_ptr(), self.raw(), to.as_ptr()) };
+        check(r)
+    }
+
+    /// Renames `from` in this folder to `to` in folder `into` (`to` is replaced).
+    pub fn rename_to(&self, from: &str, into: &PrivateDir, to: &str) -> io::Result<()> {
+        let (from, to) = (c_name(from.as_bytes())?, c_name(to.as_bytes())?);
+        // SAFETY: renameat(2) between folders these values own, NUL-terminated names.
+        let r = unsafe { libc::renameat(self.raw(), from.as_ptr(), into.raw(), to.as_ptr()) };
         check(r)
     }
 
