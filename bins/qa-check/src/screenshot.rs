@@ -225,4 +225,21 @@ mod tests {
         assert!(kept.is_file(), "the link was replaced by the file");
         assert_eq!(std::fs::read(dir.join(&name)).unwrap(), png);
     }
+
+    #[test]
+    fn a_symlinked_qa_folder_is_refused_and_nothing_is_written_where_it_points() {
+        let repo = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink(outside.path(), repo.path().join(".qa")).unwrap();
+        let store = Screenshots {
+            repo: repo.path().to_path_buf(),
+            token: None,
+        };
+        let err = store.keep(Moment::After, PIXEL).unwrap_err();
+        assert!(
+            err.ends_with(": .qa is a symlink, not followed: nothing written there"),
+            "{err}"
+        );
+        assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 0);
+    }
 }
