@@ -1,21 +1,17 @@
 //! Screenshots as evidence: the PNGs a browser check keeps of the page, checked (signature,
 //! size), hashed and stored content-addressed and private under `<repo>/.qa/screenshots/`.
 //!
-//! The store never follows a symlink: `.qa` and `.qa/screenshots` are opened component by
-//! component with `O_NOFOLLOW` (a symlink there is refused), the PNG is written to a new
-//! temp file (`O_EXCL`, mode 0600) in that directory and renamed over its final name, and
-//! rename replaces whatever is at that name instead of writing through it.
+//! The store never follows a symlink: `.qa/screenshots` is a private folder of the
+//! repository (`qa_records::private_dir`: a symlink on the way is refused), the PNG is
+//! written to a new temp file (`O_EXCL`, mode 0600) there and renamed over its final name,
+//! which replaces whatever is at that name instead of writing through it.
 
-use std::ffi::CString;
-use std::fs::File;
-use std::io::{self, Read as _, Write as _};
-use std::os::fd::{AsRawFd as _, FromRawFd as _, OwnedFd, RawFd};
-use std::os::unix::fs::OpenOptionsExt as _;
+use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU32, Ordering};
 
 use qa_records::acceptance::{Moment, Screenshot};
 use qa_records::hash::sha256_hex;
+use qa_records::private_dir::PrivateDir;
 
 use crate::secret::Secret;
 
@@ -132,112 +128,12 @@ pub fn png_size(png: &[u8]) -> Result<(u32, u32), String> {
 /// Writes `bytes` as `<repo>/.qa/screenshots/<name>` (see the module doc). A file already
 /// there with the same bytes is left as it is (content-addressed: a repeat is a no-op).
 fn store(repo: &Path, name: &str, bytes: &[u8]) -> io::Result<()> {
-    let root = File::options()
-        .read(true)
-        .custom_flags(libc::O_DIRECTORY)
-        .open(repo)?;
-    let qa = directory_at(root.as_raw_fd(), ".qa", ".qa")?;
-    let dir = directory_at(qa.as_raw_fd(), "screenshots", Screenshot::DIR)?;
-    let dirfd = dir.as_raw_fd();
-    // SAFETY: fchmod(2) on a descriptor this function owns.
-    if unsafe { libc::fchmod(dirfd, 0o700) } != 0 {
-        return Err(io::Error::last_os_error());
-    }
-    if same_file_at(dirfd, name, bytes) {
+    let dir = PrivateDir::open_as(repo, Path::new(Screenshot::DIR), Path::new(""))?;
+    dir.restrict()?;
+    if dir.holds(name, bytes) {
         return Ok(());
     }
-    static NEXT: AtomicU32 = AtomicU32::new(0);
-    let temp = format!(
-        ".{name}.{}-{}.tmp",
-        std::process::id(),
-        NEXT.fetch_add(1, Ordering::Relaxed)
-    );
-    let fd = open_at(
-        dirfd,
-        &temp,
-        libc::O_WRONLY | libc::O_CREAT | libc::O_EXCL | libc::O_NOFOLLOW,
-        0o600,
-    )?;
-    let mut file = File::from(fd);
-    let written = file
-        .write_all(bytes)
-        .and_then(|()| file.sync_all())
-        .and_then(|()| rename_at(dirfd, &temp, name));
-    if written.is_err() {
-        let temp = c_name(&temp)?;
-        // SAFETY: unlinkat(2) with a descriptor this function owns and a NUL-terminated name.
-        unsafe { libc::unlinkat(dirfd, temp.as_ptr(), 0) };
-    }
-    written
-}
-
-/// Whether `name` in `dirfd` is a regular file (not a symlink) holding exactly `bytes`.
-fn same_file_at(dirfd: RawFd, name: &str, bytes: &[u8]) -> bool {
-    let Ok(fd) = open_at(dirfd, name, libc::O_RDONLY | libc::O_NOFOLLOW, 0) else {
-        return false;
-    };
-    let mut file = File::from(fd);
-    let regular = file
-        .metadata()
-        .is_ok_and(|m| m.is_file() && m.len() == bytes.len() as u64);
-    let mut held = Vec::with_capacity(bytes.len());
-    regular && file.read_to_end(&mut held).is_ok() && held == bytes
-}
-
-/// The directory `name` in `parent` (`shown` in messages), created (0700) when missing; a
-/// symlink or anything else that is not a directory is refused.
-fn directory_at(parent: RawFd, name: &str, shown: &str) -> io::Result<OwnedFd> {
-    let flags = libc::O_RDONLY | libc::O_DIRECTORY | libc::O_NOFOLLOW;
-    match open_at(parent, name, flags, 0) {
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            let c = c_name(name)?;
-            // SAFETY: mkdirat(2) with a valid descriptor and a NUL-terminated name.
-            if unsafe { libc::mkdirat(parent, c.as_ptr(), 0o700) } != 0 {
-                let e = io::Error::last_os_error();
-                if e.kind() != io::ErrorKind::AlreadyExists {
-                    return Err(e);
-                }
-            }
-            open_at(parent, name, flags, 0).map_err(|e| refused(shown, e))
-        }
-        other => other.map_err(|e| refused(shown, e)),
-    }
-}
-
-/// A directory that could not be opened without following a link says so.
-fn refused(name: &str, e: io::Error) -> io::Error {
-    if matches!(e.raw_os_error(), Some(libc::ELOOP | libc::ENOTDIR)) {
-        io::Error::other(format!(
-            "{name} is a symlink or not a directory: not followed"
-        ))
-    } else {
-        e
-    }
-}
-
-fn open_at(dirfd: RawFd, name: &str, flags: i32, mode: libc::mode_t) -> io::Result<OwnedFd> {
-    let c = c_name(name)?;
-    // SAFETY: openat(2) with a valid descriptor and a NUL-terminated name; the returned
-    // descriptor is owned by the OwnedFd alone.
-    let fd = unsafe { libc::openat(dirfd, c.as_ptr(), flags | libc::O_CLOEXEC, mode) };
-    if fd < 0 {
-        return Err(io::Error::last_os_error());
-    }
-    // SAFETY: `fd` was just opened and nothing else owns it.
-    Ok(unsafe { OwnedFd::from_raw_fd(fd) })
-}
-
-fn rename_at(dirfd: RawFd, from: &str, to: &str) -> io::Result<()> {
-    let (from, to) = (c_name(from)?, c_name(to)?);
-    // SAFETY: renameat(2) within one directory this function owns, NUL-terminated names.
-    if unsafe { libc::renameat(dirfd, from.as_ptr(), dirfd, to.as_ptr()) } != 0 {
-        return Err(io::Error::last_os_error());
-    }
-    Ok(())
-}
-
-fn c_name(name: &str) -> io::Result<CString> {
-    CString::new(name).map_err(|_| io::Error::other("a NUL in a file name"))
+    dir.write(name, bytes)
 }
 
 #[cfg(test)]
@@ -328,5 +224,22 @@ mod tests {
         let kept = std::fs::symlink_metadata(dir.join(&name)).unwrap();
         assert!(kept.is_file(), "the link was replaced by the file");
         assert_eq!(std::fs::read(dir.join(&name)).unwrap(), png);
+    }
+
+    #[test]
+    fn a_symlinked_qa_folder_is_refused_and_nothing_is_written_where_it_points() {
+        let repo = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink(outside.path(), repo.path().join(".qa")).unwrap();
+        let store = Screenshots {
+            repo: repo.path().to_path_buf(),
+            token: None,
+        };
+        let err = store.keep(Moment::After, PIXEL).unwrap_err();
+        assert!(
+            err.ends_with(": .qa is a symlink, not followed: nothing written there"),
+            "{err}"
+        );
+        assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 0);
     }
 }

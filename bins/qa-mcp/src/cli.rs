@@ -20,10 +20,16 @@ use std::path::PathBuf;
 /// qa-trace | qa-report --format agent --out REPO/.qa/mcp/RUN-ID and returns the agent
 /// payload; explain {id}, accept {id}, reject {id, reason} run qa-manifest on the last
 /// change report's stream (accept and reject edit REPO/.qa/manifest.yaml); run_check
-/// {scenario?} runs qa-check --exec on that stream; acceptance {plan, repo?, shard?} runs
-/// the acceptance flow, whose run folder qa-report makes under REPO/.qa/acceptance; status
-/// and cancel show and stop the active run (one at a time). A client that sends a
-/// progressToken gets progress notifications (records so far, the stage writing them).
+/// {scenario?} runs qa-check --exec on that stream; acceptance {plan, repo, shard?} runs
+/// the acceptance flow on a plan inside REPO, whose run folder qa-report makes under
+/// REPO/.qa/acceptance; status and cancel show and stop the active run (one at a time).
+/// A client that sends a progressToken gets progress notifications (records so far, the
+/// stage writing them).
+///
+/// A repository is data: change_report's repo must be a git work tree, and a symlink at
+/// .qa, .qa/mcp or .qa/mcp/.gitignore (or .qa/acceptance, for qa-report) is refused with
+/// nothing written, never followed. A line that is not JSON gets a JSON-RPC parse error
+/// (-32700), a request before initialize an error (-32002), and the session goes on.
 ///
 /// Capabilities come only from these flags, given by the person who starts the server:
 /// --allow-network, --allow-tool-calls, --allow-exec, --timeout and --auth-env are passed

@@ -4,8 +4,8 @@
 use crate::pipeline::{Chain, Stage};
 use crate::stages::Bins;
 use qa_cli::PipelineFlags;
+use qa_records::private_dir::PrivateDir;
 use std::ffi::OsString;
-use std::os::unix::fs::DirBuilderExt as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -84,7 +84,7 @@ pub fn change(bins: &Bins, input: &ChangeInput, out: &Path) -> Chain {
             Stage::new("qa-route", bins.get("qa-route")).arg(kv("repo", &input.repo)),
             Stage::new("qa-trace", bins.get("qa-trace")),
         ],
-        report: report_agent(bins, out),
+        report: report_agent(bins, &input.repo, out),
         signal_report: true,
     }
 }
@@ -108,14 +108,17 @@ pub fn check(
     }
     Chain {
         upstream: vec![stage.args(caps.stage_flags())],
-        report: report_agent(bins, out),
+        report: report_agent(bins, repo, out),
         signal_report: false,
     }
 }
 
-fn report_agent(bins: &Bins, out: &Path) -> Stage {
+/// qa-report with the repository as --repo: the report folder inside it is then made
+/// from the repository down, never through a link in it.
+fn report_agent(bins: &Bins, repo: &Path, out: &Path) -> Stage {
     Stage::new("qa-report", bins.get("qa-report"))
         .arg("--format=agent")
+        .arg(kv("repo", repo))
         .arg(kv("out", out))
 }
 
@@ -177,17 +180,19 @@ pub fn run_id(tool: &str) -> String {
     )
 }
 
-/// `repo/.qa/mcp`, created private (0700) with a `.gitignore` of `*`, so report folders
-/// never show as untracked changes (nor in a later `worktree` diff).
-pub fn mcp_dir(repo: &Path) -> std::io::Result<PathBuf> {
-    let dir = repo.join(MCP_DIR);
-    std::fs::DirBuilder::new()
-        .recursive(true)
-        .mode(0o700)
-        .create(&dir)?;
-    let ignore = dir.join(".gitignore");
-    if !ignore.exists() {
-        std::fs::write(&ignore, "*\n")?;
+/// `repo/.qa/mcp`, made private (0700) without following a link on the way, with a
+/// `.gitignore` of `*`, so report folders never show as untracked changes (nor in a later
+/// `worktree` diff). A symlink at `.qa`, `.qa/mcp` or `.qa/mcp/.gitignore` is refused
+/// (nothing written): the repository is data, never where the server writes outside.
+pub fn mcp_dir(repo: &Path) -> std::io::Result<PrivateDir> {
+    let dir = PrivateDir::open(repo, Path::new(MCP_DIR))?;
+    match dir.open_file(".gitignore") {
+        Ok(_) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            use std::io::Write as _;
+            dir.create_file(".gitignore")?.write_all(b"*\n")?;
+        }
+        Err(e) => return Err(e),
     }
     Ok(dir)
 }

@@ -4,6 +4,7 @@
 pub mod board;
 pub mod cli;
 pub mod flows;
+pub mod framing;
 pub mod observe;
 pub mod pipeline;
 pub mod results;

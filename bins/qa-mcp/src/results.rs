@@ -55,13 +55,19 @@ pub struct RunCheckArgs {
 #[schemars(crate = "rmcp::schemars")]
 #[serde(deny_unknown_fields)]
 pub struct AcceptanceArgs {
-    /// The acceptance plan file (`.qa-acceptance.json`), absolute or relative to `repo`.
+    /// The acceptance plan file (`.qa-acceptance.json`) inside `repo`, absolute or relative to it.
     pub plan: String,
-    /// The project root (default: the plan's folder); run folders go under its `.qa/acceptance/`.
-    pub repo: Option<String>,
+    /// The project root, which holds the plan; run folders go under its `.qa/acceptance/`.
+    pub repo: String,
     /// Run only shard I of N checks (`I/N`), as one job of a CI matrix.
     pub shard: Option<String>,
 }
+
+/// The arguments of a tool that takes none (status, cancel): any field is refused.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[schemars(crate = "rmcp::schemars")]
+#[serde(deny_unknown_fields)]
+pub struct NoArgs {}
 
 // --- results -----------------------------------------------------------------------------
 

@@ -46,9 +46,12 @@ pub fn serve(args: &Args) -> anyhow::Result<Exit> {
 async fn session(ctx: Arc<Context>) -> anyhow::Result<Exit> {
     let server = Server::new(Arc::clone(&ctx));
     let board = server.board().clone();
+    let (stdin, stdout) = rmcp::transport::io::stdio_pipes();
+    let filtered = crate::framing::filter(stdin, stdout);
+    let output = filtered.output;
     let serving = async {
         let running = server
-            .serve(rmcp::transport::io::stdio_pipes())
+            .serve((filtered.reader, filtered.writer))
             .await
             .context("starting the MCP session on stdin/stdout")?;
         running.waiting().await.context("serving the MCP session")?;
@@ -62,6 +65,8 @@ async fn session(ctx: Arc<Context>) -> anyhow::Result<Exit> {
     if board.cancel_active().is_some() {
         board.wait_idle(WIND_DOWN).await;
     }
+    // rmcp's last replies are written before the process ends.
+    let _ = tokio::time::timeout(Duration::from_secs(2), output).await;
     exit
 }
 

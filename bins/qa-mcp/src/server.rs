@@ -70,7 +70,7 @@ impl Server {
         Parameters(args): Parameters<ChangeArgs>,
         rc: RequestContext<RoleServer>,
     ) -> Result<Json<ChangeReport>, String> {
-        let repo = folder(&args.repo, "repo")?;
+        let repo = work_tree(&args.repo)?;
         let input = ChangeInput {
             repo: repo.clone(),
             base: args.base,
@@ -276,7 +276,7 @@ impl Server {
         Parameters(args): Parameters<AcceptanceArgs>,
         rc: RequestContext<RoleServer>,
     ) -> Result<Json<AcceptanceResult>, String> {
-        let (plan, repo) = plan_and_repo(&args.plan, args.repo.as_deref())?;
+        let (plan, repo) = plan_and_repo(&args.plan, &args.repo)?;
         let input = AcceptanceInput {
             plan,
             repo,
@@ -350,7 +350,10 @@ impl Server {
         name = "status",
         annotations(title = "Run status", read_only_hint = true, open_world_hint = false)
     )]
-    async fn status(&self) -> Result<Json<StatusResult>, String> {
+    async fn status(
+        &self,
+        Parameters(NoArgs {}): Parameters<NoArgs>,
+    ) -> Result<Json<StatusResult>, String> {
         let board = &self.ctx.board;
         let active = board.snapshot();
         let change = board.last_change();
@@ -391,7 +394,10 @@ impl Server {
             open_world_hint = false
         )
     )]
-    async fn cancel(&self) -> Result<Json<CancelResult>, String> {
+    async fn cancel(
+        &self,
+        Parameters(NoArgs {}): Parameters<NoArgs>,
+    ) -> Result<Json<CancelResult>, String> {
         let board = &self.ctx.board;
         let Some(tool) = board.cancel_active() else {
             return Ok(Json(CancelResult {
@@ -461,8 +467,13 @@ impl Server {
             first_stage,
         )?);
         // Only once this is the active run: a refused second run leaves no trace.
-        flows::mcp_dir(repo)
-            .map_err(|e| format!("{}: cannot create {}: {e}", repo.display(), flows::MCP_DIR))?;
+        flows::mcp_dir(repo).map_err(|e| {
+            if qa_records::private_dir::is_refusal(&e) {
+                e.to_string()
+            } else {
+                format!("{}: cannot create {}: {e}", repo.display(), flows::MCP_DIR)
+            }
+        })?;
         let chain = chain(&out);
         let outcome = drive(&run, chain, rc).await?;
         let status = run_status(&run);
@@ -717,24 +728,31 @@ fn folder(arg: &str, what: &str) -> Result<PathBuf, String> {
     Ok(p)
 }
 
-/// The plan file and project root of an acceptance run (root: the plan's folder unless given).
-fn plan_and_repo(plan: &str, repo: Option<&str>) -> Result<(PathBuf, PathBuf), String> {
-    let repo = repo.map(|r| folder(r, "repo")).transpose()?;
-    let plan_path = match &repo {
-        Some(r) if Path::new(plan).is_relative() => r.join(plan),
-        _ => PathBuf::from(plan),
-    };
+/// `arg` as a git work tree (a folder holding `.git`), absolute: checked before anything
+/// is written in it.
+fn work_tree(arg: &str) -> Result<PathBuf, String> {
+    let repo = folder(arg, "repo")?;
+    if repo.join(".git").symlink_metadata().is_err() {
+        return Err(format!("repo {arg}: not a git work tree (no .git)"));
+    }
+    Ok(repo)
+}
+
+/// The plan file and project root of an acceptance run: the plan (absolute, or relative
+/// to `repo`) must be a file inside the project root.
+fn plan_and_repo(plan: &str, repo: &str) -> Result<(PathBuf, PathBuf), String> {
+    let repo = folder(repo, "repo")?;
+    let plan_path = repo.join(plan);
     if !plan_path.is_file() {
         return Err(format!("plan {plan}: not a file"));
     }
     let plan_path = std::fs::canonicalize(&plan_path).map_err(|e| format!("plan {plan}: {e}"))?;
-    let repo = match repo {
-        Some(r) => r,
-        None => plan_path
-            .parent()
-            .map(Path::to_path_buf)
-            .ok_or_else(|| format!("plan {plan}: has no folder"))?,
-    };
+    if !plan_path.starts_with(&repo) {
+        return Err(format!(
+            "plan {plan}: not inside repo {} (the run folder goes under the project that holds its plan)",
+            repo.display()
+        ));
+    }
     Ok((plan_path, repo))
 }
 

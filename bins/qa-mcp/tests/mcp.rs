@@ -498,10 +498,7 @@ fn http_project(server: &Server, export: bool) -> Tree {
 }
 
 fn acceptance(project: &Tree) -> Value {
-    call(
-        "acceptance",
-        json!({"plan": project.path().join(".qa-acceptance.json").display().to_string()}),
-    )
+    call("acceptance", plan_arg(project))
 }
 
 fn health_server(routes: Vec<(&str, Reply)>) -> Server {
@@ -571,7 +568,7 @@ fn cancel_mid_run_leaves_a_valid_report_marked_cancelled() {
             .flag("--allow-network")
             .flag("--timeout=120")
             .session(vec![
-                json!({"op": "start", "tool": "acceptance", "args": {"plan": project.path().join(".qa-acceptance.json").display().to_string()}}),
+                json!({"op": "start", "tool": "acceptance", "args": plan_arg(&project)}),
                 json!({"op": "wait_path", "path": marker.display().to_string(), "timeout": 30}),
                 call("status", json!({})),
                 call("cancel", json!({})),
@@ -623,6 +620,20 @@ impl Raw {
 
     /// Like [`Raw::start`], with the stages of `bin_dir`.
     fn start_in(bin_dir: &Path, flags: &[&str]) -> Raw {
+        let mut raw = Raw::spawn(bin_dir, flags);
+        raw.initialize(1);
+        raw
+    }
+
+    /// The initialize handshake (2025-11-25) as request `id`.
+    fn initialize(&mut self, id: u64) {
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "test", "version": "0"}}}));
+        assert_eq!(self.response(id)["result"]["protocolVersion"], "2025-11-25");
+        self.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    }
+
+    /// qa-mcp started, nothing sent yet.
+    fn spawn(bin_dir: &Path, flags: &[&str]) -> Raw {
         let mut child = Command::new(env!("CARGO_BIN_EXE_qa-mcp"))
             .arg("--bin-dir")
             .arg(bin_dir)
@@ -645,23 +656,32 @@ impl Raw {
                 }
             }
         });
-        let mut raw = Raw {
+        Raw {
             stdin: child.stdin.take(),
             child,
             lines,
             early: Vec::new(),
-        };
-        raw.send(json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "test", "version": "0"}}}));
-        assert_eq!(raw.response(1)["result"]["protocolVersion"], "2025-11-25");
-        raw.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-        raw
+        }
     }
 
     fn send(&mut self, message: Value) {
+        self.send_line(&message.to_string());
+    }
+
+    /// Sends `line` as it is (a line break added).
+    fn send_line(&mut self, line: &str) {
         use std::io::Write as _;
         let stdin = self.stdin.as_mut().expect("stdin still open");
-        writeln!(stdin, "{message}").unwrap();
+        writeln!(stdin, "{line}").unwrap();
         stdin.flush().unwrap();
+    }
+
+    /// The next message that answers no request (`id` null: a parse error).
+    fn unanswered(&mut self) -> Value {
+        self.response_where(
+            |v| v.get("id") == Some(&Value::Null),
+            "a reply with id null",
+        )
     }
 
     /// Sends `tools/call` of `tool` as request `id`.
@@ -671,19 +691,29 @@ impl Raw {
 
     /// The response to request `id` (30 s at most).
     fn response(&mut self, id: u64) -> Value {
-        if let Some(at) = self.early.iter().position(|v| v["id"] == id) {
+        self.response_where(|v| v["id"] == id, &format!("a response to request {id}"))
+    }
+
+    /// The first message `wanted` picks (30 s at most).
+    fn response_where(&mut self, wanted: impl Fn(&Value) -> bool, what: &str) -> Value {
+        if let Some(at) = self.early.iter().position(&wanted) {
             return self.early.remove(at);
         }
         loop {
             let v = self
                 .lines
                 .recv_timeout(Duration::from_secs(30))
-                .unwrap_or_else(|_| panic!("no response to request {id} within 30 s"));
-            if v["id"] == id {
+                .unwrap_or_else(|_| panic!("no {what} within 30 s"));
+            if wanted(&v) {
                 return v;
             }
             self.early.push(v);
         }
+    }
+
+    /// Closes stdin: the end of the session.
+    fn close(&mut self) {
+        self.stdin.take();
     }
 
     /// The exit status, waited for 30 s at most.
@@ -747,7 +777,10 @@ fn held_run() -> (Server, Tree, Raw) {
 }
 
 fn plan_arg(project: &Tree) -> Value {
-    json!({"plan": project.path().join(".qa-acceptance.json").display().to_string()})
+    json!({
+        "plan": project.path().join(".qa-acceptance.json").display().to_string(),
+        "repo": project.path().display().to_string(),
+    })
 }
 
 #[test]
@@ -1071,4 +1104,110 @@ fn a_browser_check_without_the_browser_module_flag_is_a_tool_error_naming_the_fl
     let text = s.error(0);
     assert!(text.starts_with("qa-check exited 69: "), "{text}");
     assert!(text.contains("--browser-module"), "{text}");
+}
+
+// --- the session's edges (raw JSON-RPC) ----------------------------------------------------
+
+#[test]
+fn a_malformed_line_gets_a_parse_error_and_the_session_goes_on() {
+    let mut raw = Raw::start(&[]);
+    raw.send_line(r#"{"jsonrpc": "2.0", "id": 5, "method": "tools/list""#);
+    let reply = raw.unanswered();
+    assert_eq!(reply["error"]["code"], -32700, "{reply:#}");
+    // The control: the next, well-formed request is answered as usual.
+    raw.send(json!({"jsonrpc": "2.0", "id": 6, "method": "tools/list"}));
+    let listed = raw.response(6);
+    assert!(listed["result"]["tools"].is_array(), "{listed:#}");
+    assert!(raw.early.is_empty(), "no other reply: {:?}", raw.early);
+    raw.close();
+    assert_eq!(raw.exit().code(), Some(0));
+}
+
+#[test]
+fn a_request_before_initialize_gets_an_error_reply_and_the_session_can_still_start() {
+    let mut raw = Raw::spawn(&qa_testkit::run::bin_dir(), &[]);
+    raw.send(json!({"jsonrpc": "2.0", "id": 7, "method": "tools/list"}));
+    let refused = raw.response(7);
+    assert_eq!(refused["error"]["code"], -32002, "{refused:#}");
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("before initialize"),
+        "{refused:#}"
+    );
+    raw.initialize(8);
+    raw.send(json!({"jsonrpc": "2.0", "id": 9, "method": "tools/list"}));
+    assert!(raw.response(9)["result"]["tools"].is_array());
+    raw.close();
+    assert_eq!(raw.exit().code(), Some(0));
+}
+
+#[test]
+fn status_and_cancel_refuse_an_unknown_argument() {
+    let mut raw = Raw::start(&[]);
+    for (id, tool) in [(2, "status"), (3, "cancel")] {
+        raw.call(id, tool, json!({"allow_network": true}));
+        let refused = tool_error(&raw.response(id));
+        assert!(
+            refused.contains("unknown field `allow_network`"),
+            "{tool}: {refused}"
+        );
+        // The control: no argument is a result.
+        raw.call(id + 10, tool, json!({}));
+        let answered = raw.response(id + 10);
+        assert_eq!(answered["result"]["isError"], false, "{tool}: {answered:#}");
+    }
+}
+
+/// A tool call's error text, asserted a tool error.
+fn tool_error(reply: &Value) -> String {
+    assert_eq!(reply["result"]["isError"], true, "{reply:#}");
+    reply["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn change_report_on_a_folder_that_is_not_a_git_work_tree_is_refused_and_writes_nothing() {
+    let folder = Tree::new();
+    folder.write("README.md", "not a repository\n");
+    let mut raw = Raw::start(&[]);
+    raw.call(2, "change_report", json!({"repo": folder.path()}));
+    let text = tool_error(&raw.response(2));
+    assert!(text.contains("not a git work tree"), "{text}");
+    assert!(!folder.path().join(".qa").exists(), "nothing written");
+    // The control: the same call on a git repository makes its report folder.
+    let repo = checkout_repo(SUBJECT);
+    raw.call(3, "change_report", json!({"repo": repo.path()}));
+    let made = raw.response(3);
+    assert_eq!(made["result"]["isError"], false, "{made:#}");
+    assert!(repo.path().join(".qa/mcp/.gitignore").is_file());
+}
+
+#[test]
+fn acceptance_needs_a_repo_and_a_plan_inside_it() {
+    let server = health_server(vec![]);
+    let project = http_project(&server, false);
+    let elsewhere = Tree::new();
+    let plan = project.path().join(".qa-acceptance.json");
+    let mut raw = Raw::start(&["--allow-network"]);
+    raw.call(2, "acceptance", json!({"plan": plan}));
+    let no_repo = tool_error(&raw.response(2));
+    assert!(no_repo.contains("missing field `repo`"), "{no_repo}");
+    raw.call(
+        3,
+        "acceptance",
+        json!({"plan": plan, "repo": elsewhere.path()}),
+    );
+    let text = tool_error(&raw.response(3));
+    assert!(text.contains("not inside repo"), "{text}");
+    assert!(!project.path().join(".qa").exists());
+    assert!(!elsewhere.path().join(".qa").exists());
+    // The control: the plan inside its repo runs, and its run folder is there.
+    raw.call(4, "acceptance", plan_arg(&project));
+    let ran = raw.response(4);
+    assert_eq!(ran["result"]["isError"], false, "{ran:#}");
+    assert!(project.path().join(".qa/acceptance").is_dir());
 }

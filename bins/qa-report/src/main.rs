@@ -72,7 +72,11 @@ fn run(args: cli::Args) -> anyhow::Result<Exit> {
         }
         return Ok(Exit::Success);
     }
-    let saved = args.out.as_deref().map(Saved::begin).transpose()?;
+    let saved = args
+        .out
+        .as_deref()
+        .map(|out| Saved::begin(&args.repo, out))
+        .transpose()?;
     let mut input = Input::open(&args.input, reading::REPORT_GRACE, saved)?;
     let pass = reading::pass(&mut input, args.max_problems, Models::Both, |_| Ok(()))?;
     let source = input.source.clone();

@@ -6,10 +6,11 @@
 use anyhow::Context as _;
 use qa_records::exit::{failure, Exit};
 use qa_records::hash::hex;
+use qa_records::private_dir::{self, PrivateDir};
 use sha2::{Digest as _, Sha256};
-use std::fs::{self, DirBuilder, File, OpenOptions};
+use std::fs::{self, File};
 use std::io::{self, BufWriter, Write as _};
-use std::os::unix::fs::{DirBuilderExt as _, OpenOptionsExt as _, PermissionsExt as _};
+use std::os::unix::fs::PermissionsExt as _;
 use std::path::{Path, PathBuf};
 
 /// The checksum file's name; it lists every other file.
@@ -27,7 +28,9 @@ pub const RECORDS: &str = "records.ndjson";
 pub struct Saved {
     /// Where the report files go (or run folders, for an acceptance run).
     pub dir: PathBuf,
-    temp: PathBuf,
+    /// That folder, opened without following a link below the repository.
+    pub folder: PrivateDir,
+    temp: String,
     file: BufWriter<File>,
     hasher: Sha256,
     /// The last byte written: the verdict line needs a line break before it.
@@ -37,15 +40,31 @@ pub struct Saved {
     kept: bool,
 }
 
+/// A folder that cannot hold a report is a usage error naming it; a symlink or a file on
+/// the way below the repository keeps its own exit (65) and line.
+pub fn unwritable(dir: &Path, e: anyhow::Error) -> anyhow::Error {
+    let refused = e
+        .chain()
+        .filter_map(|c| c.downcast_ref::<io::Error>())
+        .any(private_dir::is_refusal);
+    if refused {
+        e
+    } else {
+        failure(Exit::Usage, format!("--out {}: {e:#}", dir.display()))
+    }
+}
+
 impl Saved {
-    /// Creates `dir` (0700, with parents) and the temporary file in it. A failure is a
-    /// usage error naming the folder: --out points somewhere that cannot hold a report.
-    pub fn begin(dir: &Path) -> anyhow::Result<Saved> {
-        let usage =
-            |e: anyhow::Error| failure(Exit::Usage, format!("--out {}: {e:#}", dir.display()));
-        let created = create_dirs(dir).map_err(usage)?;
-        let temp = dir.join(format!(".{RECORDS}.{}.tmp", std::process::id()));
-        let file = match create_private(&temp) {
+    /// Creates `dir` (0700, with parents; below `repo` when inside it, never through a
+    /// link) and the temporary file in it. A failure is a usage error naming the folder:
+    /// --out points somewhere that cannot hold a report.
+    pub fn begin(repo: &Path, dir: &Path) -> anyhow::Result<Saved> {
+        let usage = |e: anyhow::Error| unwritable(dir, e);
+        let (folder, created) = PrivateDir::create_path(repo, dir)
+            .context("creating the folder")
+            .map_err(usage)?;
+        let temp = format!(".{RECORDS}.{}.tmp", std::process::id());
+        let file = match create_private(&folder, &temp) {
             Ok(file) => file,
             Err(e) => {
                 remove_created(&created);
@@ -54,6 +73,7 @@ impl Saved {
         };
         Ok(Saved {
             dir: dir.to_path_buf(),
+            folder,
             temp,
             file: BufWriter::new(file),
             hasher: Sha256::new(),
@@ -70,9 +90,12 @@ impl Saved {
         }
         self.hasher.update(bytes);
         self.last = bytes.last().copied();
-        self.file
-            .write_all(bytes)
-            .map_err(|e| io::Error::new(e.kind(), format!("writing {}: {e}", self.temp.display())))
+        self.file.write_all(bytes).map_err(|e| {
+            io::Error::new(
+                e.kind(),
+                format!("writing {}: {e}", self.dir.join(&self.temp).display()),
+            )
+        })
     }
 
     /// Appends `line` on a line of its own.
@@ -86,33 +109,47 @@ impl Saved {
     }
 
     /// Puts the saved stream in place as `into/records.ndjson` (`into` is the folder or a
-    /// run folder inside it), writes each `(name, render)` there as it is rendered, one
-    /// file at a time, and SHA256SUMS over all.
-    pub fn keep(mut self, into: &Path, files: &[(&str, Render<'_>)]) -> anyhow::Result<()> {
-        let usage =
-            |e: anyhow::Error| failure(Exit::Usage, format!("--out {}: {e:#}", into.display()));
+    /// run folder inside it, `None` for the folder itself), writes each `(name, render)`
+    /// there as it is rendered, one file at a time, and SHA256SUMS over all.
+    pub fn keep(
+        mut self,
+        into: Option<&PrivateDir>,
+        files: &[(&str, Render<'_>)],
+    ) -> anyhow::Result<()> {
+        let into_path = into.map_or_else(|| self.dir.clone(), |d| d.path().to_path_buf());
         let records_sha = hex(&std::mem::take(&mut self.hasher).finalize());
-        (|| -> anyhow::Result<()> {
+        let folder = &self.folder;
+        let into = into.unwrap_or(folder);
+        let result = (|| -> anyhow::Result<()> {
             self.file.flush().context("writing the saved stream")?;
             let file = self.file.get_ref();
             file.set_permissions(fs::Permissions::from_mode(0o600))
                 .and_then(|()| file.sync_all())
                 .context("writing the saved stream")?;
-            fs::rename(&self.temp, into.join(RECORDS)).context("writing records.ndjson")?;
-            self.kept = true;
+            folder
+                .rename_to(&self.temp, into, RECORDS)
+                .context("writing records.ndjson")?;
             let mut sums = format!("{records_sha}  {RECORDS}\n");
             for (name, render) in files {
                 // A file in a folder of the report (screenshots/): the folder is made
                 // private, and a symlink in its place is refused rather than followed.
-                if let Some((folder, _)) = name.rsplit_once('/') {
-                    private_folder(&into.join(folder))?;
+                let sha = match name.rsplit_once('/') {
+                    Some((sub, file)) => {
+                        let sub = into.child(sub).with_context(|| format!("writing {name}"))?;
+                        sub.restrict().with_context(|| format!("writing {name}"))?;
+                        put_with(&sub, file, *render)
+                    }
+                    None => put_with(into, name, *render),
                 }
-                let sha = put_with(into, name, *render)?;
+                .with_context(|| format!("writing {name}"))?;
                 sums.push_str(&format!("{sha}  {name}\n"));
             }
-            put(into, SUMS, sums.as_bytes())
-        })()
-        .map_err(usage)
+            put_with(into, SUMS, &|w| w.write_all(sums.as_bytes()))
+                .with_context(|| format!("writing {SUMS}"))
+                .map(|_| ())
+        })();
+        self.kept = result.is_ok();
+        result.map_err(|e| unwritable(&into_path, e))
     }
 }
 
@@ -131,46 +168,9 @@ impl io::Write for Saved {
 impl Drop for Saved {
     fn drop(&mut self) {
         if !self.kept {
-            let _ = fs::remove_file(&self.temp);
+            let _ = self.folder.remove_file(&self.temp);
             remove_created(&self.created);
         }
-    }
-}
-
-/// Creates `dir` and its missing parents (0700); returns those it created, outermost first.
-fn create_dirs(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
-    let mut missing = Vec::new();
-    let mut at = Some(dir);
-    while let Some(path) = at {
-        if path.as_os_str().is_empty() || fs::symlink_metadata(path).is_ok() {
-            break;
-        }
-        missing.push(path.to_path_buf());
-        at = path.parent();
-    }
-    missing.reverse();
-    DirBuilder::new()
-        .recursive(true)
-        .mode(0o700)
-        .create(dir)
-        .context("creating the folder")?;
-    Ok(missing)
-}
-
-/// `dir` as a private folder of the report: created (0700), or already a real folder.
-fn private_folder(dir: &Path) -> anyhow::Result<()> {
-    match DirBuilder::new().mode(0o700).create(dir) {
-        Ok(()) => Ok(()),
-        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
-            let meta = fs::symlink_metadata(dir).context("reading the folder")?;
-            anyhow::ensure!(
-                meta.is_dir(),
-                "{} is not a folder (a symlink is never followed)",
-                dir.display()
-            );
-            Ok(())
-        }
-        Err(e) => Err(e).with_context(|| format!("creating {}", dir.display())),
     }
 }
 
@@ -181,57 +181,36 @@ fn remove_created(created: &[PathBuf]) {
     }
 }
 
-/// A new private file (0600) at `path`; a leftover with the same name (an earlier run with
-/// our pid) is removed first, never followed.
-fn create_private(path: &Path) -> anyhow::Result<File> {
-    let open = || {
-        OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .mode(0o600)
-            .open(path)
-    };
-    match open() {
+/// A new private file (0600) `name` in `dir`; a leftover with the same name (an earlier
+/// run with our pid) is removed first, never followed.
+fn create_private(dir: &PrivateDir, name: &str) -> anyhow::Result<File> {
+    match dir.create_file(name) {
         Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
-            fs::remove_file(path).with_context(|| format!("removing {}", path.display()))?;
-            open()
+            dir.remove_file(name)
+                .with_context(|| format!("removing {}", dir.path().join(name).display()))?;
+            dir.create_file(name)
         }
         other => other,
     }
-    .with_context(|| format!("creating {}", path.display()))
+    .with_context(|| format!("creating {}", dir.path().join(name).display()))
 }
 
-/// Writes `dir/name` through a fresh temporary file renamed into place: an existing
-/// symlink at `name` is replaced, never followed, so nothing outside `dir` is written.
-fn put(dir: &Path, name: &str, bytes: &[u8]) -> anyhow::Result<()> {
-    put_with(dir, name, &|w| w.write_all(bytes)).map(|_| ())
-}
-
-/// [`put`], the bytes written by `render` as they come; returns their SHA-256 (hex).
-fn put_with(dir: &Path, name: &str, render: Render<'_>) -> anyhow::Result<String> {
-    let target = dir.join(name);
-    let (folder, file) = name.rsplit_once('/').unwrap_or(("", name));
-    let temp = dir
-        .join(folder)
-        .join(format!(".{file}.{}.tmp", std::process::id()));
-    let file = create_private(&temp)?;
-    let mut out = Hashing {
-        inner: BufWriter::new(file),
-        hasher: Sha256::new(),
-    };
-    let written = render(&mut out)
-        .and_then(|()| out.inner.flush())
-        .and_then(|()| {
-            let file = out.inner.get_ref();
-            file.set_permissions(fs::Permissions::from_mode(0o600))
-                .and_then(|()| file.sync_all())
-                .and_then(|()| fs::rename(&temp, &target))
-        });
-    if let Err(e) = written {
-        let _ = fs::remove_file(&temp);
-        return Err(anyhow::Error::new(e).context(format!("writing {name}")));
-    }
-    Ok(hex(&out.hasher.finalize()))
+/// Writes `name` in `dir` through a fresh temporary file renamed into place, the bytes
+/// written by `render` as they come: an existing symlink at `name` is replaced, never
+/// followed, so nothing outside `dir` is written. Returns their SHA-256 (hex).
+fn put_with(dir: &PrivateDir, name: &str, render: Render<'_>) -> io::Result<String> {
+    let mut hasher = Sha256::new();
+    dir.write_with(name, &mut |file| {
+        let mut out = Hashing {
+            inner: BufWriter::new(file),
+            hasher: Sha256::new(),
+        };
+        render(&mut out)?;
+        out.inner.flush()?;
+        hasher = out.hasher;
+        Ok(())
+    })?;
+    Ok(hex(&hasher.finalize()))
 }
 
 /// A writer that hashes what it writes.

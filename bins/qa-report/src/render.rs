@@ -55,9 +55,8 @@ pub fn change_report(
 ) -> anyhow::Result<()> {
     let full_report = saved.as_ref().map(|s| s.dir.join(REPORT_JSON));
     if let Some(saved) = saved {
-        let dir = saved.dir.clone();
         saved.keep(
-            &dir,
+            None,
             &[
                 (REPORT_JSON, &|w| json::write(report, w)),
                 (REPORT_MD, &|w| {

@@ -453,6 +453,97 @@ fn status_shows_the_last_run_with_its_verdict_and_is_66_without_one() {
     assert_eq!(v["verdict"], "fail");
 }
 
+/// `--status` of the project at `repo`, as one line.
+fn status_line(repo: &Path) -> String {
+    let out = qa_report(b"", &["--status", "--repo", repo.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// A project with one passing run, and its run folder.
+fn one_passing_run() -> (tempfile::TempDir, PathBuf) {
+    let repo = tempfile::tempdir().unwrap();
+    let out = accept(repo.path(), &passing().bytes(), &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let dir = run_dir(repo.path());
+    (repo, dir)
+}
+
+#[test]
+fn status_of_a_run_folder_without_sha256sums_is_incomplete_not_its_verdict() {
+    let (repo, dir) = one_passing_run();
+    // The control: the whole folder is a pass.
+    assert!(status_line(repo.path()).contains(": pass ("));
+    // A crash mid-report leaves report.json without SHA256SUMS.
+    fs::remove_file(dir.join("SHA256SUMS")).unwrap();
+    let line = status_line(repo.path());
+    assert!(
+        line.contains(": incomplete, its report not vouched for by SHA256SUMS"),
+        "{line}"
+    );
+    assert!(line.contains("SHA256SUMS"), "{line}");
+    assert!(!line.contains("pass"), "{line}");
+}
+
+#[test]
+fn status_of_a_run_folder_whose_report_changed_after_the_run_is_incomplete() {
+    let (repo, dir) = one_passing_run();
+    let report = fs::read_to_string(dir.join("report.json")).unwrap();
+    fs::write(dir.join("report.json"), report.replacen("pass", "pass ", 1)).unwrap();
+    let line = status_line(repo.path());
+    assert!(line.contains(": incomplete, "), "{line}");
+    assert!(line.contains("does not match SHA256SUMS"), "{line}");
+}
+
+#[test]
+fn status_of_a_run_folder_whose_sha256sums_does_not_list_report_json_is_incomplete() {
+    let (repo, dir) = one_passing_run();
+    let sums = fs::read_to_string(dir.join("SHA256SUMS")).unwrap();
+    let kept: String = sums
+        .lines()
+        .filter(|l| !l.ends_with("  report.json"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_ne!(kept, sums);
+    fs::write(dir.join("SHA256SUMS"), kept).unwrap();
+    let line = status_line(repo.path());
+    assert!(
+        line.contains("SHA256SUMS does not list report.json"),
+        "{line}"
+    );
+}
+
+#[test]
+fn status_names_a_lock_whose_process_is_gone_as_stale() {
+    let (repo, _dir) = one_passing_run();
+    assert!(!status_line(repo.path()).contains("stale lock"));
+    let pid = dead_pid();
+    fs::write(
+        lock_file(repo.path()),
+        format!(r#"{{"run":"R-crashed","pid":{pid}}}"#),
+    )
+    .unwrap();
+    let line = status_line(repo.path());
+    assert!(
+        line.ends_with(&format!(
+            "; stale lock of run R-crashed (pid {pid} is gone)\n"
+        )),
+        "{line}"
+    );
+    let json = qa_report(
+        b"",
+        &[
+            "--status",
+            "--format",
+            "json",
+            "--repo",
+            repo.path().to_str().unwrap(),
+        ],
+    );
+    let v: Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(v["stale_lock"]["run"], "R-crashed");
+}
+
 fn git_init(dir: &Path) {
     let ok = Command::new("git")
         .args(["init", "-q"])

@@ -175,3 +175,51 @@ fn the_report_files_are_the_same_bytes_on_every_run() {
         );
     }
 }
+
+#[test]
+fn an_out_folder_below_a_symlink_inside_the_repository_is_refused_with_65() {
+    let repo = tempfile::tempdir().unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(outside.path(), repo.path().join(".qa")).unwrap();
+    let out = repo.path().join(".qa/reports");
+    let result = qa_report(
+        &sample().stream.bytes(),
+        &[
+            "--repo",
+            repo.path().to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(result.status.code(), Some(65));
+    let err = String::from_utf8_lossy(&result.stderr);
+    assert!(
+        err.contains(&format!(
+            "{} is a symlink, not followed",
+            repo.path().join(".qa").display()
+        )),
+        "{err}"
+    );
+    assert_eq!(fs::read_dir(outside.path()).unwrap().count(), 0);
+    assert!(result.stdout.is_empty());
+}
+
+#[test]
+fn an_out_folder_outside_the_repository_is_reached_through_the_persons_own_link() {
+    // The control: a link in the path the person gave, outside --repo, is theirs to follow.
+    let repo = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    fs::create_dir(dir.path().join("real")).unwrap();
+    std::os::unix::fs::symlink(dir.path().join("real"), dir.path().join("link")).unwrap();
+    let out = dir.path().join("link/run");
+    rendered(
+        &sample().stream.bytes(),
+        &[
+            "--repo",
+            repo.path().to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(names(&dir.path().join("real/run")), FILES);
+}

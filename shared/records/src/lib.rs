@@ -1,6 +1,6 @@
 //! The record contract every qapipe stage shares: the envelope and its kinds, canonical
 //! JSON and ids, NDJSON reading and writing, exit codes, cancellation and interruptible
-//! waits, the clock, `diag` records, the untrusted-text boundary, secrets, bounded
+//! waits, the clock, `diag` records, private folders written without following symlinks, the untrusted-text boundary, secrets, bounded
 //! regular-file reads, and the typed payloads of every record kind (with scenario steps,
 //! shard assignment and code patterns).
 //!
@@ -23,6 +23,7 @@ pub mod hash;
 pub mod kind;
 pub mod ndjson;
 pub mod output;
+pub mod private_dir;
 pub mod regular_file;
 pub mod secret;
 pub mod shard;

@@ -2,13 +2,10 @@
 //! files written in it (report.json, report.md, report.html, junit.xml, records.ndjson,
 //! events.ndjson, screenshots/, SHA256SUMS).
 
-use anyhow::Context as _;
-use qa_records::exit::{failure, Exit};
+use qa_records::private_dir::PrivateDir;
 use serde::Serialize;
-use std::fs::DirBuilder;
 use std::io;
-use std::os::unix::fs::DirBuilderExt as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 pub const REPORT_JSON: &str = "report.json";
 pub const REPORT_MD: &str = "report.md";
@@ -63,32 +60,29 @@ pub fn run_id(stamp: &str, plan_sha256: Option<&str>) -> String {
     }
 }
 
-/// Creates `out` (0700, with parents) and a new run folder in it (0700). A folder of the
-/// same id (two runs of one plan within a second) is never reused: the new one gets
-/// `-2`, `-3`, ... A failure is a usage error naming `out`.
-pub fn create(out: &Path, run: &str) -> anyhow::Result<ReportPaths> {
-    let made = (|| -> anyhow::Result<ReportPaths> {
-        DirBuilder::new()
-            .recursive(true)
-            .mode(0o700)
-            .create(out)
-            .context("creating the folder")?;
-        for n in 1u32.. {
-            let id = if n == 1 {
-                run.to_string()
-            } else {
-                format!("{run}-{n}")
-            };
-            let dir = out.join(&id);
-            match DirBuilder::new().mode(0o700).create(&dir) {
-                Ok(()) => return Ok(ReportPaths::new(id, dir)),
-                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
-                Err(e) => return Err(e).with_context(|| format!("creating {id}")),
+/// A new run folder (0700) in `out` (the open folder at `out_path`). A folder of the same
+/// id (two runs of one plan within a second) is never reused: the new one gets `-2`,
+/// `-3`, ... A failure is a usage error naming `out`.
+pub fn create(out: &PrivateDir, run: &str) -> anyhow::Result<(ReportPaths, PrivateDir)> {
+    for n in 1u32.. {
+        let id = if n == 1 {
+            run.to_string()
+        } else {
+            format!("{run}-{n}")
+        };
+        match out.create_new(&id) {
+            Ok(dir) => {
+                let paths = ReportPaths::new(id, dir.path().to_path_buf());
+                return Ok((paths, dir));
+            }
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+            Err(e) => {
+                let e = anyhow::Error::new(e).context(format!("creating {id}"));
+                return Err(crate::out::unwritable(out.path(), e));
             }
         }
-        unreachable!("some suffix is free")
-    })();
-    made.map_err(|e| failure(Exit::Usage, format!("--out {}: {e:#}", out.display())))
+    }
+    unreachable!("some suffix is free")
 }
 
 #[cfg(test)]
@@ -117,8 +111,9 @@ mod tests {
     #[test]
     fn a_second_run_with_the_same_id_gets_its_own_folder() {
         let dir = tempfile::tempdir().unwrap();
-        let a = create(dir.path(), "R").unwrap();
-        let b = create(dir.path(), "R").unwrap();
+        let out = PrivateDir::open(dir.path(), std::path::Path::new("runs")).unwrap();
+        let (a, _) = create(&out, "R").unwrap();
+        let (b, _) = create(&out, "R").unwrap();
         assert_eq!((a.run.as_str(), b.run.as_str()), ("R", "R-2"));
         assert!(b.dir.is_dir());
     }

@@ -4,11 +4,13 @@
 
 use anyhow::Context as _;
 use qa_records::exit::{failure, Exit};
+use qa_records::private_dir::{self, PrivateDir};
 use serde::{Deserialize, Serialize};
-use std::fs::{self, DirBuilder, OpenOptions};
-use std::io::{self, Write as _};
-use std::os::unix::fs::{DirBuilderExt as _, OpenOptionsExt as _};
+use std::io::{self, Read as _, Write as _};
 use std::path::{Path, PathBuf};
+
+/// The lock file's name in `<repo>/.qa`.
+const NAME: &str = "acceptance.lock";
 
 /// What the lock file says.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -19,12 +21,18 @@ pub struct Holder {
 
 /// The lock file of the project at `repo`.
 pub fn path(repo: &Path) -> PathBuf {
-    repo.join(".qa").join("acceptance.lock")
+    repo.join(".qa").join(NAME)
 }
 
-/// The lock's holder, if a lock file is there and readable.
+/// The lock's holder, if a lock file is there and readable (never through a link).
 pub fn holder(repo: &Path) -> Option<Holder> {
-    let text = fs::read_to_string(path(repo)).ok()?;
+    let qa = PrivateDir::open_existing(repo, Path::new(".qa")).ok()?;
+    read_holder(&qa)
+}
+
+fn read_holder(qa: &PrivateDir) -> Option<Holder> {
+    let mut text = String::new();
+    qa.open_file(NAME).ok()?.read_to_string(&mut text).ok()?;
     serde_json::from_str(&text).ok()
 }
 
@@ -43,32 +51,30 @@ pub fn alive(pid: u32) -> bool {
 /// The held lock; dropping it removes the file.
 #[derive(Debug)]
 pub struct Lock {
+    qa: PrivateDir,
     path: PathBuf,
 }
 
 impl Lock {
     /// Takes the project's lock for `run`. An active holder is exit 69 naming its run and
-    /// pid; a holder whose process is gone is taken over with a warning.
+    /// pid; a holder whose process is gone is taken over with a warning. `.qa` is made
+    /// (0700) when missing; a symlink there is refused (exit 65), never followed.
     pub fn acquire(repo: &Path, run: &str) -> anyhow::Result<Lock> {
         let path = path(repo);
-        let dir = path.parent().expect("the lock is inside .qa");
-        DirBuilder::new()
-            .recursive(true)
-            .mode(0o700)
-            .create(dir)
-            .map_err(|e| unwritable(dir, e))?;
+        let qa = PrivateDir::open(repo, Path::new(".qa"))
+            .map_err(|e| unwritable(&repo.join(".qa"), e))?;
         let me = Holder {
             run: run.to_string(),
             pid: std::process::id(),
         };
         for attempt in 0..2 {
-            match create(&path, &me) {
-                Ok(()) => return Ok(Lock { path }),
+            match create(&qa, &me) {
+                Ok(()) => return Ok(Lock { qa, path }),
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists && attempt == 0 => {}
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists => break,
                 Err(e) => return Err(unwritable(&path, e)),
             }
-            match holder(repo) {
+            match read_holder(&qa) {
                 Some(h) if alive(h.pid) => return Err(active(&h)),
                 Some(h) => eprintln!(
                     "qa-report: warning: taking over the lock of acceptance run {} (pid {} is gone)",
@@ -79,14 +85,14 @@ impl Lock {
                     path.display()
                 ),
             }
-            match fs::remove_file(&path) {
+            match qa.remove_file(NAME) {
                 Ok(()) => {}
                 Err(e) if e.kind() == io::ErrorKind::NotFound => {}
                 Err(e) => return Err(unwritable(&path, e)),
             }
         }
         // Another run took the lock between our removal and our creation.
-        match holder(repo) {
+        match read_holder(&qa) {
             Some(h) => Err(active(&h)),
             None => Err(failure(
                 Exit::Unavailable,
@@ -101,23 +107,26 @@ impl Lock {
             run: run.to_string(),
             pid: std::process::id(),
         };
-        let temp = self.path.with_extension(format!("lock.{}.tmp", me.pid));
-        let _ = fs::remove_file(&temp);
-        write_new(&temp, &me)
-            .and_then(|()| fs::rename(&temp, &self.path))
+        let temp = format!("{NAME}.{}.tmp", me.pid);
+        let _ = self.qa.remove_file(&temp);
+        write_new(&self.qa, &temp, &me)
+            .and_then(|()| self.qa.rename(&temp, NAME))
             .with_context(|| format!("updating {}", self.path.display()))
     }
 }
 
 impl Drop for Lock {
     fn drop(&mut self) {
-        let _ = fs::remove_file(&self.path);
+        let _ = self.qa.remove_file(NAME);
     }
 }
 
 /// The project's .qa/ cannot hold a lock: like an --out that cannot be written, a usage
-/// error naming the path.
+/// error naming the path; a symlink or a file in its place keeps its own exit (65).
 fn unwritable(path: &Path, e: io::Error) -> anyhow::Error {
+    if private_dir::is_refusal(&e) {
+        return anyhow::Error::new(e);
+    }
     failure(Exit::Usage, format!("{}: {e}", path.display()))
 }
 
@@ -129,23 +138,19 @@ fn active(h: &Holder) -> anyhow::Error {
 }
 
 /// Creates the lock with its content in one step: written to a temporary file, then
-/// hard-linked to `path`, which fails when `path` exists (as O_EXCL would), so no reader
-/// ever sees an empty lock.
-fn create(path: &Path, me: &Holder) -> io::Result<()> {
-    let temp = path.with_extension(format!("lock.{}.new", me.pid));
-    let _ = fs::remove_file(&temp);
-    write_new(&temp, me)?;
-    let linked = fs::hard_link(&temp, path);
-    let _ = fs::remove_file(&temp);
+/// hard-linked to the lock's name, which fails when the lock exists (as O_EXCL would), so
+/// no reader ever sees an empty lock.
+fn create(qa: &PrivateDir, me: &Holder) -> io::Result<()> {
+    let temp = format!("{NAME}.{}.new", me.pid);
+    let _ = qa.remove_file(&temp);
+    write_new(qa, &temp, me)?;
+    let linked = qa.hard_link(&temp, NAME);
+    let _ = qa.remove_file(&temp);
     linked
 }
 
-fn write_new(path: &Path, me: &Holder) -> io::Result<()> {
-    let mut file = OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(0o600)
-        .open(path)?;
+fn write_new(qa: &PrivateDir, name: &str, me: &Holder) -> io::Result<()> {
+    let mut file = qa.create_file(name)?;
     let text = serde_json::to_string(me).expect("a holder is plain data");
     file.write_all(text.as_bytes())
 }

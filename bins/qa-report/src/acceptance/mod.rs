@@ -104,13 +104,14 @@ pub fn report(
     from.extend(report.observation_ids.iter().cloned());
     from.extend(report.verifies.iter().map(|v| v.id.clone()));
     let record = Record::new(Kind::Verdict, BY, from, Src::new(), &decided.data)?;
-    let paths = match &saved {
+    let (paths, run_dir) = match &saved {
         Some(saved) => {
             let plan_sha = report.plan.as_ref().map(|p| p.data.sha256.as_str());
             let run = folder::run_id(&settings.stamp, plan_sha);
-            Some(folder::create(&saved.dir, &run)?)
+            let (paths, dir) = folder::create(&saved.folder, &run)?;
+            (Some(paths), Some(dir))
         }
-        None => None,
+        None => (None, None),
     };
     let screenshots = match &settings.shots {
         ShotSource::Project(root) => Screenshots::from_project(root, report.screenshots()),
@@ -123,8 +124,8 @@ pub fn report(
         paths: paths.as_ref(),
         screenshots: &screenshots,
     };
-    if let (Some(saved), Some(paths)) = (saved, &paths) {
-        write_folder(saved, &view, &record, paths, settings)?;
+    if let (Some(saved), Some(paths), Some(run_dir)) = (saved, &paths, &run_dir) {
+        write_folder(saved, &view, &record, paths, run_dir, settings)?;
         if let Some(file) = &settings.run_dir_file {
             name_run_dir(file, &paths.dir)?;
         }
@@ -148,6 +149,7 @@ fn write_folder(
     view: &View<'_>,
     verdict: &Record,
     paths: &folder::ReportPaths,
+    run_dir: &qa_records::private_dir::PrivateDir,
     settings: &Settings,
 ) -> anyhow::Result<()> {
     saved.append_line(&verdict.to_line())?;
@@ -195,7 +197,7 @@ fn write_folder(
     for ((name, _), copy) in shots.iter().zip(&copies) {
         files.push((name.as_str(), copy));
     }
-    saved.keep(&paths.dir, &files)
+    saved.keep(Some(run_dir), &files)
 }
 
 /// Writes `dir` and a line break to `file` (0600): the folder this run sealed, for the
@@ -268,7 +270,7 @@ pub fn run(args: &Run<'_>) -> anyhow::Result<(String, Exit)> {
     qa_records::cancel::install().context("installing the signal handlers")?;
     let stamp = clock::compact();
     let lock = lock::Lock::acquire(args.repo, &stamp)?;
-    let saved = Saved::begin(&runs_folder(args.repo, args.out))?;
+    let saved = Saved::begin(args.repo, &runs_folder(args.repo, args.out))?;
     let mut input = Input::open(args.input, reading::REPORT_GRACE, Some(saved))?;
     let mut named = false;
     let pass = reading::pass(&mut input, args.max_problems, Models::Both, |envelope| {

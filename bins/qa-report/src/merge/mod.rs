@@ -51,7 +51,7 @@ pub fn merge(args: &Merge<'_>) -> anyhow::Result<(String, Exit)> {
     agree::check(&runs)?;
     let gaps = gaps(&runs);
     let stamp = clock::compact();
-    let saved = Saved::begin(&acceptance::runs_folder(args.repo, args.out))?;
+    let saved = Saved::begin(args.repo, &acceptance::runs_folder(args.repo, args.out))?;
     let (mut report, saved) = join(&runs, saved)?;
     let mut screenshots = std::collections::BTreeMap::new();
     for run in &mut runs {

@@ -62,6 +62,7 @@ pub fn read(given: &Path) -> anyhow::Result<ShardRun> {
     let sums::Verified {
         records: bytes,
         screenshots,
+        ..
     } = sums::verify(&dir)?;
     let source = dir.join(RECORDS).display().to_string();
     let mut verifier = Verifier::new(1);

@@ -23,6 +23,8 @@ pub struct Verified {
     pub records: Vec<u8>,
     /// Each screenshot's bytes by SHA-256.
     pub screenshots: BTreeMap<String, Vec<u8>>,
+    /// Every file SHA256SUMS lists (and that matches it), in its order.
+    pub listed: Vec<String>,
 }
 
 /// The bytes of `dir`'s records.ndjson and screenshots, once every file its SHA256SUMS
@@ -41,6 +43,7 @@ pub fn verify(dir: &Path) -> anyhow::Result<Verified> {
         .map_err(|_| bad(format!("{}: not UTF-8 text", sums_path.display())))?;
     let mut records = None;
     let mut screenshots = BTreeMap::new();
+    let mut names = Vec::new();
     for (at, line) in text.lines().enumerate() {
         if line.is_empty() {
             continue;
@@ -83,6 +86,7 @@ pub fn verify(dir: &Path) -> anyhow::Result<Verified> {
         } else if name == RECORDS {
             records = Some(bytes);
         }
+        names.push(name.to_string());
     }
     let records = records.ok_or_else(|| {
         bad(format!(
@@ -93,6 +97,7 @@ pub fn verify(dir: &Path) -> anyhow::Result<Verified> {
     Ok(Verified {
         records,
         screenshots,
+        listed: names,
     })
 }
 
