@@ -925,6 +925,9 @@ fn change_report_held(trace: impl Fn(&Path) -> String) -> HeldChange {
         );
         std::thread::sleep(Duration::from_millis(50));
     }
+    // On a loaded machine qa-report may not have started yet: a SIGTERM then ends it before
+    // it reads its first record, which is right, but not what these tests hold it for.
+    wait_for_sigterm_handler("qa-report", repo.path(), deadline);
     HeldChange {
         raw,
         _bins: bins,
@@ -932,6 +935,48 @@ fn change_report_held(trace: impl Fn(&Path) -> String) -> HeldChange {
         _repo: repo,
     }
 }
+
+/// Waits until a process `name` whose command line names `repo` catches SIGTERM (its
+/// handler is installed: bit 15 of SigCgt in /proc/PID/status).
+fn wait_for_sigterm_handler(name: &str, repo: &Path, deadline: std::time::Instant) {
+    let repo = repo.display().to_string();
+    let catches = || -> bool {
+        std::fs::read_dir("/proc")
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .any(|e| {
+                let dir = e.path();
+                let Ok(cmdline) = std::fs::read(dir.join("cmdline")) else {
+                    return false;
+                };
+                let args: Vec<String> = cmdline
+                    .split(|b| *b == 0)
+                    .map(|a| String::from_utf8_lossy(a).into_owned())
+                    .collect();
+                let ours = args
+                    .first()
+                    .is_some_and(|a| a.ends_with(&format!("/{name}")))
+                    && args.iter().any(|a| a.contains(&repo));
+                let status = std::fs::read_to_string(dir.join("status")).unwrap_or_default();
+                let caught = status
+                    .lines()
+                    .find_map(|l| l.strip_prefix("SigCgt:"))
+                    .and_then(|m| u64::from_str_radix(m.trim(), 16).ok())
+                    .is_some_and(|m| m & (1 << (SIGTERM - 1)) != 0);
+                ours && caught
+            })
+    };
+    while !catches() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{name} never installed its SIGTERM handler"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// SIGTERM's number on Linux.
+const SIGTERM: u32 = 15;
 
 /// No real stage of the change flow can be held at a known point (none waits on the
 /// network), so qa-trace's place holds a stand-in: it forwards the stream the real
