@@ -1,12 +1,13 @@
 //! The bearer token named by `--auth-env`: read once from the environment, sent only as an
 //! `Authorization` header, and redacted from every text that could leave the process, in
-//! every form a server could say it back in (as sent, trimmed, percent-encoded).
+//! every form a server could say it back in (see `echoes`).
 
 use std::borrow::Cow;
 use std::fmt;
 use std::sync::Arc;
 
 use anyhow::Result;
+use regex::Regex;
 
 use crate::exit::{failure, Exit};
 
@@ -17,6 +18,8 @@ pub const REDACTED: &str = "[redacted]";
 #[derive(Clone)]
 pub struct Secret {
     value: Arc<str>,
+    /// Every form of the value a server could echo (`echoes`).
+    echoes: Regex,
 }
 
 impl fmt::Debug for Secret {
@@ -64,9 +67,14 @@ impl Secret {
                 format!("--auth-env {name}: the value of {name} starts or ends with a space, which a server would trim: remove it"),
             ));
         }
-        Ok(Secret {
+        Ok(Secret::new(&value))
+    }
+
+    fn new(value: &str) -> Secret {
+        Secret {
             value: value.into(),
-        })
+            echoes: echoes(value),
+        }
     }
 
     /// The `Authorization` header value.
@@ -74,48 +82,78 @@ impl Secret {
         format!("Bearer {}", self.value)
     }
 
-    /// `text` with every occurrence of the token, in any of its [`forms`](Self::forms),
-    /// replaced by [`REDACTED`].
+    /// `text` with every occurrence of the token, in any form a server could echo it in
+    /// ([`echoes`]), replaced by [`REDACTED`].
     pub fn redact<'a>(&self, text: &'a str) -> Cow<'a, str> {
-        let mut redacted = Cow::Borrowed(text);
-        for form in self.forms() {
-            if redacted.contains(form.as_str()) {
-                redacted = Cow::Owned(redacted.replace(form.as_str(), REDACTED));
-            }
-        }
-        redacted
-    }
-
-    /// The token as it may come back from a server, longest first: as sent, trimmed (a
-    /// server reads a header value without its surrounding whitespace), and
-    /// percent-encoded as in a URL (`%20` or `+` for a space, either hex case).
-    fn forms(&self) -> Vec<String> {
-        let mut forms = Vec::new();
-        for value in [&*self.value, self.value.trim()] {
-            forms.push(value.to_string());
-            forms.push(percent_encoded(value, false, "%20"));
-            forms.push(percent_encoded(value, true, "%20"));
-            forms.push(percent_encoded(value, false, "+"));
-        }
-        forms.retain(|form| !form.is_empty());
-        forms.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
-        forms.dedup();
-        forms
+        self.echoes.replace_all(text, REDACTED)
     }
 }
 
-/// `value` with every byte but RFC 3986's unreserved ones as `%XX` (`lower` hex digits
-/// or upper), a space as `space`.
-fn percent_encoded(value: &str, lower: bool, space: &str) -> String {
-    let mut out = String::with_capacity(value.len());
-    for byte in value.bytes() {
-        match byte {
-            b' ' => out.push_str(space),
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
-                out.push(char::from(byte))
+/// One pattern for every form in which a server could say `value` back:
+/// - each character as sent, percent-encoded (`%2F` or `%2f`, whichever safe set the
+///   encoder keeps: `/`, `+`, `=`, `:` or none; `+` for a space) or JSON-escaped (`\/`,
+///   `\"`, `\\`, `\u00XX` in either case), in any mix, so no list of safe sets can miss
+///   one;
+/// - base64 and base64url, padded or not, of the value and of the whole header value
+///   `Bearer <value>` (a server that echoes the header encoded).
+///
+/// The value never starts or ends with a space ([`Secret::from_env`]), so the trimmed
+/// form a server reads is the value itself.
+fn echoes(value: &str) -> Regex {
+    let mut encoded = Vec::new();
+    for plain in [value.to_string(), format!("Bearer {value}")] {
+        for url in [false, true] {
+            let padded = base64(plain.as_bytes(), url);
+            encoded.push(padded.trim_end_matches('=').to_string());
+            encoded.push(padded);
+        }
+    }
+    // Longer first: at one start the first alternative that matches wins, and an
+    // unpadded form is a prefix of its padded one.
+    encoded.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
+    encoded.dedup();
+    let mut alternatives: Vec<String> = encoded.iter().map(|e| regex::escape(e)).collect();
+    alternatives.push(value.chars().map(char_forms).collect());
+    Regex::new(&alternatives.join("|")).expect("a token's echo pattern is a valid regex")
+}
+
+/// A group matching `c` as sent, percent-encoded or JSON-escaped (the value is printable
+/// ASCII, see [`Secret::from_env`]).
+fn char_forms(c: char) -> String {
+    let code = u32::from(c);
+    let literal = regex::escape(&c.to_string());
+    let mut forms = vec![
+        literal.clone(),
+        format!("(?i:%{code:02x})"),
+        format!(r"(?i:\\u{code:04x})"),
+    ];
+    match c {
+        ' ' => forms.push(r"\+".to_string()),
+        '/' | '"' | '\\' => forms.push(format!(r"\\{literal}")),
+        _ => {}
+    }
+    format!("(?:{})", forms.join("|"))
+}
+
+/// `bytes` in base64 (RFC 4648 section 4) or base64url (section 5), padded.
+fn base64(bytes: &[u8], url: bool) -> String {
+    let alphabet: &[u8; 64] = if url {
+        b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+    } else {
+        b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+    };
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, &b)| n | (u32::from(b) << (16 - 8 * i)));
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(char::from(alphabet[((n >> (18 - 6 * i)) & 63) as usize]));
+            } else {
+                out.push('=');
             }
-            _ if lower => out.push_str(&format!("%{byte:02x}")),
-            _ => out.push_str(&format!("%{byte:02X}")),
         }
     }
     out
@@ -134,9 +172,7 @@ mod tests {
     use super::*;
 
     fn secret(value: &str) -> Secret {
-        Secret {
-            value: value.into(),
-        }
+        Secret::new(value)
     }
 
     #[test]
@@ -153,27 +189,76 @@ mod tests {
         ));
     }
 
+    /// Every form a server could echo `s3cr3t/t0k+en=~?>` in.
+    const ECHOED: &[(&str, &str)] = &[
+        ("as sent", "s3cr3t/t0k+en=~?>"),
+        ("percent, nothing kept", "s3cr3t%2Ft0k%2Ben%3D~%3F%3E"),
+        ("percent, lower hex", "s3cr3t%2ft0k%2ben%3d~%3f%3e"),
+        ("percent, / kept", "s3cr3t/t0k%2Ben%3D~%3F%3E"),
+        ("percent, + kept", "s3cr3t%2Ft0k+en%3D~%3F%3E"),
+        ("percent, = kept", "s3cr3t%2Ft0k%2Ben=~%3F%3E"),
+        ("percent, / + = kept", "s3cr3t/t0k+en=~%3F%3E"),
+        ("percent, ~ encoded too", "s3cr3t%2Ft0k%2Ben%3D%7E%3F%3E"),
+        (r"JSON, \/", r"s3cr3t\/t0k+en=~?>"),
+        (r"JSON, \u00XX", r"s3cr3t\u002ft0k\u002Ben\u003d~\u003f\u003E"),
+        ("base64", "czNjcjN0L3Qwaytlbj1+Pz4="),
+        ("base64 unpadded", "czNjcjN0L3Qwaytlbj1+Pz4"),
+        ("base64url", "czNjcjN0L3Qwaytlbj1-Pz4="),
+        ("base64url unpadded", "czNjcjN0L3Qwaytlbj1-Pz4"),
+        ("base64 of the header", "QmVhcmVyIHMzY3IzdC90MGsrZW49fj8+"),
+        ("base64url of the header", "QmVhcmVyIHMzY3IzdC90MGsrZW49fj8-"),
+    ];
+
     #[test]
-    fn the_trimmed_form_a_server_reads_is_replaced_too() {
-        let s = secret(" spaced tok-123 ");
-        assert_eq!(
-            s.redact("x-build-id: spaced tok-123"),
-            "x-build-id: [redacted]"
-        );
-        assert_eq!(s.redact("< spaced tok-123 >"), "<[redacted]>");
+    fn every_form_a_server_could_echo_is_replaced() {
+        let s = secret("s3cr3t/t0k+en=~?>");
+        for (form, echoed) in ECHOED {
+            let text = format!("{{\"seen\":\"{echoed}\"}}");
+            assert_eq!(
+                s.redact(&text),
+                "{\"seen\":\"[redacted]\"}",
+                "{form}: {echoed}"
+            );
+        }
     }
 
     #[test]
-    fn percent_encoded_forms_are_replaced_in_either_hex_case_and_with_a_plus() {
+    fn the_forms_of_another_token_are_kept() {
+        // The control: the same table is left alone for a token one character off.
+        let other = secret("s3cr3t/t0k+en=~?<");
+        for (form, echoed) in ECHOED {
+            assert_eq!(other.redact(echoed), *echoed, "{form}");
+        }
+    }
+
+    #[test]
+    fn a_space_is_replaced_as_sent_as_plus_or_as_percent_20() {
         let s = secret("a b/c=");
-        for text in ["?t=a%20b%2Fc%3D", "?t=a%20b%2fc%3d", "?t=a+b%2Fc%3D"] {
+        for text in ["?t=a%20b%2Fc%3D", "?t=a%20b%2fc%3d", "?t=a+b%2Fc%3D", "?t=a b/c="] {
             assert_eq!(s.redact(text), "?t=[redacted]", "{text}");
         }
     }
 
     #[test]
-    fn a_token_without_characters_to_encode_has_one_form() {
-        assert_eq!(secret("tok-123").forms(), ["tok-123"]);
+    fn json_escapes_of_a_quote_and_a_backslash_are_replaced() {
+        let s = secret(r#"a"b\c"#);
+        assert_eq!(s.redact(r#"x a\"b\\c y"#), "x [redacted] y");
+        assert_eq!(s.redact(r"x a\u0022b\u005Cc y"), "x [redacted] y");
+    }
+
+    #[test]
+    fn base64_is_rfc_4648() {
+        for (plain, b64) in [
+            ("", ""),
+            ("f", "Zg=="),
+            ("fo", "Zm8="),
+            ("foo", "Zm9v"),
+            ("foob", "Zm9vYg=="),
+        ] {
+            assert_eq!(base64(plain.as_bytes(), false), b64);
+        }
+        assert_eq!(base64(b"q?>~", false), "cT8+fg==");
+        assert_eq!(base64(b"q?>~", true), "cT8-fg==");
     }
 
     #[test]
