@@ -7,6 +7,7 @@
 //! caller re-validates the result with qa-intent's parser before anything is written.
 
 use qa_records::exit::{failure, Exit};
+use qa_records::untrusted::is_hidden;
 
 /// The top-level sequence an item goes to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -111,8 +112,11 @@ pub fn append(text: &str, section: Section, item: &[Line]) -> anyhow::Result<Str
 }
 
 /// A double-quoted YAML scalar holding exactly `text`: JSON-style escapes, plus `\u`
-/// escapes for what YAML does not allow unescaped (C0/C1 controls, line and paragraph
-/// separators, the byte-order mark, U+FFFE/U+FFFF).
+/// (`\U` past U+FFFF) escapes for what YAML does not allow unescaped (C0/C1 controls,
+/// line and paragraph separators, U+FFFE/U+FFFF) and for every hidden character
+/// (`untrusted::is_hidden`: format characters such as a zero-width space, the byte-order
+/// mark or a bidi override), so a reviewer reading manifest.yaml sees each one as an
+/// escape and no raw one can reorder or hide what the line says.
 pub fn quote(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 2);
     out.push('"');
@@ -123,13 +127,11 @@ pub fn quote(text: &str) -> String {
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
-            c if c.is_control()
-                || matches!(
-                    c,
-                    '\u{2028}' | '\u{2029}' | '\u{feff}' | '\u{fffe}' | '\u{ffff}'
-                ) =>
-            {
-                out.push_str(&format!("\\u{:04x}", c as u32));
+            c if is_hidden(c) || matches!(c, '\u{2028}' | '\u{2029}' | '\u{fffe}' | '\u{ffff}') => {
+                match u32::from(c) {
+                    code @ ..=0xffff => out.push_str(&format!("\\u{code:04x}")),
+                    code => out.push_str(&format!("\\U{code:08x}")),
+                }
             }
             c => out.push(c),
         }
@@ -358,6 +360,8 @@ mod tests {
             "é 日本 🎉",
             "- [x] {y}",
             "'single'",
+            "Ign\u{200b}ore \u{2060}\u{ad}\u{202e}txt.exe\u{feff}",
+            "tag \u{e0041}\u{e007f}",
         ] {
             let yaml = format!(
                 "version: 1\nsuppressions:\n  - scenario: {}\n    reason: r\n",
@@ -365,5 +369,14 @@ mod tests {
             );
             assert_eq!(parses(&yaml).suppressions[0].scenario, text, "{yaml}");
         }
+    }
+
+    #[test]
+    fn a_quoted_scalar_holds_no_raw_hidden_character() {
+        let quoted = quote("Ign\u{200b}ore \u{202e}gpj.exe \u{e0041}");
+        assert_eq!(quoted, r#""Ign\u200bore \u202egpj.exe \U000e0041""#);
+        // The control: the detector below finds a raw one in the text before quoting.
+        let raw = |s: &str| s.chars().any(is_hidden);
+        assert!(raw("Ign\u{200b}ore") && !raw(&quoted));
     }
 }

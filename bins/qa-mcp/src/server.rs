@@ -7,7 +7,7 @@ use crate::observe::Observed;
 use crate::pipeline::{Chain, Outcome, Progress};
 use crate::results::*;
 use crate::stages::Bins;
-use qa_records::untrusted::Boundary;
+use qa_records::untrusted::{neutralize, reveal, Boundary};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{ProgressNotificationParam, ProtocolVersion, ServerCapabilities, ServerConfig};
@@ -228,16 +228,22 @@ impl Server {
                 &rc,
             )
             .await?;
-        let mut b = Boundary::new();
-        let executions = done
+        let executions: Vec<ExecutionBrief> = done
             .outcome
             .observed
             .executions
             .iter()
-            .map(|e| ExecutionBrief {
-                status: e.status.clone(),
-                command: e.command.as_deref().map(|c| clean(&mut b, c)),
-                exit_code: e.exit_code,
+            .map(|e| {
+                let command = e.command.as_deref();
+                let withheld = command.is_some_and(|c| neutralize(c).1 > 0);
+                ExecutionBrief {
+                    status: e.status.clone(),
+                    command: command
+                        .filter(|_| !withheld)
+                        .map(|c| reveal(c).into_owned()),
+                    command_withheld: withheld,
+                    exit_code: e.exit_code,
+                }
             })
             .collect();
         let result = CheckResult {
@@ -248,9 +254,10 @@ impl Server {
             run_folder: display(&done.out),
             sha256sums: done.sums.as_deref().map(display),
             report_exit: done.outcome.report().code,
-            executions,
             agent: agent_line(&done.outcome.report_stdout),
-            neutralized: b.count(),
+            // Each withheld command counts as one neutralized string.
+            neutralized: executions.iter().filter(|e| e.command_withheld).count() as u64,
+            executions,
         };
         done.finish("run_check");
         Ok(Json(result))

@@ -9,9 +9,10 @@ use qa_records::change::{
 use qa_records::execution::{ExecutionData, ExecutionStatus};
 use qa_records::exit::{failure, Exit};
 use qa_records::graph::{EdgeData, NodeData};
-use qa_records::untrusted::{self, Boundary};
+use qa_records::untrusted::{neutralize, reveal, Boundary};
 use qa_records::{Envelope, Kind};
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
 
 /// Everything a change report shows. Strings are already cleaned.
@@ -452,8 +453,20 @@ impl Builder {
             // Commit bodies are not shown; their text is neither rendered nor counted.
             fields.remove("body");
         }
+        // A command is shown as the route wrote it: rewriting it would show a command
+        // that is not the routed one. One the boundary would change is marked instead.
+        let commands = take_commands(kind, &mut data);
         self.boundary.clean_json(&mut data);
-        untrusted::reveal_json(&mut data);
+        for (pointer, command) in commands {
+            if neutralize(&command).0 != command {
+                self.report
+                    .diagnostics
+                    .push(unsafe_command(&envelope.id, &pointer));
+            }
+            if let Some(slot) = data.pointer_mut(&pointer) {
+                *slot = Value::String(reveal(&command).into_owned());
+            }
+        }
         let kind_name = envelope.kind.as_str();
         let read = |e: serde_json::Error| {
             failure(
@@ -508,6 +521,44 @@ impl Builder {
         name_reaches(&mut report, &mut graph, &mut boundary);
         report.neutralized = boundary.count();
         report
+    }
+}
+
+/// The JSON pointers and texts of the commands in a record's data (a route's command
+/// and additional commands, an execution's command), each left as an empty string.
+fn take_commands(kind: Kind, data: &mut Value) -> Vec<(String, String)> {
+    let mut pointers = Vec::new();
+    match kind {
+        Kind::Route => {
+            pointers.push("/command/run".to_string());
+            let additional = data["additional_commands"].as_array().map_or(0, Vec::len);
+            pointers.extend((0..additional).map(|i| format!("/additional_commands/{i}/run")));
+        }
+        Kind::Execution => pointers.push("/command".to_string()),
+        _ => {}
+    }
+    pointers
+        .into_iter()
+        .filter_map(|pointer| match data.pointer_mut(&pointer) {
+            Some(Value::String(command)) => {
+                let command = std::mem::take(command);
+                Some((pointer, command))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// The warning for a command holding instruction-like text or hidden characters: shown
+/// as written (in a code span), never edited, and refused by `qa-check --exec`.
+fn unsafe_command(id: &str, pointer: &str) -> DiagView {
+    DiagView {
+        severity: Severity::Warning,
+        stage: "qa-report".to_string(),
+        message: format!(
+            "{id} {pointer}: the command holds instruction-like text or hidden characters; it is shown as written (hidden characters as U+FFFD), not cleaned, and qa-check --exec refuses to run it"
+        ),
+        subjects: vec![id.to_string()],
     }
 }
 

@@ -200,13 +200,19 @@ mod tests {
         ("percent, / + = kept", "s3cr3t/t0k+en=~%3F%3E"),
         ("percent, ~ encoded too", "s3cr3t%2Ft0k%2Ben%3D%7E%3F%3E"),
         (r"JSON, \/", r"s3cr3t\/t0k+en=~?>"),
-        (r"JSON, \u00XX", r"s3cr3t\u002ft0k\u002Ben\u003d~\u003f\u003E"),
+        (
+            r"JSON, \u00XX",
+            r"s3cr3t\u002ft0k\u002Ben\u003d~\u003f\u003E",
+        ),
         ("base64", "czNjcjN0L3Qwaytlbj1+Pz4="),
         ("base64 unpadded", "czNjcjN0L3Qwaytlbj1+Pz4"),
         ("base64url", "czNjcjN0L3Qwaytlbj1-Pz4="),
         ("base64url unpadded", "czNjcjN0L3Qwaytlbj1-Pz4"),
         ("base64 of the header", "QmVhcmVyIHMzY3IzdC90MGsrZW49fj8+"),
-        ("base64url of the header", "QmVhcmVyIHMzY3IzdC90MGsrZW49fj8-"),
+        (
+            "base64url of the header",
+            "QmVhcmVyIHMzY3IzdC90MGsrZW49fj8-",
+        ),
     ];
 
     #[test]
@@ -234,7 +240,12 @@ mod tests {
     #[test]
     fn a_space_is_replaced_as_sent_as_plus_or_as_percent_20() {
         let s = secret("a b/c=");
-        for text in ["?t=a%20b%2Fc%3D", "?t=a%20b%2fc%3d", "?t=a+b%2Fc%3D", "?t=a b/c="] {
+        for text in [
+            "?t=a%20b%2Fc%3D",
+            "?t=a%20b%2fc%3d",
+            "?t=a+b%2Fc%3D",
+            "?t=a b/c=",
+        ] {
             assert_eq!(s.redact(text), "?t=[redacted]", "{text}");
         }
     }
