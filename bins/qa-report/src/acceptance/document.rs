@@ -89,6 +89,48 @@ pub struct Png<'a> {
     pub bytes: &'a [u8],
     /// Width and height, as its IHDR chunk says.
     pub size: Option<(u32, u32)>,
+    /// How report.html shows it ([`embedding`]).
+    pub embed: Embed,
+}
+
+/// How report.html shows a verified screenshot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Embed {
+    /// Its bytes in the page: the first time it is shown, while the page's embedded
+    /// screenshots stay within [`MAX_EMBEDDED_BYTES`].
+    Inline,
+    /// Shown inline earlier on the page: a link to that one, its bytes not again.
+    Above,
+    /// Past the page's budget: a link to its file in the run folder.
+    Linked,
+}
+
+/// The most screenshot data (base64, as it stands in the page) one report.html embeds:
+/// a page of hundreds of checks with large screenshots stays a page a browser opens.
+pub const MAX_EMBEDDED_BYTES: u64 = 20 * 1024 * 1024;
+
+/// Decides, in page order, how each verified screenshot of `criteria` is shown: each PNG
+/// embedded once (by SHA-256), linked after [`MAX_EMBEDDED_BYTES`].
+fn embedding(criteria: &mut [CriterionItem<'_>]) {
+    let mut inline = std::collections::HashSet::new();
+    let mut embedded = 0u64;
+    let shots = criteria
+        .iter_mut()
+        .flat_map(|c| c.checks.iter_mut())
+        .flat_map(|k| k.screenshots.iter_mut());
+    for shot in shots {
+        let Ok(png) = &mut shot.carried else { continue };
+        let size = (png.bytes.len() as u64).div_ceil(3) * 4;
+        png.embed = if inline.contains(shot.sha256) {
+            Embed::Above
+        } else if embedded + size <= MAX_EMBEDDED_BYTES {
+            embedded += size;
+            inline.insert(shot.sha256);
+            Embed::Inline
+        } else {
+            Embed::Linked
+        };
+    }
 }
 
 pub struct Observed<'a> {
@@ -143,6 +185,11 @@ impl<'a> Document<'a> {
         }));
         facts.extend(report.builds.iter().map(|b| build(&b.data)));
         let v = &view.verdict.data;
+        let mut criteria: Vec<CriterionItem<'a>> = view
+            .criteria()
+            .map(|(c, o)| criterion(view, c, o))
+            .collect();
+        embedding(&mut criteria);
         Document {
             facts,
             status: label(&v.status),
@@ -151,10 +198,7 @@ impl<'a> Document<'a> {
                 "{} pass, {} fail, {} unverified",
                 v.counts.pass, v.counts.fail, v.counts.unverified
             ),
-            criteria: view
-                .criteria()
-                .map(|(c, o)| criterion(view, c, o))
-                .collect(),
+            criteria,
             reasons: reasons(&v.reasons),
             warnings: change::warnings(report.diagnostics.iter()),
             neutralized: change::neutralized(report.neutralized),
@@ -318,6 +362,7 @@ fn check<'a>(view: &'a View<'a>, check: &'a CheckView) -> CheckItem<'a> {
                     Some(Carried::Verified(bytes)) => Ok(Png {
                         bytes,
                         size: dimensions(bytes),
+                        embed: Embed::Linked,
                     }),
                     Some(Carried::Refused(why)) => Err(why.as_str()),
                     None => Err("not copied: not read"),

@@ -1,10 +1,12 @@
 //! The acceptance report.html: the acceptance [`Document`] as a page: the verdict banner
 //! with its exit code and reasons first, the plan and target identity, then one card per
 //! criterion (source and quote status, each check's expected against observed, evidence
-//! excerpt, screenshots embedded from their verified bytes), filtered by status in CSS.
+//! excerpt, screenshots embedded from their verified bytes, each once and at most 20 MiB
+//! of them, the rest linked), filtered by status in CSS.
 
 use super::document::{
-    inferred_note, CheckItem, CriterionItem, Document, Fact, Png, ShotItem, Writer, NO_CHECKS,
+    inferred_note, CheckItem, CriterionItem, Document, Embed, Fact, Png, ShotItem, Writer,
+    MAX_EMBEDDED_BYTES, NO_CHECKS,
 };
 use super::View;
 use crate::escape::{base64, class, html};
@@ -20,7 +22,7 @@ pub fn render(view: &View<'_>) -> String {
         .iter()
         .flat_map(|c| &c.checks)
         .flat_map(|k| &k.screenshots)
-        .any(|s| s.carried.is_ok());
+        .any(|s| matches!(&s.carried, Ok(png) if png.embed == Embed::Inline));
     let mut writer = Page::plain();
     doc.write(&mut writer);
     page("qapipe acceptance report", &writer.sheet.out, images)
@@ -99,18 +101,35 @@ fn list(class: &str, reasons: &[Phrase<'_>]) -> String {
     format!("<ul class=\"{class}\">\n{}</ul>\n", items.concat())
 }
 
-/// A verified screenshot as an embedded image built from its bytes; a refused one as
-/// text saying why.
+/// A verified screenshot as an image embedded from its bytes the first time the page
+/// shows it, as a link to that image after, and as a link to its file once the page's
+/// budget is spent (links are navigation, which the page's policy leaves alone, so it
+/// needs no `img-src` beyond `data:`); a refused one as text saying why.
 fn screenshot(shot: &ShotItem<'_>) -> String {
     match shot.carried {
-        Ok(Png { bytes, size }) => {
+        Ok(Png { bytes, size, embed }) => {
             let size = size.map_or(String::new(), |(w, h)| format!(", {w}×{h}"));
-            format!(
-                "<figure class=\"shot\" data-moment=\"{moment}\"><img alt=\"screenshot {moment}\" src=\"data:image/png;base64,{}\"><figcaption><b>{moment}</b>{size}: {}</figcaption></figure>\n",
-                base64(bytes),
-                code(&shot.file),
-                moment = html(&shot.moment),
-            )
+            let moment = html(&shot.moment);
+            let caption = format!(
+                "<figcaption><b>{moment}</b>{size}: {}</figcaption>",
+                code(&shot.file)
+            );
+            // The hash is checked hex, so it is safe in an id and a fragment.
+            let anchor = format!("shot-{}", class(shot.sha256));
+            match embed {
+                Embed::Inline => format!(
+                    "<figure class=\"shot\" id=\"{anchor}\" data-moment=\"{moment}\"><img alt=\"screenshot {moment}\" src=\"data:image/png;base64,{}\">{caption}</figure>\n",
+                    base64(bytes),
+                ),
+                Embed::Above => format!(
+                    "<figure class=\"shot\" data-moment=\"{moment}\" data-embed=\"above\"><a href=\"#{anchor}\">the same screenshot as shown above</a>{caption}</figure>\n"
+                ),
+                Embed::Linked => format!(
+                    "<figure class=\"shot\" data-moment=\"{moment}\" data-embed=\"linked\"><a href=\"{}\">open the screenshot file</a> (not embedded: the page already holds {} MiB of screenshots){caption}</figure>\n",
+                    html(&shot.file),
+                    MAX_EMBEDDED_BYTES / (1024 * 1024),
+                ),
+            }
         }
         Err(why) => format!(
             "<div class=\"shot-missing\" data-moment=\"{moment}\">Screenshot {moment} ({}): {}</div>\n",

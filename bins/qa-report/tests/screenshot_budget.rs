@@ -1,0 +1,177 @@
+//! report.html embeds each screenshot once, whatever the number of checks showing it, and
+//! at most 20 MiB of them; the rest are links to the files copied into `screenshots/`, so
+//! a run of many checks with large screenshots stays a page a browser opens.
+
+mod common;
+
+use common::{qa_report, Stream};
+use qa_records::acceptance::{CheckDecision, SourceKind};
+use qa_records::hash::sha256_hex;
+use qa_records::Kind;
+use serde_json::{json, Value};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+const DATA_URL: &str = "src=\"data:image/png;base64,";
+const BUDGET: usize = 20 * 1024 * 1024;
+
+/// A PNG of about 1.9 MB whose bytes are distinct for each `seed` (qa-report checks the
+/// signature and the hash, not the pixels; the filler does not compress).
+fn big_png(seed: u64) -> Vec<u8> {
+    let mut bytes = include_bytes!("fixtures/cart.png").to_vec();
+    let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    while bytes.len() < 1_900_000 {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        bytes.extend_from_slice(&state.to_le_bytes());
+    }
+    bytes
+}
+
+/// `bytes` saved as qa-check saves a screenshot under `root`; its observation entry.
+fn saved(root: &Path, bytes: &[u8]) -> Value {
+    let sha = sha256_hex(bytes);
+    let dir = root.join(".qa/screenshots");
+    fs::create_dir_all(&dir).unwrap();
+    fs::write(dir.join(format!("{sha}.png")), bytes).unwrap();
+    json!({"moment": "after", "path": format!(".qa/screenshots/{sha}.png"), "sha256": sha,
+           "bytes": bytes.len(), "width": 480, "height": 270})
+}
+
+/// A passing plan of one criterion whose browser checks each show `shots[i]`.
+fn stream(shots: &[Value]) -> Vec<u8> {
+    let mut s = Stream::default();
+    s.plan();
+    s.criterion("cart", SourceKind::Request, true);
+    for (i, shot) in shots.iter().enumerate() {
+        let id = format!("shot-{i}");
+        let route = s.check(&id, "cart", CheckDecision::Runnable, "allowed", &[]);
+        s.push(
+            Kind::Observation,
+            vec![route],
+            json!({
+                "check": id, "criterion": "cart", "check_kind": "browser", "status": "pass",
+                "expected": "the cart shows", "observed": "the cart shows",
+                "evidence": {"excerpt": "Cart", "sha256": "c".repeat(64), "bytes": 4,
+                             "truncated": false, "url": "http://127.0.0.1:8080/", "path": null,
+                             "http_status": 200, "screenshots": [shot]},
+                "reason": null
+            }),
+        );
+    }
+    s.finished()
+}
+
+/// `qa-report --acceptance` under `repo`; returns the run folder.
+fn accept(repo: &Path, input: &[u8]) -> PathBuf {
+    let out = qa_report(input, &["--acceptance", "--repo", repo.to_str().unwrap()]);
+    assert!(
+        matches!(out.status.code(), Some(0..=2)),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let runs: Vec<PathBuf> = fs::read_dir(repo.join(".qa/acceptance"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(runs.len(), 1, "{runs:?}");
+    runs[0].clone()
+}
+
+/// How a page shows screenshots: the embedded data URLs, each counted, and the total
+/// bytes they take.
+struct Embedded {
+    urls: Vec<String>,
+}
+
+impl Embedded {
+    fn of(page: &str) -> Embedded {
+        let urls = page
+            .match_indices(DATA_URL)
+            .map(|(at, _)| {
+                let rest = &page[at + DATA_URL.len()..];
+                rest[..rest.find('"').expect("a closed src")].to_string()
+            })
+            .collect();
+        Embedded { urls }
+    }
+
+    fn bytes(&self) -> usize {
+        self.urls.iter().map(String::len).sum()
+    }
+
+    /// The largest number of times one data URL appears.
+    fn most_repeated(&self) -> usize {
+        self.urls
+            .iter()
+            .map(|u| self.urls.iter().filter(|v| *v == u).count())
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+#[test]
+fn each_screenshot_is_embedded_once_and_at_most_20_mib_in_all_the_rest_linked() {
+    let repo = tempfile::tempdir().unwrap();
+    // 12 distinct 1.9 MB screenshots (2.5 MiB each in base64: 8 fit the budget), each
+    // shown by three checks.
+    let distinct: Vec<Value> = (0..12).map(|i| saved(repo.path(), &big_png(i))).collect();
+    let shots: Vec<Value> = (0..3).flat_map(|_| distinct.iter().cloned()).collect();
+    let run = accept(repo.path(), &stream(&shots));
+    let page = fs::read_to_string(run.join("report.html")).unwrap();
+
+    let embedded = Embedded::of(&page);
+    assert_eq!(
+        embedded.most_repeated(),
+        1,
+        "a screenshot is embedded twice"
+    );
+    assert_eq!(embedded.urls.len(), 8);
+    assert!(
+        embedded.bytes() <= BUDGET,
+        "{} bytes embedded",
+        embedded.bytes()
+    );
+    assert!(
+        page.len() < BUDGET + 1024 * 1024,
+        "report.html is {} bytes",
+        page.len()
+    );
+    // Every screenshot past the budget is a relative link to its copy in the run folder.
+    for shot in &distinct[8..] {
+        let sha = shot["sha256"].as_str().unwrap();
+        let link = format!("href=\"screenshots/{sha}.png\"");
+        assert_eq!(page.matches(&link).count(), 3, "{sha}");
+        assert!(run.join(format!("screenshots/{sha}.png")).is_file());
+    }
+    // Every repeat of an embedded one points back to it.
+    for shot in &distinct[..8] {
+        let sha = shot["sha256"].as_str().unwrap();
+        assert_eq!(page.matches(&format!("id=\"shot-{sha}\"")).count(), 1);
+        assert_eq!(page.matches(&format!("href=\"#shot-{sha}\"")).count(), 2);
+    }
+    // The policy still allows only data: images; links are navigation.
+    assert!(page.contains("img-src data:;") && !page.contains("img-src 'self'"));
+}
+
+#[test]
+fn the_embedding_detector_sees_a_repeated_or_oversized_page() {
+    // The control: a page embedding one screenshot twice, and one over the budget.
+    let one = format!("<img {DATA_URL}AAAA\">");
+    assert_eq!(Embedded::of(&one.repeat(2)).most_repeated(), 2);
+    let big = format!("<img {DATA_URL}{}\">", "A".repeat(BUDGET + 4));
+    assert!(Embedded::of(&big).bytes() > BUDGET);
+}
+
+#[test]
+fn a_few_small_screenshots_are_all_embedded() {
+    let repo = tempfile::tempdir().unwrap();
+    let png = include_bytes!("fixtures/cart.png");
+    let shot = saved(repo.path(), png);
+    let run = accept(repo.path(), &stream(&[shot.clone(), shot]));
+    let page = fs::read_to_string(run.join("report.html")).unwrap();
+    let embedded = Embedded::of(&page);
+    assert_eq!(embedded.urls.len(), 1);
+    assert!(!page.contains("href=\"screenshots/"), "nothing is linked");
+}
