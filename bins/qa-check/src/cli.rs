@@ -95,8 +95,10 @@ pub const MAX_EXEC_TIMEOUT_SECS: u64 = 1800;
 /// `blocked` with the reason, without --allow-exec; when the route's action is anything
 /// else (a draft route is never executed); when the command is not among those the
 /// repository's build files declare for that scenario (discovered again here, not taken
-/// from the stream); when it is longer than 2,048 bytes, holds NUL, CR or LF, or holds
-/// instruction-like text; when its runner is not on PATH; or when --repo is not the root
+/// from the stream); when it is longer than 2,048 bytes, holds NUL, CR or LF, holds
+/// instruction-like text (looked for through zero-width and other hidden characters), or
+/// holds a hidden character (a control or format character such as U+200B or U+202E);
+/// when its runner is not on PATH; or when --repo is not the root
 /// of a git repository. A cleared command runs through `/bin/sh -c` in its directory, in
 /// a process group of its own, with stdin closed; past --timeout (the command's limit
 /// under --exec: default 300 s, 1 to 1,800) the group gets SIGTERM and, 2 s later,
