@@ -167,6 +167,7 @@ bench: release peers
 	$(PEERS)/venv/bin/python bench/mcp_bench.py --bin-dir $(RELEASE_DIR) --repo bench/work/flow
 	python3 bench/report_bench.py --bin-dir $(RELEASE_DIR) --repo bench/work/flow
 	python3 bench/acceptance_bench.py --bin-dir $(RELEASE_DIR)
+	python3 bench/screenshot_bench.py --bin-dir $(RELEASE_DIR)
 	python3 bench/gen_manifest_tree.py bench/work/manifest --force
 	python3 bench/manifest_bench.py --bin-dir $(RELEASE_DIR) --project bench/work/manifest
 	python3 bench/profile_bench.py --bin-dir $(RELEASE_DIR)

@@ -1,10 +1,11 @@
 //! One-line plain text for terminals, logs and comments: source-derived control and
-//! bidirectional-override characters cannot move the cursor, colour the screen, reorder
-//! what a reader sees or start a new line.
+//! format characters (bidi overrides, zero-width spaces) cannot move the cursor, colour
+//! the screen, reorder what a reader sees or start a new line.
 
 use std::borrow::Cow;
 
-/// `text` with every control or bidirectional formatting character shown as a space.
+/// `text` with every control or format character (`untrusted::is_hidden`, and line
+/// breaks) shown as a space.
 pub fn one_line(text: &str) -> Cow<'_, str> {
     if !text.chars().any(hidden) {
         return Cow::Borrowed(text);
@@ -34,10 +35,10 @@ pub fn swap_chars(s: &str, swap: impl Fn(char) -> Option<&'static str>) -> Strin
     out
 }
 
-/// True for characters a reader does not see as text: controls and bidi formatting.
+/// True for characters a reader does not see as text: controls (line breaks too) and
+/// format characters (zero-width, bidi, soft hyphen, ...).
 pub fn hidden(c: char) -> bool {
-    c.is_control()
-        || matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    c.is_control() || qa_records::untrusted::is_hidden(c)
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@
 
 use crate::common;
 
-use common::acceptance::PLAN_SHA;
+use common::acceptance::{accept, PLAN_SHA};
 use common::{qa_report, Stream};
 use qa_records::acceptance::{CheckDecision, ObservationStatus as O, SourceKind};
 use qa_records::hash::sha256_hex;
@@ -85,22 +85,6 @@ fn mixed(screenshots: Value) -> Vec<u8> {
         Some("blocked: needs --allow-tool-calls"),
     );
     s.finished()
-}
-
-/// `qa-report --acceptance` under `repo`; returns the run folder.
-fn accept(repo: &Path, input: &[u8]) -> PathBuf {
-    let out = qa_report(input, &["--acceptance", "--repo", repo.to_str().unwrap()]);
-    assert!(
-        matches!(out.status.code(), Some(0..=2)),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let runs: Vec<PathBuf> = fs::read_dir(repo.join(".qa/acceptance"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    assert_eq!(runs.len(), 1, "{runs:?}");
-    runs[0].clone()
 }
 
 fn sums(run: &Path) -> String {

@@ -4,13 +4,14 @@
 
 mod common;
 
-use common::{qa_report, Stream};
+use common::acceptance::accept;
+use common::Stream;
 use qa_records::acceptance::{CheckDecision, SourceKind};
 use qa_records::hash::sha256_hex;
 use qa_records::Kind;
 use serde_json::{json, Value};
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 const DATA_URL: &str = "src=\"data:image/png;base64,";
 const BUDGET: usize = 20 * 1024 * 1024;
@@ -61,22 +62,6 @@ fn stream(shots: &[Value]) -> Vec<u8> {
         );
     }
     s.finished()
-}
-
-/// `qa-report --acceptance` under `repo`; returns the run folder.
-fn accept(repo: &Path, input: &[u8]) -> PathBuf {
-    let out = qa_report(input, &["--acceptance", "--repo", repo.to_str().unwrap()]);
-    assert!(
-        matches!(out.status.code(), Some(0..=2)),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let runs: Vec<PathBuf> = fs::read_dir(repo.join(".qa/acceptance"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    assert_eq!(runs.len(), 1, "{runs:?}");
-    runs[0].clone()
 }
 
 /// How a page shows screenshots: the embedded data URLs, each counted, and the total

@@ -9,6 +9,7 @@
 //! ureq, jsonschema, tree-sitter, clap, YAML or TOML parsers).
 
 pub mod acceptance;
+pub mod base64;
 pub mod cancel;
 pub mod canonical;
 pub mod change;

@@ -1,7 +1,7 @@
 //! `Repo`: a git repository in a temp dir, built with the git CLI under a private HOME,
 //! a fixed identity and a fixed, advancing clock.
 
-use crate::run::{Invocation, Program};
+use crate::run::{Invocation, Program, ToolStubs};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -190,6 +190,31 @@ impl Repo {
             .dir(self.path())
             .env("HOME", self.home())
             .env("XDG_CONFIG_HOME", self.home())
+    }
+
+    /// The change flow (the built `qa-diff --base main | qa-intent | qa-route | qa-trace`)
+    /// over this repository, run from beside it with only `tools` on PATH; every stage
+    /// must exit 0.
+    pub fn change_flow(&self, tools: &ToolStubs) -> Vec<u8> {
+        let root = self.path().to_str().expect("a UTF-8 temp path");
+        let mut bytes = Vec::new();
+        for (stage, args) in [
+            ("qa-diff", &["--repo", root, "--base", "main"][..]),
+            ("qa-intent", &["--repo", root][..]),
+            ("qa-route", &["--repo", root][..]),
+            ("qa-trace", &[][..]),
+        ] {
+            bytes = self
+                .run(&Program::built(stage))
+                .dir(self.outside())
+                .env("PATH", tools.path_var())
+                .args(args)
+                .stdin(bytes)
+                .run()
+                .success()
+                .stdout;
+        }
+        bytes
     }
 }
 

@@ -272,40 +272,24 @@ fn hostile_repo() -> Repo {
     r
 }
 
-/// The change flow (`qa-diff | qa-intent | qa-route | qa-trace`) over `repo`, saved beside
-/// it as `run.ndjson`, with no tool on PATH but a stub `npm`.
+/// The change flow over `repo`, saved beside it as `run.ndjson`, with no tool on PATH but
+/// a stub `npm` (qa-route only looks it up; the stub fails the test if it runs).
 fn change_flow(repo: &Repo) -> (PathBuf, Vec<Value>) {
-    // npm on PATH as a stub that must never run: qa-route only needs to find it.
-    let no_tools = ToolStubs::new(&["npm"]);
-    let root = repo.path().to_str().expect("a UTF-8 temp path");
-    let mut bytes = Vec::new();
-    for (stage, args) in [
-        ("qa-diff", &["--repo", root, "--base", "main"][..]),
-        ("qa-intent", &["--repo", root][..]),
-        ("qa-route", &["--repo", root][..]),
-        ("qa-trace", &[][..]),
-    ] {
-        bytes = repo
-            .run(&Program::built(stage))
-            .dir(repo.outside())
-            .env("PATH", no_tools.path_var())
-            .args(args)
-            .stdin(bytes)
-            .run()
-            .success()
-            .stdout;
-    }
+    let bytes = repo.change_flow(&ToolStubs::new(&["npm"]));
     let path = repo.outside().join("run.ndjson");
     fs::write(&path, &bytes).unwrap();
     (path, parse(&bytes))
 }
 
-/// The scenario whose title came from [`SUBJECT`].
-fn hostile_scenario(records: &[Value]) -> &Value {
-    of_kind(records, "scenario")
+/// The change flow over `repo` saved, and the id of the scenario whose title came from
+/// [`SUBJECT`].
+fn hostile_scenario(repo: &Repo) -> (PathBuf, String) {
+    let (stream, records) = change_flow(repo);
+    let scenario = of_kind(&records, "scenario")
         .into_iter()
         .find(|s| s["data"]["title"].as_str().unwrap().contains('\u{200b}'))
-        .expect("a scenario titled from the hostile subject, its characters as written")
+        .expect("a scenario titled from the hostile subject, its characters as written");
+    (stream, scenario["id"].as_str().unwrap().to_string())
 }
 
 fn qa_manifest(repo: &Repo, args: &[&str]) -> qa_testkit::Run {
@@ -354,11 +338,7 @@ fn format_characters_in_a_commit_message_reach_no_report_raw_and_hide_no_instruc
 #[test]
 fn accept_writes_no_raw_format_character_into_the_manifest() {
     let repo = hostile_repo();
-    let (stream, records) = change_flow(&repo);
-    let id = hostile_scenario(&records)["id"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let (stream, id) = hostile_scenario(&repo);
     qa_manifest(&repo, &["accept", &id, "--in", stream.to_str().unwrap()]).success();
     let manifest = fs::read_to_string(repo.path().join(".qa/manifest.yaml")).unwrap();
     assert_eq!(raw_hidden(&manifest), Vec::<String>::new(), "{manifest}");
@@ -373,11 +353,7 @@ fn accept_writes_no_raw_format_character_into_the_manifest() {
 #[test]
 fn reject_escapes_each_format_character_of_the_verbatim_title_and_reason() {
     let repo = hostile_repo();
-    let (stream, records) = change_flow(&repo);
-    let id = hostile_scenario(&records)["id"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let (stream, id) = hostile_scenario(&repo);
     let reason = "dup\u{202e}licate of the checkout flow";
     qa_manifest(
         &repo,
@@ -441,7 +417,7 @@ fn hostile_test_repo() -> Repo {
     );
     r.write(
         "src/cart.spec.ts",
-        &format!("import {{ it, expect }} from 'vitest';\nimport {{ total }} from './cart';\nit('totals the cart', () => {{ expect(total({{total: 2}})).toBe(2); }});\nit('{HOSTILE_TITLE}', () => {{ expect(() => total({{total: -1}})).toThrow(); }});\n"),
+        format!("import {{ it, expect }} from 'vitest';\nimport {{ total }} from './cart';\nit('totals the cart', () => {{ expect(total({{total: 2}})).toBe(2); }});\nit('{HOSTILE_TITLE}', () => {{ expect(() => total({{total: -1}})).toThrow(); }});\n"),
     );
     r.commit("fix: refuse a negative cart total");
     // vitest as npm installs it (ignored by git): what qa-route looks for to narrow.

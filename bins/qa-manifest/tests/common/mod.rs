@@ -56,28 +56,9 @@ pub fn shop(manifest: Option<&str>) -> Repo {
     r
 }
 
-/// The change flow over `repo`, as bytes; every stage must exit 0.
+/// The change flow over `repo`, as bytes, with no tool on PATH; every stage must exit 0.
 pub fn change_flow(repo: &Repo) -> Vec<u8> {
-    let no_tools = ToolStubs::new(&[]);
-    let root = repo.path().to_str().expect("a UTF-8 temp path");
-    let mut bytes = Vec::new();
-    for (stage, args) in [
-        ("qa-diff", &["--repo", root, "--base", "main"][..]),
-        ("qa-intent", &["--repo", root][..]),
-        ("qa-route", &["--repo", root][..]),
-        ("qa-trace", &[][..]),
-    ] {
-        bytes = repo
-            .run(&Program::built(stage))
-            .dir(repo.outside())
-            .env("PATH", no_tools.path_var())
-            .args(args)
-            .stdin(bytes)
-            .run()
-            .success()
-            .stdout;
-    }
-    bytes
+    repo.change_flow(&ToolStubs::new(&[]))
 }
 
 /// Runs the change flow and saves it beside the repository as `name`.

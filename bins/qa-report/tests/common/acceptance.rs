@@ -1,10 +1,28 @@
 //! Acceptance streams built from real records (acceptance.rs payloads in `Record::new`
 //! envelopes), in the order the acceptance flow writes them.
 
-use super::Stream;
+use super::{qa_report, Stream};
 use qa_records::acceptance::*;
 use qa_records::change::{Action, ActionKind, Risk};
 use qa_records::Kind;
+use std::path::{Path, PathBuf};
+
+/// `qa-report --acceptance` under `repo` on `input`, which must end with a verdict (exit 0
+/// to 2); returns the one run folder it wrote.
+pub fn accept(repo: &Path, input: &[u8]) -> PathBuf {
+    let out = qa_report(input, &["--acceptance", "--repo", repo.to_str().unwrap()]);
+    assert!(
+        matches!(out.status.code(), Some(0..=2)),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let runs: Vec<PathBuf> = std::fs::read_dir(repo.join(".qa/acceptance"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(runs.len(), 1, "{runs:?}");
+    runs[0].clone()
+}
 
 /// The plan file's hash every test plan carries: run ids start with `0123abcd`.
 pub const PLAN_SHA: &str = "0123abcd0123abcd0123abcd0123abcd0123abcd0123abcd0123abcd0123abcd";
