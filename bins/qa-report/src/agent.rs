@@ -56,13 +56,21 @@ struct Route<'a> {
     run: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     dir: Option<&'a str>,
+    /// The command holds instruction-like text: withheld from the agent (`run` is null)
+    /// rather than rewritten, since an edited command is not the routed one; the human
+    /// report shows it as written.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    run_withheld: bool,
 }
 
 /// What `qa-check --exec` did with a route's command.
 #[derive(Serialize)]
 struct Execution<'a> {
     scenario: Option<&'a str>,
+    /// Null when withheld (see `Route::run_withheld`).
     command: Option<&'a str>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    command_withheld: bool,
     status: String,
     exit_code: Option<i32>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -75,9 +83,11 @@ struct Execution<'a> {
 impl<'a> Execution<'a> {
     fn of(view: &'a ExecutionView) -> Execution<'a> {
         let d = &view.data;
+        let withheld = d.command.as_deref().is_some_and(instruction_like);
         Execution {
             scenario: d.subject.as_deref(),
-            command: d.command.as_deref(),
+            command: d.command.as_deref().filter(|_| !withheld),
+            command_withheld: withheld,
             status: label(&d.status),
             exit_code: d.exit_code,
             blocked: d.blocked.map(|b| label(&b)),
@@ -168,13 +178,16 @@ pub fn render(report: &Report, full_report: Option<&Path>) -> String {
         .iter()
         .filter_map(|(_, s)| s.route.as_ref().map(|r| (*s, r)));
     for (scenario, route) in routed {
+        let command = route.data.command.as_ref().map(|c| c.run.as_str());
+        let withheld = command.is_some_and(instruction_like);
         line.routes.push(Route {
             scenario: &scenario.id,
             decision: label(&route.data.decision),
             action: label(&route.data.action.kind),
             approval: &route.data.action.approval,
-            run: route.data.command.as_ref().map(|c| c.run.as_str()),
+            run: command.filter(|_| !withheld),
             dir: route.data.command.as_ref().map(|c| c.dir.as_str()),
+            run_withheld: withheld,
         });
         if size(&line) > budget {
             line.routes.pop();
@@ -212,4 +225,9 @@ pub fn render(report: &Report, full_report: Option<&Path>) -> String {
     let mut out = serde_json::to_string(&line).expect("the agent line is plain JSON");
     out.push('\n');
     out
+}
+
+/// True when the boundary would replace part of `command`: an agent is not handed it.
+fn instruction_like(command: &str) -> bool {
+    qa_records::untrusted::neutralize(command).1 > 0
 }

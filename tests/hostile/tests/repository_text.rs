@@ -433,7 +433,8 @@ fn shows_verbatim(report: &str, command: &str) -> bool {
 }
 
 #[test]
-fn a_routed_command_holding_instruction_like_text_is_shown_as_written_marked_and_never_run() {
+fn a_routed_command_holding_instruction_like_text_is_shown_as_written_marked_withheld_from_agents_and_never_run(
+) {
     let repo = hostile_test_repo();
     let (stream, records) = change_flow(&repo);
     let expected = format!("npx --no vitest run src/cart.spec.ts -t '{HOSTILE_TITLE}'");
@@ -464,6 +465,23 @@ fn a_routed_command_holding_instruction_like_text_is_shown_as_written_marked_and
     assert!(json
         .to_string()
         .contains(&serde_json::to_string(&expected).unwrap()));
+
+    // The agent line withholds it rather than hand an agent the text or a rewrite.
+    let agent = repo
+        .run(&Program::built("qa-report"))
+        .dir(repo.outside())
+        .args(["--in", stream.to_str().unwrap(), "--format", "agent"])
+        .run();
+    assert!(!agent.text().contains(HOSTILE_TITLE), "{}", agent.text());
+    let line: Value = serde_json::from_str(agent.text()).unwrap();
+    let withheld: Vec<&Value> = line["routes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["run_withheld"] == true)
+        .collect();
+    assert!(!withheld.is_empty(), "{line:#}");
+    assert!(withheld.iter().all(|r| r["run"].is_null()), "{line:#}");
 
     // qa-check --exec, even allowed, refuses it: the text is data, never run.
     let exec = repo
