@@ -2,7 +2,7 @@
 //! at most 20 MiB of them; the rest are links to the files copied into `screenshots/`, so
 //! a run of many checks with large screenshots stays a page a browser opens.
 
-mod common;
+use crate::common;
 
 use common::acceptance::accept;
 use common::Stream;

@@ -20,4 +20,5 @@ mod neutralization;
 mod out_dir;
 mod report_text;
 mod scenario_detail;
+mod screenshot_budget;
 mod verify;

@@ -2,6 +2,7 @@
 //! module per behaviour area. Run one area with `cargo test -p qa-hostile-tests --test integration AREA::`.
 
 mod files;
+mod repository_text;
 mod repository_writes;
 mod sources;
 mod streams;
