@@ -2,11 +2,11 @@
 //! waited for a bounded time, so two corrections at once both land.
 
 use std::fs::{File, TryLockError};
-use std::path::Path;
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use qa_records::exit::{failure, Exit};
+use qa_records::private_dir::PrivateDir;
 
 /// How long a writer waits for another writer's lock before it gives up (exit 69).
 pub const WAIT: Duration = Duration::from_secs(10);
@@ -20,12 +20,14 @@ pub struct Lock {
     _held: File,
 }
 
-/// Locks `dir` (created when missing) for editing the manifest called `name`: waits up to
-/// [`WAIT`] while another writer holds it, then refuses with exit 69, or with 130 / 143
-/// when a signal arrives meanwhile.
-pub fn lock(dir: &Path, name: &str) -> anyhow::Result<Lock> {
-    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    let held = handle(dir)?;
+/// Locks `dir` (opened by the caller, never through a symlink below the repository) for
+/// editing the manifest called `name`: waits up to [`WAIT`] while another writer holds it,
+/// then refuses with exit 69, or with 130 / 143 when a signal arrives meanwhile. The
+/// folder itself is locked, so no lock file is left in the repository.
+pub fn lock(dir: &PrivateDir, name: &str) -> anyhow::Result<Lock> {
+    let held = dir
+        .reopen_file()
+        .with_context(|| format!("opening {} to lock it", dir.path().display()))?;
     let started = Instant::now();
     loop {
         match held.try_lock() {
@@ -34,7 +36,7 @@ pub fn lock(dir: &Path, name: &str) -> anyhow::Result<Lock> {
             Err(TryLockError::Error(e)) => {
                 return Err(failure(
                     Exit::Unavailable,
-                    format!("cannot lock {} to edit {name}: {e}", dir.display()),
+                    format!("cannot lock {} to edit {name}: {e}", dir.path().display()),
                 ))
             }
         }
@@ -49,7 +51,7 @@ pub fn lock(dir: &Path, name: &str) -> anyhow::Result<Lock> {
                 Exit::Unavailable,
                 format!(
                     "another qa-manifest is editing {name} ({} stayed locked for {} s): nothing was changed, try again",
-                    dir.display(),
+                    dir.path().display(),
                     WAIT.as_secs()
                 ),
             ));
@@ -58,35 +60,19 @@ pub fn lock(dir: &Path, name: &str) -> anyhow::Result<Lock> {
     }
 }
 
-/// What is locked: the directory itself, so no lock file is left in the repository.
-#[cfg(unix)]
-fn handle(dir: &Path) -> anyhow::Result<File> {
-    File::open(dir).with_context(|| format!("opening {} to lock it", dir.display()))
-}
-
-/// Where a directory cannot be opened as a file, a lock file inside it.
-#[cfg(not(unix))]
-fn handle(dir: &Path) -> anyhow::Result<File> {
-    let path = dir.join(".manifest.lock");
-    std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&path)
-        .with_context(|| format!("opening {}", path.display()))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::Path;
 
     #[test]
     fn a_free_directory_is_locked_at_once_and_released_on_drop() {
         let dir = tempfile::tempdir().unwrap();
-        let first = lock(dir.path(), "m.yaml").unwrap();
+        let folder = PrivateDir::open(dir.path(), Path::new("")).unwrap();
+        let first = lock(&folder, "m.yaml").unwrap();
         drop(first);
         let started = Instant::now();
-        lock(dir.path(), "m.yaml").unwrap();
+        lock(&folder, "m.yaml").unwrap();
         assert!(started.elapsed() < WAIT);
     }
 
@@ -97,10 +83,16 @@ mod tests {
     }
 
     #[test]
-    fn a_missing_directory_is_created_to_be_locked() {
+    fn a_held_lock_makes_a_second_writer_wait() {
         let dir = tempfile::tempdir().unwrap();
-        let qa = dir.path().join(".qa");
-        lock(&qa, "m.yaml").unwrap();
-        assert!(qa.is_dir());
+        let folder = PrivateDir::open(dir.path(), Path::new("")).unwrap();
+        let held = lock(&folder, "m.yaml").unwrap();
+        let other = PrivateDir::open(dir.path(), Path::new(""))
+            .unwrap()
+            .reopen_file()
+            .unwrap();
+        assert!(matches!(other.try_lock(), Err(TryLockError::WouldBlock)));
+        drop(held);
+        assert!(other.try_lock().is_ok());
     }
 }

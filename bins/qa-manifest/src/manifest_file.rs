@@ -11,11 +11,15 @@ use qa_team_manifest::{self as manifest, Flow, Manifest, Suppression};
 use crate::edit::{self, Line, Section};
 use crate::lock::{self, Lock};
 use qa_records::exit::{failure, Exit};
+use qa_records::private_dir::{self, PrivateDir};
+use std::os::unix::fs::PermissionsExt as _;
 
 /// Where the manifest lives: `--manifest FILE`, else `REPO/.qa/manifest.yaml`.
 #[derive(Debug, Clone)]
 pub struct ManifestFile {
     pub path: PathBuf,
+    /// The repository: below it no symlink is followed to reach the manifest's folder.
+    repo: PathBuf,
 }
 
 /// The manifest as it is now: its bytes as text, and what they mean.
@@ -29,6 +33,7 @@ impl ManifestFile {
     pub fn locate(repo: &Path, manifest: Option<&Path>) -> ManifestFile {
         ManifestFile {
             path: manifest.map_or_else(|| repo.join(".qa/manifest.yaml"), Path::to_path_buf),
+            repo: repo.to_path_buf(),
         }
     }
 
@@ -64,11 +69,37 @@ impl ManifestFile {
     /// [`lock::WAIT`] for another writer. Read it again through the result: what was read
     /// before the lock may already be stale.
     pub fn edit(&self) -> anyhow::Result<Editing<'_>> {
-        let lock = lock::lock(&self.dir(), &self.name())?;
+        let folder = self.folder()?;
+        let lock = lock::lock(&folder, &self.name())?;
         Ok(Editing {
             file: self,
+            folder,
             _lock: lock,
         })
+    }
+
+    /// The manifest's folder, made when missing; inside the repository no symlink on the
+    /// way is followed (a committed `.qa -> /elsewhere` is exit 65, nothing written),
+    /// while a `--manifest` outside it is reached as the person named it.
+    fn folder(&self) -> anyhow::Result<PrivateDir> {
+        let dir = self.dir();
+        PrivateDir::create_path(&self.repo, &dir)
+            .map(|(folder, _)| folder)
+            .map_err(|e| {
+                if private_dir::is_refusal(&e) {
+                    failure(Exit::DataErr, format!("manifest {}: {e}", self.name()))
+                } else {
+                    anyhow::Error::new(e).context(format!("opening {}", dir.display()))
+                }
+            })
+    }
+
+    /// The manifest's file name in its folder.
+    fn file_name(&self) -> anyhow::Result<&str> {
+        self.path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .with_context(|| format!("{}: not a file name qa-manifest can write", self.name()))
     }
 
     /// The folder the manifest is in (where the temp file goes, and what is locked).
@@ -85,6 +116,8 @@ impl ManifestFile {
 #[derive(Debug)]
 pub struct Editing<'a> {
     file: &'a ManifestFile,
+    /// The manifest's folder, opened once: every write is relative to it.
+    folder: PrivateDir,
     _lock: Lock,
 }
 
@@ -142,34 +175,38 @@ impl Editing<'_> {
         expect(&parsed).context(
             "the edited manifest would not mean what was asked, so the file is left untouched",
         )?;
-        let dir = file.dir();
-        let mut temp = tempfile::Builder::new()
-            .prefix(".manifest.")
-            .suffix(".tmp")
-            .tempfile_in(&dir)
-            .with_context(|| format!("creating a temp file in {}", dir.display()))?;
-        temp.write_all(text.as_bytes())
-            .and_then(|()| temp.as_file().sync_all())
-            .with_context(|| format!("writing a temp file in {}", dir.display()))?;
+        let name = file.file_name()?;
+        let folder = &self.folder;
+        let shown = folder.path().display().to_string();
         // Keep the file's mode across the rename; a new manifest is an ordinary file.
-        let permissions = match std::fs::metadata(&file.path) {
-            Ok(meta) => meta.permissions(),
-            Err(_) => ordinary_permissions(temp.as_file())?,
+        let mode = match folder.open_file(name) {
+            Ok(current) => current.metadata()?.permissions(),
+            // A committed file: readable by all, like the files git checks out.
+            Err(_) => std::fs::Permissions::from_mode(0o644),
         };
-        std::fs::set_permissions(temp.path(), permissions)
-            .with_context(|| format!("setting the mode of {}", temp.path().display()))?;
+        let mut render = |f: &mut std::fs::File| {
+            f.write_all(text.as_bytes())?;
+            f.set_permissions(mode.clone())
+        };
         if create_new {
-            temp.persist_noclobber(&file.path).map_err(|e| {
-                if e.error.kind() == io::ErrorKind::AlreadyExists {
+            // Written aside, then linked to its name: linkat(2) never replaces a file.
+            let temp = format!(".{name}.{}.tmp", std::process::id());
+            let written = folder
+                .create_file(&temp)
+                .and_then(|mut f| render(&mut f).and_then(|()| f.sync_all()))
+                .and_then(|()| folder.hard_link(&temp, name));
+            let _ = folder.remove_file(&temp);
+            written.map_err(|e| {
+                if e.kind() == io::ErrorKind::AlreadyExists {
                     exists(&file.path)
                 } else {
-                    anyhow::Error::new(e.error).context(format!("writing {}", file.name()))
+                    anyhow::Error::new(e).context(format!("writing {}", file.name()))
                 }
             })?;
         } else {
-            temp.persist(&file.path).map_err(|e| {
-                anyhow::Error::new(e.error).context(format!("replacing {}", file.name()))
-            })?;
+            folder
+                .write_with(name, &mut render)
+                .with_context(|| format!("replacing {} (in {shown})", file.name()))?;
         }
         Ok(())
     }
@@ -184,16 +221,4 @@ pub fn exists(path: &Path) -> anyhow::Error {
             path.display()
         ),
     )
-}
-
-#[cfg(unix)]
-fn ordinary_permissions(_: &std::fs::File) -> anyhow::Result<std::fs::Permissions> {
-    use std::os::unix::fs::PermissionsExt as _;
-    // A committed file: readable by all, like the files git checks out.
-    Ok(std::fs::Permissions::from_mode(0o644))
-}
-
-#[cfg(not(unix))]
-fn ordinary_permissions(file: &std::fs::File) -> anyhow::Result<std::fs::Permissions> {
-    Ok(file.metadata()?.permissions())
 }

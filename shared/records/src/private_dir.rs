@@ -131,6 +131,12 @@ impl PrivateDir {
         Ok(PrivateDir { fd, path })
     }
 
+    /// This folder opened again (`.` relative to it: a new open file, not a duplicate
+    /// descriptor), as a file: what `flock(2)` locks and releases on its own.
+    pub fn reopen_file(&self) -> io::Result<File> {
+        open_at(self.raw(), b".", libc::O_RDONLY | libc::O_DIRECTORY, 0).map(File::from)
+    }
+
     /// Makes this folder private (0700) whatever it was.
     pub fn restrict(&self) -> io::Result<()> {
         // SAFETY: fchmod(2) on a descriptor this value owns.

@@ -1,5 +1,5 @@
 //! A hostile repository against the stages that write into it (qa-mcp's change_report and
-//! acceptance tools, qa-report --acceptance): a symlinked `.qa`, `.qa/mcp` or
+//! acceptance tools, qa-report --acceptance, qa-manifest init): a symlinked `.qa`, `.qa/mcp` or
 //! `.qa/acceptance`, a committed `.qa/mcp/.gitignore` symlink, a folder that is no git
 //! work tree. Each ends with the documented exit code or MCP error and nothing written
 //! where the link points (its target byte for byte as before); the same run without the
@@ -337,4 +337,48 @@ fn the_acceptance_tool_with_a_symlinked_qa_acceptance_is_a_tool_error_writing_no
     let done = mcp_call(home.path(), &[], "acceptance", args);
     assert_eq!(done["result"]["isError"], false, "{done:#}");
     assert!(project.path().join(".qa/acceptance").is_dir());
+}
+
+/// `qa-manifest init` on `repo` from the change stream saved before `.qa` was touched.
+fn manifest_init(repo: &Repo, stream: &[u8]) -> qa_testkit::run::Run {
+    let saved = Tree::new();
+    saved.write("run.ndjson", std::str::from_utf8(stream).unwrap());
+    Program::built("qa-manifest")
+        .invocation()
+        .dir(repo.path())
+        .arg("--repo")
+        .arg(repo.path())
+        .arg("init")
+        .arg("--in")
+        .arg(saved.path().join("run.ndjson"))
+        .run()
+}
+
+#[test]
+fn manifest_init_writes_the_manifest_in_a_plain_repository() {
+    let repo = changed_repo();
+    let stream = repo.change_flow(&qa_testkit::ToolStubs::new(&[]));
+    let run = manifest_init(&repo, &stream);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(repo.path().join(".qa/manifest.yaml").is_file());
+}
+
+#[test]
+fn manifest_init_with_a_symlinked_qa_writes_nothing_where_it_points() {
+    let repo = changed_repo();
+    let stream = repo.change_flow(&qa_testkit::ToolStubs::new(&[]));
+    let outside = Outside::new();
+    symlink(outside.path(), repo.path().join(".qa")).unwrap();
+    let run = manifest_init(&repo, &stream);
+    assert_eq!(run.code, 65, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("symlink") && run.stderr.lines().count() == 1,
+        "{}",
+        run.stderr
+    );
+    assert_eq!(
+        outside.changes(),
+        Vec::<PathBuf>::new(),
+        "written through .qa"
+    );
 }
