@@ -14,8 +14,8 @@ canonical JSON with each id it names mapped (as report_bench.py does), so the st
 verifies as if qa-check had taken the screenshots. 800 distinct 1.9 MB PNGs would be 1.5 GB
 on disk, so --distinct-big PNGs are shared round-robin by most checks and --unique checks
 have one of their own: the page must embed each PNG once and stop at its budget, and
-qa-report holds each distinct PNG's bytes once, so 96 distinct ones (182 MB) also measure
-what distinct screenshots cost. The PNGs are the signature and header of a real 480x270
+qa-report's memory must not grow with the distinct PNGs (--unique 800: every check its
+own, 1.5 GB of PNGs). The PNGs are the signature and header of a real 480x270
 screenshot followed by seeded random bytes (qa-report checks the signature and SHA-256,
 not the pixels).
 

@@ -110,11 +110,14 @@ impl Saved {
 
     /// Puts the saved stream in place as `into/records.ndjson` (`into` is the folder or a
     /// run folder inside it, `None` for the folder itself), writes each `(name, render)`
-    /// there as it is rendered, one file at a time, and SHA256SUMS over all.
+    /// there as it is rendered, one file at a time, and SHA256SUMS over all: those, then
+    /// `written`, `(name, sha256)` of files their writer already put in `into` and hashed
+    /// (the screenshots, verified as they were copied).
     pub fn keep(
         mut self,
         into: Option<&PrivateDir>,
         files: &[(&str, Render<'_>)],
+        written: &[(String, String)],
     ) -> anyhow::Result<()> {
         let into_path = into.map_or_else(|| self.dir.clone(), |d| d.path().to_path_buf());
         let records_sha = hex(&std::mem::take(&mut self.hasher).finalize());
@@ -142,6 +145,9 @@ impl Saved {
                     None => put_with(into, name, *render),
                 }
                 .with_context(|| format!("writing {name}"))?;
+                sums.push_str(&format!("{sha}  {name}\n"));
+            }
+            for (name, sha) in written {
                 sums.push_str(&format!("{sha}  {name}\n"));
             }
             put_with(into, SUMS, &|w| w.write_all(sums.as_bytes()))

@@ -70,6 +70,7 @@ pub fn change_report(
                     w.write_all(html::render(report, forge.as_ref()).as_bytes())
                 }),
             ],
+            &[],
         )?;
     }
     let written = match format {

@@ -6,7 +6,7 @@
 
 use crate::common;
 
-use common::acceptance::{accept, PLAN_SHA};
+use common::acceptance::{accept, merge, PLAN_SHA};
 use common::{qa_report, Stream};
 use qa_records::acceptance::{CheckDecision, ObservationStatus as O, SourceKind};
 use qa_records::hash::sha256_hex;
@@ -311,22 +311,6 @@ fn the_harness_sees_a_script_run_in_a_page_that_neither_escapes_nor_has_a_policy
     assert!(!seen["pwned"].is_null(), "{seen:#}");
     assert_eq!(seen["scripts"], 1);
     assert!(seen["handlers"].as_u64().unwrap() > 0);
-}
-
-/// `qa-report --merge run --out DIR/merged`; returns its output and the merged run folder.
-fn merge(run: &Path, into: &Path) -> (std::process::Output, Option<PathBuf>) {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_qa-report"))
-        .arg("--merge")
-        .arg(run)
-        .arg("--out")
-        .arg(into)
-        .output()
-        .unwrap();
-    let merged = fs::read_dir(into)
-        .ok()
-        .and_then(|mut d| d.next())
-        .map(|e| e.unwrap().path());
-    (out, merged)
 }
 
 #[test]

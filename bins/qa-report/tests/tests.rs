@@ -21,4 +21,5 @@ mod out_dir;
 mod report_text;
 mod scenario_detail;
 mod screenshot_budget;
+mod screenshot_copies;
 mod verify;

@@ -58,6 +58,23 @@ fn size(max: u64) -> String {
 /// without blocking (a FIFO with no writer would block `open` forever) and checked on the
 /// opened descriptor, so a file swapped after a check cannot slip through.
 pub fn read(path: &Path, max: u64, symlinks: Symlinks) -> Result<Vec<u8>, Refusal> {
+    let file = open_capped(path, max, symlinks)?;
+    let len = file.metadata().map_or(0, |m| m.len());
+    // The file may grow between the check and the read: read one byte past the cap.
+    let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
+    file.take(max + 1)
+        .read_to_end(&mut bytes)
+        .map_err(Refusal::Io)?;
+    if bytes.len() as u64 > max {
+        return Err(Refusal::TooLarge { max });
+    }
+    Ok(bytes)
+}
+
+/// The regular file at `path` opened for reading as [`read`] opens it, when it holds at
+/// most `max` bytes now: for a reader that streams it rather than holding it. The file
+/// may still grow: the reader reads at most `max + 1` bytes and refuses the extra one.
+pub fn open_capped(path: &Path, max: u64, symlinks: Symlinks) -> Result<std::fs::File, Refusal> {
     if symlinks == Symlinks::Refuse
         && path
             .symlink_metadata()
@@ -73,15 +90,7 @@ pub fn read(path: &Path, max: u64, symlinks: Symlinks) -> Result<Vec<u8>, Refusa
     if meta.len() > max {
         return Err(Refusal::TooLarge { max });
     }
-    // The file may grow between the check and the read: read one byte past the cap.
-    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
-    file.take(max + 1)
-        .read_to_end(&mut bytes)
-        .map_err(Refusal::Io)?;
-    if bytes.len() as u64 > max {
-        return Err(Refusal::TooLarge { max });
-    }
-    Ok(bytes)
+    Ok(file)
 }
 
 #[cfg(unix)]

@@ -5,7 +5,7 @@
 //! markdown) only lays each part out.
 
 use super::model::{bounded_excerpt, evidence_summary, CheckView, CriterionView};
-use super::screenshots::{self, dimensions, Carried};
+use super::screenshots::{self, Carried, Screenshots};
 use super::View;
 use crate::document as change;
 use crate::model::label;
@@ -84,13 +84,16 @@ pub struct ShotItem<'a> {
     pub carried: Result<Png<'a>, &'a str>,
 }
 
-/// A screenshot's verified bytes.
+/// A verified screenshot.
 pub struct Png<'a> {
-    pub bytes: &'a [u8],
+    /// Its size in bytes.
+    pub bytes: u64,
     /// Width and height, as its IHDR chunk says.
     pub size: Option<(u32, u32)>,
     /// How report.html shows it ([`embedding`]).
     pub embed: Embed,
+    /// Where its verified copy is read back from to embed it.
+    pub copies: &'a Screenshots,
 }
 
 /// How report.html shows a verified screenshot.
@@ -120,7 +123,7 @@ fn embedding(criteria: &mut [CriterionItem<'_>]) {
         .flat_map(|k| k.screenshots.iter_mut());
     for shot in shots {
         let Ok(png) = &mut shot.carried else { continue };
-        let size = (png.bytes.len() as u64).div_ceil(3) * 4;
+        let size = png.bytes.div_ceil(3) * 4;
         png.embed = if inline.contains(shot.sha256) {
             Embed::Above
         } else if embedded + size <= MAX_EMBEDDED_BYTES {
@@ -359,10 +362,11 @@ fn check<'a>(view: &'a View<'a>, check: &'a CheckView) -> CheckItem<'a> {
                     None => shot.path.clone(),
                 },
                 carried: match view.screenshots.get(&shot.sha256) {
-                    Some(Carried::Verified(bytes)) => Ok(Png {
-                        bytes,
-                        size: dimensions(bytes),
+                    Some(Carried::Verified(verified)) => Ok(Png {
+                        bytes: verified.bytes,
+                        size: verified.size,
                         embed: Embed::Linked,
+                        copies: view.screenshots,
                     }),
                     Some(Carried::Refused(why)) => Err(why.as_str()),
                     None => Err("not copied: not read"),

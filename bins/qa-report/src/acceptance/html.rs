@@ -1,11 +1,11 @@
 //! The acceptance report.html: the acceptance [`Document`] as a page: the verdict banner
 //! with its exit code and reasons first, the plan and target identity, then one card per
 //! criterion (source and quote status, each check's expected against observed, evidence
-//! excerpt, screenshots embedded from their verified bytes, each once and at most 20 MiB
+//! excerpt, screenshots embedded from their verified copies, each once and at most 20 MiB
 //! of them, the rest linked), filtered by status in CSS.
 
 use super::document::{
-    inferred_note, CheckItem, CriterionItem, Document, Embed, Fact, Png, ShotItem, Writer,
+    inferred_note, CheckItem, CriterionItem, Document, Embed, Fact, ShotItem, Writer,
     MAX_EMBEDDED_BYTES, NO_CHECKS,
 };
 use super::View;
@@ -104,40 +104,50 @@ fn list(class: &str, reasons: &[Phrase<'_>]) -> String {
 /// A verified screenshot as an image embedded from its bytes the first time the page
 /// shows it, as a link to that image after, and as a link to its file once the page's
 /// budget is spent (links are navigation, which the page's policy leaves alone, so it
-/// needs no `img-src` beyond `data:`); a refused one as text saying why.
+/// needs no `img-src` beyond `data:`); a refused one as text saying why. The bytes are
+/// read back from the run folder's copy and checked again, one screenshot at a time.
 fn screenshot(shot: &ShotItem<'_>) -> String {
-    match shot.carried {
-        Ok(Png { bytes, size, embed }) => {
-            let size = size.map_or(String::new(), |(w, h)| format!(", {w}×{h}"));
-            let moment = html(&shot.moment);
-            let caption = format!(
-                "<figcaption><b>{moment}</b>{size}: {}</figcaption>",
-                code(&shot.file)
-            );
-            // The hash is checked hex, so it is safe in an id and a fragment.
-            let anchor = format!("shot-{}", class(shot.sha256));
-            match embed {
-                Embed::Inline => format!(
-                    "<figure class=\"shot\" id=\"{anchor}\" data-moment=\"{moment}\"><img alt=\"screenshot {moment}\" src=\"data:image/png;base64,{}\">{caption}</figure>\n",
-                    base64(bytes),
-                ),
-                Embed::Above => format!(
-                    "<figure class=\"shot\" data-moment=\"{moment}\" data-embed=\"above\"><a href=\"#{anchor}\">the same screenshot as shown above</a>{caption}</figure>\n"
-                ),
-                Embed::Linked => format!(
-                    "<figure class=\"shot\" data-moment=\"{moment}\" data-embed=\"linked\"><a href=\"{}\">open the screenshot file</a> (not embedded: the page already holds {} MiB of screenshots){caption}</figure>\n",
-                    html(&shot.file),
-                    MAX_EMBEDDED_BYTES / (1024 * 1024),
-                ),
-            }
-        }
-        Err(why) => format!(
-            "<div class=\"shot-missing\" data-moment=\"{moment}\">Screenshot {moment} ({}): {}</div>\n",
-            code(&crate::acceptance::document::short(shot.sha256)),
-            text(why),
-            moment = html(&shot.moment),
+    let png = match &shot.carried {
+        Ok(png) => png,
+        Err(why) => return missing(shot, why),
+    };
+    let size = png
+        .size
+        .map_or(String::new(), |(w, h)| format!(", {w}×{h}"));
+    let moment = html(&shot.moment);
+    let caption = format!(
+        "<figcaption><b>{moment}</b>{size}: {}</figcaption>",
+        code(&shot.file)
+    );
+    // The hash is checked hex, so it is safe in an id and a fragment.
+    let anchor = format!("shot-{}", class(shot.sha256));
+    match png.embed {
+        Embed::Inline => match png.copies.bytes(shot.sha256) {
+            Ok(bytes) => format!(
+                "<figure class=\"shot\" id=\"{anchor}\" data-moment=\"{moment}\"><img alt=\"screenshot {moment}\" src=\"data:image/png;base64,{}\">{caption}</figure>\n",
+                base64(&bytes),
+            ),
+            Err(why) => missing(shot, &why),
+        },
+        Embed::Above => format!(
+            "<figure class=\"shot\" data-moment=\"{moment}\" data-embed=\"above\"><a href=\"#{anchor}\">the same screenshot as shown above</a>{caption}</figure>\n"
+        ),
+        Embed::Linked => format!(
+            "<figure class=\"shot\" data-moment=\"{moment}\" data-embed=\"linked\"><a href=\"{}\">open the screenshot file</a> (not embedded: the page already holds {} MiB of screenshots){caption}</figure>\n",
+            html(&shot.file),
+            MAX_EMBEDDED_BYTES / (1024 * 1024),
         ),
     }
+}
+
+/// A screenshot not shown: text saying why.
+fn missing(shot: &ShotItem<'_>, why: &str) -> String {
+    format!(
+        "<div class=\"shot-missing\" data-moment=\"{moment}\">Screenshot {moment} ({}): {}</div>\n",
+        code(&crate::acceptance::document::short(shot.sha256)),
+        text(why),
+        moment = html(&shot.moment),
+    )
 }
 
 impl Writer for Page<'_> {

@@ -89,8 +89,7 @@ pub fn render(view: &View<'_>) -> String {
         reports: view.paths,
         screenshots: view
             .screenshots
-            .0
-            .iter()
+            .all()
             .map(|(sha256, carried)| match carried {
                 Carried::Verified(_) => Screenshot {
                     sha256,

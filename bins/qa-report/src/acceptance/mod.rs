@@ -71,8 +71,9 @@ pub struct Settings {
 pub enum ShotSource {
     /// The project root qa-check ran in (`--repo`): each read and verified there.
     Project(PathBuf),
-    /// Bytes already verified (a merge: the shards' run folders, by SHA-256).
-    Verified(std::collections::BTreeMap<String, Vec<u8>>),
+    /// A merge: the shard run folder whose SHA256SUMS vouched for each, by SHA-256 (each
+    /// read and verified again as it is copied).
+    Shards(std::collections::BTreeMap<String, PathBuf>),
 }
 
 /// A usage error unless `format` renders acceptance reports.
@@ -113,10 +114,13 @@ pub fn report(
         }
         None => (None, None),
     };
-    let screenshots = match &settings.shots {
-        ShotSource::Project(root) => Screenshots::from_project(root, report.screenshots()),
-        ShotSource::Verified(bytes) => Screenshots::from_verified(bytes, report.screenshots()),
-    };
+    // Each verified as it is copied, one at a time: report.html embeds from the copies.
+    let screenshots = Screenshots::carry(&settings.shots, report.screenshots(), run_dir.as_ref())
+        .map_err(|e| {
+        let dir = paths.as_ref().map_or_else(PathBuf::new, |p| p.dir.clone());
+        let e = anyhow::Error::new(e).context(format!("writing {}/", screenshots::FOLDER));
+        crate::out::unwritable(&dir, e)
+    })?;
     let view = View {
         report,
         verdict: &decided,
@@ -181,23 +185,15 @@ fn write_folder(
     let report_html = |w: &mut dyn std::io::Write| w.write_all(html::render(view).as_bytes());
     let junit_xml = |w: &mut dyn std::io::Write| w.write_all(junit::render(view).as_bytes());
     let events_ndjson = |w: &mut dyn std::io::Write| w.write_all(&events);
-    let mut files: Vec<(&str, Render<'_>)> = vec![
+    let files: Vec<(&str, Render<'_>)> = vec![
         (folder::REPORT_JSON, &report_json),
         (folder::REPORT_MD, &report_md),
         (folder::REPORT_HTML, &report_html),
         (folder::JUNIT, &junit_xml),
         (folder::EVENTS, &events_ndjson),
     ];
-    // The verified screenshots, each copied as it was read.
-    let shots = view.screenshots.files();
-    let copies: Vec<_> = shots
-        .iter()
-        .map(|(_, bytes)| move |w: &mut dyn std::io::Write| w.write_all(bytes))
-        .collect();
-    for ((name, _), copy) in shots.iter().zip(&copies) {
-        files.push((name.as_str(), copy));
-    }
-    saved.keep(Some(run_dir), &files)
+    // The verified screenshots, already copied (their name is their checked SHA-256).
+    saved.keep(Some(run_dir), &files, &view.screenshots.files())
 }
 
 /// Writes `dir` and a line break to `file` (0600): the folder this run sealed, for the

@@ -53,9 +53,14 @@ pub fn merge(args: &Merge<'_>) -> anyhow::Result<(String, Exit)> {
     let stamp = clock::compact();
     let saved = Saved::begin(args.repo, &acceptance::runs_folder(args.repo, args.out))?;
     let (mut report, saved) = join(&runs, saved)?;
+    // Each screenshot from the first shard holding it, read and verified again when copied.
     let mut screenshots = std::collections::BTreeMap::new();
-    for run in &mut runs {
-        screenshots.append(&mut run.screenshots);
+    for run in &runs {
+        for sha in &run.screenshots {
+            screenshots
+                .entry(sha.clone())
+                .or_insert_with(|| run.dir.clone());
+        }
     }
     // The shards' own ends are named as gaps: the merge itself was not cancelled.
     report.cancelled = None;
@@ -69,7 +74,7 @@ pub fn merge(args: &Merge<'_>) -> anyhow::Result<(String, Exit)> {
             stamp,
             started,
             interrupted: None,
-            shots: acceptance::ShotSource::Verified(screenshots),
+            shots: acceptance::ShotSource::Shards(screenshots),
             run_dir_file: None,
         },
     )

@@ -41,8 +41,8 @@ pub struct ShardRun {
     pub missing: Vec<&'static str>,
     /// A stage of this run was cancelled (SIGINT/SIGTERM).
     pub cancelled: bool,
-    /// The screenshots its SHA256SUMS vouches for, by SHA-256.
-    pub screenshots: BTreeMap<String, Vec<u8>>,
+    /// The SHA-256 of each screenshot its SHA256SUMS vouches for.
+    pub screenshots: BTreeSet<String>,
 }
 
 impl ShardRun {

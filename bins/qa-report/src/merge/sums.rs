@@ -1,6 +1,7 @@
 //! A shard's run folder checked against its SHA256SUMS before anything in it is believed:
 //! every listed file present, regular and matching, records.ndjson among them; screenshots
-//! (`screenshots/<sha256>.png`) also PNGs of at most 2 MiB whose name is their hash.
+//! (`screenshots/<sha256>.png`) also PNGs of at most 2 MiB whose name is their hash, each
+//! hashed as it is read, one at a time, not held.
 
 use crate::acceptance::folder::RECORDS;
 use crate::acceptance::screenshots;
@@ -10,7 +11,7 @@ use qa_records::acceptance::Screenshot;
 use qa_records::exit::{failure, Exit};
 use qa_records::hash::{is_sha256_hex, sha256_hex};
 use qa_records::regular_file::{self, Symlinks};
-use std::collections::BTreeMap;
+use std::collections::BTreeSet;
 use std::path::Path;
 
 /// The most bytes a SHA256SUMS file may hold: a run folder lists seven report files and
@@ -21,13 +22,13 @@ const MAX_SUMS: u64 = 4 << 20;
 pub struct Verified {
     /// records.ndjson.
     pub records: Vec<u8>,
-    /// Each screenshot's bytes by SHA-256.
-    pub screenshots: BTreeMap<String, Vec<u8>>,
+    /// The SHA-256 of each screenshot it holds (read again when the merge copies it).
+    pub screenshots: BTreeSet<String>,
     /// Every file SHA256SUMS lists (and that matches it), in its order.
     pub listed: Vec<String>,
 }
 
-/// The bytes of `dir`'s records.ndjson and screenshots, once every file its SHA256SUMS
+/// The bytes of `dir`'s records.ndjson and its screenshots' hashes, once every file its SHA256SUMS
 /// lists matches its checksum. Anything else is bad input (65) naming the file and what
 /// is wrong.
 pub fn verify(dir: &Path) -> anyhow::Result<Verified> {
@@ -42,7 +43,7 @@ pub fn verify(dir: &Path) -> anyhow::Result<Verified> {
     let text = String::from_utf8(sums)
         .map_err(|_| bad(format!("{}: not UTF-8 text", sums_path.display())))?;
     let mut records = None;
-    let mut screenshots = BTreeMap::new();
+    let mut screenshots = BTreeSet::new();
     let mut names = Vec::new();
     for (at, line) in text.lines().enumerate() {
         if line.is_empty() {
@@ -66,25 +67,33 @@ pub fn verify(dir: &Path) -> anyhow::Result<Verified> {
                 )));
             }
         }
-        let max = if shot.is_some() {
-            Screenshot::MAX_BYTES
-        } else {
-            MAX_STREAM
-        };
-        let bytes = read(&path, max)?;
-        let actual = sha256_hex(&bytes);
-        if actual != listed {
-            return Err(bad(format!(
+        let mismatch = |actual: &str| {
+            bad(format!(
                 "{}: does not match SHA256SUMS (its SHA-256 is {actual}, SHA256SUMS says {listed}): changed after the run wrote it",
                 path.display()
-            )));
-        }
+            ))
+        };
         if let Some(sha) = shot {
-            screenshots::check(&bytes, sha)
+            let mut file =
+                regular_file::open_capped(&path, Screenshot::MAX_BYTES, Symlinks::Refuse)
+                    .map_err(|why| bad(format!("{}: {why}", path.display())))?;
+            let scan = screenshots::Scan::of(&mut file)
                 .map_err(|why| bad(format!("{}: {why}", path.display())))?;
-            screenshots.insert(sha.to_string(), bytes);
-        } else if name == RECORDS {
-            records = Some(bytes);
+            if scan.sha256 != listed {
+                return Err(mismatch(&scan.sha256));
+            }
+            scan.verify(sha)
+                .map_err(|why| bad(format!("{}: {why}", path.display())))?;
+            screenshots.insert(sha.to_string());
+        } else {
+            let bytes = read(&path, MAX_STREAM)?;
+            let actual = sha256_hex(&bytes);
+            if actual != listed {
+                return Err(mismatch(&actual));
+            }
+            if name == RECORDS {
+                records = Some(bytes);
+            }
         }
         names.push(name.to_string());
     }

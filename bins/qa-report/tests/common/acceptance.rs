@@ -4,8 +4,76 @@
 use super::{qa_report, Stream};
 use qa_records::acceptance::*;
 use qa_records::change::{Action, ActionKind, Risk};
+use qa_records::hash::sha256_hex;
 use qa_records::Kind;
+use serde_json::{json, Value};
+use std::fs;
 use std::path::{Path, PathBuf};
+
+/// A PNG of about 1.9 MB whose bytes are distinct for each `seed` (qa-report checks the
+/// signature and the hash, not the pixels; the filler does not compress).
+pub fn big_png(seed: u64) -> Vec<u8> {
+    let mut bytes = include_bytes!("../fixtures/cart.png").to_vec();
+    let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    while bytes.len() < 1_900_000 {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        bytes.extend_from_slice(&state.to_le_bytes());
+    }
+    bytes
+}
+
+/// `bytes` saved as qa-check saves a screenshot under `root`; its observation entry.
+pub fn save_screenshot(root: &Path, bytes: &[u8]) -> Value {
+    let sha = sha256_hex(bytes);
+    let dir = root.join(".qa/screenshots");
+    fs::create_dir_all(&dir).unwrap();
+    fs::write(dir.join(format!("{sha}.png")), bytes).unwrap();
+    json!({"moment": "after", "path": format!(".qa/screenshots/{sha}.png"), "sha256": sha,
+           "bytes": bytes.len(), "width": 480, "height": 270})
+}
+
+/// A passing plan of one criterion whose browser checks each show `shots[i]`.
+pub fn browser_checks(shots: &[Value]) -> Vec<u8> {
+    let mut s = Stream::default();
+    s.plan();
+    s.criterion("cart", SourceKind::Request, true);
+    for (i, shot) in shots.iter().enumerate() {
+        let id = format!("shot-{i}");
+        let route = s.check(&id, "cart", CheckDecision::Runnable, "allowed", &[]);
+        s.push(
+            Kind::Observation,
+            vec![route],
+            json!({
+                "check": id, "criterion": "cart", "check_kind": "browser", "status": "pass",
+                "expected": "the cart shows", "observed": "the cart shows",
+                "evidence": {"excerpt": "Cart", "sha256": "c".repeat(64), "bytes": 4,
+                             "truncated": false, "url": "http://127.0.0.1:8080/", "path": null,
+                             "http_status": 200, "screenshots": [shot]},
+                "reason": null
+            }),
+        );
+    }
+    s.finished()
+}
+
+/// `qa-report --merge RUN --out INTO`: its output, and the merged run folder if one was
+/// written.
+pub fn merge(run: &Path, into: &Path) -> (std::process::Output, Option<PathBuf>) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_qa-report"))
+        .arg("--merge")
+        .arg(run)
+        .arg("--out")
+        .arg(into)
+        .output()
+        .unwrap();
+    let merged = fs::read_dir(into)
+        .ok()
+        .and_then(|mut d| d.next())
+        .map(|e| e.unwrap().path());
+    (out, merged)
+}
 
 /// `qa-report --acceptance` under `repo` on `input`, which must end with a verdict (exit 0
 /// to 2); returns the one run folder it wrote.
