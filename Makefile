@@ -94,7 +94,8 @@ $(VENV_STAMP): $(PEERS)/requirements.txt
 	touch $@
 
 $(NPM_STAMP): $(PEERS)/package.json $(PEERS)/package-lock.json
-	npm ci --prefix $(PEERS) --no-audit --no-fund
+	# A registry connection that stalls is dropped after 60 s and retried (npm waits 5 min by default).
+	npm ci --prefix $(PEERS) --no-audit --no-fund --fetch-timeout=60000 --fetch-retries=4
 
 ## Regenerate man/ from --help (a test fails when they drift).
 man:
