@@ -34,13 +34,14 @@ lint:
 	@command -v shellcheck >/dev/null || $(MAKE) --no-print-directory peers
 	shellcheck pipelines/*.sh pipelines/ci/*.sh examples/*.sh
 
-# The flow suite (tests/flow) runs the built binaries, so build them first. The runner is
+# The flow suite (tests/flow) runs the built binaries. Cargo builds every binary of a
+# package whose integration tests it builds, with the dev-dependencies' features (qa-cli's
+# `man`), into the same target/debug: so the tests build them, and a `make build` first
+# would only build them all a second time (2 min on 2 cores). The runner is
 # cargo-nextest when it is installed (every test its own process, one pool across all test
 # binaries, so slow tests overlap; bench/README.md, issue 28), else `cargo test`;
 # RUNNER=cargo forces the plain one. nextest's JUnit report feeds `make test-times`.
-RUNNER ?= $(if $(shell $(CARGO) nextest --version 2>/dev/null),nextest,cargo)
-TEST_RUN = $(if $(filter nextest,$(RUNNER)),$(CARGO) nextest run --no-fail-fast,$(CARGO) test)
-unit: build peers
+unit: peers
 	@echo "unit: running the tests with $(RUNNER)"
 	QA_BIN_DIR=$(DEBUG_DIR) $(TEST_RUN) --workspace
 
@@ -56,7 +57,8 @@ test-times:
 check:
 	@CARGO="$(CARGO)" RUNNER=$(RUNNER) QA_BIN_DIR=$(DEBUG_DIR) sh tests/check.sh
 
-pipeline-tests: build peers
+# After `unit` (as in `make test`) the binaries are built; alone, it builds them first.
+pipeline-tests: $(if $(filter unit test,$(MAKECMDGOALS)),,build) peers
 	QA_BIN_DIR=$(DEBUG_DIR) sh tests/run.sh
 
 ## The real protocol peers the tests drive (shared/testkit/src/peers.rs): the MCP Python SDK's

@@ -1,8 +1,10 @@
 #!/bin/sh
-# `make check`: formatting of the workspace, then clippy and the tests of the crates the
+# `make check`: formatting of the workspace, clippy, then the tests of the crates the
 # change touches: files changed against HEAD, untracked ones included, each mapped to the
-# crate folder it sits in (bins/*, shared/*, tests/*). The binaries are built first (only
-# what changed is rebuilt): many tests run them. RUNNER=nextest|cargo as in the Makefile.
+# crate folder it sits in (bins/*, shared/*, tests/*). Clippy and the test build cover the
+# whole workspace as `make test` does, so they share its build (selecting packages with -p
+# would resolve other features and build everything again once); only what changed is
+# rebuilt, and only the touched crates' tests run. RUNNER=nextest|cargo as in the Makefile.
 set -eu
 cargo=${CARGO:-cargo}
 cd "$(dirname "$0")/.."
@@ -19,13 +21,16 @@ if [ -z "$packages" ]; then
   echo "check: no crate changed against HEAD: formatting only"
   exit 0
 fi
-set --
-for p in $packages; do set -- "$@" -p "$p"; done
-echo "check: clippy and tests of$packages"
-$cargo clippy "$@" --all-targets -- -D warnings
-$cargo build --workspace --bins
+echo "check: clippy, then the tests of$packages"
+$cargo clippy --workspace --all-targets -- -D warnings
 if [ "${RUNNER:-cargo}" = nextest ]; then
-  $cargo nextest run "$@"
+  filter=
+  for p in $packages; do filter="${filter:+$filter | }package($p)"; done
+  $cargo nextest run --workspace -E "$filter"
 else
+  set --
+  for p in $packages; do set -- "$@" -p "$p"; done
+  # The binaries other crates' tests run, built as the workspace's tests build them.
+  $cargo build --workspace --tests
   $cargo test "$@"
 fi
