@@ -41,6 +41,8 @@ lint:
 # cargo-nextest when it is installed (every test its own process, one pool across all test
 # binaries, so slow tests overlap; bench/README.md, issue 28), else `cargo test`;
 # RUNNER=cargo forces the plain one. nextest's JUnit report feeds `make test-times`.
+RUNNER ?= $(if $(shell $(CARGO) nextest --version 2>/dev/null),nextest,cargo)
+TEST_RUN = $(if $(filter nextest,$(RUNNER)),$(CARGO) nextest run --no-fail-fast,$(CARGO) test)
 unit: peers
 	@echo "unit: running the tests with $(RUNNER)"
 	QA_BIN_DIR=$(DEBUG_DIR) $(TEST_RUN) --workspace

@@ -119,3 +119,41 @@ fn make_demo_says_first_what_it_shows_and_echoes_no_commands() {
         );
     }
 }
+
+/// The command `make unit` would run (`make -n`), with RUNNER set to `runner` when given.
+fn unit_command(runner: Option<&str>) -> String {
+    let mut make = common::make(["-n", "unit"]);
+    if let Some(runner) = runner {
+        make = make.arg(format!("RUNNER={runner}"));
+    }
+    let run = make.run().success();
+    run.text()
+        .lines()
+        .find(|l| l.contains("--workspace"))
+        .unwrap_or_else(|| panic!("make -n unit runs no workspace tests: {}", run.text()))
+        .to_string()
+}
+
+#[test]
+fn make_unit_runs_the_workspace_tests_with_the_runner_asked_for() {
+    assert!(
+        unit_command(Some("cargo")).ends_with("cargo test --workspace"),
+        "{}",
+        unit_command(Some("cargo"))
+    );
+    assert!(
+        unit_command(Some("nextest")).ends_with("cargo nextest run --no-fail-fast --workspace"),
+        "{}",
+        unit_command(Some("nextest"))
+    );
+}
+
+#[test]
+fn make_unit_picks_a_runner_when_none_is_asked_for() {
+    let command = unit_command(None);
+    assert!(
+        command.ends_with("cargo test --workspace")
+            || command.ends_with("cargo nextest run --no-fail-fast --workspace"),
+        "{command}"
+    );
+}
