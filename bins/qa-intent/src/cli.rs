@@ -17,7 +17,8 @@ use std::path::PathBuf;
 /// specific path and symbol vocabulary, at low confidence. Scenarios (primary, failure,
 /// boundary, state-transition) carry located evidence (`file:line`) and an explicit proof
 /// gap when no changed line shows an observable outcome. A reviewed `.qa/manifest.yaml`
-/// turns matching flows into team policy and suppresses known false positives.
+/// turns flows anchored in a changed product file or symbol into team policy (a changed
+/// test file anchors no flow) and suppresses known false positives.
 ///
 /// It also builds the behavior graph of the repository at the range's base and head from
 /// git objects (no checkout; nested repositories and vendored code left out): language

@@ -557,7 +557,14 @@ fn build(
         .filter_map(|f| readings.get(f.as_str()))
         .flat_map(|r| r.declared.iter().map(String::as_str))
         .collect();
-    let paths: Vec<&str> = g.files.iter().map(String::as_str).collect();
+    // A flow covers work through what the work changes in the product: a test file two
+    // intents share anchors neither, or accepting one would make the other team policy.
+    let paths: Vec<&str> = g
+        .files
+        .iter()
+        .filter(|f| roles.get(*f) != Some(&Role::Test))
+        .map(String::as_str)
+        .collect();
     let flow = if cleanup {
         None
     } else {

@@ -16,7 +16,9 @@ use std::path::PathBuf;
 /// intent; expected outcomes left as commented placeholders) for a person to review before
 /// committing it, and never overwrites one. `accept ID` makes a scenario, an intent (its
 /// scenarios as one flow) or a graph flow node a manifest flow: the next qa-intent run
-/// marks that work `team-policy` and its scenarios `golden`. `reject ID --reason TEXT`
+/// marks that work `team-policy` and its scenarios `golden`. The flow is anchored in the
+/// product files of the evidence, never in a test file, which other work may share.
+/// `reject ID --reason TEXT`
 /// adds a suppression, so the next run no longer writes that scenario. `explain ID` prints
 /// why a scenario exists: its trace, evidence, authority, proof gap and route. `validate`
 /// checks the manifest.

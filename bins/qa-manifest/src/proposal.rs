@@ -2,7 +2,7 @@
 //! files and symbols that anchor it, its expected outcomes) or a suppression, and how
 //! either is written as manifest lines.
 
-use qa_records::change::{Priority, ScenarioData};
+use qa_records::change::{IntentData, Priority, ScenarioData};
 use qa_records::exit::{failure, Exit};
 use qa_records::untrusted::neutralize;
 use qa_team_manifest::{Criticality, Flow, Glob, Suppression};
@@ -16,16 +16,22 @@ pub fn flow_of(stream: &Stream, subject: Subject<'_>) -> anyhow::Result<Flow> {
         Subject::Scenario(_, scenario) => (
             scenario.title.clone(),
             scenario.priority == Priority::Critical,
-            evidence_files(scenario),
+            product_evidence_files(stream, scenario),
             Vec::new(),
             scenario.assertions.clone(),
         ),
         Subject::Intent(id, intent) => {
             let scenarios: Vec<&ScenarioData> = stream.scenarios_of(id).collect();
-            let mut paths = union(scenarios.iter().map(|s| evidence_files(s)));
+            let mut paths = union(scenarios.iter().map(|s| product_evidence_files(stream, s)));
             if paths.is_empty() {
-                // No located scenario evidence: the intent's own files still anchor it.
-                paths = intent.files.clone();
+                // No located product evidence: the intent's own product files anchor it.
+                let tests = test_files(intent);
+                paths = intent
+                    .files
+                    .iter()
+                    .filter(|f| !tests.contains(f))
+                    .cloned()
+                    .collect();
             }
             (
                 intent.title.clone(),
@@ -68,6 +74,25 @@ pub fn flow_of(stream: &Stream, subject: Subject<'_>) -> anyhow::Result<Flow> {
             .collect(),
         forbidden: Vec::new(),
     })
+}
+
+/// The files of a scenario's located evidence that are not its intent's tests: a flow is
+/// anchored in the product it covers, since a test file several intents share would make
+/// every one of them team policy (qa-intent anchors flows the same way).
+fn product_evidence_files(stream: &Stream, scenario: &ScenarioData) -> Vec<String> {
+    let tests = stream
+        .intent(&scenario.intent)
+        .map(test_files)
+        .unwrap_or_default();
+    evidence_files(scenario)
+        .into_iter()
+        .filter(|f| !tests.contains(&f))
+        .collect()
+}
+
+/// The files holding the tests an intent's changed tests (its contracts) live in.
+fn test_files(intent: &IntentData) -> Vec<&String> {
+    intent.contracts.iter().map(|c| &c.file).collect()
 }
 
 /// The flow a graph flow node or an intent proposes for a starter manifest: anchored in

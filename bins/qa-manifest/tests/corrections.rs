@@ -56,7 +56,7 @@ fn an_accepted_intent_makes_its_scenarios_team_policy() {
     let checkout = scenario(&after, CHECKOUT);
     assert_eq!(checkout["data"]["authority"], "team-policy");
     assert_eq!(checkout["data"]["test_class"], "golden");
-    assert_eq!(scenario(&after, AVATAR)["data"]["authority"], "inference");
+    assert_ne!(scenario(&after, AVATAR)["data"]["authority"], "team-policy");
 }
 
 #[test]
@@ -153,3 +153,71 @@ fn the_same_correction_gives_the_same_manifest_and_the_same_next_stream() {
 }
 
 use qa_testkit::{of_kind, parse};
+
+#[test]
+fn a_flow_accepted_from_one_scenario_is_anchored_in_its_product_files_not_a_shared_test() {
+    let r = shop_with_shared_test();
+    let (saved, before) = save_flow(&r, "run.ndjson");
+    let checkout = scenario(&before, CHECKOUT);
+    let cites_test = checkout["data"]["evidence"]
+        .as_array()
+        .expect("evidence")
+        .iter()
+        .any(|e| e["file"] == "test/shop.test.ts");
+    assert!(
+        cites_test,
+        "the fixture must cite the shared test: {checkout:#}"
+    );
+    accept_scenario(&r, &saved, &before, CHECKOUT).success();
+    let manifest = manifest_text(&r);
+    assert!(
+        manifest.contains("paths: [\"src/checkout/submitOrder.ts\"]"),
+        "{manifest}"
+    );
+    assert!(!manifest.contains("test/shop.test.ts"), "{manifest}");
+}
+
+#[test]
+fn accepting_one_scenario_leaves_another_citing_the_same_test_file_outside_team_policy() {
+    let r = shop_with_shared_test();
+    let (saved, before) = save_flow(&r, "run.ndjson");
+    accept_scenario(&r, &saved, &before, CHECKOUT).success();
+
+    let after = parse(&change_flow(&r));
+    assert_eq!(
+        scenario(&after, CHECKOUT)["data"]["authority"],
+        "team-policy"
+    );
+    let avatar = scenario(&after, AVATAR);
+    assert_ne!(avatar["data"]["authority"], "team-policy", "{avatar:#}");
+}
+
+#[test]
+fn a_hand_written_flow_anchored_only_in_a_test_file_makes_nothing_team_policy() {
+    let r = shop_with_shared_test();
+    let manifest = "version: 1\nflows:\n  - name: \"shop tests\"\n    criticality: normal\n    paths: [\"test/shop.test.ts\"]\n";
+    let after = flow_under_manifest(&r, manifest);
+    for title in [CHECKOUT, AVATAR] {
+        let s = scenario(&after, title);
+        assert_ne!(s["data"]["authority"], "team-policy", "{s:#}");
+    }
+}
+
+#[test]
+fn a_hand_written_flow_anchored_in_a_product_file_is_team_policy() {
+    let r = shop_with_shared_test();
+    let manifest = "version: 1\nflows:\n  - name: \"checkout\"\n    criticality: normal\n    paths: [\"src/checkout/**\"]\n";
+    let after = flow_under_manifest(&r, manifest);
+    assert_eq!(
+        scenario(&after, CHECKOUT)["data"]["authority"],
+        "team-policy"
+    );
+    assert_ne!(scenario(&after, AVATAR)["data"]["authority"], "team-policy");
+}
+
+/// The change flow over `r` after committing nothing but writing `manifest` in `.qa/`.
+fn flow_under_manifest(r: &qa_testkit::Repo, manifest: &str) -> Vec<serde_json::Value> {
+    std::fs::create_dir_all(r.path().join(".qa")).expect(".qa");
+    std::fs::write(manifest_path(r), manifest).expect("manifest");
+    parse(&change_flow(r))
+}

@@ -170,3 +170,40 @@ pub fn assert_refused(run: &Run, code: i32, needle: &str) {
         run.stderr
     );
 }
+
+/// One test file that checks both the checkout and the avatar work.
+pub const SHOP_TEST: &str = r#"import { submitOrder } from "../src/checkout/submitOrder";
+import { avatar } from "../src/profile/avatar";
+
+test("confirms the order number", async () => {
+  await submitOrder(cart, api);
+  expect(toast.success).toHaveBeenCalledWith("Order 42 is confirmed");
+});
+
+test("shows initials without an avatar", () => {
+  expect(avatar({ name: "Ada Lovelace" })).toBe('<span class="initials">AL</span>');
+});
+"#;
+
+/// [`shop`] where each feature commit also changes `test/shop.test.ts`, the one test
+/// file both pieces of work share.
+pub fn shop_with_shared_test() -> Repo {
+    let mut r = Repo::new();
+    r.write("README.md", "# shop\n");
+    r.write("src/checkout/submitOrder.ts", SUBMIT_V1);
+    r.write("src/profile/avatar.ts", AVATAR_V1);
+    r.write(
+        "test/shop.test.ts",
+        "import { avatar } from \"../src/profile/avatar\";\n",
+    );
+    r.commit("chore: initial import");
+    r.branch("feature");
+    r.write("src/checkout/submitOrder.ts", SUBMIT_V2);
+    let (first, _) = SHOP_TEST.split_at(SHOP_TEST.find("test(\"shows").expect("two tests"));
+    r.write("test/shop.test.ts", first);
+    r.commit("feat(checkout): confirm the order number after payment");
+    r.write("src/profile/avatar.ts", AVATAR_V2);
+    r.write("test/shop.test.ts", SHOP_TEST);
+    r.commit("feat: show initials when the avatar is missing");
+    r
+}
