@@ -22,7 +22,8 @@
 #   QA_CI_FAIL_ON       incomplete (default) | required | never
 #   QA_CI_ANNOTATE      github: errors also as ::error workflow commands
 # and finds afterwards: QA_CI_REPORT_DIR (the report folder it created), change_verdict
-# (clean, required, incomplete, error), change_dir (empty unless sealed), the counts
+# (clean, required, incomplete, empty: a range with no commit, neutral; error), empty_range
+# (the sentence saying why, when empty), change_dir (empty unless sealed), the counts
 # (intents scenarios required recommended review_only unrouted), acceptance_verdict (pass,
 # fail, incomplete, stale, cancelled, error), acceptance_dir (the run folder qa-report
 # sealed, else empty), acceptance_md, verdict, and qa_ci_status (the exit status the step
@@ -170,8 +171,24 @@ qa_ci_changes() {
       fi
       ;;
     2) change_verdict=incomplete ;;
+    3)
+      # An empty range (HEAD is its base, or behind it; a push to the base branch):
+      # neutral, neither a pass nor a failure, and said so.
+      if [ -z "$change_dir" ]; then
+        change_verdict=error change_status=70
+        qa_ci_say "the change flow exited 3 but its report folder does not match its SHA256SUMS"
+      else
+        change_verdict=empty
+        empty_range=$(sed -n 's/^  "empty_range": "\(.*\)",\{0,1\}$/\1/p' "$change_dir/report.json" \
+          | head -n 1 | tr -cd '[:print:]')
+      fi
+      ;;
     *) change_verdict=error ;;
   esac
+  if [ "$change_verdict" = empty ]; then
+    qa_ci_say "change flow: empty: ${empty_range:-the range holds no commit}"
+    return 0
+  fi
   qa_ci_say "change flow: $change_verdict ($scenarios scenarios: $required required, $recommended recommended, $review_only review-only)"
 }
 
@@ -242,6 +259,7 @@ qa_ci_main() {
   fi
   qa_ci_report_dir
   change_verdict='' acceptance_verdict='' change_dir='' acceptance_dir='' acceptance_md=''
+  empty_range=''
   intents=0 scenarios=0 required=0 recommended=0 review_only=0 unrouted=0
   qa_ci_status=0
   if qa_ci_true "$QA_CI_CHANGES"; then

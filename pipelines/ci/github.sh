@@ -71,7 +71,10 @@ summary() {
 if qa_ci_true "$QA_CI_CHANGES"; then
   if [ -n "$change_dir" ]; then
     summary "$QA_CI_REPORT_DIR/change.md" "$change_dir/report.md"
-    if qa_ci_true "${INPUT_ANNOTATIONS:-true}"; then
+    if [ "$change_verdict" = empty ]; then
+      # Neutral: a push to the base branch has no range to report, and must not fail.
+      echo "::notice title=qapipe::$empty_range"
+    elif qa_ci_true "${INPUT_ANNOTATIONS:-true}"; then
       qa-report --in "$change_dir/records.ndjson" --format github || true
     fi
     cp "$change_dir/report.sarif" "$sarif"

@@ -80,6 +80,10 @@ pub enum RunStatus {
     Completed,
     /// Cancelled (the cancel tool, notifications/cancelled or a signal to qa-mcp).
     Cancelled,
+    /// The range holds no commit (HEAD is its base, or behind it): nothing was analysed,
+    /// which is not "nothing to test"; `empty_range` says why.
+    #[serde(rename = "empty-range")]
+    EmptyRange,
 }
 
 /// A capability the server was not started with: the guard stayed in place.
@@ -126,8 +130,12 @@ pub struct ChangeReport {
     pub run_folder: String,
     /// The folder's SHA256SUMS; null when no report was made (a run cancelled before it had a range).
     pub sha256sums: Option<String>,
-    /// qa-report's exit code: 0 a report, 2 incomplete (the report names the missing stages).
+    /// qa-report's exit code: 0 a report, 2 incomplete (the report names the missing
+    /// stages), 3 an empty range.
     pub report_exit: i32,
+    /// With status `empty-range`: why the range holds no change and how to name one
+    /// ("empty range: main and HEAD are the same commit (X); name a base ...").
+    pub empty_range: Option<String>,
     /// The agent payload qa-report wrote (`qapipe.agent/v1`, at most 4,096 bytes).
     pub agent: Option<Value>,
     /// The scenarios, at most 100 (see `scenario_count`).

@@ -7,6 +7,7 @@ use crate::observe::Observed;
 use crate::pipeline::{Chain, Outcome, Progress};
 use crate::results::*;
 use crate::stages::Bins;
+use qa_records::exit::Exit;
 use qa_records::untrusted::{neutralize, reveal, Boundary};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
@@ -88,6 +89,20 @@ impl Server {
             .await?;
         let mut b = Boundary::new();
         let scenarios = briefs(&mut b, &done.outcome.observed);
+        let agent = agent_line(&done.outcome.report_stdout);
+        let empty_range = (done.outcome.report().code == i32::from(Exit::EmptyRange.code()))
+            .then(|| {
+                agent
+                    .as_ref()?
+                    .get("empty_range")?
+                    .as_str()
+                    .map(|s| clean(&mut b, s))
+            })
+            .flatten();
+        let mut done = done;
+        if empty_range.is_some() && done.status == RunStatus::Completed {
+            done.status = RunStatus::EmptyRange;
+        }
         if let Some(sums) = &done.sums {
             self.ctx.board.set_last_change(LastChange {
                 repo,
@@ -102,7 +117,8 @@ impl Server {
             run_folder: display(&done.out),
             sha256sums: done.sums.as_deref().map(display),
             report_exit: done.outcome.report().code,
-            agent: agent_line(&done.outcome.report_stdout),
+            empty_range,
+            agent,
             scenarios,
             scenario_count: done.outcome.observed.scenario_count,
             neutralized: b.count(),
@@ -652,6 +668,7 @@ fn ended(
         status: match status {
             RunStatus::Completed => "completed",
             RunStatus::Cancelled => "cancelled",
+            RunStatus::EmptyRange => "empty-range",
         },
     }
 }

@@ -337,6 +337,53 @@ fn change_report_returns_the_agent_payload_and_a_private_checksummed_report_fold
 }
 
 #[test]
+fn change_report_on_an_empty_range_says_so_instead_of_nothing_to_test() {
+    let repo = checkout_repo(SUBJECT);
+    repo.git(&["checkout", "-q", "main"]);
+    let s = Launch::new()
+        .home(&repo)
+        .session(vec![change_report(&repo)]);
+    let r = s.ok(0);
+    let head = &repo.rev("main")[..12];
+    assert_eq!(r["status"], "empty-range", "{r:#}");
+    assert_eq!(r["report_exit"], 3, "{r:#}");
+    assert_eq!(
+        r["empty_range"],
+        format!("empty range: main and HEAD are the same commit ({head}); name a base (`--base`, `BASE=`) or commit work"),
+        "{r:#}"
+    );
+    assert_eq!(r["agent"]["summary"], r["empty_range"], "{r:#}");
+}
+
+#[test]
+fn change_report_on_a_branch_behind_its_base_names_it_behind() {
+    let repo = checkout_repo(SUBJECT);
+    repo.git(&["checkout", "-q", "-b", "old", "main"]);
+    repo.git(&["checkout", "-q", "feature"]);
+    repo.git(&["branch", "-q", "-f", "main", "feature"]);
+    repo.git(&["checkout", "-q", "old"]);
+    let s = Launch::new()
+        .home(&repo)
+        .session(vec![change_report(&repo)]);
+    let r = s.ok(0);
+    assert_eq!(r["status"], "empty-range", "{r:#}");
+    let why = r["empty_range"].as_str().unwrap_or_default();
+    assert!(why.contains("is behind its base main"), "{r:#}");
+}
+
+#[test]
+fn change_report_on_a_range_with_work_is_completed_with_no_empty_range() {
+    let repo = checkout_repo(SUBJECT);
+    let s = Launch::new()
+        .home(&repo)
+        .session(vec![change_report(&repo)]);
+    let r = s.ok(0);
+    assert_eq!(r["status"], "completed", "{r:#}");
+    assert_eq!(r["report_exit"], 0, "{r:#}");
+    assert!(r["empty_range"].is_null(), "{r:#}");
+}
+
+#[test]
 fn change_report_folders_stay_out_of_git_status() {
     let repo = checkout_repo(SUBJECT);
     let s = Launch::new()

@@ -33,6 +33,9 @@ struct Line<'a> {
     /// The signal that cut the stream: the report is cancelled, not a pass.
     #[serde(skip_serializing_if = "Option::is_none")]
     cancelled: Option<&'static str>,
+    /// Why the range holds no change: nothing was analysed, which is not "nothing to test".
+    #[serde(skip_serializing_if = "Option::is_none")]
+    empty_range: Option<&'a str>,
     routes: Vec<Route<'a>>,
     executions: Vec<Execution<'a>>,
     range: Option<Range<'a>>,
@@ -141,6 +144,7 @@ pub fn render(report: &Report, full_report: Option<&Path>) -> String {
         summary: &report.summary,
         missing_stages: &report.missing_stages,
         cancelled: report.cancelled,
+        empty_range: report.empty_range.as_deref(),
         neutralized: report.neutralized,
         truncated: false,
         report: full_report.map(|p| p.display().to_string()),

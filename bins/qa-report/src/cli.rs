@@ -61,6 +61,12 @@ use std::path::PathBuf;
 /// without records from qa-fetch, qa-route, qa-check, qa-fetch --verify or qa-trace is
 /// verdict incomplete.
 ///
+/// An empty range is its own outcome, not a clean result: when the range record says HEAD
+/// is its base, or behind it (or, with --worktree, that nothing changed either), the
+/// summary is that sentence ("empty range: main and HEAD are the same commit (X); name a
+/// base (`--base`, `BASE=`) or commit work"), it is also the one line on stderr,
+/// report.json's status is `empty-range` and qa-report exits 3.
+///
 /// The stream is read once, keeping what the report shows rather than the stream: a line
 /// may hold 16 MiB, a stream 4 GiB; --in is a regular file or a pipe (a device or socket
 /// is refused). SIGINT or SIGTERM ends any read, even one waiting on an idle pipe or FIFO,
@@ -222,6 +228,10 @@ pub const EXIT_STATUS: &[(Exit, &str)] = &[
     (
         Exit::Incomplete,
         "no range or plan record in the stream (empty: \"no records: did an upstream stage fail?\"); a change stream that ends inside its flow (the report names the missing stages); acceptance verdict incomplete (a gap, a missing stage; --merge: a shard not given, unfinished or cancelled) or stale (a target, plan or source changed)",
+    ),
+    (
+        Exit::EmptyRange,
+        "empty range: the change stream's HEAD is its base or behind it, so nothing was analysed (the report and stderr say which)",
     ),
     (
         Exit::Usage,

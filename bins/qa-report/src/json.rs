@@ -11,8 +11,9 @@ pub const FORMAT: &str = "qapipe.change-report/v1";
 #[derive(Serialize)]
 struct Document<'a> {
     format: &'static str,
-    /// `complete`, `incomplete` (stages left no records) or `cancelled` (a signal cut the
-    /// stream; `cancelled` names it).
+    /// `complete`, `incomplete` (stages left no records), `cancelled` (a signal cut the
+    /// stream; `cancelled` names it) or `empty-range` (HEAD is its base or behind it;
+    /// `empty_range` says which).
     status: &'static str,
     #[serde(flatten)]
     report: &'a Report,
@@ -49,6 +50,8 @@ pub fn status(report: &Report) -> &'static str {
         "cancelled"
     } else if !report.missing_stages.is_empty() {
         "incomplete"
+    } else if report.empty_range.is_some() {
+        "empty-range"
     } else {
         "complete"
     }

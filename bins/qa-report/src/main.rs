@@ -122,10 +122,14 @@ fn run(args: cli::Args) -> anyhow::Result<Exit> {
         }
         Some(Flow::Change) => {
             let mut report = pass.change?;
-            let exit = if missing.is_empty() {
-                Exit::Success
-            } else {
+            let exit = if !missing.is_empty() {
                 Exit::Incomplete
+            } else if let Some(why) = &report.empty_range {
+                // Said on stderr too: a SARIF or JSON reader on stdout must not hide it.
+                eprintln!("qa-report: {why}");
+                Exit::EmptyRange
+            } else {
+                Exit::Success
             };
             report.ends_early(missing);
             change_report(&report, args.format, input.take_saved(), exit)

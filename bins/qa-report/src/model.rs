@@ -38,6 +38,10 @@ pub struct Report {
     pub cancelled: Option<&'static str>,
     /// Instruction-like spans replaced by the marker.
     pub neutralized: u64,
+    /// Why the range holds no change (HEAD is its base or behind it): the summary, and a
+    /// report that is neither a pass nor a failure.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub empty_range: Option<String>,
 }
 
 /// Scenarios by route decision.
@@ -520,6 +524,11 @@ impl Builder {
         assemble(&mut report, pending);
         name_reaches(&mut report, &mut graph, &mut boundary);
         report.neutralized = boundary.count();
+        let files = report.records.get("file").copied().unwrap_or(0);
+        report.empty_range = report.range.as_ref().and_then(|r| r.empty_because(files));
+        if let Some(why) = &report.empty_range {
+            report.summary = why.clone();
+        }
         report
     }
 }

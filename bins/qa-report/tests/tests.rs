@@ -8,6 +8,7 @@ mod acceptance_verdict;
 mod cancelled;
 mod cli;
 mod codequality;
+mod empty_range;
 mod execution;
 mod formats;
 mod hidden_text;

@@ -164,6 +164,31 @@ pub struct RangeView {
 }
 
 impl RangeView {
+    /// Why this range holds no change, as the one sentence every front end shows, or None
+    /// when it holds one. `files` is how many `file` records the range has: a working-tree
+    /// range on its base is empty only when nothing is changed either.
+    pub fn empty_because(&self, files: u64) -> Option<String> {
+        if self.head.oid != self.merge_base {
+            return None;
+        }
+        let short = |oid: &str| oid[..oid.len().min(12)].to_string();
+        let (head, base) = (short(&self.head.oid), short(&self.base.oid));
+        let name = &self.base.name;
+        let ask = "name a base (`--base`, `BASE=`)";
+        match self.mode {
+            Mode::Worktree if files > 0 => None,
+            Mode::Worktree => Some(format!(
+                "empty range: the working tree has no change and HEAD ({head}) is its base {name}; {ask} or change something"
+            )),
+            Mode::Committed if self.base.oid == self.head.oid => Some(format!(
+                "empty range: {name} and HEAD are the same commit ({head}); {ask} or commit work"
+            )),
+            Mode::Committed => Some(format!(
+                "empty range: HEAD ({head}) is behind its base {name} ({base}), so the range holds no commit; {ask} or commit work"
+            )),
+        }
+    }
+
     /// The error of a stage whose repository does not hold this range's head commit
     /// (exit 66): its files and history would describe another change than the stream.
     pub fn foreign_to(&self, repo: &std::path::Path, stage: &str) -> anyhow::Error {
@@ -674,4 +699,60 @@ pub struct DraftData {
     pub assertions: Vec<DraftItem>,
     /// What a person must add before the draft can be followed.
     pub gaps: Vec<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn range(base: &str, head: &str, merge_base: &str, mode: Mode) -> RangeView {
+        let oid = |c: &str| c.repeat(40);
+        RangeView {
+            base: RefOid {
+                name: "main".into(),
+                oid: oid(base),
+            },
+            head: RefOid {
+                name: "HEAD".into(),
+                oid: oid(head),
+            },
+            merge_base: oid(merge_base),
+            mode,
+        }
+    }
+
+    #[test]
+    fn a_range_whose_head_is_its_base_is_empty_and_says_so() {
+        let why = range("a", "a", "a", Mode::Committed).empty_because(0);
+        assert_eq!(
+            why.as_deref(),
+            Some("empty range: main and HEAD are the same commit (aaaaaaaaaaaa); name a base (`--base`, `BASE=`) or commit work")
+        );
+    }
+
+    #[test]
+    fn a_head_behind_its_base_is_empty_and_named_as_behind() {
+        let why = range("b", "a", "a", Mode::Committed).empty_because(0);
+        let why = why.expect("empty");
+        assert!(
+            why.starts_with(
+                "empty range: HEAD (aaaaaaaaaaaa) is behind its base main (bbbbbbbbbbbb)"
+            ),
+            "{why}"
+        );
+    }
+
+    #[test]
+    fn a_head_ahead_of_its_base_is_not_empty() {
+        assert_eq!(range("a", "b", "a", Mode::Committed).empty_because(0), None);
+        // Diverged: the merge base is neither end.
+        assert_eq!(range("a", "b", "c", Mode::Committed).empty_because(0), None);
+    }
+
+    #[test]
+    fn a_working_tree_on_its_base_is_empty_only_without_changed_files() {
+        let clean = range("a", "a", "a", Mode::Worktree).empty_because(0);
+        assert!(clean.is_some_and(|w| w.contains("the working tree has no change")));
+        assert_eq!(range("a", "a", "a", Mode::Worktree).empty_because(2), None);
+    }
 }

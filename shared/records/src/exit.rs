@@ -12,6 +12,9 @@ pub enum Exit {
     Fail = 1,
     /// Verdict incomplete, unverified, blocked or stale.
     Incomplete = 2,
+    /// The change range holds no commit (HEAD is its base, or behind it): nothing was
+    /// analysed, which is neither a pass nor a failure.
+    EmptyRange = 3,
     /// Bad flags.
     Usage = 64,
     /// Malformed input data (NDJSON, plan, manifest, profile).
@@ -36,12 +39,16 @@ impl Exit {
     }
 
     /// Every code with its meaning, for --help and man pages.
-    pub const TABLE: [(Exit, &'static str); 11] = [
+    pub const TABLE: [(Exit, &'static str); 12] = [
         (Exit::Success, "success"),
         (Exit::Fail, "verdict fail"),
         (
             Exit::Incomplete,
             "verdict incomplete, unverified or blocked",
+        ),
+        (
+            Exit::EmptyRange,
+            "empty range: HEAD is its base or behind it, so there is no change to report",
         ),
         (Exit::Usage, "usage error (bad flags)"),
         (

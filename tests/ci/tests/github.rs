@@ -283,3 +283,34 @@ fn a_sarif_path_through_a_symlinked_folder_is_refused() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(checkout.path.join("out/qa.sarif").is_file());
 }
+
+#[test]
+fn a_push_to_the_base_branch_is_neutral_with_a_notice_saying_the_range_is_empty() {
+    let up = upstream();
+    let checkout = Checkout::of_branch(&up, "main");
+    let push = [("GITHUB_EVENT_NAME", "push"), ("GITHUB_BASE_REF", "")];
+    let run = action(&up, &checkout, &push);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let out = outputs(&checkout);
+    assert_eq!(out["change-verdict"], "empty", "{out:?}\n{}", run.stderr);
+    assert_eq!(out["verdict"], "empty");
+    let head = &up.rev("main")[..12];
+    let notice = format!(
+        "::notice title=qapipe::empty range: origin/main and HEAD are the same commit ({head})"
+    );
+    assert!(
+        run.text().lines().any(|l| l.starts_with(&notice)),
+        "{}",
+        run.text()
+    );
+    assert!(!run.text().contains("::error"), "{}", run.text());
+}
+
+#[test]
+fn a_pull_request_with_commits_is_no_empty_range() {
+    let up = upstream();
+    let checkout = Checkout::full(&up);
+    let run = action(&up, &checkout, &[]);
+    assert_ne!(outputs(&checkout)["change-verdict"], "empty");
+    assert!(!run.text().contains("empty range"), "{}", run.text());
+}

@@ -170,3 +170,25 @@ fn a_qapipe_reports_already_in_the_checkout_is_refused() {
     );
     assert_eq!(tree(outside.path()), std::collections::BTreeMap::new());
 }
+
+#[test]
+fn a_push_pipeline_on_the_base_branch_is_neutral_and_says_the_range_is_empty() {
+    let up = upstream();
+    let checkout = Checkout::of_branch(&up, "main");
+    let push = [
+        ("CI_PIPELINE_SOURCE", "push"),
+        ("CI_MERGE_REQUEST_TARGET_BRANCH_NAME", ""),
+        ("CI_MERGE_REQUEST_SOURCE_BRANCH_NAME", ""),
+    ];
+    let run = job(&up, &checkout, &push);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let env = key_values(&checkout.path.join("qapipe.env"));
+    assert_eq!(env["QAPIPE_CHANGE_VERDICT"], "empty", "{env:?}");
+    assert!(
+        run.stderr.contains(
+            "qapipe: change flow: empty: empty range: origin/main and HEAD are the same commit"
+        ),
+        "{}",
+        run.stderr
+    );
+}

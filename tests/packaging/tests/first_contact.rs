@@ -33,25 +33,38 @@ fn make_qa(clone: &Repo, extra: &[&str]) -> Run {
 }
 
 #[test]
-fn make_qa_on_a_fresh_clone_says_in_one_line_why_the_report_is_empty() {
+fn make_qa_on_a_fresh_clone_stops_on_the_empty_range_and_says_why() {
     let clone = fresh_clone();
     let run = make_qa(&clone, &[]);
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    let hint: Vec<&str> = run
-        .stderr
-        .lines()
-        .filter(|l| l.starts_with("qa: "))
-        .collect();
+    assert_ne!(run.code, 0, "{}", run.stderr);
     let head = &clone.rev("HEAD")[..12];
-    assert_eq!(
-        hint,
-        [format!(
-            "qa: the report is empty because HEAD ({head}) is its base origin/main: \
-             ask for a range with make qa BASE=HEAD~5 (or BASE=<branch, tag or commit>)"
-        )],
-        "{}",
-        run.stderr
+    let sentence = format!(
+        "qa-report: empty range: origin/main and HEAD are the same commit ({head}); \
+         name a base (`--base`, `BASE=`) or commit work"
     );
+    assert!(run.stderr.lines().any(|l| l == sentence), "{}", run.stderr);
+    // make exits 2 for any failed recipe; its message carries qa-report's own code.
+    assert!(run.stderr.contains("Error 3"), "{}", run.stderr);
+    assert!(
+        !run.text().contains("no behaviour-bearing change found"),
+        "{}",
+        run.text()
+    );
+}
+
+#[test]
+fn make_qa_on_a_branch_behind_its_base_says_it_is_behind() {
+    let clone = fresh_clone();
+    clone.git(&["checkout", "-q", "-b", "old", "HEAD~1"]);
+    let run = make_qa(&clone, &["BASE=origin/main"]);
+    assert_ne!(run.code, 0, "{}", run.stderr);
+    let behind = format!(
+        "HEAD ({}) is behind its base origin/main ({})",
+        &clone.rev("HEAD")[..12],
+        &clone.rev("origin/main")[..12]
+    );
+    assert!(run.stderr.contains(&behind), "{}", run.stderr);
+    assert!(run.stderr.contains("Error 3"), "{}", run.stderr);
 }
 
 #[test]
@@ -67,11 +80,7 @@ fn make_qa_honours_base_and_then_reports_the_range() {
         "{}",
         run.text()
     );
-    assert!(
-        !run.stderr.contains("qa: the report is empty"),
-        "{}",
-        run.stderr
-    );
+    assert!(!run.stderr.contains("empty range"), "{}", run.stderr);
 }
 
 #[test]

@@ -68,6 +68,15 @@ pub struct Checkout {
 
 impl Checkout {
     fn clone(upstream: &Repo, args: &[&str]) -> Checkout {
+        Checkout::clone_branch(upstream, "feature", args)
+    }
+
+    /// `git clone` of `branch` with the whole history (a push build of that branch).
+    pub fn of_branch(upstream: &Repo, branch: &str) -> Checkout {
+        Checkout::clone_branch(upstream, branch, &[])
+    }
+
+    fn clone_branch(upstream: &Repo, branch: &str, args: &[&str]) -> Checkout {
         let dir = tempfile::tempdir().expect("creating a temp dir");
         let path = dir.path().join("work");
         let runner = dir.path().join("runner");
@@ -75,7 +84,7 @@ impl Checkout {
         let url = format!("file://{}", upstream.path().display());
         let mut clone = vec!["clone", "-q"];
         clone.extend_from_slice(args);
-        clone.extend_from_slice(&["--branch", "feature", &url, path.to_str().unwrap()]);
+        clone.extend_from_slice(&["--branch", branch, &url, path.to_str().unwrap()]);
         upstream.git_in(dir.path(), &clone);
         Checkout {
             _dir: dir,
