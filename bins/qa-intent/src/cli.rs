@@ -84,8 +84,12 @@ pub struct Args {
     #[arg(long)]
     pub timings: bool,
 
-    /// The permission flags every stage accepts; this stage needs none of them.
-    #[command(flatten)]
+    /// The permission flags every stage accepts; this stage needs none of them, and its
+    /// help says so under their own heading rather than offering them.
+    #[command(
+        flatten,
+        next_help_heading = "Ignored here (accepted so one flag set passes to every stage; qa-intent uses none)"
+    )]
     pub pipeline: qa_cli::PipelineFlags,
 }
 

@@ -1,7 +1,9 @@
 //! The agent line: one JSON object of at most 4,096 bytes including its newline. Route
 //! ids and action contracts come first, right after them what `qa-check --exec` did,
 //! then the range, counts and the pointer to the full report; titles and evidence are
-//! added only while they fit, and `truncated` says when anything was left out.
+//! added only while they fit, and `truncated` says when the byte budget left anything
+//! out (a title shortened to its bound ends with `…`; capped evidence is counted in
+//! `evidence_more`).
 
 use crate::model::{label, Counts, ExecutionView, Report};
 use serde::Serialize;
@@ -114,8 +116,16 @@ struct Range<'a> {
 #[derive(Serialize)]
 struct Detail<'a> {
     scenario: &'a str,
+    /// Shortened to a bounded length, ending with `…` when it was.
     title: String,
     evidence: Vec<String>,
+    /// Located evidence beyond the first few, counted (the full report lists it).
+    #[serde(skip_serializing_if = "is_zero")]
+    evidence_more: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 fn size(line: &Line<'_>) -> usize {
@@ -202,13 +212,11 @@ pub fn render(report: &Report, full_report: Option<&Path>) -> String {
     if !line.truncated {
         for (_, s) in &order {
             let locations = s.locations();
+            // A shortened title or capped evidence is said on the entry itself:
+            // `truncated` is only for what the byte budget left out.
             let mut title: String = s.data.title.chars().take(TITLE_CHARS).collect();
             if title.len() < s.data.title.len() {
                 title.push('…');
-                line.truncated = true;
-            }
-            if locations.len() > EVIDENCE_ITEMS {
-                line.truncated = true;
             }
             line.detail.push(Detail {
                 scenario: &s.id,
@@ -218,6 +226,7 @@ pub fn render(report: &Report, full_report: Option<&Path>) -> String {
                     .take(EVIDENCE_ITEMS)
                     .map(|(file, n)| format!("{file}:{n}"))
                     .collect(),
+                evidence_more: locations.len().saturating_sub(EVIDENCE_ITEMS),
             });
             if size(&line) > budget {
                 line.detail.pop();

@@ -31,7 +31,7 @@ use std::path::PathBuf;
 /// a signal cut a blocker `qapipe/cancelled`;
 /// schema/codequality.schema.json); agent (one JSON line of at most 4,096 bytes with
 /// its newline: routes and action contracts first, then range, counts and the path of
-/// report.json; `truncated` when anything was left out).
+/// report.json; `truncated` when the byte budget left anything out).
 ///
 /// Source-derived text (titles, commit subjects, evidence, paths, commands, messages) is
 /// data: instruction-like spans are replaced by "[instruction-like text removed]" in
@@ -171,8 +171,12 @@ pub struct Args {
     #[arg(long, value_name = "N", default_value_t = 20)]
     pub max_problems: usize,
 
-    /// The permission flags every stage accepts; this stage needs none of them.
-    #[command(flatten)]
+    /// The permission flags every stage accepts; this stage needs none of them, and its
+    /// help says so under their own heading rather than offering them.
+    #[command(
+        flatten,
+        next_help_heading = "Ignored here (accepted so one flag set passes to every stage; qa-report uses none)"
+    )]
     pub pipeline: qa_cli::PipelineFlags,
 }
 

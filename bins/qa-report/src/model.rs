@@ -276,11 +276,15 @@ impl ScenarioView {
             "{} {} scenario: {} (intent: {}).",
             self.decision_label(),
             label(&self.data.kind),
-            self.data.title,
-            intent.data.title
+            self.data.title.trim_end_matches('.'),
+            intent.data.title.trim_end_matches('.')
         );
         if let Some(gap) = &self.data.proof_gap {
-            message.push_str(&format!(" Proof gap: {gap}."));
+            // Proof gaps are sentences already: one full stop, never "..".
+            message.push_str(&format!(
+                " Proof gap: {}.",
+                gap.trim_end().trim_end_matches('.')
+            ));
         }
         if let Some(c) = self.route.as_ref().and_then(|r| r.data.command.as_ref()) {
             message.push_str(&format!(" Run: {} (in {}).", c.run, c.dir));

@@ -339,8 +339,11 @@ fn the_agent_line_stays_within_4096_bytes_with_500_scenarios_and_says_truncated(
 fn the_agent_line_with_few_scenarios_is_not_truncated() {
     let v: Value = serde_json::from_str(&rendered(&huge(2), &["--format", "agent"])).unwrap();
     assert_eq!(v["routes"].as_array().unwrap().len(), 2);
-    // Titles are long (over 120 characters): detail keeps a shortened title and says so.
-    assert_eq!(v["truncated"], true);
+    // Titles are long (over 120 characters): detail keeps a shortened title ending in an
+    // ellipsis, which is no truncation of the payload.
+    assert_eq!(v["truncated"], false, "{v:#}");
+    let title = v["detail"][0]["title"].as_str().unwrap();
+    assert!(title.ends_with('…'), "{title}");
     let small: Value = json_of("agent");
     assert_eq!(small["truncated"], false);
     assert_eq!(small["detail"].as_array().unwrap().len(), 4);
@@ -430,4 +433,30 @@ fn a_sarif_result_on_commit_wording_sits_at_the_top_of_its_intents_files() {
         })
         .collect();
     assert_eq!(locations, [("src/receipt.rs", 1), ("README.md", 1)]);
+}
+
+#[test]
+fn github_messages_end_each_sentence_with_one_full_stop() {
+    let mut s = Stream::default();
+    let intent = s.intent("Refuse expired tokens.", &[], &[]);
+    let mut data = common::scenario_data(
+        &intent,
+        "Expired token is refused.",
+        ScenarioKind::Failure,
+        vec![at("src/auth.rs", 3, Relation::Direct, "x")],
+    );
+    data.proof_gap = Some("No changed test shows the refusal; state the expected result.".into());
+    let sc = s.push_scenario(data);
+    s.route(&sc, Decision::Required, ActionKind::ReviewScenario, None);
+    let out = rendered(&s.whole(), &["--format", "github"]);
+    let first = out.lines().next().unwrap();
+    assert!(!first.contains(".."), "{first}");
+    assert!(
+        first.ends_with("Proof gap: No changed test shows the refusal; state the expected result."),
+        "{first}"
+    );
+    assert!(
+        first.contains("Expired token is refused (intent: Refuse expired tokens)."),
+        "{first}"
+    );
 }

@@ -133,7 +133,11 @@ pub fn report(
         if let Some(file) = &settings.run_dir_file {
             name_run_dir(file, &paths.dir)?;
         }
-        if let Some(warning) = ignore::warning(&paths.dir) {
+        let project = match &settings.shots {
+            ShotSource::Project(repo) => Some(repo.as_path()),
+            ShotSource::Shards(_) => None,
+        };
+        if let Some(warning) = ignore::warning(&paths.dir, project) {
             eprintln!("qa-report: warning: {warning}");
         }
     }

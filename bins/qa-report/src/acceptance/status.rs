@@ -116,7 +116,7 @@ pub fn show(repo: &Path, runs: &Path, format: Format) -> anyhow::Result<Exit> {
         failure(
             Exit::NoInput,
             format!(
-                "no acceptance run found under {}{}",
+                "no acceptance run found under {}{}; a run made for another project (`make acceptance REPO=DIR`, `--repo DIR`) is found with qa-report --status --repo DIR",
                 runs.display(),
                 stale(&lock)
             ),
