@@ -105,14 +105,25 @@ $(NPM_STAMP): $(PEERS)/package.json $(PEERS)/package-lock.json
 man:
 	QAPIPE_BLESS=1 $(CARGO) test --workspace man_page -- --quiet
 
-## Binaries, man pages and bash/zsh/fish completions under $(DESTDIR)$(PREFIX).
-install: release
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
-	for b in $(BINS); do install -m 755 $(RELEASE_DIR)/$$b $(DESTDIR)$(PREFIX)/bin/$$b; done
-	for b in $(BINS); do install -m 644 man/$$b.1 $(DESTDIR)$(PREFIX)/share/man/man1/$$b.1; done
-	$(RELEASE_DIR)/qa-completions $(DESTDIR)$(PREFIX)
+## Binaries, man pages, bash/zsh/fish completions and the flows under $(DESTDIR)$(PREFIX):
+## pipelines/ in share/qapipe/, started by the qa-changes and qa-acceptance wrappers in bin/
+## (each puts its own bin/ first on PATH). A release build unless BIN_DIR=dir names
+## binaries already built (nothing is built then).
+INSTALL_BIN_DIR = $(or $(BIN_DIR),$(RELEASE_DIR))
+install: $(if $(BIN_DIR),,release)
+	@install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/qapipe/pipelines/ci
+	@for b in $(BINS); do install -m 755 $(INSTALL_BIN_DIR)/$$b $(DESTDIR)$(PREFIX)/bin/$$b; done
+	@for b in $(BINS); do install -m 644 man/$$b.1 $(DESTDIR)$(PREFIX)/share/man/man1/$$b.1; done
+	@install -m 644 pipelines/*.sh $(DESTDIR)$(PREFIX)/share/qapipe/pipelines/
+	@install -m 644 pipelines/ci/*.sh $(DESTDIR)$(PREFIX)/share/qapipe/pipelines/ci/
+	@for flow in changes acceptance; do \
+	  printf '#!/bin/sh\n# qapipe: the %s flow (share/qapipe/pipelines/%s.sh) with this bin/ first on PATH.\nhere=$$(cd "$$(dirname "$$0")" && pwd)\nPATH="$$here:$$PATH" exec sh "$$here/../share/qapipe/pipelines/%s.sh" "$$@"\n' \
+	    $$flow $$flow $$flow > $(DESTDIR)$(PREFIX)/bin/qa-$$flow && chmod 755 $(DESTDIR)$(PREFIX)/bin/qa-$$flow; \
+	done
+	@$(INSTALL_BIN_DIR)/qa-completions $(DESTDIR)$(PREFIX)
+	@echo "installed $(words $(BINS)) binaries, qa-changes and qa-acceptance, man pages and completions under $(DESTDIR)$(PREFIX)"
 
-## A release archive: dist/qapipe-<version>-<target>.tar.gz with the nine binaries, man
+## A release archive: dist/qapipe-<version>-<target>.tar.gz with the ten binaries, man
 ## pages, bash/zsh/fish completions, pipelines/, README, licences and SHA256SUMS, and
 ## dist/SHA256SUMS beside it (tests/packaging/dist.sh). A release build unless PROFILE=debug;
 ## BIN_DIR=dir packs binaries already built there (nothing is built then).

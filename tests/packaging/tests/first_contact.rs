@@ -166,3 +166,39 @@ fn make_unit_picks_a_runner_when_none_is_asked_for() {
         "{command}"
     );
 }
+
+#[test]
+fn make_install_puts_the_flows_beside_the_binaries_and_qa_changes_runs_them() {
+    let prefix = tempfile::tempdir().unwrap();
+    let bins = qa_testkit::run::bin_dir();
+    let run = common::make(["install"])
+        .arg(format!("PREFIX={}", prefix.path().display()))
+        .arg(format!("BIN_DIR={}", bins.display()))
+        .run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let bin = prefix.path().join("bin");
+    for flow in ["changes", "acceptance"] {
+        let script = prefix
+            .path()
+            .join(format!("share/qapipe/pipelines/{flow}.sh"));
+        assert!(script.is_file(), "{} is missing", script.display());
+        assert!(
+            bin.join(format!("qa-{flow}")).is_file(),
+            "qa-{flow} is missing"
+        );
+    }
+    // The installed wrapper finds the installed binaries, with nothing else on PATH.
+    let clone = fresh_clone();
+    let report = qa_testkit::Program::at(bin.join("qa-changes"))
+        .invocation()
+        .env("PATH", "/usr/bin:/bin")
+        .env("HOME", clone.home())
+        .args(["--repo", clone.path().to_str().unwrap(), "--base", "HEAD~1"])
+        .run();
+    assert_eq!(report.code, 0, "{}", report.stderr);
+    assert!(
+        report.text().starts_with("qapipe change report"),
+        "{}",
+        report.text()
+    );
+}
