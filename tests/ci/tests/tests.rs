@@ -7,4 +7,5 @@ mod github;
 mod gitlab;
 mod hostile_repository;
 mod install;
+mod release;
 mod yaml;

@@ -11,7 +11,10 @@ use std::collections::BTreeSet;
 
 /// The YAML files under examples/ci/ and action.yml, as repository paths.
 fn yaml_files() -> Vec<String> {
-    let mut files = vec!["action.yml".to_string()];
+    let mut files = vec![
+        "action.yml".to_string(),
+        ".github/workflows/release.yml".to_string(),
+    ];
     for dir in ["examples/ci/github", "examples/ci/gitlab"] {
         for entry in std::fs::read_dir(source(dir)).unwrap() {
             let name = entry.unwrap().file_name().to_string_lossy().into_owned();
@@ -162,8 +165,131 @@ fn qapipe_steps(workflow: &Value) -> Vec<&Value> {
         .unwrap()
         .values()
         .flat_map(|job| job["steps"].as_array().unwrap())
-        .filter(|s| s["uses"].as_str().is_some_and(|u| u.contains("/qapipe@")))
+        .filter(|s| s["uses"] == QAPIPE_ACTION)
         .collect()
+}
+
+/// Where the examples check qapipe out and use it from by path.
+const QAPIPE_ACTION: &str = "./.qapipe";
+
+#[test]
+fn every_example_takes_qapipe_from_the_two_documented_variables() {
+    for (file, workflow) in workflows() {
+        for (name, job) in workflow["jobs"].as_object().unwrap() {
+            let steps = job["steps"].as_array().unwrap();
+            let Some(used) = steps.iter().position(|s| s["uses"] == QAPIPE_ACTION) else {
+                continue;
+            };
+            let checkout = steps[..used]
+                .iter()
+                .find(|s| s["with"]["path"] == ".qapipe")
+                .unwrap_or_else(|| panic!("{file}: {name}: no checkout of qapipe before it"));
+            assert_eq!(
+                checkout["with"]["repository"],
+                "${{ vars.QAPIPE_REPOSITORY }}"
+            );
+            assert_eq!(checkout["with"]["ref"], "${{ vars.QAPIPE_REF }}");
+            assert_eq!(
+                steps[used]["with"]["repository"], "${{ vars.QAPIPE_REPOSITORY }}",
+                "{file}: {name}: the installer must know where the release is"
+            );
+        }
+        let text = std::fs::read_to_string(source(&file)).unwrap();
+        assert!(
+            text.contains("QAPIPE_REPOSITORY and"),
+            "{file}: its header names the variables"
+        );
+    }
+    for file in yaml_files() {
+        let text = std::fs::read_to_string(source(&file)).unwrap();
+        assert!(
+            !text.contains("qapipe/qapipe"),
+            "{file} names a placeholder owner"
+        );
+    }
+}
+
+#[test]
+fn the_gitlab_template_stops_naming_the_two_variables_when_they_are_unset() {
+    let template = yaml("examples/ci/gitlab/qapipe.gitlab-ci.yml");
+    let variables = &template[".qapipe"]["variables"];
+    assert_eq!(variables["QAPIPE_REPOSITORY"], "");
+    assert_eq!(variables["QAPIPE_VERSION"], "");
+    let check = template[".qapipe"]["before_script"][0].as_str().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let run = |repository: &str, version: &str| {
+        std::process::Command::new("sh")
+            .args(["-c", check])
+            .env("QAPIPE_REPOSITORY", repository)
+            .env("QAPIPE_VERSION", version)
+            .current_dir(dir.path())
+            .output()
+            .unwrap()
+    };
+    let unset = run("", "0.1.0");
+    assert_eq!(unset.status.code(), Some(64));
+    assert!(String::from_utf8_lossy(&unset.stderr).contains("QAPIPE_REPOSITORY"));
+    assert_eq!(run("me/qapipe", "").status.code(), Some(64));
+    assert!(run("me/qapipe", "0.1.0").status.success());
+}
+
+#[test]
+fn the_release_workflow_builds_every_platform_on_a_version_tag_and_publishes_one_sums_file() {
+    let workflow = yaml(".github/workflows/release.yml");
+    assert_eq!(workflow["on"]["push"]["tags"], serde_json::json!(["v*"]));
+    let dist = &workflow["jobs"]["dist"];
+    let targets: BTreeSet<&str> = dist["strategy"]["matrix"]["include"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|row| row["target"].as_str().unwrap())
+        .collect();
+    for target in [
+        "x86_64-unknown-linux-gnu",
+        "aarch64-unknown-linux-gnu",
+        "aarch64-apple-darwin",
+        "x86_64-apple-darwin",
+    ] {
+        assert!(targets.contains(target), "{target}: {targets:?}");
+    }
+    let runs = |job: &Value| -> Vec<String> {
+        job["steps"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|s| s["run"].as_str().map(str::to_string))
+            .collect()
+    };
+    let built = runs(dist);
+    assert!(
+        built
+            .iter()
+            .any(|r| r.contains("release.sh tag \"$GITHUB_REF_NAME\"")),
+        "{built:?}"
+    );
+    assert!(
+        built
+            .iter()
+            .any(|r| r == "make dist TARGET=${{ matrix.target }}"),
+        "{built:?}"
+    );
+    let publish = &workflow["jobs"]["publish"];
+    assert_eq!(publish["needs"], "dist");
+    assert_eq!(publish["permissions"]["contents"], "write");
+    let published = runs(publish);
+    assert!(
+        published
+            .iter()
+            .any(|r| r == "sh pipelines/ci/release.sh assemble release parts/dist-*"),
+        "{published:?}"
+    );
+    assert!(published
+        .iter()
+        .any(|r| r.starts_with("gh release create \"$GITHUB_REF_NAME\" release/*")));
+    assert_eq!(
+        workflow["permissions"]["contents"], "read",
+        "only publish may write"
+    );
 }
 
 fn workflows() -> Vec<(String, Value)> {
