@@ -39,7 +39,7 @@ fn a_changed_integration_test_in_a_cargo_workspace_runs_first_then_package_then_
     assert_eq!(
         commands(route),
         [
-            ". cargo test -p alpha --test login rejects_expired",
+            ". cargo test -p alpha --test login rejects_expired -- --exact",
             ". cargo test -p alpha",
             ". cargo test --workspace"
         ]

@@ -1,6 +1,6 @@
-//! The narrowed JS commands qa-route writes are cross-checked against the real runners
-//! (vitest and jest from `tests/peers`, installed by `make peers`): run as written from
-//! the fixture, each selects exactly the changed spec (and test), while the package's
+//! The narrowed commands qa-route writes are cross-checked against the real runners
+//! (vitest and jest from `tests/peers`, installed by `make peers`; cargo): run as written
+//! from the fixture, each selects exactly the changed spec (and test), while the package's
 //! whole suite, run as a control, meets the failing spec the narrowing left out.
 
 use crate::common;
@@ -120,4 +120,82 @@ fn the_narrowed_jest_command_runs_the_changed_file_alone() {
     assert!(out.contains("1 passed"), "{out}");
     let (code, out) = run(&tree, "npm test");
     assert_ne!(code, 0, "the whole suite meets the failing test: {out}");
+}
+
+/// A Cargo package whose inline tests share a prefix (`totals`, `totals_with_fee`) beside
+/// one that fails (`broken`): a substring filter would run more than the changed tests.
+fn crate_project() -> Tree {
+    let tree = Tree::new();
+    tree.write(
+        "Cargo.toml",
+        "[package]\nname = \"shop\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[workspace]\n",
+    );
+    tree.write(
+        "src/lib.rs",
+        // The fixture's contracts sit on line 5: inside `mod tests`, as a changed test is.
+        "#[cfg(test)]\nmod tests {\n    #[test]\n    fn totals() {\n        assert_eq!(super::total(2), 2);\n    }\n    #[test]\n    fn totals_with_fee() {\n        assert_eq!(super::total(3), 3);\n    }\n    #[test]\n    fn broken() {\n        assert_eq!(1, 2);\n    }\n}\npub fn total(a: u32) -> u32 {\n    a\n}\n",
+    );
+    tree
+}
+
+/// `run` from the fixture with its own target dir (a fresh build of a crate without
+/// dependencies: no network).
+fn cargo_run(tree: &Tree, run: &str) -> (i32, String) {
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(run)
+        .current_dir(tree.path())
+        .env("CARGO_TARGET_DIR", tree.path().join("target"))
+        .env("CARGO_NET_OFFLINE", "true")
+        .output()
+        .unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.code().unwrap_or(-1), text)
+}
+
+fn routed_cargo(tree: &Tree, tests: &[&str]) -> String {
+    let stubs = Stubs::new(&["cargo"]);
+    let contracts: Vec<(&str, &str, &str)> =
+        tests.iter().map(|t| ("src/lib.rs", *t, "rust")).collect();
+    let records = route_one(
+        tree.path(),
+        &stubs,
+        "src/lib.rs",
+        &["src/lib.rs"],
+        &contracts,
+    )
+    .records;
+    let route = only_route(&records);
+    assert_eq!(route["command"]["scope"], "exact-test", "{route:#}");
+    route["command"]["run"].as_str().unwrap().to_string()
+}
+
+#[test]
+fn the_exact_cargo_command_runs_the_one_changed_test_and_not_its_namesakes() {
+    let tree = crate_project();
+    let command = routed_cargo(&tree, &["totals"]);
+    assert_eq!(command, "cargo test -p shop --lib tests::totals -- --exact");
+    let (code, out) = cargo_run(&tree, &command);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("test result: ok. 1 passed"), "{out}");
+    // The control: the same filter without --exact also runs `totals_with_fee`.
+    let (_, loose) = cargo_run(&tree, "cargo test -p shop --lib tests::totals");
+    assert!(loose.contains("test result: ok. 2 passed"), "{loose}");
+}
+
+#[test]
+fn the_exact_cargo_command_names_every_changed_test_and_leaves_the_others_out() {
+    let tree = crate_project();
+    let command = routed_cargo(&tree, &["totals", "totals_with_fee"]);
+    assert_eq!(
+        command,
+        "cargo test -p shop --lib -- tests::totals tests::totals_with_fee --exact"
+    );
+    let (code, out) = cargo_run(&tree, &command);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("test result: ok. 2 passed"), "{out}");
+    // The control: the package's tests meet the failing one the command left out.
+    let (code, all) = cargo_run(&tree, "cargo test -p shop --lib");
+    assert_ne!(code, 0, "{all}");
 }

@@ -70,6 +70,32 @@ fn filter(
     (!path.is_empty()).then(|| format!("{}::", path.join("::")))
 }
 
+/// Each changed test's full libtest name (its module path, inline modules and name): with
+/// `--exact`, these select exactly the changed tests.
+fn exact_names(
+    reader: &mut Reader,
+    placed: &Placed,
+    file: &str,
+    tests: &[&KnownTest],
+) -> Vec<String> {
+    let text = reader
+        .read(file)
+        .map(|f| f.text.clone())
+        .unwrap_or_default();
+    tests
+        .iter()
+        .map(|t| {
+            let mut path = placed.module.clone();
+            path.extend(inline_modules(&text, t.line));
+            path.push(t.ident.clone());
+            path.join("::")
+        })
+        .collect()
+}
+
+/// The most changed tests of one file named one by one (more run by their module).
+const MAX_EXACT: usize = 20;
+
 /// True when the file holds tests of its own: `#[test]`-like attributes or a
 /// `#[cfg(test)]` module.
 fn has_tests(reader: &mut Reader, file: &str) -> bool {
@@ -125,18 +151,37 @@ pub fn discover(reader: &mut Reader, targets: &Targets, found: &mut Found) {
                 };
                 run = format!("{run} --features {f}");
             }
-            if let Some(filter) = filter(reader, &placed, file, &known) {
-                let Some(filter) = found.word(&filter, "a test filter", file) else {
+            // libtest filters match substrings: only `--exact` makes test names select
+            // those tests alone. Without known tests, a `module::` filter runs the
+            // module's tests, a test target without one its whole file, and otherwise the
+            // package's tests run.
+            let scope = if known.is_empty() || known.len() > MAX_EXACT {
+                let filter = filter(reader, &placed, file, &known);
+                if let Some(filter) = &filter {
+                    let Some(filter) = found.word(filter, "a test filter", file) else {
+                        continue;
+                    };
+                    run = format!("{run} {filter}");
+                }
+                match filter {
+                    Some(_) => CommandScope::Module,
+                    None if target.kind == TargetKind::Test => CommandScope::File,
+                    None => CommandScope::Package,
+                }
+            } else {
+                let names = exact_names(reader, &placed, file, &known);
+                let words: Option<Vec<String>> = names
+                    .iter()
+                    .map(|n| found.word(n, "a test filter", file))
+                    .collect();
+                let Some(words) = words else {
                     continue;
                 };
-                run = format!("{run} {filter}");
-            }
-            // A changed test, or a test target's file, is the exact test; the tests of a
-            // changed module are narrower than the package but not the change's own.
-            let scope = if exact {
+                run = match words.as_slice() {
+                    [one] => format!("{run} {one} -- --exact"),
+                    many => format!("{run} -- {} --exact", many.join(" ")),
+                };
                 CommandScope::ExactTest
-            } else {
-                CommandScope::Package
             };
             found.push(Runner::Cargo, run, &dir, scope, &package.manifest);
         }
@@ -167,7 +212,7 @@ pub fn discover(reader: &mut Reader, targets: &Targets, found: &mut Found) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tests_support::{runs, tree_with, with_tests as targets};
+    use crate::tests_support::{runs, scopes, tree_with, with_tests as targets};
 
     const WORKSPACE: &[(&str, &str)] = &[
         ("Cargo.toml", "[workspace]\nmembers = [\"crates/*\"]\n"),
@@ -187,11 +232,37 @@ mod tests {
         assert_eq!(
             runs(&tree, &t, discover),
             [
-                ". cargo test -p alpha --lib parses_ok",
+                ". cargo test -p alpha --lib parses_ok -- --exact",
                 ". cargo test -p alpha",
                 ". cargo test --workspace"
             ]
         );
+        assert_eq!(
+            scopes(&tree, &t, discover),
+            [
+                CommandScope::ExactTest,
+                CommandScope::Package,
+                CommandScope::Suite
+            ]
+        );
+    }
+
+    #[test]
+    fn two_changed_tests_run_by_their_exact_names() {
+        let (_d, tree) = tree_with(WORKSPACE);
+        let t = targets(
+            &["crates/alpha/src/lib.rs"],
+            &[
+                ("crates/alpha/src/lib.rs", "parses_ok"),
+                ("crates/alpha/src/lib.rs", "parses_err"),
+            ],
+        );
+        let run = &runs(&tree, &t, discover)[0];
+        assert_eq!(
+            run,
+            ". cargo test -p alpha --lib -- parses_ok parses_err --exact"
+        );
+        assert_eq!(scopes(&tree, &t, discover)[0], CommandScope::ExactTest);
     }
 
     #[test]
@@ -203,7 +274,7 @@ mod tests {
         );
         assert_eq!(
             runs(&tree, &one, discover)[0],
-            ". cargo test -p alpha --test login expired"
+            ". cargo test -p alpha --test login expired -- --exact"
         );
         let two = targets(
             &["crates/alpha/tests/login.rs"],
@@ -214,8 +285,14 @@ mod tests {
         );
         assert_eq!(
             runs(&tree, &two, discover)[0],
+            ". cargo test -p alpha --test login -- a b --exact"
+        );
+        let none = targets(&["crates/alpha/tests/login.rs"], &[]);
+        assert_eq!(
+            runs(&tree, &none, discover)[0],
             ". cargo test -p alpha --test login"
         );
+        assert_eq!(scopes(&tree, &none, discover)[0], CommandScope::File);
     }
 
     #[test]
@@ -250,7 +327,7 @@ mod tests {
         );
         assert_eq!(
             runs(&tree, &t, discover)[0],
-            ". cargo test -p alpha --lib 'a; rm x'"
+            ". cargo test -p alpha --lib 'a; rm x' -- --exact"
         );
     }
 
@@ -296,7 +373,7 @@ mod tests {
         let t = known("tests/json.rs", "r1234", 1);
         assert_eq!(
             runs(&tree, &t, discover)[0],
-            ". cargo test -p ripgrep --test integration json::r1234"
+            ". cargo test -p ripgrep --test integration json::r1234 -- --exact"
         );
         let whole_module = targets(&["tests/json.rs"], &[]);
         assert_eq!(
@@ -328,7 +405,7 @@ mod tests {
         let t = known("crates/ignore/src/walk.rs", "skips_hidden", 8);
         assert_eq!(
             runs(&tree, &t, discover)[0],
-            ". cargo test -p ignore --lib walk::tests::skips_hidden"
+            ". cargo test -p ignore --lib walk::tests::skips_hidden -- --exact"
         );
     }
 

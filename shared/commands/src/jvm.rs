@@ -71,12 +71,15 @@ fn maven(reader: &mut Reader, targets: &Targets, found: &mut Found) {
         let pom = join(dir, "pom.xml");
         if let Some(class) = test_class(file).filter(|_| file.ends_with(".java")) {
             let methods = methods(targets, file);
-            let filter = match methods.as_slice() {
-                [] => class.to_string(),
-                names => format!("{class}#{}", names.join("+")),
+            let (filter, scope) = match methods.as_slice() {
+                [] => (class.to_string(), CommandScope::File),
+                names => (
+                    format!("{class}#{}", names.join("+")),
+                    CommandScope::ExactTest,
+                ),
             };
             let run = format!("mvn -Dtest={filter} test");
-            found.push(Runner::Mvn, run, dir, CommandScope::ExactTest, &pom);
+            found.push(Runner::Mvn, run, dir, scope, &pom);
         }
         if !dir.is_empty() {
             found.push(
@@ -131,15 +134,18 @@ fn gradle(reader: &mut Reader, targets: &Targets, found: &mut Found) {
             Some(path) => format!("{path}:test"),
             None => "test".to_string(),
         };
-        let filters: Vec<String> = match methods(targets, file).as_slice() {
-            [] => vec![format!("--tests {class}")],
-            names => names
-                .iter()
-                .map(|m| format!("--tests {class}.{m}"))
-                .collect(),
+        let (filters, scope): (Vec<String>, _) = match methods(targets, file).as_slice() {
+            [] => (vec![format!("--tests {class}")], CommandScope::File),
+            names => (
+                names
+                    .iter()
+                    .map(|m| format!("--tests {class}.{m}"))
+                    .collect(),
+                CommandScope::ExactTest,
+            ),
         };
         let run = format!("{program} {task} {}", filters.join(" "));
-        found.push(runner, run, "", CommandScope::ExactTest, build);
+        found.push(runner, run, "", scope, build);
     }
     found.push(
         runner,

@@ -151,6 +151,8 @@ impl Candidate {
 fn test_why(scope: CommandScope) -> &'static str {
     match scope {
         CommandScope::ExactTest => "runs the changed tests, and only them",
+        CommandScope::File => "runs the changed test files, every test in them",
+        CommandScope::Module => "runs the tests of the changed module",
         CommandScope::Package => "runs the tests of the package that holds the change",
         CommandScope::Suite => "runs the whole test suite of the change's language",
     }
@@ -204,7 +206,7 @@ impl Found {
     }
 }
 
-fn refusal(value: &str) -> Option<&'static str> {
+pub(crate) fn refusal(value: &str) -> Option<&'static str> {
     if value.len() > MAX_VALUE {
         Some("is longer than 2048 bytes")
     } else if value.contains(['\0', '\r', '\n']) {
@@ -332,6 +334,17 @@ pub(crate) mod tests_support {
             .iter()
             .map(|c| format!("{} {}", shown(&c.dir), c.run))
             .collect()
+    }
+
+    /// The scope of each command [`runs`] lists, in the same order.
+    pub fn scopes(
+        tree: &Tree,
+        targets: &Targets,
+        discover: fn(&mut Reader, &Targets, &mut Found),
+    ) -> Vec<CommandScope> {
+        let mut found = Found::default();
+        discover(&mut tree.reader(), targets, &mut found);
+        found.candidates.iter().map(|c| c.scope).collect()
     }
 
     /// Targets of `files` with no known tests.

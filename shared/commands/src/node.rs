@@ -153,13 +153,13 @@ fn exact(reader: &mut Reader, targets: &Targets, workspace: &Workspace, found: &
             ));
             continue;
         }
-        found.push(
-            group.manager.runner(),
-            run,
-            dir,
-            CommandScope::ExactTest,
-            &holder.manifest,
-        );
+        // A `-t` filter names the changed test; without one the changed files run whole.
+        let scope = if narrowing.names_test() {
+            CommandScope::ExactTest
+        } else {
+            CommandScope::File
+        };
+        found.push(group.manager.runner(), run, dir, scope, &holder.manifest);
     }
 }
 

@@ -91,19 +91,22 @@ pub fn discover(reader: &mut Reader, targets: &Targets, found: &mut Found) {
     };
     for file in &test_files {
         let known: Vec<&KnownTest> = targets.known_in(file).collect();
-        let target = match known.as_slice() {
-            [test] => node_id(reader, file, test),
-            _ => file.to_string(),
-        };
-        if let Some(target) = found.word(&target, "a changed test", file) {
-            let run = format!("pytest {target}");
-            found.push(
-                Runner::Pytest,
-                run,
-                "",
+        // The narrowest selection pytest has: a node id per changed test function; the
+        // whole file only when no changed test is known by name.
+        let (targets, scope) = match known.as_slice() {
+            [] => (vec![file.to_string()], CommandScope::File),
+            tests => (
+                tests.iter().map(|t| node_id(reader, file, t)).collect(),
                 CommandScope::ExactTest,
-                declared_in,
-            );
+            ),
+        };
+        let words: Option<Vec<String>> = targets
+            .iter()
+            .map(|t| found.word(t, "a changed test", file))
+            .collect();
+        if let Some(words) = words {
+            let run = format!("pytest {}", words.join(" "));
+            found.push(Runner::Pytest, run, "", scope, declared_in);
         }
     }
     found.push(
@@ -118,7 +121,7 @@ pub fn discover(reader: &mut Reader, targets: &Targets, found: &mut Found) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tests_support::{files, runs, tree_with, with_tests};
+    use crate::tests_support::{files, runs, scopes, tree_with, with_tests};
 
     #[test]
     fn a_changed_test_file_with_one_known_test_runs_that_test() {
@@ -137,14 +140,25 @@ mod tests {
     }
 
     #[test]
-    fn two_known_tests_run_the_whole_file() {
+    fn two_known_tests_run_by_their_node_ids_not_the_whole_file() {
         let (_d, tree) = tree_with(&[("pytest.ini", "[pytest]\n")]);
         let file = "tests/login_test.py";
         let t = with_tests(&[file], &[(file, "test_a"), (file, "test_b")]);
         assert_eq!(
             runs(&tree, &t, discover),
-            [". pytest tests/login_test.py", ". pytest"]
+            [
+                ". pytest tests/login_test.py::test_a tests/login_test.py::test_b",
+                ". pytest"
+            ]
         );
+        assert_eq!(scopes(&tree, &t, discover)[0], CommandScope::ExactTest);
+    }
+
+    #[test]
+    fn a_changed_test_file_without_a_known_test_runs_whole_and_says_file() {
+        let (_d, tree) = tree_with(&[]);
+        let t = files(&["test_math.py"]);
+        assert_eq!(scopes(&tree, &t, discover)[0], CommandScope::File);
     }
 
     #[test]

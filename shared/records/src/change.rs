@@ -501,8 +501,13 @@ pub struct Action {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum CommandScope {
-    /// A changed test file or test name.
+    /// Exactly the changed tests, by name (pytest node ids, `go test -run '^(A|B)$'`,
+    /// a `-t` name filter, libtest filters with `--exact`, `-Dtest=Class#method`).
     ExactTest,
+    /// The changed test files, whole.
+    File,
+    /// The tests under a changed module's path (a libtest `module::` filter).
+    Module,
     /// The suite of the package holding the change.
     Package,
     /// The whole repository suite.

@@ -101,6 +101,25 @@ impl Narrowing<'_> {
         Some(format!("{env}{run}"))
     }
 
+    /// The `-t` pattern naming the one known changed test, when the runner takes one and
+    /// the title can be matched literally: the command then selects that test, not its
+    /// files whole.
+    fn test_pattern(&self) -> Option<String> {
+        let names_tests = matches!(
+            self.invocation.runner,
+            TestRunner::Vitest | TestRunner::Jest
+        );
+        self.test
+            .filter(|_| names_tests)
+            .and_then(name_pattern)
+            .filter(|p| crate::refusal(p).is_none())
+    }
+
+    /// True when [`Narrowing::command`] names the changed test by `-t`.
+    pub fn names_test(&self) -> bool {
+        self.test_pattern().is_some()
+    }
+
     /// The runner and its arguments: kept options, the files, and `-t` for one known test.
     fn arguments(&self, found: &mut Found) -> Option<String> {
         let runner = self.invocation.runner;
@@ -127,12 +146,9 @@ impl Narrowing<'_> {
         for file in self.files {
             words.push(found.word(file, "a changed test path", self.origin)?);
         }
-        let names_tests = matches!(runner, TestRunner::Vitest | TestRunner::Jest);
-        if let Some(pattern) = self.test.filter(|_| names_tests).and_then(name_pattern) {
-            if let Some(pattern) = found.word(&pattern, "a changed test name", self.origin) {
-                words.push("-t".into());
-                words.push(pattern);
-            }
+        if let Some(pattern) = self.test_pattern() {
+            words.push("-t".into());
+            words.push(found.word(&pattern, "a changed test name", self.origin)?);
         }
         Some(words.join(" "))
     }
