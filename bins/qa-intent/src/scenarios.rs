@@ -748,12 +748,14 @@ impl Ctx<'_> {
             .filter(|f| matches!(f.kind, FactKind::Outcome { error: true }))
             .collect();
         let files = self.files_with(Role::Command);
-        // A command file changed elsewhere (a ticker, a helper) has no CLI contract to test.
+        let oracle = self.oracle();
+        // The changed tests are the oracle whatever the role: without a CLI fact they
+        // still say what a run must show. A command file changed elsewhere (a ticker, a
+        // helper) with no changed test has no contract to test.
         if args.is_empty() && output.is_empty() && exits.is_empty() && errors.is_empty() {
-            return Vec::new();
+            return self.tested_command(&files, &oracle).into_iter().collect();
         }
 
-        let oracle = self.oracle();
         let mut evidence: Vec<Evidence> = output
             .iter()
             .chain(ok_exits.iter())
@@ -823,6 +825,57 @@ impl Ctx<'_> {
             gap,
         );
         vec![primary, failure]
+    }
+
+    /// What the changed tests of a command file expect, as a run of the command: the
+    /// tests' expectations quoted, their setup as the steps; none without a test.
+    fn tested_command(
+        &self,
+        files: &str,
+        oracle: &[(&TestContract, &Expected)],
+    ) -> Option<Scenario> {
+        let (first, _) = oracle.first()?;
+        let mut steps = vec![match &first.setup {
+            Some(setup) => format!(
+                "Run the command in {files} the way test `{}` does ({}:{}): `{setup}`",
+                test_name(first),
+                first.file,
+                first.line
+            ),
+            None => format!(
+                "Run the command in {files} the way test `{}` does ({}:{})",
+                test_name(first),
+                first.file,
+                first.line
+            ),
+        }];
+        steps.push("Capture stdout, stderr and the exit code".to_string());
+        let quoted = oracle.iter().take(3);
+        Some(
+            self.scenario(
+                format!(
+                    "Command behaviour the changed tests expect: {}",
+                    self.intent.data.title
+                ),
+                ScenarioKind::Primary,
+                Focus::Command,
+                steps,
+                quoted
+                    .clone()
+                    .map(|(c, e)| format!("Test `{}` expects {}", test_name(c), e.text))
+                    .collect(),
+                quoted
+                    .map(|(c, e)| Evidence {
+                        file: c.file.clone(),
+                        line: e.line,
+                        relation: Relation::Direct,
+                        stage: Some(Stage::ObservableOutcome),
+                        text: e.text.clone(),
+                    })
+                    .collect(),
+                None,
+            ),
+        )
     }
 
     fn controls(&self, facts: &[&Fact]) -> Vec<Scenario> {
