@@ -326,10 +326,16 @@ pub fn classify(
     diff: impl FnOnce() -> Option<Verdict>,
 ) -> CommitClass {
     let said = by_text(commit, &role);
-    if demotes(said) && touches_behaviour(commit, &role) && diff() == Some(Verdict::Changes) {
-        return CommitClass::Behaviour(rank_of_type(commit));
+    if !demotes(said) || !touches_behaviour(commit, &role) {
+        return said;
     }
-    said
+    match diff() {
+        Some(Verdict::Changes) => CommitClass::Behaviour(rank_of_type(commit)),
+        // Maintenance the diff shows to leave the product as it was is cleanup of it:
+        // listed with the work it tidies.
+        Some(Verdict::Neutral) => CommitClass::Cleanup,
+        None => said,
+    }
 }
 
 /// True for the classes that keep a commit's product lines out of every intent.
@@ -476,7 +482,7 @@ mod tests {
     }
 
     #[test]
-    fn a_maintenance_type_on_a_neutral_diff_stays_maintenance() {
+    fn a_maintenance_type_on_a_neutral_diff_is_cleanup() {
         assert_eq!(
             judged(
                 "chore: rename a local",

@@ -3,6 +3,7 @@
 
 mod behavior_graph;
 mod cli;
+mod gates;
 mod manifest_bounds;
 mod plan;
 mod plan_env;
