@@ -490,6 +490,11 @@ mod tests {
                 &["src/port.go"],
                 Verdict::Neutral
             ),
+            CommitClass::Cleanup
+        );
+        // Unread, the text's word stands.
+        assert_eq!(
+            class("chore: rename a local", Some("chore"), &["src/port.go"]),
             CommitClass::Maintenance
         );
         assert_eq!(
