@@ -325,8 +325,8 @@ const ENTRY_POINT_PATTERNS: &[&str] = &[
     // Python: the script guard.
     r#"\bif\s+__name__\s*==\s*['"]__main__['"]"#,
     // JavaScript, TypeScript, Python, Ruby: an interpreter line, which npm's `bin`
-    // entries and installed scripts need to run.
-    r"\A#!",
+    // entries and installed scripts need to run (Rust's `#![attr]` is no such line).
+    r"\A#![^\[]",
     // Ruby: the script guard.
     r"\b__FILE__\s*==\s*\$(?:0|PROGRAM_NAME)\b",
     // Shell: a script that reads its own options.
@@ -924,6 +924,8 @@ mod tests {
                     "use clap::Parser;\n#[derive(Parser)]\npub struct Opts { pub hidden: bool }\n",
                 ),
                 ("src/args.rs", "pub fn first() -> Option<String> { std::env::args().nth(1) }"),
+                // A crate-level attribute is no interpreter line.
+                ("src/lib.rs", "#![doc = \"Parses a command line.\"]\npub mod builder;\n"),
                 ("scripts/sync.py", "import sys\nname = sys.argv[1]\n"),
             ],
         );

@@ -249,9 +249,9 @@ fn a_cleanup_shaped_fix_that_only_reformats_stays_cleanup() {
     assert_eq!(cleanup_commits(&rs), [fix]);
 }
 
-/// A binary crate whose `main.rs` reads `--hidden`; the branch accepts `-H` as well and,
-/// when `tested`, adds a unit test expecting the option's value.
-fn hidden_flag(tested: bool) -> Repo {
+/// A binary crate whose `main.rs` reads `--hidden`; the branch accepts `-H` as well and
+/// adds `tests` to it.
+fn hidden_flag_with(tests: &str) -> Repo {
     let mut r = Repo::new();
     r.write(
         "Cargo.toml",
@@ -263,17 +263,22 @@ fn hidden_flag(tested: bool) -> Repo {
     r.write("src/main.rs", main("a == \"--hidden\"", ""));
     r.commit("init");
     r.branch("feature");
-    let tests = if tested {
-        "\n#[cfg(test)]\nmod tests {\n    use super::*;\n\n    #[test]\n    fn short_flag_shows_hidden_files() {\n        let args = vec![\"-H\".to_string()];\n        assert_eq!(options(&args).hidden, true);\n    }\n}\n"
-    } else {
-        ""
-    };
     r.write(
         "src/main.rs",
         main("a == \"--hidden\" || a == \"-H\"", tests),
     );
     r.commit("Accept the short form of the hidden option");
     r
+}
+
+/// The branch of `hidden_flag_with`, with a unit test expecting the option's value when
+/// `tested`.
+fn hidden_flag(tested: bool) -> Repo {
+    hidden_flag_with(if tested {
+        "\n#[cfg(test)]\nmod tests {\n    use super::*;\n\n    #[test]\n    fn short_flag_shows_hidden_files() {\n        let args = vec![\"-H\".to_string()];\n        assert_eq!(options(&args).hidden, true);\n    }\n}\n"
+    } else {
+        ""
+    })
 }
 
 #[test]
@@ -290,6 +295,24 @@ fn a_command_file_with_a_changed_test_makes_a_scenario_quoting_the_options_value
         .collect();
     assert_eq!(quoting.len(), 1, "{:#?}", scenarios(&rs));
     assert_eq!(quoting[0]["data"]["focus"], "command");
+}
+
+#[test]
+fn a_command_files_changed_test_makes_a_scenario_even_when_its_checks_are_not_read() {
+    // The test checks through a call the flow does not read as an assertion.
+    let rs = flow(&hidden_flag_with(
+        "\n#[cfg(test)]\nmod tests {\n    use super::*;\n\n    #[test]\n    fn short_flag_shows_hidden_files() {\n        let args = vec![\"-H\".to_string()];\n        if !options(&args).hidden {\n            std::process::abort();\n        }\n    }\n}\n",
+    ));
+    let naming: Vec<&Value> = scenarios(&rs)
+        .into_iter()
+        .filter(|s| {
+            s["data"]["focus"] == "command"
+                && strings(&s["data"]["steps"])
+                    .iter()
+                    .any(|a| a.contains("short_flag_shows_hidden_files"))
+        })
+        .collect();
+    assert_eq!(naming.len(), 1, "{:#?}", scenarios(&rs));
 }
 
 #[test]
