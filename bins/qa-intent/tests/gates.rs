@@ -313,6 +313,10 @@ fn a_command_files_changed_test_makes_a_scenario_even_when_its_checks_are_not_re
         })
         .collect();
     assert_eq!(naming.len(), 1, "{:#?}", scenarios(&rs));
+    assert_eq!(
+        strings(&naming[0]["data"]["assertions"]),
+        ["Changed test passes: short_flag_shows_hidden_files"]
+    );
 }
 
 #[test]
