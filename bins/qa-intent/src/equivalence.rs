@@ -13,6 +13,7 @@ use git2::{Oid, Repository, Tree};
 use qa_records::change::CommitData;
 use tree_sitter::Node;
 
+use crate::sources;
 use crate::trees::{self, Grammar};
 
 /// What a commit's diff says about its product files.
@@ -37,7 +38,8 @@ struct Tok {
 type Lines = Vec<Vec<Tok>>;
 
 /// The verdict on the files of `commit` that `bears` behaviour, from its parent's and its
-/// own trees; `None` when the commit cannot be read (a stream from another clone).
+/// own trees; `None` when the commit cannot be read (a stream from another clone) or a
+/// file is too big to parse: the commit text then stands.
 pub fn verdict(
     git: &Repository,
     commit: &CommitData,
@@ -49,26 +51,32 @@ pub fn verdict(
         Some(parent) => Some(parent.tree().ok()?),
         None => None,
     };
-    let files: Vec<(Lines, Lines)> = commit
-        .files
-        .iter()
-        .filter(|p| bears(p))
-        .map(|p| {
-            let before = base.as_ref().and_then(|t| text_at(git, t, p));
-            let after = text_at(git, &head, p);
-            (
-                lines_of(p, before.as_deref()),
-                lines_of(p, after.as_deref()),
-            )
-        })
-        .collect();
+    let mut files: Vec<(Lines, Lines)> = Vec::new();
+    for p in commit.files.iter().filter(|p| bears(p)) {
+        let before = match &base {
+            Some(t) => text_at(git, t, p)?,
+            None => None,
+        };
+        let after = text_at(git, &head, p)?;
+        files.push((
+            lines_of(p, before.as_deref()),
+            lines_of(p, after.as_deref()),
+        ));
+    }
     Some(judge(&files))
 }
 
-fn text_at(git: &Repository, tree: &Tree, path: &str) -> Option<String> {
-    let entry = tree.get_path(std::path::Path::new(path)).ok()?;
+/// The text of `path` in `tree`: `Some(None)` where the path is absent, `None` where it
+/// cannot be judged (too big to parse, or unreadable).
+fn text_at(git: &Repository, tree: &Tree, path: &str) -> Option<Option<String>> {
+    let Ok(entry) = tree.get_path(std::path::Path::new(path)) else {
+        return Some(None);
+    };
     let blob = git.find_blob(entry.id()).ok()?;
-    String::from_utf8(blob.content().to_vec()).ok()
+    if blob.size() > sources::MAX_BYTES {
+        return None;
+    }
+    Some(Some(String::from_utf8_lossy(blob.content()).into_owned()))
 }
 
 /// Neutral when every file is the same code up to a renaming, or what the files lost and
