@@ -351,7 +351,8 @@ fn tokens(root: Node, text: &str, rows: &mut [Vec<Tok>]) {
 fn is_wiring(node: Node, text: &str) -> bool {
     let kind = node.kind();
     kind.starts_with("import_")
-        || kind.starts_with("package_")
+        || kind == "package_clause"
+        || kind == "package_declaration"
         || kind.ends_with("_import_statement")
         || kind == "use_declaration"
         || (kind == "mod_item" && trees::text_of(node, text).trim_end().ends_with(';'))

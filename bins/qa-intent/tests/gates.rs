@@ -108,6 +108,12 @@ fn a_chore_that_replaces_a_panicking_unwrap_with_a_checked_parse_makes_a_scenari
     let rs = flow(&r);
     assert!(behaviour_commits(&rs).contains(&oid), "{rs:#?}");
     assert!(!cleanup_commits(&rs).contains(&oid));
+    // The text still lowers the confidence.
+    let intent = records::of_kind(&rs, "intent")
+        .into_iter()
+        .find(|i| strings(&i["data"]["commits"]).contains(&oid.as_str()))
+        .unwrap();
+    assert_eq!(intent["data"]["confidence"], "medium");
     // The changed test's expected value is quoted.
     assert!(
         assertions(&rs)

@@ -121,3 +121,54 @@ fn files_without_a_grammar_are_neutral_only_for_layout() {
     let renamed = base.replace('x', "y");
     assert_eq!(verdict_of(&[("src/f.c", base, &renamed)]), Verdict::Changes);
 }
+
+/// A repository whose second commit changes `src/big.rs` from `base` to `head`: the
+/// commit's record and the repository.
+fn committed(base: &str, head: &str) -> (tempfile::TempDir, Repository, CommitData) {
+    let dir = tempfile::tempdir().unwrap();
+    let git = Repository::init(dir.path()).unwrap();
+    let sig = git2::Signature::now("t", "t@example.com").unwrap();
+    let commit = |text: &str, parents: &[&git2::Commit]| -> Oid {
+        let blob = git.blob(text.as_bytes()).unwrap();
+        let mut src = git.treebuilder(None).unwrap();
+        src.insert("big.rs", blob, 0o100644).unwrap();
+        let src = src.write().unwrap();
+        let mut root = git.treebuilder(None).unwrap();
+        root.insert("src", src, 0o040000).unwrap();
+        let tree = git.find_tree(root.write().unwrap()).unwrap();
+        git.commit(None, &sig, &sig, "c", &tree, parents).unwrap()
+    };
+    let first = commit(base, &[]);
+    let first = git.find_commit(first).unwrap();
+    let second = commit(head, &[&first]);
+    drop(first);
+    let data = CommitData {
+        oid: second.to_string(),
+        parents: vec![],
+        merge: false,
+        subject: "chore: tidy".into(),
+        body: String::new(),
+        kind: Some("chore".into()),
+        scope: None,
+        breaking: false,
+        tickets: vec![],
+        files: vec!["src/big.rs".into()],
+    };
+    (dir, git, data)
+}
+
+#[test]
+fn a_commit_is_judged_from_its_parent_and_its_own_blobs() {
+    let head = PARSE.replace("value.is_empty()", "value.len() < 2");
+    let (_dir, git, c) = committed(PARSE, &head);
+    assert_eq!(verdict(&git, &c, |_| true), Some(Verdict::Changes));
+    let (_dir, git, c) = committed(PARSE, &PARSE.replace("value", "trimmed"));
+    assert_eq!(verdict(&git, &c, |_| true), Some(Verdict::Neutral));
+}
+
+#[test]
+fn a_file_too_big_to_parse_leaves_the_commit_unjudged() {
+    let big = format!("{PARSE}{}", "// padding\n".repeat(sources::MAX_BYTES / 10));
+    let (_dir, git, c) = committed(PARSE, &big.replace("value.is_empty()", "value.len() < 2"));
+    assert_eq!(verdict(&git, &c, |_| true), None);
+}
