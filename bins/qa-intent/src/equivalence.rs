@@ -25,11 +25,12 @@ pub enum Verdict {
     Changes,
 }
 
-/// One token of a version: its text, whether a rename may replace it, and whether it
-/// sits in an import (wiring that a move brings along).
+/// One token of a version: its text, whether it is a name, whether a rename may replace
+/// it, and whether it sits in an import (wiring that a move brings along).
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Tok {
     text: String,
+    name: bool,
     ident: bool,
     wiring: bool,
 }
@@ -132,7 +133,9 @@ fn only_moved(files: &[&(Lines, Lines)]) -> bool {
     let mut lost: Vec<(usize, Vec<String>, bool)> = Vec::new();
     let mut gained: Vec<(usize, Vec<(String, bool)>)> = Vec::new();
     for (i, (base, head)) in files.iter().enumerate() {
-        let Some((removed, added)) = runs(base, head) else {
+        let used = used_names(head);
+        let (base, head) = (without_idle(base, &used), without_idle(head, &used));
+        let Some((removed, added)) = runs(&base, &head) else {
             return false;
         };
         lost.extend(removed.into_iter().map(|run| {
@@ -178,6 +181,30 @@ fn only_moved(files: &[&(Lines, Lines)]) -> bool {
         .collect::<Vec<_>>();
     let wiring_only = unaccounted.iter().all(|((_, wiring), _)| *wiring);
     (unaccounted.is_empty() && wiring_lost == 0) || (moved > 0 && wiring_only)
+}
+
+/// The names a version's code (outside its imports) uses.
+fn used_names(lines: &Lines) -> HashSet<&str> {
+    lines
+        .iter()
+        .flatten()
+        .filter(|t| t.name && !t.wiring)
+        .map(|t| t.text.as_str())
+        .collect()
+}
+
+/// The lines left once idle imports are gone: an import naming something, of which the
+/// head's code uses no name, changes nothing (an unused import removed or added). An
+/// import that names nothing (`import './polyfill'`) runs code, and stays.
+fn without_idle(lines: &Lines, used: &HashSet<&str>) -> Lines {
+    let idle = |line: &Vec<Tok>| {
+        line.iter().all(|t| t.wiring)
+            && line.iter().any(|t| t.name)
+            && !line
+                .iter()
+                .any(|t| t.name && used.contains(t.text.as_str()))
+    };
+    lines.iter().filter(|l| !idle(l)).cloned().collect()
 }
 
 /// A removed or added run of lines: each line's normalized text and whether it is wiring.
@@ -282,6 +309,7 @@ fn tokens(root: Node, text: &str, rows: &mut [Vec<Tok>]) {
                             Tok {
                                 text: t.to_string(),
                                 // A name in an import names another module: not ours to rename.
+                                name: node.kind().ends_with("identifier"),
                                 ident: node.kind().ends_with("identifier") && !wiring,
                                 wiring,
                             },
@@ -296,6 +324,7 @@ fn tokens(root: Node, text: &str, rows: &mut [Vec<Tok>]) {
                         row,
                         Tok {
                             text: format!("<{}", node.kind()),
+                            name: false,
                             ident: false,
                             wiring,
                         },
@@ -325,6 +354,7 @@ fn tokens(root: Node, text: &str, rows: &mut [Vec<Tok>]) {
                 row,
                 Tok {
                     text: mark,
+                    name: false,
                     ident: false,
                     wiring,
                 },
@@ -336,6 +366,7 @@ fn tokens(root: Node, text: &str, rows: &mut [Vec<Tok>]) {
                         row,
                         Tok {
                             text: gap.split_whitespace().collect::<Vec<_>>().join(" "),
+                            name: false,
                             ident: false,
                             wiring,
                         },
@@ -372,6 +403,7 @@ fn plain_tokens(text: &str, rows: &mut [Vec<Tok>]) {
             if !c.is_whitespace() {
                 rows[row].push(Tok {
                     text: rest[..len].to_string(),
+                    name: false,
                     ident: false,
                     wiring: false,
                 });

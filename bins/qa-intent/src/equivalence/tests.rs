@@ -81,19 +81,44 @@ fn a_moved_function_with_a_changed_condition_is_a_change() {
 
 #[test]
 fn imports_follow_a_move_but_alone_are_a_change() {
-    let base_a = "mod b;\nuse std::fmt;\n\npub fn keep() -> u32 {\n    1\n}\n\npub fn moved(n: u32) -> u32 {\n    n + 1\n}\n";
-    let head_a = "mod b;\nmod c;\nuse std::fmt;\n\npub fn keep() -> u32 {\n    1\n}\n";
+    let base_a = "mod b;\nuse std::fmt;\n\npub fn keep() -> u32 {\n    1\n}\n\npub fn show(n: u32) -> String {\n    fmt::format(format_args!(\"{n}\"))\n}\n\npub fn moved(n: u32) -> u32 {\n    n + 1\n}\n";
+    let head_a = base_a
+        .replace("mod b;\n", "mod b;\nmod c;\n")
+        .replace("\npub fn moved(n: u32) -> u32 {\n    n + 1\n}\n", "");
     let head_c = "pub fn moved(n: u32) -> u32 {\n    n + 1\n}\n";
     assert_eq!(
-        verdict_of(&[("src/lib.rs", base_a, head_a), ("src/c.rs", "", head_c)]),
+        verdict_of(&[("src/lib.rs", base_a, &head_a), ("src/c.rs", "", head_c)]),
         Verdict::Neutral
     );
-    // Swapping one library for another moves nothing: the import is the change.
+    // Swapping where a used name comes from moves nothing: the import is the change.
     let swapped = base_a.replace("use std::fmt;", "use core::fmt;");
     assert_eq!(
         verdict_of(&[("src/lib.rs", base_a, &swapped)]),
         Verdict::Changes
     );
+}
+
+#[test]
+fn an_unused_import_removed_is_neutral_and_a_used_one_is_not() {
+    let base = "import json\nimport os\n\n\ndef dump(x):\n    return json.dumps(x)\n";
+    let unused_gone = base.replace("import os\n", "");
+    assert_eq!(
+        verdict_of(&[("app/dump.py", base, &unused_gone)]),
+        Verdict::Neutral
+    );
+    // `json` is still called: without its import the call fails.
+    let used_gone = base.replace("import json\n", "");
+    assert_eq!(
+        verdict_of(&[("app/dump.py", base, &used_gone)]),
+        Verdict::Changes
+    );
+}
+
+#[test]
+fn an_import_that_names_nothing_runs_code_and_is_a_change() {
+    let base = "import './polyfill';\nimport { a } from './a';\n\nexport const b = a + 1;\n";
+    let head = base.replace("import './polyfill';\n", "");
+    assert_eq!(verdict_of(&[("src/b.ts", base, &head)]), Verdict::Changes);
 }
 
 #[test]
