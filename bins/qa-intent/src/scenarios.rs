@@ -835,13 +835,7 @@ impl Ctx<'_> {
         files: &str,
         oracle: &[(&TestContract, &Expected)],
     ) -> Option<Scenario> {
-        let running: Vec<&TestContract> = self
-            .intent
-            .data
-            .contracts
-            .iter()
-            .filter(|c| c.skipped.is_none())
-            .collect();
+        let running = self.running_tests();
         let first = oracle
             .first()
             .map(|(c, _)| *c)
@@ -1076,17 +1070,21 @@ impl Ctx<'_> {
             .flat_map(|(f, d)| d.removed_tests.iter().map(move |t| (f.as_str(), t)))
     }
 
-    /// The expectations of the intent's changed tests that are not skipped, taken in
-    /// turns (each test's first, then each test's second, ...) so that one long test does
-    /// not hide the others.
-    fn oracle(&self) -> Vec<(&TestContract, &Expected)> {
-        let running: Vec<&TestContract> = self
-            .intent
+    /// The intent's changed tests that are not skipped.
+    fn running_tests(&self) -> Vec<&TestContract> {
+        self.intent
             .data
             .contracts
             .iter()
             .filter(|c| c.skipped.is_none())
-            .collect();
+            .collect()
+    }
+
+    /// The expectations of the intent's changed tests that are not skipped, taken in
+    /// turns (each test's first, then each test's second, ...) so that one long test does
+    /// not hide the others.
+    fn oracle(&self) -> Vec<(&TestContract, &Expected)> {
+        let running = self.running_tests();
         let deepest = running.iter().map(|c| c.expects.len()).max().unwrap_or(0);
         let mut turns: Vec<(&TestContract, &Expected)> = (0..deepest)
             .flat_map(|k| {
