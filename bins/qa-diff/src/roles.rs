@@ -308,59 +308,44 @@ fn is_generated(p: &PathInfo, content: Option<&[u8]>, binary: bool) -> bool {
 // ---------------------------------------------------------------------------
 // 5. command
 
-const COMMAND_DIRS: &[&str] = &["bin", "cli", "commands", "cmd"];
+/// Directories that hold a repository's own executables by convention: `bin/` (npm,
+/// Cargo's `src/bin/`), Go's `cmd/<tool>/`.
+const COMMAND_DIRS: &[&str] = &["bin", "cmd"];
 
-/// Signals that a file parses its own process arguments. Each pattern is anchored
-/// on an identifier boundary so prose ("arguments") and names (`argvalue`) miss.
-///
-/// `std::process::Command::new(..).arg(..)` spawns a child process rather than
-/// parsing arguments, so clap's builder is recognised by `Arg::new`/`arg!` instead.
-/// Likewise commander is recognised by its module name or `program.option(`,
-/// not by a bare `new Command(`, which UI command-pattern code also uses.
-const ARGUMENT_PARSING_PATTERNS: &[&str] = &[
-    // Rust: clap (derive and builder) and the standard library.
-    r"\bclap::",
-    r"#\[derive\([^)]*\bParser\b",
-    r"#\[(?:command|arg|clap)\(",
-    r"\bArg::new\s*\(",
-    r"\barg!\s*\(",
-    r"\benv::args(?:_os)?\s*\(",
-    // Python: argparse, click, typer, raw argv.
-    r"\bargparse\b",
-    r"\bArgumentParser\s*\(",
-    r"@click\.",
-    r"\bclick\.(?:command|group)\b",
-    r"\btyper\.Typer\b",
-    r"\bsys\.argv\b",
-    // JavaScript / TypeScript: raw argv, yargs, commander, minimist.
-    r"\bprocess\.argv\b",
-    r#"['"]yargs(?:/[\w/]*)?['"]"#,
-    r"\byargs\s*\(",
-    r#"['"]commander['"]"#,
-    r"\bprogram\s*\.\s*(?:option|requiredOption|argument)\s*\(",
-    r#"['"]minimist['"]"#,
-    // Go: flag, cobra, raw os.Args.
-    r"\bflag\.Parse\s*\(",
-    r"\bcobra\.Command\b",
-    r"\bos\.Args\b",
-    // Ruby.
-    r"\bARGV\b",
-    r"\bOptionParser\b",
-    // Shell.
+/// Signals that a file is an entry point of the repository's own executable: where a
+/// process starts, not where a command line is parsed. A library whose product is a
+/// command-line parser (cobra, commander, clap) defines and uses parsing APIs on every
+/// page and is still a library; its users' `main` is the command. Each pattern is
+/// anchored on an identifier boundary so prose and longer names miss.
+const ENTRY_POINT_PATTERNS: &[&str] = &[
+    // Rust: a top-level `fn main`.
+    r"(?m)^(?:pub\s+)?(?:async\s+)?fn\s+main\s*\(",
+    // Go: the `main` package.
+    r"(?m)^package\s+main\b",
+    // Python: the script guard.
+    r#"\bif\s+__name__\s*==\s*['"]__main__['"]"#,
+    // JavaScript, TypeScript, Python, Ruby: an interpreter line, which npm's `bin`
+    // entries and installed scripts need to run (Rust's `#![attr]` is no such line).
+    r"\A#![^\[]",
+    // Ruby: the script guard.
+    r"\b__FILE__\s*==\s*\$(?:0|PROGRAM_NAME)\b",
+    // Shell: a script that reads its own options.
     r"\bgetopts\b",
-    // JVM: a `main` that takes the argument vector is a process entry point.
+    // JVM: a `main` that takes the argument vector.
     r"\bstatic\s+void\s+main\s*\(\s*(?:final\s+)?String\b",
-    r"\bfun\s+main\s*\(\s*args\b",
+    r"\bfun\s+main\s*\(",
 ];
 
-static ARGUMENT_PARSING: LazyLock<Regex> = LazyLock::new(|| alternation(ARGUMENT_PARSING_PATTERNS));
+static ENTRY_POINT: LazyLock<Regex> = LazyLock::new(|| alternation(ENTRY_POINT_PATTERNS));
 
 fn is_command(p: &PathInfo, content: Option<&[u8]>) -> bool {
-    p.has_dir_in(COMMAND_DIRS)
-        || p.full == "src/main.rs"
-        || p.full.ends_with("/src/main.rs")
-        || p.name == "__main__.py"
-        || code_content(p, content).is_some_and(|c| matches_in_code(&ARGUMENT_PARSING, c, p))
+    // A build script (`build.rs`, `setup.py`) has a `main` too, but is configuration.
+    !is_configuration(p)
+        && (p.has_dir_in(COMMAND_DIRS)
+            || p.full == "src/main.rs"
+            || p.full.ends_with("/src/main.rs")
+            || p.name == "__main__.py"
+            || code_content(p, content).is_some_and(|c| matches_in_code(&ENTRY_POINT, c, p)))
 }
 
 /// True when `re` matches somewhere that is code: not inside a string literal and not on
@@ -872,10 +857,9 @@ mod tests {
             Role::Command,
             &[
                 "cmd/server/main.go",
-                "src/cli/args.ts",
                 "bin/run",
+                "bin/tool.js",
                 "src/bin/tool.rs",
-                "app/commands/deploy.py",
             ],
         );
     }
@@ -889,32 +873,72 @@ mod tests {
     }
 
     #[test]
-    fn argument_parsing_content_is_command() {
+    fn entry_point_content_is_command() {
         assert_all_with(
             Role::Command,
             &[
                 (
-                    "src/opts.rs",
-                    "use clap::Parser;\n#[derive(Debug, Parser)]\nstruct Opts {}",
+                    "tools/gen.rs",
+                    "use clap::Parser;\n\nfn main() {\n    let _ = 1;\n}\n",
                 ),
-                (
-                    "src/args.rs",
-                    "fn first() -> Option<String> { std::env::args().nth(1) }",
-                ),
+                ("main.go", "package main\n\nimport \"github.com/spf13/cobra\"\n\nfunc main() {}\n"),
                 (
                     "tools/report.py",
-                    "import argparse\np = argparse.ArgumentParser()",
+                    "import argparse\n\nif __name__ == \"__main__\":\n    argparse.ArgumentParser()\n",
                 ),
-                ("scripts/sync.py", "import sys\nname = sys.argv[1]\n"),
-                ("scripts/release.ts", "const [, , tag] = process.argv;"),
-                (
-                    "scripts/build.mjs",
-                    "import { program } from 'commander';\nprogram.option('-v');",
-                ),
-                ("tools/gen.go", "func main() {\n\tflag.Parse()\n}"),
-                ("tools/migrate.rb", "abort unless ARGV.first"),
+                ("scripts/release.js", "#!/usr/bin/env node\nconst [, , tag] = process.argv;\n"),
+                ("tools/migrate.rb", "run(ARGV) if __FILE__ == $0\n"),
                 ("scripts/deploy.sh", "while getopts \"e:\" opt; do :; done"),
+                ("src/App.java", "class App { public static void main(String[] args) {} }"),
             ],
+        );
+    }
+
+    #[test]
+    fn a_library_whose_product_is_a_command_line_parser_is_product() {
+        assert_all_with(
+            Role::Product,
+            &[
+                // cobra's own package: it defines `Command` and parses flags for its users.
+                (
+                    "command.go",
+                    "package cobra\n\ntype Command struct{ Use string }\n\nfunc (c *Command) Execute() error { flag.Parse(); _ = os.Args; return nil }\n",
+                ),
+                // A Go package that builds commands with cobra for others to mount.
+                (
+                    "pkg/plugin/cmd_builder.go",
+                    "package plugin\n\nfunc New() *cobra.Command { return &cobra.Command{Use: \"x\"} }\n",
+                ),
+                // commander's core: reads process.argv by default, for its users.
+                (
+                    "lib/command.js",
+                    "const EventEmitter = require('events');\nclass Command extends EventEmitter {\n  parse(argv) { argv = argv || process.argv; }\n}\nexports.Command = Command;\n",
+                ),
+                // clap's builder and an options module of a binary crate.
+                (
+                    "clap_builder/src/builder/arg.rs",
+                    "pub struct Arg;\nimpl Arg { pub fn new() -> Self { Arg } }\n",
+                ),
+                (
+                    "src/cli.rs",
+                    "use clap::Parser;\n#[derive(Parser)]\npub struct Opts { pub hidden: bool }\n",
+                ),
+                ("src/args.rs", "pub fn first() -> Option<String> { std::env::args().nth(1) }"),
+                // A crate-level attribute is no interpreter line.
+                ("src/lib.rs", "#![doc = \"Parses a command line.\"]\npub mod builder;\n"),
+                ("scripts/sync.py", "import sys\nname = sys.argv[1]\n"),
+            ],
+        );
+    }
+
+    #[test]
+    fn build_scripts_with_a_main_stay_configuration() {
+        assert_eq!(
+            role_with(
+                "build.rs",
+                "fn main() {\n    println!(\"cargo:rerun-if-changed=x\");\n}\n"
+            ),
+            Role::Configuration
         );
     }
 
@@ -955,36 +979,40 @@ mod tests {
     }
 
     #[test]
-    fn argument_parser_names_inside_strings_or_comments_are_not_command() {
+    fn entry_point_signs_inside_strings_or_comments_are_not_command() {
         assert_all_with(
             Role::Product,
             &[
                 (
                     "src/scan.rs",
-                    "const P: &str = r\"\\benv::args\\(\";\nfn f() {}",
+                    "const P: &str = \"fn main() {}\";\nfn f() {}",
                 ),
-                ("src/hint.py", "MESSAGE = 'pass flags via sys.argv'\n"),
-                ("src/hint.py", "# we used to read sys.argv here\nx = 1\n"),
                 (
-                    "src/help.ts",
-                    "// reads process.argv in the CLI only\nexport const x = 1;",
+                    "src/hint.py",
+                    "MESSAGE = 'if __name__ == \"__main__\": run'\n",
                 ),
-                ("src/doc.go", "var help = `uses os.Args`\n"),
+                (
+                    "src/hint.py",
+                    "# if __name__ == '__main__': used to run here\nx = 1\n",
+                ),
+                (
+                    "src/doc.go",
+                    "package doc\n\n// package main holds the tool\nvar x = 1\n",
+                ),
             ],
         );
     }
 
     #[test]
-    fn argument_parsing_in_code_next_to_strings_is_command() {
+    fn entry_points_in_code_next_to_strings_are_command() {
         assert_all_with(
             Role::Command,
             &[
+                ("src/run.rs", "const NAME: &str = \"run\";\nfn main() {}\n"),
                 (
-                    "src/run.rs",
-                    "fn f<'a>(x: &'a str) { let a: Vec<String> = std::env::args().collect(); }",
+                    "src/run.py",
+                    "name = \"x\"\nif __name__ == '__main__':\n    run(name)\n",
                 ),
-                ("src/run.py", "name = \"x\"; args = sys.argv[1:]\n"),
-                ("src/run.js", "const yargs = require('yargs');\n"),
             ],
         );
     }
@@ -1000,7 +1028,7 @@ mod tests {
     #[test]
     fn content_beyond_the_scan_limit_is_ignored() {
         let late = format!(
-            "{}\nimport sys\nsys.argv\n",
+            "{}\nif __name__ == '__main__':\n    run()\n",
             "#\n".repeat(CONTENT_SCAN_LIMIT)
         );
         assert_eq!(role_with("src/job.py", &late), Role::Product);
@@ -1209,7 +1237,7 @@ mod tests {
     #[test]
     fn command_precedes_analysis_rule() {
         assert_eq!(
-            role_with("src/cli/rules.rs", "let r = Regex::new(\"^--\")?;"),
+            role_with("src/bin/rules.rs", "let r = Regex::new(\"^--\")?;"),
             Role::Command
         );
     }

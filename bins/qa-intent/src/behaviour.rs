@@ -1,4 +1,5 @@
-//! Which commits carry behaviour: conventional types, plain subjects, cleanup shapes.
+//! Which commits carry behaviour: conventional types, plain subjects, cleanup shapes,
+//! and the commit's own diff, which alone may drop its product lines.
 
 use std::sync::LazyLock;
 
@@ -6,6 +7,7 @@ use qa_records::change::{CommitData, Role};
 use regex::Regex;
 
 use crate::changeset::bears_behaviour;
+use crate::equivalence::Verdict;
 
 /// What a commit can contribute to intents.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -27,6 +29,9 @@ pub enum Rank {
     Fix,
     Refactor,
     Plain,
+    /// Text that says maintenance or cleanup on a diff that changes behaviour: the
+    /// commit counts, but anchors last.
+    Maintenance,
 }
 
 /// Conventional types that never become product intents.
@@ -312,8 +317,57 @@ pub fn is_cleanup_shaped(subject: &str) -> bool {
 }
 
 /// Classifies a commit; `role` gives the role of each path the range changed (None for
-/// paths the net diff no longer shows).
-pub fn classify(commit: &CommitData, role: impl Fn(&str) -> Option<Role>) -> CommitClass {
+/// paths the net diff no longer shows), `diff` judges the commit's own diff. The text
+/// may demote a commit to cleanup or maintenance only when the diff agrees; an unread
+/// diff leaves the text's word.
+pub fn classify(
+    commit: &CommitData,
+    role: impl Fn(&str) -> Option<Role>,
+    diff: impl FnOnce() -> Option<Verdict>,
+) -> CommitClass {
+    let said = by_text(commit, &role);
+    if !demotes(said) || !touches_behaviour(commit, &role) {
+        return said;
+    }
+    match diff() {
+        Some(Verdict::Changes) => CommitClass::Behaviour(rank_of_type(commit)),
+        // Maintenance the diff shows to leave the product as it was is cleanup of it:
+        // listed with the work it tidies.
+        Some(Verdict::Neutral) => CommitClass::Cleanup,
+        None => said,
+    }
+}
+
+/// True for the classes that keep a commit's product lines out of every intent.
+pub fn demotes(class: CommitClass) -> bool {
+    matches!(class, CommitClass::Cleanup | CommitClass::Maintenance)
+}
+
+/// True when the commit changed a file the range still shows that bears behaviour.
+fn touches_behaviour(commit: &CommitData, role: &impl Fn(&str) -> Option<Role>) -> bool {
+    commit
+        .files
+        .iter()
+        .any(|p| role(p).is_some_and(bears_behaviour))
+}
+
+/// The rank a demoted commit keeps once its diff shows behaviour: a typed feature or fix
+/// keeps its type's, every other type anchors last.
+fn rank_of_type(commit: &CommitData) -> Rank {
+    match commit
+        .kind
+        .as_deref()
+        .map(str::to_ascii_lowercase)
+        .as_deref()
+    {
+        Some("feat" | "feature") => Rank::Feature,
+        Some("fix" | "hotfix" | "bugfix" | "perf") => Rank::Fix,
+        _ => Rank::Maintenance,
+    }
+}
+
+/// What the commit's type and subject alone make of it.
+pub fn by_text(commit: &CommitData, role: &impl Fn(&str) -> Option<Role>) -> CommitClass {
     if commit.merge {
         return CommitClass::Unusable;
     }
@@ -402,8 +456,93 @@ mod tests {
         })
     }
 
+    /// The class by text alone: no diff is read.
     fn class(subject: &str, kind: Option<&str>, files: &[&str]) -> CommitClass {
-        classify(&commit(subject, kind, files), role_of)
+        classify(&commit(subject, kind, files), role_of, || None)
+    }
+
+    fn judged(subject: &str, kind: Option<&str>, files: &[&str], diff: Verdict) -> CommitClass {
+        classify(&commit(subject, kind, files), role_of, || Some(diff))
+    }
+
+    #[test]
+    fn a_maintenance_type_on_a_diff_that_changes_behaviour_counts_last() {
+        for kind in ["chore", "refactor", "style", "test", "docs"] {
+            assert_eq!(
+                judged(
+                    &format!("{kind}: tidy port parsing"),
+                    Some(kind),
+                    &["src/port.go"],
+                    Verdict::Changes
+                ),
+                CommitClass::Behaviour(Rank::Maintenance),
+                "{kind}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_maintenance_type_on_a_neutral_diff_is_cleanup() {
+        assert_eq!(
+            judged(
+                "chore: rename a local",
+                Some("chore"),
+                &["src/port.go"],
+                Verdict::Neutral
+            ),
+            CommitClass::Cleanup
+        );
+        // Unread, the text's word stands.
+        assert_eq!(
+            class("chore: rename a local", Some("chore"), &["src/port.go"]),
+            CommitClass::Maintenance
+        );
+        assert_eq!(
+            judged(
+                "refactor: extract price module",
+                Some("refactor"),
+                &["src/c.ts"],
+                Verdict::Neutral
+            ),
+            CommitClass::Cleanup
+        );
+    }
+
+    #[test]
+    fn a_cleanup_shaped_fix_on_a_diff_that_changes_behaviour_keeps_its_rank() {
+        assert_eq!(
+            judged(
+                "fix: lint warnings",
+                Some("fix"),
+                &["src/c.ts"],
+                Verdict::Changes
+            ),
+            CommitClass::Behaviour(Rank::Fix)
+        );
+        assert_eq!(
+            judged(
+                "fix: lint warnings",
+                Some("fix"),
+                &["src/c.ts"],
+                Verdict::Neutral
+            ),
+            CommitClass::Cleanup
+        );
+    }
+
+    #[test]
+    fn the_diff_is_not_read_for_commits_without_behaviour_files() {
+        let read = std::cell::Cell::new(false);
+        let class = classify(
+            &commit("chore: docs", Some("chore"), &["docs/a.md"]),
+            role_of,
+            || {
+                read.set(true);
+                Some(Verdict::Changes)
+            },
+        );
+        assert_eq!(class, CommitClass::Maintenance);
+        assert!(!read.get());
     }
 
     #[test]
@@ -623,10 +762,13 @@ mod tests {
     fn a_ticketed_subject_without_a_known_verb_still_counts() {
         let mut c = commit("SHOP-301 free shipping over 50", None, &["src/cart.ts"]);
         c.tickets = vec!["SHOP-301".into()];
-        assert_eq!(classify(&c, role_of), CommitClass::Behaviour(Rank::Plain));
+        assert_eq!(
+            classify(&c, role_of, || None),
+            CommitClass::Behaviour(Rank::Plain)
+        );
         // Without the ticket, two words are no usable intent.
         let c = commit("free shipping", None, &["src/cart.ts"]);
-        assert_eq!(classify(&c, role_of), CommitClass::Unusable);
+        assert_eq!(classify(&c, role_of, || None), CommitClass::Unusable);
     }
 
     #[test]
@@ -665,7 +807,7 @@ mod tests {
     fn merges_are_unusable() {
         let mut c = commit("Merge branch 'x'", None, &[]);
         c.merge = true;
-        assert_eq!(classify(&c, role_of), CommitClass::Unusable);
+        assert_eq!(classify(&c, role_of, || None), CommitClass::Unusable);
     }
 
     #[test]

@@ -5,6 +5,8 @@ use qa_records::change::{CommitData, Delta, FileData, RangeView, Role};
 use qa_records::ndjson::data_of;
 use qa_records::{Envelope, Kind};
 
+use crate::equivalence::{self, Verdict};
+
 /// A record this stage reads, with its id (for `from`).
 #[derive(Debug, Clone)]
 pub struct Read<T> {
@@ -24,9 +26,26 @@ pub struct Changeset {
     pub current: Vec<Read<FileData>>,
     /// Position of each branch-delta path in `files`: lookups happen per commit file.
     index: std::collections::HashMap<String, usize>,
+    /// The repository the commits are read from, to judge a commit by its own diff.
+    repo: Option<std::path::PathBuf>,
 }
 
 impl Changeset {
+    /// An empty changeset whose commits can be read from `repo`.
+    pub fn in_repo(repo: &std::path::Path) -> Changeset {
+        Changeset {
+            repo: Some(repo.to_path_buf()),
+            ..Changeset::default()
+        }
+    }
+
+    /// What `commit`'s own diff does to the files the range changed that bear behaviour;
+    /// `None` when its repository or the commit cannot be read.
+    pub fn verdict(&self, commit: &CommitData) -> Option<Verdict> {
+        let git = git2::Repository::open(self.repo.as_ref()?).ok()?;
+        equivalence::verdict(&git, commit, |p| self.role(p).is_some_and(bears_behaviour))
+    }
+
     /// Takes the records qa-intent needs and ignores the rest.
     pub fn take(&mut self, source: &str, line: u64, envelope: Envelope) -> Result<()> {
         match envelope.known_kind() {

@@ -77,7 +77,7 @@ pub fn derive(cs: &Changeset, manifest: Option<&Manifest>, deltas: &Deltas) -> V
     let mut maintained: BTreeSet<&str> = BTreeSet::new();
     let mut unexplained: BTreeSet<&str> = cs.current.iter().map(|f| f.data.path.as_str()).collect();
     for (i, c) in cs.commits.iter().enumerate() {
-        match behaviour::classify(&c.data, role) {
+        match behaviour::classify(&c.data, role, || cs.verdict(&c.data)) {
             CommitClass::Behaviour(rank) => behaviour.push((i, rank)),
             CommitClass::Cleanup => cleanups.push(i),
             CommitClass::Maintenance => maintained.extend(c.data.files.iter().map(String::as_str)),
@@ -621,6 +621,14 @@ fn build(
         (_, Focus::Cleanup) => Confidence::Medium,
         (_, Focus::Verification) if !contracts.is_empty() => Confidence::Medium,
         (_, Focus::Configuration | Focus::RepositoryWorkflow) if !facts.is_empty() => {
+            Confidence::Medium
+        }
+        // A commit whose text calls it maintenance counts by its diff, but with less
+        // certainty than one whose text and diff agree.
+        _ if anchor
+            .is_some_and(|c| behaviour::demotes(behaviour::by_text(c, &|p: &str| cs.role(p))))
+            && located =>
+        {
             Confidence::Medium
         }
         _ if anchor.is_some() && located && proves && stages.len() >= 2 => Confidence::High,

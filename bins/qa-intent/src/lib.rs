@@ -4,6 +4,7 @@ pub mod behaviour;
 pub mod changeset;
 pub mod cli;
 pub mod deltas;
+pub mod equivalence;
 pub mod graph;
 pub mod intents;
 pub mod joining;
@@ -54,7 +55,7 @@ pub fn run<R: BufRead, W: Write>(
     // The graphs need only the range, the first record: they are built on a second
     // thread while the rest of the stream is read and the intents are derived.
     std::thread::scope(|scope| {
-        let mut cs = Changeset::default();
+        let mut cs = Changeset::in_repo(repo);
         let mut building = graph::Building::none();
         let read = qa_records::ndjson::forward_each(source, input, out, |line, envelope| {
             cs.take(source, line, envelope)?;

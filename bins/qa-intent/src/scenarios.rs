@@ -748,12 +748,14 @@ impl Ctx<'_> {
             .filter(|f| matches!(f.kind, FactKind::Outcome { error: true }))
             .collect();
         let files = self.files_with(Role::Command);
-        // A command file changed elsewhere (a ticker, a helper) has no CLI contract to test.
+        let oracle = self.oracle();
+        // The changed tests are the oracle whatever the role: without a CLI fact they
+        // still say what a run must show. A command file changed elsewhere (a ticker, a
+        // helper) with no changed test has no contract to test.
         if args.is_empty() && output.is_empty() && exits.is_empty() && errors.is_empty() {
-            return Vec::new();
+            return self.tested_command(&files, &oracle).into_iter().collect();
         }
 
-        let oracle = self.oracle();
         let mut evidence: Vec<Evidence> = output
             .iter()
             .chain(ok_exits.iter())
@@ -823,6 +825,83 @@ impl Ctx<'_> {
             gap,
         );
         vec![primary, failure]
+    }
+
+    /// What the changed tests of a command file expect, as a run of the command: the
+    /// tests' expectations quoted, else the tests named (their checks are not read as
+    /// values), their setup as the steps; none without a running changed test.
+    fn tested_command(
+        &self,
+        files: &str,
+        oracle: &[(&TestContract, &Expected)],
+    ) -> Option<Scenario> {
+        let running = self.running_tests();
+        let first = oracle
+            .first()
+            .map(|(c, _)| *c)
+            .or(running.first().copied())?;
+        let at = format!("{}:{}", first.file, first.line);
+        let mut steps = vec![match &first.setup {
+            Some(setup) => format!(
+                "Run the command in {files} the way test `{}` does ({at}): `{setup}`",
+                test_name(first)
+            ),
+            None => format!(
+                "Run the command in {files} the way test `{}` does ({at})",
+                test_name(first)
+            ),
+        }];
+        steps.push("Capture stdout, stderr and the exit code".to_string());
+        let (assertions, evidence): (Vec<String>, Vec<Evidence>) = if oracle.is_empty() {
+            running
+                .iter()
+                .take(3)
+                .map(|c| {
+                    (
+                        format!("Changed test passes: {}", c.title),
+                        Evidence {
+                            file: c.file.clone(),
+                            line: c.line,
+                            relation: Relation::Supporting,
+                            stage: Some(Stage::ObservableOutcome),
+                            text: c.title.clone(),
+                        },
+                    )
+                })
+                .unzip()
+        } else {
+            oracle
+                .iter()
+                .take(3)
+                .map(|(c, e)| {
+                    (
+                        format!("Test `{}` expects {}", test_name(c), e.text),
+                        Evidence {
+                            file: c.file.clone(),
+                            line: e.line,
+                            relation: Relation::Direct,
+                            stage: Some(Stage::ObservableOutcome),
+                            text: e.text.clone(),
+                        },
+                    )
+                })
+                .unzip()
+        };
+        let gap = oracle.is_empty().then(|| {
+            "The changed tests' checks were not read as values; state what a run prints and returns.".to_string()
+        });
+        Some(self.scenario(
+            format!(
+                "Command behaviour the changed tests expect: {}",
+                self.intent.data.title
+            ),
+            ScenarioKind::Primary,
+            Focus::Command,
+            steps,
+            assertions,
+            evidence,
+            gap,
+        ))
     }
 
     fn controls(&self, facts: &[&Fact]) -> Vec<Scenario> {
@@ -991,17 +1070,21 @@ impl Ctx<'_> {
             .flat_map(|(f, d)| d.removed_tests.iter().map(move |t| (f.as_str(), t)))
     }
 
-    /// The expectations of the intent's changed tests that are not skipped, taken in
-    /// turns (each test's first, then each test's second, ...) so that one long test does
-    /// not hide the others.
-    fn oracle(&self) -> Vec<(&TestContract, &Expected)> {
-        let running: Vec<&TestContract> = self
-            .intent
+    /// The intent's changed tests that are not skipped.
+    fn running_tests(&self) -> Vec<&TestContract> {
+        self.intent
             .data
             .contracts
             .iter()
             .filter(|c| c.skipped.is_none())
-            .collect();
+            .collect()
+    }
+
+    /// The expectations of the intent's changed tests that are not skipped, taken in
+    /// turns (each test's first, then each test's second, ...) so that one long test does
+    /// not hide the others.
+    fn oracle(&self) -> Vec<(&TestContract, &Expected)> {
+        let running = self.running_tests();
         let deepest = running.iter().map(|c| c.expects.len()).max().unwrap_or(0);
         let mut turns: Vec<(&TestContract, &Expected)> = (0..deepest)
             .flat_map(|k| {

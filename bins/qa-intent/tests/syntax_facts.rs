@@ -3,39 +3,10 @@
 //! conditions, list elements, skipped tests, and steps a tester can follow. Each fact has
 //! a positive and a negative control. Needs the built qa-diff (`cargo build --bins`).
 
-use qa_testkit::{records, Program, Repo};
+use qa_testkit::{records, Repo};
 use serde_json::Value;
 
-const QA_INTENT: &str = env!("CARGO_BIN_EXE_qa-intent");
-
-/// `qa-diff --base main | qa-intent` on the repository's checked-out branch.
-fn flow(repo: &Repo) -> Vec<Value> {
-    let stream = Program::built("qa-diff")
-        .invocation()
-        .dir(repo.path())
-        .env("HOME", repo.home())
-        .args(["--base", "main"])
-        .run()
-        .success()
-        .stdout;
-    Program::at(QA_INTENT)
-        .invocation()
-        .arg("--repo")
-        .arg(repo.path())
-        .stdin(stream)
-        .run()
-        .records()
-}
-
-fn scenarios(rs: &[Value]) -> Vec<&Value> {
-    records::of_kind(rs, "scenario")
-}
-
-fn strings(v: &Value) -> Vec<&str> {
-    v.as_array()
-        .map(|a| a.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default()
-}
+use crate::common::{flow, scenarios, strings};
 
 fn titled<'a>(rs: &'a [Value], prefix: &str) -> Vec<&'a Value> {
     scenarios(rs)

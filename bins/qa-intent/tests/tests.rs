@@ -3,6 +3,8 @@
 
 mod behavior_graph;
 mod cli;
+mod common;
+mod gates;
 mod manifest_bounds;
 mod plan;
 mod plan_env;

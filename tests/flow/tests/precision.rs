@@ -36,7 +36,11 @@ fn a_review_fix_after_ticket_prefixed_work_keeps_the_feature() {
     let s = flow(&r).run();
     let intent = s.intent_with_commit(&feature);
     assert_eq!(intent["data"]["focus"], "product", "{}", s.summary());
-    assert!(strs(&intent["data"]["cleanup_commits"]).contains(&tip.as_str()));
+    // The review fix rewords an error message: its diff changes what a user sees, so it
+    // joins the feature's intent as behaviour, anchored after the feature (issue 29).
+    assert!(strs(&intent["data"]["commits"]).contains(&tip.as_str()));
+    assert_eq!(strs(&intent["data"]["commits"])[0], feature.as_str());
+    assert_eq!(intent["data"]["title"], "Add cancel endpoint for orders");
     assert!(strs(&intent["data"]["tickets"]).contains(&"ORD-231"));
     let scenarios = s.scenarios_of(intent);
     assert!(

@@ -1,0 +1,417 @@
+//! Whether a commit's own diff leaves behaviour as it was: only layout, comments, a
+//! consistent renaming of identifiers, or code moved to another place.
+//!
+//! A commit's type and subject may call it cleanup; only this verdict may drop its
+//! product lines. Each version of a file becomes a stream of tokens (comments and layout
+//! gone, the syntax tree's nesting kept as markers, so a Python statement that leaves its
+//! block is a change); two streams equal up to a renaming are the same code, and runs of
+//! lines one place lost and another gained are moved.
+
+use std::collections::{HashMap, HashSet};
+
+use git2::{Oid, Repository, Tree};
+use qa_records::change::CommitData;
+use tree_sitter::Node;
+
+use crate::sources;
+use crate::trees::{self, Grammar};
+
+/// What a commit's diff says about its product files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// Every changed product line is layout, a comment, a consistent rename or moved code.
+    Neutral,
+    /// Some product line changes what the code does.
+    Changes,
+}
+
+/// One token of a version: its text, whether it is a name, whether a rename may replace
+/// it, and whether it sits in an import (wiring that a move brings along).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Tok {
+    text: String,
+    name: bool,
+    ident: bool,
+    wiring: bool,
+}
+
+/// A version's non-empty lines, each as its tokens.
+type Lines = Vec<Vec<Tok>>;
+
+/// The verdict on the files of `commit` that `bears` behaviour, from its parent's and its
+/// own trees; `None` when the commit cannot be read (a stream from another clone) or a
+/// file is too big to parse: the commit text then stands.
+pub fn verdict(
+    git: &Repository,
+    commit: &CommitData,
+    bears: impl Fn(&str) -> bool,
+) -> Option<Verdict> {
+    let c = git.find_commit(Oid::from_str(&commit.oid).ok()?).ok()?;
+    let head = c.tree().ok()?;
+    let base = match c.parents().next() {
+        Some(parent) => Some(parent.tree().ok()?),
+        None => None,
+    };
+    let mut files: Vec<(Lines, Lines)> = Vec::new();
+    for p in commit.files.iter().filter(|p| bears(p)) {
+        let before = match &base {
+            Some(t) => text_at(git, t, p)?,
+            None => None,
+        };
+        let after = text_at(git, &head, p)?;
+        files.push((
+            lines_of(p, before.as_deref()),
+            lines_of(p, after.as_deref()),
+        ));
+    }
+    Some(judge(&files))
+}
+
+/// The text of `path` in `tree`: `Some(None)` where the path is absent, `None` where it
+/// cannot be judged (too big to parse, or unreadable).
+fn text_at(git: &Repository, tree: &Tree, path: &str) -> Option<Option<String>> {
+    let Ok(entry) = tree.get_path(std::path::Path::new(path)) else {
+        return Some(None);
+    };
+    let blob = git.find_blob(entry.id()).ok()?;
+    if blob.size() > sources::MAX_BYTES {
+        return None;
+    }
+    Some(Some(String::from_utf8_lossy(blob.content()).into_owned()))
+}
+
+/// Neutral when every file is the same code up to a renaming, or what the files lost and
+/// gained are the same runs of lines.
+fn judge(files: &[(Lines, Lines)]) -> Verdict {
+    let changed: Vec<&(Lines, Lines)> = files
+        .iter()
+        .filter(|(base, head)| !same_up_to_renaming(&flat(base), &flat(head)))
+        .collect();
+    if changed.is_empty() || only_moved(&changed) {
+        Verdict::Neutral
+    } else {
+        Verdict::Changes
+    }
+}
+
+fn flat(lines: &Lines) -> Vec<&Tok> {
+    lines.iter().flatten().collect()
+}
+
+/// True when the two streams differ at most by a one-to-one renaming of identifiers to
+/// new names: a name the other version also uses stays itself, so calling one existing
+/// function where another was is no renaming.
+fn same_up_to_renaming(a: &[&Tok], b: &[&Tok]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let names = |s: &[&Tok]| -> HashSet<String> {
+        s.iter()
+            .filter(|t| t.ident)
+            .map(|t| t.text.clone())
+            .collect()
+    };
+    let (in_a, in_b) = (names(a), names(b));
+    let mut forth: HashMap<&str, &str> = HashMap::new();
+    let mut back: HashMap<&str, &str> = HashMap::new();
+    a.iter().zip(b).all(|(x, y)| {
+        if !(x.ident && y.ident) {
+            return x.text == y.text && x.ident == y.ident;
+        }
+        let kept = x.text == y.text;
+        (kept || !in_b.contains(&x.text) && !in_a.contains(&y.text))
+            && *forth.entry(&x.text).or_insert(&y.text) == y.text
+            && *back.entry(&y.text).or_insert(&x.text) == x.text
+    })
+}
+
+/// True when every run of lines a file lost stands, in order, inside a run of lines a
+/// file gained, and every gained line is so accounted for. A single line moves only to
+/// another file: two statements swapped in place change the order things happen in.
+/// Imports count as the wiring of a move once something moved.
+fn only_moved(files: &[&(Lines, Lines)]) -> bool {
+    let mut lost: Vec<(usize, Vec<String>, bool)> = Vec::new();
+    let mut gained: Vec<(usize, Vec<(String, bool)>)> = Vec::new();
+    for (i, (base, head)) in files.iter().enumerate() {
+        let used = used_names(head);
+        let (base, head) = (without_idle(base, &used), without_idle(head, &used));
+        let Some((removed, added)) = runs(&base, &head) else {
+            return false;
+        };
+        lost.extend(removed.into_iter().map(|run| {
+            let wiring = run.iter().all(|(_, w)| *w);
+            (i, run.into_iter().map(|(l, _)| l).collect(), wiring)
+        }));
+        gained.extend(added.into_iter().map(|run| (i, run)));
+    }
+    let mut used: Vec<Vec<bool>> = gained.iter().map(|(_, r)| vec![false; r.len()]).collect();
+    let mut moved = 0;
+    let mut wiring_lost = 0;
+    for (file, run, wiring) in &lost {
+        let found = gained.iter().enumerate().find_map(|(g, (to, lines))| {
+            if run.len() == 1 && to == file {
+                return None;
+            }
+            (0..=lines.len().saturating_sub(run.len()))
+                .find(|&at| {
+                    lines.len() >= run.len()
+                        && run
+                            .iter()
+                            .enumerate()
+                            .all(|(k, l)| !used[g][at + k] && lines[at + k].0 == *l)
+                })
+                .map(|at| (g, at))
+        });
+        match found {
+            Some((g, at)) => {
+                used[g][at..at + run.len()]
+                    .iter_mut()
+                    .for_each(|u| *u = true);
+                moved += 1;
+            }
+            None if *wiring => wiring_lost += 1,
+            None => return false,
+        }
+    }
+    let unaccounted = gained
+        .iter()
+        .zip(&used)
+        .flat_map(|((_, lines), used)| lines.iter().zip(used))
+        .filter(|(_, used)| !**used)
+        .collect::<Vec<_>>();
+    let wiring_only = unaccounted.iter().all(|((_, wiring), _)| *wiring);
+    (unaccounted.is_empty() && wiring_lost == 0) || (moved > 0 && wiring_only)
+}
+
+/// The names a version's code (outside its imports) uses.
+fn used_names(lines: &Lines) -> HashSet<&str> {
+    lines
+        .iter()
+        .flatten()
+        .filter(|t| t.name && !t.wiring)
+        .map(|t| t.text.as_str())
+        .collect()
+}
+
+/// The lines left once idle imports are gone: an import naming something, of which the
+/// head's code uses no name, changes nothing (an unused import removed or added). An
+/// import that names nothing (`import './polyfill'`) runs code, and stays.
+fn without_idle(lines: &Lines, used: &HashSet<&str>) -> Lines {
+    let idle = |line: &Vec<Tok>| {
+        line.iter().all(|t| t.wiring)
+            && line.iter().any(|t| t.name)
+            && !line
+                .iter()
+                .any(|t| t.name && used.contains(t.text.as_str()))
+    };
+    lines.iter().filter(|l| !idle(l)).cloned().collect()
+}
+
+/// A removed or added run of lines: each line's normalized text and whether it is wiring.
+type Run = Vec<(String, bool)>;
+
+/// The runs of lines the diff of two versions removes and adds.
+fn runs(base: &Lines, head: &Lines) -> Option<(Vec<Run>, Vec<Run>)> {
+    let (old, new) = (texts(base), texts(head));
+    let joined = |lines: &[String]| lines.iter().map(|l| format!("{l}\n")).collect::<String>();
+    let (old_text, new_text) = (joined(&old), joined(&new));
+    let patch =
+        git2::Patch::from_buffers(old_text.as_bytes(), None, new_text.as_bytes(), None, None)
+            .ok()?;
+    let (mut removed, mut added): (Vec<Run>, Vec<Run>) = (Vec::new(), Vec::new());
+    for h in 0..patch.num_hunks() {
+        let mut last = ' ';
+        for l in 0..patch.num_lines_in_hunk(h).ok()? {
+            let line = patch.line_in_hunk(h, l).ok()?;
+            let (origin, lines, at, list) = match line.origin() {
+                '-' => ('-', base, line.old_lineno(), &mut removed),
+                '+' => ('+', head, line.new_lineno(), &mut added),
+                other => {
+                    last = other;
+                    continue;
+                }
+            };
+            let row = (at? as usize).checked_sub(1)?;
+            let text = if origin == '-' {
+                old.get(row)?
+            } else {
+                new.get(row)?
+            };
+            let wiring = lines.get(row)?.iter().all(|t| t.wiring);
+            if last != origin {
+                list.push(Vec::new());
+            }
+            list.last_mut()?.push((text.clone(), wiring));
+            last = origin;
+        }
+    }
+    Some((removed, added))
+}
+
+fn texts(lines: &Lines) -> Vec<String> {
+    lines
+        .iter()
+        .map(|l| {
+            l.iter()
+                .map(|t| t.text.as_str())
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect()
+}
+
+/// The lines of one version as tokens: read by its grammar where one exists, else as
+/// words and marks with no comment known (any change to one is then a change).
+fn lines_of(path: &str, text: Option<&str>) -> Lines {
+    let Some(text) = text else {
+        return Lines::new();
+    };
+    let tree = Grammar::of(path).and_then(|g| trees::parse(g, text));
+    let mut rows: Vec<Vec<Tok>> = vec![Vec::new(); text.lines().count() + 1];
+    match &tree {
+        Some(tree) => tokens(tree.root_node(), text, &mut rows),
+        None => plain_tokens(text, &mut rows),
+    }
+    rows.into_iter().filter(|r| !r.is_empty()).collect()
+}
+
+/// Pushes the tokens of `root`'s tree onto their rows: leaves, any text between a node's
+/// children (string contents some grammars leave unnamed), and an opening and a closing
+/// mark for each named node, so that the nesting is part of the stream. Comments (the
+/// grammar's extras) are left out.
+fn tokens(root: Node, text: &str, rows: &mut [Vec<Tok>]) {
+    let mut push = |row: usize, tok: Tok| {
+        if let Some(r) = rows.get_mut(row) {
+            r.push(tok);
+        }
+    };
+    // What is left to visit, each with whether it lies inside an import: a node, the
+    // closing mark of an opened one (with its row), a gap between children (bytes, row).
+    enum Step<'t> {
+        Open(Node<'t>, bool),
+        Close(String, usize, bool),
+        Gap(usize, usize, usize, bool),
+    }
+    let mut stack = vec![Step::Open(root, false)];
+    while let Some(step) = stack.pop() {
+        match step {
+            Step::Open(node, wiring) => {
+                if node.is_extra() {
+                    continue;
+                }
+                let wiring = wiring || is_wiring(node, text);
+                let row = node.start_position().row;
+                if node.child_count() == 0 {
+                    let t = trees::text_of(node, text).trim();
+                    if !t.is_empty() {
+                        push(
+                            row,
+                            Tok {
+                                text: t.to_string(),
+                                // A name in an import names another module: not ours to rename.
+                                name: node.kind().ends_with("identifier"),
+                                ident: node.kind().ends_with("identifier") && !wiring,
+                                wiring,
+                            },
+                        );
+                    }
+                    continue;
+                }
+                // The root stands in every version: its marks would only glue a file's
+                // first line to it.
+                if node.is_named() && node != root {
+                    push(
+                        row,
+                        Tok {
+                            text: format!("<{}", node.kind()),
+                            name: false,
+                            ident: false,
+                            wiring,
+                        },
+                    );
+                    stack.push(Step::Close(
+                        format!("{}>", node.kind()),
+                        node.end_position().row,
+                        wiring,
+                    ));
+                }
+                // Children in reverse, each preceded (in document order) by the text of
+                // the gap before it; the gap after the last child too.
+                let children: Vec<Node> = {
+                    let mut c = node.walk();
+                    node.children(&mut c).collect()
+                };
+                let mut end = node.end_byte();
+                for child in children.iter().rev() {
+                    let row = child.end_position().row;
+                    stack.push(Step::Gap(child.end_byte(), end, row, wiring));
+                    stack.push(Step::Open(*child, wiring));
+                    end = child.start_byte();
+                }
+                stack.push(Step::Gap(node.start_byte(), end, row, wiring));
+            }
+            Step::Close(mark, row, wiring) => push(
+                row,
+                Tok {
+                    text: mark,
+                    name: false,
+                    ident: false,
+                    wiring,
+                },
+            ),
+            Step::Gap(from, to, row, wiring) => {
+                let gap = text.get(from..to).unwrap_or("").trim();
+                if !gap.is_empty() {
+                    push(
+                        row,
+                        Tok {
+                            text: gap.split_whitespace().collect::<Vec<_>>().join(" "),
+                            name: false,
+                            ident: false,
+                            wiring,
+                        },
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// A declaration that only names a file's place or brings names into scope: an import,
+/// a `use`, a `mod x;`, a package clause.
+fn is_wiring(node: Node, text: &str) -> bool {
+    let kind = node.kind();
+    kind.starts_with("import_")
+        || kind == "package_clause"
+        || kind == "package_declaration"
+        || kind.ends_with("_import_statement")
+        || kind == "use_declaration"
+        || (kind == "mod_item" && trees::text_of(node, text).trim_end().ends_with(';'))
+}
+
+/// Words and single marks, line by line, for a file without a grammar.
+fn plain_tokens(text: &str, rows: &mut [Vec<Tok>]) {
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    for (row, line) in text.lines().enumerate() {
+        let mut rest = line.trim_start();
+        while let Some(c) = rest.chars().next() {
+            let len = if word(c) {
+                rest.find(|c| !word(c)).unwrap_or(rest.len())
+            } else {
+                c.len_utf8()
+            };
+            if !c.is_whitespace() {
+                rows[row].push(Tok {
+                    text: rest[..len].to_string(),
+                    name: false,
+                    ident: false,
+                    wiring: false,
+                });
+            }
+            rest = &rest[len..];
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,193 @@
+use super::*;
+
+/// The verdict on files given as (path, base, head); an empty side is an absent file.
+fn verdict_of(files: &[(&str, &str, &str)]) -> Verdict {
+    let side = |path: &str, text: &str| lines_of(path, (!text.is_empty()).then_some(text));
+    let files: Vec<(Lines, Lines)> = files
+        .iter()
+        .map(|(path, base, head)| (side(path, base), side(path, head)))
+        .collect();
+    judge(&files)
+}
+
+/// Asserts the verdict on one file changed from `base` to `head`.
+fn assert_one(path: &str, base: &str, head: &str, expected: Verdict) {
+    assert_eq!(
+        verdict_of(&[(path, base, head)]),
+        expected,
+        "{path}:\n{head}"
+    );
+}
+
+const PARSE: &str = "fn parse(input: &str) -> u32 {\n    let value = input.trim();\n    if value.is_empty() {\n        return 0;\n    }\n    value.len() as u32\n}\n";
+
+#[test]
+fn a_renamed_local_and_new_layout_are_neutral() {
+    let head = "fn parse(input: &str) -> u32 {\n    let trimmed = input.trim();\n    if trimmed.is_empty() { return 0; }\n    trimmed.len() as u32\n}\n";
+    assert_one("src/a.rs", PARSE, head, Verdict::Neutral);
+}
+
+#[test]
+fn a_changed_condition_is_a_change() {
+    let head = PARSE.replace("value.is_empty()", "value.len() < 2");
+    assert_one("src/a.rs", PARSE, &head, Verdict::Changes);
+}
+
+#[test]
+fn comments_alone_are_neutral_and_a_changed_string_is_not() {
+    let commented = PARSE.replace(
+        "    if value",
+        "    // Blank input counts as zero.\n    if value",
+    );
+    assert_one("src/a.rs", PARSE, &commented, Verdict::Neutral);
+    let go = "package a\n\nfunc Name() string {\n\treturn \"fd\"\n}\n";
+    assert_eq!(
+        verdict_of(&[("a.go", go, &go.replace("\"fd\"", "\"fdfind\""))]),
+        Verdict::Changes
+    );
+}
+
+#[test]
+fn a_rename_onto_a_name_already_used_is_a_change() {
+    // `value` and `input` both stand at base: calling one where the other was is no
+    // renaming, whatever the token count says.
+    let head = PARSE.replace("value.len()", "input.len()");
+    assert_one("src/a.rs", PARSE, &head, Verdict::Changes);
+}
+
+#[test]
+fn a_checked_assertion_replacing_a_panicking_one_is_a_change() {
+    let base = "package a\n\nfunc Port(v interface{}) int {\n\treturn v.(int)\n}\n";
+    let head = "package a\n\nimport \"errors\"\n\nfunc Port(v interface{}) (int, error) {\n\tp, ok := v.(int)\n\tif !ok {\n\t\treturn 0, errors.New(\"port is not a number\")\n\t}\n\treturn p, nil\n}\n";
+    assert_one("a.go", base, head, Verdict::Changes);
+}
+
+const HELPERS: &str = "package a\n\nfunc Keep() int {\n\treturn 1\n}\n\nfunc Moved(n int) int {\n\tif n > 3 {\n\t\treturn n\n\t}\n\treturn 0\n}\n";
+const KEPT: &str = "package a\n\nfunc Keep() int {\n\treturn 1\n}\n";
+
+#[test]
+fn a_function_moved_to_another_file_is_neutral() {
+    let moved =
+        "package a\n\nfunc Moved(n int) int {\n\tif n > 3 {\n\t\treturn n\n\t}\n\treturn 0\n}\n";
+    assert_eq!(
+        verdict_of(&[("a.go", HELPERS, KEPT), ("b.go", "", moved)]),
+        Verdict::Neutral
+    );
+}
+
+#[test]
+fn a_moved_function_with_a_changed_condition_is_a_change() {
+    let moved =
+        "package a\n\nfunc Moved(n int) int {\n\tif n >= 3 {\n\t\treturn n\n\t}\n\treturn 0\n}\n";
+    assert_eq!(
+        verdict_of(&[("a.go", HELPERS, KEPT), ("b.go", "", moved)]),
+        Verdict::Changes
+    );
+}
+
+#[test]
+fn imports_follow_a_move_but_alone_are_a_change() {
+    let base_a = "mod b;\nuse std::fmt;\n\npub fn keep() -> u32 {\n    1\n}\n\npub fn show(n: u32) -> String {\n    fmt::format(format_args!(\"{n}\"))\n}\n\npub fn moved(n: u32) -> u32 {\n    n + 1\n}\n";
+    let head_a = base_a
+        .replace("mod b;\n", "mod b;\nmod c;\n")
+        .replace("\npub fn moved(n: u32) -> u32 {\n    n + 1\n}\n", "");
+    let head_c = "pub fn moved(n: u32) -> u32 {\n    n + 1\n}\n";
+    assert_eq!(
+        verdict_of(&[("src/lib.rs", base_a, &head_a), ("src/c.rs", "", head_c)]),
+        Verdict::Neutral
+    );
+    // Swapping where a used name comes from moves nothing: the import is the change.
+    let swapped = base_a.replace("use std::fmt;", "use core::fmt;");
+    assert_one("src/lib.rs", base_a, &swapped, Verdict::Changes);
+}
+
+#[test]
+fn an_unused_import_removed_is_neutral_and_a_used_one_is_not() {
+    let base = "import json\nimport os\n\n\ndef dump(x):\n    return json.dumps(x)\n";
+    let unused_gone = base.replace("import os\n", "");
+    assert_one("app/dump.py", base, &unused_gone, Verdict::Neutral);
+    // `json` is still called: without its import the call fails.
+    let used_gone = base.replace("import json\n", "");
+    assert_one("app/dump.py", base, &used_gone, Verdict::Changes);
+}
+
+#[test]
+fn an_import_that_names_nothing_runs_code_and_is_a_change() {
+    let base = "import './polyfill';\nimport { a } from './a';\n\nexport const b = a + 1;\n";
+    let head = base.replace("import './polyfill';\n", "");
+    assert_one("src/b.ts", base, &head, Verdict::Changes);
+}
+
+#[test]
+fn two_statements_swapped_in_place_are_a_change() {
+    let base = "def save(order):\n    validate(order)\n    store(order)\n";
+    let head = "def save(order):\n    store(order)\n    validate(order)\n";
+    assert_one("app/orders.py", base, head, Verdict::Changes);
+}
+
+#[test]
+fn a_statement_leaving_its_block_is_a_change() {
+    let base = "def run(x):\n    if x:\n        a()\n    b()\n";
+    let head = "def run(x):\n    if x:\n        a()\n        b()\n";
+    assert_one("app/run.py", base, head, Verdict::Changes);
+}
+
+#[test]
+fn files_without_a_grammar_are_neutral_only_for_layout() {
+    let base = "int f(int x) {\n  return x + 1;\n}\n";
+    let layout = "int f(int x)\n{\n    return x + 1;\n}\n";
+    assert_one("src/f.c", base, layout, Verdict::Neutral);
+    let renamed = base.replace('x', "y");
+    assert_one("src/f.c", base, &renamed, Verdict::Changes);
+}
+
+/// A repository whose second commit changes `src/big.rs` from `base` to `head`: the
+/// commit's record and the repository.
+fn committed(base: &str, head: &str) -> (tempfile::TempDir, Repository, CommitData) {
+    let dir = tempfile::tempdir().unwrap();
+    let git = Repository::init(dir.path()).unwrap();
+    let sig = git2::Signature::now("t", "t@example.com").unwrap();
+    let commit = |text: &str, parents: &[&git2::Commit]| -> Oid {
+        let blob = git.blob(text.as_bytes()).unwrap();
+        let mut src = git.treebuilder(None).unwrap();
+        src.insert("big.rs", blob, 0o100644).unwrap();
+        let src = src.write().unwrap();
+        let mut root = git.treebuilder(None).unwrap();
+        root.insert("src", src, 0o040000).unwrap();
+        let tree = git.find_tree(root.write().unwrap()).unwrap();
+        git.commit(None, &sig, &sig, "c", &tree, parents).unwrap()
+    };
+    let first = commit(base, &[]);
+    let first = git.find_commit(first).unwrap();
+    let second = commit(head, &[&first]);
+    drop(first);
+    let data = CommitData {
+        oid: second.to_string(),
+        parents: vec![],
+        merge: false,
+        subject: "chore: tidy".into(),
+        body: String::new(),
+        kind: Some("chore".into()),
+        scope: None,
+        breaking: false,
+        tickets: vec![],
+        files: vec!["src/big.rs".into()],
+    };
+    (dir, git, data)
+}
+
+#[test]
+fn a_commit_is_judged_from_its_parent_and_its_own_blobs() {
+    let head = PARSE.replace("value.is_empty()", "value.len() < 2");
+    let (_dir, git, c) = committed(PARSE, &head);
+    assert_eq!(verdict(&git, &c, |_| true), Some(Verdict::Changes));
+    let (_dir, git, c) = committed(PARSE, &PARSE.replace("value", "trimmed"));
+    assert_eq!(verdict(&git, &c, |_| true), Some(Verdict::Neutral));
+}
+
+#[test]
+fn a_file_too_big_to_parse_leaves_the_commit_unjudged() {
+    let big = format!("{PARSE}{}", "// padding\n".repeat(sources::MAX_BYTES / 10));
+    let (_dir, git, c) = committed(PARSE, &big.replace("value.is_empty()", "value.len() < 2"));
+    assert_eq!(verdict(&git, &c, |_| true), None);
+}
