@@ -1,0 +1,234 @@
+"""The judge's scoring functions on small planted inputs, each with a positive and a negative control."""
+
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import routes  # noqa: E402
+import scoring  # noqa: E402
+import selection  # noqa: E402
+import tables  # noqa: E402
+
+
+def added(path, *lines):
+    """Diff rows of lines added at 1.. to path."""
+    return [(path, "+", n, text) for n, text in enumerate(lines, 1)]
+
+
+def scenario(steps=(), assertions=(), title="t", proof_gap=None, evidence=()):
+    return {"title": title, "steps": list(steps), "assertions": list(assertions),
+            "proof_gap": proof_gap, "evidence": list(evidence)}
+
+
+class Expectations(unittest.TestCase):
+    def test_the_matcher_argument_is_the_expected_value_not_the_actual(self):
+        lits = scoring.expectation_literals(added("a.test.ts", 'expect(parse("input-x")).toBe("out-y")'))
+        self.assertIn("out-y", lits)
+        self.assertNotIn("input-x", lits)
+
+    def test_a_go_failure_message_is_no_expectation(self):
+        lits = scoring.expectation_literals(added("a_test.go", 't.Errorf("got %v want %v", got, "zzz")',
+                                                  '\twant := "colour"'))
+        self.assertEqual(lits, ["colour"])
+
+    def test_parametrize_rows_added_are_expectations(self):
+        lits = scoring.expectation_literals(added(
+            "test_a.py", '@pytest.mark.parametrize("raw, want", [', '    ("a b", "a-b"),',
+            '    ("x", "y"),', '])', 'def test_slug(raw, want):'))
+        self.assertIn("a-b", lits)
+        self.assertNotIn("test_slug", lits)
+
+    def test_an_import_of_the_assertion_library_gives_nothing(self):
+        self.assertEqual(scoring.expectation_literals(added("a.test.ts", 'import { expect, test } from "vitest";')), [])
+
+    def test_a_line_outside_an_assertion_gives_nothing(self):
+        self.assertEqual(scoring.expectation_literals(added("t.py", 'client = make("setup-value")')), [])
+
+    def test_booleans_and_none_are_literals(self):
+        self.assertEqual(scoring.expectation_literals(added("t.py", "assert opts.flag is True")), ["True"])
+
+
+class Quotes(unittest.TestCase):
+    def test_a_step_holding_the_expected_value_quotes_it(self):
+        hits = scoring.quotes([scenario(steps=["Run `tool --x`: it prints `out-y`"])], ["out-y"])
+        self.assertEqual(hits, [(0, "out-y")])
+
+    def test_a_step_without_the_value_does_not_quote_it(self):
+        self.assertEqual(scoring.quotes([scenario(steps=["Run the tool: it prints the result"])], ["out-y"]), [])
+
+    def test_a_literal_inside_a_longer_word_is_no_quote(self):
+        self.assertEqual(scoring.quotes([scenario(steps=["It returns 1000"])], ["100"]), [])
+
+    def test_a_short_literal_counts_only_as_a_backticked_token(self):
+        self.assertTrue(scoring.quotes([scenario(assertions=["It returns `0`"])], ["0"]))
+        self.assertFalse(scoring.quotes([scenario(assertions=["It returns 0 items"])], ["0"]))
+
+    def test_a_boolean_or_null_counts_only_in_backticks(self):
+        self.assertTrue(scoring.quotes([scenario(assertions=["`err` is `nil`"])], ["nil"]))
+        self.assertFalse(scoring.quotes([scenario(assertions=["It returns a nil error"])], ["nil"]))
+
+    def test_a_changed_test_passes_assertion_is_no_quote(self):
+        self.assertEqual(scoring.quotes([scenario(assertions=["Changed test passes: out-y"])], ["out-y"]), [])
+
+
+class Cites(unittest.TestCase):
+    def test_evidence_on_an_added_test_line_cites_it(self):
+        sc = scenario(evidence=[{"file": "t.py", "line": 3}])
+        self.assertEqual(scoring.cites([sc], {"t.py": {3}}), [(0, "t.py:3")])
+
+    def test_evidence_on_an_unchanged_line_does_not(self):
+        sc = scenario(evidence=[{"file": "t.py", "line": 4}, {"file": "src/a.py", "line": 3}])
+        self.assertEqual(scoring.cites([sc], {"t.py": {3}}), [])
+
+
+class FalseRemoved(unittest.TestCase):
+    BEFORE = ["fn f(x: u8) {\n    match x {\n        _ => unreachable!(\"no\"),\n    }\n}\n"]
+
+    def test_a_removed_claim_whose_code_moved_is_false(self):
+        after = ["fn f(x: u8) {\n    g(x)\n}\nfn g(x: u8) {\n    match x {\n        _ => unreachable!(\"no\"),\n    }\n}\n"]
+        sc = scenario(title="`f` no longer panics (`unreachable!(...)` removed)")
+        hits = scoring.false_removed([sc], self.BEFORE, after)
+        self.assertEqual([code for _, code, _ in hits], ["unreachable!(...)"])
+
+    def test_a_removed_claim_whose_code_is_gone_is_true(self):
+        after = ["fn f(x: u8) {\n    let _ = x;\n}\n"]
+        sc = scenario(title="`f` no longer panics (`unreachable!(...)` removed)")
+        self.assertEqual(scoring.false_removed([sc], self.BEFORE, after), [])
+
+    def test_the_subject_before_no_longer_is_not_the_removed_code(self):
+        self.assertEqual(scoring.removed_code("`f` no longer panics"), [])
+        self.assertEqual(scoring.removed_code("`f` no longer calls `g()`"), ["g()"])
+
+    def test_an_entry_no_longer_held_is_checked_as_its_string(self):
+        sc = scenario(title='`m` no longer has the entry "bash": load("b")')
+        self.assertEqual(scoring.removed_code(sc["title"]), ['"bash": load("b")'])
+        moved = scoring.false_removed([sc], ['m = {"bash": load("b")}'], ['m = {}', 'n = {"bash":  load("b")}'])
+        gone = scoring.false_removed([sc], ['m = {"bash": load("b")}'], ['m = {"bash": other()}'])
+        self.assertEqual((len(moved), len(gone)), (1, 0))
+
+
+class Steps(unittest.TestCase):
+    def test_a_bare_identifier_is_a_bad_step(self):
+        self.assertTrue(scoring.bad_step("Given: `memo`"))
+
+    def test_a_sentence_is_a_good_step(self):
+        self.assertFalse(scoring.bad_step("Run `fd -e rs` in a folder holding `a.rs`"))
+
+    def test_a_code_condition_to_arrange_is_a_bad_step(self):
+        self.assertTrue(scoring.bad_step("Arrange that `self.outputs.is_empty() && !self.null_separator` holds"))
+
+    def test_a_sentence_with_code_in_it_is_no_code_condition(self):
+        self.assertFalse(scoring.code_condition("Set the router option `strict` to `true` and request `/a/`"))
+
+
+class Classification(unittest.TestCase):
+    def test_test_files_by_path(self):
+        for path in ("core/src/test/java/a/FooTest.java", "lib/src/main/kotlin/BarTests.kt",
+                     "okhttp/src/jvmTest/kotlin/A.kt", "app/tests.py", "pkg/a_test.go",
+                     "src/a.spec.ts", "test/x.js"):
+            self.assertTrue(selection.is_test_path(path), path)
+
+    def test_product_files_are_not_tests(self):
+        for path in ("core/src/main/java/a/Foo.java", "src/Contest.vue", "app/views.py",
+                     "src/latest.ts", "pkg/attest.go"):
+            self.assertFalse(selection.is_test_path(path), path)
+            self.assertTrue(selection.is_product(path), path)
+
+
+class Routes(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.work = self.tmp.name
+        os.makedirs(os.path.join(self.work, "tests"))
+        with open(os.path.join(self.work, "tests", "test_a.py"), "w") as fh:
+            fh.write("class TestA:\n    def test_one(self):\n        assert 1\n")
+        os.makedirs(os.path.join(self.work, "pkg"))
+        with open(os.path.join(self.work, "pkg", "a_test.go"), "w") as fh:
+            fh.write("package pkg\n\nfunc TestParse(t *testing.T) {}\n")
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def cmd(self, run, runner):
+        return {"run": run, "runner": runner, "dir": "."}
+
+    def test_a_pytest_node_id_that_exists_is_valid(self):
+        self.assertIsNone(routes.validate(self.work, "c", self.cmd("pytest tests/test_a.py::TestA::test_one", "pytest")))
+
+    def test_a_pytest_node_id_naming_a_missing_test_is_not(self):
+        why = routes.validate(self.work, "c", self.cmd("pytest tests/test_a.py::test_two", "pytest"))
+        self.assertIn("test_two is not defined", why)
+        why = routes.validate(self.work, "c", self.cmd("pytest tests/test_b.py", "pytest"))
+        self.assertIn("does not exist", why)
+
+    def test_a_go_run_pattern_of_existing_tests_is_valid(self):
+        self.assertIsNone(routes.validate(self.work, "c", self.cmd("go test ./pkg -run '^(TestParse)$'", "go")))
+
+    def test_a_go_run_pattern_naming_a_missing_test_is_not(self):
+        why = routes.validate(self.work, "c", self.cmd("go test ./pkg -run '^(TestParse|TestGone)$'", "go"))
+        self.assertIn("TestGone", why)
+
+    def test_a_command_naming_the_test_file_names_it(self):
+        self.assertTrue(routes.names_test(self.cmd("pytest tests/test_a.py", "pytest"), {"tests/test_a.py"}, set()))
+
+    def test_a_whole_suite_command_does_not_name_it(self):
+        self.assertIsNone(routes.names_test(self.cmd("pytest", "pytest"), {"tests/test_a.py"}, {"test_one"}))
+
+    def test_the_names_of_the_changed_tests_come_from_the_file(self):
+        names = routes.test_names(self.work, {"tests/test_a.py"}, {"tests/test_a.py": {3}})
+        self.assertEqual(names, {"TestA", "test_one"})
+
+
+class Tables(unittest.TestCase):
+    def row(self, **kw):
+        base = {"group": "with-test", "quotable": True, "quotes": True, "routed": True, "cites": True,
+                "zero": False, "false_removed": 0, "steps": 10, "bare_steps": 0,
+                "stage_failures": [], "wall_s": 1.0}
+        return dict(base, **kw)
+
+    def test_a_missed_target_is_marked(self):
+        total = tables.aggregate([self.row(routed=False), self.row()])
+        self.assertIn("MISS", tables.cell("routed %", total["routed %"], dict(total, _judge=True)))
+
+    def test_a_met_target_is_not(self):
+        total = tables.aggregate([self.row(), self.row()])
+        self.assertNotIn("MISS", tables.cell("routed %", total["routed %"], dict(total, _judge=True)))
+
+
+class Selection(unittest.TestCase):
+    """The selection on a real git repository in a temporary folder."""
+
+    def test_commits_are_numbered_newest_first_per_group(self):
+        with tempfile.TemporaryDirectory() as repo:
+            def sh(*args):
+                subprocess.run(["git", "-C", repo, *args], check=True, capture_output=True,
+                               env=dict(selection.bench_env(), GIT_AUTHOR_NAME="a", GIT_AUTHOR_EMAIL="a@a",
+                                        GIT_COMMITTER_NAME="a", GIT_COMMITTER_EMAIL="a@a"))
+
+            def commit(files, msg):
+                for name, text in files.items():
+                    os.makedirs(os.path.dirname(os.path.join(repo, name)) or repo, exist_ok=True)
+                    with open(os.path.join(repo, name), "w") as fh:
+                        fh.write(text)
+                sh("add", "-A")
+                sh("commit", "-q", "-m", msg)
+
+            sh("init", "-q")
+            commit({"README.md": "x"}, "root")
+            commit({"src/a.py": "1", "tests/test_a.py": "1"}, "first with test")
+            commit({"src/a.py": "2"}, "without test")
+            commit({"docs/x.md": "3"}, "docs only")
+            commit({"src/a.py": "4", "tests/test_a.py": "4"}, "second with test")
+            with_test, without = selection.select(repo, "HEAD", 40, 5, 5)
+            self.assertEqual([(c.number, c.subject) for c in with_test],
+                             [(1, "second with test"), (2, "first with test")])
+            self.assertEqual([c.subject for c in without], ["without test"])
+
+
+if __name__ == "__main__":
+    unittest.main()
