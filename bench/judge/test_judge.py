@@ -32,9 +32,9 @@ class Expectations(unittest.TestCase):
         self.assertNotIn("input-x", lits)
 
     def test_a_go_failure_message_is_no_expectation(self):
-        lits = scoring.expectation_literals(added("a_test.go", 't.Errorf("got %v want %v", got, "zzz")',
+        lits = scoring.expectation_literals(added("a_test.go", 'if got != "abc" { t.Error("wrong value") }',
                                                   '\twant := "colour"'))
-        self.assertEqual(lits, ["colour"])
+        self.assertEqual(lits, ["abc", "colour"])
 
     def test_parametrize_rows_added_are_expectations(self):
         lits = scoring.expectation_literals(added(
@@ -99,6 +99,12 @@ class FalseRemoved(unittest.TestCase):
         after = ["fn f(x: u8) {\n    let _ = x;\n}\n"]
         sc = scenario(title="`f` no longer panics (`unreachable!(...)` removed)")
         self.assertEqual(scoring.false_removed([sc], self.BEFORE, after), [])
+
+    def test_a_removed_claim_whose_code_went_from_one_of_two_places_is_true(self):
+        before = [self.BEFORE[0] + "fn h() { unreachable!(\"no\") }\n"]
+        after = ["fn f(x: u8) {}\nfn h() { unreachable!(\"no\") }\n"]
+        sc = scenario(title="`f` no longer panics (`unreachable!(...)` removed)")
+        self.assertEqual(scoring.false_removed([sc], before, after), [])
 
     def test_the_subject_before_no_longer_is_not_the_removed_code(self):
         self.assertEqual(scoring.removed_code("`f` no longer panics"), [])
