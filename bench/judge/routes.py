@@ -52,7 +52,22 @@ def test_names(work, tests, added):
             if num in added.get(path, ()):
                 names.update(n for _, n in recent)
                 names.update(found)
-    return {n for n in names if len(n) > 2}
+    return {n for n in names if len(n) > 2 and n.lower() not in GENERIC_STEMS}
+
+
+def rust_module(path):
+    """The module path of a Rust source file below a `src/` folder (src/exec/mod.rs:
+    `exec`; src/exec/token.rs: `exec::token`; src/lib.rs: ``), or None."""
+    parts = path.split("/")
+    if not path.endswith(".rs") or "src" not in parts:
+        return None
+    rest = parts[len(parts) - 1 - parts[::-1].index("src") + 1:]
+    rest[-1] = rest[-1][:-3]
+    if rest[-1] == "mod" or (len(rest) == 1 and rest[0] in ("lib", "main")):
+        rest = rest[:-1]
+    if len(rest) > 1 and rest[0] == "bin":  # src/bin/x/...: modules of the binary x
+        rest = rest[2:]
+    return "::".join(rest)
 
 
 def file_keys(path):
@@ -104,10 +119,14 @@ def names_test(cmd, tests, names):
             pkg = os.path.dirname(rel) or "."
             if any(w.rstrip("/") in ("./" + pkg, pkg) or (pkg == "." and w == ".") for w in words(run)):
                 return f"package of {path}"
-        hit = sorted(file_keys(path) & toks)
+        module = rust_module(path)
+        if module and cmd.get("runner") == "cargo" and any(
+                w == module or w.startswith(module + "::") for w in words(run)):
+            return f"module {module} (of {path})"
+        hit = sorted((file_keys(path) - {module}) & toks if module else file_keys(path) & toks)
         if hit:
             return f"{hit[0]} (of {path})"
-    hit = sorted(names & toks)
+    hit = sorted(n for n in names & toks if n.lower() not in GENERIC_STEMS)
     if hit:
         return f"test {hit[0]}"
     return None
@@ -169,7 +188,7 @@ def check_cargo(work, sha, cmd):
         args, after = ws[:cut], ws[cut + 1:]
     else:
         args, after = ws, []
-    chosen, test_target, lib, filters, i = None, None, False, [], 2
+    chosen, test_target, bin_target, lib, filters, i = None, None, None, False, [], 2
     while i < len(args):
         w = args[i]
         if w in ("-p", "--package") and i + 1 < len(args):
@@ -178,6 +197,10 @@ def check_cargo(work, sha, cmd):
             continue
         if w in ("--test",) and i + 1 < len(args):
             test_target = args[i + 1]
+            i += 2
+            continue
+        if w == "--bin" and i + 1 < len(args):
+            bin_target = args[i + 1]
             i += 2
             continue
         if w in ("--features", "-F", "--manifest-path", "--target", "--profile", "-j"):
@@ -200,18 +223,16 @@ def check_cargo(work, sha, cmd):
     if test_target:
         if not any(t["name"] == test_target and "test" in t["kind"] for p in cands for t in p["targets"]):
             raise Invalid(f"cargo: no test target {test_target}")
-    if lib:
-        libs = [(p, t) for p in cands for t in p["targets"] if set(t["kind"]) & {"lib", "rlib", "proc-macro", "cdylib"}]
-        if not libs:
-            raise Invalid("cargo: --lib but the package has no library")
+    if lib or bin_target:
+        kinds = {"lib", "rlib", "proc-macro", "cdylib"} if lib else {"bin"}
+        roots = [t for p in cands for t in p["targets"] if set(t["kind"]) & kinds
+                 and (lib or t["name"] == bin_target)]
+        what = "--lib" if lib else f"--bin {bin_target}"
+        if not roots:
+            raise Invalid(f"cargo: {what} names no target of the package")
         for f in filters:
-            ok = False
-            for _, t in libs:
-                src = os.path.dirname(t["src_path"])
-                if rust_module_exists(src, f, t["src_path"])[0]:
-                    ok = True
-            if not ok:
-                raise Invalid(f"cargo: --lib filter {f} names no module of the library")
+            if not any(rust_module_exists(os.path.dirname(t["src_path"]), f, t["src_path"])[0] for t in roots):
+                raise Invalid(f"cargo: {what} filter {f} names no module of the target")
     return "cargo ok"
 
 

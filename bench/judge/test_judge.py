@@ -185,6 +185,11 @@ class Routes(unittest.TestCase):
     def test_a_whole_suite_command_does_not_name_it(self):
         self.assertIsNone(routes.names_test(self.cmd("pytest", "pytest"), {"tests/test_a.py"}, {"test_one"}))
 
+    def test_a_cargo_filter_below_the_changed_files_module_names_it(self):
+        cmd = self.cmd("cargo test -p fd --bin fd exec::tests::", "cargo")
+        self.assertIn("module exec", routes.names_test(cmd, {"src/exec/mod.rs"}, set()))
+        self.assertIsNone(routes.names_test(cmd, {"src/exec/token.rs"}, {"tests"}))
+
     def test_the_names_of_the_changed_tests_come_from_the_file(self):
         names = routes.test_names(self.work, {"tests/test_a.py"}, {"tests/test_a.py": {3}})
         self.assertEqual(names, {"TestA", "test_one"})
