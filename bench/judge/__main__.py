@@ -60,7 +60,8 @@ def score_commit(repo, entry, commit, stream, status):
                   if isinstance(r.get("data"), dict) and "decision" in r["data"]]
     test_rows = scoring.diff_lines(repo, commit.sha, commit.tests)
     added = scoring.added_lines(test_rows)
-    literals = scoring.expectation_literals(test_rows)
+    helpers = scoring.assertion_helpers(file_texts(repo, commit.sha, sorted(commit.tests)))
+    literals = scoring.expectation_literals(test_rows, helpers)
     tested = commit.group == "with-test"
     steps = [st for s in scenarios for st in s.get("steps") or []]
     bad = [st for st in steps if scoring.bad_step(st)]
@@ -90,6 +91,7 @@ def score_commit(repo, entry, commit, stream, status):
         "quotes": tested and bool(quoted),
         "quoted_literal": quoted[0][1][:80] if quoted else "",
         "literals": [lit[:60] for lit in literals[:12]],
+        "helpers": sorted(helpers)[:12],
         "false_removed": len(false), "false_removed_reasons": [r for _, _, r in false],
         "steps": len(steps), "bare_steps": len(bad), "bare_examples": [b[:100] for b in bad[:3]],
         "stage_failures": [f"{k}: {(status[k]['error'] or '')[:160]}" for k in failures],

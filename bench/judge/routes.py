@@ -347,8 +347,32 @@ def check_node(work, sha, cmd):
     if script is not None and script not in scripts:
         if not (script in RUNNER_BINS and (depends_on(pkg, script) or depends_on(root, script))):
             raise Invalid(f"{ws[0]}: no script {script} in {folder}/package.json")
-    file_args(work, [folder, cmd.get("dir") or ".", "."], args, ws[0])
+    bases = [folder, cmd.get("dir") or ".", "."]
+    file_args(work, bases, args, ws[0])
+    title_filter(work, bases, args, ws[0])
     return "node ok"
+
+
+def title_filter(work, bases, args, tool):
+    """A vitest/jest name filter (`-t`, `--testNamePattern`) matches a test title written
+    in one of the file arguments (regex escapes read; a filter is a pattern over titles,
+    so a part of a title is enough)."""
+    pattern = None
+    for i, a in enumerate(args):
+        if a in ("-t", "--testNamePattern", "--grep", "-g") and i + 1 < len(args):
+            pattern = args[i + 1]
+        elif a.startswith(("--testNamePattern=", "-t=")):
+            pattern = a.split("=", 1)[1]
+    files = [a for a in args if not a.startswith("-") and re.search(r"\.\w{1,4}$", a)]
+    if pattern is None or not files:
+        return
+    texts = [read(os.path.join(work, b, f)) or "" for f in files for b in bases]
+    plain = re.sub(r"\\(.)", r"\1", pattern).strip("^$")
+    parts = [p for p in re.split(r"\s+", plain) if p]
+    # A filter joins the describe titles and the test title with spaces: every word of it
+    # must be in the file, in a title.
+    if not any(all(p in t for p in parts) for t in texts):
+        raise Invalid(f"{tool}: name filter {pattern!r} matches no test title of {', '.join(files)}")
 
 
 def check_pytest(work, _sha, cmd):
@@ -459,6 +483,14 @@ def check_jvm(work, _sha, cmd):
         if not os.path.isdir(d) or not any(os.path.isfile(os.path.join(d, b)) for b in
                                            ("pom.xml", "build.gradle", "build.gradle.kts")):
             raise Invalid(f"{ws[0]}: no module {m}")
+    # A Kotlin multiplatform module has per-target test tasks (jvmTest, allTests), no `test`.
+    for w in ws:
+        if w.startswith(":") and w.endswith(":test"):
+            module = "/".join(w.strip(":").split(":")[:-1])
+            build = read(os.path.join(folder, module, "build.gradle.kts")) or \
+                read(os.path.join(folder, module, "build.gradle")) or ""
+            if re.search(r'kotlin\("multiplatform"\)|org\.jetbrains\.kotlin\.multiplatform', build):
+                raise Invalid(f"{ws[0]}: {module} is a Kotlin multiplatform module: its JVM tests run with :{module.replace('/', ':')}:jvmTest, it has no test task")
     roots = [os.path.join(folder, m) for m in modules] or [folder]
     for c in classes:
         found = next((f for f in (class_file(r, c) for r in roots) if f), None)

@@ -48,7 +48,9 @@ def added_lines(rows):
 ASSERT_CONTEXT = re.compile(
     r"\b(assert\w*|expect\w*|eqnice|should|to(Be|Equal|StrictEqual|Match|Throw|Contain|Have)\w*"
     r"|require\.\w+|raises|check\w*|verify\w*|want\w*|wanted|expected\w*|snapshot|matches"
-    r"|is(Equal|True|False|Null|Same|EqualTo)\w*)\b|==|!=|\bassert\w*!")
+    r"|is(Equal|True|False|Null|Same|EqualTo)\w*)\b|==|!=|\bassert\w*!"
+    # The expected output of a command-line test builder (assert_cmd, just's `Test`).
+    r"|\.(stdout|stderr)(_\w+)?\(")
 EXPECT_ASSIGN = re.compile(
     r"^\s*(?:let\s+(?:mut\s+)?|const\s+|var\s+|val\s+|final\s+\w+\s+|\w+\s+|)"
     r"(\w*(?:expect|want|exp)\w*)\s*(?::[^=]+)?:?=(?!=)", re.IGNORECASE)
@@ -114,14 +116,46 @@ def usable(lit):
     return bool(text) and not FORMAT_VERB.search(text)
 
 
-def expectation_literals(rows):
+HELPER_DEF = re.compile(r"^(\s*)(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?(?:fn|def|func|function|fun)\s+(\w+)"
+                        r"|^(\s*)(?:export\s+)?(?:const|let)\s+(\w+)\s*=\s*(?:async\s*)?\([^)]*\)\s*=>"
+                        r"|^(\s*)(?:(?:public|private|protected|static|final)\s+)*void\s+(\w+)\s*\(")
+
+
+def assertion_helpers(texts):
+    """The names of the functions the test files texts define whose body holds an
+    assertion (`fn case(s) { Test::new()...stdout(s)... }`, `def check(a, b): assert ...`):
+    a call to one is an assertion call. A body runs to the next definition at the same or
+    a smaller indent."""
+    helpers = set()
+    for text in texts:
+        current = None  # (indent, name, asserts)
+        for line in text.splitlines() + ["fn __end__"]:
+            m = HELPER_DEF.match(line)
+            if m:
+                indent = len(next(g for g in (m.group(1), m.group(3), m.group(5)) if g is not None))
+                if current and indent <= current[0]:
+                    if current[2]:
+                        helpers.add(current[1])
+                    current = None
+                if current is None:
+                    current = [indent, next(g for g in (m.group(2), m.group(4), m.group(6)) if g), False]
+                continue
+            if current and not current[2] and ASSERT_CONTEXT.search(LITERAL.sub('""', line)):
+                current[2] = True
+    return {h for h in helpers if h != "__end__"}
+
+
+def expectation_literals(rows, helpers=()):
     """Return the sorted expected values of the added test lines: the literal arguments on
     an added line in an assertion context (an assertion or expectation call, a comparison,
     an `expected`/`want` assignment or key), the expected side only where the framework
     says which (after a matcher); the lines of a call such a line leaves open; the rows a
     table-driven test adds (parametrize, test.each, @CsvSource, Go case tables); and the
-    lines of a multi-line string such a line opens. Failure messages are left out."""
+    lines of a multi-line string such a line opens. A call to one of helpers (the test
+    code's own assertion helpers, see assertion_helpers) is an assertion call. Failure
+    messages are left out."""
     found, in_block, depth, table, last = set(), False, 0, 0, None
+    helper_call = re.compile(r"\b(?:%s)\s*\(" % "|".join(map(re.escape, sorted(helpers)))) if helpers else None
 
     def keep(values):
         for lit in values:
@@ -163,7 +197,7 @@ def expectation_literals(rows):
         if message:  # `if got != 3 { t.Error("wrong value") }`: 3, not the message
             text, code = text[:message.start()], code[:MESSAGE_CALL.search(code).start()]
         asserting = depth > 0 or ASSERT_CONTEXT.search(code) or EXPECT_ASSIGN.search(code) \
-            or EXPECT_KEY.search(code)
+            or EXPECT_KEY.search(code) or (helper_call and helper_call.search(code))
         if not asserting:
             continue
         keep(literals_in(expected_part(text)))
@@ -181,10 +215,9 @@ def squeeze(text):
 def quoted_in(lit, text):
     """Whether text quotes the literal: a literal of 3+ characters as a whole (word
     boundaries where it starts or ends with a word character, whitespace squeezed); a
-    literal of 1-2 characters, or a boolean or null that prose says in passing ("nil",
-    "true"), only as a whole backticked token (`0`, `"ok"`, `nil`)."""
+    literal of 1-2 characters only as a whole backticked token (`0`, `"ok"`)."""
     lit, text = squeeze(lit), squeeze(text)
-    if len(lit) <= 2 or lit in KEYWORDS:
+    if len(lit) <= 2:
         return any(tok.strip("\"'") == lit or tok == lit for tok in re.findall(r"`([^`]*)`", text))
     start = r"(?<!\w)" if re.match(r"\w", lit) else ""
     end = r"(?!\w)" if re.search(r"\w$", lit) else ""
@@ -346,16 +379,19 @@ def bare_step(step):
 
 
 def code_condition(step):
-    """Whether a step is a code condition: its content is backticked code with an operator
-    or a call (`a && b`, `self.x.is_empty()`), framed at most by words such as "Arrange
-    that ... holds" or "when"; a tester cannot do that."""
+    """Whether a step is a code condition: its content is backticked code framed at most by
+    words such as "Arrange that ... holds" or "when" (a trailing `(file:line)` aside), the
+    code an expression with an operator or a call (`a && b`, `self.x.is_empty()`) or the
+    frame one that asks for code to hold ("Arrange that `ok` holds"); a tester cannot do
+    that."""
     text = STEP_PREFIX.sub("", step, count=1).strip().rstrip(".")
+    text = re.sub(r"\s*\([^()`]*:\d+\)$", "", text)
     spans = re.findall(r"`([^`]+)`", text)
-    if not spans or not any(OPERATOR.search(s) for s in spans):
-        return False
     rest = re.sub(r"`[^`]*`", " ", text)
     words = [w.lower() for w in re.findall(r"[A-Za-z]+", rest)]
-    return all(w in FRAME_WORDS for w in words)
+    if not spans or not all(w in FRAME_WORDS for w in words):
+        return False
+    return any(OPERATOR.search(s) for s in spans) or bool({"holds", "hold", "true", "false"} & set(words))
 
 
 def bad_step(step):

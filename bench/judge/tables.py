@@ -1,5 +1,6 @@
 """The judge's tables: one per ecosystem (rows: repositories), a total, and the sheet."""
 
+import re
 import statistics
 
 # The issue's targets: (column, test on the value, what it says).
@@ -103,7 +104,8 @@ def tsv_cell(value):
         value = "; ".join(str(v) for v in value)
     if isinstance(value, float):
         value = f"{value:.2f}"
-    return str("" if value is None else value).replace("\t", " ").replace("\n", " ")
+    # A tab or any line break (csv readers also split at \r) would break the row.
+    return re.sub(r"[\t\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]", " ", str("" if value is None else value))
 
 
 def sheet(rows):

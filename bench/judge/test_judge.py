@@ -46,6 +46,14 @@ class Expectations(unittest.TestCase):
     def test_an_import_of_the_assertion_library_gives_nothing(self):
         self.assertEqual(scoring.expectation_literals(added("a.test.ts", 'import { expect, test } from "vitest";')), [])
 
+    def test_a_call_to_a_helper_that_asserts_is_an_assertion_call(self):
+        helpers = scoring.assertion_helpers([
+            "fn case(s: &str) {\n  Test::new().stdout(s).run();\n}\n"
+            "fn setup(s: &str) {\n  let x = s;\n}\n"])
+        self.assertEqual(helpers, {"case"})
+        lits = scoring.expectation_literals(added("tests/a.rs", 'case("f{{a}}");', 'setup("input");'), helpers)
+        self.assertEqual(lits, ["f{{a}}"])
+
     def test_a_line_outside_an_assertion_gives_nothing(self):
         self.assertEqual(scoring.expectation_literals(added("t.py", 'client = make("setup-value")')), [])
 
@@ -68,9 +76,9 @@ class Quotes(unittest.TestCase):
         self.assertTrue(scoring.quotes([scenario(assertions=["It returns `0`"])], ["0"]))
         self.assertFalse(scoring.quotes([scenario(assertions=["It returns 0 items"])], ["0"]))
 
-    def test_a_boolean_or_null_counts_only_in_backticks(self):
-        self.assertTrue(scoring.quotes([scenario(assertions=["`err` is `nil`"])], ["nil"]))
-        self.assertFalse(scoring.quotes([scenario(assertions=["It returns a nil error"])], ["nil"]))
+    def test_a_boolean_or_null_counts_as_a_whole_word(self):
+        self.assertTrue(scoring.quotes([scenario(assertions=["`err` is nil"])], ["nil"]))
+        self.assertFalse(scoring.quotes([scenario(assertions=["It returns a nilable error"])], ["nil"]))
 
     def test_a_changed_test_passes_assertion_is_no_quote(self):
         self.assertEqual(scoring.quotes([scenario(assertions=["Changed test passes: out-y"])], ["out-y"]), [])
@@ -128,6 +136,10 @@ class Steps(unittest.TestCase):
     def test_a_code_condition_to_arrange_is_a_bad_step(self):
         self.assertTrue(scoring.bad_step("Arrange that `self.outputs.is_empty() && !self.null_separator` holds"))
 
+    def test_arranging_that_a_variable_holds_is_a_code_condition(self):
+        self.assertTrue(scoring.code_condition("Arrange that `ok` holds (args.go:72)"))
+        self.assertFalse(scoring.code_condition("Pass `ok` as the second argument (args.go:72)"))
+
     def test_a_sentence_with_code_in_it_is_no_code_condition(self):
         self.assertFalse(scoring.code_condition("Set the router option `strict` to `true` and request `/a/`"))
 
@@ -179,6 +191,28 @@ class Routes(unittest.TestCase):
         why = routes.validate(self.work, "c", self.cmd("go test ./pkg -run '^(TestParse|TestGone)$'", "go"))
         self.assertIn("TestGone", why)
 
+    def write(self, rel, text):
+        os.makedirs(os.path.dirname(os.path.join(self.work, rel)), exist_ok=True)
+        with open(os.path.join(self.work, rel), "w") as fh:
+            fh.write(text)
+
+    def test_a_vitest_name_filter_matching_a_title_is_valid(self):
+        self.write("package.json", '{"devDependencies": {"vitest": "1"}}')
+        self.write("a.test.ts", "describe('parse', () => { it('keeps the prefix', () => {}) })")
+        ok = self.cmd("pnpm exec vitest run a.test.ts -t 'parse keeps the prefix'", "pnpm")
+        bad = self.cmd("pnpm exec vitest run a.test.ts -t 'drops the prefix'", "pnpm")
+        self.assertIsNone(routes.validate(self.work, "c", ok))
+        self.assertIn("matches no test title", routes.validate(self.work, "c", bad))
+
+    def test_a_gradle_test_task_of_a_multiplatform_module_is_invalid(self):
+        self.write("lib/build.gradle.kts", 'plugins {\n  kotlin("jvm")\n}\n')
+        self.write("lib/src/test/kotlin/ATest.kt", "class ATest")
+        self.write("mpp/build.gradle.kts", 'plugins {\n  kotlin("multiplatform")\n}\n')
+        self.write("mpp/src/jvmTest/kotlin/BTest.kt", "class BTest")
+        self.assertIsNone(routes.validate(self.work, "c", self.cmd("./gradlew :lib:test --tests ATest", "./gradlew")))
+        why = routes.validate(self.work, "c", self.cmd("./gradlew :mpp:test --tests BTest", "./gradlew"))
+        self.assertIn("multiplatform", why)
+
     def test_a_command_naming_the_test_file_names_it(self):
         self.assertTrue(routes.names_test(self.cmd("pytest tests/test_a.py", "pytest"), {"tests/test_a.py"}, set()))
 
@@ -193,6 +227,13 @@ class Routes(unittest.TestCase):
     def test_the_names_of_the_changed_tests_come_from_the_file(self):
         names = routes.test_names(self.work, {"tests/test_a.py"}, {"tests/test_a.py": {3}})
         self.assertEqual(names, {"TestA", "test_one"})
+
+
+class Sheet(unittest.TestCase):
+    def test_a_value_with_a_carriage_return_stays_on_its_row(self):
+        text = tables.sheet([{"repo": "a", "literals": ['"ECHO is on."\r', "x\ty"]}])
+        self.assertEqual(len(text.splitlines()), 2)
+        self.assertEqual(len(text.splitlines()[1].split("\t")), len(tables.SHEET))
 
 
 class Tables(unittest.TestCase):
