@@ -197,11 +197,13 @@ def expectation_literals(rows, helpers=()):
         if message:  # `if got != 3 { t.Error("wrong value") }`: 3, not the message
             text, code = text[:message.start()], code[:MESSAGE_CALL.search(code).start()]
         asserting = depth > 0 or ASSERT_CONTEXT.search(code) or EXPECT_ASSIGN.search(code) \
-            or EXPECT_KEY.search(code) or (helper_call and helper_call.search(code))
+            or EXPECT_KEY.search(code) \
+            or (helper_call and helper_call.search(code) and not HELPER_DEF.match(code))
         if not asserting:
             continue
         keep(literals_in(expected_part(text)))
-        depth = max(0, depth + opens - closes)
+        # A call left open continues on the next lines; a block (`{`) does not.
+        depth = max(0, depth + code.count("(") + code.count("[") - code.count(")") - code.count("]"))
         # A multi-line string opened and not closed on this line.
         if re.search(r'(=|\(|,)\s*(r#*"|"""|`|")\\?\s*$', stripped) or stripped.endswith('"\\'):
             in_block = True

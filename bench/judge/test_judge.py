@@ -54,6 +54,14 @@ class Expectations(unittest.TestCase):
         lits = scoring.expectation_literals(added("tests/a.rs", 'case("f{{a}}");', 'setup("input");'), helpers)
         self.assertEqual(lits, ["f{{a}}"])
 
+    def test_the_definition_of_a_helper_is_no_call_to_it(self):
+        rows = added("tests/test_a.py", 'def same_slug(s="default"):', '    assert s == "output"')
+        self.assertEqual(scoring.expectation_literals(rows, {"same_slug"}), ["output"])
+
+    def test_a_block_opened_by_an_assertion_line_does_not_continue_it(self):
+        rows = added("a_test.go", "if got == 1 {", '\tsetup("input")', "}")
+        self.assertEqual(scoring.expectation_literals(rows), ["1"])
+
     def test_a_line_outside_an_assertion_gives_nothing(self):
         self.assertEqual(scoring.expectation_literals(added("t.py", 'client = make("setup-value")')), [])
 
