@@ -90,6 +90,7 @@ def score_commit(repo, entry, commit, stream, status):
         "quotable": tested and bool(literals),
         "quotes": tested and bool(quoted),
         "quoted_literal": quoted[0][1][:80] if quoted else "",
+        "quotes_reason": scoring.quote_miss(scenarios, literals) if tested and literals and not quoted else "",
         "literals": [lit[:60] for lit in literals[:12]],
         "helpers": sorted(helpers)[:12],
         "false_removed": len(false), "false_removed_reasons": [r for _, _, r in false],

@@ -217,12 +217,17 @@ def squeeze(text):
 def quoted_in(lit, text):
     """Whether text quotes the literal: a literal of 3+ characters as a whole (word
     boundaries where it starts or ends with a word character, whitespace squeezed); a
-    literal of 1-2 characters only as a whole backticked token (`0`, `"ok"`)."""
+    literal of 1-2 characters only as a whole backticked token (`0`, `"ok"`); a single word
+    other than a boolean or null only inside backticks or quotes."""
     lit, text = squeeze(lit), squeeze(text)
     if len(lit) <= 2:
         return any(tok.strip("\"'") == lit or tok == lit for tok in re.findall(r"`([^`]*)`", text))
     start = r"(?<!\w)" if re.match(r"\w", lit) else ""
     end = r"(?!\w)" if re.search(r"\w$", lit) else ""
+    if re.fullmatch(r"[A-Za-z]+", lit) and lit not in KEYWORDS:
+        # A single word ("first", "get") can be prose by chance ("does first"): it quotes
+        # only inside code or quotes.
+        text = " ".join(re.findall(r"`[^`]*`|\"[^\"]*\"|'[^']*'", text))
     return re.search(start + re.escape(lit) + end, text) is not None
 
 
@@ -239,6 +244,27 @@ def quotes(scenarios, literals):
                 hits.append((i, lit))
                 break
     return hits
+
+
+def quote_miss(scenarios, literals):
+    """Why no scenario quotes the test's expected values (for the sheet): no scenario; a
+    literal only in a looser form (a short literal or a single word outside code); an
+    expectation stated with another value; assertions that only name the changed test;
+    or no expected value at all."""
+    if not scenarios:
+        return "no scenario"
+    texts = [t for sc in scenarios for t in list(sc.get("steps") or []) + list(sc.get("assertions") or [])
+             if not t.startswith("Changed test passes:")]
+    low = " ".join(texts).lower()
+    if any(lit.lower() in low for lit in literals):
+        return "a literal only in a looser form (short, or a word outside code and quotes)"
+    if re.search(r"\bexpect(s|ing)\b", low):
+        return "an expectation with another value (another test's, or the product's)"
+    asserts = [a for sc in scenarios for a in sc.get("assertions") or []]
+    if asserts and all(a.startswith("Changed test passes:") or re.fullmatch(r"Test `[^`]+` passes", a)
+                       for a in asserts):
+        return "assertions only name the changed test"
+    return "no expected value in the steps or assertions"
 
 
 def cites(scenarios, added):

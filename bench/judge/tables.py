@@ -15,7 +15,7 @@ COLUMNS = ["commits", "with test", "zero", "cites %", "routed %", "quotes %", "f
            "bare steps %", "stage failures", "median wall s"]
 SHEET = ["repo", "ecosystem", "group", "number", "commit", "subject", "scenarios", "zero",
          "cites", "routed", "routed_reason", "routed_command", "quotable", "quotes",
-         "quoted_literal", "literals", "false_removed", "false_removed_reasons", "steps",
+         "quoted_literal", "quotes_reason", "literals", "false_removed", "false_removed_reasons", "steps",
          "bare_steps", "bare_examples", "stage_failures", "wall_s", "tests"]
 
 

@@ -84,9 +84,19 @@ class Quotes(unittest.TestCase):
         self.assertTrue(scoring.quotes([scenario(assertions=["It returns `0`"])], ["0"]))
         self.assertFalse(scoring.quotes([scenario(assertions=["It returns 0 items"])], ["0"]))
 
+    def test_a_single_word_counts_only_inside_code_or_quotes(self):
+        self.assertTrue(scoring.quotes([scenario(assertions=['`c.Scheme()` equals "first"'])], ["first"]))
+        self.assertFalse(scoring.quotes([scenario(steps=["Do what test `t` does first"])], ["first"]))
+
     def test_a_boolean_or_null_counts_as_a_whole_word(self):
         self.assertTrue(scoring.quotes([scenario(assertions=["`err` is nil"])], ["nil"]))
         self.assertFalse(scoring.quotes([scenario(assertions=["It returns a nilable error"])], ["nil"]))
+
+    def test_a_miss_says_when_the_assertions_only_name_the_test(self):
+        named = [scenario(assertions=["Changed test passes: parse", "Test `parse` passes"])]
+        valued = [scenario(assertions=["Test `parse` expects `x` is \"other\""])]
+        self.assertEqual(scoring.quote_miss(named, ["out-y"]), "assertions only name the changed test")
+        self.assertTrue(scoring.quote_miss(valued, ["out-y"]).startswith("an expectation with another value"))
 
     def test_a_changed_test_passes_assertion_is_no_quote(self):
         self.assertEqual(scoring.quotes([scenario(assertions=["Changed test passes: out-y"])], ["out-y"]), [])
