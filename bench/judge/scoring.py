@@ -247,8 +247,8 @@ def quotes(scenarios, literals):
 
 
 def quote_miss(scenarios, literals):
-    """Why no scenario quotes the test's expected values (for the sheet): no scenario; a
-    literal only in a looser form (a short literal or a single word outside code); an
+    """Why no scenario quotes the test's expected values (for the sheet): no scenario; only
+    short literals; a literal only in a looser form (a single word outside code); an
     expectation stated with another value; assertions that only name the changed test;
     or no expected value at all."""
     if not scenarios:
@@ -256,8 +256,10 @@ def quote_miss(scenarios, literals):
     texts = [t for sc in scenarios for t in list(sc.get("steps") or []) + list(sc.get("assertions") or [])
              if not t.startswith("Changed test passes:")]
     low = " ".join(texts).lower()
-    if any(lit.lower() in low for lit in literals):
-        return "a literal only in a looser form (short, or a word outside code and quotes)"
+    if all(len(squeeze(lit)) <= 2 for lit in literals):
+        return "only literals of 1-2 characters, none as a backticked token"
+    if any(len(lit) > 2 and re.search(r"(?<!\w)" + re.escape(lit.lower()) + r"(?!\w)", low) for lit in literals):
+        return "a literal only in a looser form (a word outside code and quotes, another case)"
     if re.search(r"\bexpect(s|ing)\b", low):
         return "an expectation with another value (another test's, or the product's)"
     asserts = [a for sc in scenarios for a in sc.get("assertions") or []]
