@@ -295,10 +295,10 @@ GONE_AFTER = re.compile(r"\b(?:removed|dropped|no longer\s+\w+)\s+(?:the\s+|a\s+
                         re.IGNORECASE)
 
 
-# "`m` no longer has the entry "x"" or "... the entry "x": f(y)": the entry, a string
-# literal with the value the claim names, is the code gone.
+# "`m` no longer has the entry "x"", "... the entry "x": f(y)", "... the entry k: V": the
+# entry as the claim writes it (key, and value when named) is the code gone.
 GONE_ENTRY = re.compile(r'\bno longer (?:has|holds|contains|includes|lists)\s+(?:the\s+|an?\s+)?'
-                        r'(?:entry|key|value|item|option|field|case|arm)\s+("(?:[^"\\]|\\.)*"(?::\s*[^;]+)?)')
+                        r'(?:entry|key|value|item|option|field|case|arm)\s+([^`\s;][^;]*?)\s*(?:;|$)')
 
 
 def claim_texts(sc):

@@ -142,6 +142,7 @@ class FalseRemoved(unittest.TestCase):
         moved = scoring.false_removed([sc], ['m = {"bash": load("b")}'], ['m = {}', 'n = {"bash":  load("b")}'])
         gone = scoring.false_removed([sc], ['m = {"bash": load("b")}'], ['m = {"bash": other()}'])
         self.assertEqual((len(moved), len(gone)), (1, 0))
+        self.assertEqual(scoring.removed_code("`M` no longer has the entry httpcore.X: X"), ["httpcore.X: X"])
 
 
 class Steps(unittest.TestCase):
@@ -230,6 +231,24 @@ class Routes(unittest.TestCase):
         self.assertIsNone(routes.validate(self.work, "c", self.cmd("./gradlew :lib:test --tests ATest", "./gradlew")))
         why = routes.validate(self.work, "c", self.cmd("./gradlew :mpp:test --tests BTest", "./gradlew"))
         self.assertIn("multiplatform", why)
+
+    def test_a_cargo_test_target_and_lib_module_that_exist_are_valid(self):
+        self.write("Cargo.toml", '[package]\nname = "demo"\nversion = "0.1.0"\nedition = "2021"\n')
+        self.write("src/lib.rs", "mod exec;\n")
+        self.write("src/exec/mod.rs", "#[cfg(test)]\nmod tests {\n    #[test]\n    fn runs() {}\n}\n")
+        self.write("tests/cli.rs", "#[test]\nfn cli() {}\n")
+        self.assertIsNone(routes.validate(self.work, "c1", self.cmd("cargo test -p demo --test cli", "cargo")))
+        self.assertIsNone(routes.validate(self.work, "c1", self.cmd("cargo test -p demo --lib exec::tests::runs", "cargo")))
+
+    def test_a_cargo_command_naming_a_missing_package_target_or_module_is_not(self):
+        self.write("Cargo.toml", '[package]\nname = "demo"\nversion = "0.1.0"\nedition = "2021"\n')
+        self.write("src/lib.rs", "mod exec;\n")
+        self.write("src/exec/mod.rs", "fn f() {}\n")
+        self.write("tests/cli.rs", "#[test]\nfn cli() {}\n")
+        for run, why in (("cargo test -p other --test cli", "no package other"),
+                         ("cargo test -p demo --test gone", "no test target gone"),
+                         ("cargo test -p demo --lib parse::tests", "names no module")):
+            self.assertIn(why, routes.validate(self.work, "c2", self.cmd(run, "cargo")))
 
     def test_a_command_naming_the_test_file_names_it(self):
         self.assertTrue(routes.names_test(self.cmd("pytest tests/test_a.py", "pytest"), {"tests/test_a.py"}, set()))
