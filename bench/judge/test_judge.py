@@ -232,19 +232,20 @@ class Routes(unittest.TestCase):
         why = routes.validate(self.work, "c", self.cmd("./gradlew :mpp:test --tests BTest", "./gradlew"))
         self.assertIn("multiplatform", why)
 
-    def test_a_cargo_test_target_and_lib_module_that_exist_are_valid(self):
+    def cargo_package(self, exec_body):
+        """A real Cargo package `demo`: a library with module exec, and test target cli."""
         self.write("Cargo.toml", '[package]\nname = "demo"\nversion = "0.1.0"\nedition = "2021"\n')
         self.write("src/lib.rs", "mod exec;\n")
-        self.write("src/exec/mod.rs", "#[cfg(test)]\nmod tests {\n    #[test]\n    fn runs() {}\n}\n")
+        self.write("src/exec/mod.rs", exec_body)
         self.write("tests/cli.rs", "#[test]\nfn cli() {}\n")
+
+    def test_a_cargo_test_target_and_lib_module_that_exist_are_valid(self):
+        self.cargo_package("#[cfg(test)]\nmod tests {\n    #[test]\n    fn runs() {}\n}\n")
         self.assertIsNone(routes.validate(self.work, "c1", self.cmd("cargo test -p demo --test cli", "cargo")))
         self.assertIsNone(routes.validate(self.work, "c1", self.cmd("cargo test -p demo --lib exec::tests::runs", "cargo")))
 
     def test_a_cargo_command_naming_a_missing_package_target_or_module_is_not(self):
-        self.write("Cargo.toml", '[package]\nname = "demo"\nversion = "0.1.0"\nedition = "2021"\n')
-        self.write("src/lib.rs", "mod exec;\n")
-        self.write("src/exec/mod.rs", "fn f() {}\n")
-        self.write("tests/cli.rs", "#[test]\nfn cli() {}\n")
+        self.cargo_package("fn f() {}\n")
         for run, why in (("cargo test -p other --test cli", "no package other"),
                          ("cargo test -p demo --test gone", "no test target gone"),
                          ("cargo test -p demo --lib parse::tests", "names no module")):
