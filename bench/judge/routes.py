@@ -113,11 +113,15 @@ def names_test(cmd, tests, names):
         rel = os.path.relpath(path, cwd) if cwd != "." else path
         for w in words(run):
             w = w.split("::")[0]
-            if w and (w in (path, rel, "./" + rel) or (len(w) > 3 and "/" in w and path.endswith(w.lstrip("./")))):
+            bare = w[2:] if w.startswith("./") else w
+            # The path itself, from the command's folder, or a path the changed file ends with.
+            if bare and (bare in (path, rel) or ("/" in bare and path.endswith("/" + bare))):
                 return f"file {path}"
         if cmd.get("runner") == "go":
             pkg = os.path.dirname(rel) or "."
-            if any(w.rstrip("/") in ("./" + pkg, pkg) or (pkg == "." and w == ".") for w in words(run)):
+            # `./pkg` or `./pkg/...` (not the root's `./...`: that is the whole suite).
+            named = ("./" + pkg, pkg) + (("./" + pkg + "/...", pkg + "/...") if pkg != "." else ())
+            if any(w.rstrip("/") in named or (pkg == "." and w in (".", "./")) for w in words(run)):
                 return f"package of {path}"
         module = rust_module(path)
         if module and cmd.get("runner") == "cargo" and any(

@@ -311,7 +311,10 @@ def removed_code(text):
     """The code spans a text claims are removed ("removed", "no longer", "dropped")."""
     if not CLAIM.search(text):
         return []
-    return [m.group(1) for pat in (GONE_BEFORE, GONE_AFTER, GONE_ENTRY) for m in pat.finditer(text)]
+    codes = [m.group(1) for pat in (GONE_BEFORE, GONE_AFTER, GONE_ENTRY) for m in pat.finditer(text)]
+    # A number or a one- or two-character token ("no longer has the entry 3") locates no
+    # code: counting it says nothing about the claim.
+    return [c for c in codes if len(squeeze(c)) > 2 and not re.fullmatch(r"-?[\d_.]+", squeeze(c))]
 
 
 def occurrences(code, sources):

@@ -144,6 +144,10 @@ class FalseRemoved(unittest.TestCase):
         self.assertEqual((len(moved), len(gone)), (1, 0))
         self.assertEqual(scoring.removed_code("`M` no longer has the entry httpcore.X: X"), ["httpcore.X: X"])
 
+    def test_a_number_locates_no_code(self):
+        self.assertEqual(scoring.removed_code("`as_bytes` no longer has the entry 3"), [])
+        self.assertEqual(scoring.removed_code("`as_bytes` no longer has the entry \"utc\""), ['"utc"'])
+
 
 class Steps(unittest.TestCase):
     def test_a_bare_identifier_is_a_bad_step(self):
@@ -256,6 +260,11 @@ class Routes(unittest.TestCase):
 
     def test_a_whole_suite_command_does_not_name_it(self):
         self.assertIsNone(routes.names_test(self.cmd("pytest", "pytest"), {"tests/test_a.py"}, {"test_one"}))
+        self.assertIsNone(routes.names_test(self.cmd("go test ./...", "go"), {"a_test.go"}, set()))
+
+    def test_a_go_package_pattern_of_the_tests_folder_names_it(self):
+        self.assertTrue(routes.names_test(self.cmd("go test ./pkg/...", "go"), {"pkg/a_test.go"}, set()))
+        self.assertIsNone(routes.names_test(self.cmd("go test ./other/...", "go"), {"pkg/a_test.go"}, set()))
 
     def test_a_cargo_filter_below_the_changed_files_module_names_it(self):
         cmd = self.cmd("cargo test -p fd --bin fd exec::tests::", "cargo")
