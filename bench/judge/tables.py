@@ -62,12 +62,14 @@ def cell(column, value, judged, per_ecosystem=False):
     return text
 
 
-def table(title, named_rows, total_name, total, per_ecosystem):
-    """A markdown table: one row per (name, aggregate), then the total row, judged."""
+def table(title, named_rows, total_name, total, per_ecosystem, judge_rows=False):
+    """A markdown table: one row per (name, aggregate), then the total row, judged; with
+    judge_rows, each row is judged too, against the per-ecosystem targets."""
     out = [f"### {title}", "", "| repository | " + " | ".join(COLUMNS) + " |",
            "|---|" + "---|" * len(COLUMNS)]
     for name, agg in named_rows:
-        out.append(f"| {name} | " + " | ".join(cell(c, agg[c], agg) for c in COLUMNS) + " |")
+        judged_row = dict(agg, _judge=judge_rows)
+        out.append(f"| {name} | " + " | ".join(cell(c, agg[c], judged_row, True) for c in COLUMNS) + " |")
     judged = dict(total, _judge=True)
     out.append(f"| **{total_name}** | " + " | ".join(
         cell(c, total[c], judged, per_ecosystem) for c in COLUMNS) + " |")
@@ -93,7 +95,7 @@ def summary(half, ecosystems, repos, rows, notes):
         total = aggregate(eco_rows)
         per_eco.append((eco, total))
         out += table(f"{eco}: {desc}", named, eco, total, per_ecosystem=True) + [""]
-    out += table("Total", per_eco, "total", aggregate(rows), per_ecosystem=False) + [""]
+    out += table("Total", per_eco, "total", aggregate(rows), per_ecosystem=False, judge_rows=True) + [""]
     return "\n".join(out)
 
 

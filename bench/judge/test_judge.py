@@ -294,6 +294,14 @@ class Tables(unittest.TestCase):
         total = tables.aggregate([self.row(routed=False), self.row()])
         self.assertIn("MISS", tables.cell("routed %", total["routed %"], dict(total, _judge=True)))
 
+    def test_an_ecosystem_row_of_the_total_is_judged_against_80_percent(self):
+        rows = [dict(self.row(routed=i < 17), ecosystem="go-lib", repo="a") for i in range(20)] + \
+            [dict(self.row(routed=i < 15), ecosystem="jvm", repo="b") for i in range(20)]
+        text = tables.summary("tune", {"go-lib": "Go", "jvm": "JVM"}, [], rows, [])
+        total = text.split("### Total")[1]
+        self.assertIn("| go-lib | 20 | 20 | 0 | 100 | 85 |", total)
+        self.assertIn("| jvm | 20 | 20 | 0 | 100 | 75 MISS |", total)
+
     def test_a_met_target_is_not(self):
         total = tables.aggregate([self.row(), self.row()])
         self.assertNotIn("MISS", tables.cell("routed %", total["routed %"], dict(total, _judge=True)))
