@@ -1,5 +1,14 @@
-"""The change-flow judge (issue 29): run the flow on the corpus's commits and score it.
+"""The change-flow judge (issue 29): run the flow on the corpus's commits and score it."""
 
+import argparse
+import concurrent.futures
+import json
+import os
+import sys
+import threading
+import time
+
+USAGE = """\
 Usage: python3 bench/judge [--half tune|report|all] [--repo NAME ...] [--bin-dir DIR]
                            [--jobs N] [--out DIR] [--timeout S]
        python3 bench/judge fetch [--from DIR] [--repo NAME ...]
@@ -11,16 +20,9 @@ into the clone when present. The run selects each repository's commits from its 
 qa-trace and qa-report --format json on it (flow.py), scores it (scoring.py, routes.py) and
 writes <out>/<half>/summary.md, sheet.tsv and one folder per commit with the stage outputs
 (tables.py). A repository without a clone is skipped with one line. Exit 0 unless the judge
-itself fails (a failing stage is a score, not a judge failure); 2 on bad arguments.
+itself fails on a repository (1; the others are still judged and written; a failing stage is
+a score, not a judge failure); 2 on bad arguments.
 """
-
-import argparse
-import concurrent.futures
-import json
-import os
-import sys
-import threading
-import time
 
 sys.dont_write_bytecode = True  # running the folder must not leave __pycache__ in bench/
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -135,31 +137,37 @@ def judge_repo(entry, args, sel, env, out):
     return rows, note
 
 
+def bad_usage(message):
+    print(f"judge: {message}", file=sys.stderr)
+    return 2
+
+
 def run(args):
     cor = corpus.load()
     repos = [r for r in cor.repositories if not args.repo or r.name in args.repo or r.folder in args.repo]
     unknown = sorted(set(args.repo or []) - {r.name for r in repos} - {r.folder for r in repos})
     if unknown:
-        sys.exit(f"judge: not in the corpus: {', '.join(unknown)}")
+        return bad_usage(f"not in the corpus: {', '.join(unknown)}")
     args.bin_dir = os.path.abspath(args.bin_dir)
     for name in flow.STAGES + ["qa-report"]:
         p = os.path.join(args.bin_dir, name)
         if not (os.path.isfile(p) and os.access(p, os.X_OK)):
-            sys.exit(f"judge: {p} is not an executable file (build it first: cargo build --release)")
+            return bad_usage(f"{p} is not an executable file (build it first: cargo build --release)")
     out = os.path.join(args.out, args.half)
     os.makedirs(out, exist_ok=True)
     env = selection.bench_env()
     env["PATH"] = flow.shim_dir(os.path.join(out, "shims"), env.get("PATH", ""))
     start = time.time()
-    results = {}
+    results, failed = {}, []
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         futures = {pool.submit(judge_repo, r, args, cor.selection, env, out): r for r in repos}
         for fut in concurrent.futures.as_completed(futures):
             entry = futures[fut]
             try:
                 results[entry.name] = fut.result()
-            except Exception as exc:  # one repository's failure is a note, not the end
+            except Exception as exc:  # noqa: BLE001  the others still run; the exit says so
                 results[entry.name] = ([], f"{entry.name}: judge failed: {exc!r}")
+                failed.append(entry.name)
             say(results[entry.name][1])
     rows = [row for r in repos for row in results[r.name][0]]
     notes = [results[r.name][1] for r in repos]
@@ -172,6 +180,9 @@ def run(args):
         fh.write(tables.sheet(rows))
     print(tables.summary(args.half, cor.ecosystems, repos, rows, notes))
     print(f"judge: wrote {out}/summary.md, sheet.tsv and one folder per commit", file=sys.stderr)
+    if failed:
+        print(f"judge: failed on {', '.join(failed)} (see the notes)", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -186,7 +197,8 @@ def fetch(args):
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
-    ap = argparse.ArgumentParser(prog="python3 bench/judge", description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(prog="python3 bench/judge", description=__doc__, epilog=USAGE,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--repo", action="append", help="only this repository (owner/name), repeatable")
     ap.add_argument("--clones", default=corpus.CLONES, help=argparse.SUPPRESS)
     if argv[:1] == ["fetch"]:
