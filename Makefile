@@ -10,7 +10,7 @@ DEBUG_DIR := $(TARGET_DIR)/debug
 RELEASE_DIR := $(TARGET_DIR)/release
 BUILD_BINS = $(CARGO) build --workspace --bins
 
-.PHONY: all bins build release test check test-times lint unit pipeline-tests peers man install dist demo changes qa acceptance bench baseline fuzz clean
+.PHONY: all bins build release test check test-times lint unit pipeline-tests peers man install dist demo changes qa acceptance bench baseline judge judge-test fuzz clean
 
 all: build
 
@@ -28,7 +28,8 @@ release:
 ## The whole suite: formatting, lints, unit and integration tests, pipeline cases.
 test: lint unit pipeline-tests
 
-lint:
+# judge-test: the change-flow judge's scoring functions (well under a second, no mirrors).
+lint: judge-test
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	@command -v shellcheck >/dev/null || $(MAKE) --no-print-directory peers
@@ -195,6 +196,19 @@ BASELINE_DIR := bench/work/baseline-$(BASELINE_REV)
 baseline:
 	@if [ ! -f $(BASELINE_DIR)/Cargo.toml ]; then mkdir -p $(BASELINE_DIR) && git archive $(BASELINE_REV) | tar -x -C $(BASELINE_DIR); fi
 	cd $(BASELINE_DIR) && CARGO_TARGET_DIR=target $(CARGO) build --release -p qa-diff -p qa-intent -p qa-route -p qa-trace -p qa-report
+
+## The change-flow judge (issue 29, bench/README.md): the flow on the commits bench/corpus.toml
+## selects, scored per commit, for the repositories cloned under bench/work/corpus (by hand:
+## `python3 bench/judge fetch`; the others are skipped with a line). HALF=tune|report|all
+## (tune), REPO='owner/name ...', JOBS=n, BIN_DIR=dir of the qa-* binaries (default: a release
+## build). Never in CI nor in make test.
+HALF ?= tune
+judge: $(if $(BIN_DIR),,release)
+	python3 bench/judge --half $(HALF) --bin-dir $(or $(BIN_DIR),$(RELEASE_DIR)) $(foreach r,$(REPO),--repo $(r)) $(if $(JOBS),--jobs $(JOBS))
+
+## The judge's own tests: its scoring functions on planted inputs (run by make lint).
+judge-test:
+	python3 bench/judge/test_judge.py
 
 ## Coverage-guided fuzzing (AFL++ through afl.rs, stable toolchain): each target of
 ## tests/fuzz/ for SECONDS (default 60); crashes land in tests/fuzz/regressions/, replayed by `cargo test`.
