@@ -23,6 +23,27 @@ pub fn test_class(path: &str) -> Option<&str> {
     (plain && (stem.ends_with("Test") || stem.ends_with("Tests"))).then_some(stem)
 }
 
+/// The Gradle task that runs the tests of `file`'s source set: `src/test/` is `test`; a
+/// Kotlin multiplatform source set `src/<target>Test/` is `<target>Test` (`jvmTest`), and
+/// the shared `src/commonTest/` runs on every target through `allTests`. A multiplatform
+/// module has no `test` task, so `:module:test` would fail before running anything.
+fn test_task(file: &str) -> &str {
+    let Some(set) = file
+        .split('/')
+        .collect::<Vec<_>>()
+        .windows(2)
+        .find(|w| w[0] == "src" && w[1].ends_with("Test"))
+        .map(|w| w[1])
+    else {
+        return "test";
+    };
+    match set {
+        "commonTest" => "allTests",
+        other if other.len() > "Test".len() => other,
+        _ => "test",
+    }
+}
+
 /// Methods a changed line declares that are set-up or tear-down, not tests: a filter
 /// naming one selects no test, and Surefire then fails the run.
 fn is_lifecycle(name: &str) -> bool {
@@ -131,8 +152,8 @@ fn gradle(reader: &mut Reader, targets: &Targets, found: &mut Found) {
             })
             .and_then(|d| gradle_project(reader, settings, d));
         let task = match &project {
-            Some(path) => format!("{path}:test"),
-            None => "test".to_string(),
+            Some(path) => format!("{path}:{}", test_task(file)),
+            None => test_task(file).to_string(),
         };
         let (filters, scope): (Vec<String>, _) = match methods(targets, file).as_slice() {
             [] => (vec![format!("--tests {class}")], CommandScope::File),
@@ -257,6 +278,34 @@ mod tests {
                 ". gradle test"
             ]
         );
+    }
+
+    #[test]
+    fn a_multiplatform_test_runs_through_its_source_sets_task_not_test() {
+        let (_d, tree) = tree_with(&[
+            ("settings.gradle.kts", "include(\":okhttp\")\n"),
+            ("build.gradle.kts", ""),
+            ("okhttp/build.gradle.kts", ""),
+        ]);
+        for (file, task) in [
+            (
+                "okhttp/src/jvmTest/kotlin/okhttp3/CallTest.kt",
+                ":okhttp:jvmTest",
+            ),
+            (
+                "okhttp/src/commonTest/kotlin/okhttp3/UrlTest.kt",
+                ":okhttp:allTests",
+            ),
+            // The control: a plain JVM module's tests stay under `test`.
+            ("okhttp/src/test/kotlin/okhttp3/CallTest.kt", ":okhttp:test"),
+        ] {
+            let t = files(&[file]);
+            let run = &runs(&tree, &t, discover)[0];
+            assert!(
+                run.starts_with(&format!(". gradle {task} --tests ")),
+                "{file}: {run}"
+            );
+        }
     }
 
     #[test]
