@@ -1,0 +1,328 @@
+//! Which removed and added syntax subtrees of a change are the same code moved, in the
+//! spirit of GumTree: normalised subtree hashes, matched top-down (the largest identical
+//! subtrees first) then bottom-up (a parent whose descendants mostly matched), across
+//! every changed file of the range.
+//!
+//! Only the changed parts of each tree are hashed (the subtrees lying wholly on removed
+//! base lines, or on added head lines): unchanged code is already matched to itself by
+//! the diff. Matching is by hash lookup, never by comparing subtrees pairwise.
+
+use std::collections::{BTreeSet, HashSet};
+use std::ops::Range;
+
+use tree_sitter::{Node, Tree};
+
+/// Fewest nodes a subtree needs to be matched with its identifiers abstracted: below
+/// that, `let n = a.len();` (13 nodes) would be the same code as `let m = b.len();`.
+pub const MIN_RENAMED: u32 = 24;
+
+/// Fewest descendants a node needs to be matched bottom-up (by its matched descendants).
+const MIN_CONTAINER: u32 = 4;
+
+/// How a changed node found its counterpart on the other side of the change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Matched {
+    /// No counterpart: new or removed code.
+    No,
+    /// It, or a subtree around it, stands on the other side token for token (comments and
+    /// layout aside), or with only its variables renamed.
+    Whole,
+    /// More than half of its descendants matched: a block moved with a few edits.
+    Mostly,
+}
+
+/// One changed node: its place in the forest and its two hashes.
+#[derive(Debug, Clone)]
+struct Twig {
+    /// Index of the parent in the forest (`u32::MAX` for a root: a maximal changed node).
+    parent: u32,
+    /// Node kinds and leaf text, comments and layout ignored.
+    exact: u64,
+    /// The same with variable names abstracted.
+    renamed: u64,
+    /// Nodes in the subtree, itself included (comments left out).
+    size: u32,
+    bytes: Range<usize>,
+}
+
+/// The changed subtrees of one side of one file, in preorder (a node's descendants right
+/// after it), with what the matching made of each.
+#[derive(Debug, Clone, Default)]
+pub struct Forest {
+    twigs: Vec<Twig>,
+    matched: Vec<Matched>,
+}
+
+impl Forest {
+    /// The subtrees of `tree` lying wholly on the 1-based `lines` (a side's removed or
+    /// added lines); only nodes overlapping those lines are visited.
+    pub fn of(tree: &Tree, text: &str, lines: &BTreeSet<u32>) -> Forest {
+        let ranges = line_ranges(text, lines);
+        let mut forest = Forest::default();
+        if ranges.is_empty() {
+            return forest;
+        }
+        let inside = |n: Node| {
+            let k = ranges.partition_point(|r| r.end <= n.start_byte());
+            ranges
+                .get(k)
+                .is_some_and(|r| r.start <= n.start_byte() && n.end_byte() <= r.end)
+        };
+        let overlaps = |n: Node| {
+            let k = ranges.partition_point(|r| r.end <= n.start_byte());
+            ranges.get(k).is_some_and(|r| r.start < n.end_byte())
+        };
+        let mut cursor = tree.walk();
+        'walk: loop {
+            let node = cursor.node();
+            let descend = if node.end_byte() > node.start_byte() && inside(node) {
+                forest.grow(node, text);
+                false
+            } else {
+                overlaps(node)
+            };
+            if descend && cursor.goto_first_child() {
+                continue;
+            }
+            loop {
+                if cursor.goto_next_sibling() {
+                    continue 'walk;
+                }
+                if !cursor.goto_parent() {
+                    break 'walk;
+                }
+            }
+        }
+        forest.matched = vec![Matched::No; forest.twigs.len()];
+        forest
+    }
+
+    /// Adds the subtree of `root` (a maximal changed node), hashed bottom-up.
+    fn grow(&mut self, root: Node, text: &str) {
+        let first = self.twigs.len();
+        // Preorder with the field each node fills: whether its name is a variable's.
+        let mut cursor = root.walk();
+        let mut open: Vec<usize> = Vec::new();
+        let mut kids: Vec<Vec<usize>> = Vec::new();
+        'walk: loop {
+            let node = cursor.node();
+            let skip = node.kind().contains("comment");
+            if !skip {
+                let at = self.twigs.len();
+                let parent = open.last().copied();
+                if let Some(p) = parent {
+                    kids[p - first].push(at);
+                }
+                let leaf = node.child_count() == 0;
+                let (exact, renamed) = if leaf {
+                    let word = text.get(node.byte_range()).unwrap_or("");
+                    let exact = mix(mix(SEED, node.kind_id().into()), bytes_hash(word));
+                    let renamed = if is_variable(node, cursor.field_name()) {
+                        mix(SEED, node.kind_id().into())
+                    } else {
+                        exact
+                    };
+                    (exact, renamed)
+                } else {
+                    let h = mix(SEED, node.kind_id().into());
+                    (h, h)
+                };
+                self.twigs.push(Twig {
+                    parent: parent.map_or(u32::MAX, |p| p as u32),
+                    exact,
+                    renamed,
+                    size: 1,
+                    bytes: node.byte_range(),
+                });
+                kids.push(Vec::new());
+                if !leaf && cursor.goto_first_child() {
+                    open.push(at);
+                    continue;
+                }
+            }
+            loop {
+                if cursor.node() == root {
+                    break 'walk;
+                }
+                if cursor.goto_next_sibling() {
+                    continue 'walk;
+                }
+                if !cursor.goto_parent() {
+                    break 'walk;
+                }
+                open.pop();
+            }
+        }
+        // Children come after their parent: fold them in, last node first.
+        for at in (first..self.twigs.len()).rev() {
+            let (mut exact, mut renamed, mut size) =
+                (self.twigs[at].exact, self.twigs[at].renamed, 1);
+            for &k in &kids[at - first] {
+                let kid = &self.twigs[k];
+                exact = mix(exact, kid.exact);
+                renamed = mix(renamed, kid.renamed);
+                size += kid.size;
+            }
+            let t = &mut self.twigs[at];
+            (t.exact, t.renamed, t.size) = (exact, renamed, size);
+        }
+    }
+
+    /// What the matching made of the changed node spanning exactly `bytes`; `No` when no
+    /// changed node spans them (a node partly on unchanged lines).
+    pub fn matched(&self, bytes: &Range<usize>) -> Matched {
+        let from = self.twigs.partition_point(|t| t.bytes.start < bytes.start);
+        self.twigs[from..]
+            .iter()
+            .take_while(|t| t.bytes.start == bytes.start)
+            .position(|t| t.bytes.end == bytes.end)
+            .map_or(Matched::No, |k| self.matched[from + k])
+    }
+
+    /// True when the changed node spanning `bytes`, or one around it, matched whole.
+    pub fn moved(&self, bytes: &Range<usize>) -> bool {
+        self.matched(bytes) == Matched::Whole
+    }
+
+    /// How many nodes the forest holds.
+    pub fn len(&self) -> usize {
+        self.twigs.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.twigs.is_empty()
+    }
+}
+
+/// The hashes of one side's forests, for lookup from the other side.
+#[derive(Default)]
+struct Index {
+    exact: HashSet<u64>,
+    renamed: HashSet<u64>,
+}
+
+impl Index {
+    fn of<'a>(forests: impl Iterator<Item = &'a Forest>) -> Index {
+        let mut index = Index::default();
+        for t in forests.flat_map(|f| &f.twigs) {
+            // A lone token is no code that moved.
+            if t.size >= 2 {
+                index.exact.insert(t.exact);
+            }
+            if t.size >= MIN_RENAMED {
+                index.renamed.insert(t.renamed);
+            }
+        }
+        index
+    }
+
+    fn holds(&self, t: &Twig) -> bool {
+        t.size >= 2 && self.exact.contains(&t.exact)
+            || t.size >= MIN_RENAMED && self.renamed.contains(&t.renamed)
+    }
+}
+
+/// Matches the removed forests (every changed file's base) with the added ones (every
+/// changed file's head), marking each node of both sides.
+pub fn match_all(removed: &mut [&mut Forest], added: &mut [&mut Forest]) {
+    let (was, now) = (
+        Index::of(removed.iter().map(|f| &**f)),
+        Index::of(added.iter().map(|f| &**f)),
+    );
+    for f in removed.iter_mut() {
+        f.mark(&now);
+    }
+    for f in added.iter_mut() {
+        f.mark(&was);
+    }
+}
+
+impl Forest {
+    /// Top-down: a node whose subtree the other side holds is matched with all of its
+    /// descendants. Bottom-up: an unmatched node most of whose descendants matched is
+    /// matched too, as a container.
+    fn mark(&mut self, other: &Index) {
+        let n = self.twigs.len();
+        let mut matched = vec![Matched::No; n];
+        for i in 0..n {
+            let t = &self.twigs[i];
+            let inherited = t.parent != u32::MAX && matched[t.parent as usize] == Matched::Whole;
+            if inherited || other.holds(t) {
+                matched[i] = Matched::Whole;
+            }
+        }
+        // Descendants matched whole, summed up the tree (children come after parents).
+        let mut covered = vec![0u32; n];
+        for i in (0..n).rev() {
+            let own = u32::from(matched[i] == Matched::Whole);
+            let below = covered[i];
+            let t = &self.twigs[i];
+            if matched[i] == Matched::No && t.size > MIN_CONTAINER && below * 2 > t.size - 1 {
+                matched[i] = Matched::Mostly;
+            }
+            if t.parent != u32::MAX {
+                covered[t.parent as usize] += below + own;
+            }
+        }
+        self.matched = matched;
+    }
+}
+
+/// Whether a leaf is a variable's name, abstracted in the renamed hash: an identifier
+/// that names no called function, macro, constructor, field, attribute, type or item.
+fn is_variable(node: Node, field: Option<&str>) -> bool {
+    matches!(node.kind(), "identifier" | "shorthand_property_identifier")
+        && !matches!(
+            field,
+            Some(
+                "function"
+                    | "macro"
+                    | "constructor"
+                    | "attribute"
+                    | "field"
+                    | "property"
+                    | "method"
+                    | "name"
+                    | "type"
+                    | "path"
+                    | "module_name"
+            )
+        )
+}
+
+const SEED: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// Folds `value` into `hash` (FNV-style multiply, with a rotation so the order counts).
+fn mix(hash: u64, value: u64) -> u64 {
+    (hash.rotate_left(5) ^ value).wrapping_mul(0x0100_0000_01b3)
+}
+
+fn bytes_hash(s: &str) -> u64 {
+    s.bytes()
+        .fold(SEED, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+}
+
+/// The byte ranges of runs of consecutive `lines` (1-based) of `text`, each from the start
+/// of its first line to the end of its last.
+fn line_ranges(text: &str, lines: &BTreeSet<u32>) -> Vec<Range<usize>> {
+    if lines.is_empty() {
+        return Vec::new();
+    }
+    let starts: Vec<usize> = std::iter::once(0)
+        .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+        .collect();
+    let at = |line: u32| starts.get(line as usize).copied().unwrap_or(text.len());
+    let mut out: Vec<Range<usize>> = Vec::new();
+    for &line in lines.iter().filter(|&&l| l >= 1) {
+        let (start, end) = (at(line - 1), at(line));
+        match out.last_mut() {
+            Some(last) if last.end == start => last.end = end,
+            _ => out.push(start..end),
+        }
+    }
+    out.retain(|r| r.end > r.start);
+    out
+}
+
+#[cfg(test)]
+mod tests;
