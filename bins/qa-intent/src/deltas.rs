@@ -546,7 +546,13 @@ pub fn delta(
 /// What the functions of the removed exits reach at head: an item that still holds an
 /// exit of the same class loses the claim at once; else the names it calls are kept, with
 /// the exits every changed function holds, for [`settle_moves`] to follow one call.
-fn reach(d: &mut FileDelta, grammar: Grammar, head: &Outline, tree: &tree_sitter::Tree, text: &str) {
+fn reach(
+    d: &mut FileDelta,
+    grammar: Grammar,
+    head: &Outline,
+    tree: &tree_sitter::Tree,
+    text: &str,
+) {
     let functions: Vec<&trees::Item> = head
         .items
         .iter()
@@ -565,7 +571,10 @@ fn reach(d: &mut FileDelta, grammar: Grammar, head: &Outline, tree: &tree_sitter
         let item = functions.iter().find(|i| i.path == at.item);
         if let Some(it) = item {
             let shape = trees::shape_of(&at.text);
-            if exits_of(it).iter().any(|(k, s)| still_fails(kind, &shape, *k, s)) {
+            if exits_of(it)
+                .iter()
+                .any(|(k, s)| still_fails(kind, &shape, *k, s))
+            {
                 continue;
             }
         }
@@ -616,7 +625,11 @@ pub fn settle_moves(deltas: &mut Deltas) {
     let holds: Vec<(&str, ExitKind, &str)> = deltas
         .values()
         .flat_map(|d| &d.sites.holds)
-        .flat_map(|(name, exits)| exits.iter().map(move |(k, s)| (name.as_str(), *k, s.as_str())))
+        .flat_map(|(name, exits)| {
+            exits
+                .iter()
+                .map(move |(k, s)| (name.as_str(), *k, s.as_str()))
+        })
         .collect();
     let holds: Vec<(String, ExitKind, String)> = holds
         .into_iter()

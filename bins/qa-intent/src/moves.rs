@@ -3,9 +3,10 @@
 //! subtrees first) then bottom-up (a parent whose descendants mostly matched), across
 //! every changed file of the range.
 //!
-//! Only the changed parts of each tree are hashed (the subtrees lying wholly on removed
-//! base lines, or on added head lines): unchanged code is already matched to itself by
-//! the diff. Matching is by hash lookup, never by comparing subtrees pairwise.
+//! Only the changed nodes of each tree are matched (those overlapping removed base lines,
+//! or added head lines, each hashed with its whole subtree): unchanged code is already
+//! matched to itself by the diff. Matching is by hash lookup, never by comparing subtrees
+//! pairwise.
 
 use std::collections::{BTreeSet, HashSet};
 use std::ops::Range;
@@ -18,6 +19,10 @@ pub const MIN_RENAMED: u32 = 24;
 
 /// Fewest descendants a node needs to be matched bottom-up (by its matched descendants).
 const MIN_CONTAINER: u32 = 4;
+
+/// Most lines a changed node may span to be hashed and matched: a function or a block,
+/// not the module or class around it (hashing those would read the whole file).
+pub const MAX_SPAN: usize = 200;
 
 /// How a changed node found its counterpart on the other side of the change.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -54,32 +59,27 @@ pub struct Forest {
 }
 
 impl Forest {
-    /// The subtrees of `tree` lying wholly on the 1-based `lines` (a side's removed or
-    /// added lines); only nodes overlapping those lines are visited.
+    /// The changed nodes of `tree`: those overlapping the 1-based `lines` (a side's removed
+    /// or added lines), each hashed whole. A node spanning more than [`MAX_SPAN`] lines (a
+    /// module, a class) is not hashed: it is gone down through, never compared.
     pub fn of(tree: &Tree, text: &str, lines: &BTreeSet<u32>) -> Forest {
         let ranges = line_ranges(text, lines);
         let mut forest = Forest::default();
         if ranges.is_empty() {
             return forest;
         }
-        let inside = |n: Node| {
-            let k = ranges.partition_point(|r| r.end <= n.start_byte());
-            ranges
-                .get(k)
-                .is_some_and(|r| r.start <= n.start_byte() && n.end_byte() <= r.end)
-        };
-        let overlaps = |n: Node| {
-            let k = ranges.partition_point(|r| r.end <= n.start_byte());
-            ranges.get(k).is_some_and(|r| r.start < n.end_byte())
-        };
+        let overlaps = |n: Node| overlapping(&ranges, n);
         let mut cursor = tree.walk();
         'walk: loop {
             let node = cursor.node();
-            let descend = if node.end_byte() > node.start_byte() && inside(node) {
-                forest.grow(node, text);
+            let span = node.end_position().row - node.start_position().row;
+            let descend = if !overlaps(node) {
+                false
+            } else if span <= MAX_SPAN {
+                forest.grow(node, text, &ranges);
                 false
             } else {
-                overlaps(node)
+                true
             };
             if descend && cursor.goto_first_child() {
                 continue;
@@ -97,43 +97,40 @@ impl Forest {
         forest
     }
 
-    /// Adds the subtree of `root` (a maximal changed node), hashed bottom-up.
-    fn grow(&mut self, root: Node, text: &str) {
-        let first = self.twigs.len();
-        // Preorder with the field each node fills: whether its name is a variable's.
+    /// Hashes the whole subtree of `root` and keeps the nodes of it that overlap `ranges`
+    /// (the unchanged ones count in their parents' hashes only).
+    fn grow(&mut self, root: Node, text: &str, ranges: &[Range<usize>]) {
+        // Every node of the subtree in preorder: (twig, keep), with each one's children.
+        let mut all: Vec<(Twig, bool)> = Vec::new();
+        let mut kids: Vec<Vec<u32>> = Vec::new();
+        let mut open: Vec<u32> = Vec::new();
         let mut cursor = root.walk();
-        let mut open: Vec<usize> = Vec::new();
-        let mut kids: Vec<Vec<usize>> = Vec::new();
         'walk: loop {
             let node = cursor.node();
-            let skip = node.kind().contains("comment");
-            if !skip {
-                let at = self.twigs.len();
+            if !node.kind().contains("comment") {
+                let at = all.len() as u32;
                 let parent = open.last().copied();
                 if let Some(p) = parent {
-                    kids[p - first].push(at);
+                    kids[p as usize].push(at);
                 }
                 let leaf = node.child_count() == 0;
+                let kind = mix(SEED, node.kind_id().into());
                 let (exact, renamed) = if leaf {
                     let word = text.get(node.byte_range()).unwrap_or("");
-                    let exact = mix(mix(SEED, node.kind_id().into()), bytes_hash(word));
-                    let renamed = if is_variable(node, cursor.field_name()) {
-                        mix(SEED, node.kind_id().into())
-                    } else {
-                        exact
-                    };
-                    (exact, renamed)
+                    let exact = mix(kind, bytes_hash(word));
+                    let variable = is_variable(node, cursor.field_name());
+                    (exact, if variable { kind } else { exact })
                 } else {
-                    let h = mix(SEED, node.kind_id().into());
-                    (h, h)
+                    (kind, kind)
                 };
-                self.twigs.push(Twig {
-                    parent: parent.map_or(u32::MAX, |p| p as u32),
+                let twig = Twig {
+                    parent: parent.unwrap_or(u32::MAX),
                     exact,
                     renamed,
                     size: 1,
                     bytes: node.byte_range(),
-                });
+                };
+                all.push((twig, overlapping(ranges, node)));
                 kids.push(Vec::new());
                 if !leaf && cursor.goto_first_child() {
                     open.push(at);
@@ -154,17 +151,28 @@ impl Forest {
             }
         }
         // Children come after their parent: fold them in, last node first.
-        for at in (first..self.twigs.len()).rev() {
-            let (mut exact, mut renamed, mut size) =
-                (self.twigs[at].exact, self.twigs[at].renamed, 1);
-            for &k in &kids[at - first] {
-                let kid = &self.twigs[k];
+        for at in (0..all.len()).rev() {
+            let (mut exact, mut renamed, mut size) = (all[at].0.exact, all[at].0.renamed, 1);
+            for &k in &kids[at] {
+                let kid = &all[k as usize].0;
                 exact = mix(exact, kid.exact);
                 renamed = mix(renamed, kid.renamed);
                 size += kid.size;
             }
-            let t = &mut self.twigs[at];
+            let t = &mut all[at].0;
             (t.exact, t.renamed, t.size) = (exact, renamed, size);
+        }
+        // The kept nodes' parents are kept too (a parent spans its children): renumber.
+        let mut index = vec![u32::MAX; all.len()];
+        for (at, (mut twig, keep)) in all.into_iter().enumerate() {
+            if !keep {
+                continue;
+            }
+            if twig.parent != u32::MAX {
+                twig.parent = index[twig.parent as usize];
+            }
+            index[at] = self.twigs.len() as u32;
+            self.twigs.push(twig);
         }
     }
 
@@ -298,8 +306,15 @@ fn mix(hash: u64, value: u64) -> u64 {
 }
 
 fn bytes_hash(s: &str) -> u64 {
-    s.bytes()
-        .fold(SEED, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+    s.bytes().fold(SEED, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// True when `n` overlaps one of the sorted, disjoint `ranges`.
+fn overlapping(ranges: &[Range<usize>], n: Node) -> bool {
+    let k = ranges.partition_point(|r| r.end <= n.start_byte());
+    ranges.get(k).is_some_and(|r| r.start < n.end_byte())
 }
 
 /// The byte ranges of runs of consecutive `lines` (1-based) of `text`, each from the start

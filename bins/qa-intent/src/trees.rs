@@ -163,10 +163,12 @@ pub fn exits_within(
     walk.all
         .iter()
         .enumerate()
-        .filter_map(|(i, &n)| match kinds::role(grammar, n, text, &|m| walk.parent_of(i, m)) {
-            Some(Role::Exit(kind)) => Some((kind, shape_of(text_of(n, text)))),
-            _ => None,
-        })
+        .filter_map(
+            |(i, &n)| match kinds::role(grammar, n, text, &|m| walk.parent_of(i, m)) {
+                Some(Role::Exit(kind)) => Some((kind, shape_of(text_of(n, text)))),
+                _ => None,
+            },
+        )
         .collect()
 }
 

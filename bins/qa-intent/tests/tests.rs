@@ -4,6 +4,7 @@
 mod behavior_graph;
 mod cli;
 mod manifest_bounds;
+mod moves;
 mod plan;
 mod plan_env;
 mod schemas;

@@ -11,7 +11,9 @@ fn forest(grammar: Grammar, text: &str, from: u32, to: u32) -> Forest {
 
 /// The bytes of the first occurrence of `code` in `text`.
 fn at(text: &str, code: &str) -> Range<usize> {
-    let start = text.find(code).unwrap_or_else(|| panic!("{code:?} not in {text:?}"));
+    let start = text
+        .find(code)
+        .unwrap_or_else(|| panic!("{code:?} not in {text:?}"));
     start..start + code.len()
 }
 
@@ -104,7 +106,10 @@ fn a_block_moved_with_one_statement_edited_is_matched_mostly() {
     );
     let block = at(before, "if len > max {\n        log(len, max);\n        trim(len, max, \"tail\");\n        panic!(\"too long\");\n    }");
     assert_eq!(base.matched(&block), Matched::Mostly);
-    assert_eq!(base.matched(&at(before, "panic!(\"too long\")")), Matched::No);
+    assert_eq!(
+        base.matched(&at(before, "panic!(\"too long\")")),
+        Matched::No
+    );
 }
 
 #[test]
@@ -126,12 +131,24 @@ fn a_python_raise_moved_to_another_file_is_matched_and_a_removed_one_is_not() {
 }
 
 #[test]
-fn only_nodes_wholly_on_the_changed_lines_are_in_the_forest() {
+fn only_nodes_overlapping_the_changed_lines_are_in_the_forest() {
     let f = forest(Grammar::Rust, LIMIT, 4, 4);
-    // The `if` spans unchanged lines: not a changed node.
+    // The `if` spans the changed line: a changed node, hashed whole.
     let block = at(LIMIT, "if len > max {\n        log(len, max);\n        panic!(\"too long: {len} > {max}\");\n    }");
-    assert_eq!(f.matched(&block), Matched::No);
-    assert!(f.twigs.iter().all(|t| t.bytes.start >= LIMIT.find("panic!").unwrap() - 8));
-    assert!(!f.is_empty());
+    assert!(f.twigs.iter().any(|t| t.bytes == block));
+    // `log(len, max);` stands on an unchanged line: counted in its parents only.
+    let log = at(LIMIT, "log(len, max);");
+    assert!(f.twigs.iter().all(|t| t.bytes.start != log.start));
 }
 
+#[test]
+fn a_block_split_by_the_diff_between_changed_and_unchanged_lines_still_matches() {
+    // Only the `if` line changed on each side (the diff aligns the rest as unchanged).
+    let head = "fn g(a: u32) {}\nfn check(len: usize, max: usize) {\n    if len > max {\n        log(len, max);\n        panic!(\"too long: {len} > {max}\");\n    }\n}\n";
+    let (base, _) = matched(
+        forest(Grammar::Rust, LIMIT, 2, 2),
+        forest(Grammar::Rust, head, 1, 3),
+    );
+    let block = at(LIMIT, "if len > max {\n        log(len, max);\n        panic!(\"too long: {len} > {max}\");\n    }");
+    assert!(base.moved(&block));
+}
