@@ -622,18 +622,10 @@ pub fn settle_moves(deltas: &mut Deltas) {
         moves::match_all(&mut removed, &mut added);
     }
     // Changed functions that hold an exit at head, by name and class.
-    let holds: Vec<(&str, ExitKind, &str)> = deltas
+    let holds: Vec<(String, ExitKind, String)> = deltas
         .values()
         .flat_map(|d| &d.sites.holds)
-        .flat_map(|(name, exits)| {
-            exits
-                .iter()
-                .map(move |(k, s)| (name.as_str(), *k, s.as_str()))
-        })
-        .collect();
-    let holds: Vec<(String, ExitKind, String)> = holds
-        .into_iter()
-        .map(|(n, k, s)| (n.to_string(), k, s.to_string()))
+        .flat_map(|(name, exits)| exits.iter().map(|(k, s)| (name.clone(), *k, s.clone())))
         .collect();
     for d in deltas.values_mut() {
         let sites = std::mem::take(&mut d.sites);

@@ -127,7 +127,8 @@ fn the_removal_detector_catches_a_planted_claim() {
 
 const KIND_BEFORE: &str = "pub enum Kind {\n    A,\n    B,\n    C,\n}\n\npub fn weight(k: Kind) -> u32 {\n    match k {\n        Kind::A => 1,\n        Kind::B => 2,\n        Kind::C => unreachable!(\"C is filtered out before weighing\"),\n    }\n}\n";
 
-const KIND_HELPER: &str = "pub enum Kind {\n    A,\n    B,\n    C,\n}\n\npub fn weight(k: Kind) -> u32 {\n    match k {\n        Kind::A => 1,\n        other => heavy(other),\n    }\n}\n\nfn heavy(k: Kind) -> u32 {\n    match k {\n        Kind::B => 2,\n        Kind::C => unreachable!(\"C is filtered out before weighing\"),\n        Kind::A => 1,\n    }\n}\n";
+// The helper nests the arm one level deeper: the diff removes its line and adds another.
+const KIND_HELPER: &str = "pub enum Kind {\n    A,\n    B,\n    C,\n}\n\npub fn weight(k: Kind) -> u32 {\n    match k {\n        Kind::A => 1,\n        other => heavy(other),\n    }\n}\n\nfn heavy(k: Kind) -> u32 {\n    let w = {\n        match k {\n            Kind::B => 2,\n            Kind::C => unreachable!(\"C is filtered out before weighing\"),\n            Kind::A => 1,\n        }\n    };\n    w\n}\n";
 
 const KIND_REMOVED: &str = "pub enum Kind {\n    A,\n    B,\n    C,\n}\n\npub fn weight(k: Kind) -> u32 {\n    match k {\n        Kind::A => 1,\n        Kind::B => 2,\n        Kind::C => 3,\n    }\n}\n";
 
@@ -173,9 +174,12 @@ fn a_block_moved_into_a_helper_in_another_file_is_no_removal() {
 
 const CHECKED: &str = "pub fn run(name: &str) -> usize {\n    validate(name);\n    name.len()\n}\n\nfn validate(name: &str) {\n    if name.is_empty() {\n        panic!(\"a name is required\");\n    }\n}\n";
 
+/// `CHECKED` with `validate` inlined one level deeper (so the diff removes and adds lines).
+const INLINED: &str = "pub fn run(name: &str) -> usize {\n    let len = {\n        if name.is_empty() {\n            panic!(\"a name is required\");\n        }\n        name.len()\n    };\n    len\n}\n";
+
 #[test]
 fn a_function_inlined_into_its_caller_is_moved_not_removed() {
-    let inlined = "pub fn run(name: &str) -> usize {\n    if name.is_empty() {\n        panic!(\"a name is required\");\n    }\n    name.len()\n}\n";
+    let inlined = INLINED;
     let rs = flow(&change(
         &[("src/lib.rs", CHECKED, inlined)],
         "Inline the name check",
@@ -186,12 +190,43 @@ fn a_function_inlined_into_its_caller_is_moved_not_removed() {
 
 #[test]
 fn a_function_extracted_from_its_caller_is_moved_not_new() {
-    let inlined = "pub fn run(name: &str) -> usize {\n    if name.is_empty() {\n        panic!(\"a name is required\");\n    }\n    name.len()\n}\n";
     let rs = flow(&change(
-        &[("src/lib.rs", inlined, CHECKED)],
+        &[("src/lib.rs", INLINED, CHECKED)],
         "Extract the name check",
     ));
     assert!(removal_claims(&rs).is_empty(), "{:#?}", removal_claims(&rs));
+    assert!(titled(&rs, "Boundary:").is_empty(), "{:#?}", claims(&rs));
+}
+
+/// A check moved out of `parse` into `Parser::new`, which `parse` does not call: only the
+/// matched subtree says the panic still stands.
+#[test]
+fn a_check_moved_into_a_function_the_old_one_does_not_call_is_no_removal() {
+    let before = "pub struct Parser {\n    limit: usize,\n}\n\nimpl Parser {\n    pub fn new(limit: usize) -> Parser {\n        Parser { limit }\n    }\n\n    pub fn parse(&self, text: &str) -> usize {\n        if self.limit == 0 {\n            panic!(\"a parser needs a limit\");\n        }\n        text.len().min(self.limit)\n    }\n}\n";
+    let after = "pub struct Parser {\n    limit: usize,\n}\n\nimpl Parser {\n    pub fn new(limit: usize) -> Parser {\n        let parser = Parser { limit };\n        {\n            if parser.limit == 0 {\n                panic!(\"a parser needs a limit\");\n            }\n        }\n        parser\n    }\n\n    pub fn parse(&self, text: &str) -> usize {\n        text.len().min(self.limit)\n    }\n}\n";
+    let rs = flow(&change(
+        &[("src/lib.rs", before, after)],
+        "Refuse a zero limit when the parser is made",
+    ));
+    assert!(
+        titled(&rs, "`Parser::parse` no longer").is_empty()
+            && titled(&rs, "`parse` no longer").is_empty(),
+        "{:#?}",
+        claims(&rs)
+    );
+    // The negative control: the check dropped, not moved.
+    let dropped = "pub struct Parser {\n    limit: usize,\n}\n\nimpl Parser {\n    pub fn new(limit: usize) -> Parser {\n        Parser { limit }\n    }\n\n    pub fn parse(&self, text: &str) -> usize {\n        text.len().min(self.limit)\n    }\n}\n";
+    let rs = flow(&change(
+        &[("src/lib.rs", before, dropped)],
+        "Parse with any limit",
+    ));
+    assert_eq!(
+        titled(&rs, "`parse` no longer panics").len()
+            + titled(&rs, "`Parser::parse` no longer panics").len(),
+        1,
+        "{:#?}",
+        claims(&rs)
+    );
 }
 
 #[test]
