@@ -533,25 +533,31 @@ pub fn delta(
             d.sites.removed_conditions.push(c.bytes.clone());
         }
     }
-    if let (Some(tree), Some(text)) = (&base_tree, v.base.as_deref()) {
+    // Test code makes no removal claim and no product code moves into it: its subtrees
+    // are not matched (a changed test file is often the largest part of a change).
+    let tests = file.role == qa_records::change::Role::Test;
+    if let (Some(tree), Some(text), false) = (&base_tree, v.base.as_deref(), tests) {
         d.sites.removed = Forest::of(tree, text, &removed);
     }
     if let (Some(tree), Some(text)) = (&head_tree, v.head.as_deref()) {
-        d.sites.added = Forest::of(tree, text, &added);
-        reach(&mut d, grammar, head, tree, text);
+        if !tests {
+            d.sites.added = Forest::of(tree, text, &added);
+        }
+        reach(&mut d, grammar, head, tree, text, !tests);
     }
     Some(d)
 }
 
 /// What the functions of the removed exits reach at head: an item that still holds an
 /// exit of the same class loses the claim at once; else the names it calls are kept, with
-/// the exits every changed function holds, for [`settle_moves`] to follow one call.
+/// the exits every changed function holds (outside test files, when `holds`), for [`settle_moves`] to follow one call.
 fn reach(
     d: &mut FileDelta,
     grammar: Grammar,
     head: &Outline,
     tree: &tree_sitter::Tree,
     text: &str,
+    holds: bool,
 ) {
     let functions: Vec<&trees::Item> = head
         .items
@@ -588,11 +594,40 @@ fn reach(
         d.sites.removed_exits.push(site);
         d.sites.reaches.push(calls);
     }
-    for it in functions.iter().filter(|i| changed.contains(&i.path)) {
-        let exits = exits_of(it);
+    // Only a function whose text names a panic or a throw is read for them: most changed
+    // functions hold none, and reading every node of each would cost more than the rest.
+    let marked = |it: &trees::Item| {
+        let code = text.get(it.byte_range()).unwrap_or("");
+        fail_words(grammar).iter().any(|m| code.contains(m))
+    };
+    for it in functions
+        .iter()
+        .filter(|i| holds && changed.contains(&i.path) && marked(i))
+    {
+        let exits: Vec<(ExitKind, String)> = exits_of(it)
+            .into_iter()
+            .filter(|(k, _)| *k != ExitKind::Error)
+            .collect();
         if !exits.is_empty() {
             d.sites.holds.push((it.name.clone(), exits));
         }
+    }
+}
+
+/// Words without which code of a grammar holds no panic or throw.
+fn fail_words(grammar: Grammar) -> &'static [&'static str] {
+    match grammar {
+        Grammar::Rust => &[
+            "panic!",
+            "unreachable!",
+            "todo!",
+            "unimplemented!",
+            ".unwrap",
+            ".expect",
+        ],
+        Grammar::Python => &["raise"],
+        Grammar::Go => &["panic"],
+        Grammar::TypeScript | Grammar::Tsx | Grammar::JavaScript | Grammar::Java => &["throw"],
     }
 }
 

@@ -20,9 +20,10 @@ pub const MIN_RENAMED: u32 = 24;
 /// Fewest descendants a node needs to be matched bottom-up (by its matched descendants).
 const MIN_CONTAINER: u32 = 4;
 
-/// Most lines a changed node may span to be hashed and matched: a function or a block,
-/// not the module or class around it (hashing those would read the whole file).
-pub const MAX_SPAN: usize = 200;
+/// Most lines a changed node may span to be hashed and matched: a block or a short
+/// function, not the long function, class or module around it. Hashing those would read
+/// most of each changed file; what moved in them is matched statement by statement.
+pub const MAX_SPAN: usize = 50;
 
 /// How a changed node found its counterpart on the other side of the change.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -63,7 +64,12 @@ impl Forest {
     /// or added lines), each hashed whole. A node spanning more than [`MAX_SPAN`] lines (a
     /// module, a class) is not hashed: it is gone down through, never compared.
     pub fn of(tree: &Tree, text: &str, lines: &BTreeSet<u32>) -> Forest {
-        let ranges = line_ranges(text, lines);
+        // Each changed line as a run; runs that touch are merged.
+        let runs = lines
+            .iter()
+            .filter(|&&l| l >= 1)
+            .map(|&l| (l as usize - 1, l as usize));
+        let ranges = crate::trees::byte_ranges(text, runs);
         let mut forest = Forest::default();
         if ranges.is_empty() {
             return forest;
@@ -98,44 +104,72 @@ impl Forest {
     }
 
     /// Hashes the whole subtree of `root` and keeps the nodes of it that overlap `ranges`
-    /// (the unchanged ones count in their parents' hashes only).
+    /// (the unchanged ones count in their parents' hashes only). One walk: a node's hash
+    /// is folded into its parent's as the walk leaves it.
     fn grow(&mut self, root: Node, text: &str, ranges: &[Range<usize>]) {
-        // Every node of the subtree in preorder: (twig, keep), with each one's children.
-        let mut all: Vec<(Twig, bool)> = Vec::new();
-        let mut kids: Vec<Vec<u32>> = Vec::new();
-        let mut open: Vec<u32> = Vec::new();
+        /// A node being walked: its kept twig (if it overlaps the ranges) and its hashes
+        /// so far.
+        struct Open {
+            twig: u32,
+            exact: u64,
+            renamed: u64,
+            size: u32,
+        }
+        const NONE: u32 = u32::MAX;
+        let mut open: Vec<Open> = Vec::new();
+        // Closes the innermost open node: its hashes are final, and go into its parent's.
+        let close = |open: &mut Vec<Open>, twigs: &mut Vec<Twig>| {
+            let Some(done) = open.pop() else { return };
+            if done.twig != NONE {
+                let t = &mut twigs[done.twig as usize];
+                (t.exact, t.renamed, t.size) = (done.exact, done.renamed, done.size);
+            }
+            if let Some(up) = open.last_mut() {
+                up.exact = mix(up.exact, done.exact);
+                up.renamed = mix(up.renamed, done.renamed);
+                up.size += done.size;
+            }
+        };
         let mut cursor = root.walk();
         'walk: loop {
             let node = cursor.node();
-            if !node.kind().contains("comment") {
-                let at = all.len() as u32;
-                let parent = open.last().copied();
-                if let Some(p) = parent {
-                    kids[p as usize].push(at);
-                }
+            // Comments are the grammars' extras (so is nothing else they hash).
+            if !node.is_extra() {
+                let parent = open.last().map_or(NONE, |o| o.twig);
+                // A node outside the ranges holds none of them either.
+                let keep = (open.is_empty() || parent != NONE) && overlapping(ranges, node);
                 let leaf = node.child_count() == 0;
                 let kind = mix(SEED, node.kind_id().into());
                 let (exact, renamed) = if leaf {
                     let word = text.get(node.byte_range()).unwrap_or("");
                     let exact = mix(kind, bytes_hash(word));
-                    let variable = is_variable(node, cursor.field_name());
+                    let variable = is_variable(node, || cursor.field_name());
                     (exact, if variable { kind } else { exact })
                 } else {
                     (kind, kind)
                 };
-                let twig = Twig {
-                    parent: parent.unwrap_or(u32::MAX),
+                let twig = if keep {
+                    self.twigs.push(Twig {
+                        parent,
+                        exact,
+                        renamed,
+                        size: 1,
+                        bytes: node.byte_range(),
+                    });
+                    (self.twigs.len() - 1) as u32
+                } else {
+                    NONE
+                };
+                open.push(Open {
+                    twig,
                     exact,
                     renamed,
                     size: 1,
-                    bytes: node.byte_range(),
-                };
-                all.push((twig, overlapping(ranges, node)));
-                kids.push(Vec::new());
+                });
                 if !leaf && cursor.goto_first_child() {
-                    open.push(at);
                     continue;
                 }
+                close(&mut open, &mut self.twigs);
             }
             loop {
                 if cursor.node() == root {
@@ -147,32 +181,8 @@ impl Forest {
                 if !cursor.goto_parent() {
                     break 'walk;
                 }
-                open.pop();
+                close(&mut open, &mut self.twigs);
             }
-        }
-        // Children come after their parent: fold them in, last node first.
-        for at in (0..all.len()).rev() {
-            let (mut exact, mut renamed, mut size) = (all[at].0.exact, all[at].0.renamed, 1);
-            for &k in &kids[at] {
-                let kid = &all[k as usize].0;
-                exact = mix(exact, kid.exact);
-                renamed = mix(renamed, kid.renamed);
-                size += kid.size;
-            }
-            let t = &mut all[at].0;
-            (t.exact, t.renamed, t.size) = (exact, renamed, size);
-        }
-        // The kept nodes' parents are kept too (a parent spans its children): renumber.
-        let mut index = vec![u32::MAX; all.len()];
-        for (at, (mut twig, keep)) in all.into_iter().enumerate() {
-            if !keep {
-                continue;
-            }
-            if twig.parent != u32::MAX {
-                twig.parent = index[twig.parent as usize];
-            }
-            index[at] = self.twigs.len() as u32;
-            self.twigs.push(twig);
         }
     }
 
@@ -278,10 +288,10 @@ impl Forest {
 
 /// Whether a leaf is a variable's name, abstracted in the renamed hash: an identifier
 /// that names no called function, macro, constructor, field, attribute, type or item.
-fn is_variable(node: Node, field: Option<&str>) -> bool {
+fn is_variable<'a>(node: Node, field: impl FnOnce() -> Option<&'a str>) -> bool {
     matches!(node.kind(), "identifier" | "shorthand_property_identifier")
         && !matches!(
-            field,
+            field(),
             Some(
                 "function"
                     | "macro"
@@ -315,28 +325,6 @@ fn bytes_hash(s: &str) -> u64 {
 fn overlapping(ranges: &[Range<usize>], n: Node) -> bool {
     let k = ranges.partition_point(|r| r.end <= n.start_byte());
     ranges.get(k).is_some_and(|r| r.start < n.end_byte())
-}
-
-/// The byte ranges of runs of consecutive `lines` (1-based) of `text`, each from the start
-/// of its first line to the end of its last.
-fn line_ranges(text: &str, lines: &BTreeSet<u32>) -> Vec<Range<usize>> {
-    if lines.is_empty() {
-        return Vec::new();
-    }
-    let starts: Vec<usize> = std::iter::once(0)
-        .chain(text.match_indices('\n').map(|(i, _)| i + 1))
-        .collect();
-    let at = |line: u32| starts.get(line as usize).copied().unwrap_or(text.len());
-    let mut out: Vec<Range<usize>> = Vec::new();
-    for &line in lines.iter().filter(|&&l| l >= 1) {
-        let (start, end) = (at(line - 1), at(line));
-        match out.last_mut() {
-            Some(last) if last.end == start => last.end = end,
-            _ => out.push(start..end),
-        }
-    }
-    out.retain(|r| r.end > r.start);
-    out
 }
 
 #[cfg(test)]
