@@ -38,7 +38,9 @@ use std::path::PathBuf;
 /// Go and Java file are read as syntax trees (tree-sitter; the head re-parsed from the base
 /// where the hunks say): the item each hunk sits in, conditions new at head or only
 /// moved (a moved or copied check is never a new boundary), error exits added or removed
-/// (a removed `todo!()` or `throw` is a failure scenario), list elements and match arms,
+/// (a removed `todo!()` or `throw` is a failure scenario; code moved, extracted, inlined
+/// or renamed across the changed files, matched by its syntax subtrees, is neither removed
+/// nor new), list elements and match arms,
 /// parameters, and the changed tests with the values they expect (assertions, matchers,
 /// table rows, parametrize columns; repository test macros; a skipped test is a named
 /// proof gap). A changed test's expected value becomes the scenario's assertion, quoted,

@@ -3,6 +3,7 @@
 //! arms added or removed, parameters, and the tests it changed.
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::ops::Range;
 use std::path::Path;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -10,6 +11,7 @@ use std::time::{Duration, Instant};
 use qa_records::change::{FileData, Op};
 
 use crate::changeset::Changeset;
+use crate::moves::{self, Forest, Matched};
 use crate::oracle::Test;
 use crate::sources;
 use crate::trees::{self, ExitKind, Grammar, ItemKind, Outline};
@@ -59,6 +61,26 @@ pub struct FileDelta {
     /// Added lines whose text (whitespace aside) already stood as a line of the base
     /// file, or that another changed file lost: copied or moved, not new.
     pub copied_lines: BTreeSet<u32>,
+    /// Where the claims above stand in the trees, for the structural move detection;
+    /// emptied once [`of_changeset`] has matched the range.
+    pub sites: Sites,
+}
+
+/// The changed subtrees of one file and where its claims of removed or new code stand
+/// among them (byte ranges, in the order of the claims).
+#[derive(Debug, Clone, Default)]
+pub struct Sites {
+    /// The subtrees on removed base lines and on added head lines.
+    pub removed: Forest,
+    pub added: Forest,
+    removed_exits: Vec<Range<usize>>,
+    removed_conditions: Vec<Range<usize>>,
+    removed_elements: Vec<Range<usize>>,
+    new_conditions: Vec<Range<usize>>,
+    /// For each removed exit: the names its item calls at head.
+    reaches: Vec<BTreeSet<String>>,
+    /// Changed functions at head (by name) and the exits they hold (kind and shape).
+    holds: Vec<(String, Vec<(ExitKind, String)>)>,
 }
 
 /// The deltas of every changed file with a grammar, by path.
@@ -163,6 +185,11 @@ pub fn of_changeset(
         stats.read += s.read;
         stats.left_out += s.left_out;
     }
+    // Removed and added subtrees matched across every changed file: what moved (into a
+    // helper, another file, renamed) is neither removed nor new.
+    let m = Instant::now();
+    settle_moves(&mut deltas);
+    stats.busy += m.elapsed();
     // A condition that stood as a condition in another changed file's base was moved
     // or copied from there (`if threads == 1` copied into a new module). The bases are
     // read again, one at a time, rather than held from the first pass.
@@ -190,15 +217,6 @@ pub fn of_changeset(
     for d in deltas.values_mut() {
         d.removed_tests
             .retain(|t| !tests_elsewhere.contains(&t.item));
-    }
-    // A check another changed file gained was moved there, not dropped.
-    let gained: BTreeSet<String> = deltas
-        .values()
-        .flat_map(|d| d.new_conditions.iter().chain(&d.moved_conditions))
-        .map(|c| c.text.clone())
-        .collect();
-    for d in deltas.values_mut() {
-        d.removed_conditions.retain(|c| !gained.contains(&c.text));
     }
     // A line another changed file lost, or has at base, is moved or copied code where
     // it appears.
@@ -512,9 +530,180 @@ pub fn delta(
                 line: head_line_of(file, c.line),
                 text: c.text.clone(),
             });
+            d.sites.removed_conditions.push(c.bytes.clone());
         }
     }
+    // Test code makes no removal claim and no product code moves into it: its subtrees
+    // are not matched (a changed test file is often the largest part of a change).
+    let tests = file.role == qa_records::change::Role::Test;
+    if let (Some(tree), Some(text), false) = (&base_tree, v.base.as_deref(), tests) {
+        d.sites.removed = Forest::of(tree, text, &removed);
+    }
+    if let (Some(tree), Some(text)) = (&head_tree, v.head.as_deref()) {
+        if !tests {
+            d.sites.added = Forest::of(tree, text, &added);
+        }
+        reach(&mut d, grammar, head, tree, text, !tests);
+    }
     Some(d)
+}
+
+/// What the functions of the removed exits reach at head: an item that still holds an
+/// exit of the same class loses the claim at once; else the names it calls are kept, with
+/// the exits every changed function holds (outside test files, when `holds`), for [`settle_moves`] to follow one call.
+fn reach(
+    d: &mut FileDelta,
+    grammar: Grammar,
+    head: &Outline,
+    tree: &tree_sitter::Tree,
+    text: &str,
+    holds: bool,
+) {
+    let functions: Vec<&trees::Item> = head
+        .items
+        .iter()
+        .filter(|i| i.kind == ItemKind::Function)
+        .collect();
+    let changed: BTreeSet<String> = d.changed_items.iter().map(|(p, _, _)| p.clone()).collect();
+    let mut held: BTreeMap<String, Vec<(ExitKind, String)>> = BTreeMap::new();
+    let mut exits_of = |it: &trees::Item| {
+        held.entry(it.path.clone())
+            .or_insert_with(|| trees::exits_within(grammar, tree, text, it.byte_range()))
+            .clone()
+    };
+    let claims = std::mem::take(&mut d.removed_exits);
+    let sites = std::mem::take(&mut d.sites.removed_exits);
+    for ((at, kind), site) in claims.into_iter().zip(sites) {
+        let item = functions.iter().find(|i| i.path == at.item);
+        if let Some(it) = item {
+            let shape = trees::shape_of(&at.text);
+            if exits_of(it)
+                .iter()
+                .any(|(k, s)| still_fails(kind, &shape, *k, s))
+            {
+                continue;
+            }
+        }
+        let calls = item.map_or_else(BTreeSet::new, |it| {
+            trees::callees(text.get(it.byte_range()).unwrap_or(""))
+                .into_iter()
+                .map(String::from)
+                .collect()
+        });
+        d.removed_exits.push((at, kind));
+        d.sites.removed_exits.push(site);
+        d.sites.reaches.push(calls);
+    }
+    // Only a function whose text names a panic or a throw is read for them: most changed
+    // functions hold none, and reading every node of each would cost more than the rest.
+    let marked = |it: &trees::Item| {
+        let code = text.get(it.byte_range()).unwrap_or("");
+        fail_words(grammar).iter().any(|m| code.contains(m))
+    };
+    for it in functions
+        .iter()
+        .filter(|i| holds && changed.contains(&i.path) && marked(i))
+    {
+        let exits: Vec<(ExitKind, String)> = exits_of(it)
+            .into_iter()
+            .filter(|(k, _)| *k != ExitKind::Error)
+            .collect();
+        if !exits.is_empty() {
+            d.sites.holds.push((it.name.clone(), exits));
+        }
+    }
+}
+
+/// Words without which code of a grammar holds no panic or throw.
+fn fail_words(grammar: Grammar) -> &'static [&'static str] {
+    match grammar {
+        Grammar::Rust => &[
+            "panic!",
+            "unreachable!",
+            "todo!",
+            "unimplemented!",
+            ".unwrap",
+            ".expect",
+        ],
+        Grammar::Python => &["raise"],
+        Grammar::Go => &["panic"],
+        Grammar::TypeScript | Grammar::Tsx | Grammar::JavaScript | Grammar::Java => &["throw"],
+    }
+}
+
+/// True when a function that lost an exit of `kind` and `shape` still fails the same way
+/// through an exit it reaches: any panic for a panic (`unreachable!` or `unwrap()`: the
+/// function still panics), the same thrown type or error construct for a throw or an
+/// error (`throw new IllegalArgumentException` left is no `UnsupportedOperationException`).
+fn still_fails(kind: ExitKind, shape: &str, held: ExitKind, held_shape: &str) -> bool {
+    let panics = |k| matches!(k, ExitKind::Panic | ExitKind::Unwrap);
+    if panics(kind) {
+        return panics(held);
+    }
+    kind == held && shape == held_shape
+}
+
+/// Matches the removed and added subtrees of every file of the range, then keeps only the
+/// claims that rest on unmatched code: a removed exit, check or entry whose subtree stands
+/// at head (moved, extracted, inlined, renamed) is not removed, and a function that still
+/// reaches an exit of the same class (in its body or a changed function it calls) does not
+/// "no longer" fail that way; a new condition whose subtree was removed elsewhere moved.
+pub fn settle_moves(deltas: &mut Deltas) {
+    {
+        let (mut removed, mut added): (Vec<&mut Forest>, Vec<&mut Forest>) = deltas
+            .values_mut()
+            .map(|d| (&mut d.sites.removed, &mut d.sites.added))
+            .unzip();
+        moves::match_all(&mut removed, &mut added);
+    }
+    // Changed functions that hold an exit at head, by name and class.
+    let holds: Vec<(String, ExitKind, String)> = deltas
+        .values()
+        .flat_map(|d| &d.sites.holds)
+        .flat_map(|(name, exits)| exits.iter().map(|(k, s)| (name.clone(), *k, s.clone())))
+        .collect();
+    for d in deltas.values_mut() {
+        let sites = std::mem::take(&mut d.sites);
+        let exits = std::mem::take(&mut d.removed_exits);
+        d.removed_exits = exits
+            .into_iter()
+            .zip(sites.removed_exits.iter().zip(&sites.reaches))
+            .filter(|((claim, kind), (at, calls))| {
+                let shape = trees::shape_of(&claim.text);
+                !sites.removed.moved(at)
+                    && !holds.iter().any(|(name, k, s)| {
+                        calls.contains(name) && still_fails(*kind, &shape, *k, s)
+                    })
+            })
+            .map(|(claim, _)| claim)
+            .collect();
+        // A check stands or falls whole; an entry (a match arm) moved with a few edits
+        // in its body is still the entry.
+        let keep = |claims: Vec<At>, at: &[Range<usize>], gone: fn(Matched) -> bool| {
+            claims
+                .into_iter()
+                .zip(at)
+                .filter(|(_, at)| gone(sites.removed.matched(at)))
+                .map(|(c, _)| c)
+                .collect::<Vec<At>>()
+        };
+        d.removed_conditions = keep(
+            std::mem::take(&mut d.removed_conditions),
+            &sites.removed_conditions,
+            |m| m != Matched::Whole,
+        );
+        d.removed_elements = keep(
+            std::mem::take(&mut d.removed_elements),
+            &sites.removed_elements,
+            |m| m == Matched::No,
+        );
+        let (moved, new): (Vec<_>, Vec<_>) = std::mem::take(&mut d.new_conditions)
+            .into_iter()
+            .zip(&sites.new_conditions)
+            .partition(|(_, at)| sites.added.moved(at));
+        d.new_conditions = new.into_iter().map(|(c, _)| c).collect();
+        d.moved_conditions.extend(moved.into_iter().map(|(c, _)| c));
+    }
 }
 
 /// The hunks as line edits (0-based, end-exclusive). A hunk with no lines on one side
@@ -584,6 +773,7 @@ pub fn compare(
             d.moved_conditions.push(a);
         } else {
             d.new_conditions.push(a);
+            d.sites.new_conditions.push(c.bytes.clone());
         }
     }
 
@@ -640,6 +830,7 @@ pub fn compare(
             },
             e.kind,
         ));
+        d.sites.removed_exits.push(e.bytes.clone());
     }
 
     // An element is known by its key (`mounted` of `mounted(el) {...}`, `a` of `a: 1`):
@@ -668,6 +859,7 @@ pub fn compare(
                 line: head_line_of(file, m.line),
                 text: m.text.clone(),
             });
+            d.sites.removed_elements.push(m.bytes.clone());
         }
     }
 

@@ -10,6 +10,7 @@ pub mod intents;
 pub mod joining;
 pub mod lifecycle;
 pub mod line_facts;
+pub mod moves;
 pub mod oracle;
 pub use qa_team_manifest as manifest;
 pub mod plan;

@@ -107,6 +107,9 @@ pub struct Mark {
     /// `line`.
     pub end: u32,
     pub text: String,
+    /// Where the node stands in its version (a match arm's: the whole arm), to find it
+    /// among the changed subtrees [`crate::moves`] matched.
+    pub bytes: Range<usize>,
 }
 
 /// How code leaves with an error.
@@ -132,6 +135,66 @@ pub struct Exit {
     pub text: String,
     pub key: String,
     pub shape: String,
+    pub bytes: Range<usize>,
+}
+
+impl Item {
+    /// Where the item stands in its version.
+    pub fn byte_range(&self) -> Range<usize> {
+        self.bytes.0..self.bytes.1
+    }
+}
+
+/// The kinds and shapes of the error exits inside `bytes` of a parsed text (a function's
+/// body read whole, however far from the change).
+pub fn exits_within(
+    grammar: Grammar,
+    tree: &Tree,
+    text: &str,
+    bytes: Range<usize>,
+) -> Vec<(ExitKind, String)> {
+    let Some(node) = tree
+        .root_node()
+        .descendant_for_byte_range(bytes.start, bytes.end)
+    else {
+        return Vec::new();
+    };
+    let walk = Walk::new(node, None);
+    walk.all
+        .iter()
+        .enumerate()
+        .filter_map(
+            |(i, &n)| match kinds::role(grammar, n, text, &|m| walk.parent_of(i, m)) {
+                Some(Role::Exit(kind)) => Some((kind, shape_of(text_of(n, text)))),
+                _ => None,
+            },
+        )
+        .collect()
+}
+
+/// The names code calls: each identifier right before `(` (or `!(`, a macro), the last
+/// segment of a path (`helper` of `self.helper(x)`, `mod::helper(x)`).
+pub fn callees(code: &str) -> std::collections::BTreeSet<&str> {
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'$';
+    let bytes = code.as_bytes();
+    let mut out = std::collections::BTreeSet::new();
+    for (open, _) in code.match_indices('(') {
+        let mut end = open;
+        while end > 0 && bytes[end - 1].is_ascii_whitespace() {
+            end -= 1;
+        }
+        if end > 0 && bytes[end - 1] == b'!' {
+            end -= 1;
+        }
+        let mut start = end;
+        while start > 0 && word(bytes[start - 1]) {
+            start -= 1;
+        }
+        if start < end && !bytes[start].is_ascii_digit() {
+            out.insert(&code[start..end]);
+        }
+    }
+    out
 }
 
 /// The outline of one version of a file.
@@ -373,7 +436,7 @@ fn edited(base_tree: &Tree, base: &str, head: &str, edits: &[LineEdit]) -> Optio
 
 /// An exit's shape: its text up to the first bracket, whitespace-free (`raiseNoSuchOption`,
 /// `thrownewError`, `todo!`, `g().unwrap`).
-fn shape_of(code: &str) -> String {
+pub fn shape_of(code: &str) -> String {
     let head = code.split(['(', '{', '[']).next().unwrap_or(code);
     head.chars().filter(|c| !c.is_whitespace()).collect()
 }
@@ -647,6 +710,7 @@ fn read(grammar: Grammar, tree: &Tree, text: &str, ranges: Option<&[Range<usize>
                     .parent()
                     .map_or(line_of(n), |p| p.end_position().row as u32 + 1),
                 text: normalize(text_of(n, text)),
+                bytes: n.byte_range(),
             })
             .collect(),
         exits: exits
@@ -658,6 +722,7 @@ fn read(grammar: Grammar, tree: &Tree, text: &str, ranges: Option<&[Range<usize>
                 text: excerpt(text_of(n, text)),
                 key: normalize(text_of(n, text)),
                 shape: shape_of(text_of(n, text)),
+                bytes: n.byte_range(),
             })
             .collect(),
         ..Outline::default()
@@ -678,6 +743,7 @@ fn read(grammar: Grammar, tree: &Tree, text: &str, ranges: Option<&[Range<usize>
                 line: line_of(el),
                 end: line_of(el),
                 text: excerpt(text_of(el, text)),
+                bytes: el.byte_range(),
             });
         }
     }
@@ -688,6 +754,8 @@ fn read(grammar: Grammar, tree: &Tree, text: &str, ranges: Option<&[Range<usize>
                 line: line_of(arm),
                 end: line_of(arm),
                 text: excerpt(text_of(arm, text)),
+                // The arm, not its pattern: the arm is what moves.
+                bytes: arm.parent().map_or(arm.byte_range(), |a| a.byte_range()),
             });
         }
     }

@@ -6,6 +6,7 @@ mod cli;
 mod common;
 mod gates;
 mod manifest_bounds;
+mod moves;
 mod plan;
 mod plan_env;
 mod schemas;
