@@ -57,9 +57,36 @@ pub struct Test {
     pub skipped: Option<String>,
     /// Callee names in its body, for the product items it exercises.
     pub calls: Vec<String>,
-    /// What the test does first: its first statement that calls something and asserts
-    /// nothing (`render(<Excalidraw className="x" />)`), excerpted.
+    /// What the test sets up before the call it checks, in words: the options and fields
+    /// it sets to a value (`` `StrictSlash` set to `true` ``), its fixtures; else its first
+    /// statement that calls something and asserts nothing, excerpted.
     pub setup: Option<String>,
+    /// Calls with a literal argument: to one of the repository's assertion helpers, their
+    /// literal arguments are expectations ([`helpers`] resolves them).
+    pub helper_calls: Vec<Call>,
+    /// The call whose result the test asserts, as written with its arguments
+    /// (`r.ServeHTTP(w, req)`, `parse(["--flag", "x"])`).
+    pub act: Option<String>,
+}
+
+/// A call a test makes with at least one literal argument.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Call {
+    /// The callee's last name: `assert_failure_with_error` of `env.assert_failure_with_error`.
+    pub name: String,
+    pub line: u32,
+    pub args: Vec<Arg>,
+}
+
+/// One argument of a [`Call`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Arg {
+    /// A keyword argument's name (`expected=` in Python).
+    pub keyword: Option<String>,
+    /// The argument as a reader should see it (a literal kept whole, else excerpted).
+    pub text: String,
+    /// Only literals: strings, numbers, and lists or tables of them.
+    pub literal: bool,
 }
 
 impl Test {
@@ -75,6 +102,8 @@ impl Test {
             skipped: None,
             calls: Vec::new(),
             setup: None,
+            helper_calls: Vec::new(),
+            act: None,
         }
     }
 }
@@ -192,6 +221,8 @@ fn table_tests(walk: &Walk, root: Node, text: &str, framework: Framework) -> Vec
                 skipped: None,
                 calls: Vec::new(),
                 setup: None,
+                helper_calls: Vec::new(),
+                act: None,
             });
         }
     }
@@ -254,7 +285,7 @@ pub fn may_define_tests(grammar: Grammar, text: &str, test_macros: &[String]) ->
     }
 }
 
-fn named_children(node: Node) -> Vec<Node> {
+pub(crate) fn named_children(node: Node) -> Vec<Node> {
     let mut walk = node.walk();
     node.named_children(&mut walk)
         .filter(|c| !c.kind().contains("comment"))
@@ -283,6 +314,92 @@ pub fn literal(code: &str) -> String {
         Some((i, _)) => format!("{}…", &s[..i]),
         None => s,
     }
+}
+
+/// The record of a call that passes a literal (`name` is the callee's last name), for
+/// [`helpers`] to read as an assertion helper's expectations once the helpers are known.
+fn call_with_literals(name: &str, line: u32, args: &[Node], text: &str) -> Option<Call> {
+    let args: Vec<Arg> = args.iter().map(|a| arg_of(*a, text)).collect();
+    args.iter().any(|a| a.literal).then(|| Call {
+        name: name.to_string(),
+        line,
+        args,
+    })
+}
+
+fn arg_of(a: Node, text: &str) -> Arg {
+    // Python's `expected="x"`: the keyword names the parameter.
+    if a.kind() == "keyword_argument" {
+        if let (Some(k), Some(v)) = (
+            a.child_by_field_name("name"),
+            a.child_by_field_name("value"),
+        ) {
+            let mut arg = arg_of(v, text);
+            arg.keyword = Some(text_of(k, text).to_string());
+            return arg;
+        }
+    }
+    let is = is_literal_value(a);
+    Arg {
+        keyword: None,
+        text: if is {
+            literal(text_of(a, text))
+        } else {
+            excerpt(text_of(a, text))
+        },
+        literal: is,
+    }
+}
+
+/// A literal, or a list, tuple, table or struct literal made only of literals: `"x"`,
+/// `&["a", "b"]`, `[]string{"a"}`, `{ strict: true }`, `-1`.
+pub(crate) fn is_literal_value(n: Node) -> bool {
+    const CONTAINERS: &[&str] = &[
+        "array",
+        "list",
+        "tuple",
+        "set",
+        "object",
+        "dictionary",
+        "pair",
+        "composite_literal",
+        "literal_value",
+        "literal_element",
+        "keyed_element",
+        "element",
+        "array_initializer",
+        "array_expression",
+        "tuple_expression",
+        "reference_expression",
+        "unary_expression",
+        "parenthesized_expression",
+        "expression_list",
+    ];
+    // Keys and type names inside a table are no values of their own.
+    const NAMES: &[&str] = &[
+        "property_identifier",
+        "field_identifier",
+        "type_identifier",
+        "qualified_type",
+        "slice_type",
+        "array_type",
+        "map_type",
+    ];
+    if is_literal(n.kind()) {
+        return true;
+    }
+    if !CONTAINERS.contains(&n.kind()) {
+        return false;
+    }
+    let kids = named_children(n);
+    // `key: value`: the key is a name, whatever its node.
+    if matches!(n.kind(), "pair" | "keyed_element") {
+        return kids.last().is_some_and(|v| is_literal_value(*v));
+    }
+    kids.iter().any(|k| !NAMES.contains(&k.kind()))
+        && kids
+            .iter()
+            .all(|k| NAMES.contains(&k.kind()) || is_literal_value(*k))
 }
 
 /// True for a literal node of any grammar: strings, numbers, booleans, null-likes.
@@ -360,7 +477,7 @@ fn rust_literal(kind: &str) -> bool {
 }
 
 /// An assertion macro: `assert*!`, `debug_assert*!`, and `*eq*!` helpers like `eqnice!`.
-fn is_assert_macro(name: &str) -> bool {
+pub(crate) fn is_assert_macro(name: &str) -> bool {
     let bare = name.trim_start_matches("debug_");
     bare.starts_with("assert") || name.contains("eq")
 }
@@ -472,6 +589,7 @@ fn rust_test(node: Node, text: &str, name: String) -> Test {
     let mut bindings: HashMap<&str, (&str, u32)> = HashMap::new();
     let mut expects = Vec::new();
     let mut calls = Vec::new();
+    let mut helper_calls = Vec::new();
     let mut i = 0;
     while i < toks.len() {
         let t = &toks[i];
@@ -520,10 +638,41 @@ fn rust_test(node: Node, text: &str, name: String) -> Test {
                 });
             }
         }
-        if t.kind == "identifier" {
+        if t.kind == "identifier" || t.kind == "field_identifier" {
             match toks.get(i + 1).map(|n| n.text) {
-                Some("(") if i == 0 || toks[i - 1].text != "fn" => calls.push(t.text.to_string()),
-                Some("!") if is_assert_macro(t.text) => {
+                Some("(") if i == 0 || toks[i - 1].text != "fn" => {
+                    // Method names are no product items of their own here.
+                    if t.kind == "identifier" {
+                        calls.push(t.text.to_string());
+                    }
+                    if let Some((args, _)) = group_args(&toks, i + 1) {
+                        let args: Vec<Arg> = args
+                            .iter()
+                            .map(|a| {
+                                let is = rust_literal_arg(a);
+                                let code = match (a.first(), a.last()) {
+                                    (Some(x), Some(y)) => {
+                                        text.get(x.bytes.0..y.bytes.1).unwrap_or("")
+                                    }
+                                    _ => "",
+                                };
+                                Arg {
+                                    keyword: None,
+                                    text: if is { literal(code) } else { excerpt(code) },
+                                    literal: is,
+                                }
+                            })
+                            .collect();
+                        if args.iter().any(|a| a.literal) {
+                            helper_calls.push(Call {
+                                name: t.text.to_string(),
+                                line: t.line,
+                                args,
+                            });
+                        }
+                    }
+                }
+                Some("!") if t.kind == "identifier" && is_assert_macro(t.text) => {
                     // The arguments are scanned on for the calls they make.
                     if let Some((args, _)) = group_args(&toks, i + 2) {
                         expects.extend(rust_expectations(t.text, &args, &bindings, t.line, text));
@@ -544,7 +693,27 @@ fn rust_test(node: Node, text: &str, name: String) -> Test {
         skipped: None,
         calls,
         setup: None,
+        helper_calls,
+        act: None,
     }
+}
+
+/// A Rust argument made of literals only: `"x"`, `&["a", "b"]`, `vec!["a"]`, `-1`,
+/// `"x".to_string()`.
+fn rust_literal_arg(arg: &[Tok]) -> bool {
+    arg.iter().any(|t| rust_literal(t.kind))
+        && arg.iter().all(|t| {
+            rust_literal(t.kind)
+                || matches!(
+                    t.text,
+                    "&" | "[" | "]" | "," | "(" | ")" | "!" | "." | "::" | "-"
+                )
+                || t.kind == "identifier"
+                    && matches!(
+                        t.text,
+                        "vec" | "Some" | "to_string" | "to_owned" | "into" | "String" | "from"
+                    )
+        })
 }
 
 /// The top-level comma-separated arguments of the bracket group opening at `open`, and
@@ -708,6 +877,8 @@ fn js_tests(walk: &Walk, text: &str) -> Vec<Test> {
             skipped,
             calls: Vec::new(),
             setup: None,
+            helper_calls: Vec::new(),
+            act: None,
         };
         if let Some(body) = body {
             t.setup = setup_of(*body, text);
@@ -725,10 +896,16 @@ fn js_tests(walk: &Walk, text: &str) -> Vec<Test> {
                         "member_expression" => f.child_by_field_name("property"),
                         _ => None,
                     };
-                    t.calls.extend(
-                        name.map(|n| text_of(n, text).to_string())
-                            .filter(|n| n != "expect"),
-                    );
+                    let name = name.map(|n| text_of(n, text)).filter(|n| *n != "expect");
+                    if let Some(name) = name {
+                        let args = n
+                            .child_by_field_name("arguments")
+                            .map(named_children)
+                            .unwrap_or_default();
+                        t.helper_calls
+                            .extend(call_with_literals(name, line_of(n), &args, text));
+                        t.calls.push(name.to_string());
+                    }
                 }
             }
         }
@@ -1001,6 +1178,8 @@ fn python_tests(walk: &Walk, text: &str) -> Vec<Test> {
             skipped: None,
             calls: Vec::new(),
             setup: None,
+            helper_calls: Vec::new(),
+            act: None,
         };
         let mut bindings: HashMap<String, String> = HashMap::new();
         let nodes = body.map(|b| walk.subtree(b)).unwrap_or_default();
@@ -1072,7 +1251,11 @@ fn python_tests(walk: &Walk, text: &str) -> Vec<Test> {
                             "attribute" => f.child_by_field_name("attribute"),
                             _ => Some(f),
                         };
-                        t.calls.extend(callee.map(|c| text_of(c, text).to_string()));
+                        if let Some(c) = callee.map(|c| text_of(c, text)) {
+                            t.helper_calls
+                                .extend(call_with_literals(c, line_of(n), &args, text));
+                            t.calls.push(c.to_string());
+                        }
                     }
                 }
                 _ => {}
@@ -1360,7 +1543,11 @@ fn go_test_body(nodes: &[Node], node: Node, text: &str, name: String) -> Test {
                         "selector_expression" => f.child_by_field_name("field"),
                         _ => Some(f),
                     };
-                    t.calls.extend(callee.map(|c| text_of(c, text).to_string()));
+                    if let Some(c) = callee.map(|c| text_of(c, text)) {
+                        t.helper_calls
+                            .extend(call_with_literals(c, line_of(n), &args, text));
+                        t.calls.push(c.to_string());
+                    }
                 }
             }
             _ => {}
@@ -1369,7 +1556,9 @@ fn go_test_body(nodes: &[Node], node: Node, text: &str, name: String) -> Test {
     t
 }
 
+pub mod helpers;
 mod java;
+pub mod support;
 
 #[cfg(test)]
 mod tests;

@@ -246,6 +246,16 @@ fn test(
                     } else if let Some(callee) = n.child_by_field_name("name") {
                         let callee = text_of(callee, text);
                         if !callee.starts_with("assert") {
+                            let args = n
+                                .child_by_field_name("arguments")
+                                .map(named_children)
+                                .unwrap_or_default();
+                            t.helper_calls.extend(super::call_with_literals(
+                                callee,
+                                line_of(n),
+                                &args,
+                                text,
+                            ));
                             t.calls.push(callee.to_string());
                         }
                     }

@@ -1,4 +1,5 @@
 use super::*;
+use crate::oracle::helpers;
 use crate::trees::{outline, Grammar};
 
 fn tests_of(g: Grammar, text: &str, macros: &[&str]) -> Vec<Test> {
@@ -313,4 +314,74 @@ fn junit3_test_methods_need_a_test_case_or_an_unannotated_test_class() {
         &[]
     )
     .is_empty());
+}
+
+/// The expectations a file's tests pass to the assertion helpers `support` defines.
+fn helper_expects(g: Grammar, test: &str, support: &str) -> Vec<String> {
+    let tree = crate::trees::parse(g, support).expect("parsed");
+    let h = helpers::assertion_helpers(helpers::defined(g, tree.root_node(), support));
+    tests_of(g, test, &[])
+        .iter()
+        .flat_map(|t| helpers::expectations(&t.helper_calls, &h))
+        .map(|e| e.text)
+        .collect()
+}
+
+const RUST_ENV: &str = "impl TestEnv {\n    pub fn assert_failure_with_error(&self, args: &[&str], expected: &str) {\n        let status = self.assert_error_subdirectory(\".\", args, Some(expected));\n        if status.success() { panic!(\"should fail\"); }\n    }\n    fn assert_error_subdirectory(&self, path: &str, args: &[&str], expected: Option<&str>) -> Status {\n        let output = run(path, args);\n        if let Some(expected) = expected {\n            let actual = stderr(&output);\n            if expected != actual { panic!(\"{}\", format_output_error(args, expected, &actual)); }\n        }\n        output.status\n    }\n    pub fn run_with_error(&self, args: &[&str], expected: &str) {\n        let output = run(\".\", args);\n        println!(\"{} {:?}\", expected, output);\n    }\n}\n";
+
+#[test]
+fn a_rust_helper_that_asserts_through_another_makes_its_literal_arguments_expectations() {
+    let test = "#[test]\nfn flag() {\n    let te = TestEnv::new();\n    te.assert_failure_with_error(&[\"pat\", \"--flag\", \"x/y\"], \"[tool error]: bad flag\");\n}\n";
+    assert_eq!(
+        helper_expects(Grammar::Rust, test, RUST_ENV),
+        ["`assert_failure_with_error`: `expected` is \"[tool error]: bad flag\" for `args` &[\"pat\", \"--flag\", \"x/y\"]"]
+    );
+}
+
+#[test]
+fn a_helper_of_the_same_shape_that_asserts_nothing_passes_no_expectation() {
+    let test = "#[test]\nfn flag() {\n    let te = TestEnv::new();\n    te.run_with_error(&[\"pat\"], \"[tool error]: bad flag\");\n}\n";
+    assert!(helper_expects(Grammar::Rust, test, RUST_ENV).is_empty());
+    // Control: the helper becomes one once it compares what it is given.
+    let asserting = RUST_ENV.replace(
+        "println!(\"{} {:?}\", expected, output);",
+        "assert_eq!(stderr(&output), expected);",
+    );
+    assert_eq!(helper_expects(Grammar::Rust, test, &asserting).len(), 1);
+}
+
+#[test]
+fn a_helper_two_calls_away_from_an_assertion_is_no_helper() {
+    let support = "fn a(got: &str, want: &str) { assert_eq!(got, want); }\nfn b(got: &str, want: &str) { a(got, want) }\nfn c(got: &str, want: &str) { b(got, want) }\n";
+    let test = "#[test]\nfn t() {\n    b(&out(), \"x\");\n    c(&out(), \"y\");\n}\n";
+    assert_eq!(
+        helper_expects(Grammar::Rust, test, support),
+        ["`b`: `want` is \"x\""]
+    );
+}
+
+#[test]
+fn a_go_helper_that_fails_the_test_on_a_condition_compares_its_parameters() {
+    let support = "package cli\n\nfunc checkContains(t *testing.T, got, want string) {\n\tt.Helper()\n\tif !strings.Contains(got, want) {\n\t\tt.Errorf(\"%q does not contain %q\", got, want)\n\t}\n}\n\nfunc logOnly(t *testing.T, got, want string) {\n\tt.Logf(\"%q %q\", got, want)\n}\n";
+    let test = "package cli\n\nfunc TestHelp(t *testing.T) {\n\tout := run(\"--help\")\n\tcheckContains(t, out, \"Usage: app\")\n\tlogOnly(t, out, \"ignored\")\n}\n";
+    assert_eq!(
+        helper_expects(Grammar::Go, test, support),
+        ["`checkContains`: `want` is \"Usage: app\""]
+    );
+}
+
+#[test]
+fn python_and_javascript_helpers_are_read_by_what_they_assert() {
+    let support = "def assert_status(response, expected_status=200):\n    assert response.status_code == expected_status\n\ndef make_client(base_url='x'):\n    return Client(base_url)\n";
+    let test = "def test_redirect(client):\n    r = client.get('/a')\n    assert_status(r, expected_status=301)\n    make_client(base_url='http://y')\n";
+    assert_eq!(
+        helper_expects(Grammar::Python, test, support),
+        ["`assert_status`: `expected_status` is 301"]
+    );
+    let support = "export function expectOutput(args: string[], want: string) {\n  const out = run(args);\n  expect(out).toBe(want);\n}\nexport const build = (args: string[], name: string) => run(args, name);\n";
+    let test = "it('prints help', () => {\n  expectOutput(['--help'], 'Usage: cli');\n  build(['x'], 'y');\n});\n";
+    assert_eq!(
+        helper_expects(Grammar::TypeScript, test, support),
+        ["`expectOutput`: `want` is 'Usage: cli' for `args` ['--help']"]
+    );
 }
