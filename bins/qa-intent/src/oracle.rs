@@ -131,6 +131,10 @@ fn is_expectation_key(key: &str) -> bool {
 /// JavaScript object pairs, Python dict entries) whose key names an expectation.
 fn table_rows(nodes: &[Node], text: &str, out: &mut Vec<Expectation>) {
     for &n in nodes {
+        if n.kind() == "composite_literal" {
+            go_positional_rows(n, text, out);
+            continue;
+        }
         let (key, value) = match n.kind() {
             "keyed_element" => (n.child_by_field_name("key"), n.child_by_field_name("value")),
             "pair" => (n.child_by_field_name("key"), n.child_by_field_name("value")),
@@ -154,6 +158,50 @@ fn table_rows(nodes: &[Node], text: &str, out: &mut Vec<Expectation>) {
                 },
             });
         }
+    }
+}
+
+/// `[]struct{ in, want string }{{"a", "b"}, ...}`: rows written without keys, their cells
+/// named by the struct's fields in order.
+fn go_positional_rows(table: Node, text: &str, out: &mut Vec<Expectation>) {
+    let Some(strukt) = table
+        .child_by_field_name("type")
+        .filter(|t| matches!(t.kind(), "slice_type" | "array_type"))
+        .and_then(|t| t.child_by_field_name("element"))
+        .filter(|e| e.kind() == "struct_type")
+    else {
+        return;
+    };
+    let mut fields = Vec::new();
+    for list in named_children(strukt) {
+        for decl in named_children(list) {
+            let mut c = decl.walk();
+            fields.extend(
+                decl.children_by_field_name("name", &mut c)
+                    .map(|n| text_of(n, text).to_string()),
+            );
+        }
+    }
+    let Some(body) = table.child_by_field_name("body") else {
+        return;
+    };
+    for element in named_children(body) {
+        let Some(row) = named_children(element)
+            .into_iter()
+            .next()
+            .filter(|r| r.kind() == "literal_value")
+        else {
+            continue;
+        };
+        let cells = named_children(row);
+        if cells.is_empty() || cells.iter().any(|c| c.kind() == "keyed_element") {
+            continue;
+        }
+        let cells: Vec<String> = cells.iter().map(|c| literal(text_of(*c, text))).collect();
+        out.push(Expectation {
+            line: line_of(row),
+            text: row_text(&fields, &cells),
+        });
     }
 }
 
@@ -880,6 +928,13 @@ fn js_tests(walk: &Walk, text: &str) -> Vec<Test> {
             helper_calls: Vec::new(),
             act: None,
         };
+        // `test.each(table)(title, fn)`: the table's rows, by the function's parameters.
+        if callee.kind() == "call_expression" {
+            if let Some(table) = callee.child_by_field_name("arguments") {
+                let params = body.map(|b| js_params(*b, text)).unwrap_or_default();
+                each_rows(table, &params, text, &mut t.expects);
+            }
+        }
         if let Some(body) = body {
             t.setup = setup_of(*body, text);
             let nodes = walk.subtree(*body);
@@ -912,6 +967,92 @@ fn js_tests(walk: &Walk, text: &str) -> Vec<Test> {
         out.push(t);
     }
     out
+}
+
+/// A test function's parameter names, a destructured object's keys included
+/// (`(a, b, expected)`, `({ input, expected })`).
+fn js_params(f: Node, text: &str) -> Vec<String> {
+    let Some(params) = f
+        .child_by_field_name("parameters")
+        .or_else(|| f.child_by_field_name("parameter"))
+    else {
+        return Vec::new();
+    };
+    Walk::new(params, None)
+        .all
+        .iter()
+        .filter(|n| {
+            matches!(
+                n.kind(),
+                "identifier" | "shorthand_property_identifier_pattern"
+            ) && !n.parent().is_some_and(|p| {
+                p.kind() == "pair_pattern" && p.child_by_field_name("value") != Some(**n)
+            })
+        })
+        .map(|n| text_of(*n, text).to_string())
+        .collect()
+}
+
+/// The rows of a `test.each` table: an array of arrays (cells by the parameters), of
+/// objects (cells by key), of single values, or a template literal whose first line
+/// names the columns (`a | b | expected`).
+fn each_rows(table: Node, params: &[String], text: &str, out: &mut Vec<Expectation>) {
+    if table.kind() == "template_string" {
+        let first = line_of(table);
+        let body = text_of(table, text).trim_matches('`');
+        let mut lines = body
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty());
+        let Some((_, header)) = lines.next() else {
+            return;
+        };
+        let names: Vec<String> = header.split('|').map(|c| c.trim().to_string()).collect();
+        for (k, row) in lines {
+            let cells: Vec<String> = row
+                .split('|')
+                .map(|c| {
+                    let c = c.trim();
+                    let c = c
+                        .strip_prefix("${")
+                        .and_then(|c| c.strip_suffix('}'))
+                        .unwrap_or(c);
+                    literal(c)
+                })
+                .collect();
+            out.push(Expectation {
+                line: first + k as u32,
+                text: row_text(&names, &cells),
+            });
+        }
+        return;
+    }
+    let Some(array) = named_children(table).into_iter().next() else {
+        return;
+    };
+    if array.kind() != "array" {
+        return;
+    }
+    for row in named_children(array) {
+        let (names, cells): (Vec<String>, Vec<Node>) = match row.kind() {
+            "array" => (params.to_vec(), named_children(row)),
+            "object" => named_children(row)
+                .into_iter()
+                .filter(|p| p.kind() == "pair")
+                .filter_map(|p| {
+                    let k = p.child_by_field_name("key")?;
+                    let k = text_of(k, text).trim_matches(|c| c == '"' || c == '\'');
+                    Some((k.to_string(), p.child_by_field_name("value")?))
+                })
+                .unzip(),
+            _ => (params.iter().take(1).cloned().collect(), vec![row]),
+        };
+        let cells: Vec<String> = cells.iter().map(|c| literal(text_of(*c, text))).collect();
+        out.push(Expectation {
+            line: line_of(row),
+            text: row_text(&names, &cells),
+        });
+    }
 }
 
 /// A call's callee node, the callee as written, and its arguments.
@@ -1277,6 +1418,37 @@ fn python_tests(walk: &Walk, text: &str) -> Vec<Test> {
     out
 }
 
+/// A row given to a parameterized test: the expected column when a parameter is named
+/// like one (`` `expected` is 3 for `a` 1 ``), else the case itself.
+pub(crate) fn row_text(params: &[String], cells: &[String]) -> String {
+    if params.len() == cells.len() {
+        if let Some(at) = params.iter().position(|p| is_expectation_key(p)) {
+            // Every other column is the row's input.
+            let inputs: Vec<String> = (0..cells.len())
+                .filter(|&k| k != at)
+                .take(3)
+                .map(|k| format!("`{}` {}", params[k], cells[k]))
+                .collect();
+            return match inputs.is_empty() {
+                false => format!(
+                    "`{}` is {} for {}",
+                    params[at],
+                    cells[at],
+                    inputs.join(", ")
+                ),
+                true => format!("`{}` is {}", params[at], cells[at]),
+            };
+        }
+        let case: Vec<String> = params
+            .iter()
+            .zip(cells)
+            .map(|(p, c)| format!("`{p}` = {c}"))
+            .collect();
+        return format!("the case {} to pass", case.join(", "));
+    }
+    format!("the row {} to pass", cells.join(", "))
+}
+
 /// `@pytest.mark.parametrize(("shell", "expect"), [("fish", "a\\n"), ...])`: the value
 /// each row gives the parameter named like an expectation.
 fn parametrize_rows(decorator: Node, text: &str, out: &mut Vec<Expectation>) {
@@ -1303,27 +1475,24 @@ fn parametrize_rows(decorator: Node, text: &str, out: &mut Vec<Expectation>) {
                 .to_string()
         })
         .collect();
-    let Some(at) = names.iter().position(|n| is_expectation_key(n)) else {
-        return;
-    };
     for row in named_children(*rows) {
-        let cells = named_children(row);
-        if let Some(cell) = cells.get(at).filter(|_| cells.len() == names.len()) {
-            // The first other column is the row's input.
-            let input = (0..cells.len()).find(|&k| k != at);
-            let text = match input {
-                Some(k) => format!(
-                    "`{}` is {} for `{}` {}",
-                    names[at],
-                    literal(text_of(*cell, text)),
-                    names[k],
-                    literal(text_of(cells[k], text))
-                ),
-                None => format!("`{}` is {}", names[at], literal(text_of(*cell, text))),
-            };
+        // `pytest.param(..., id="x")` rows hold their cells as arguments.
+        let cells = match row.kind() {
+            "call" => row
+                .child_by_field_name("arguments")
+                .map(named_children)
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|c| c.kind() != "keyword_argument")
+                .collect(),
+            "tuple" | "list" | "parenthesized_expression" => named_children(row),
+            _ => vec![row],
+        };
+        if cells.len() == names.len() {
+            let texts: Vec<String> = cells.iter().map(|c| literal(text_of(*c, text))).collect();
             out.push(Expectation {
-                line: line_of(*cell),
-                text,
+                line: line_of(row),
+                text: row_text(&names, &texts),
             });
         }
     }

@@ -6,8 +6,8 @@ use std::collections::HashMap;
 use tree_sitter::Node;
 
 use super::{
-    is_expectation_key, is_literal, literal, matcher_words, named_children, setup_of, Expectation,
-    Framework, Test,
+    is_literal, literal, matcher_words, named_children, row_text, setup_of, Expectation, Framework,
+    Test,
 };
 use crate::trees::{excerpt, line_of, text_of, Walk};
 
@@ -354,29 +354,6 @@ fn value_rows(a: &Annotation, params: &[String], text: &str, out: &mut Vec<Expec
             });
         }
     }
-}
-
-/// A row given to a parameterized test: the expected column when a parameter is named
-/// like one (`` `expected` is 3 for `a` 1 ``), else the case itself.
-fn row_text(params: &[String], cells: &[String]) -> String {
-    if params.len() == cells.len() {
-        if let Some(at) = params.iter().position(|p| is_expectation_key(p)) {
-            return match (0..cells.len()).find(|&k| k != at) {
-                Some(k) => format!(
-                    "`{}` is {} for `{}` {}",
-                    params[at], cells[at], params[k], cells[k]
-                ),
-                None => format!("`{}` is {}", params[at], cells[at]),
-            };
-        }
-        let case: Vec<String> = params
-            .iter()
-            .zip(cells)
-            .map(|(p, c)| format!("`{p}` = {c}"))
-            .collect();
-        return format!("the case {} to pass", case.join(", "));
-    }
-    format!("the row {} to pass", cells.join(", "))
 }
 
 /// Splits a CSV row on `delimiter` outside `'...'` quotes.

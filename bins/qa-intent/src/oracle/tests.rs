@@ -286,8 +286,8 @@ fn csv_and_value_source_rows_are_table_rows() {
     assert_eq!(
         expects(&t[0]),
         [
-            "`expected` is 3 for `a` 1",
-            "`expected` is \"x\" for `a` \"a, b\""
+            "`expected` is 3 for `a` 1, `b` 2",
+            "`expected` is \"x\" for `a` \"a, b\", `b` 0"
         ]
     );
     assert_eq!(t[0].expects[0].line, 4);
@@ -384,4 +384,44 @@ fn python_and_javascript_helpers_are_read_by_what_they_assert() {
         helper_expects(Grammar::TypeScript, test, support),
         ["`expectOutput`: `want` is 'Usage: cli' for `args` ['--help']"]
     );
+}
+#[test]
+fn test_each_rows_are_quoted_with_their_inputs() {
+    let src = "test.each([[1, 1, 2], [1, 2, 3]])('add(%i, %i)', (a, b, expected) => {\n  expect(add(a, b)).toBe(expected);\n});\ntest.each`\n  a    | b    | expected\n  ${1} | ${1} | ${2}\n  ${2} | ${1} | ${3}\n`('returns $expected', ({ a, b, expected }) => {\n  expect(a + b).toBe(expected);\n});\nit.each([{ input: 'x', output: 'X' }])('upper', ({ input, output }) => {});\n";
+    let t = tests_of(Grammar::TypeScript, src, &[]);
+    assert_eq!(
+        expects(&t[0])[..2],
+        [
+            "`expected` is 2 for `a` 1, `b` 1",
+            "`expected` is 3 for `a` 1, `b` 2"
+        ]
+    );
+    assert_eq!(
+        expects(&t[1])[..2],
+        [
+            "`expected` is 2 for `a` 1, `b` 1",
+            "`expected` is 3 for `a` 2, `b` 1"
+        ]
+    );
+    // Each row at its own line, so that a changed row is told from the others.
+    assert_eq!(t[1].expects[1].line, 7);
+    assert_eq!(expects(&t[2]), ["`output` is 'X' for `input` 'x'"]);
+}
+
+#[test]
+fn go_table_rows_without_keys_are_named_by_the_struct_fields() {
+    let src = "package x\n\nfunc TestUpper(t *testing.T) {\n\ttests := []struct {\n\t\tin, want string\n\t}{\n\t\t{\"a\", \"A\"},\n\t\t{in: \"b\", want: \"B\"},\n\t}\n\tfor _, tt := range tests {\n\t\tt.Run(tt.in, func(t *testing.T) {\n\t\t\tif got := Upper(tt.in); got != tt.want {\n\t\t\t\tt.Errorf(\"got %q\", got)\n\t\t\t}\n\t\t})\n\t}\n}\n";
+    let t = tests_of(Grammar::Go, src, &[]);
+    let e = expects(&t[0]);
+    assert!(e.contains(&"`want` is \"A\" for `in` \"a\""), "{e:?}");
+    assert!(e.contains(&"`want` is \"B\" for `in` \"b\""), "{e:?}");
+}
+
+#[test]
+fn parametrize_rows_without_an_expected_column_are_quoted_as_cases() {
+    let src = "import pytest\n\n@pytest.mark.parametrize(\"method\", [\"GET\", pytest.param(\"HEAD\", id=\"head\")])\ndef test_method(method):\n    assert send(method)\n";
+    let t = tests_of(Grammar::Python, src, &[]);
+    let e = expects(&t[0]);
+    assert!(e.contains(&"the case `method` = \"GET\" to pass"), "{e:?}");
+    assert!(e.contains(&"the case `method` = \"HEAD\" to pass"), "{e:?}");
 }
