@@ -547,9 +547,9 @@ fn rust_tests(walk: &Walk, text: &str, test_macros: &[String]) -> Vec<Test> {
                     .map(|n| text_of(n, text).to_string())
                     .unwrap_or_default();
                 let mut t = rust_test(node, text, name);
-                t.setup = node
-                    .child_by_field_name("body")
-                    .and_then(|b| setup_of(b, text));
+                if let Some(b) = node.child_by_field_name("body") {
+                    arrange::read(b, text, &[], &mut t);
+                }
                 for (attr, whole) in &attrs {
                     if attr == "ignore" {
                         t.skipped = Some(format!("#[{whole}]"));
@@ -936,7 +936,6 @@ fn js_tests(walk: &Walk, text: &str) -> Vec<Test> {
             }
         }
         if let Some(body) = body {
-            t.setup = setup_of(*body, text);
             let nodes = walk.subtree(*body);
             table_rows(&nodes, text, &mut t.expects);
             for &n in nodes.iter() {
@@ -963,6 +962,7 @@ fn js_tests(walk: &Walk, text: &str) -> Vec<Test> {
                     }
                 }
             }
+            arrange::read(*body, text, &[], &mut t);
         }
         out.push(t);
     }
@@ -1412,7 +1412,28 @@ fn python_tests(walk: &Walk, text: &str) -> Vec<Test> {
             parametrize_rows(d, text, &mut t.expects);
         }
         t.skipped = skipped;
-        t.setup = body.and_then(|b| setup_of(b, text));
+        if let Some(b) = body {
+            // The parameters pytest fills that no `parametrize` row gives.
+            let rowed: Vec<String> = node
+                .parent()
+                .filter(|p| p.kind() == "decorated_definition")
+                .map(named_children)
+                .unwrap_or_default()
+                .into_iter()
+                .filter_map(|d| parametrize(d, text))
+                .flat_map(|(names, _)| names)
+                .collect();
+            let fixtures: Vec<String> = node
+                .child_by_field_name("parameters")
+                .map(named_children)
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|p| p.kind() == "identifier")
+                .map(|p| text_of(p, text).to_string())
+                .filter(|p| p != "self" && !rowed.contains(p))
+                .collect();
+            arrange::read(b, text, &fixtures, &mut t);
+        }
         out.push(t);
     }
     out
@@ -1449,15 +1470,11 @@ pub(crate) fn row_text(params: &[String], cells: &[String]) -> String {
     format!("the row {} to pass", cells.join(", "))
 }
 
-/// `@pytest.mark.parametrize(("shell", "expect"), [("fish", "a\\n"), ...])`: the value
-/// each row gives the parameter named like an expectation.
-fn parametrize_rows(decorator: Node, text: &str, out: &mut Vec<Expectation>) {
-    let Some(call) = named_children(decorator)
+/// A `parametrize` decorator's parameter names and its list of rows.
+fn parametrize<'t>(decorator: Node<'t>, text: &str) -> Option<(Vec<String>, Node<'t>)> {
+    let call = named_children(decorator)
         .into_iter()
-        .find(|c| c.kind() == "call")
-    else {
-        return;
-    };
+        .find(|c| c.kind() == "call")?;
     let is_parametrize = call
         .child_by_field_name("function")
         .is_some_and(|f| text_of(f, text).ends_with("parametrize"));
@@ -1466,7 +1483,7 @@ fn parametrize_rows(decorator: Node, text: &str, out: &mut Vec<Expectation>) {
         .map(named_children)
         .unwrap_or_default();
     let (true, Some(names), Some(rows)) = (is_parametrize, args.first(), args.get(1)) else {
-        return;
+        return None;
     };
     let names: Vec<String> = text_of(*names, text)
         .split(',')
@@ -1475,7 +1492,16 @@ fn parametrize_rows(decorator: Node, text: &str, out: &mut Vec<Expectation>) {
                 .to_string()
         })
         .collect();
-    for row in named_children(*rows) {
+    Some((names, *rows))
+}
+
+/// `@pytest.mark.parametrize(("shell", "expect"), [("fish", "a\\n"), ...])`: the value
+/// each row gives the parameter named like an expectation.
+fn parametrize_rows(decorator: Node, text: &str, out: &mut Vec<Expectation>) {
+    let Some((names, rows)) = parametrize(decorator, text) else {
+        return;
+    };
+    for row in named_children(rows) {
         // `pytest.param(..., id="x")` rows hold their cells as arguments.
         let cells = match row.kind() {
             "call" => row
@@ -1598,8 +1624,8 @@ fn go_tests(walk: &Walk, text: &str) -> Vec<Test> {
 fn go_test(walk: &Walk, node: Node, body: Node, text: &str, name: String) -> Test {
     let nodes = walk.subtree(body);
     let mut t = go_test_body(&nodes, node, text, name);
-    t.setup = setup_of(body, text);
     table_rows(&nodes, text, &mut t.expects);
+    arrange::read(body, text, &[], &mut t);
     t
 }
 
@@ -1725,6 +1751,7 @@ fn go_test_body(nodes: &[Node], node: Node, text: &str, name: String) -> Test {
     t
 }
 
+mod arrange;
 pub mod helpers;
 mod java;
 pub mod support;

@@ -6,8 +6,7 @@ use std::collections::HashMap;
 use tree_sitter::Node;
 
 use super::{
-    is_literal, literal, matcher_words, named_children, row_text, setup_of, Expectation, Framework,
-    Test,
+    is_literal, literal, matcher_words, named_children, row_text, Expectation, Framework, Test,
 };
 use crate::trees::{excerpt, line_of, text_of, Walk};
 
@@ -230,7 +229,6 @@ fn test(
         }
     }
     if let Some(body) = node.child_by_field_name("body") {
-        t.setup = setup_of(body, text);
         let nodes = walk.subtree(body);
         let mut reader = Reader {
             text,
@@ -272,6 +270,7 @@ fn test(
                 _ => {}
             }
         }
+        super::arrange::read(body, text, &[], &mut t);
     }
     t
 }

@@ -194,12 +194,12 @@ fn a_go_comparison_guarding_a_nested_check_is_no_expectation() {
 }
 
 #[test]
-fn a_tests_setup_is_its_first_call_that_asserts_nothing() {
+fn a_tests_setup_without_settings_is_its_first_call_that_asserts_nothing() {
     let js = "it('applies the class', async () => {\n  // render it\n  const { container } = await render(<App className=\"x\" />);\n  expect(container.className).toBe('x');\n});\n";
     let t = tests_of(Grammar::Tsx, js, &[]);
     assert_eq!(
         t[0].setup.as_deref(),
-        Some("const { container } = await render(<App className=\"x\" />);")
+        Some("run `const { container } = await render(<App className=\"x\" />);`")
     );
     let only_asserts = "it('adds', () => { expect(add(1)).toBe(2) });";
     assert_eq!(
@@ -209,7 +209,7 @@ fn a_tests_setup_is_its_first_call_that_asserts_nothing() {
     let rs = "#[test]\nfn a() {\n    let v = parse(\"x\");\n    assert_eq!(v, 1);\n}\n";
     assert_eq!(
         tests_of(Grammar::Rust, rs, &[])[0].setup.as_deref(),
-        Some("let v = parse(\"x\");")
+        Some("run `let v = parse(\"x\");`")
     );
 }
 
@@ -225,7 +225,7 @@ fn junit_tests_are_annotated_methods_with_their_display_names() {
     assert_eq!(t[0].framework, Framework::JUnit);
     assert_eq!(expects(&t[0]), ["`cart.save(1)` is 3"]);
     assert_eq!(t[0].calls, ["Cart", "save"]);
-    assert_eq!(t[0].setup.as_deref(), Some("Cart cart = new Cart();"));
+    assert_eq!(t[0].setup.as_deref(), Some("run `Cart cart = new Cart();`"));
 }
 
 #[test]
@@ -424,4 +424,38 @@ fn parametrize_rows_without_an_expected_column_are_quoted_as_cases() {
     let e = expects(&t[0]);
     assert!(e.contains(&"the case `method` = \"GET\" to pass"), "{e:?}");
     assert!(e.contains(&"the case `method` = \"HEAD\" to pass"), "{e:?}");
+}
+
+#[test]
+fn a_test_that_sets_an_option_arranges_it_and_acts_with_the_checked_call() {
+    let go = "package chi\n\nfunc TestStrictSlash(t *testing.T) {\n\tr := NewRouter()\n\tr.StrictSlash = true\n\tt.Setenv(\"CHI_DEBUG\", \"1\")\n\tgot := r.Match(\"/users/\")\n\tif got != \"/users\" {\n\t\tt.Errorf(\"got %q\", got)\n\t}\n}\n";
+    let t = &tests_of(Grammar::Go, go, &[])[0];
+    assert_eq!(
+        t.setup.as_deref(),
+        Some("set `r.StrictSlash` to `true`, set `CHI_DEBUG` to `\"1\"`")
+    );
+    assert_eq!(t.act.as_deref(), Some("r.Match(\"/users/\")"));
+    let ts = "it('is strict', async () => {\n  const app = new Hono({ strict: false });\n  const res = await app.request('/hello/');\n  expect(res.status).toBe(200);\n});\n";
+    let t = &tests_of(Grammar::TypeScript, ts, &[])[0];
+    assert_eq!(t.setup.as_deref(), Some("set `strict` to `false`"));
+    assert_eq!(t.act.as_deref(), Some("app.request('/hello/')"));
+    let py = "def test_redirects(client, tmp_path):\n    client.follow_redirects = True\n    r = client.get('/a')\n    assert r.status_code == 200\n";
+    let t = &tests_of(Grammar::Python, py, &[])[0];
+    assert_eq!(
+        t.setup.as_deref(),
+        Some("set `client.follow_redirects` to `True`, use the fixtures `client`, `tmp_path`")
+    );
+    assert_eq!(t.act.as_deref(), Some("client.get('/a')"));
+}
+
+#[test]
+fn a_computed_value_a_local_and_a_table_row_are_no_settings() {
+    let go = "package chi\n\nfunc TestRoutes(t *testing.T) {\n\tcases := []struct{ in, want string }{{in: \"/a\", want: \"/a\"}}\n\tr := NewRouter()\n\tr.Prefix = prefixOf(t)\n\tn := 3\n\tfor _, c := range cases {\n\t\tif got := r.Match(c.in); got != c.want {\n\t\t\tt.Errorf(\"got %q\", got)\n\t\t}\n\t}\n}\n";
+    let t = &tests_of(Grammar::Go, go, &[])[0];
+    // Nothing set to a literal: the first call statement stands.
+    assert_eq!(t.setup.as_deref(), Some("run `r := NewRouter()`"));
+    // Control: the same router with a literal option is a setting.
+    let set = go.replace("prefixOf(t)", "\"/v1\"");
+    let t = &tests_of(Grammar::Go, &set, &[])[0];
+    assert_eq!(t.setup.as_deref(), Some("set `r.Prefix` to `\"/v1\"`"));
 }
