@@ -3,29 +3,10 @@
 //! conditions, list elements, skipped tests, and steps a tester can follow. Each fact has
 //! a positive and a negative control. Needs the built qa-diff (`cargo build --bins`).
 
-use qa_testkit::{records, Program, Repo};
+use qa_testkit::{records, Repo};
 use serde_json::Value;
 
-const QA_INTENT: &str = env!("CARGO_BIN_EXE_qa-intent");
-
-/// `qa-diff --base main | qa-intent` on the repository's checked-out branch.
-fn flow(repo: &Repo) -> Vec<Value> {
-    let stream = Program::built("qa-diff")
-        .invocation()
-        .dir(repo.path())
-        .env("HOME", repo.home())
-        .args(["--base", "main"])
-        .run()
-        .success()
-        .stdout;
-    Program::at(QA_INTENT)
-        .invocation()
-        .arg("--repo")
-        .arg(repo.path())
-        .stdin(stream)
-        .run()
-        .records()
-}
+use crate::common::{flow, rust_crate};
 
 fn scenarios(rs: &[Value]) -> Vec<&Value> {
     records::of_kind(rs, "scenario")
@@ -70,15 +51,7 @@ const MACROS: &str = "macro_rules! xtest {\n    ($name:ident, $fun:expr) => {\n 
 /// A Rust crate whose `sort_paths` ends in `todo!()`; the branch implements it and adds
 /// a test written with the repository's own `xtest!` macro, expecting exact output.
 fn sortr(with_macro: bool, fixed: bool) -> Repo {
-    let mut r = Repo::new();
-    r.write(
-        "Cargo.toml",
-        "[package]\nname = \"walk\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
-    );
-    r.write(
-        "src/lib.rs",
-        "pub fn sort_paths(paths: &mut Vec<String>, reverse: bool) {\n    if reverse {\n        todo!()\n    }\n    paths.sort();\n}\n",
-    );
+    let mut r = rust_crate("pub fn sort_paths(paths: &mut Vec<String>, reverse: bool) {\n    if reverse {\n        todo!()\n    }\n    paths.sort();\n}\n");
     if with_macro {
         r.write("tests/macros.rs", MACROS);
     }

@@ -3,7 +3,9 @@
 
 mod behavior_graph;
 mod cli;
+mod common;
 mod manifest_bounds;
+mod oracle;
 mod plan;
 mod plan_env;
 mod schemas;

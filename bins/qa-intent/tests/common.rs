@@ -1,0 +1,36 @@
+//! What the crate's integration tests share: the change flow on a test repository.
+
+use qa_testkit::{Program, Repo};
+use serde_json::Value;
+
+pub const QA_INTENT: &str = env!("CARGO_BIN_EXE_qa-intent");
+
+/// `qa-diff --base main | qa-intent` on the repository's checked-out branch.
+pub fn flow(repo: &Repo) -> Vec<Value> {
+    let stream = Program::built("qa-diff")
+        .invocation()
+        .dir(repo.path())
+        .env("HOME", repo.home())
+        .args(["--base", "main"])
+        .run()
+        .success()
+        .stdout;
+    Program::at(QA_INTENT)
+        .invocation()
+        .arg("--repo")
+        .arg(repo.path())
+        .stdin(stream)
+        .run()
+        .records()
+}
+
+/// A Rust crate named `walk` whose `src/lib.rs` is `lib`, nothing committed yet.
+pub fn rust_crate(lib: &str) -> Repo {
+    let r = Repo::new();
+    r.write(
+        "Cargo.toml",
+        "[package]\nname = \"walk\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+    );
+    r.write("src/lib.rs", lib);
+    r
+}
