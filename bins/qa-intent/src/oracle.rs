@@ -433,11 +433,9 @@ pub(crate) fn is_literal_value(n: Node) -> bool {
         "array_type",
         "map_type",
     ];
-    if is_literal(n.kind()) {
-        return true;
-    }
     if !CONTAINERS.contains(&n.kind()) {
-        return false;
+        // A function literal is code, whatever its node is called.
+        return is_literal(n.kind()) && !n.kind().starts_with("func");
     }
     let kids = named_children(n);
     // `key: value`: the key is a name, whatever its node.
@@ -1063,54 +1061,6 @@ fn call_parts<'t>(call: Node<'t>, text: &'t str) -> Option<(Node<'t>, &'t str, V
         .map(named_children)
         .unwrap_or_default();
     Some((f, text_of(f, text), args))
-}
-
-/// The first statement of a body block that calls something and asserts nothing.
-fn setup_of(body: Node, text: &str) -> Option<String> {
-    let block = match body.kind() {
-        "arrow_function" | "function_expression" | "function" | "func_literal" => {
-            body.child_by_field_name("body")?
-        }
-        _ => body,
-    };
-    let statements: Vec<Node> = named_children(block)
-        .into_iter()
-        .flat_map(|n| {
-            if n.kind() == "statement_list" {
-                named_children(n)
-            } else {
-                vec![n]
-            }
-        })
-        .collect();
-    statements.into_iter().find_map(|st| {
-        let t = text_of(st, text).trim();
-        let lower = t.to_ascii_lowercase();
-        let asserts = [
-            "assert",
-            "expect",
-            "t.",
-            "self.assert",
-            "require.",
-            "with pytest",
-        ]
-        .iter()
-        .any(|w| lower.starts_with(w))
-            || lower.contains("expect(")
-            || st.kind().contains("comment")
-            // A helper the test defines is no action.
-            || matches!(
-                st.kind(),
-                "function_definition"
-                    | "decorated_definition"
-                    | "class_definition"
-                    | "function_declaration"
-                    | "function_item"
-                    | "class_declaration"
-            )
-            || st.kind() == "string" && t.starts_with("\"\"\"");
-        (!asserts && t.contains('(') && !t.starts_with('#')).then(|| excerpt(t))
-    })
 }
 
 /// `it`, `test.skip`, `it.each(table)`, `describe.only`...: the test function and its

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use tree_sitter::Node;
 
-use super::{is_literal_value, literal, named_children, setup_of, Test};
+use super::{is_literal_value, literal, named_children, Test};
 use crate::trees::{excerpt, text_of, Walk};
 
 /// Most set-up items named.
@@ -38,11 +38,46 @@ pub fn read(body: Node, text: &str, fixtures: &[String], t: &mut Test) {
         )),
     }
     t.setup = if items.is_empty() {
-        setup_of(body, text).map(|s| format!("run `{s}`"))
+        first_call(body, text).map(|s| format!("run `{s}`"))
     } else {
         Some(items.join(", "))
     };
     t.act = act(body, text, t);
+}
+
+/// The first statement of a body that calls something and asserts nothing: not a
+/// loop or branch (a table's loop is the check itself, `if cfg!(windows) { return }` an
+/// early exit), not a helper the test defines.
+fn first_call(body: Node, text: &str) -> Option<String> {
+    statements(body).into_iter().find_map(|st| {
+        let t = text_of(st, text).trim();
+        // Rust wraps `if` and `for` in an expression statement.
+        let inner = match st.kind() {
+            "expression_statement" => named_children(st).into_iter().next().unwrap_or(st),
+            _ => st,
+        };
+        let control = [
+            "for", "if", "while", "loop", "match", "switch", "select", "try",
+        ]
+        .iter()
+        .any(|k| inner.kind().starts_with(k));
+        // `t.Parallel()`, `t.Helper()`: the runner's bookkeeping, no set-up.
+        let skipped = asserts(t)
+            || t.starts_with("t.")
+            || control
+            || st.kind().contains("comment")
+            || matches!(
+                st.kind(),
+                "function_definition"
+                    | "decorated_definition"
+                    | "class_definition"
+                    | "function_declaration"
+                    | "function_item"
+                    | "class_declaration"
+            )
+            || st.kind() == "string" && t.starts_with("\"\"\"");
+        (!skipped && t.contains('(') && !t.starts_with('#')).then(|| excerpt(t))
+    })
 }
 
 /// The statements of a body block, Go's statement list flattened.

@@ -121,11 +121,17 @@ pub fn expectations(calls: &[Call], helpers: &HashMap<String, Helper>) -> Vec<Ex
         };
         let mut expected = Vec::new();
         let mut inputs = Vec::new();
+        // What the test computed and hands over to be compared: `exitCode` of
+        // `expect(t, exitCode, 9)`.
+        let mut subject = None;
         for (i, a) in c.args.iter().enumerate() {
             let Some(p) = param(i, &a.keyword) else {
                 continue;
             };
             if !a.literal {
+                if h.compared.contains(&p) {
+                    subject.get_or_insert(a.text.as_str());
+                }
                 continue;
             }
             if h.compared.contains(&p) {
@@ -142,9 +148,15 @@ pub fn expectations(calls: &[Call], helpers: &HashMap<String, Helper>) -> Vec<Ex
         let Some((p, a)) = expected.pop() else {
             continue;
         };
-        let mut text = format!("`{}`: `{}` is {}", c.name, h.params[p], literal(&a.text));
+        let mut text = match subject {
+            Some(s) => format!("`{s}` is {}", literal(&a.text)),
+            None => format!("`{}`: `{}` is {}", c.name, h.params[p], literal(&a.text)),
+        };
         if !inputs.is_empty() {
             text.push_str(&format!(" for {}", inputs.join(", ")));
+        }
+        if subject.is_some() {
+            text.push_str(&format!(" (`{}`)", c.name));
         }
         out.push(Expectation { line: c.line, text });
     }

@@ -90,15 +90,6 @@ pub fn resolve(cs: &Changeset, repo: &Path, deltas: &mut Deltas) {
             if found.is_empty() {
                 continue;
             }
-            if t.act.is_none() {
-                t.act = found
-                    .first()
-                    .and_then(|e| t.helper_calls.iter().find(|c| c.line == e.line))
-                    .map(|c| {
-                        let args: Vec<&str> = c.args.iter().map(|a| a.text.as_str()).collect();
-                        format!("{}({})", c.name, args.join(", "))
-                    });
-            }
             t.expects.extend(found);
             t.expects.sort_by_key(|e| e.line);
             let mut seen = BTreeSet::new();
@@ -107,6 +98,22 @@ pub fn resolve(cs: &Changeset, repo: &Path, deltas: &mut Deltas) {
                 t.expects.retain(|e| added.contains(&e.line));
             }
             t.expects.truncate(MAX_EXPECTS);
+            // The act is the call the first expectation checks: a helper's call when
+            // its expectation leads (its computed argument, when it is a call).
+            if let Some(c) = t
+                .expects
+                .first()
+                .and_then(|e| t.helper_calls.iter().find(|c| c.line == e.line))
+            {
+                let computed = c.args.iter().find(|a| !a.literal && a.text.contains('('));
+                t.act = Some(match computed {
+                    Some(a) => a.text.clone(),
+                    None => {
+                        let args: Vec<&str> = c.args.iter().map(|a| a.text.as_str()).collect();
+                        format!("{}({})", c.name, args.join(", "))
+                    }
+                });
+            }
         }
     }
 }

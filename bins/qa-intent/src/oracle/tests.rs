@@ -356,7 +356,7 @@ fn a_helper_two_calls_away_from_an_assertion_is_no_helper() {
     let test = "#[test]\nfn t() {\n    b(&out(), \"x\");\n    c(&out(), \"y\");\n}\n";
     assert_eq!(
         helper_expects(Grammar::Rust, test, support),
-        ["`b`: `want` is \"x\""]
+        ["`&out()` is \"x\" (`b`)"]
     );
 }
 
@@ -366,7 +366,7 @@ fn a_go_helper_that_fails_the_test_on_a_condition_compares_its_parameters() {
     let test = "package cli\n\nfunc TestHelp(t *testing.T) {\n\tout := run(\"--help\")\n\tcheckContains(t, out, \"Usage: app\")\n\tlogOnly(t, out, \"ignored\")\n}\n";
     assert_eq!(
         helper_expects(Grammar::Go, test, support),
-        ["`checkContains`: `want` is \"Usage: app\""]
+        ["`out` is \"Usage: app\" (`checkContains`)"]
     );
 }
 
@@ -376,7 +376,7 @@ fn python_and_javascript_helpers_are_read_by_what_they_assert() {
     let test = "def test_redirect(client):\n    r = client.get('/a')\n    assert_status(r, expected_status=301)\n    make_client(base_url='http://y')\n";
     assert_eq!(
         helper_expects(Grammar::Python, test, support),
-        ["`assert_status`: `expected_status` is 301"]
+        ["`r` is 301 (`assert_status`)"]
     );
     let support = "export function expectOutput(args: string[], want: string) {\n  const out = run(args);\n  expect(out).toBe(want);\n}\nexport const build = (args: string[], name: string) => run(args, name);\n";
     let test = "it('prints help', () => {\n  expectOutput(['--help'], 'Usage: cli');\n  build(['x'], 'y');\n});\n";
@@ -458,4 +458,21 @@ fn a_computed_value_a_local_and_a_table_row_are_no_settings() {
     let set = go.replace("prefixOf(t)", "\"/v1\"");
     let t = &tests_of(Grammar::Go, &set, &[])[0];
     assert_eq!(t.setup.as_deref(), Some("set `r.Prefix` to `\"/v1\"`"));
+}
+
+#[test]
+fn a_function_value_an_early_exit_and_a_loop_are_no_set_up() {
+    let go = "package chi\n\nfunc TestNotFound(t *testing.T) {\n\tt.Parallel()\n\tr := NewRouter()\n\tr.NotFound = func(w http.ResponseWriter, r *http.Request) {}\n\tif got := r.Match(\"/x\"); got != \"\" {\n\t\tt.Errorf(\"got %q\", got)\n\t}\n}\n";
+    let t = &tests_of(Grammar::Go, go, &[])[0];
+    assert_eq!(t.setup.as_deref(), Some("run `r := NewRouter()`"));
+    let rs = "#[test]\nfn batch() {\n    if cfg!(windows) {\n        return;\n    }\n    for n in [1, 2] {\n        run(n);\n    }\n    let te = TestEnv::new(DIRS);\n    assert_eq!(te.count(), 2);\n}\n";
+    let t = &tests_of(Grammar::Rust, rs, &[])[0];
+    assert_eq!(
+        t.setup.as_deref(),
+        Some("run `let te = TestEnv::new(DIRS);`")
+    );
+    // Control: a literal option value is a setting.
+    let set = go.replace("func(w http.ResponseWriter, r *http.Request) {}", "true");
+    let t = &tests_of(Grammar::Go, &set, &[])[0];
+    assert_eq!(t.setup.as_deref(), Some("set `r.NotFound` to `true`"));
 }
