@@ -294,9 +294,9 @@ fn csv_and_value_source_rows_are_table_rows() {
     assert_eq!(
         expects(&t[1]),
         [
+            "`isPalindrome(word)` holds",
             "the case `word` = \"racecar\" to pass",
-            "the case `word` = \"radar\" to pass",
-            "`isPalindrome(word)` holds"
+            "the case `word` = \"radar\" to pass"
         ]
     );
 }
