@@ -125,7 +125,12 @@ fn asserts(code: &str) -> bool {
 /// constructor (`{ strict: false }`, `Config{Strict: true}`, `follow_redirects=True`),
 /// environment variables (`t.Setenv("K", "v")`).
 fn settings(st: Node, text: &str, out: &mut Vec<String>) {
+    // The values already named: an option inside one is part of it, not another setting.
+    let mut named: Vec<std::ops::Range<usize>> = Vec::new();
     for n in Walk::new(st, None).all {
+        if named.iter().any(|r| r.contains(&n.start_byte())) {
+            continue;
+        }
         // A row of a table of cases is a case, not a setting.
         if in_table(n, st) {
             continue;
@@ -176,6 +181,7 @@ fn settings(st: Node, text: &str, out: &mut Vec<String>) {
         if !is_literal_value(value) {
             continue;
         }
+        named.push(value.start_byte()..value.end_byte());
         let target = target.trim_matches(|c| c == '"' || c == '\'');
         let item = format!("set `{}` to `{}`", target, literal(text_of(value, text)));
         if !out.contains(&item) {

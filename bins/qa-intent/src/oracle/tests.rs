@@ -435,9 +435,13 @@ fn a_test_that_sets_an_option_arranges_it_and_acts_with_the_checked_call() {
         Some("set `r.StrictSlash` to `true`, set `CHI_DEBUG` to `\"1\"`")
     );
     assert_eq!(t.act.as_deref(), Some("r.Match(\"/users/\")"));
-    let ts = "it('is strict', async () => {\n  const app = new Hono({ strict: false });\n  const res = await app.request('/hello/');\n  expect(res.status).toBe(200);\n});\n";
+    let ts = "it('is strict', async () => {\n  const app = new Hono({ strict: false, router: { kind: 'x' } });\n  const res = await app.request('/hello/');\n  expect(res.status).toBe(200);\n});\n";
     let t = &tests_of(Grammar::TypeScript, ts, &[])[0];
-    assert_eq!(t.setup.as_deref(), Some("set `strict` to `false`"));
+    // An option inside a named one is part of it.
+    assert_eq!(
+        t.setup.as_deref(),
+        Some("set `strict` to `false`, set `router` to `{ kind: 'x' }`")
+    );
     assert_eq!(t.act.as_deref(), Some("app.request('/hello/')"));
     let py = "def test_redirects(client, tmp_path):\n    client.follow_redirects = True\n    r = client.get('/a')\n    assert r.status_code == 200\n";
     let t = &tests_of(Grammar::Python, py, &[])[0];
