@@ -1641,7 +1641,29 @@ fn go_test_body(nodes: &[Node], node: Node, text: &str, name: String) -> Test {
                         let t = text_of(st, text);
                         t.contains(".Error") || t.contains(".Fatal")
                     });
-                if cond.kind() != "binary_expression" || !reports {
+                if !reports {
+                    continue;
+                }
+                // `if strings.Contains(out, "\x1b[") { t.Fatal(...) }` expects the call
+                // not to hold; `if !ok { ... }` expects `ok` to.
+                if matches!(cond.kind(), "call_expression" | "unary_expression") {
+                    let negated = cond.kind() == "unary_expression"
+                        && text_of(cond, text).trim_start().starts_with('!');
+                    let inner = if negated {
+                        cond.child_by_field_name("operand")
+                    } else {
+                        Some(cond)
+                    };
+                    if let Some(inner) = inner.filter(|i| i.kind() == "call_expression") {
+                        let verb = if negated { "holds" } else { "does not hold" };
+                        t.expects.push(Expectation {
+                            line: line_of(n),
+                            text: format!("`{}` {verb}", excerpt(text_of(inner, text))),
+                        });
+                    }
+                    continue;
+                }
+                if cond.kind() != "binary_expression" {
                     continue;
                 }
                 let (Some(l), Some(r)) = (

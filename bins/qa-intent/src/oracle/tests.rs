@@ -480,3 +480,17 @@ fn a_function_value_an_early_exit_and_a_loop_are_no_set_up() {
     let t = &tests_of(Grammar::Go, &set, &[])[0];
     assert_eq!(t.setup.as_deref(), Some("set `r.NotFound` to `true`"));
 }
+
+#[test]
+fn a_go_check_that_fails_when_a_call_holds_expects_it_not_to() {
+    let src = "package m\n\nfunc TestNoColor(t *testing.T) {\n\tout := run()\n\tif strings.Contains(out, \"\\x1b[\") {\n\t\tt.Fatal(\"colored\")\n\t}\n\tif !strings.HasPrefix(out, \"panic\") {\n\t\tt.Error(\"no panic\")\n\t}\n\tif strings.HasSuffix(out, \"x\") {\n\t\tlog(out)\n\t}\n}\n";
+    let t = &tests_of(Grammar::Go, src, &[])[0];
+    // The third `if` reports nothing: no expectation.
+    assert_eq!(
+        expects(t),
+        [
+            "`strings.Contains(out, \"\\x1b[\")` does not hold",
+            "`strings.HasPrefix(out, \"panic\")` holds"
+        ]
+    );
+}
