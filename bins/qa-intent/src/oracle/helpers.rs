@@ -20,7 +20,7 @@ pub struct Helper {
     /// True when the body asserts itself (not only through another helper).
     pub direct: bool,
     /// Calls in the body: the callee's last name and the identifiers of each argument.
-    calls: Vec<(String, Vec<BTreeSet<String>>)>,
+    pub(super) calls: Vec<(String, Vec<BTreeSet<String>>)>,
 }
 
 /// Every function `root` defines, with what its own assertions compare.

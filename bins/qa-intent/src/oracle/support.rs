@@ -60,15 +60,50 @@ pub fn resolve(cs: &Changeset, repo: &Path, deltas: &mut Deltas) {
             continue;
         };
         let mut defs = defined(grammar, &text);
-        for support in support_files(grammar, &path, &text, &files) {
-            let got = read.entry(support.clone()).or_insert_with(|| {
-                let g = Grammar::of(&support);
-                match (g, files.read(&support)) {
-                    (Some(g), Some(t)) => defined(g, &t),
-                    _ => Vec::new(),
+        // Only the support files that name a function still unknown are parsed: first
+        // the ones the tests call, then the ones those call (one more level, no further).
+        let called: BTreeSet<String> = deltas
+            .get(&path)
+            .into_iter()
+            .flat_map(|d| d.changed_tests.iter())
+            .flat_map(|t| t.helper_calls.iter().map(|c| c.name.clone()))
+            .collect();
+        let mut wanted = unknown(called.clone(), &defs);
+        let mut parsed: BTreeSet<String> = BTreeSet::new();
+        let supports = support_files(grammar, &path, &text, &files);
+        for _ in 0..2 {
+            for support in &supports {
+                if parsed.contains(support) {
+                    continue;
                 }
-            });
-            defs.extend(got.iter().cloned());
+                if let Some(got) = read.get(support) {
+                    if wanted.iter().any(|w| got.iter().any(|h| &h.name == w)) {
+                        defs.extend(got.iter().cloned());
+                        parsed.insert(support.clone());
+                    }
+                    continue;
+                }
+                let Some(t) = files.read(support) else {
+                    continue;
+                };
+                if !wanted.iter().any(|w| defines(&t, w)) {
+                    continue;
+                }
+                let got = Grammar::of(support).map_or_else(Vec::new, |g| defined(g, &t));
+                defs.extend(got.iter().cloned());
+                read.insert(support.clone(), got);
+                parsed.insert(support.clone());
+            }
+            // What the helpers the tests call call in turn.
+            let inner: BTreeSet<String> = defs
+                .iter()
+                .filter(|h| called.contains(&h.name))
+                .flat_map(|h| h.calls.iter().map(|(c, _)| c.clone()))
+                .collect();
+            wanted = unknown(inner, &defs);
+            if wanted.is_empty() {
+                break;
+            }
         }
         let helpers = helpers::assertion_helpers(defs);
         if helpers.is_empty() {
@@ -116,6 +151,46 @@ pub fn resolve(cs: &Changeset, repo: &Path, deltas: &mut Deltas) {
             }
         }
     }
+}
+
+/// A cheap look before parsing: `text` has what reads as a definition of `name`
+/// (`func name(`, `func (e *Env) name(`, `fn name(`, `def name(`, `function name(`,
+/// `name = (`, a method `name(...) {` of a class).
+fn defines(text: &str, name: &str) -> bool {
+    let call = format!("{name}(");
+    text.match_indices(&call).any(|(at, _)| {
+        let before = text[..at].trim_end_matches([' ', '\t']);
+        let boundary = text[..at]
+            .chars()
+            .next_back()
+            .is_none_or(|c| !c.is_alphanumeric() && c != '_');
+        let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+        let line = &text[line_start..at];
+        boundary
+            && (["func", "fn", "def", "function"]
+                .iter()
+                .any(|k| before.ends_with(k))
+                // A Go method: `func (e *Env) name(`.
+                || before.ends_with(')') && line.trim_start().starts_with("func")
+                // A Java method or a JS class method: only its type or modifiers before.
+                || line.split_whitespace().all(|w| {
+                    w.chars().all(|c| c.is_alphanumeric() || "<>[]_?,".contains(c))
+                        && !matches!(w, "if" | "while" | "for" | "return" | "elif" | "not" | "await")
+                }) && text[at..].split_once(')').is_some_and(|(_, rest)| {
+                    let rest = rest.trim_start();
+                    rest.starts_with('{') || rest.starts_with(':') || rest.starts_with("throws")
+                }))
+    }) || text.contains(&format!("{name} = ("))
+        || text.contains(&format!("{name} = async"))
+        || text.contains(&format!("{name} = function"))
+}
+
+/// The names among `names` that `defs` does not define.
+fn unknown(names: BTreeSet<String>, defs: &[Helper]) -> BTreeSet<String> {
+    names
+        .into_iter()
+        .filter(|n| !defs.iter().any(|h| &h.name == n))
+        .collect()
 }
 
 fn defined(grammar: Grammar, text: &str) -> Vec<Helper> {
@@ -414,5 +489,33 @@ impl Files for HeadFiles<'_> {
             return None;
         }
         String::from_utf8(blob.content().to_vec()).ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::defines;
+
+    #[test]
+    fn a_definition_is_told_from_a_call() {
+        for text in [
+            "func checkContains(t *testing.T, got, want string) {",
+            "func (e *Env) checkContains(got string) {",
+            "    pub fn checkContains(&self) {",
+            "def checkContains(got, want):",
+            "export function checkContains(got: string) {",
+            "const checkContains = (got) => {",
+            "    void checkContains(String got) {",
+            "  checkContains(got: string): void {",
+        ] {
+            assert!(defines(text, "checkContains"), "{text}");
+        }
+        for text in [
+            "\tcheckContains(t, out, \"x\")\n",
+            "assert mycheckContains(x)",
+            "if checkContains(got) && ok {",
+        ] {
+            assert!(!defines(text, "checkContains"), "{text}");
+        }
     }
 }
