@@ -301,10 +301,18 @@ pub fn tests(
     for t in &mut out {
         let mut seen = std::collections::HashSet::new();
         t.expects.retain(|e| seen.insert(e.text.clone()));
-        // A row that names no expected column only says the case passes: the test's own
-        // assertions say what passing means, so they come first.
-        t.expects
-            .sort_by_key(|e| e.text.starts_with("the case ") || e.text.starts_with("the row "));
+        // Expected values first: a bare predicate (`` `f.IsSet()` holds ``) says less, and
+        // a row that names no expected column only says the case passes (the test's own
+        // assertions say what passing means). Only so many are kept per test.
+        t.expects.sort_by_key(|e| {
+            if e.text.starts_with("the case ") || e.text.starts_with("the row ") {
+                2
+            } else if e.text.ends_with("` holds") || e.text.ends_with("` does not hold") {
+                1
+            } else {
+                0
+            }
+        });
         t.expects.truncate(MAX_EXPECTS);
         t.calls.sort();
         t.calls.dedup();

@@ -236,19 +236,29 @@ fn is_member(n: Node) -> bool {
 /// `const res = await app.request("/x")`).
 fn act(body: Node, text: &str, t: &Test) -> Option<String> {
     let bindings = bindings(body, text);
-    t.expects.iter().find_map(|e| {
-        let rest = e.text.strip_prefix('`')?;
-        let subject = &rest[..rest.find("` ")?];
-        let root: String = subject
-            .chars()
-            .take_while(|c| c.is_alphanumeric() || *c == '_')
-            .collect();
-        match bindings.get(&root) {
-            Some(call) => Some(call.clone()),
-            None if subject.contains('(') && !subject.starts_with('!') => Some(subject.to_string()),
-            None => None,
-        }
-    })
+    // An expected value's subject before a bare predicate's (`reflect.DeepEqual(a, b)`
+    // holds): the predicate is the check, not the call it checks.
+    let predicate = |e: &&super::Expectation| {
+        e.text.ends_with("` holds") || e.text.ends_with("` does not hold")
+    };
+    let values = t.expects.iter().filter(|e| !predicate(e));
+    values
+        .chain(t.expects.iter().filter(predicate))
+        .find_map(|e| {
+            let rest = e.text.strip_prefix('`')?;
+            let subject = &rest[..rest.find("` ")?];
+            let root: String = subject
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            match bindings.get(&root) {
+                Some(call) => Some(call.clone()),
+                None if subject.contains('(') && !subject.starts_with('!') => {
+                    Some(subject.to_string())
+                }
+                None => None,
+            }
+        })
 }
 
 /// Names bound to a call in the body, with the call as written (`await` dropped).

@@ -137,9 +137,9 @@ fn pytest_parametrize_rows_give_the_expected_column() {
     assert_eq!(
         expects(&t[0]),
         [
-            "`run(shell) == expect` holds",
             "`expect` is \"plain,a\\n\" for `shell` \"fish\"",
-            "`expect` is \"b\" for `shell` \"bash\""
+            "`expect` is \"b\" for `shell` \"bash\"",
+            "`run(shell) == expect` holds"
         ]
     );
 }
@@ -254,10 +254,10 @@ fn junit_assertj_and_hamcrest_expectations_read_their_literal_side() {
             "`save(-1)` throws IllegalArgumentException",
             "`load()` throws IOException",
             "`a()` is 5",
-            "`ready()` holds",
             "`name()` is not \"z\"",
             "`find()` is null",
             "`list()` is List.of(\"a\", \"b\")",
+            "`ready()` holds"
         ]
     );
     // The bound literal's line is where the expected value stands.
