@@ -254,11 +254,50 @@ fn act(body: Node, text: &str, t: &Test) -> Option<String> {
             match bindings.get(&root) {
                 Some(call) => Some(call.clone()),
                 None if subject.contains('(') && !subject.starts_with('!') => {
-                    Some(subject.to_string())
+                    Some(unwrapped(subject, &bindings).unwrap_or_else(|| subject.to_string()))
                 }
                 None => None,
             }
         })
+}
+
+/// The language's own conversions and inspections (`str(url)`, `len(routes)`,
+/// `fmt.Sprintf("%v", r)`, `JSON.stringify(x)`) only read a value: the act is the call
+/// that produced the name they read, when the test bound one.
+fn unwrapped(subject: &str, bindings: &HashMap<String, String>) -> Option<String> {
+    const READS: &[&str] = &[
+        "str",
+        "repr",
+        "len",
+        "isinstance",
+        "all",
+        "any",
+        "list",
+        "dict",
+        "set",
+        "tuple",
+        "sorted",
+        "bool",
+        "int",
+        "float",
+        "String",
+        "Number",
+        "Boolean",
+        "Array.from",
+        "JSON.stringify",
+        "JSON.parse",
+        "fmt.Sprint",
+        "fmt.Sprintf",
+        "io.ReadAll",
+        "string",
+        "format!",
+    ];
+    let (callee, args) = subject.split_once('(')?;
+    if !READS.contains(&callee.trim()) {
+        return None;
+    }
+    args.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .find_map(|id| bindings.get(id).cloned())
 }
 
 /// Names bound to a call in the body, with the call as written (`await` dropped).

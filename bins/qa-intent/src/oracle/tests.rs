@@ -494,3 +494,17 @@ fn a_go_check_that_fails_when_a_call_holds_expects_it_not_to() {
         ]
     );
 }
+
+#[test]
+fn a_conversion_of_a_bound_result_acts_with_the_call_that_produced_it() {
+    let py = "def test_param():\n    url = httpx.URL('https://x/', params={'u': '%'})\n    assert str(url) == 'https://x/?u=%25'\n";
+    let t = &tests_of(Grammar::Python, py, &[])[0];
+    assert_eq!(
+        t.act.as_deref(),
+        Some("httpx.URL('https://x/', params={'u': '%'})")
+    );
+    // Control: a call of the code under test is the act itself.
+    let own = py.replace("str(url)", "render(url)");
+    let t = &tests_of(Grammar::Python, &own, &[])[0];
+    assert_eq!(t.act.as_deref(), Some("render(url)"));
+}
