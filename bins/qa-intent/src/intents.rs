@@ -846,6 +846,7 @@ fn tree_contracts(
                 .collect(),
             skipped: t.skipped.clone(),
             setup: t.setup.clone(),
+            act: t.act.clone(),
             exercises: product_items
                 .iter()
                 .filter(|(f, path, _)| {

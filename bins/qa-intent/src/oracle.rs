@@ -57,9 +57,36 @@ pub struct Test {
     pub skipped: Option<String>,
     /// Callee names in its body, for the product items it exercises.
     pub calls: Vec<String>,
-    /// What the test does first: its first statement that calls something and asserts
-    /// nothing (`render(<Excalidraw className="x" />)`), excerpted.
+    /// What the test sets up before the call it checks, in words: the options and fields
+    /// it sets to a value (`` `StrictSlash` set to `true` ``), its fixtures; else its first
+    /// statement that calls something and asserts nothing, excerpted.
     pub setup: Option<String>,
+    /// Calls with a literal argument: to one of the repository's assertion helpers, their
+    /// literal arguments are expectations ([`helpers`] resolves them).
+    pub helper_calls: Vec<Call>,
+    /// The call whose result the test asserts, as written with its arguments
+    /// (`r.ServeHTTP(w, req)`, `parse(["--flag", "x"])`).
+    pub act: Option<String>,
+}
+
+/// A call a test makes with at least one literal argument.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Call {
+    /// The callee's last name: `assert_failure_with_error` of `env.assert_failure_with_error`.
+    pub name: String,
+    pub line: u32,
+    pub args: Vec<Arg>,
+}
+
+/// One argument of a [`Call`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Arg {
+    /// A keyword argument's name (`expected=` in Python).
+    pub keyword: Option<String>,
+    /// The argument as a reader should see it (a literal kept whole, else excerpted).
+    pub text: String,
+    /// Only literals: strings, numbers, and lists or tables of them.
+    pub literal: bool,
 }
 
 impl Test {
@@ -75,6 +102,8 @@ impl Test {
             skipped: None,
             calls: Vec::new(),
             setup: None,
+            helper_calls: Vec::new(),
+            act: None,
         }
     }
 }
@@ -102,6 +131,10 @@ fn is_expectation_key(key: &str) -> bool {
 /// JavaScript object pairs, Python dict entries) whose key names an expectation.
 fn table_rows(nodes: &[Node], text: &str, out: &mut Vec<Expectation>) {
     for &n in nodes {
+        if n.kind() == "composite_literal" {
+            go_positional_rows(n, text, out);
+            continue;
+        }
         let (key, value) = match n.kind() {
             "keyed_element" => (n.child_by_field_name("key"), n.child_by_field_name("value")),
             "pair" => (n.child_by_field_name("key"), n.child_by_field_name("value")),
@@ -125,6 +158,50 @@ fn table_rows(nodes: &[Node], text: &str, out: &mut Vec<Expectation>) {
                 },
             });
         }
+    }
+}
+
+/// `[]struct{ in, want string }{{"a", "b"}, ...}`: rows written without keys, their cells
+/// named by the struct's fields in order.
+fn go_positional_rows(table: Node, text: &str, out: &mut Vec<Expectation>) {
+    let Some(strukt) = table
+        .child_by_field_name("type")
+        .filter(|t| matches!(t.kind(), "slice_type" | "array_type"))
+        .and_then(|t| t.child_by_field_name("element"))
+        .filter(|e| e.kind() == "struct_type")
+    else {
+        return;
+    };
+    let mut fields = Vec::new();
+    for list in named_children(strukt) {
+        for decl in named_children(list) {
+            let mut c = decl.walk();
+            fields.extend(
+                decl.children_by_field_name("name", &mut c)
+                    .map(|n| text_of(n, text).to_string()),
+            );
+        }
+    }
+    let Some(body) = table.child_by_field_name("body") else {
+        return;
+    };
+    for element in named_children(body) {
+        let Some(row) = named_children(element)
+            .into_iter()
+            .next()
+            .filter(|r| r.kind() == "literal_value")
+        else {
+            continue;
+        };
+        let cells = named_children(row);
+        if cells.is_empty() || cells.iter().any(|c| c.kind() == "keyed_element") {
+            continue;
+        }
+        let cells: Vec<String> = cells.iter().map(|c| literal(text_of(*c, text))).collect();
+        out.push(Expectation {
+            line: line_of(row),
+            text: row_text(&fields, &cells),
+        });
     }
 }
 
@@ -192,6 +269,8 @@ fn table_tests(walk: &Walk, root: Node, text: &str, framework: Framework) -> Vec
                 skipped: None,
                 calls: Vec::new(),
                 setup: None,
+                helper_calls: Vec::new(),
+                act: None,
             });
         }
     }
@@ -222,6 +301,18 @@ pub fn tests(
     for t in &mut out {
         let mut seen = std::collections::HashSet::new();
         t.expects.retain(|e| seen.insert(e.text.clone()));
+        // Expected values first: a bare predicate (`` `f.IsSet()` holds ``) says less, and
+        // a row that names no expected column only says the case passes (the test's own
+        // assertions say what passing means). Only so many are kept per test.
+        t.expects.sort_by_key(|e| {
+            if e.text.starts_with("the case ") || e.text.starts_with("the row ") {
+                2
+            } else if e.text.ends_with("` holds") || e.text.ends_with("` does not hold") {
+                1
+            } else {
+                0
+            }
+        });
         t.expects.truncate(MAX_EXPECTS);
         t.calls.sort();
         t.calls.dedup();
@@ -254,7 +345,7 @@ pub fn may_define_tests(grammar: Grammar, text: &str, test_macros: &[String]) ->
     }
 }
 
-fn named_children(node: Node) -> Vec<Node> {
+pub(crate) fn named_children(node: Node) -> Vec<Node> {
     let mut walk = node.walk();
     node.named_children(&mut walk)
         .filter(|c| !c.kind().contains("comment"))
@@ -283,6 +374,90 @@ pub fn literal(code: &str) -> String {
         Some((i, _)) => format!("{}…", &s[..i]),
         None => s,
     }
+}
+
+/// The record of a call that passes a literal (`name` is the callee's last name), for
+/// [`helpers`] to read as an assertion helper's expectations once the helpers are known.
+fn call_with_literals(name: &str, line: u32, args: &[Node], text: &str) -> Option<Call> {
+    let args: Vec<Arg> = args.iter().map(|a| arg_of(*a, text)).collect();
+    args.iter().any(|a| a.literal).then(|| Call {
+        name: name.to_string(),
+        line,
+        args,
+    })
+}
+
+fn arg_of(a: Node, text: &str) -> Arg {
+    // Python's `expected="x"`: the keyword names the parameter.
+    if a.kind() == "keyword_argument" {
+        if let (Some(k), Some(v)) = (
+            a.child_by_field_name("name"),
+            a.child_by_field_name("value"),
+        ) {
+            let mut arg = arg_of(v, text);
+            arg.keyword = Some(text_of(k, text).to_string());
+            return arg;
+        }
+    }
+    let is = is_literal_value(a);
+    Arg {
+        keyword: None,
+        text: if is {
+            literal(text_of(a, text))
+        } else {
+            excerpt(text_of(a, text))
+        },
+        literal: is,
+    }
+}
+
+/// A literal, or a list, tuple, table or struct literal made only of literals: `"x"`,
+/// `&["a", "b"]`, `[]string{"a"}`, `{ strict: true }`, `-1`.
+pub(crate) fn is_literal_value(n: Node) -> bool {
+    const CONTAINERS: &[&str] = &[
+        "array",
+        "list",
+        "tuple",
+        "set",
+        "object",
+        "dictionary",
+        "pair",
+        "composite_literal",
+        "literal_value",
+        "literal_element",
+        "keyed_element",
+        "element",
+        "array_initializer",
+        "array_expression",
+        "tuple_expression",
+        "reference_expression",
+        "unary_expression",
+        "parenthesized_expression",
+        "expression_list",
+    ];
+    // Keys and type names inside a table are no values of their own.
+    const NAMES: &[&str] = &[
+        "property_identifier",
+        "field_identifier",
+        "type_identifier",
+        "qualified_type",
+        "slice_type",
+        "array_type",
+        "map_type",
+    ];
+    if !CONTAINERS.contains(&n.kind()) {
+        // A function literal is code, whatever its node is called.
+        return is_literal(n.kind()) && !n.kind().starts_with("func");
+    }
+    let kids = named_children(n);
+    // `key: value`: the key is a name, whatever its node.
+    if matches!(n.kind(), "pair" | "keyed_element") {
+        return kids.last().is_some_and(|v| is_literal_value(*v));
+    }
+    kids.iter().any(|k| !NAMES.contains(&k.kind()))
+        && kids
+            .iter()
+            .all(|k| NAMES.contains(&k.kind()) || is_literal_value(*k))
 }
 
 /// True for a literal node of any grammar: strings, numbers, booleans, null-likes.
@@ -360,7 +535,7 @@ fn rust_literal(kind: &str) -> bool {
 }
 
 /// An assertion macro: `assert*!`, `debug_assert*!`, and `*eq*!` helpers like `eqnice!`.
-fn is_assert_macro(name: &str) -> bool {
+pub(crate) fn is_assert_macro(name: &str) -> bool {
     let bare = name.trim_start_matches("debug_");
     bare.starts_with("assert") || name.contains("eq")
 }
@@ -382,9 +557,9 @@ fn rust_tests(walk: &Walk, text: &str, test_macros: &[String]) -> Vec<Test> {
                     .map(|n| text_of(n, text).to_string())
                     .unwrap_or_default();
                 let mut t = rust_test(node, text, name);
-                t.setup = node
-                    .child_by_field_name("body")
-                    .and_then(|b| setup_of(b, text));
+                if let Some(b) = node.child_by_field_name("body") {
+                    arrange::read(b, text, &[], &mut t);
+                }
                 for (attr, whole) in &attrs {
                     if attr == "ignore" {
                         t.skipped = Some(format!("#[{whole}]"));
@@ -472,6 +647,7 @@ fn rust_test(node: Node, text: &str, name: String) -> Test {
     let mut bindings: HashMap<&str, (&str, u32)> = HashMap::new();
     let mut expects = Vec::new();
     let mut calls = Vec::new();
+    let mut helper_calls = Vec::new();
     let mut i = 0;
     while i < toks.len() {
         let t = &toks[i];
@@ -520,10 +696,41 @@ fn rust_test(node: Node, text: &str, name: String) -> Test {
                 });
             }
         }
-        if t.kind == "identifier" {
+        if t.kind == "identifier" || t.kind == "field_identifier" {
             match toks.get(i + 1).map(|n| n.text) {
-                Some("(") if i == 0 || toks[i - 1].text != "fn" => calls.push(t.text.to_string()),
-                Some("!") if is_assert_macro(t.text) => {
+                Some("(") if i == 0 || toks[i - 1].text != "fn" => {
+                    // Method names are no product items of their own here.
+                    if t.kind == "identifier" {
+                        calls.push(t.text.to_string());
+                    }
+                    if let Some((args, _)) = group_args(&toks, i + 1) {
+                        let args: Vec<Arg> = args
+                            .iter()
+                            .map(|a| {
+                                let is = rust_literal_arg(a);
+                                let code = match (a.first(), a.last()) {
+                                    (Some(x), Some(y)) => {
+                                        text.get(x.bytes.0..y.bytes.1).unwrap_or("")
+                                    }
+                                    _ => "",
+                                };
+                                Arg {
+                                    keyword: None,
+                                    text: if is { literal(code) } else { excerpt(code) },
+                                    literal: is,
+                                }
+                            })
+                            .collect();
+                        if args.iter().any(|a| a.literal) {
+                            helper_calls.push(Call {
+                                name: t.text.to_string(),
+                                line: t.line,
+                                args,
+                            });
+                        }
+                    }
+                }
+                Some("!") if t.kind == "identifier" && is_assert_macro(t.text) => {
                     // The arguments are scanned on for the calls they make.
                     if let Some((args, _)) = group_args(&toks, i + 2) {
                         expects.extend(rust_expectations(t.text, &args, &bindings, t.line, text));
@@ -544,7 +751,27 @@ fn rust_test(node: Node, text: &str, name: String) -> Test {
         skipped: None,
         calls,
         setup: None,
+        helper_calls,
+        act: None,
     }
+}
+
+/// A Rust argument made of literals only: `"x"`, `&["a", "b"]`, `vec!["a"]`, `-1`,
+/// `"x".to_string()`.
+fn rust_literal_arg(arg: &[Tok]) -> bool {
+    arg.iter().any(|t| rust_literal(t.kind))
+        && arg.iter().all(|t| {
+            rust_literal(t.kind)
+                || matches!(
+                    t.text,
+                    "&" | "[" | "]" | "," | "(" | ")" | "!" | "." | "::" | "-"
+                )
+                || t.kind == "identifier"
+                    && matches!(
+                        t.text,
+                        "vec" | "Some" | "to_string" | "to_owned" | "into" | "String" | "from"
+                    )
+        })
 }
 
 /// The top-level comma-separated arguments of the bracket group opening at `open`, and
@@ -708,9 +935,17 @@ fn js_tests(walk: &Walk, text: &str) -> Vec<Test> {
             skipped,
             calls: Vec::new(),
             setup: None,
+            helper_calls: Vec::new(),
+            act: None,
         };
+        // `test.each(table)(title, fn)`: the table's rows, by the function's parameters.
+        if callee.kind() == "call_expression" {
+            if let Some(table) = callee.child_by_field_name("arguments") {
+                let params = body.map(|b| js_params(*b, text)).unwrap_or_default();
+                each_rows(table, &params, text, &mut t.expects);
+            }
+        }
         if let Some(body) = body {
-            t.setup = setup_of(*body, text);
             let nodes = walk.subtree(*body);
             table_rows(&nodes, text, &mut t.expects);
             for &n in nodes.iter() {
@@ -725,16 +960,109 @@ fn js_tests(walk: &Walk, text: &str) -> Vec<Test> {
                         "member_expression" => f.child_by_field_name("property"),
                         _ => None,
                     };
-                    t.calls.extend(
-                        name.map(|n| text_of(n, text).to_string())
-                            .filter(|n| n != "expect"),
-                    );
+                    let name = name.map(|n| text_of(n, text)).filter(|n| *n != "expect");
+                    if let Some(name) = name {
+                        let args = n
+                            .child_by_field_name("arguments")
+                            .map(named_children)
+                            .unwrap_or_default();
+                        t.helper_calls
+                            .extend(call_with_literals(name, line_of(n), &args, text));
+                        t.calls.push(name.to_string());
+                    }
                 }
             }
+            arrange::read(*body, text, &[], &mut t);
         }
         out.push(t);
     }
     out
+}
+
+/// A test function's parameter names, a destructured object's keys included
+/// (`(a, b, expected)`, `({ input, expected })`).
+fn js_params(f: Node, text: &str) -> Vec<String> {
+    let Some(params) = f
+        .child_by_field_name("parameters")
+        .or_else(|| f.child_by_field_name("parameter"))
+    else {
+        return Vec::new();
+    };
+    Walk::new(params, None)
+        .all
+        .iter()
+        .filter(|n| {
+            matches!(
+                n.kind(),
+                "identifier" | "shorthand_property_identifier_pattern"
+            ) && !n.parent().is_some_and(|p| {
+                p.kind() == "pair_pattern" && p.child_by_field_name("value") != Some(**n)
+            })
+        })
+        .map(|n| text_of(*n, text).to_string())
+        .collect()
+}
+
+/// The rows of a `test.each` table: an array of arrays (cells by the parameters), of
+/// objects (cells by key), of single values, or a template literal whose first line
+/// names the columns (`a | b | expected`).
+fn each_rows(table: Node, params: &[String], text: &str, out: &mut Vec<Expectation>) {
+    if table.kind() == "template_string" {
+        let first = line_of(table);
+        let body = text_of(table, text).trim_matches('`');
+        let mut lines = body
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty());
+        let Some((_, header)) = lines.next() else {
+            return;
+        };
+        let names: Vec<String> = header.split('|').map(|c| c.trim().to_string()).collect();
+        for (k, row) in lines {
+            let cells: Vec<String> = row
+                .split('|')
+                .map(|c| {
+                    let c = c.trim();
+                    let c = c
+                        .strip_prefix("${")
+                        .and_then(|c| c.strip_suffix('}'))
+                        .unwrap_or(c);
+                    literal(c)
+                })
+                .collect();
+            out.push(Expectation {
+                line: first + k as u32,
+                text: row_text(&names, &cells),
+            });
+        }
+        return;
+    }
+    let Some(array) = named_children(table).into_iter().next() else {
+        return;
+    };
+    if array.kind() != "array" {
+        return;
+    }
+    for row in named_children(array) {
+        let (names, cells): (Vec<String>, Vec<Node>) = match row.kind() {
+            "array" => (params.to_vec(), named_children(row)),
+            "object" => named_children(row)
+                .into_iter()
+                .filter(|p| p.kind() == "pair")
+                .filter_map(|p| {
+                    let k = p.child_by_field_name("key")?;
+                    let k = text_of(k, text).trim_matches(|c| c == '"' || c == '\'');
+                    Some((k.to_string(), p.child_by_field_name("value")?))
+                })
+                .unzip(),
+            _ => (params.iter().take(1).cloned().collect(), vec![row]),
+        };
+        let cells: Vec<String> = cells.iter().map(|c| literal(text_of(*c, text))).collect();
+        out.push(Expectation {
+            line: line_of(row),
+            text: row_text(&names, &cells),
+        });
+    }
 }
 
 /// A call's callee node, the callee as written, and its arguments.
@@ -745,54 +1073,6 @@ fn call_parts<'t>(call: Node<'t>, text: &'t str) -> Option<(Node<'t>, &'t str, V
         .map(named_children)
         .unwrap_or_default();
     Some((f, text_of(f, text), args))
-}
-
-/// The first statement of a body block that calls something and asserts nothing.
-fn setup_of(body: Node, text: &str) -> Option<String> {
-    let block = match body.kind() {
-        "arrow_function" | "function_expression" | "function" | "func_literal" => {
-            body.child_by_field_name("body")?
-        }
-        _ => body,
-    };
-    let statements: Vec<Node> = named_children(block)
-        .into_iter()
-        .flat_map(|n| {
-            if n.kind() == "statement_list" {
-                named_children(n)
-            } else {
-                vec![n]
-            }
-        })
-        .collect();
-    statements.into_iter().find_map(|st| {
-        let t = text_of(st, text).trim();
-        let lower = t.to_ascii_lowercase();
-        let asserts = [
-            "assert",
-            "expect",
-            "t.",
-            "self.assert",
-            "require.",
-            "with pytest",
-        ]
-        .iter()
-        .any(|w| lower.starts_with(w))
-            || lower.contains("expect(")
-            || st.kind().contains("comment")
-            // A helper the test defines is no action.
-            || matches!(
-                st.kind(),
-                "function_definition"
-                    | "decorated_definition"
-                    | "class_definition"
-                    | "function_declaration"
-                    | "function_item"
-                    | "class_declaration"
-            )
-            || st.kind() == "string" && t.starts_with("\"\"\"");
-        (!asserts && t.contains('(') && !t.starts_with('#')).then(|| excerpt(t))
-    })
 }
 
 /// `it`, `test.skip`, `it.each(table)`, `describe.only`...: the test function and its
@@ -1001,6 +1281,8 @@ fn python_tests(walk: &Walk, text: &str) -> Vec<Test> {
             skipped: None,
             calls: Vec::new(),
             setup: None,
+            helper_calls: Vec::new(),
+            act: None,
         };
         let mut bindings: HashMap<String, String> = HashMap::new();
         let nodes = body.map(|b| walk.subtree(b)).unwrap_or_default();
@@ -1072,7 +1354,11 @@ fn python_tests(walk: &Walk, text: &str) -> Vec<Test> {
                             "attribute" => f.child_by_field_name("attribute"),
                             _ => Some(f),
                         };
-                        t.calls.extend(callee.map(|c| text_of(c, text).to_string()));
+                        if let Some(c) = callee.map(|c| text_of(c, text)) {
+                            t.helper_calls
+                                .extend(call_with_literals(c, line_of(n), &args, text));
+                            t.calls.push(c.to_string());
+                        }
                     }
                 }
                 _ => {}
@@ -1088,21 +1374,69 @@ fn python_tests(walk: &Walk, text: &str) -> Vec<Test> {
             parametrize_rows(d, text, &mut t.expects);
         }
         t.skipped = skipped;
-        t.setup = body.and_then(|b| setup_of(b, text));
+        if let Some(b) = body {
+            // The parameters pytest fills that no `parametrize` row gives.
+            let rowed: Vec<String> = node
+                .parent()
+                .filter(|p| p.kind() == "decorated_definition")
+                .map(named_children)
+                .unwrap_or_default()
+                .into_iter()
+                .filter_map(|d| parametrize(d, text))
+                .flat_map(|(names, _)| names)
+                .collect();
+            let fixtures: Vec<String> = node
+                .child_by_field_name("parameters")
+                .map(named_children)
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|p| p.kind() == "identifier")
+                .map(|p| text_of(p, text).to_string())
+                .filter(|p| p != "self" && !rowed.contains(p))
+                .collect();
+            arrange::read(b, text, &fixtures, &mut t);
+        }
         out.push(t);
     }
     out
 }
 
-/// `@pytest.mark.parametrize(("shell", "expect"), [("fish", "a\\n"), ...])`: the value
-/// each row gives the parameter named like an expectation.
-fn parametrize_rows(decorator: Node, text: &str, out: &mut Vec<Expectation>) {
-    let Some(call) = named_children(decorator)
+/// A row given to a parameterized test: the expected column when a parameter is named
+/// like one (`` `expected` is 3 for `a` 1 ``), else the case itself.
+pub(crate) fn row_text(params: &[String], cells: &[String]) -> String {
+    if params.len() == cells.len() {
+        if let Some(at) = params.iter().position(|p| is_expectation_key(p)) {
+            // Every other column is the row's input.
+            let inputs: Vec<String> = (0..cells.len())
+                .filter(|&k| k != at)
+                .take(3)
+                .map(|k| format!("`{}` {}", params[k], cells[k]))
+                .collect();
+            return match inputs.is_empty() {
+                false => format!(
+                    "`{}` is {} for {}",
+                    params[at],
+                    cells[at],
+                    inputs.join(", ")
+                ),
+                true => format!("`{}` is {}", params[at], cells[at]),
+            };
+        }
+        let case: Vec<String> = params
+            .iter()
+            .zip(cells)
+            .map(|(p, c)| format!("`{p}` = {c}"))
+            .collect();
+        return format!("the case {} to pass", case.join(", "));
+    }
+    format!("the row {} to pass", cells.join(", "))
+}
+
+/// A `parametrize` decorator's parameter names and its list of rows.
+fn parametrize<'t>(decorator: Node<'t>, text: &str) -> Option<(Vec<String>, Node<'t>)> {
+    let call = named_children(decorator)
         .into_iter()
-        .find(|c| c.kind() == "call")
-    else {
-        return;
-    };
+        .find(|c| c.kind() == "call")?;
     let is_parametrize = call
         .child_by_field_name("function")
         .is_some_and(|f| text_of(f, text).ends_with("parametrize"));
@@ -1111,7 +1445,7 @@ fn parametrize_rows(decorator: Node, text: &str, out: &mut Vec<Expectation>) {
         .map(named_children)
         .unwrap_or_default();
     let (true, Some(names), Some(rows)) = (is_parametrize, args.first(), args.get(1)) else {
-        return;
+        return None;
     };
     let names: Vec<String> = text_of(*names, text)
         .split(',')
@@ -1120,27 +1454,33 @@ fn parametrize_rows(decorator: Node, text: &str, out: &mut Vec<Expectation>) {
                 .to_string()
         })
         .collect();
-    let Some(at) = names.iter().position(|n| is_expectation_key(n)) else {
+    Some((names, *rows))
+}
+
+/// `@pytest.mark.parametrize(("shell", "expect"), [("fish", "a\\n"), ...])`: the value
+/// each row gives the parameter named like an expectation.
+fn parametrize_rows(decorator: Node, text: &str, out: &mut Vec<Expectation>) {
+    let Some((names, rows)) = parametrize(decorator, text) else {
         return;
     };
-    for row in named_children(*rows) {
-        let cells = named_children(row);
-        if let Some(cell) = cells.get(at).filter(|_| cells.len() == names.len()) {
-            // The first other column is the row's input.
-            let input = (0..cells.len()).find(|&k| k != at);
-            let text = match input {
-                Some(k) => format!(
-                    "`{}` is {} for `{}` {}",
-                    names[at],
-                    literal(text_of(*cell, text)),
-                    names[k],
-                    literal(text_of(cells[k], text))
-                ),
-                None => format!("`{}` is {}", names[at], literal(text_of(*cell, text))),
-            };
+    for row in named_children(rows) {
+        // `pytest.param(..., id="x")` rows hold their cells as arguments.
+        let cells = match row.kind() {
+            "call" => row
+                .child_by_field_name("arguments")
+                .map(named_children)
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|c| c.kind() != "keyword_argument")
+                .collect(),
+            "tuple" | "list" | "parenthesized_expression" => named_children(row),
+            _ => vec![row],
+        };
+        if cells.len() == names.len() {
+            let texts: Vec<String> = cells.iter().map(|c| literal(text_of(*c, text))).collect();
             out.push(Expectation {
-                line: line_of(*cell),
-                text,
+                line: line_of(row),
+                text: row_text(&names, &texts),
             });
         }
     }
@@ -1246,8 +1586,8 @@ fn go_tests(walk: &Walk, text: &str) -> Vec<Test> {
 fn go_test(walk: &Walk, node: Node, body: Node, text: &str, name: String) -> Test {
     let nodes = walk.subtree(body);
     let mut t = go_test_body(&nodes, node, text, name);
-    t.setup = setup_of(body, text);
     table_rows(&nodes, text, &mut t.expects);
+    arrange::read(body, text, &[], &mut t);
     t
 }
 
@@ -1309,7 +1649,29 @@ fn go_test_body(nodes: &[Node], node: Node, text: &str, name: String) -> Test {
                         let t = text_of(st, text);
                         t.contains(".Error") || t.contains(".Fatal")
                     });
-                if cond.kind() != "binary_expression" || !reports {
+                if !reports {
+                    continue;
+                }
+                // `if strings.Contains(out, "\x1b[") { t.Fatal(...) }` expects the call
+                // not to hold; `if !ok { ... }` expects `ok` to.
+                if matches!(cond.kind(), "call_expression" | "unary_expression") {
+                    let negated = cond.kind() == "unary_expression"
+                        && text_of(cond, text).trim_start().starts_with('!');
+                    let inner = if negated {
+                        cond.child_by_field_name("operand")
+                    } else {
+                        Some(cond)
+                    };
+                    if let Some(inner) = inner.filter(|i| i.kind() == "call_expression") {
+                        let verb = if negated { "holds" } else { "does not hold" };
+                        t.expects.push(Expectation {
+                            line: line_of(n),
+                            text: format!("`{}` {verb}", excerpt(text_of(inner, text))),
+                        });
+                    }
+                    continue;
+                }
+                if cond.kind() != "binary_expression" {
                     continue;
                 }
                 let (Some(l), Some(r)) = (
@@ -1360,7 +1722,11 @@ fn go_test_body(nodes: &[Node], node: Node, text: &str, name: String) -> Test {
                         "selector_expression" => f.child_by_field_name("field"),
                         _ => Some(f),
                     };
-                    t.calls.extend(callee.map(|c| text_of(c, text).to_string()));
+                    if let Some(c) = callee.map(|c| text_of(c, text)) {
+                        t.helper_calls
+                            .extend(call_with_literals(c, line_of(n), &args, text));
+                        t.calls.push(c.to_string());
+                    }
                 }
             }
             _ => {}
@@ -1369,7 +1735,10 @@ fn go_test_body(nodes: &[Node], node: Node, text: &str, name: String) -> Test {
     t
 }
 
+mod arrange;
+pub mod helpers;
 mod java;
+pub mod support;
 
 #[cfg(test)]
 mod tests;

@@ -167,7 +167,7 @@ impl Ctx<'_> {
             .iter()
             .filter(|s| s.stage == stage && s.evidence.is_empty())
             .map(|s| match stage {
-                Stage::Trigger => format!("Start at the moment the commit names: {}", s.text),
+                Stage::Trigger => format!("Reproduce what the commit describes: {}", s.text),
                 _ if s.text.split_whitespace().count() >= 2 => crate::intents::capitalized(&s.text),
                 _ => format!("Perform what the commit names: {}", s.text),
             })
@@ -197,7 +197,10 @@ impl Ctx<'_> {
         for t in triggers.iter().take(2) {
             steps.push(trigger_step(&t.text));
         }
-        if triggers.is_empty() {
+        // The oracle is computed before the steps: a changed test's set-up and call are
+        // the way in, the commit's wording only without one.
+        let oracle = self.oracle();
+        if triggers.is_empty() && oracle.is_empty() {
             steps.extend(self.commit_steps(Stage::Trigger));
         }
         // A condition that guards an error belongs to the failure scenario, not the journey.
@@ -206,13 +209,31 @@ impl Ctx<'_> {
                 e.at.file == c.at.file && e.at.line >= c.at.line && e.at.line - c.at.line <= 3
             })
         };
-        // The situation to arrange: a new condition, unless a changed test sets up the
-        // case itself (a product condition would then be a guess at which side it takes).
-        let oracle = self.oracle();
+        // The case to use: a new condition, unless a changed test sets up the case itself
+        // (a product condition would then be a guess at which side it takes). Never an
+        // early exit: a short block that does nothing the change makes observable is the
+        // path on which the behaviour does not happen.
+        let guards_behaviour = |file: &str, line: u32| -> bool {
+            let span = self
+                .intent
+                .deltas
+                .get(file)
+                .and_then(|d| d.condition_spans.iter().find(|(l, _)| *l == line));
+            span.is_none_or(|&(_, end)| {
+                end > line + 2
+                    || self.intent.facts.iter().any(|(f, _)| {
+                        f.at.file == file
+                            && f.at.line > line
+                            && f.at.line <= end
+                            && !matches!(f.kind, FactKind::Condition | FactKind::Comparison)
+                    })
+            })
+        };
         let mut given = 0;
         for c in conditions
             .iter()
             .filter(|c| c.kind == FactKind::Condition && !c.preexisting && !guards_error(c))
+            .filter(|c| guards_behaviour(&c.at.file, c.at.line))
             .take(usize::from(oracle.is_empty()))
         {
             steps.push(given_step(&c.text));
@@ -221,19 +242,21 @@ impl Ctx<'_> {
         // A condition the trees see as new where the line reader saw none (`let x = if
         // ... {`, a multi-line condition).
         if given == 0 && oracle.is_empty() {
-            if let Some((file, c)) = self.new_conditions().into_iter().next() {
-                steps.push(format!(
-                    "Arrange that `{}` holds ({file}:{})",
-                    c.text, c.line
-                ));
+            if let Some((file, c)) = self
+                .new_conditions()
+                .into_iter()
+                .find(|(file, c)| guards_behaviour(file, c.line))
+            {
+                steps.push(qa_records::steps::given_at(&c.text, file, c.line));
             }
         }
+        // What the changed tests set up and the call they check: the way in a tester
+        // can follow, before the changed calls the product lines name.
+        steps.extend(oracle_steps(&oracle));
         for a in actions.iter().take(2) {
             steps.push(action_step(&a.text));
         }
-        // What the changed tests set up and call, when the product lines name no way in.
         if triggers.is_empty() && actions.is_empty() {
-            steps.extend(oracle_steps(&oracle));
             // No test to follow: the changed functions are the way in.
             if oracle.is_empty() {
                 for (file, path, line) in self.changed_functions().into_iter().take(2) {
@@ -1388,8 +1411,10 @@ fn exit_noun(kind: ExitKind) -> &'static str {
     }
 }
 
-/// What the changed tests do first: set up their case and call the product items.
+/// What the changed tests set up and the call whose result they check: the steps a
+/// tester follows to do what the test does.
 fn oracle_steps(oracle: &[(&TestContract, &Expected)]) -> Vec<String> {
+    use qa_records::steps::{act_as_test, arrange_as_test};
     let mut steps = Vec::new();
     let mut named: Vec<&str> = Vec::new();
     for (c, _) in oracle {
@@ -1398,12 +1423,7 @@ fn oracle_steps(oracle: &[(&TestContract, &Expected)]) -> Vec<String> {
         }
         named.push(test_name(c));
         steps.push(match &c.setup {
-            Some(setup) => format!(
-                "Do what test `{}` does first ({}:{}): `{setup}`",
-                test_name(c),
-                c.file,
-                c.line
-            ),
+            Some(setup) => arrange_as_test(test_name(c), &c.file, c.line, setup),
             None => format!(
                 "Set up the case that test `{}` builds ({}:{})",
                 test_name(c),
@@ -1411,7 +1431,9 @@ fn oracle_steps(oracle: &[(&TestContract, &Expected)]) -> Vec<String> {
                 c.line
             ),
         });
-        if let Some(x) = c.exercises.first() {
+        if let Some(call) = &c.act {
+            steps.push(act_as_test(call, test_name(c)));
+        } else if let Some(x) = c.exercises.first() {
             steps.push(format!("Call `{}` as that test does", short(&x.item)));
         } else if let Some(subject) = c
             .expects

@@ -4,7 +4,7 @@
 use qa_testkit::{records, Program, Repo};
 use serde_json::Value;
 
-const QA_INTENT: &str = env!("CARGO_BIN_EXE_qa-intent");
+pub const QA_INTENT: &str = env!("CARGO_BIN_EXE_qa-intent");
 
 /// `qa-diff --base main | qa-intent` on the repository's checked-out branch.
 pub fn flow(repo: &Repo) -> Vec<Value> {
@@ -35,4 +35,15 @@ pub fn strings(v: &Value) -> Vec<&str> {
     v.as_array()
         .map(|a| a.iter().filter_map(Value::as_str).collect())
         .unwrap_or_default()
+}
+
+/// A Rust crate named `walk` whose `src/lib.rs` is `lib`, nothing committed yet.
+pub fn rust_crate(lib: &str) -> Repo {
+    let r = Repo::new();
+    r.write(
+        "Cargo.toml",
+        "[package]\nname = \"walk\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+    );
+    r.write("src/lib.rs", lib);
+    r
 }

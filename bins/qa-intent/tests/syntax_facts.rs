@@ -6,7 +6,7 @@
 use qa_testkit::{records, Repo};
 use serde_json::Value;
 
-use crate::common::{flow, scenarios, strings};
+use crate::common::{flow, rust_crate, scenarios, strings};
 
 fn titled<'a>(rs: &'a [Value], prefix: &str) -> Vec<&'a Value> {
     scenarios(rs)
@@ -41,15 +41,7 @@ const MACROS: &str = "macro_rules! xtest {\n    ($name:ident, $fun:expr) => {\n 
 /// A Rust crate whose `sort_paths` ends in `todo!()`; the branch implements it and adds
 /// a test written with the repository's own `xtest!` macro, expecting exact output.
 fn sortr(with_macro: bool, fixed: bool) -> Repo {
-    let mut r = Repo::new();
-    r.write(
-        "Cargo.toml",
-        "[package]\nname = \"walk\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
-    );
-    r.write(
-        "src/lib.rs",
-        "pub fn sort_paths(paths: &mut Vec<String>, reverse: bool) {\n    if reverse {\n        todo!()\n    }\n    paths.sort();\n}\n",
-    );
+    let mut r = rust_crate("pub fn sort_paths(paths: &mut Vec<String>, reverse: bool) {\n    if reverse {\n        todo!()\n    }\n    paths.sort();\n}\n");
     if with_macro {
         r.write("tests/macros.rs", MACROS);
     }

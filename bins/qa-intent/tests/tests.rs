@@ -7,6 +7,7 @@ mod common;
 mod gates;
 mod manifest_bounds;
 mod moves;
+mod oracle;
 mod plan;
 mod plan_env;
 mod schemas;

@@ -320,10 +320,15 @@ pub struct TestContract {
     /// Changed product items the test calls.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub exercises: Vec<Exercised>,
-    /// What the test does first: its first statement that calls something and asserts
-    /// nothing (untrusted text).
+    /// What the test sets up before the call it checks, in words: options and fields set
+    /// to a value, environment, fixtures; else its first statement that calls something
+    /// and asserts nothing (untrusted text).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub setup: Option<String>,
+    /// The call whose result the test checks, as written with its arguments (untrusted
+    /// text).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub act: Option<String>,
 }
 
 /// One value a changed test expects, at its assertion line.

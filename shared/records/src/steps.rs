@@ -6,18 +6,18 @@
 pub enum Step<'a> {
     /// An entry point to fire: `click event`, `POST /refund`.
     Trigger(&'a str),
-    /// A condition to arrange: `amount < 0`.
+    /// A case to use, named by the condition it makes true: `amount < 0`.
     Given(&'a str),
     /// A changed call to make: the callee's name (the fact reads `name (changed)`).
     Action(&'a str),
     /// A state change to bring about: `fact (file:line)`, or the fact alone.
     Change(&'a str),
-    /// Any other sentence (commit wording, test set-up, reload).
+    /// Any other sentence (commit wording, a test's set-up and call, reload).
     Other,
 }
 
 const TRIGGER: (&str, &str) = ("Trigger `", "`");
-const GIVEN: (&str, &str) = ("Arrange that `", "` holds");
+const GIVEN: (&str, &str) = ("Use a case where `", "` is true");
 const ACTION: (&str, &str) = ("Call `", "`, which this change modified");
 const CHANGE: (&str, &str) = ("Store a new value through `", "`");
 const STATE: (&str, &str) = ("Perform the step that runs `", "`");
@@ -27,9 +27,26 @@ pub fn trigger(fact: &str) -> String {
     format!("{}{fact}{}", TRIGGER.0, TRIGGER.1)
 }
 
-/// `Arrange that `amount < 0` holds`.
+/// `Use a case where `amount < 0` is true`: a case, never a code condition to "arrange".
 pub fn given(condition: &str) -> String {
     format!("{}{condition}{}", GIVEN.0, GIVEN.1)
+}
+
+/// `Use a case where `amount < 0` is true (src/pay.rs:12)`.
+pub fn given_at(condition: &str, file: &str, line: u32) -> String {
+    format!("{} ({file}:{line})", given(condition))
+}
+
+/// What a changed test sets up, as a tester does it: `Set up as test `strict` does
+/// (router_test.go:12): set `r.StrictSlash` to `true``. `setup` is already in words.
+pub fn arrange_as_test(test: &str, file: &str, line: u32, setup: &str) -> String {
+    format!("Set up as test `{test}` does ({file}:{line}): {setup}")
+}
+
+/// The call a changed test checks the result of, with its arguments: `Call
+/// `r.Match("/users/")` and check its result as test `strict` does`.
+pub fn act_as_test(call: &str, test: &str) -> String {
+    format!("Call `{call}` and check its result as test `{test}` does")
 }
 
 /// `Call `save`, which this change modified`, for the fact `save (changed)`.
@@ -54,7 +71,11 @@ pub fn parse(step: &str) -> Step<'_> {
     let cut = |(pre, post): (&str, &str)| step.strip_prefix(pre)?.strip_suffix(post);
     if let Some(f) = cut(TRIGGER) {
         Step::Trigger(f)
-    } else if let Some(f) = cut(GIVEN) {
+    } else if let Some(f) = cut(GIVEN).or_else(|| {
+        let rest = step.strip_prefix(GIVEN.0)?;
+        let (f, at) = rest.rsplit_once(&format!("{} (", GIVEN.1))?;
+        at.ends_with(')').then_some(f)
+    }) {
         Step::Given(f)
     } else if let Some(name) = cut(ACTION) {
         Step::Action(name)
@@ -78,6 +99,10 @@ mod tests {
     fn every_step_form_reads_back_as_written() {
         assert_eq!(parse(&trigger("click event")), Step::Trigger("click event"));
         assert_eq!(parse(&given("a `b` < 0")), Step::Given("a `b` < 0"));
+        assert_eq!(
+            parse(&given_at("a `b` < 0", "src/pay.rs", 12)),
+            Step::Given("a `b` < 0")
+        );
         assert_eq!(parse(&action("save (changed)")), Step::Action("save"));
         assert_eq!(
             parse(&stored_change("localStorage.setItem(k, v);", "app.js", 4)),
@@ -93,5 +118,26 @@ mod tests {
     fn other_sentences_are_other() {
         assert_eq!(parse("Reload the page"), Step::Other);
         assert_eq!(parse("Trigger: click event"), Step::Other);
+        // A changed test's set-up and call are sentences of their own, not facts.
+        assert_eq!(
+            parse(&arrange_as_test(
+                "strict",
+                "r_test.go",
+                3,
+                "set `r.Strict` to `true`"
+            )),
+            Step::Other
+        );
+        assert_eq!(
+            parse(&act_as_test("r.Match(\"/a/\")", "strict")),
+            Step::Other
+        );
+    }
+
+    #[test]
+    fn no_step_asks_to_arrange_a_code_condition() {
+        let given = given("self.outputs.is_empty() && !self.null_separator");
+        assert!(!given.starts_with("Arrange that"), "{given}");
+        assert!(given.starts_with("Use a case where"), "{given}");
     }
 }

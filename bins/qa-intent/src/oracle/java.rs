@@ -6,8 +6,7 @@ use std::collections::HashMap;
 use tree_sitter::Node;
 
 use super::{
-    is_expectation_key, is_literal, literal, matcher_words, named_children, setup_of, Expectation,
-    Framework, Test,
+    is_literal, literal, matcher_words, named_children, row_text, Expectation, Framework, Test,
 };
 use crate::trees::{excerpt, line_of, text_of, Walk};
 
@@ -230,7 +229,6 @@ fn test(
         }
     }
     if let Some(body) = node.child_by_field_name("body") {
-        t.setup = setup_of(body, text);
         let nodes = walk.subtree(body);
         let mut reader = Reader {
             text,
@@ -246,6 +244,16 @@ fn test(
                     } else if let Some(callee) = n.child_by_field_name("name") {
                         let callee = text_of(callee, text);
                         if !callee.starts_with("assert") {
+                            let args = n
+                                .child_by_field_name("arguments")
+                                .map(named_children)
+                                .unwrap_or_default();
+                            t.helper_calls.extend(super::call_with_literals(
+                                callee,
+                                line_of(n),
+                                &args,
+                                text,
+                            ));
                             t.calls.push(callee.to_string());
                         }
                     }
@@ -262,6 +270,7 @@ fn test(
                 _ => {}
             }
         }
+        super::arrange::read(body, text, &[], &mut t);
     }
     t
 }
@@ -344,29 +353,6 @@ fn value_rows(a: &Annotation, params: &[String], text: &str, out: &mut Vec<Expec
             });
         }
     }
-}
-
-/// A row given to a parameterized test: the expected column when a parameter is named
-/// like one (`` `expected` is 3 for `a` 1 ``), else the case itself.
-fn row_text(params: &[String], cells: &[String]) -> String {
-    if params.len() == cells.len() {
-        if let Some(at) = params.iter().position(|p| is_expectation_key(p)) {
-            return match (0..cells.len()).find(|&k| k != at) {
-                Some(k) => format!(
-                    "`{}` is {} for `{}` {}",
-                    params[at], cells[at], params[k], cells[k]
-                ),
-                None => format!("`{}` is {}", params[at], cells[at]),
-            };
-        }
-        let case: Vec<String> = params
-            .iter()
-            .zip(cells)
-            .map(|(p, c)| format!("`{p}` = {c}"))
-            .collect();
-        return format!("the case {} to pass", case.join(", "));
-    }
-    format!("the row {} to pass", cells.join(", "))
 }
 
 /// Splits a CSV row on `delimiter` outside `'...'` quotes.

@@ -1,4 +1,5 @@
 use super::*;
+use crate::oracle::helpers;
 use crate::trees::{outline, Grammar};
 
 fn tests_of(g: Grammar, text: &str, macros: &[&str]) -> Vec<Test> {
@@ -136,9 +137,9 @@ fn pytest_parametrize_rows_give_the_expected_column() {
     assert_eq!(
         expects(&t[0]),
         [
-            "`run(shell) == expect` holds",
             "`expect` is \"plain,a\\n\" for `shell` \"fish\"",
-            "`expect` is \"b\" for `shell` \"bash\""
+            "`expect` is \"b\" for `shell` \"bash\"",
+            "`run(shell) == expect` holds"
         ]
     );
 }
@@ -193,12 +194,12 @@ fn a_go_comparison_guarding_a_nested_check_is_no_expectation() {
 }
 
 #[test]
-fn a_tests_setup_is_its_first_call_that_asserts_nothing() {
+fn a_tests_setup_without_settings_is_its_first_call_that_asserts_nothing() {
     let js = "it('applies the class', async () => {\n  // render it\n  const { container } = await render(<App className=\"x\" />);\n  expect(container.className).toBe('x');\n});\n";
     let t = tests_of(Grammar::Tsx, js, &[]);
     assert_eq!(
         t[0].setup.as_deref(),
-        Some("const { container } = await render(<App className=\"x\" />);")
+        Some("run `const { container } = await render(<App className=\"x\" />);`")
     );
     let only_asserts = "it('adds', () => { expect(add(1)).toBe(2) });";
     assert_eq!(
@@ -208,7 +209,7 @@ fn a_tests_setup_is_its_first_call_that_asserts_nothing() {
     let rs = "#[test]\nfn a() {\n    let v = parse(\"x\");\n    assert_eq!(v, 1);\n}\n";
     assert_eq!(
         tests_of(Grammar::Rust, rs, &[])[0].setup.as_deref(),
-        Some("let v = parse(\"x\");")
+        Some("run `let v = parse(\"x\");`")
     );
 }
 
@@ -224,7 +225,7 @@ fn junit_tests_are_annotated_methods_with_their_display_names() {
     assert_eq!(t[0].framework, Framework::JUnit);
     assert_eq!(expects(&t[0]), ["`cart.save(1)` is 3"]);
     assert_eq!(t[0].calls, ["Cart", "save"]);
-    assert_eq!(t[0].setup.as_deref(), Some("Cart cart = new Cart();"));
+    assert_eq!(t[0].setup.as_deref(), Some("run `Cart cart = new Cart();`"));
 }
 
 #[test]
@@ -253,10 +254,10 @@ fn junit_assertj_and_hamcrest_expectations_read_their_literal_side() {
             "`save(-1)` throws IllegalArgumentException",
             "`load()` throws IOException",
             "`a()` is 5",
-            "`ready()` holds",
             "`name()` is not \"z\"",
             "`find()` is null",
             "`list()` is List.of(\"a\", \"b\")",
+            "`ready()` holds"
         ]
     );
     // The bound literal's line is where the expected value stands.
@@ -285,17 +286,17 @@ fn csv_and_value_source_rows_are_table_rows() {
     assert_eq!(
         expects(&t[0]),
         [
-            "`expected` is 3 for `a` 1",
-            "`expected` is \"x\" for `a` \"a, b\""
+            "`expected` is 3 for `a` 1, `b` 2",
+            "`expected` is \"x\" for `a` \"a, b\", `b` 0"
         ]
     );
     assert_eq!(t[0].expects[0].line, 4);
     assert_eq!(
         expects(&t[1]),
         [
+            "`isPalindrome(word)` holds",
             "the case `word` = \"racecar\" to pass",
-            "the case `word` = \"radar\" to pass",
-            "`isPalindrome(word)` holds"
+            "the case `word` = \"radar\" to pass"
         ]
     );
 }
@@ -313,4 +314,197 @@ fn junit3_test_methods_need_a_test_case_or_an_unannotated_test_class() {
         &[]
     )
     .is_empty());
+}
+
+/// The expectations a file's tests pass to the assertion helpers `support` defines.
+fn helper_expects(g: Grammar, test: &str, support: &str) -> Vec<String> {
+    let tree = crate::trees::parse(g, support).expect("parsed");
+    let h = helpers::assertion_helpers(helpers::defined(g, tree.root_node(), support));
+    tests_of(g, test, &[])
+        .iter()
+        .flat_map(|t| helpers::expectations(&t.helper_calls, &h))
+        .map(|e| e.text)
+        .collect()
+}
+
+const RUST_ENV: &str = "impl TestEnv {\n    pub fn assert_failure_with_error(&self, args: &[&str], expected: &str) {\n        let status = self.assert_error_subdirectory(\".\", args, Some(expected));\n        if status.success() { panic!(\"should fail\"); }\n    }\n    fn assert_error_subdirectory(&self, path: &str, args: &[&str], expected: Option<&str>) -> Status {\n        let output = run(path, args);\n        if let Some(expected) = expected {\n            let actual = stderr(&output);\n            if expected != actual { panic!(\"{}\", format_output_error(args, expected, &actual)); }\n        }\n        output.status\n    }\n    pub fn run_with_error(&self, args: &[&str], expected: &str) {\n        let output = run(\".\", args);\n        println!(\"{} {:?}\", expected, output);\n    }\n}\n";
+
+#[test]
+fn a_rust_helper_that_asserts_through_another_makes_its_literal_arguments_expectations() {
+    let test = "#[test]\nfn flag() {\n    let te = TestEnv::new();\n    te.assert_failure_with_error(&[\"pat\", \"--flag\", \"x/y\"], \"[tool error]: bad flag\");\n}\n";
+    assert_eq!(
+        helper_expects(Grammar::Rust, test, RUST_ENV),
+        ["`assert_failure_with_error`: `expected` is \"[tool error]: bad flag\" for `args` &[\"pat\", \"--flag\", \"x/y\"]"]
+    );
+}
+
+#[test]
+fn a_helper_of_the_same_shape_that_asserts_nothing_passes_no_expectation() {
+    let test = "#[test]\nfn flag() {\n    let te = TestEnv::new();\n    te.run_with_error(&[\"pat\"], \"[tool error]: bad flag\");\n}\n";
+    assert!(helper_expects(Grammar::Rust, test, RUST_ENV).is_empty());
+    // Control: the helper becomes one once it compares what it is given.
+    let asserting = RUST_ENV.replace(
+        "println!(\"{} {:?}\", expected, output);",
+        "assert_eq!(stderr(&output), expected);",
+    );
+    assert_eq!(helper_expects(Grammar::Rust, test, &asserting).len(), 1);
+}
+
+#[test]
+fn a_helper_two_calls_away_from_an_assertion_is_no_helper() {
+    let support = "fn a(got: &str, want: &str) { assert_eq!(got, want); }\nfn b(got: &str, want: &str) { a(got, want) }\nfn c(got: &str, want: &str) { b(got, want) }\n";
+    let test = "#[test]\nfn t() {\n    b(&out(), \"x\");\n    c(&out(), \"y\");\n}\n";
+    assert_eq!(
+        helper_expects(Grammar::Rust, test, support),
+        ["`&out()` is \"x\" (`b`)"]
+    );
+}
+
+#[test]
+fn a_go_helper_that_fails_the_test_on_a_condition_compares_its_parameters() {
+    let support = "package cli\n\nfunc checkContains(t *testing.T, got, want string) {\n\tt.Helper()\n\tif !strings.Contains(got, want) {\n\t\tt.Errorf(\"%q does not contain %q\", got, want)\n\t}\n}\n\nfunc logOnly(t *testing.T, got, want string) {\n\tt.Logf(\"%q %q\", got, want)\n}\n";
+    let test = "package cli\n\nfunc TestHelp(t *testing.T) {\n\tout := run(\"--help\")\n\tcheckContains(t, out, \"Usage: app\")\n\tlogOnly(t, out, \"ignored\")\n}\n";
+    assert_eq!(
+        helper_expects(Grammar::Go, test, support),
+        ["`out` is \"Usage: app\" (`checkContains`)"]
+    );
+}
+
+#[test]
+fn python_and_javascript_helpers_are_read_by_what_they_assert() {
+    let support = "def assert_status(response, expected_status=200):\n    assert response.status_code == expected_status\n\ndef make_client(base_url='x'):\n    return Client(base_url)\n";
+    let test = "def test_redirect(client):\n    r = client.get('/a')\n    assert_status(r, expected_status=301)\n    make_client(base_url='http://y')\n";
+    assert_eq!(
+        helper_expects(Grammar::Python, test, support),
+        ["`r` is 301 (`assert_status`)"]
+    );
+    let support = "export function expectOutput(args: string[], want: string) {\n  const out = run(args);\n  expect(out).toBe(want);\n}\nexport const build = (args: string[], name: string) => run(args, name);\n";
+    let test = "it('prints help', () => {\n  expectOutput(['--help'], 'Usage: cli');\n  build(['x'], 'y');\n});\n";
+    assert_eq!(
+        helper_expects(Grammar::TypeScript, test, support),
+        ["`expectOutput`: `want` is 'Usage: cli' for `args` ['--help']"]
+    );
+}
+#[test]
+fn test_each_rows_are_quoted_with_their_inputs() {
+    let src = "test.each([[1, 1, 2], [1, 2, 3]])('add(%i, %i)', (a, b, expected) => {\n  expect(add(a, b)).toBe(expected);\n});\ntest.each`\n  a    | b    | expected\n  ${1} | ${1} | ${2}\n  ${2} | ${1} | ${3}\n`('returns $expected', ({ a, b, expected }) => {\n  expect(a + b).toBe(expected);\n});\nit.each([{ input: 'x', output: 'X' }])('upper', ({ input, output }) => {});\n";
+    let t = tests_of(Grammar::TypeScript, src, &[]);
+    assert_eq!(
+        expects(&t[0])[..2],
+        [
+            "`expected` is 2 for `a` 1, `b` 1",
+            "`expected` is 3 for `a` 1, `b` 2"
+        ]
+    );
+    assert_eq!(
+        expects(&t[1])[..2],
+        [
+            "`expected` is 2 for `a` 1, `b` 1",
+            "`expected` is 3 for `a` 2, `b` 1"
+        ]
+    );
+    // Each row at its own line, so that a changed row is told from the others.
+    assert_eq!(t[1].expects[1].line, 7);
+    assert_eq!(expects(&t[2]), ["`output` is 'X' for `input` 'x'"]);
+}
+
+#[test]
+fn go_table_rows_without_keys_are_named_by_the_struct_fields() {
+    let src = "package x\n\nfunc TestUpper(t *testing.T) {\n\ttests := []struct {\n\t\tin, want string\n\t}{\n\t\t{\"a\", \"A\"},\n\t\t{in: \"b\", want: \"B\"},\n\t}\n\tfor _, tt := range tests {\n\t\tt.Run(tt.in, func(t *testing.T) {\n\t\t\tif got := Upper(tt.in); got != tt.want {\n\t\t\t\tt.Errorf(\"got %q\", got)\n\t\t\t}\n\t\t})\n\t}\n}\n";
+    let t = tests_of(Grammar::Go, src, &[]);
+    let e = expects(&t[0]);
+    assert!(e.contains(&"`want` is \"A\" for `in` \"a\""), "{e:?}");
+    assert!(e.contains(&"`want` is \"B\" for `in` \"b\""), "{e:?}");
+}
+
+#[test]
+fn parametrize_rows_without_an_expected_column_are_quoted_as_cases() {
+    let src = "import pytest\n\n@pytest.mark.parametrize(\"method\", [\"GET\", pytest.param(\"HEAD\", id=\"head\")])\ndef test_method(method):\n    assert send(method)\n";
+    let t = tests_of(Grammar::Python, src, &[]);
+    let e = expects(&t[0]);
+    assert!(e.contains(&"the case `method` = \"GET\" to pass"), "{e:?}");
+    assert!(e.contains(&"the case `method` = \"HEAD\" to pass"), "{e:?}");
+}
+
+#[test]
+fn a_test_that_sets_an_option_arranges_it_and_acts_with_the_checked_call() {
+    let go = "package chi\n\nfunc TestStrictSlash(t *testing.T) {\n\tr := NewRouter()\n\tr.StrictSlash = true\n\tt.Setenv(\"CHI_DEBUG\", \"1\")\n\tgot := r.Match(\"/users/\")\n\tif got != \"/users\" {\n\t\tt.Errorf(\"got %q\", got)\n\t}\n}\n";
+    let t = &tests_of(Grammar::Go, go, &[])[0];
+    assert_eq!(
+        t.setup.as_deref(),
+        Some("set `r.StrictSlash` to `true`, set `CHI_DEBUG` to `\"1\"`")
+    );
+    assert_eq!(t.act.as_deref(), Some("r.Match(\"/users/\")"));
+    let ts = "it('is strict', async () => {\n  const app = new Hono({ strict: false, router: { kind: 'x' } });\n  const res = await app.request('/hello/');\n  expect(res.status).toBe(200);\n});\n";
+    let t = &tests_of(Grammar::TypeScript, ts, &[])[0];
+    // An option inside a named one is part of it.
+    assert_eq!(
+        t.setup.as_deref(),
+        Some("set `strict` to `false`, set `router` to `{ kind: 'x' }`")
+    );
+    assert_eq!(t.act.as_deref(), Some("app.request('/hello/')"));
+    let py = "def test_redirects(client, tmp_path):\n    client.follow_redirects = True\n    r = client.get('/a')\n    assert r.status_code == 200\n";
+    let t = &tests_of(Grammar::Python, py, &[])[0];
+    assert_eq!(
+        t.setup.as_deref(),
+        Some("set `client.follow_redirects` to `True`, use the fixtures `client`, `tmp_path`")
+    );
+    assert_eq!(t.act.as_deref(), Some("client.get('/a')"));
+}
+
+#[test]
+fn a_computed_value_a_local_and_a_table_row_are_no_settings() {
+    let go = "package chi\n\nfunc TestRoutes(t *testing.T) {\n\tcases := []struct{ in, want string }{{in: \"/a\", want: \"/a\"}}\n\tr := NewRouter()\n\tr.Prefix = prefixOf(t)\n\tn := 3\n\tfor _, c := range cases {\n\t\tif got := r.Match(c.in); got != c.want {\n\t\t\tt.Errorf(\"got %q\", got)\n\t\t}\n\t}\n}\n";
+    let t = &tests_of(Grammar::Go, go, &[])[0];
+    // Nothing set to a literal: the first call statement stands.
+    assert_eq!(t.setup.as_deref(), Some("run `r := NewRouter()`"));
+    // Control: the same router with a literal option is a setting.
+    let set = go.replace("prefixOf(t)", "\"/v1\"");
+    let t = &tests_of(Grammar::Go, &set, &[])[0];
+    assert_eq!(t.setup.as_deref(), Some("set `r.Prefix` to `\"/v1\"`"));
+}
+
+#[test]
+fn a_function_value_an_early_exit_and_a_loop_are_no_set_up() {
+    let go = "package chi\n\nfunc TestNotFound(t *testing.T) {\n\tt.Parallel()\n\tr := NewRouter()\n\tr.NotFound = func(w http.ResponseWriter, r *http.Request) {}\n\tif got := r.Match(\"/x\"); got != \"\" {\n\t\tt.Errorf(\"got %q\", got)\n\t}\n}\n";
+    let t = &tests_of(Grammar::Go, go, &[])[0];
+    assert_eq!(t.setup.as_deref(), Some("run `r := NewRouter()`"));
+    let rs = "#[test]\nfn batch() {\n    if cfg!(windows) {\n        return;\n    }\n    for n in [1, 2] {\n        run(n);\n    }\n    let te = TestEnv::new(DIRS);\n    assert_eq!(te.count(), 2);\n}\n";
+    let t = &tests_of(Grammar::Rust, rs, &[])[0];
+    assert_eq!(
+        t.setup.as_deref(),
+        Some("run `let te = TestEnv::new(DIRS);`")
+    );
+    // Control: a literal option value is a setting.
+    let set = go.replace("func(w http.ResponseWriter, r *http.Request) {}", "true");
+    let t = &tests_of(Grammar::Go, &set, &[])[0];
+    assert_eq!(t.setup.as_deref(), Some("set `r.NotFound` to `true`"));
+}
+
+#[test]
+fn a_go_check_that_fails_when_a_call_holds_expects_it_not_to() {
+    let src = "package m\n\nfunc TestNoColor(t *testing.T) {\n\tout := run()\n\tif strings.Contains(out, \"\\x1b[\") {\n\t\tt.Fatal(\"colored\")\n\t}\n\tif !strings.HasPrefix(out, \"panic\") {\n\t\tt.Error(\"no panic\")\n\t}\n\tif strings.HasSuffix(out, \"x\") {\n\t\tlog(out)\n\t}\n}\n";
+    let t = &tests_of(Grammar::Go, src, &[])[0];
+    // The third `if` reports nothing: no expectation.
+    assert_eq!(
+        expects(t),
+        [
+            "`strings.Contains(out, \"\\x1b[\")` does not hold",
+            "`strings.HasPrefix(out, \"panic\")` holds"
+        ]
+    );
+}
+
+#[test]
+fn a_conversion_of_a_bound_result_acts_with_the_call_that_produced_it() {
+    let py = "def test_param():\n    url = httpx.URL('https://x/', params={'u': '%'})\n    assert str(url) == 'https://x/?u=%25'\n";
+    let t = &tests_of(Grammar::Python, py, &[])[0];
+    assert_eq!(
+        t.act.as_deref(),
+        Some("httpx.URL('https://x/', params={'u': '%'})")
+    );
+    // Control: a call of the code under test is the act itself.
+    let own = py.replace("str(url)", "render(url)");
+    let t = &tests_of(Grammar::Python, &own, &[])[0];
+    assert_eq!(t.act.as_deref(), Some("render(url)"));
 }

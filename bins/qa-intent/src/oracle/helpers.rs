@@ -1,0 +1,382 @@
+//! Assertion helpers known by what they do: a function of the repository's test code whose
+//! body reaches an assertion, directly or through one more such function, and which of
+//! its parameters that assertion compares. A test's call to one passes expectations.
+
+use std::collections::{BTreeSet, HashMap};
+
+use tree_sitter::Node;
+
+use super::{literal, named_children, Call, Expectation};
+use crate::trees::{text_of, Grammar, Walk};
+
+/// A function defined in test code, read for what its body asserts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Helper {
+    pub name: String,
+    /// Parameter names in call order, a method's receiver left out (`self`, `cls`).
+    pub params: Vec<String>,
+    /// Indexes of the parameters an assertion compares.
+    pub compared: BTreeSet<usize>,
+    /// True when the body asserts itself (not only through another helper).
+    pub direct: bool,
+    /// Calls in the body: the callee's last name and the identifiers of each argument.
+    pub(super) calls: Vec<(String, Vec<BTreeSet<String>>)>,
+}
+
+/// Every function `root` defines, with what its own assertions compare.
+pub fn defined(grammar: Grammar, root: Node, text: &str) -> Vec<Helper> {
+    let walk = Walk::new(root, None);
+    // A call named like an assertion (`assertEquals`, `self.assertIn`) is a library's
+    // assertion, unless this file defines it: then its body says what it does.
+    let own: BTreeSet<&str> = walk
+        .all
+        .iter()
+        .filter_map(|n| function_parts(grammar, *n, text).map(|(name, _, _)| name))
+        .collect();
+    let mut out = Vec::new();
+    for &n in &walk.all {
+        let Some((name, params, body)) = function_parts(grammar, n, text) else {
+            continue;
+        };
+        let nodes = Walk::new(body, None).all;
+        let mut regions: Vec<Node> = Vec::new();
+        let mut calls = Vec::new();
+        for &m in &nodes {
+            regions.extend(assertion_regions(grammar, m, text, &own));
+            if let Some((callee, args)) = call_parts(grammar, m, text) {
+                let ids = args.iter().map(|a| identifiers(*a, text)).collect();
+                calls.push((callee.to_string(), ids));
+            }
+        }
+        let compared_ids: BTreeSet<String> =
+            regions.iter().flat_map(|r| identifiers(*r, text)).collect();
+        let compared = params
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| compared_ids.contains(*p))
+            .map(|(i, _)| i)
+            .collect();
+        out.push(Helper {
+            name: name.to_string(),
+            params,
+            compared,
+            direct: !regions.is_empty(),
+            calls,
+        });
+    }
+    out
+}
+
+/// The assertion helpers among `defs`, by name: those that assert, and those that call
+/// one that does (one level, no further), with the parameters that reach a compared one.
+pub fn assertion_helpers(defs: Vec<Helper>) -> HashMap<String, Helper> {
+    let direct: HashMap<String, Helper> = defs
+        .iter()
+        .filter(|h| h.direct)
+        .map(|h| (h.name.clone(), h.clone()))
+        .collect();
+    let mut out = HashMap::new();
+    for mut h in defs {
+        let mut reached = false;
+        for (callee, args) in &h.calls {
+            let Some(inner) = direct.get(callee).filter(|i| i.name != h.name) else {
+                continue;
+            };
+            reached = true;
+            for k in &inner.compared {
+                let Some(ids) = args.get(*k) else { continue };
+                for (i, p) in h.params.iter().enumerate() {
+                    if ids.contains(p) {
+                        h.compared.insert(i);
+                    }
+                }
+            }
+        }
+        if h.direct || reached {
+            // A name defined twice keeps the reading that compares more.
+            let keep = out
+                .get(&h.name)
+                .is_none_or(|o: &Helper| o.compared.len() < h.compared.len());
+            if keep {
+                out.insert(h.name.clone(), h);
+            }
+        }
+    }
+    out
+}
+
+/// The expectations a test's calls to assertion helpers pass: each literal argument
+/// the helper compares, with the call's other literal arguments as its input.
+pub fn expectations(calls: &[Call], helpers: &HashMap<String, Helper>) -> Vec<Expectation> {
+    let mut out = Vec::new();
+    for c in calls {
+        let Some(h) = helpers.get(&c.name) else {
+            continue;
+        };
+        let param = |i: usize, keyword: &Option<String>| -> Option<usize> {
+            match keyword {
+                Some(k) => h.params.iter().position(|p| p == k),
+                None => (i < h.params.len()).then_some(i),
+            }
+        };
+        let mut expected = Vec::new();
+        let mut inputs = Vec::new();
+        // What the test computed and hands over to be compared: `exitCode` of
+        // `expect(t, exitCode, 9)`.
+        let mut subject = None;
+        for (i, a) in c.args.iter().enumerate() {
+            let Some(p) = param(i, &a.keyword) else {
+                continue;
+            };
+            if !a.literal {
+                if h.compared.contains(&p) {
+                    subject.get_or_insert(a.text.as_str());
+                }
+                continue;
+            }
+            if h.compared.contains(&p) {
+                expected.push((p, a));
+            } else {
+                inputs.push(format!("`{}` {}", h.params[p], a.text));
+            }
+        }
+        // Both sides literal (`checkContains(t, "abc", "b")`): the last is the expectation.
+        while expected.len() > 1 {
+            let (p, a) = expected.remove(0);
+            inputs.push(format!("`{}` {}", h.params[p], a.text));
+        }
+        let Some((p, a)) = expected.pop() else {
+            continue;
+        };
+        let mut text = match subject {
+            Some(s) => format!("`{s}` is {}", literal(&a.text)),
+            None => format!("`{}`: `{}` is {}", c.name, h.params[p], literal(&a.text)),
+        };
+        if !inputs.is_empty() {
+            text.push_str(&format!(" for {}", inputs.join(", ")));
+        }
+        if subject.is_some() {
+            text.push_str(&format!(" (`{}`)", c.name));
+        }
+        out.push(Expectation { line: c.line, text });
+    }
+    out
+}
+
+/// A function definition's name, parameter names and body.
+fn function_parts<'t>(
+    grammar: Grammar,
+    n: Node<'t>,
+    text: &'t str,
+) -> Option<(&'t str, Vec<String>, Node<'t>)> {
+    let kinds: &[&str] = match grammar {
+        Grammar::Rust => &["function_item"],
+        Grammar::Python => &["function_definition"],
+        Grammar::Go => &["function_declaration", "method_declaration"],
+        Grammar::Java => &["method_declaration"],
+        Grammar::TypeScript | Grammar::Tsx | Grammar::JavaScript => &[
+            "function_declaration",
+            "method_definition",
+            "variable_declarator",
+        ],
+    };
+    if !kinds.contains(&n.kind()) {
+        return None;
+    }
+    let name = text_of(n.child_by_field_name("name")?, text);
+    // `const check = (got, want) => { ... }`: the function is the declarator's value.
+    let f = if n.kind() == "variable_declarator" {
+        let v = n.child_by_field_name("value")?;
+        if !matches!(
+            v.kind(),
+            "arrow_function" | "function_expression" | "function"
+        ) {
+            return None;
+        }
+        v
+    } else {
+        n
+    };
+    let body = f.child_by_field_name("body")?;
+    let params = match f
+        .child_by_field_name("parameters")
+        .or_else(|| f.child_by_field_name("parameter"))
+    {
+        Some(p) if p.kind() == "identifier" => vec![text_of(p, text).to_string()],
+        Some(p) => named_children(p)
+            .into_iter()
+            .flat_map(|p| param_names(p, text))
+            .filter(|p| !matches!(p.as_str(), "self" | "cls"))
+            .collect(),
+        None => Vec::new(),
+    };
+    Some((name, params, body))
+}
+
+/// The names one parameter node declares (a Go declaration may hold several).
+fn param_names(p: Node, text: &str) -> Vec<String> {
+    match p.kind() {
+        "identifier" => vec![text_of(p, text).to_string()],
+        "self_parameter" => Vec::new(),
+        // Go `got, want string`: every `name` field.
+        "parameter_declaration" | "variadic_parameter_declaration" => {
+            let mut c = p.walk();
+            p.children_by_field_name("name", &mut c)
+                .map(|n| text_of(n, text).to_string())
+                .collect()
+        }
+        _ => {
+            let named = ["pattern", "name", "left"]
+                .iter()
+                .find_map(|f| p.child_by_field_name(f))
+                .or_else(|| named_children(p).into_iter().next());
+            match named {
+                Some(n) if n.kind() == "identifier" => vec![text_of(n, text).to_string()],
+                Some(n) if n != p => param_names(n, text),
+                _ => Vec::new(),
+            }
+        }
+    }
+}
+
+/// A call's callee (last name) and arguments, in any grammar.
+fn call_parts<'t>(
+    grammar: Grammar,
+    n: Node<'t>,
+    text: &'t str,
+) -> Option<(&'t str, Vec<Node<'t>>)> {
+    let (callee, args) = match (grammar, n.kind()) {
+        (Grammar::Java, "method_invocation") => (
+            n.child_by_field_name("name")?,
+            n.child_by_field_name("arguments")?,
+        ),
+        (Grammar::Python, "call") | (_, "call_expression") => {
+            let f = n.child_by_field_name("function")?;
+            let last = ["field", "property", "attribute", "name"]
+                .iter()
+                .find_map(|k| f.child_by_field_name(k))
+                .unwrap_or(f);
+            (last, n.child_by_field_name("arguments")?)
+        }
+        _ => return None,
+    };
+    Some((text_of(callee, text), named_children(args)))
+}
+
+/// What an assertion at `n` compares: the nodes whose identifiers it reads. An
+/// assertion call compares its arguments (`assert_eq!(a, b)`'s first two, not the
+/// message); a check that fails the test (`if got != want { t.Errorf(...) }`,
+/// `panic!`, `pytest.fail`, `throw`) compares its condition.
+fn assertion_regions<'t>(
+    grammar: Grammar,
+    n: Node<'t>,
+    text: &'t str,
+    own: &BTreeSet<&str>,
+) -> Vec<Node<'t>> {
+    match (grammar, n.kind()) {
+        (Grammar::Rust, "macro_invocation") => {
+            let name = n
+                .child_by_field_name("macro")
+                .map(|m| text_of(m, text).rsplit("::").next().unwrap_or(""))
+                .unwrap_or("");
+            if !super::is_assert_macro(name) {
+                return Vec::new();
+            }
+            // `assert!(cond, "message {}", x)` compares its first argument, the others
+            // their first two.
+            let take = if name.trim_start_matches("debug_") == "assert" {
+                1
+            } else {
+                2
+            };
+            macro_args(n).into_iter().take(take).flatten().collect()
+        }
+        (Grammar::Python, "assert_statement") => named_children(n).into_iter().take(1).collect(),
+        (Grammar::Java, "assert_statement") => named_children(n).into_iter().take(1).collect(),
+        (_, "if_statement" | "if_expression") => {
+            let fails = n.child_by_field_name("consequence").is_some_and(|c| {
+                Walk::new(c, None)
+                    .all
+                    .iter()
+                    .any(|m| fails_test(grammar, *m, text))
+            });
+            if !fails {
+                return Vec::new();
+            }
+            n.child_by_field_name("condition").into_iter().collect()
+        }
+        _ => {
+            let Some((callee, args)) = call_parts(grammar, n, text) else {
+                return Vec::new();
+            };
+            let f = n
+                .child_by_field_name("function")
+                .or_else(|| n.child_by_field_name("object"))
+                .map(|f| text_of(f, text))
+                .unwrap_or("");
+            if own.contains(callee) {
+                return Vec::new();
+            }
+            let asserts = callee.starts_with("assert")
+                || f.starts_with("assert")
+                || f.starts_with("require.")
+                || f.starts_with("expect(")
+                || f == "expect"
+                || callee == "assertThat"
+                || f.starts_with("assertThat(");
+            if asserts {
+                args
+            } else {
+                Vec::new()
+            }
+        }
+    }
+}
+
+/// A statement that fails the test: `t.Errorf`, `t.Fatal`, `panic!`, `pytest.fail`,
+/// `self.fail`, `fail(...)`, `throw`, `raise AssertionError`.
+fn fails_test(grammar: Grammar, n: Node, text: &str) -> bool {
+    match n.kind() {
+        "macro_invocation" => n
+            .child_by_field_name("macro")
+            .is_some_and(|m| matches!(text_of(m, text), "panic" | "unreachable")),
+        "throw_statement" => true,
+        "raise_statement" => text_of(n, text).contains("Assertion"),
+        _ => call_parts(grammar, n, text).is_some_and(|(callee, _)| {
+            matches!(
+                callee,
+                "Error" | "Errorf" | "Fatal" | "Fatalf" | "Fail" | "FailNow" | "fail"
+            )
+        }),
+    }
+}
+
+/// A macro's top-level arguments: the nodes of its token tree between commas.
+fn macro_args(n: Node) -> Vec<Vec<Node>> {
+    let Some(tree) = named_children(n)
+        .into_iter()
+        .find(|c| c.kind() == "token_tree")
+    else {
+        return Vec::new();
+    };
+    let mut out = vec![Vec::new()];
+    let mut c = tree.walk();
+    for child in tree.children(&mut c) {
+        match child.kind() {
+            "," => out.push(Vec::new()),
+            "(" | ")" | "[" | "]" | "{" | "}" => {}
+            _ => out.last_mut().expect("one group").push(child),
+        }
+    }
+    out
+}
+
+/// The identifiers in a subtree.
+fn identifiers(n: Node, text: &str) -> BTreeSet<String> {
+    Walk::new(n, None)
+        .all
+        .iter()
+        .filter(|m| m.kind() == "identifier")
+        .map(|m| text_of(*m, text).to_string())
+        .collect()
+}

@@ -1,0 +1,521 @@
+//! The test-support files a changed test file imports, read at head, and the expectations
+//! its changed tests pass to the assertion helpers defined there or in the file itself.
+
+use std::collections::{BTreeSet, HashMap};
+use std::path::Path;
+use std::sync::LazyLock;
+
+use qa_records::change::Op;
+use regex::Regex;
+
+use super::helpers::{self, Helper};
+use crate::changeset::Changeset;
+use crate::deltas::Deltas;
+use crate::sources;
+use crate::trees::{self, Grammar};
+
+/// Most support files read for one changed test file: the ones it imports, not the repo.
+const MAX_SUPPORT: usize = 8;
+/// Most expectations kept per changed test (as the deltas keep them).
+const MAX_EXPECTS: usize = 6;
+
+/// The files of the head revision, as support reading needs them.
+pub trait Files {
+    /// The names of the entries of directory `dir` (`""` is the root).
+    fn list(&self, dir: &str) -> Vec<String>;
+    fn read(&self, path: &str) -> Option<String>;
+}
+
+/// Adds to every changed test the expectations its calls pass to the repository's
+/// assertion helpers: those its own file defines and those of the test-support files it
+/// imports, at head. As with the test's own assertions, when the change wrote some of
+/// them, only those are kept.
+pub fn resolve(cs: &Changeset, repo: &Path, deltas: &mut Deltas) {
+    let waiting: Vec<String> = deltas
+        .iter()
+        .filter(|(_, d)| d.changed_tests.iter().any(|t| !t.helper_calls.is_empty()))
+        .map(|(p, _)| p.clone())
+        .collect();
+    if waiting.is_empty() {
+        return;
+    }
+    let Ok(git) = git2::Repository::open(repo) else {
+        return;
+    };
+    let head = cs.range.as_ref().map(|r| r.data.head.oid.clone());
+    let tree = head
+        .and_then(|h| git.revparse_single(&h).ok())
+        .and_then(|o| o.peel_to_tree().ok());
+    let files = HeadFiles {
+        git: &git,
+        tree: tree.as_ref(),
+    };
+    let mut read: HashMap<String, Vec<Helper>> = HashMap::new();
+    for path in waiting {
+        let Some(grammar) = Grammar::of(&path) else {
+            continue;
+        };
+        let Some(file) = cs.file(&path) else { continue };
+        let Some(text) = sources::versions(&git, repo, &file.data).head else {
+            continue;
+        };
+        let mut defs = defined(grammar, &text);
+        // Only the support files that name a function still unknown are parsed: first
+        // the ones the tests call, then the ones those call (one more level, no further).
+        let called: BTreeSet<String> = deltas
+            .get(&path)
+            .into_iter()
+            .flat_map(|d| d.changed_tests.iter())
+            .flat_map(|t| t.helper_calls.iter().map(|c| c.name.clone()))
+            .collect();
+        let mut wanted = unknown(called.clone(), &defs);
+        let mut parsed: BTreeSet<String> = BTreeSet::new();
+        let supports = support_files(grammar, &path, &text, &files);
+        for _ in 0..2 {
+            for support in &supports {
+                if parsed.contains(support) {
+                    continue;
+                }
+                if let Some(got) = read.get(support) {
+                    if wanted.iter().any(|w| got.iter().any(|h| &h.name == w)) {
+                        defs.extend(got.iter().cloned());
+                        parsed.insert(support.clone());
+                    }
+                    continue;
+                }
+                let Some(t) = files.read(support) else {
+                    continue;
+                };
+                if !wanted.iter().any(|w| defines(&t, w)) {
+                    continue;
+                }
+                let got = Grammar::of(support).map_or_else(Vec::new, |g| defined(g, &t));
+                defs.extend(got.iter().cloned());
+                read.insert(support.clone(), got);
+                parsed.insert(support.clone());
+            }
+            // What the helpers the tests call call in turn.
+            let inner: BTreeSet<String> = defs
+                .iter()
+                .filter(|h| called.contains(&h.name))
+                .flat_map(|h| h.calls.iter().map(|(c, _)| c.clone()))
+                .collect();
+            wanted = unknown(inner, &defs);
+            if wanted.is_empty() {
+                break;
+            }
+        }
+        let helpers = helpers::assertion_helpers(defs);
+        if helpers.is_empty() {
+            continue;
+        }
+        let added: BTreeSet<u32> = file
+            .data
+            .hunks
+            .iter()
+            .flat_map(|h| h.lines.iter())
+            .filter(|l| l.op == Op::Add)
+            .map(|l| l.line)
+            .collect();
+        let Some(delta) = deltas.get_mut(&path) else {
+            continue;
+        };
+        for t in &mut delta.changed_tests {
+            let found = helpers::expectations(&t.helper_calls, &helpers);
+            if found.is_empty() {
+                continue;
+            }
+            t.expects.extend(found);
+            t.expects.sort_by_key(|e| e.line);
+            let mut seen = BTreeSet::new();
+            t.expects.retain(|e| seen.insert(e.text.clone()));
+            if t.expects.iter().any(|e| added.contains(&e.line)) {
+                t.expects.retain(|e| added.contains(&e.line));
+            }
+            t.expects.truncate(MAX_EXPECTS);
+            // The act is the call the first expectation checks: a helper's call when
+            // its expectation leads (its computed argument, when it is a call).
+            if let Some(c) = t
+                .expects
+                .first()
+                .and_then(|e| t.helper_calls.iter().find(|c| c.line == e.line))
+            {
+                let computed = c.args.iter().find(|a| !a.literal && a.text.contains('('));
+                t.act = Some(match computed {
+                    Some(a) => a.text.clone(),
+                    None => {
+                        let args: Vec<&str> = c.args.iter().map(|a| a.text.as_str()).collect();
+                        format!("{}({})", c.name, args.join(", "))
+                    }
+                });
+            }
+        }
+    }
+}
+
+/// A cheap look before parsing: `text` has what reads as a definition of `name`
+/// (`func name(`, `func (e *Env) name(`, `fn name(`, `def name(`, `function name(`,
+/// `name = (`, a method `name(...) {` of a class).
+fn defines(text: &str, name: &str) -> bool {
+    let call = format!("{name}(");
+    text.match_indices(&call).any(|(at, _)| {
+        let before = text[..at].trim_end_matches([' ', '\t']);
+        let boundary = text[..at]
+            .chars()
+            .next_back()
+            .is_none_or(|c| !c.is_alphanumeric() && c != '_');
+        let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+        let line = &text[line_start..at];
+        boundary
+            && (["func", "fn", "def", "function"]
+                .iter()
+                .any(|k| before.ends_with(k))
+                // A Go method: `func (e *Env) name(`.
+                || before.ends_with(')') && line.trim_start().starts_with("func")
+                // A Java method or a JS class method: only its type or modifiers before.
+                || line.split_whitespace().all(|w| {
+                    w.chars().all(|c| c.is_alphanumeric() || "<>[]_?,".contains(c))
+                        && !matches!(w, "if" | "while" | "for" | "return" | "elif" | "not" | "await")
+                }) && text[at..].split_once(')').is_some_and(|(_, rest)| {
+                    let rest = rest.trim_start();
+                    rest.starts_with('{') || rest.starts_with(':') || rest.starts_with("throws")
+                }))
+    }) || text.contains(&format!("{name} = ("))
+        || text.contains(&format!("{name} = async"))
+        || text.contains(&format!("{name} = function"))
+}
+
+/// The names among `names` that `defs` does not define.
+fn unknown(names: BTreeSet<String>, defs: &[Helper]) -> BTreeSet<String> {
+    names
+        .into_iter()
+        .filter(|n| !defs.iter().any(|h| &h.name == n))
+        .collect()
+}
+
+fn defined(grammar: Grammar, text: &str) -> Vec<Helper> {
+    if text.len() > sources::MAX_BYTES {
+        return Vec::new();
+    }
+    trees::parse(grammar, text)
+        .map(|tree| helpers::defined(grammar, tree.root_node(), text))
+        .unwrap_or_default()
+}
+
+/// Test code: a path with a test or spec directory or name (`tests/`, `testutil/`,
+/// `test/support/`, `__tests__/`, `*_test.go`, `conftest.py`).
+pub fn is_test_code(path: &str) -> bool {
+    let p = path.to_ascii_lowercase();
+    p.split('/')
+        .any(|seg| seg.contains("test") || seg.contains("spec"))
+}
+
+/// The test-support files `path` imports that exist at head, bounded.
+pub fn support_files(grammar: Grammar, path: &str, text: &str, files: &dyn Files) -> Vec<String> {
+    let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
+    let mut candidates: Vec<String> = Vec::new();
+    match grammar {
+        Grammar::Rust => rust_candidates(path, dir, text, &mut candidates),
+        Grammar::Python => python_candidates(dir, text, &mut candidates),
+        Grammar::TypeScript | Grammar::Tsx | Grammar::JavaScript => {
+            js_candidates(dir, text, &mut candidates)
+        }
+        Grammar::Go => go_candidates(path, dir, text, files, &mut candidates),
+        Grammar::Java => java_candidates(path, dir, text, &mut candidates),
+    }
+    let mut out: Vec<String> = Vec::new();
+    for c in candidates {
+        let c = normalized(&c);
+        if c == path || out.contains(&c) || !is_test_code(&c) || Grammar::of(&c).is_none() {
+            continue;
+        }
+        let (d, name) = c.rsplit_once('/').unwrap_or(("", c.as_str()));
+        if files.list(d).iter().any(|n| n == name) {
+            out.push(c);
+        }
+        if out.len() >= MAX_SUPPORT {
+            break;
+        }
+    }
+    out
+}
+
+/// `a/./b/../c` -> `a/c`.
+fn normalized(path: &str) -> String {
+    let mut parts: Vec<&str> = Vec::new();
+    for seg in path.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            s => parts.push(s),
+        }
+    }
+    parts.join("/")
+}
+
+fn join(dir: &str, rest: &str) -> String {
+    if dir.is_empty() {
+        rest.to_string()
+    } else {
+        format!("{dir}/{rest}")
+    }
+}
+
+/// The directory and its ancestors, nearest first.
+fn ancestors(dir: &str) -> Vec<&str> {
+    let mut out = vec![dir];
+    let mut d = dir;
+    while let Some((parent, _)) = d.rsplit_once('/') {
+        out.push(parent);
+        d = parent;
+    }
+    if !d.is_empty() {
+        out.push("");
+    }
+    out
+}
+
+/// `mod common;`, `use crate::testenv::TestEnv`, `use super::util`: the modules' files
+/// beside the test file, in its own module directory, or in a directory above.
+fn rust_candidates(path: &str, dir: &str, text: &str, out: &mut Vec<String>) {
+    static MODS: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?m)^\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*;|^\s*use\s+(?:(?:crate|super|self)::)*(\w+)")
+            .expect("rust import pattern")
+    });
+    let stem = path
+        .rsplit('/')
+        .next()
+        .and_then(|f| f.strip_suffix(".rs"))
+        .unwrap_or("");
+    for c in MODS.captures_iter(text) {
+        let Some(m) = c.get(1).or_else(|| c.get(2)).map(|m| m.as_str()) else {
+            continue;
+        };
+        if matches!(m, "std" | "core" | "alloc") {
+            continue;
+        }
+        out.push(join(&join(dir, stem), &format!("{m}.rs")));
+        for d in ancestors(dir).into_iter().take(3) {
+            out.push(join(d, &format!("{m}.rs")));
+            out.push(join(d, &format!("{m}/mod.rs")));
+        }
+    }
+}
+
+/// `from tests.helpers import check`, `from .util import x`, `import testutil`, and the
+/// `conftest.py` files pytest loads for the test's directory.
+fn python_candidates(dir: &str, text: &str, out: &mut Vec<String>) {
+    static IMPORTS: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?m)^\s*(?:from\s+(\.*)([\w.]*)\s+import\s+([\w, ()]+)|import\s+([\w.]+))")
+            .expect("python import pattern")
+    });
+    for d in ancestors(dir) {
+        out.push(join(d, "conftest.py"));
+    }
+    for c in IMPORTS.captures_iter(text) {
+        let dots = c.get(1).map_or(0, |m| m.as_str().len());
+        let module = c
+            .get(2)
+            .or_else(|| c.get(4))
+            .map_or("", |m| m.as_str())
+            .replace('.', "/");
+        let names: Vec<&str> = c
+            .get(3)
+            .map(|m| {
+                m.as_str()
+                    .split([',', '(', ')'])
+                    .map(str::trim)
+                    .filter(|n| !n.is_empty())
+                    .collect()
+            })
+            .unwrap_or_default();
+        let bases: Vec<String> = if dots > 0 {
+            let mut d = dir.to_string();
+            for _ in 1..dots {
+                d = d
+                    .rsplit_once('/')
+                    .map_or(String::new(), |(p, _)| p.to_string());
+            }
+            vec![d]
+        } else {
+            // An absolute module: from the root, a `src/` layout, or the test's directory.
+            vec![String::new(), "src".to_string(), dir.to_string()]
+        };
+        for b in bases {
+            let m = join(&b, &module);
+            if !module.is_empty() {
+                out.push(format!("{m}.py"));
+                out.push(join(&m, "__init__.py"));
+            }
+            for n in names.iter().take(4) {
+                out.push(join(&m, &format!("{n}.py")));
+            }
+        }
+    }
+}
+
+/// `import { check } from "./helpers"`, `require("../test-utils")`: relative imports, with
+/// the extensions a bundler would try.
+fn js_candidates(dir: &str, text: &str, out: &mut Vec<String>) {
+    static IMPORTS: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"(?:from\s+|require\(\s*|import\s*\(\s*|import\s+)['"](\.{1,2}/[^'"]+)['"]"#)
+            .expect("js import pattern")
+    });
+    for c in IMPORTS.captures_iter(text) {
+        let spec = &c[1];
+        let base = join(dir, spec);
+        // `./helpers.js` in TypeScript names `./helpers.ts`.
+        let bare = base
+            .strip_suffix(".js")
+            .or_else(|| base.strip_suffix(".mjs"))
+            .unwrap_or(&base);
+        out.push(base.clone());
+        for ext in ["ts", "tsx", "js", "jsx", "mjs", "cjs", "mts"] {
+            out.push(format!("{bare}.{ext}"));
+            out.push(format!("{base}/index.{ext}"));
+        }
+    }
+}
+
+/// The package's other `_test.go` files (helpers need no import there), and the files of
+/// imported packages of the module that are test code (`internal/testutil`).
+fn go_candidates(path: &str, dir: &str, text: &str, files: &dyn Files, out: &mut Vec<String>) {
+    static IMPORTS: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r#""([\w./-]+)""#).expect("go import pattern"));
+    let module = files.read("go.mod").and_then(|m| {
+        m.lines().find_map(|l| {
+            l.trim()
+                .strip_prefix("module ")
+                .map(|m| m.trim().to_string())
+        })
+    });
+    if let Some(module) = module {
+        let imports = text
+            .split_once("\nimport")
+            .map(|(_, rest)| rest.split_once("\nfunc").map_or(rest, |(i, _)| i))
+            .unwrap_or("");
+        for c in IMPORTS.captures_iter(imports) {
+            let Some(rel) = c[1].strip_prefix(&format!("{module}/")) else {
+                continue;
+            };
+            if !is_test_code(rel) {
+                continue;
+            }
+            let mut names = files.list(rel);
+            names.sort();
+            for n in names.iter().filter(|n| n.ends_with(".go")).take(4) {
+                out.push(join(rel, n));
+            }
+        }
+    }
+    let mut names = files.list(dir);
+    names.sort();
+    for n in names.iter().filter(|n| n.ends_with("_test.go")) {
+        let p = join(dir, n);
+        if p != path {
+            out.push(p);
+        }
+    }
+}
+
+/// A base class in the same directory (`extends AbstractRouterTest`) and imported classes
+/// of the test source tree.
+fn java_candidates(path: &str, dir: &str, text: &str, out: &mut Vec<String>) {
+    static EXTENDS: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"\bextends\s+(\w+)").expect("java extends pattern"));
+    static IMPORTS: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?m)^\s*import\s+(?:static\s+)?([\w.]+)\.(\w+)\s*;").expect("java import")
+    });
+    for c in EXTENDS.captures_iter(text) {
+        out.push(join(dir, &format!("{}.java", &c[1])));
+    }
+    // `src/test/java/` + the package path.
+    let Some(root) = path
+        .find("/java/")
+        .map(|i| &path[..i + "/java".len()])
+        .filter(|r| is_test_code(r))
+    else {
+        return;
+    };
+    for c in IMPORTS.captures_iter(text) {
+        let (package, class) = (&c[1], &c[2]);
+        // `import static a.b.Helpers.check`: the class is the package's last part.
+        let (package, class) = if class.chars().next().is_some_and(char::is_lowercase) {
+            match package.rsplit_once('.') {
+                Some((p, c)) => (p, c),
+                None => continue,
+            }
+        } else {
+            (package, class)
+        };
+        out.push(format!("{root}/{}/{class}.java", package.replace('.', "/")));
+    }
+}
+
+struct HeadFiles<'a> {
+    git: &'a git2::Repository,
+    tree: Option<&'a git2::Tree<'a>>,
+}
+
+impl Files for HeadFiles<'_> {
+    fn list(&self, dir: &str) -> Vec<String> {
+        let Some(tree) = self.tree else {
+            return Vec::new();
+        };
+        let listing = if dir.is_empty() {
+            Some(tree.clone())
+        } else {
+            tree.get_path(Path::new(dir))
+                .ok()
+                .and_then(|e| e.to_object(self.git).ok())
+                .and_then(|o| o.into_tree().ok())
+        };
+        listing
+            .map(|t| {
+                t.iter()
+                    .take(2000)
+                    .filter_map(|e| e.name().ok().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    fn read(&self, path: &str) -> Option<String> {
+        let entry = self.tree?.get_path(Path::new(path)).ok()?;
+        let blob = entry.to_object(self.git).ok()?.into_blob().ok()?;
+        if blob.size() > sources::MAX_BYTES {
+            return None;
+        }
+        String::from_utf8(blob.content().to_vec()).ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::defines;
+
+    #[test]
+    fn a_definition_is_told_from_a_call() {
+        for text in [
+            "func checkContains(t *testing.T, got, want string) {",
+            "func (e *Env) checkContains(got string) {",
+            "    pub fn checkContains(&self) {",
+            "def checkContains(got, want):",
+            "export function checkContains(got: string) {",
+            "const checkContains = (got) => {",
+            "    void checkContains(String got) {",
+            "  checkContains(got: string): void {",
+        ] {
+            assert!(defines(text, "checkContains"), "{text}");
+        }
+        for text in [
+            "\tcheckContains(t, out, \"x\")\n",
+            "assert mycheckContains(x)",
+            "if checkContains(got) && ok {",
+        ] {
+            assert!(!defines(text, "checkContains"), "{text}");
+        }
+    }
+}

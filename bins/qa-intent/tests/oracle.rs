@@ -1,0 +1,372 @@
+//! The oracle on real repositories, through the real `qa-diff | qa-intent`: assertions
+//! known by what they do (the repository's own helpers, directly and through one more),
+//! the rows a change adds to a table of cases, and steps a tester can follow. Each with
+//! a negative control. Needs the built qa-diff (`cargo build --bins`).
+
+use qa_testkit::{records, Repo};
+use serde_json::Value;
+
+use crate::common::{flow, rust_crate};
+
+fn strings(v: &Value) -> Vec<String> {
+    v.as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(String::from)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Every assertion of every scenario.
+fn assertions(rs: &[Value]) -> Vec<String> {
+    records::of_kind(rs, "scenario")
+        .iter()
+        .flat_map(|s| strings(&s["data"]["assertions"]))
+        .collect()
+}
+
+/// Every step of every scenario.
+fn steps(rs: &[Value]) -> Vec<String> {
+    records::of_kind(rs, "scenario")
+        .iter()
+        .flat_map(|s| strings(&s["data"]["steps"]))
+        .collect()
+}
+
+/// True when a scenario assertion quotes every one of `parts`.
+fn quoted(rs: &[Value], parts: &[&str]) -> bool {
+    assertions(rs)
+        .iter()
+        .any(|a| parts.iter().all(|p| a.contains(p)))
+}
+
+// ---------------------------------------------------------------------------------------
+// Assertion helpers
+
+/// A test-support module whose `assert_failure_with_error` compares the error it is
+/// given only through `assert_error_subdirectory` (which panics when stderr differs);
+/// `asserting: false` gives the same shape printing instead of comparing.
+fn testenv(asserting: bool) -> String {
+    let check = if asserting {
+        "if expected != actual {\n                panic!(\"{}\", format_output_error(args, expected, &actual));\n            }"
+    } else {
+        "println!(\"{} {}\", expected, actual);"
+    };
+    format!(
+        "pub struct TestEnv;\n\nimpl TestEnv {{\n    pub fn new() -> TestEnv {{\n        TestEnv\n    }}\n\n    pub fn assert_failure_with_error(&self, args: &[&str], expected: &str) {{\n        self.assert_error_subdirectory(\".\", args, Some(expected));\n    }}\n\n    fn assert_error_subdirectory(&self, dir: &str, args: &[&str], expected: Option<&str>) {{\n        let actual = walk::run(dir, args).unwrap_err();\n        if let Some(expected) = expected {{\n            {check}\n        }}\n    }}\n}}\n\nfn format_output_error(args: &[&str], expected: &str, actual: &str) -> String {{\n    format!(\"{{args:?}}: {{expected}} != {{actual}}\")\n}}\n"
+    )
+}
+
+/// A Rust crate whose `run` starts rejecting a path given to `--flag`; the branch adds
+/// a test calling the repository's `TestEnv` helper with literal arguments.
+fn flag_repo(asserting: bool) -> Repo {
+    let mut r = rust_crate("pub fn run(_dir: &str, args: &[&str]) -> Result<(), String> {\n    let _ = args;\n    Ok(())\n}\n");
+    r.write("tests/testenv/mod.rs", testenv(asserting));
+    r.write(
+        "tests/cli.rs",
+        "mod testenv;\nuse testenv::TestEnv;\n\n#[test]\nfn plain() {\n    let te = TestEnv::new();\n    let _ = te;\n}\n",
+    );
+    r.commit("init");
+    r.branch("feature");
+    r.write(
+        "src/lib.rs",
+        "pub fn run(_dir: &str, args: &[&str]) -> Result<(), String> {\n    if args.iter().any(|a| a.contains('/')) {\n        return Err(\"[tool error]: a path is no flag value\".to_string());\n    }\n    Ok(())\n}\n",
+    );
+    r.write(
+        "tests/cli.rs",
+        "mod testenv;\nuse testenv::TestEnv;\n\n#[test]\nfn plain() {\n    let te = TestEnv::new();\n    let _ = te;\n}\n\n#[test]\nfn flag_value_with_a_path() {\n    let te = TestEnv::new();\n    te.assert_failure_with_error(&[\"pat\", \"--flag\", \"x/y\"], \"[tool error]: a path is no flag value\");\n}\n",
+    );
+    r.commit("Reject a path as a flag value");
+    r
+}
+
+#[test]
+fn a_repository_helper_that_asserts_through_another_makes_its_literal_arguments_quoted() {
+    let rs = flow(&flag_repo(true));
+    assert!(
+        quoted(
+            &rs,
+            &[
+                "flag_value_with_a_path",
+                "\"[tool error]: a path is no flag value\"",
+                "\"--flag\", \"x/y\""
+            ]
+        ),
+        "{:#?}",
+        assertions(&rs)
+    );
+}
+
+#[test]
+fn a_helper_of_the_same_shape_that_asserts_nothing_gives_no_expectation() {
+    let rs = flow(&flag_repo(false));
+    assert!(
+        !assertions(&rs)
+            .iter()
+            .any(|a| a.contains("\"[tool error]: a path is no flag value\"") && a.contains("Test")),
+        "{:#?}",
+        assertions(&rs)
+    );
+    // The detector sees a quote where there is one: the asserting helper's run quotes it.
+    assert!(quoted(
+        &flow(&flag_repo(true)),
+        &["\"[tool error]: a path is no flag value\""]
+    ));
+}
+
+/// A Go package whose help text changes; the branch's test checks it with a helper the
+/// package's other test file defines (`checkContains` fails the test on a condition).
+fn help_repo(asserting: bool) -> Repo {
+    let mut r = Repo::new();
+    r.write("go.mod", "module example.com/cli\n\ngo 1.21\n");
+    r.write(
+        "help.go",
+        "package cli\n\nfunc Help() string {\n\treturn \"usage: cli\"\n}\n",
+    );
+    let body = if asserting {
+        "\tif !strings.Contains(got, want) {\n\t\tt.Errorf(\"%q does not contain %q\", got, want)\n\t}\n"
+    } else {
+        "\tt.Logf(\"%q %q\", got, want)\n"
+    };
+    r.write(
+        "helpers_test.go",
+        format!("package cli\n\nimport (\n\t\"strings\"\n\t\"testing\"\n)\n\nfunc checkContains(t *testing.T, got, want string) {{\n\tt.Helper()\n{body}}}\n\nvar _ = strings.Contains\n"),
+    );
+    r.write(
+        "help_test.go",
+        "package cli\n\nimport \"testing\"\n\nfunc TestHelp(t *testing.T) {\n\tgot := Help()\n\t_ = got\n}\n",
+    );
+    r.commit("init");
+    r.branch("feature");
+    r.write(
+        "help.go",
+        "package cli\n\nfunc Help() string {\n\treturn \"Usage: cli [--flag PATH]\"\n}\n",
+    );
+    r.write(
+        "help_test.go",
+        "package cli\n\nimport \"testing\"\n\nfunc TestHelp(t *testing.T) {\n\tgot := Help()\n\tcheckContains(t, got, \"Usage: cli [--flag PATH]\")\n}\n",
+    );
+    r.commit("Help names the flag");
+    r
+}
+
+#[test]
+fn a_go_helper_in_the_packages_other_test_file_that_fails_the_test_is_an_assertion() {
+    let rs = flow(&help_repo(true));
+    assert!(
+        quoted(
+            &rs,
+            &[
+                "TestHelp",
+                "`checkContains`",
+                "\"Usage: cli [--flag PATH]\""
+            ]
+        ),
+        "{:#?}",
+        assertions(&rs)
+    );
+    let rs = flow(&help_repo(false));
+    assert!(!quoted(&rs, &["`checkContains`"]), "{:#?}", assertions(&rs));
+}
+
+// ---------------------------------------------------------------------------------------
+// Table-driven tests
+
+/// A repository at `main` with `files`, then a branch that replaces them with `changed`.
+fn changed(files: &[(&str, &str)], changed: &[(&str, &str)], message: &str) -> Repo {
+    let mut r = Repo::new();
+    for (p, c) in files {
+        r.write(p, c);
+    }
+    r.commit("init");
+    r.branch("feature");
+    for (p, c) in changed {
+        r.write(p, c);
+    }
+    r.commit(message);
+    r
+}
+
+/// The added row is quoted with its input; the unchanged row is not.
+fn assert_added_row_only(rs: &[Value], added: &[&str], unchanged: &str) {
+    assert!(quoted(rs, added), "{:#?}", assertions(rs));
+    assert!(
+        !assertions(rs).iter().any(|a| a.contains(unchanged)),
+        "{:#?}",
+        assertions(rs)
+    );
+}
+
+#[test]
+fn an_added_test_each_row_is_quoted_with_its_input_and_an_unchanged_row_is_not() {
+    let test = |rows: &str| {
+        format!("import {{ slug }} from './slug';\n\ntest.each([\n{rows}])('slug of %s', (input, expected) => {{\n  expect(slug(input)).toBe(expected);\n}});\n")
+    };
+    let rs = flow(&changed(
+        &[
+            ("package.json", "{\"name\": \"s\", \"scripts\": {\"test\": \"jest\"}}\n"),
+            ("src/slug.ts", "export function slug(s: string): string {\n  return s.toLowerCase();\n}\n"),
+            ("src/slug.test.ts", &test("  ['Ab', 'ab'],\n")),
+        ],
+        &[
+            ("src/slug.ts", "export function slug(s: string): string {\n  return s.toLowerCase().replace(/ /g, '-');\n}\n"),
+            ("src/slug.test.ts", &test("  ['Ab', 'ab'],\n  ['A b', 'a-b'],\n")),
+        ],
+        "Slugs join words with dashes",
+    ));
+    assert_added_row_only(&rs, &["`expected` is 'a-b' for `input` 'A b'"], "'ab'");
+}
+
+#[test]
+fn an_added_go_table_row_is_quoted_with_its_input_and_an_unchanged_row_is_not() {
+    let test = |rows: &str| {
+        format!("package slug\n\nimport \"testing\"\n\nfunc TestSlug(t *testing.T) {{\n\ttests := []struct {{\n\t\tin, want string\n\t}}{{\n{rows}\t}}\n\tfor _, tt := range tests {{\n\t\tif got := Slug(tt.in); got != tt.want {{\n\t\t\tt.Errorf(\"got %q\", got)\n\t\t}}\n\t}}\n}}\n")
+    };
+    let rs = flow(&changed(
+        &[
+            ("go.mod", "module example.com/slug\n\ngo 1.21\n"),
+            ("slug.go", "package slug\n\nimport \"strings\"\n\nfunc Slug(s string) string {\n\treturn strings.ToLower(s)\n}\n"),
+            ("slug_test.go", &test("\t\t{\"Ab\", \"ab\"},\n")),
+        ],
+        &[
+            ("slug.go", "package slug\n\nimport \"strings\"\n\nfunc Slug(s string) string {\n\treturn strings.ReplaceAll(strings.ToLower(s), \" \", \"-\")\n}\n"),
+            ("slug_test.go", &test("\t\t{\"Ab\", \"ab\"},\n\t\t{\"A b\", \"a-b\"},\n")),
+        ],
+        "Slugs join words with dashes",
+    ));
+    assert_added_row_only(&rs, &["`want` is \"a-b\" for `in` \"A b\""], "\"ab\"");
+}
+
+#[test]
+fn an_added_parametrize_row_is_quoted_with_its_input_and_an_unchanged_row_is_not() {
+    let test = |rows: &str| {
+        format!("import pytest\n\nfrom slugs.slug import slug\n\n\n@pytest.mark.parametrize(\"text, expected\", [\n{rows}])\ndef test_slug(text, expected):\n    assert slug(text) == expected\n")
+    };
+    let rs = flow(&changed(
+        &[
+            ("pyproject.toml", "[project]\nname = \"slugs\"\n"),
+            ("slugs/__init__.py", ""),
+            ("slugs/slug.py", "def slug(s):\n    return s.lower()\n"),
+            ("tests/test_slug.py", &test("    (\"Ab\", \"ab\"),\n")),
+        ],
+        &[
+            (
+                "slugs/slug.py",
+                "def slug(s):\n    return s.lower().replace(\" \", \"-\")\n",
+            ),
+            (
+                "tests/test_slug.py",
+                &test("    (\"Ab\", \"ab\"),\n    (\"A b\", \"a-b\"),\n"),
+            ),
+        ],
+        "Slugs join words with dashes",
+    ));
+    assert_added_row_only(&rs, &["`expected` is \"a-b\" for `text` \"A b\""], "\"ab\"");
+}
+
+#[test]
+fn an_added_csv_source_row_is_quoted_with_its_input_and_an_unchanged_row_is_not() {
+    let test = |rows: &str| {
+        format!("package slugs;\n\nimport org.junit.jupiter.params.ParameterizedTest;\nimport org.junit.jupiter.params.provider.CsvSource;\nimport static org.junit.jupiter.api.Assertions.assertEquals;\n\nclass SlugTest {{\n    @ParameterizedTest\n    @CsvSource({{\n{rows}    }})\n    void slugs(String text, String expected) {{\n        assertEquals(expected, Slug.of(text));\n    }}\n}}\n")
+    };
+    let main = |body: &str| {
+        format!("package slugs;\n\npublic final class Slug {{\n    public static String of(String s) {{\n        return {body};\n    }}\n}}\n")
+    };
+    let rs = flow(&changed(
+        &[
+            (
+                "pom.xml",
+                "<project><artifactId>slugs</artifactId></project>\n",
+            ),
+            ("src/main/java/slugs/Slug.java", &main("s.toLowerCase()")),
+            (
+                "src/test/java/slugs/SlugTest.java",
+                &test("        \"Ab, ab\",\n"),
+            ),
+        ],
+        &[
+            (
+                "src/main/java/slugs/Slug.java",
+                &main("s.toLowerCase().replace(' ', '-')"),
+            ),
+            (
+                "src/test/java/slugs/SlugTest.java",
+                &test("        \"Ab, ab\",\n        \"A b, a-b\",\n"),
+            ),
+        ],
+        "Slugs join words with dashes",
+    ));
+    assert_added_row_only(&rs, &["`expected` is \"a-b\" for `text` \"A b\""], "\"ab\"");
+}
+
+// ---------------------------------------------------------------------------------------
+// Steps
+
+/// A Go router that learns to redirect a trailing slash when `StrictSlash` is set; the
+/// branch's test sets the option to `true` and checks `Match`.
+fn strict_repo() -> Repo {
+    let router = |body: &str| {
+        format!("package chi\n\nimport \"strings\"\n\ntype Router struct {{\n\tStrictSlash bool\n}}\n\nfunc NewRouter() *Router {{\n\treturn &Router{{}}\n}}\n\nfunc (r *Router) Match(path string) string {{\n{body}\treturn path\n}}\n\nvar _ = strings.HasSuffix\n")
+    };
+    changed(
+        &[
+            ("go.mod", "module example.com/chi\n\ngo 1.21\n"),
+            ("router.go", &router("")),
+            ("router_test.go", "package chi\n\nimport \"testing\"\n\nfunc TestMatch(t *testing.T) {\n\tr := NewRouter()\n\tif got := r.Match(\"/a\"); got != \"/a\" {\n\t\tt.Errorf(\"got %q\", got)\n\t}\n}\n"),
+        ],
+        &[
+            ("router.go", &router("\tif r.StrictSlash && strings.HasSuffix(path, \"/\") {\n\t\treturn strings.TrimSuffix(path, \"/\")\n\t}\n")),
+            ("router_test.go", "package chi\n\nimport \"testing\"\n\nfunc TestMatch(t *testing.T) {\n\tr := NewRouter()\n\tif got := r.Match(\"/a\"); got != \"/a\" {\n\t\tt.Errorf(\"got %q\", got)\n\t}\n}\n\nfunc TestStrictSlash(t *testing.T) {\n\tr := NewRouter()\n\tr.StrictSlash = true\n\tgot := r.Match(\"/users/\")\n\tif got != \"/users\" {\n\t\tt.Errorf(\"got %q\", got)\n\t}\n}\n"),
+        ],
+        "Strict slash: a trailing slash is dropped",
+    )
+}
+
+#[test]
+fn a_test_that_sets_an_option_gives_the_arrange_and_act_steps_and_no_code_condition() {
+    let rs = flow(&strict_repo());
+    let steps = steps(&rs);
+    assert!(
+        steps
+            .iter()
+            .any(|s| s.starts_with("Set up as test `TestStrictSlash`")
+                && s.contains("set `r.StrictSlash` to `true`")),
+        "{steps:#?}"
+    );
+    assert!(
+        steps
+            .iter()
+            .any(|s| s.starts_with("Call `r.Match(\"/users/\")`")),
+        "{steps:#?}"
+    );
+    // No step is a condition of the product's code, and none the commit's wording.
+    let code_condition = |s: &&String| {
+        s.starts_with("Arrange that")
+            || s.contains("r.StrictSlash && ")
+            || s.starts_with("Start at the moment")
+    };
+    assert!(!steps.iter().any(|s| code_condition(&s)), "{steps:#?}");
+    // The detector sees a code condition where there is one: the same change without
+    // its test names the product's new condition as the case to use.
+    let mut untested = strict_repo();
+    untested.git(&["checkout", "-q", "main"]);
+    untested.git(&["checkout", "-q", "-b", "untested"]);
+    untested.write(
+        "router.go",
+        "package chi\n\nimport \"strings\"\n\ntype Router struct {\n\tStrictSlash bool\n}\n\nfunc NewRouter() *Router {\n\treturn &Router{}\n}\n\nfunc (r *Router) Match(path string) string {\n\tif r.StrictSlash && strings.HasSuffix(path, \"/\") {\n\t\tpath = strings.TrimSuffix(path, \"/\")\n\t\tpath = strings.ToLower(path)\n\t\tpath = strings.TrimSpace(path)\n\t}\n\treturn path\n}\n\nvar _ = strings.HasSuffix\n",
+    );
+    untested.commit("Strict slash without a test");
+    let untested_steps = self::steps(&flow(&untested));
+    assert!(
+        untested_steps
+            .iter()
+            .any(|s| s.contains("r.StrictSlash && ")),
+        "{untested_steps:#?}"
+    );
+    assert!(
+        !untested_steps.iter().any(|s| s.starts_with("Arrange that")),
+        "{untested_steps:#?}"
+    );
+}
