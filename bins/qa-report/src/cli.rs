@@ -167,6 +167,12 @@ pub struct Args {
     #[arg(long = "in", value_name = "FILE", default_value = "-")]
     pub input: PathBuf,
 
+    /// Also list `info` diagnostics (what each stage noted, such as the behavior graph's
+    /// size) in the text, markdown and html change reports; without it they list
+    /// warnings and errors only (report.json always holds every diagnostic).
+    #[arg(long, conflicts_with = "verify")]
+    pub verbose: bool,
+
     /// How many problems to list before only counting them.
     #[arg(long, value_name = "N", default_value_t = 20)]
     pub max_problems: usize,
@@ -178,6 +184,17 @@ pub struct Args {
         next_help_heading = "Ignored here (accepted so one flag set passes to every stage; qa-report uses none)"
     )]
     pub pipeline: qa_cli::PipelineFlags,
+}
+
+impl Args {
+    /// The diagnostics the human change reports list.
+    pub fn diagnostics(&self) -> crate::layers::Diagnostics {
+        if self.verbose {
+            crate::layers::Diagnostics::All
+        } else {
+            crate::layers::Diagnostics::Notable
+        }
+    }
 }
 
 pub const EXAMPLES: &[Example] = &[
