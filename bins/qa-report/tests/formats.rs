@@ -53,6 +53,21 @@ fn markdown_keeps_source_text_from_linking_or_breaking_a_table() {
 }
 
 #[test]
+fn markdown_shows_a_backtick_span_of_a_step_as_code_and_escapes_the_rest() {
+    let mut s = Stream::default();
+    let intent = s.intent("t", &[], &[]);
+    let mut data = common::scenario_data(&intent, "Fee", ScenarioKind::Primary, vec![]);
+    data.steps = vec!["Call `total([1, 2], fee=3)` as *that* test does".into()];
+    data.assertions = vec!["`total` is 6 <b>".into()];
+    let sc = s.push_scenario(data);
+    s.route(&sc, Decision::Required, ActionKind::ReviewScenario, None);
+    let md = rendered(&s.whole(), &["--format", "markdown"]);
+    pos(&md, r"1. Call `total([1, 2], fee=3)` as \*that\* test does");
+    pos(&md, r"- `total` is 6 \<b\>");
+    assert!(!md.contains(r"\`"), "{md}");
+}
+
+#[test]
 fn json_nests_route_trace_and_drafts_under_each_scenario_by_id() {
     let s = sample();
     let json: Value =

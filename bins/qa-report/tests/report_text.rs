@@ -130,6 +130,19 @@ fn warnings_show_and_info_diagnostics_do_not() {
 }
 
 #[test]
+fn info_diagnostics_are_listed_only_with_verbose() {
+    let input = sample().stream.whole();
+    for format in ["text", "markdown"] {
+        let quiet = rendered(&input, &["--format", format]);
+        assert!(!quiet.contains("2 commands found"), "{quiet}");
+        let verbose = rendered(&input, &["--format", format, "--verbose"]);
+        pos(&verbose, "info");
+        pos(&verbose, "2 commands found");
+        pos(&verbose, "src/upload.rs has no validation command");
+    }
+}
+
+#[test]
 fn an_execution_record_is_shown_with_the_runnable_evidence() {
     let mut s = sample();
     let scenario = s.expired_refused.clone();
