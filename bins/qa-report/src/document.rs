@@ -11,9 +11,9 @@ use crate::model::{
 };
 use crate::phrase::{Phrase, Style};
 use crate::plain::short;
-use crate::words::{self, Words as _};
 use qa_records::change::Command;
 use qa_records::untrusted::MARKER;
+use qa_records::words::{self, Words as _};
 use std::fmt::Write as _;
 
 /// What a section with nothing in it says (a format may capitalize it and end it with a

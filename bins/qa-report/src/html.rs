@@ -13,10 +13,10 @@ use crate::forge::Forge;
 use crate::layers::Diagnostics;
 use crate::model::{Counts, Report, Work};
 use crate::phrase::{Phrase, Span, Style};
-use crate::words::{self, Words as _};
 use qa_records::change::Decision;
 use qa_records::secret::REDACTED;
 use qa_records::untrusted::MARKER;
+use qa_records::words::{self, Words as _};
 use sha2::{Digest as _, Sha256};
 use std::fmt::Write as _;
 

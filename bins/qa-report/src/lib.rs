@@ -27,7 +27,6 @@ pub mod render;
 pub mod sarif;
 pub mod text;
 pub mod verify;
-pub mod words;
 
 /// The `by` value of every record this stage writes (`verdict`, its own `event`s).
 pub const BY: &str = concat!("qa-report/", env!("CARGO_PKG_VERSION"));

@@ -2,7 +2,6 @@
 //! routes, traces and drafts, every source-derived string cleaned by one `Boundary`.
 
 use crate::reach::{Graph, Reach};
-use crate::words::Words as _;
 use qa_records::change::{
     ActionKind, CapabilityData, Decision, DraftData, Evidence, IntentData, Priority, RangeView,
     RouteData, ScenarioData, TraceData,
@@ -11,6 +10,7 @@ use qa_records::execution::{ExecutionData, ExecutionStatus};
 use qa_records::exit::{failure, Exit};
 use qa_records::graph::{EdgeData, NodeData};
 use qa_records::untrusted::{neutralize, reveal, Boundary};
+use qa_records::words::Words as _;
 use qa_records::{Envelope, Kind};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -247,8 +247,8 @@ impl ScenarioView {
     /// scenario its route left review only, `not routed` when no route names it.
     pub fn priority_note(&self) -> Option<&'static str> {
         match (self.decision(), self.data.priority) {
-            (None, _) => Some(crate::words::NOT_ROUTED),
-            (Some(Decision::ReviewOnly), Priority::Critical) => Some(crate::words::DOWNGRADED),
+            (None, _) => Some(qa_records::words::NOT_ROUTED),
+            (Some(Decision::ReviewOnly), Priority::Critical) => Some(qa_records::words::DOWNGRADED),
             _ => None,
         }
     }
@@ -718,7 +718,11 @@ fn summary(c: &Counts) -> String {
         c.review_only
     );
     if c.unrouted > 0 {
-        s.push_str(&format!(", {} {}", c.unrouted, crate::words::NOT_ROUTED));
+        s.push_str(&format!(
+            ", {} {}",
+            c.unrouted,
+            qa_records::words::NOT_ROUTED
+        ));
     }
     s
 }

@@ -1,13 +1,14 @@
 //! The reviewer's vocabulary: each record enum value as the phrase the human reports
-//! (text, markdown, html, the agent line's summary) show. Records, JSON, SARIF and code
-//! quality keep the machine names; this is the one place that turns them into words.
+//! (qa-report's text, markdown, html and agent summary; qa-manifest explain) show.
+//! Records, JSON, SARIF and code quality keep the record names; this is the one place
+//! that turns them into words.
 
-use qa_records::change::{
+use crate::change::{
     ActionKind, Authority, CapabilityName, CapabilityStatus, CommandPurpose, CommandScope,
     Confidence, Decision, Depth, ExecutionState, Focus, Mode, Priority, Receipt, Relation,
-    ScenarioKind, TraceState,
+    ScenarioKind, Stage, TraceState,
 };
-use qa_records::execution::{BlockedReason, ExecutionStatus};
+use crate::execution::{BlockedReason, ExecutionStatus};
 
 /// A record value as a reviewer reads it.
 pub trait Words {
@@ -143,6 +144,15 @@ words! {
         DirectoryOutside => "its folder is outside the repository",
         NotARepository => "not a git repository",
     }
+    // A lifecycle step.
+    Stage {
+        Trigger => "trigger",
+        Condition => "condition",
+        Action => "action",
+        StateChange => "state change",
+        SideEffect => "side effect",
+        ObservableOutcome => "observable outcome",
+    }
     Mode {
         Committed => "committed",
         Worktree => "working tree",
@@ -167,7 +177,7 @@ const OWN_OUTPUT: &str = "build-artifacts";
 /// What a routed command's action contract asks of a person, in words; None for a
 /// command that only reads the repository (a test run that writes nothing but its own
 /// build output and stays offline), which needs no more than being run.
-pub fn approval(action: &qa_records::change::Action) -> Option<String> {
+pub fn approval(action: &crate::change::Action) -> Option<String> {
     let mut does: Vec<String> = action
         .writes
         .iter()
@@ -186,7 +196,7 @@ pub fn approval(action: &qa_records::change::Action) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use qa_records::change::{Action, Risk};
+    use crate::change::{Action, Risk};
 
     fn action(writes: &[&str], network: bool) -> Action {
         Action {
