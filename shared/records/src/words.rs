@@ -259,12 +259,19 @@ mod tests {
             ExecutionStatus::TimedOut.words(),
             Decision::ReviewOnly.words(),
             Receipt::NotCompiled.words(),
+            Stage::StateChange.words(),
+            Stage::SideEffect.words(),
+            Stage::ObservableOutcome.words(),
+            ExecutionState::NotRun.words(),
+            BlockedReason::ExecNotAllowed.words(),
+            BlockedReason::NotACommandRoute.words(),
         ];
         for phrase in phrases {
             // "instruction-like" and "command-line" are English; a record name joins
             // lowercase words with `-` and nothing else.
             let kebab = phrase
                 .split(' ')
+                .map(|w| w.trim_matches(|c: char| "(),:;".contains(c)))
                 .any(|w| w.contains('-') && !w.starts_with('-') && w != "command-line");
             assert!(!kebab, "{phrase}");
         }
