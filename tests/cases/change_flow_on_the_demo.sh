@@ -8,9 +8,9 @@ grep -q ' 0 problems$' summary.txt
 for kind in intent scenario route capability trace draft; do
   grep -q "\"kind\":\"$kind\"" stream.ndjson || { echo "no $kind record"; exit 1; }
 done
-grep -q '1. QA and risk map' report.txt
-grep -q '2. Executable evidence available now' report.txt
-grep -q '3. Manual contracts left' report.txt
+grep -q '1. What changed and what to test' report.txt
+grep -q '2. Run this' report.txt
+grep -q '3. What a person must check' report.txt
 # The demo declares `jest` as its test script: routed only when npm can start.
 if command -v npm > /dev/null; then grep -q 'run: npm test' report.txt; else grep -q 'npm is not on PATH' stream.ndjson; fi
 python3 -c 'import json,sys; r=json.load(open("out/report.json")); assert r["intents"], r' 

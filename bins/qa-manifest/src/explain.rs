@@ -1,10 +1,13 @@
 //! `explain ID`: why a scenario exists, for a person: its intent, located evidence,
-//! authority, proof gap, route decision and trace path, read from the saved stream.
+//! authority, proof gap, route decision and trace path, read from the saved stream, in
+//! the reviewer's words of `qa_records::words` (record names only where a step of the
+//! trace path is named).
 
 use std::io::Write;
 
 use qa_records::change::{IntentData, ScenarioData};
 use qa_records::untrusted::Boundary;
+use qa_records::words::Words as _;
 use serde::Serialize;
 
 use crate::stream::Stream;
@@ -23,11 +26,11 @@ pub fn explain(stream: &Stream, id: &str, out: &mut impl Write) -> anyhow::Resul
     line(format!("scenario {id}"));
     line(format!("  {:?}", b.clean(&scenario.title)));
     line(format!(
-        "  {} scenario, priority {}, authority {}, test class {}",
-        name(scenario.kind),
-        name(scenario.priority),
-        name(scenario.authority),
-        name(scenario.test_class)
+        "  {} scenario, {} priority, test class {}; why it matters: {}",
+        scenario.kind.words(),
+        scenario.priority.words(),
+        name(scenario.test_class),
+        scenario.authority.words()
     ));
     match stream.intent(&scenario.intent) {
         Some(intent) => intent_lines(intent, &scenario.intent, &mut b, &mut line),
@@ -46,11 +49,11 @@ pub fn explain(stream: &Stream, id: &str, out: &mut impl Write) -> anyhow::Resul
         };
         let stage = e
             .stage
-            .map(|s| format!(", {}", name(s)))
+            .map(|s| format!(", {}", s.words()))
             .unwrap_or_default();
         line(format!(
             "  {at} ({}{stage}): {}",
-            name(e.relation),
+            e.relation.words(),
             b.clean(&e.text)
         ));
     }
@@ -59,10 +62,10 @@ pub fn explain(stream: &Stream, id: &str, out: &mut impl Write) -> anyhow::Resul
     match stream.routes.get(id) {
         Some((route_id, route)) => {
             line(format!(
-                "route {}: {} ({})",
+                "route {}: {}; what to do: {}",
                 short(route_id),
-                name(route.decision),
-                name(route.action.kind)
+                route.decision.words(),
+                route.action.kind.words()
             ));
             line(format!("  {}", b.clean(&route.reason)));
             if let Some(command) = &route.command {
@@ -79,11 +82,16 @@ pub fn explain(stream: &Stream, id: &str, out: &mut impl Write) -> anyhow::Resul
 
     match stream.traces.get(id) {
         Some(trace) => {
+            // `required` unless a team-policy flow already approved the judgment.
+            let approval = if trace.approval == "required" {
+                "a reviewer must approve it".to_string()
+            } else {
+                format!("approval {}", b.clean(&trace.approval))
+            };
             line(format!(
-                "trace: {}, execution {}, approval {}",
-                name(trace.state),
-                name(trace.execution),
-                trace.approval
+                "trace: {}; {}; {approval}",
+                trace.state.words(),
+                trace.execution.words()
             ));
             for step in &trace.path {
                 line(format!(
@@ -111,8 +119,8 @@ fn intent_lines(intent: &IntentData, id: &str, b: &mut Boundary, line: &mut impl
     line(format!("intent {id}"));
     line(format!("  {:?}", b.clean(&intent.title)));
     line(format!(
-        "  confidence {}: {}",
-        name(intent.confidence),
+        "  {}: {}",
+        intent.confidence.words(),
         b.clean(&intent.reason)
     ));
     match &intent.flow {
@@ -132,7 +140,7 @@ fn intent_lines(intent: &IntentData, id: &str, b: &mut Boundary, line: &mut impl
         };
         line(format!(
             "  lifecycle {}: {} ({at})",
-            name(step.stage),
+            step.stage.words(),
             b.clean(&step.text)
         ));
     }
@@ -145,7 +153,8 @@ fn proof_lines(scenario: &ScenarioData, b: &mut Boundary, line: &mut impl FnMut(
     }
 }
 
-/// The record name of an enumerated value (`review-only`, `not-run`, ...).
+/// The record name of an enumerated value (`regression`, `diff`, ...): for values that
+/// are words already.
 fn name(value: impl Serialize) -> String {
     match serde_json::to_value(value) {
         Ok(serde_json::Value::String(s)) => s,

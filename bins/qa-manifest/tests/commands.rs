@@ -58,12 +58,12 @@ fn explain_tells_why_a_scenario_exists() {
         .to_string();
     for expected in [
         &format!("scenario {}", id(avatar)),
-        "authority inference, test class regression",
-        "src/profile/avatar.ts:2 (supporting, condition): !user.avatarUrl",
+        "test class regression; why it matters: inferred from the diff",
+        "src/profile/avatar.ts:2 (supports it, condition): !user.avatarUrl",
         "proof gap: No changed line shows",
         "route sha256:",
-        ": recommended (define-command)",
-        "trace: traceable, execution not-run, approval required",
+        ": recommended; what to do: add a test command for these files",
+        "trace: traced to the changed lines; not run yet; a reviewer must approve it",
         "diff       src/profile/avatar.ts:2",
         "execution  not-run",
         "no manifest flow",

@@ -13,12 +13,18 @@ use std::path::PathBuf;
 /// envelope (kind, v, id, by, from, src, data), its id recomputed from the canonical JSON
 /// of {kind, v, from, src, data}, and every id named in `from` appearing earlier. A broken
 /// stream lists its problems on stderr and exits 65. Otherwise it renders the report on
-/// stdout in --format: the QA and risk map (each intent, its scenarios with one priority:
-/// the route decision, else the scenario's own; kind, numbered steps and what to verify,
-/// proof gap, the entrypoints the behavior graph reaches from it and evidence file:line;
-/// required first), the executable evidence available now (routed repository commands),
-/// the manual contracts left (scenarios no command runs, drafts and how fully they are
-/// mapped), capabilities and warnings.
+/// stdout in --format: what changed and what to test (each intent and why it matters,
+/// its scenarios with one priority: the route decision, else the scenario's own; kind,
+/// numbered steps and what to verify, proof gap, the entrypoints the behavior graph
+/// reaches from it, evidence file:line, and whether its command ran: "not run yet",
+/// "ran: passed", "ran: failed"; required first), what to run (routed repository
+/// commands, and what `qa-check --exec` already ran), what a person must check
+/// (scenarios no command runs, drafts and how fully they are mapped), how far qapipe
+/// could read the change, and warnings (info diagnostics too with --verbose).
+///
+/// Text, markdown and report.html speak a reviewer's words ("why it matters: your
+/// changed test says so", "review only"); json, sarif, codequality and the agent line's
+/// fields keep the record names ("repository-contract", "review-only").
 ///
 /// Formats: text (terminal); markdown (a pull-request comment); json (one pretty-printed
 /// object, two-space indent, scenarios nested in intents with their route, trace, drafts
@@ -167,6 +173,12 @@ pub struct Args {
     #[arg(long = "in", value_name = "FILE", default_value = "-")]
     pub input: PathBuf,
 
+    /// Also list `info` diagnostics (what each stage noted, such as the behavior graph's
+    /// size) in the text, markdown and html change reports; without it they list
+    /// warnings and errors only (report.json always holds every diagnostic).
+    #[arg(long, conflicts_with = "verify")]
+    pub verbose: bool,
+
     /// How many problems to list before only counting them.
     #[arg(long, value_name = "N", default_value_t = 20)]
     pub max_problems: usize,
@@ -178,6 +190,17 @@ pub struct Args {
         next_help_heading = "Ignored here (accepted so one flag set passes to every stage; qa-report uses none)"
     )]
     pub pipeline: qa_cli::PipelineFlags,
+}
+
+impl Args {
+    /// The diagnostics the human change reports list.
+    pub fn diagnostics(&self) -> crate::layers::Diagnostics {
+        if self.verbose {
+            crate::layers::Diagnostics::All
+        } else {
+            crate::layers::Diagnostics::Notable
+        }
+    }
 }
 
 pub const EXAMPLES: &[Example] = &[

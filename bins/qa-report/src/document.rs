@@ -5,20 +5,28 @@
 //! (text, markdown) only lays each part out.
 
 use crate::layers;
+use crate::layers::Diagnostics;
 use crate::model::{
-    evidence_ref, label, receipt_label, Counts, DiagView, Report, ScenarioView, Work,
+    evidence_ref, label, Counts, DiagView, ExecutionView, Report, ScenarioView, Work,
 };
 use crate::phrase::{Phrase, Style};
 use crate::plain::short;
 use qa_records::change::Command;
 use qa_records::untrusted::MARKER;
+use qa_records::words::{self, Words as _};
 use std::fmt::Write as _;
 
 /// What a section with nothing in it says (a format may capitalize it and end it with a
 /// full stop).
 pub const NO_SCENARIOS: &str = "no scenarios";
-pub const NO_COMMANDS: &str = "none: no route runs a repository command";
-pub const NO_MANUAL: &str = "none";
+pub const NO_COMMANDS: &str = "nothing: no repository command covers this change";
+pub const NO_MANUAL: &str = "nothing";
+
+/// The three sections' titles: what the change asks of a reviewer.
+pub const MAP: &str = "1. What changed and what to test";
+pub const RUN: &str = "2. Run this";
+pub const MANUAL: &str = "3. What a person must check";
+pub const CAPABILITIES: &str = "How far qapipe could read this change";
 
 /// Everything a human change report says, in order.
 pub struct Document<'a> {
@@ -52,9 +60,10 @@ pub struct Layers<'a> {
 
 pub struct IntentItem<'a> {
     pub title: &'a str,
-    pub focus: String,
-    pub confidence: String,
-    pub authority: String,
+    pub focus: &'static str,
+    pub confidence: &'static str,
+    /// Why it matters: who says so.
+    pub authority: &'static str,
     /// `1 commit`, `3 commits`.
     pub commits: String,
     pub review_required: bool,
@@ -64,10 +73,12 @@ pub struct IntentItem<'a> {
 
 pub struct ScenarioItem<'a> {
     pub title: &'a str,
-    pub kind: String,
-    /// The route decision, else the scenario's own priority.
-    pub priority: String,
-    /// `downgraded` or `unrouted`.
+    pub kind: &'static str,
+    /// The route decision, else the scenario's own priority, in words.
+    pub priority: &'static str,
+    /// The record name of the route decision (`unrouted` without a route): a style class.
+    pub class: String,
+    /// `downgraded` or `not routed`.
     pub note: Option<&'static str>,
     pub work: Vec<Work<'a>>,
     pub proof_gap: Option<&'a str>,
@@ -75,8 +86,9 @@ pub struct ScenarioItem<'a> {
     /// files)`).
     pub reaches: (&'a [String], String),
     pub evidence: Vec<EvidenceItem<'a>>,
-    /// The trace's state and execution.
-    pub trace: Option<(String, String)>,
+    /// How far the trace reaches, and whether the covering command ran (from the
+    /// execution record when there is one, else the trace).
+    pub trace: Option<(&'static str, &'static str)>,
 }
 
 pub struct EvidenceItem<'a> {
@@ -84,7 +96,7 @@ pub struct EvidenceItem<'a> {
     pub at: String,
     /// The file and line, when the evidence is a located line.
     pub located: Option<(&'a str, u32)>,
-    pub relation: String,
+    pub relation: &'static str,
     pub text: &'a str,
 }
 
@@ -95,12 +107,20 @@ pub struct CommandItem<'a> {
     /// What it checks and why it covers the change; None in older streams.
     pub why: Option<Phrase<'a>>,
     pub dir: &'a str,
-    pub scope: String,
+    pub scope: &'static str,
     pub declared_in: &'a str,
-    /// Risk and approval of a routed command's action contract.
-    pub contract: Option<(String, &'a str)>,
-    /// Decision and title of each scenario a routed command covers.
-    pub covers: Vec<(String, &'a str)>,
+    /// A routed command's approval, in words, when it writes or uses the network.
+    pub approval: Option<String>,
+    /// Decision (in words and as a style class) and title of each scenario a routed
+    /// command covers.
+    pub covers: Vec<(Cover, &'a str)>,
+}
+
+/// A route decision in words and by its record name (a style class).
+#[derive(Clone)]
+pub struct Cover {
+    pub words: &'static str,
+    pub class: String,
 }
 
 /// One execution: its summary, then what it changed or why it did not finish.
@@ -110,15 +130,15 @@ pub struct ExecutionItem<'a> {
 }
 
 pub struct ManualItem<'a> {
-    pub decision: String,
+    pub decision: Cover,
     pub title: &'a str,
     pub route: Option<ManualRoute<'a>>,
     pub drafts: Vec<DraftItem<'a>>,
 }
 
 pub struct ManualRoute<'a> {
-    pub action: String,
-    pub approval: &'a str,
+    /// What the person does, in words.
+    pub action: &'static str,
     pub why: &'a str,
 }
 
@@ -130,9 +150,11 @@ pub struct DraftItem<'a> {
 }
 
 pub struct Capability<'a> {
-    pub name: String,
-    pub status: String,
-    pub depth: String,
+    pub name: &'static str,
+    pub status: &'static str,
+    /// The status's record name: a style class.
+    pub class: String,
+    pub depth: &'static str,
     pub gap: Option<&'a str>,
 }
 
@@ -251,14 +273,14 @@ pub trait Writer {
 }
 
 /// The change report of `report` laid out by `writer`.
-pub fn render(report: &Report, mut writer: impl Writer) -> String {
-    Document::of(report).write(&mut writer);
+pub fn render(report: &Report, shown: Diagnostics, mut writer: impl Writer) -> String {
+    Document::of(report, shown).write(&mut writer);
     std::mem::take(&mut writer.sheet().out)
 }
 
 impl<'a> Document<'a> {
-    /// The document of `report`.
-    pub fn of(report: &'a Report) -> Document<'a> {
+    /// The document of `report`, listing the `shown` diagnostics.
+    pub fn of(report: &'a Report, shown: Diagnostics) -> Document<'a> {
         Document {
             title: if report.cancelled.is_some() {
                 "qapipe change report: CANCELLED"
@@ -272,13 +294,14 @@ impl<'a> Document<'a> {
                 .capabilities
                 .iter()
                 .map(|c| Capability {
-                    name: label(&c.name),
-                    status: label(&c.status),
-                    depth: label(&c.depth),
+                    name: c.name.words(),
+                    status: c.status.words(),
+                    class: label(&c.status),
+                    depth: c.depth.words(),
                     gap: c.gap.as_deref(),
                 })
                 .collect(),
-            warnings: warnings(layers::warnings(report)),
+            warnings: warnings(layers::warnings(report, shown)),
             neutralized: neutralized(report.neutralized),
             head: report.range.as_ref().map(|r| r.head.oid.as_str()),
             counts: report.counts,
@@ -291,18 +314,18 @@ impl<'a> Document<'a> {
     pub fn write(&self, writer: &mut impl Writer) {
         writer.header(self.title, &self.range, &self.summary);
         if let Some(layers) = &self.layers {
-            writer.heading("1. QA and risk map");
+            writer.heading(MAP);
             for intent in &layers.intents {
                 writer.intent(intent);
             }
-            writer.heading("2. Executable evidence available now");
+            writer.heading(RUN);
             writer.commands(&layers.commands, &layers.additional);
             writer.executions(&layers.executions);
-            writer.heading("3. Manual contracts left");
+            writer.heading(MANUAL);
             writer.manual(&layers.manual);
         }
         if !self.capabilities.is_empty() {
-            writer.heading("Capabilities");
+            writer.heading(CAPABILITIES);
             writer.capabilities(&self.capabilities);
         }
         writer.tail(&self.warnings, self.neutralized.as_ref());
@@ -360,7 +383,7 @@ fn range(report: &Report) -> Phrase<'_> {
         .code(r.head.name.as_str())
         .word(" (")
         .code(short(&r.head.oid))
-        .word(format!("), {}, merge base ", label(&r.mode)))
+        .word(format!("), {}, merge base ", r.mode.words()))
         .code(short(&r.merge_base))
 }
 
@@ -377,14 +400,17 @@ impl<'a> Layers<'a> {
                 let covers = g
                     .covers
                     .iter()
-                    .map(|s| (s.decision_label(), s.data.title.as_str()))
+                    .map(|s| (cover(s), s.data.title.as_str()))
                     .collect();
-                let contract = (label(&g.action.risk), g.action.approval.as_str());
-                command(g.command, Some(contract), covers)
+                command(g.command, words::approval(g.action), covers)
             })
             .collect();
         Layers {
-            intents: report.intents.iter().map(intent).collect(),
+            intents: report
+                .intents
+                .iter()
+                .map(|i| intent(i, &report.executions))
+                .collect(),
             commands,
             additional,
             executions: report.executions.iter().map(execution).collect(),
@@ -396,14 +422,25 @@ impl<'a> Layers<'a> {
     }
 }
 
-fn intent(intent: &crate::model::IntentView) -> IntentItem<'_> {
+/// A scenario's route decision (or `not routed`) in words and as a class.
+fn cover(s: &ScenarioView) -> Cover {
+    Cover {
+        words: s.decision().map_or(words::NOT_ROUTED, |d| d.words()),
+        class: s.decision_label(),
+    }
+}
+
+fn intent<'a>(
+    intent: &'a crate::model::IntentView,
+    executions: &'a [ExecutionView],
+) -> IntentItem<'a> {
     let d = &intent.data;
     let n = d.commits.len();
     IntentItem {
         title: &d.title,
-        focus: label(&d.focus),
-        confidence: label(&d.confidence),
-        authority: label(&d.authority),
+        focus: d.focus.words(),
+        confidence: d.confidence.words(),
+        authority: d.authority.words(),
         // An intent no behaviour commit explains (configuration, uncommitted work, files
         // only maintenance commits touched) comes from the diff: "0 commits" read as empty.
         commits: match n {
@@ -413,16 +450,21 @@ fn intent(intent: &crate::model::IntentView) -> IntentItem<'_> {
         },
         review_required: d.review_required,
         files: &d.files,
-        scenarios: intent.scenarios.iter().map(scenario).collect(),
+        scenarios: intent
+            .scenarios
+            .iter()
+            .map(|s| scenario(s, executions))
+            .collect(),
     }
 }
 
-fn scenario(s: &ScenarioView) -> ScenarioItem<'_> {
+fn scenario<'a>(s: &'a ScenarioView, executions: &'a [ExecutionView]) -> ScenarioItem<'a> {
     let d = &s.data;
     ScenarioItem {
         title: &d.title,
-        kind: label(&d.kind),
-        priority: s.priority_label(),
+        kind: d.kind.words(),
+        priority: s.priority_words(),
+        class: s.decision_label(),
         note: s.priority_note(),
         work: s.work(),
         proof_gap: d.proof_gap.as_deref(),
@@ -433,33 +475,49 @@ fn scenario(s: &ScenarioView) -> ScenarioItem<'_> {
             .map(|e| EvidenceItem {
                 at: evidence_ref(e),
                 located: (e.line > 0 && !e.file.is_empty()).then_some((e.file.as_str(), e.line)),
-                relation: label(&e.relation),
+                relation: e.relation.words(),
                 text: &e.text,
             })
             .collect(),
-        trace: s
-            .trace
-            .as_ref()
-            .map(|t| (label(&t.data.state), label(&t.data.execution))),
+        trace: s.trace.as_ref().map(|t| {
+            let ran =
+                ran(s, executions).map_or(t.data.execution.words(), |e| e.data.status.words());
+            (t.data.state.words(), ran)
+        }),
     }
+}
+
+/// The last execution of the command that covers `s`: one derived from the scenario or
+/// its route, else one of the same command line in the same folder (the command covers
+/// every scenario routed to it). The trace is written before `qa-check --exec` runs, so
+/// only this says whether the command ran.
+fn ran<'a>(s: &'a ScenarioView, all: &'a [ExecutionView]) -> Option<&'a ExecutionView> {
+    let command = s.route.as_ref().and_then(|r| r.data.command.as_ref());
+    s.executions.last().or_else(|| {
+        let command = command?;
+        all.iter().rev().find(|e| {
+            e.data.command.as_deref() == Some(command.run.as_str())
+                && e.data.dir.as_deref() == Some(command.dir.as_str())
+        })
+    })
 }
 
 fn command<'a>(
     c: &'a Command,
-    contract: Option<(String, &'a str)>,
-    covers: Vec<(String, &'a str)>,
+    approval: Option<String>,
+    covers: Vec<(Cover, &'a str)>,
 ) -> CommandItem<'a> {
     CommandItem {
         run: &c.run,
         why: (!c.why.is_empty()).then(|| {
             Phrase::default()
-                .word(format!("{}: ", label(&c.purpose)))
+                .word(format!("{}: ", c.purpose.words()))
                 .text(c.why.as_str())
         }),
         dir: &c.dir,
-        scope: label(&c.scope),
+        scope: c.scope.words(),
         declared_in: &c.declared_in,
-        contract,
+        approval,
         covers,
     }
 }
@@ -477,11 +535,10 @@ fn execution(e: &crate::model::ExecutionView) -> ExecutionItem<'static> {
 
 fn manual(s: &ScenarioView) -> ManualItem<'_> {
     ManualItem {
-        decision: s.decision_label(),
+        decision: cover(s),
         title: &s.data.title,
         route: s.route.as_ref().map(|r| ManualRoute {
-            action: label(&r.data.action.kind),
-            approval: &r.data.action.approval,
+            action: r.data.action.kind.words(),
             why: &r.data.reason,
         }),
         drafts: s
@@ -491,7 +548,7 @@ fn manual(s: &ScenarioView) -> ManualItem<'_> {
                 format: &d.data.format,
                 mapped: format!(
                     "{}, {} of {} mapped",
-                    receipt_label(d.data.receipt),
+                    d.data.receipt.words(),
                     d.data.mapped,
                     d.data.total
                 ),

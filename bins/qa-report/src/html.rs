@@ -10,10 +10,13 @@ use crate::document::{
 };
 use crate::escape::{base64, class, html};
 use crate::forge::Forge;
+use crate::layers::Diagnostics;
 use crate::model::{Counts, Report, Work};
 use crate::phrase::{Phrase, Span, Style};
+use qa_records::change::Decision;
 use qa_records::secret::REDACTED;
 use qa_records::untrusted::MARKER;
+use qa_records::words::{self, Words as _};
 use sha2::{Digest as _, Sha256};
 use std::fmt::Write as _;
 
@@ -95,13 +98,24 @@ pub fn chip(status: &str) -> String {
     )
 }
 
+/// A status chip showing `words`, coloured by the record name `token`.
+pub fn chip_as(token: &str, words: &str) -> String {
+    format!(
+        "<span class=\"chip s-{}\">{}</span>",
+        class(token),
+        html(words)
+    )
+}
+
 /// A label chip that carries no status colour.
 pub fn quiet(label: &str) -> String {
     format!("<span class=\"chip quiet\">{}</span>", html(label))
 }
 
 /// Radio inputs and their labels that filter cards by status (CSS only): `all` first.
-pub fn filters(heading: &str, options: &[(&str, u64)]) -> String {
+/// Each option is the status's record name (its id, as the style sheet names it), the
+/// words its label shows, and its count.
+pub fn filters(heading: &str, options: &[(&str, &str, u64)]) -> String {
     let mut inputs = String::from(
         "<input class=\"filters\" type=\"radio\" name=\"filter\" id=\"f-all\" checked>\n",
     );
@@ -109,7 +123,7 @@ pub fn filters(heading: &str, options: &[(&str, u64)]) -> String {
         "<nav class=\"bar\" aria-label=\"filter\"><span>{}</span><label for=\"f-all\">all</label>",
         html(heading)
     );
-    for (name, count) in options {
+    for (name, words, count) in options {
         let id = class(name);
         let _ = writeln!(
             inputs,
@@ -118,7 +132,7 @@ pub fn filters(heading: &str, options: &[(&str, u64)]) -> String {
         let _ = write!(
             labels,
             "<label for=\"f-{id}\">{} ({count})</label>",
-            html(name)
+            html(words)
         );
     }
     format!("{inputs}{labels}</nav>\n")
@@ -128,8 +142,8 @@ pub fn filters(heading: &str, options: &[(&str, u64)]) -> String {
 const MARKS: Marks = Marks::new(HTML, "", "", "", "", ["", "", ""]);
 
 /// The change report as a page; `forge` links evidence to the head commit.
-pub fn render(report: &Report, forge: Option<&Forge>) -> String {
-    let doc = Document::of(report);
+pub fn render(report: &Report, forge: Option<&Forge>, shown: Diagnostics) -> String {
+    let doc = Document::of(report, shown);
     let mut writer = Page {
         sheet: Sheet::new(MARKS),
         forge: forge.cloned(),
@@ -181,14 +195,13 @@ impl Page<'_> {
     }
 
     fn scenario(&mut self, s: &ScenarioItem<'_>) {
-        let decision = s.note.filter(|n| *n == "unrouted").unwrap_or(&s.priority);
         let out = &mut self.sheet.out;
         let _ = write!(
             out,
             "<div class=\"scenario p-{}\"><h4>{} {}",
-            class(decision),
-            chip(&s.priority),
-            quiet(&s.kind)
+            class(&s.class),
+            chip_as(&s.class, s.priority),
+            quiet(s.kind)
         );
         if let Some(note) = s.note {
             let _ = write!(out, " {}", quiet(note));
@@ -247,7 +260,7 @@ impl Page<'_> {
         if let Some((state, execution)) = &s.trace {
             let _ = writeln!(
                 out,
-                "<div class=\"muted\">Trace: {}, execution {}</div>",
+                "<div class=\"muted\">{}; {}</div>",
                 html(state),
                 html(execution)
             );
@@ -269,30 +282,28 @@ impl Page<'_> {
             ),
             None => at,
         };
-        format!("<li>{at} {} {}</li>", quiet(&e.relation), text(e.text))
+        format!("<li>{at} {} {}</li>", quiet(e.relation), text(e.text))
     }
 
     fn command_row(&mut self, c: &CommandItem<'_>, routed: bool) {
-        let why = c.why.as_ref().map_or(String::new(), show);
+        let mut why = c.why.as_ref().map_or(String::new(), show);
+        if let Some(approval) = &c.approval {
+            let _ = write!(why, "<br><strong>{}</strong>", html(approval));
+        }
         let mut cells = vec![
             code(c.run),
             why,
             code(c.dir),
-            html(&c.scope),
+            html(c.scope),
             code(c.declared_in),
         ];
         if routed {
-            match &c.contract {
-                Some((risk, approval)) => {
-                    let covers: Vec<String> = c
-                        .covers
-                        .iter()
-                        .map(|(decision, title)| format!("{} {}", chip(decision), text(title)))
-                        .collect();
-                    cells.extend([html(risk), text(approval), covers.join("<br>")]);
-                }
-                None => cells.extend([String::new(), String::new(), String::new()]),
-            }
+            let covers: Vec<String> = c
+                .covers
+                .iter()
+                .map(|(d, title)| format!("{} {}", chip_as(&d.class, d.words), text(title)))
+                .collect();
+            cells.push(covers.join("<br>"));
         }
         let _ = writeln!(
             self.sheet.out,
@@ -329,7 +340,7 @@ impl Writer for Page<'_> {
         } else if c.scenarios > 0 {
             ("review-only", format!("{} to review", c.scenarios))
         } else {
-            ("review-only", "no scenarios".to_string())
+            ("review-only", NO_SCENARIOS.to_string())
         };
         let out = &mut self.sheet.out;
         let _ = writeln!(
@@ -349,10 +360,10 @@ impl Writer for Page<'_> {
             out.push_str(&filters(
                 "scenarios:",
                 &[
-                    ("required", c.required),
-                    ("recommended", c.recommended),
-                    ("review-only", c.review_only),
-                    ("unrouted", c.unrouted),
+                    ("required", Decision::Required.words(), c.required),
+                    ("recommended", Decision::Recommended.words(), c.recommended),
+                    ("review-only", Decision::ReviewOnly.words(), c.review_only),
+                    ("unrouted", words::NOT_ROUTED, c.unrouted),
                 ],
             ));
         }
@@ -372,11 +383,11 @@ impl Writer for Page<'_> {
             out,
             "<article class=\"intent\"><header><h3>{}</h3>{}{}{}<span class=\"muted\">{}</span>{}</header>",
             text(i.title),
-            quiet(&format!("focus {}", i.focus)),
-            quiet(&format!("confidence {}", i.confidence)),
-            quiet(&i.authority),
+            quiet(&format!("why it matters: {}", i.authority)),
+            quiet(i.focus),
+            quiet(i.confidence),
             html(&i.commits),
-            if i.review_required { " <span class=\"chip s-required\">review required</span>" } else { "" }
+            if i.review_required { " <span class=\"chip s-required\">a reviewer must confirm it</span>" } else { "" }
         );
         let files: Vec<String> = i.files.iter().map(|f| code(f)).collect();
         let _ = writeln!(
@@ -394,7 +405,7 @@ impl Writer for Page<'_> {
     }
 
     fn commands(&mut self, routed: &[CommandItem<'_>], additional: &[CommandItem<'_>]) {
-        let columns = ["command", "why", "dir", "scope", "declared in"];
+        let columns = ["run this", "what it checks", "in", "runs", "from"];
         if routed.is_empty() {
             let _ = writeln!(
                 self.sheet.out,
@@ -402,7 +413,7 @@ impl Writer for Page<'_> {
                 html(NO_COMMANDS)
             );
         } else {
-            let all = [&columns[..], &["risk", "approval", "covers"]].concat();
+            let all = [&columns[..], &["covers"]].concat();
             self.sheet.out.push_str(&head(&all));
             for c in routed {
                 self.command_row(c, true);
@@ -410,7 +421,7 @@ impl Writer for Page<'_> {
             self.sheet.out.push_str("</tbody></table>\n");
         }
         if !additional.is_empty() {
-            self.sheet.out.push_str("<h3>Additional commands</h3>\n");
+            self.sheet.out.push_str("<h3>Also worth running</h3>\n");
             self.sheet.out.push_str(&head(&columns));
             for c in additional {
                 self.command_row(c, false);
@@ -424,7 +435,7 @@ impl Writer for Page<'_> {
             return;
         }
         let out = &mut self.sheet.out;
-        out.push_str("<h3>Execution</h3><ul>\n");
+        out.push_str("<h3>Already run</h3><ul>\n");
         for e in executions {
             let _ = write!(out, "<li>{}", show(&e.summary));
             for d in &e.details {
@@ -441,12 +452,16 @@ impl Writer for Page<'_> {
             return;
         }
         self.sheet.out.push_str(&head(&[
-            "decision", "scenario", "action", "approval", "why", "drafts",
+            "decision",
+            "scenario",
+            "what to do",
+            "why",
+            "drafts",
         ]));
         for m in items {
-            let (action, approval, why) = match &m.route {
-                Some(r) => (html(&r.action), text(r.approval), text(r.why)),
-                None => ("no route".into(), "n/a".into(), "n/a".into()),
+            let (action, why) = match &m.route {
+                Some(r) => (html(r.action), text(r.why)),
+                None => (html("no route chose how to test it"), "n/a".into()),
             };
             let drafts: Vec<String> = m
                 .drafts
@@ -466,8 +481,8 @@ impl Writer for Page<'_> {
             };
             let _ = writeln!(
                 self.sheet.out,
-                "<tr><td>{}</td><td>{}</td><td>{action}</td><td>{approval}</td><td>{why}</td><td>{drafts}</td></tr>",
-                chip(&m.decision),
+                "<tr><td>{}</td><td>{}</td><td>{action}</td><td>{why}</td><td>{drafts}</td></tr>",
+                chip_as(&m.decision.class, m.decision.words),
                 text(m.title)
             );
         }
@@ -477,15 +492,15 @@ impl Writer for Page<'_> {
     fn capabilities(&mut self, items: &[Capability<'_>]) {
         self.sheet
             .out
-            .push_str(&head(&["capability", "status", "depth", "gap"]));
+            .push_str(&head(&["what", "status", "how deep", "gap"]));
         for c in items {
             let gap = c.gap.map_or("none".to_string(), text);
             let _ = writeln!(
                 self.sheet.out,
                 "<tr><td>{}</td><td>{}</td><td>{}</td><td>{gap}</td></tr>",
-                html(&c.name),
-                chip(&c.status),
-                html(&c.depth)
+                html(c.name),
+                chip_as(&c.class, c.status),
+                html(c.depth)
             );
         }
         self.sheet.out.push_str("</tbody></table>\n");

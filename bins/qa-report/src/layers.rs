@@ -67,10 +67,30 @@ pub fn manual(report: &Report) -> Vec<(&IntentView, &ScenarioView)> {
         .collect()
 }
 
-/// Diagnostics worth a reader's attention: errors and warnings, in stream order.
-pub fn warnings(report: &Report) -> impl Iterator<Item = &crate::model::DiagView> {
+/// Which diagnostics a human report lists.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Diagnostics {
+    /// Errors and warnings: what a reader must act on.
+    #[default]
+    Notable,
+    /// Every one, `info` too (`--verbose`).
+    All,
+}
+
+impl Diagnostics {
+    /// True when `severity` is listed.
+    pub fn shows(self, severity: Severity) -> bool {
+        self == Diagnostics::All || matches!(severity, Severity::Error | Severity::Warning)
+    }
+}
+
+/// The `shown` diagnostics of `report`, in stream order.
+pub fn warnings(
+    report: &Report,
+    shown: Diagnostics,
+) -> impl Iterator<Item = &crate::model::DiagView> {
     report
         .diagnostics
         .iter()
-        .filter(|d| matches!(d.severity, Severity::Error | Severity::Warning))
+        .filter(move |d| shown.shows(d.severity))
 }

@@ -87,7 +87,7 @@ fn run(args: cli::Args) -> anyhow::Result<Exit> {
         }
         let mut report = pass.change?;
         report.cancelled_by(signal, pass.stages.missing());
-        return change_report(&report, args.format, input.take_saved(), signal);
+        return change_report(&report, &args, input.take_saved(), signal);
     }
     if pass.summary.problem_count > 0 {
         for message in pass.summary.messages(&source) {
@@ -132,7 +132,7 @@ fn run(args: cli::Args) -> anyhow::Result<Exit> {
                 Exit::Success
             };
             report.ends_early(missing);
-            change_report(&report, args.format, input.take_saved(), exit)
+            change_report(&report, &args, input.take_saved(), exit)
         }
     }
 }
@@ -142,12 +142,13 @@ fn run(args: cli::Args) -> anyhow::Result<Exit> {
 /// already written by then.
 fn change_report(
     report: &qa_report::model::Report,
-    format: render::Format,
+    args: &cli::Args,
     saved: Option<Saved>,
     exit: Exit,
 ) -> anyhow::Result<Exit> {
     let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-    match render::change_report(report, format, saved, &mut stdout) {
+    let shown = args.diagnostics();
+    match render::change_report(report, args.format, shown, saved, &mut stdout) {
         Err(e) if report.cancelled.is_some() && exit::is_broken_pipe(&e) => Ok(exit),
         written => written.map(|()| exit),
     }

@@ -1,19 +1,20 @@
 //! The markdown report for a pull-request comment: the change [`Document`](crate::document::Document) laid out as
-//! headings and tables, `file:line` as code spans, and source text that cannot format,
-//! link or break a table.
+//! headings and tables, `file:line` and backtick spans of source text as code spans, and
+//! source text that cannot otherwise format, link or break a table.
 
 use crate::document::{
     Capability, CommandItem, IntentItem, ManualItem, Marks, ScenarioItem, Sheet, Writer,
     NO_COMMANDS, NO_MANUAL, NO_SCENARIOS,
 };
+use crate::layers::Diagnostics;
 use crate::model::{Report, Work};
 use crate::phrase::{Phrase, Style};
 use crate::plain::one_line;
 use std::fmt::Write as _;
 
 /// The whole markdown report, ending with a newline.
-pub fn render(report: &Report) -> String {
-    crate::document::render(report, Blocks(Sheet::new(MARKS)))
+pub fn render(report: &Report, shown: Diagnostics) -> String {
+    crate::document::render(report, shown, Blocks(Sheet::new(MARKS)))
 }
 
 /// Markdown: prose escaped, names as code spans, emphasis in bold.
@@ -27,7 +28,7 @@ pub const MARKDOWN: Style = Style {
 pub const MARKS: Marks = Marks::new(MARKDOWN, "### ", "\n", "- ", "_", EXECUTED);
 
 /// Before the executions, each and each detail.
-const EXECUTED: [&str; 3] = ["\n**Execution**\n\n", "- ", "  - "];
+const EXECUTED: [&str; 3] = ["\n**Already run**\n\n", "- ", "  - "];
 
 /// A note such as `none: no route runs a repository command` as a sentence.
 pub fn sentence(note: &str) -> String {
@@ -46,6 +47,12 @@ pub fn head(columns: &[&str]) -> String {
     format!("{}|{}\n", row(columns), "---|".repeat(columns.len()))
 }
 
+/// The columns of a command table.
+const COMMAND_COLUMNS: [&str; 5] = ["run this", "what it checks", "in", "runs", "from"];
+
+/// A manual item without a route.
+const NO_ROUTE: &str = "no route chose how to test it";
+
 /// A [`Writer`] of markdown blocks.
 pub struct Blocks(pub Sheet);
 
@@ -54,7 +61,7 @@ impl Blocks {
     fn scenario_row(&mut self, s: &ScenarioItem<'_>) {
         let priority = match s.note {
             Some(note) => format!("{} ({note})", s.priority),
-            None => s.priority.clone(),
+            None => s.priority.to_string(),
         };
         let (names, tail) = &s.reaches;
         let names: Vec<String> = names.iter().map(|r| text(r)).collect();
@@ -63,13 +70,17 @@ impl Blocks {
             .iter()
             .map(|e| format!("{} {}: {}", code(&e.at), e.relation, text(e.text)))
             .collect();
+        let ran = s
+            .trace
+            .map_or(String::new(), |(state, ran)| format!("{state}; {ran}"));
         self.0.out.push_str(&row(&[
             &priority,
-            &s.kind,
+            s.kind,
             &text(s.title),
             &s.proof_gap.map_or("none".to_string(), text),
             &format!("{}{tail}", names.join(", ")),
             &or_none(evidence.join("<br>")),
+            &or_none(ran),
         ]));
     }
 
@@ -97,22 +108,25 @@ impl Blocks {
         }
     }
 
-    fn command_row(&mut self, c: &CommandItem<'_>) {
-        let why = c.why.as_ref().map_or(String::new(), |w| MARKDOWN.show(w));
+    fn command_row(&mut self, c: &CommandItem<'_>, routed: bool) {
+        let mut why = c.why.as_ref().map_or(String::new(), |w| MARKDOWN.show(w));
+        if let Some(approval) = &c.approval {
+            let _ = write!(why, "<br>**{approval}**");
+        }
         let mut cells = vec![
             code(c.run),
             why,
             code(c.dir),
-            c.scope.clone(),
+            c.scope.to_string(),
             code(c.declared_in),
         ];
-        if let Some((risk, approval)) = &c.contract {
+        if routed {
             let covers: Vec<String> = c
                 .covers
                 .iter()
-                .map(|(decision, title)| format!("{decision}: {}", text(title)))
+                .map(|(decision, title)| format!("{}: {}", decision.words, text(title)))
                 .collect();
-            cells.extend([risk.clone(), text(approval), covers.join("<br>")]);
+            cells.push(covers.join("<br>"));
         }
         let cells: Vec<&str> = cells.iter().map(String::as_str).collect();
         self.0.out.push_str(&row(&cells));
@@ -143,12 +157,17 @@ impl Writer for Blocks {
         let _ = writeln!(self.0.out, "\n#### Intent: {}\n", text(intent.title));
         let files: Vec<String> = intent.files.iter().map(|f| code(f)).collect();
         let i = intent;
+        let review = if i.review_required {
+            " (a reviewer must confirm it)"
+        } else {
+            ""
+        };
         let _ = writeln!(
             self.0.out,
-            "focus **{}** · confidence **{}** · authority **{}** · {} · files: {}",
+            "why it matters: **{}**{review} · {} · {} · {} · files: {}",
+            i.authority,
             i.focus,
             i.confidence,
-            i.authority,
             i.commits,
             files.join(", ")
         );
@@ -164,6 +183,7 @@ impl Writer for Blocks {
             "proof gap",
             "reaches",
             "evidence",
+            "traced and run",
         ];
         self.0.out.push_str(&head(&columns));
         for s in &intent.scenarios {
@@ -176,23 +196,22 @@ impl Writer for Blocks {
 
     fn commands(&mut self, routed: &[CommandItem<'_>], additional: &[CommandItem<'_>]) {
         self.0.out.push('\n');
-        let columns = ["command", "why", "dir", "scope", "declared in"];
         if routed.is_empty() {
             let _ = writeln!(self.0.out, "{}", sentence(NO_COMMANDS));
         } else {
-            self.0.out.push_str(&head(
-                &[&columns[..], &["risk", "approval", "covers"]].concat(),
-            ));
+            self.0
+                .out
+                .push_str(&head(&[&COMMAND_COLUMNS[..], &["covers"]].concat()));
         }
         for c in routed {
-            self.command_row(c);
+            self.command_row(c, true);
         }
         if !additional.is_empty() {
-            self.0.out.push_str("\n**Additional commands**\n\n");
-            self.0.out.push_str(&head(&columns));
+            self.0.out.push_str("\n**Also worth running**\n\n");
+            self.0.out.push_str(&head(&COMMAND_COLUMNS));
         }
         for c in additional {
-            self.command_row(c);
+            self.command_row(c, false);
         }
     }
 
@@ -202,14 +221,12 @@ impl Writer for Blocks {
             let _ = writeln!(self.0.out, "{}", sentence(NO_MANUAL));
             return;
         }
-        let columns = [
-            "decision", "scenario", "action", "approval", "why", "drafts",
-        ];
+        let columns = ["decision", "scenario", "what to do", "why", "drafts"];
         self.0.out.push_str(&head(&columns));
         for m in items {
-            let (action, approval, why) = match &m.route {
-                Some(r) => (r.action.clone(), text(r.approval), text(r.why)),
-                None => ("no route".into(), "n/a".into(), "n/a".into()),
+            let (action, why) = match &m.route {
+                Some(r) => (r.action.to_string(), text(r.why)),
+                None => (NO_ROUTE.to_string(), "n/a".into()),
             };
             let drafts: Vec<String> = m
                 .drafts
@@ -224,14 +241,7 @@ impl Writer for Blocks {
                 .collect();
             let drafts = or_none(drafts.join("<br>"));
             let title = text(m.title);
-            let cells = [
-                m.decision.as_str(),
-                &title,
-                &action,
-                &approval,
-                &why,
-                &drafts,
-            ];
+            let cells = [m.decision.words, &title, &action, &why, &drafts];
             self.0.out.push_str(&row(&cells));
         }
     }
@@ -240,12 +250,12 @@ impl Writer for Blocks {
         self.0.out.push('\n');
         self.0
             .out
-            .push_str(&head(&["capability", "status", "depth", "gap"]));
+            .push_str(&head(&["what", "status", "how deep", "gap"]));
         for c in items {
             let gap = c.gap.map_or("none".to_string(), text);
             self.0
                 .out
-                .push_str(&row(&[&c.name, &c.status, &c.depth, &gap]));
+                .push_str(&row(&[c.name, c.status, c.depth, &gap]));
         }
     }
 }
@@ -259,11 +269,61 @@ pub fn joined_items(items: &[Phrase<'_>]) -> String {
     MARKDOWN.joined(&list, "\n")
 }
 
-/// Source text as inert markdown: one line, with the characters that format, link, open
-/// HTML, start math or end a table cell escaped.
+/// Source text as inert markdown on one line: each balanced backtick span (a run of
+/// backticks closed by a run of the same length) as a [`code`] span, the text around
+/// them with the characters that format, link, open HTML, start math or end a table cell
+/// escaped (an unbalanced backtick too).
 pub fn text(s: &str) -> String {
+    let line = one_line(s);
+    let mut out = String::with_capacity(line.len() + 8);
+    let mut rest: &str = &line;
+    while let Some(open) = rest.find('`') {
+        let run = rest[open..].bytes().take_while(|b| *b == b'`').count();
+        let after = &rest[open + run..];
+        match closing(after, run) {
+            Some(end) => {
+                out.push_str(&escape(&rest[..open]));
+                let inner = &after[..end];
+                // CommonMark strips one space each side of a span that has both.
+                let inner = match inner.strip_prefix(' ').and_then(|i| i.strip_suffix(' ')) {
+                    Some(trimmed) if !trimmed.trim().is_empty() => trimmed,
+                    _ => inner,
+                };
+                out.push_str(&code(inner));
+                rest = &after[end + run..];
+            }
+            None => {
+                out.push_str(&escape(&rest[..open + run]));
+                rest = after;
+            }
+        }
+    }
+    out.push_str(&escape(rest));
+    out
+}
+
+/// Where the first run of exactly `run` backticks starts in `s`.
+fn closing(s: &str, run: usize) -> Option<usize> {
+    let bytes = s.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'`' {
+            let n = bytes[i..].iter().take_while(|b| **b == b'`').count();
+            if n == run {
+                return Some(i);
+            }
+            i += n;
+        } else {
+            i += 1;
+        }
+    }
+    None
+}
+
+/// Text outside code spans as inert markdown (see [`text`]).
+fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 8);
-    for c in one_line(s).chars() {
+    for c in s.chars() {
         match c {
             '&' => out.push_str("&amp;"),
             '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '|' | '~' | '$' => {
@@ -340,6 +400,26 @@ mod tests {
         assert_eq!(item("2. two"), r"2\. two");
         assert_eq!(item("3) three"), r"3\) three");
         assert_eq!(item("200 ms at most"), "200 ms at most");
+    }
+
+    #[test]
+    fn a_backtick_span_in_prose_becomes_a_code_span_and_the_prose_stays_escaped() {
+        assert_eq!(
+            text("Call `total` as *that* test does"),
+            r"Call `total` as \*that\* test does"
+        );
+        assert_eq!(text("expects ``a`b`` is 6"), "expects ``a`b`` is 6");
+    }
+
+    #[test]
+    fn markup_inside_a_code_span_stays_code_and_cannot_break_a_table() {
+        assert_eq!(text("see `<b>|x</b>`"), r"see `<b>\|x</b>`");
+    }
+
+    #[test]
+    fn an_unbalanced_backtick_is_escaped_as_before() {
+        assert_eq!(text("it`s open"), r"it\`s open");
+        assert_eq!(text("``a` b"), r"\`\`a\` b");
     }
 
     #[test]

@@ -4,12 +4,13 @@
 use crate::reach::{Graph, Reach};
 use qa_records::change::{
     ActionKind, CapabilityData, Decision, DraftData, Evidence, IntentData, Priority, RangeView,
-    Receipt, RouteData, ScenarioData, TraceData,
+    RouteData, ScenarioData, TraceData,
 };
 use qa_records::execution::{ExecutionData, ExecutionStatus};
 use qa_records::exit::{failure, Exit};
 use qa_records::graph::{EdgeData, NodeData};
 use qa_records::untrusted::{neutralize, reveal, Boundary};
+use qa_records::words::Words as _;
 use qa_records::{Envelope, Kind};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -148,14 +149,14 @@ pub struct ExecutionView {
 }
 
 impl ExecutionView {
-    /// One line: the command and where it ran, its status, exit code or signal, and
-    /// duration.
+    /// One line in a reviewer's words: the command and where it ran, how it ended, exit
+    /// code or signal, and duration.
     pub fn summary(&self) -> String {
         let d = &self.data;
         let mut line = match (&d.command, &d.dir) {
-            (Some(run), Some(dir)) => format!("{run} (in {dir}): {}", label(&d.status)),
-            (Some(run), None) => format!("{run}: {}", label(&d.status)),
-            (None, _) => format!("no command: {}", label(&d.status)),
+            (Some(run), Some(dir)) => format!("{run} (in {dir}) {}", d.status.words()),
+            (Some(run), None) => format!("{run} {}", d.status.words()),
+            (None, _) => format!("no command, {}", d.status.words()),
         };
         if let Some(code) = d.exit_code {
             line.push_str(&format!(", exit {code}"));
@@ -214,9 +215,7 @@ impl ExecutionView {
         let d = &self.data;
         let reason = d.reason.as_deref().unwrap_or("no reason given");
         match (d.status, d.blocked) {
-            (ExecutionStatus::Blocked, Some(kind)) => {
-                Some(format!("blocked ({}): {reason}", label(&kind)))
-            }
+            (ExecutionStatus::Blocked, Some(kind)) => Some(format!("{}: {reason}", kind.words())),
             (
                 ExecutionStatus::Blocked | ExecutionStatus::TimedOut | ExecutionStatus::Cancelled,
                 _,
@@ -237,19 +236,19 @@ impl ScenarioView {
             .map_or_else(|| "unrouted".to_string(), |d| label(&d))
     }
 
-    /// The one priority a scenario line shows: the route decision when a route names
-    /// the scenario (what the team acts on), else the scenario's own priority.
-    pub fn priority_label(&self) -> String {
+    /// The one priority a scenario line shows, in words: the route decision when a route
+    /// names the scenario (what the team acts on), else the scenario's own priority.
+    pub fn priority_words(&self) -> &'static str {
         self.decision()
-            .map_or_else(|| label(&self.data.priority), |d| label(&d))
+            .map_or_else(|| self.data.priority.words(), |d| d.words())
     }
 
-    /// One word qualifying [`ScenarioView::priority_label`]: `downgraded` for a critical
-    /// scenario its route left review-only, `unrouted` when no route names it.
+    /// Words qualifying [`ScenarioView::priority_words`]: `downgraded` for a critical
+    /// scenario its route left review only, `not routed` when no route names it.
     pub fn priority_note(&self) -> Option<&'static str> {
         match (self.decision(), self.data.priority) {
-            (None, _) => Some("unrouted"),
-            (Some(Decision::ReviewOnly), Priority::Critical) => Some("downgraded"),
+            (None, _) => Some(qa_records::words::NOT_ROUTED),
+            (Some(Decision::ReviewOnly), Priority::Critical) => Some(qa_records::words::DOWNGRADED),
             _ => None,
         }
     }
@@ -391,16 +390,6 @@ pub fn evidence_ref(e: &Evidence) -> String {
         }
         (0, false) => e.file.clone(),
         (line, _) => format!("{}:{line}", e.file),
-    }
-}
-
-/// A compile receipt as people read it.
-pub fn receipt_label(receipt: Receipt) -> &'static str {
-    match receipt {
-        Receipt::Compiled => "fully mapped",
-        Receipt::Partial => "partially mapped",
-        Receipt::NotCompiled => "not mapped",
-        Receipt::ReviewOnly => "review only",
     }
 }
 
@@ -721,7 +710,7 @@ fn summary(c: &Counts) -> String {
     }
     let plural = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     let mut s = format!(
-        "{}, {}: {} required, {} recommended, {} review-only",
+        "{}, {}: {} required, {} recommended, {} review only",
         plural(c.intents, "intent", "intents"),
         plural(c.scenarios, "scenario", "scenarios"),
         c.required,
@@ -729,7 +718,11 @@ fn summary(c: &Counts) -> String {
         c.review_only
     );
     if c.unrouted > 0 {
-        s.push_str(&format!(", {} unrouted", c.unrouted));
+        s.push_str(&format!(
+            ", {} {}",
+            c.unrouted,
+            qa_records::words::NOT_ROUTED
+        ));
     }
     s
 }

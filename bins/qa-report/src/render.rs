@@ -1,6 +1,7 @@
 //! The report formats, and the one entry that renders a report in any of them.
 
 use crate::forge::Forge;
+use crate::layers::Diagnostics;
 use crate::model::Report;
 use crate::{agent, codequality, github, html, json, markdown, sarif, text};
 use anyhow::Context as _;
@@ -10,7 +11,8 @@ use std::path::Path;
 /// What qa-report writes on stdout.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
-    /// The terminal report: risk map, runnable commands, manual contracts.
+    /// The terminal report: what changed and what to test, what to run, what a person
+    /// must check.
     Text,
     /// The same for a pull-request comment.
     Markdown,
@@ -26,12 +28,17 @@ pub enum Format {
     Agent,
 }
 
-/// `report` in `format`. `full_report` is the report.json written under --out, for the
-/// agent line to point at.
-pub fn render(report: &Report, format: Format, full_report: Option<&Path>) -> String {
+/// `report` in `format`, its human formats listing the `shown` diagnostics.
+/// `full_report` is the report.json written under --out, for the agent line to point at.
+pub fn render(
+    report: &Report,
+    format: Format,
+    shown: Diagnostics,
+    full_report: Option<&Path>,
+) -> String {
     match format {
-        Format::Text => text::render(report),
-        Format::Markdown => markdown::render(report),
+        Format::Text => text::render(report, shown),
+        Format::Markdown => markdown::render(report, shown),
         Format::Json => json::render(report),
         Format::Sarif => sarif::render(report),
         Format::Github => github::render(report),
@@ -50,6 +57,7 @@ pub const REPORT_SARIF: &str = "report.sarif";
 pub fn change_report(
     report: &Report,
     format: Format,
+    shown: Diagnostics,
     saved: Option<crate::out::Saved>,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
@@ -60,14 +68,14 @@ pub fn change_report(
             &[
                 (REPORT_JSON, &|w| json::write(report, w)),
                 (REPORT_MD, &|w| {
-                    w.write_all(markdown::render(report).as_bytes())
+                    w.write_all(markdown::render(report, shown).as_bytes())
                 }),
                 (REPORT_SARIF, &|w| {
                     w.write_all(sarif::render(report).as_bytes())
                 }),
                 (html::REPORT_HTML, &|w| {
                     let forge = Forge::from_process();
-                    w.write_all(html::render(report, forge.as_ref()).as_bytes())
+                    w.write_all(html::render(report, forge.as_ref(), shown).as_bytes())
                 }),
             ],
             &[],
@@ -76,7 +84,7 @@ pub fn change_report(
     let written = match format {
         // The largest format goes out as it is serialized.
         Format::Json => json::write(report, out),
-        _ => out.write_all(render(report, format, full_report.as_deref()).as_bytes()),
+        _ => out.write_all(render(report, format, shown, full_report.as_deref()).as_bytes()),
     };
     written
         .and_then(|()| out.flush())

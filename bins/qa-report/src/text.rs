@@ -1,19 +1,21 @@
-//! The terminal report: the change [`Document`](crate::document::Document) laid out as indented lines (the QA and
-//! risk map, the executable evidence available now and the manual contracts left, then
-//! capabilities, warnings and the neutralization count), source text kept to one line.
+//! The terminal report: the change [`Document`](crate::document::Document) laid out as
+//! indented lines (what changed and what to test, what to run, what a person must check,
+//! then how far qapipe could read, warnings and the neutralization count), source text
+//! kept to one line.
 
 use crate::document::{
     Capability, CommandItem, IntentItem, ManualItem, Marks, ScenarioItem, Sheet, Writer,
     NO_COMMANDS, NO_MANUAL, NO_SCENARIOS,
 };
+use crate::layers::Diagnostics;
 use crate::model::{Report, Work};
 use crate::phrase::{Phrase, Style};
 use crate::plain::one_line;
 use std::fmt::Write as _;
 
 /// The whole text report, ending with a newline.
-pub fn render(report: &Report) -> String {
-    crate::document::render(report, Lines(Sheet::new(MARKS)))
+pub fn render(report: &Report, shown: Diagnostics) -> String {
+    crate::document::render(report, shown, Lines(Sheet::new(MARKS)))
 }
 
 /// Plain text: source text on one line, emphasis as plain words.
@@ -27,7 +29,7 @@ pub const PLAIN: Style = Style {
 pub const MARKS: Marks = Marks::new(PLAIN, "", "", "  ", "", EXECUTED);
 
 /// Before the executions, each and each detail.
-const EXECUTED: [&str; 3] = ["  Execution\n", "  executed: ", "      "];
+const EXECUTED: [&str; 3] = ["  Already run\n", "  ", "      "];
 
 fn plain(s: &str) -> String {
     one_line(s).into_owned()
@@ -67,7 +69,7 @@ impl Lines {
             let _ = writeln!(self.0.out, "{pad}evidence: {at} ({}) {text}", e.relation);
         }
         if let Some((state, execution)) = &s.trace {
-            let _ = writeln!(self.0.out, "{pad}trace: {state}, execution {execution}");
+            let _ = writeln!(self.0.out, "{pad}{state}; {execution}");
         }
     }
 
@@ -79,20 +81,22 @@ impl Lines {
         let (dir, declared) = (one_line(c.dir), one_line(c.declared_in));
         let _ = write!(
             self.0.out,
-            "      dir {dir}, scope {}, declared in {declared}",
+            "      {}, in folder {dir}, declared in {declared}",
             c.scope
         );
-        match &c.contract {
-            Some((risk, approval)) => {
-                let _ = writeln!(self.0.out, "; risk {risk}, approval {}", one_line(approval));
-                let covers: Vec<String> = c
-                    .covers
-                    .iter()
-                    .map(|(decision, title)| format!("[{decision}] {}", one_line(title)))
-                    .collect();
-                let _ = writeln!(self.0.out, "      covers: {}", covers.join("; "));
+        match &c.approval {
+            Some(approval) => {
+                let _ = writeln!(self.0.out, "; {approval}");
             }
             None => self.0.out.push('\n'),
+        }
+        if !c.covers.is_empty() {
+            let covers: Vec<String> = c
+                .covers
+                .iter()
+                .map(|(decision, title)| format!("[{}] {}", decision.words, one_line(title)))
+                .collect();
+            let _ = writeln!(self.0.out, "      covers: {}", covers.join("; "));
         }
     }
 }
@@ -111,15 +115,16 @@ impl Writer for Lines {
     fn intent(&mut self, intent: &IntentItem<'_>) {
         let _ = writeln!(self.0.out, "\n  Intent: {}", one_line(intent.title));
         let review = if intent.review_required {
-            ", review required"
+            "; a reviewer must confirm it"
         } else {
             ""
         };
         let i = intent;
+        let _ = writeln!(self.0.out, "    why it matters: {}{review}", i.authority);
         let _ = writeln!(
             self.0.out,
-            "    focus {}, confidence {}, authority {}, {}{review}",
-            i.focus, i.confidence, i.authority, i.commits
+            "    {}, {}, {}",
+            i.focus, i.confidence, i.commits
         );
         let files: Vec<_> = intent.files.iter().map(|f| one_line(f)).collect();
         let _ = writeln!(self.0.out, "    files: {}", files.join(", "));
@@ -139,7 +144,7 @@ impl Writer for Lines {
             self.command(c);
         }
         if !additional.is_empty() {
-            self.0.out.push_str("  additional commands:\n");
+            self.0.out.push_str("  also worth running:\n");
         }
         for c in additional {
             self.command(c);
@@ -151,14 +156,18 @@ impl Writer for Lines {
             let _ = writeln!(self.0.out, "  {NO_MANUAL}");
         }
         for m in items {
-            let _ = write!(self.0.out, "  - [{}] {}", m.decision, one_line(m.title));
+            let _ = write!(
+                self.0.out,
+                "  - [{}] {}",
+                m.decision.words,
+                one_line(m.title)
+            );
             match &m.route {
                 Some(r) => {
-                    let (approval, why) = (one_line(r.approval), one_line(r.why));
-                    let _ = writeln!(self.0.out, ": {}, approval {approval}", r.action);
-                    let _ = writeln!(self.0.out, "      why: {why}");
+                    let _ = writeln!(self.0.out, ": {}", r.action);
+                    let _ = writeln!(self.0.out, "      why: {}", one_line(r.why));
                 }
-                None => self.0.out.push_str(": no route\n"),
+                None => self.0.out.push_str(": no route chose how to test it\n"),
             }
             for d in &m.drafts {
                 let _ = writeln!(
@@ -176,7 +185,7 @@ impl Writer for Lines {
 
     fn capabilities(&mut self, items: &[Capability<'_>]) {
         for c in items {
-            let _ = write!(self.0.out, "  {}: {} ({})", c.name, c.status, c.depth);
+            let _ = write!(self.0.out, "  {}: {}, {}", c.name, c.status, c.depth);
             match c.gap {
                 Some(gap) => {
                     let _ = writeln!(self.0.out, ": {}", one_line(gap));

@@ -6,6 +6,7 @@ use crate::common;
 use common::acceptance::{passing, PLAN_SHA};
 use common::{mode, names, qa_report, Stream};
 use qa_records::acceptance::{ObservationStatus as O, SourceKind};
+use qa_records::diag::Severity;
 use qa_testkit::{of_kind, Schemas};
 use serde_json::Value;
 use std::fs;
@@ -235,6 +236,20 @@ fn text_is_the_default_and_report_md_is_the_markdown_rendering() {
     let md = fs::read_to_string(run_dir(repo.path()).join("report.md")).unwrap();
     assert!(md.starts_with("## qapipe acceptance report\n"));
     assert!(md.contains("### PASS: `greets`"), "{md}");
+}
+
+#[test]
+fn info_diagnostics_stay_out_of_the_acceptance_report_and_warnings_stay() {
+    let repo = tempfile::tempdir().unwrap();
+    let mut s = passing();
+    s.diag(Severity::Info, "behavior graph: 730 nodes");
+    s.diag(Severity::Warning, "the target answered slowly");
+    let out = accept(repo.path(), &s.bytes(), &[]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("the target answered slowly"), "{text}");
+    assert!(!text.contains("behavior graph"), "{text}");
+    let md = fs::read_to_string(run_dir(repo.path()).join("report.md")).unwrap();
+    assert!(!md.contains("behavior graph"), "{md}");
 }
 
 #[test]

@@ -1,4 +1,4 @@
-//! What the change report shows of `qa-check --exec`: an Execution block in text and
+//! What the change report shows of `qa-check --exec`: an "Already run" block in text and
 //! markdown (command, status, exit code, duration, what changed, why it was blocked), the
 //! records in JSON, the executions right after the routes in the agent line, and an exit
 //! code that executions do not change.
@@ -45,10 +45,10 @@ fn blocked() -> ExecutionData {
 #[test]
 fn text_says_what_a_command_changed_in_the_repository() {
     let out = rendered(&with(changed_repository()).stream.bytes(), &[]);
-    let block = pos(&out, "  Execution\n");
+    let block = pos(&out, "  Already run\n");
     let line = pos(
         &out,
-        "executed: make test (in .): repository-changed, exit 0, 1234 ms",
+        "  make test (in .) ran: passed but changed the repository, exit 0, 1234 ms",
     );
     let changes = pos(
         &out,
@@ -68,18 +68,18 @@ fn text_says_an_unchanged_repository_and_no_reason_for_a_clean_pass() {
     );
     pos(
         &out,
-        "executed: make test (in .): passed, exit 0, 1234 ms\n      repository unchanged\n",
+        "  make test (in .) ran: passed, exit 0, 1234 ms\n      repository unchanged\n",
     );
-    assert!(!out.contains("blocked ("), "{out}");
+    assert!(!out.contains("not allowed"), "{out}");
 }
 
 #[test]
 fn text_shows_a_blocked_command_with_its_reason_and_no_duration() {
     let out = rendered(&with(blocked()).stream.bytes(), &[]);
-    pos(&out, "executed: make test (in .): blocked\n");
+    pos(&out, "  make test (in .) not run: blocked\n");
     pos(
         &out,
-        "blocked (exec-not-allowed): running a repository command needs --allow-exec",
+        "running commands was not allowed (--allow-exec): running a repository command needs --allow-exec",
     );
     assert!(!out.contains("repository unchanged"), "{out}");
 }
@@ -92,11 +92,11 @@ fn markdown_has_an_execution_block_only_when_something_was_executed() {
             .bytes(),
         &["--format", "markdown"],
     );
-    let block = pos(&md, "**Execution**");
-    let line = pos(&md, "- make test (in .): failed, exit 2, 1234 ms");
+    let block = pos(&md, "**Already run**");
+    let line = pos(&md, "- make test (in .) ran: failed, exit 2, 1234 ms");
     assert!(block < line, "{md}");
     let without = rendered(&sample().stream.bytes(), &["--format", "markdown"]);
-    assert!(!without.contains("**Execution**"), "{without}");
+    assert!(!without.contains("**Already run**"), "{without}");
 }
 
 #[test]

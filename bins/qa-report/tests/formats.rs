@@ -18,18 +18,18 @@ fn json_of(format: &str) -> Value {
 #[test]
 fn markdown_has_the_layers_as_headings_and_scenarios_as_table_rows() {
     let md = render("markdown");
-    let map = pos(&md, "### 1. QA and risk map");
-    let now = pos(&md, "### 2. Executable evidence available now");
-    let manual = pos(&md, "### 3. Manual contracts left");
+    let map = pos(&md, "### 1. What changed and what to test");
+    let now = pos(&md, "### 2. Run this");
+    let manual = pos(&md, "### 3. What a person must check");
     assert!(map < now && now < manual);
     pos(
         &md,
-        "| priority | kind | scenario | proof gap | reaches | evidence |\n|---|---|---|---|---|---|\n",
+        "| priority | kind | scenario | proof gap | reaches | evidence | traced and run |\n|---|---|---|---|---|---|---|\n",
     );
-    pos(&md, "| required | failure | Expired token is refused | no changed line shows the response |  | `src/auth.rs:42` direct:");
+    pos(&md, "| required | failure | Expired token is refused | no changed line shows the response |  | `src/auth.rs:42` changed line:");
     pos(
         &md,
-        "| `cargo test -p auth` | test: runs the tests | `.` | package | `Cargo.toml` | medium | required |",
+        "| `cargo test -p auth` | tests: runs the tests | `.` | the package's tests | `Cargo.toml` | required: Expired token is refused",
     );
     pos(&md, "manual: partially mapped, 1 of 3 mapped");
 }
@@ -49,7 +49,22 @@ fn markdown_keeps_source_text_from_linking_or_breaking_a_table() {
     pos(&md, r"\[click\](https://example.invalid) \| \<img src=x\>");
     pos(&md, r"`src/a\|b.rs:3`");
     let row = md.lines().find(|l| l.contains("click")).unwrap();
-    assert_eq!(row.matches(" | ").count(), 5, "{row}");
+    assert_eq!(row.matches(" | ").count(), 6, "{row}");
+}
+
+#[test]
+fn markdown_shows_a_backtick_span_of_a_step_as_code_and_escapes_the_rest() {
+    let mut s = Stream::default();
+    let intent = s.intent("t", &[], &[]);
+    let mut data = common::scenario_data(&intent, "Fee", ScenarioKind::Primary, vec![]);
+    data.steps = vec!["Call `total([1, 2], fee=3)` as *that* test does".into()];
+    data.assertions = vec!["`total` is 6 <b>".into()];
+    let sc = s.push_scenario(data);
+    s.route(&sc, Decision::Required, ActionKind::ReviewScenario, None);
+    let md = rendered(&s.whole(), &["--format", "markdown"]);
+    pos(&md, r"1. Call `total([1, 2], fee=3)` as \*that\* test does");
+    pos(&md, r"- `total` is 6 \<b\>");
+    assert!(!md.contains(r"\`"), "{md}");
 }
 
 #[test]

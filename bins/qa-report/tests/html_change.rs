@@ -85,10 +85,10 @@ fn the_page_shows_intents_scenarios_commands_manual_contracts_and_capabilities()
         "Refuse expired session tokens",
         "Retry failed uploads",
         "cargo test -p auth",
-        "3. Manual contracts left",
+        "3. What a person must check",
         "name the retry limit",
-        "change-intent",
-        "repository-validation",
+        "reading what the change means",
+        "finding the repository's test commands",
         "src/upload.rs has no validation command",
     ] {
         assert!(text.contains(part), "{part:?} missing");

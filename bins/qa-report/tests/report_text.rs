@@ -1,5 +1,6 @@
-//! The text report: three layers in order, most urgent first, and what it does with
-//! streams that are empty, broken or carry kinds it does not render.
+//! The text report: three layers in order (what changed and what to test, what to run,
+//! what a person must check), most urgent first, and what it does with streams that are
+//! empty, broken or carry kinds it does not render.
 
 use crate::common;
 
@@ -16,10 +17,10 @@ fn text() -> String {
 #[test]
 fn text_is_the_default_format_with_the_three_layers_in_order() {
     let out = text();
-    let map = pos(&out, "1. QA and risk map");
-    let now = pos(&out, "2. Executable evidence available now");
-    let manual = pos(&out, "3. Manual contracts left");
-    let capabilities = pos(&out, "\nCapabilities\n");
+    let map = pos(&out, "1. What changed and what to test");
+    let now = pos(&out, "2. Run this");
+    let manual = pos(&out, "3. What a person must check");
+    let capabilities = pos(&out, "\nHow far qapipe could read this change\n");
     let warnings = pos(&out, "\nWarnings\n");
     assert!(map < now && now < manual && manual < capabilities && capabilities < warnings);
 }
@@ -37,21 +38,22 @@ fn the_intent_with_a_required_scenario_comes_first_whatever_the_stream_order() {
 fn required_scenarios_come_before_recommended_then_review_only() {
     let out = text();
     let required = pos(&out, "[required] Expired token is refused (failure)\n");
-    let recommended = pos(&out, "[recommended] Valid token still signs in (primary)\n");
+    let recommended = pos(
+        &out,
+        "[recommended] Valid token still signs in (main path)\n",
+    );
     let review = pos(
         &out,
-        "[review-only] Token expiring exactly now (boundary, downgraded)\n",
+        "[review only] Token expiring exactly now (edge case, downgraded)\n",
     );
     assert!(required < recommended && recommended < review, "{out}");
 }
 
 #[test]
-fn intents_show_focus_confidence_authority_commits_and_files() {
+fn intents_say_why_they_matter_then_focus_confidence_commits_and_files() {
     let out = text();
-    pos(
-        &out,
-        "focus product, confidence high, authority inference, 1 commit\n",
-    );
+    pos(&out, "    why it matters: inferred from the diff\n");
+    pos(&out, "    product behaviour, high confidence, 1 commit\n");
     pos(&out, "files: src/auth.rs, tests/auth.rs");
 }
 
@@ -61,18 +63,18 @@ fn scenarios_show_proof_gap_and_evidence_as_file_line() {
     pos(&out, "proof gap: no changed line shows the response");
     pos(
         &out,
-        "evidence: src/auth.rs:42 (direct) if token.expired() {",
+        "evidence: src/auth.rs:42 (changed line) if token.expired() {",
     );
-    pos(&out, "evidence: commit wording (contextual)");
+    pos(&out, "evidence: commit wording (context)");
 }
 
 #[test]
-fn a_routed_command_is_listed_once_with_dir_scope_and_what_it_covers() {
+fn a_routed_command_is_listed_once_with_its_folder_scope_and_what_it_covers() {
     let out = text();
     assert_eq!(out.matches("run: cargo test -p auth\n").count(), 1, "{out}");
     pos(
         &out,
-        "dir ., scope package, declared in Cargo.toml; risk medium, approval required",
+        "the package's tests, in folder ., declared in Cargo.toml\n",
     );
     pos(
         &out,
@@ -85,7 +87,7 @@ fn a_routed_command_says_what_it_checks_and_why_under_its_line() {
     let out = text();
     pos(
         &out,
-        "run: cargo test -p auth\n      test: runs the tests\n      dir .",
+        "run: cargo test -p auth\n      tests: runs the tests\n      the package's tests",
     );
 }
 
@@ -102,14 +104,14 @@ fn additional_commands_are_listed_once() {
 #[test]
 fn manual_contracts_hold_scenarios_no_command_runs_with_their_drafts() {
     let out = text();
-    let manual = &out[pos(&out, "3. Manual contracts left")..pos(&out, "\nCapabilities")];
+    let manual = &out[pos(&out, "3. What a person must check")..pos(&out, "\nHow far qapipe")];
     pos(
         manual,
-        "[recommended] Upload retries after a failure: complete-draft, approval required",
+        "[recommended] Upload retries after a failure: complete the draft test\n",
     );
     pos(
         manual,
-        "[review-only] Token expiring exactly now: review-scenario",
+        "[review only] Token expiring exactly now: read it and decide whether it matters",
     );
     pos(manual, "draft (manual): partially mapped, 1 of 3 mapped");
     pos(manual, "draft (manual): not mapped, 1 of 3 mapped");
@@ -128,6 +130,19 @@ fn warnings_show_and_info_diagnostics_do_not() {
 }
 
 #[test]
+fn info_diagnostics_are_listed_only_with_verbose() {
+    let input = sample().stream.whole();
+    for format in ["text", "markdown"] {
+        let quiet = rendered(&input, &["--format", format]);
+        assert!(!quiet.contains("2 commands found"), "{quiet}");
+        let verbose = rendered(&input, &["--format", format, "--verbose"]);
+        pos(&verbose, "info");
+        pos(&verbose, "2 commands found");
+        pos(&verbose, "src/upload.rs has no validation command");
+    }
+}
+
+#[test]
 fn an_execution_record_is_shown_with_the_runnable_evidence() {
     let mut s = sample();
     let scenario = s.expired_refused.clone();
@@ -138,9 +153,9 @@ fn an_execution_record_is_shown_with_the_runnable_evidence() {
     let out = rendered(&s.stream.whole(), &[]);
     pos(
         &out,
-        "executed: cargo test -p auth (in .): passed, exit 0, 1234 ms",
+        "Already run\n  cargo test -p auth (in .) ran: passed, exit 0, 1234 ms",
     );
-    assert!(!text().contains("executed:"));
+    assert!(!text().contains("Already run"));
 }
 
 #[test]
@@ -150,12 +165,12 @@ fn a_stream_without_intents_still_renders_and_says_so() {
     s.commit(&"1".repeat(40), "docs: fix a typo");
     let out = rendered(&s.whole(), &[]);
     pos(&out, "no behaviour-bearing change found");
-    assert!(!out.contains("1. QA and risk map"), "{out}");
+    assert!(!out.contains("1. What changed"), "{out}");
     assert!(!text().contains("no behaviour-bearing change found"));
 }
 
 #[test]
-fn a_scenario_without_a_route_is_unrouted_and_left_to_a_person() {
+fn a_scenario_without_a_route_is_not_routed_and_left_to_a_person() {
     let mut s = Stream::default();
     let intent = s.intent("Refuse expired session tokens", &[], &["src/auth.rs"]);
     s.scenario(
@@ -165,8 +180,11 @@ fn a_scenario_without_a_route_is_unrouted_and_left_to_a_person() {
         vec![],
     );
     let out = rendered(&s.whole(), &[]);
-    pos(&out, "1 unrouted");
-    pos(&out, "[unrouted] Expired token is refused: no route");
+    pos(&out, "1 not routed");
+    pos(
+        &out,
+        "[not routed] Expired token is refused: no route chose how to test it",
+    );
 }
 
 #[test]
@@ -241,7 +259,7 @@ fn evidence_without_a_line_is_not_called_a_location() {
     );
     s.route(&sc, Decision::Required, ActionKind::ReviewScenario, None);
     let out = rendered(&s.whole(), &[]);
-    pos(&out, "evidence: src/a.rs (direct) x");
+    pos(&out, "evidence: src/a.rs (changed line) x");
     assert!(!out.contains("src/a.rs:0"), "{out}");
 }
 

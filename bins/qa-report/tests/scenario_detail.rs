@@ -18,7 +18,7 @@ fn markdown(s: &Stream) -> String {
 
 /// The scenario lines of a text report (`    - [..] title (kind..)`).
 fn scenario_lines(out: &str) -> Vec<&str> {
-    let map = &out[pos(out, "1. QA and risk map")..pos(out, "2. Executable evidence")];
+    let map = &out[pos(out, "1. What changed and what to test")..pos(out, "2. Run this")];
     map.lines().filter(|l| l.starts_with("    - [")).collect()
 }
 
@@ -69,10 +69,10 @@ fn steps_and_assertions_are_listed_in_text_under_the_scenario_line() {
 #[test]
 fn steps_and_assertions_are_listed_in_markdown_under_the_scenario_table() {
     let out = markdown(&with_steps("Paying shows the receipt", &STEPS, &ASSERTIONS));
-    let table = pos(&out, "| required | primary | Paying shows the receipt |");
+    let table = pos(&out, "| required | main path | Paying shows the receipt |");
     let block = pos(&out, "\n**Paying shows the receipt**\n\n1. open /checkout with one item in the cart\n2. press Pay now\n3. wait for the receipt\n\nVerify:\n- the receipt id is shown\n- the cart is empty\n");
     assert!(
-        table < block && block < pos(&out, "### 2. Executable"),
+        table < block && block < pos(&out, "### 2. Run this"),
         "{out}"
     );
 }
@@ -156,8 +156,8 @@ fn instruction_like_steps_and_assertions_are_neutralized_in_text_and_markdown() 
     }
 }
 
-/// The priority words a scenario record or a route can carry.
-const PRIORITIES: [&str; 4] = ["required", "recommended", "review-only", "critical"];
+/// The priority words a scenario record or a route can carry, as the reports say them.
+const PRIORITIES: [&str; 4] = ["required", "recommended", "review only", "critical"];
 
 #[test]
 fn each_routed_scenario_line_shows_one_priority_the_route_decision() {
@@ -179,7 +179,7 @@ fn each_routed_scenario_line_shows_one_priority_the_route_decision() {
     );
     pos(
         &out,
-        "    - [recommended] Valid token still signs in (primary)\n",
+        "    - [recommended] Valid token still signs in (main path)\n",
     );
 }
 
@@ -208,13 +208,13 @@ fn lines(s: &Stream, expected: &[(&str, &str)]) {
 }
 
 #[test]
-fn a_scenario_without_a_route_shows_its_own_priority_and_says_it_is_unrouted() {
+fn a_scenario_without_a_route_shows_its_own_priority_and_says_it_is_not_routed() {
     let s = login(&[("Expired token is refused", Priority::Recommended, None)]);
     lines(
         &s,
         &[(
-            "[recommended] Expired token is refused (boundary, unrouted)",
-            "recommended (unrouted) | boundary | Expired token is refused",
+            "[recommended] Expired token is refused (edge case, not routed)",
+            "recommended (not routed) | edge case | Expired token is refused",
         )],
     );
 }
@@ -230,12 +230,12 @@ fn a_critical_scenario_left_review_only_is_marked_downgraded_and_a_recommended_o
         &s,
         &[
             (
-                "[review-only] Token expiring exactly now (boundary, downgraded)",
-                "review-only (downgraded) | boundary | Token expiring exactly now",
+                "[review only] Token expiring exactly now (edge case, downgraded)",
+                "review only (downgraded) | edge case | Token expiring exactly now",
             ),
             (
-                "[review-only] Token in the far future (boundary)",
-                "review-only | boundary | Token in the far future",
+                "[review only] Token in the far future (edge case)",
+                "review only | edge case | Token in the far future",
             ),
         ],
     );

@@ -24,3 +24,4 @@ mod scenario_detail;
 mod screenshot_budget;
 mod screenshot_copies;
 mod verify;
+mod vocabulary;

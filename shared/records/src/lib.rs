@@ -2,7 +2,7 @@
 //! JSON and ids, NDJSON reading and writing, exit codes, cancellation and interruptible
 //! waits, the clock, `diag` records, private folders written without following symlinks, the untrusted-text boundary, secrets, bounded
 //! regular-file reads, and the typed payloads of every record kind (with scenario steps,
-//! shard assignment and code patterns).
+//! shard assignment and code patterns) and the words a person reads for their values.
 //!
 //! It is the bottom of the library stack: it must not depend on any other qapipe crate
 //! (libraries under `shared/` nor stages under `bins/`), nor on heavy dependencies (git2,
@@ -31,6 +31,7 @@ pub mod shard;
 pub mod steps;
 pub mod untrusted;
 pub mod waiting;
+pub mod words;
 
 pub use envelope::{Envelope, Record};
 pub use exit::{Exit, Failure};

@@ -197,18 +197,31 @@ impl Repo {
     /// must exit 0.
     pub fn change_flow(&self, tools: &ToolStubs) -> Vec<u8> {
         let root = self.path().to_str().expect("a UTF-8 temp path");
+        self.pipe(
+            &tools.path_var(),
+            &[
+                ("qa-diff", &["--repo", root, "--base", "main"][..]),
+                ("qa-intent", &["--repo", root][..]),
+                ("qa-route", &["--repo", root][..]),
+                ("qa-trace", &[][..]),
+            ],
+        )
+    }
+
+    /// The built `stages` (name and arguments) piped one into the next, from beside this
+    /// repository with `path` as PATH and make's own variables removed; every stage must
+    /// exit 0. The last one's stdout.
+    pub fn pipe(&self, path: &std::ffi::OsStr, stages: &[(&str, &[&str])]) -> Vec<u8> {
         let mut bytes = Vec::new();
-        for (stage, args) in [
-            ("qa-diff", &["--repo", root, "--base", "main"][..]),
-            ("qa-intent", &["--repo", root][..]),
-            ("qa-route", &["--repo", root][..]),
-            ("qa-trace", &[][..]),
-        ] {
+        for (stage, args) in stages {
             bytes = self
                 .run(&Program::built(stage))
                 .dir(self.outside())
-                .env("PATH", tools.path_var())
-                .args(args)
+                .env("PATH", path)
+                // Under `make test`, an outer make's flags would reach a make a stage runs.
+                .env_remove("MAKEFLAGS")
+                .env_remove("MAKELEVEL")
+                .args(*args)
                 .stdin(bytes)
                 .run()
                 .success()

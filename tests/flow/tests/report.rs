@@ -214,7 +214,8 @@ fn an_intent_no_behaviour_commit_explains_says_it_comes_from_the_diff_not_0_comm
     let config = text
         .lines()
         .skip_while(|l| !l.contains("Intent: Configuration change"))
-        .nth(1)
+        // Under the title: why it matters, then focus, confidence and commits.
+        .nth(2)
         .unwrap_or_else(|| panic!("a configuration intent:\n{text}"));
     assert!(
         config.contains("from the diff, no behaviour commit"),
@@ -225,7 +226,7 @@ fn an_intent_no_behaviour_commit_explains_says_it_comes_from_the_diff_not_0_comm
     let feature = text
         .lines()
         .skip_while(|l| !l.contains("Intent: Ignore empty values"))
-        .nth(1)
+        .nth(2)
         .unwrap_or_else(|| panic!("the feature's intent:\n{text}"));
     assert!(feature.ends_with("1 commit"), "{feature}");
 }

@@ -203,7 +203,13 @@ impl<'a> Document<'a> {
             ),
             criteria,
             reasons: reasons(&v.reasons),
-            warnings: change::warnings(report.diagnostics.iter()),
+            // Info diagnostics are for --verbose change reports, never a verdict's reader.
+            warnings: change::warnings(
+                report
+                    .diagnostics
+                    .iter()
+                    .filter(|d| crate::layers::Diagnostics::Notable.shows(d.severity)),
+            ),
             neutralized: change::neutralized(report.neutralized),
             folder: view.paths.map(|p| p.dir.display().to_string()),
         }

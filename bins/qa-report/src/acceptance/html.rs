@@ -190,9 +190,9 @@ impl Writer for Page<'_> {
         out.push_str(&filters(
             "criteria:",
             &[
-                ("pass", count("pass")),
-                ("fail", count("fail")),
-                ("unverified", count("unverified")),
+                ("pass", "pass", count("pass")),
+                ("fail", "fail", count("fail")),
+                ("unverified", "unverified", count("unverified")),
             ],
         ));
         out.push_str("<main>\n");

@@ -71,30 +71,7 @@ impl Stream {
     }
 
     pub fn intent(&mut self, title: &str, commits: &[&str], files: &[&str]) -> String {
-        self.push(
-            Kind::Intent,
-            vec![],
-            IntentData {
-                title: title.into(),
-                kind: "feat".into(),
-                focus: Focus::Product,
-                source: IntentSource::Commits,
-                commits: commits.iter().map(|c| c.to_string()).collect(),
-                cleanup_commits: vec![],
-                tickets: vec![],
-                files: files.iter().map(|f| f.to_string()).collect(),
-                confidence: Confidence::High,
-                review_required: false,
-                cleanup: false,
-                current: false,
-                lifecycle: vec![],
-                authority: Authority::Inference,
-                flow: None,
-                contracts: vec![],
-                annotations: vec![],
-                reason: "one behaviour-bearing commit and its files".into(),
-            },
-        )
+        self.push(Kind::Intent, vec![], intent_data(title, commits, files))
     }
 
     pub fn scenario(
@@ -209,14 +186,24 @@ impl Stream {
     }
 
     pub fn trace(&mut self, scenario: &str) -> String {
+        self.trace_as(scenario, TraceState::Partial, ExecutionState::NotRun)
+    }
+
+    /// A trace of `scenario` in `state`, saying `execution`.
+    pub fn trace_as(
+        &mut self,
+        scenario: &str,
+        state: TraceState,
+        execution: ExecutionState,
+    ) -> String {
         self.push(
             Kind::Trace,
             vec![scenario.to_string()],
             TraceData {
                 subject: scenario.into(),
-                state: TraceState::Partial,
+                state,
                 path: vec![],
-                execution: ExecutionState::NotRun,
+                execution,
                 authority: Authority::Inference,
                 test_class: TestClass::Regression,
                 approval: "required".into(),
@@ -303,6 +290,30 @@ impl Stream {
             out.push(b'\n');
         }
         out
+    }
+}
+
+/// A product intent of `title` over `commits` and `files`, inferred with high confidence.
+pub fn intent_data(title: &str, commits: &[&str], files: &[&str]) -> IntentData {
+    IntentData {
+        title: title.into(),
+        kind: "feat".into(),
+        focus: Focus::Product,
+        source: IntentSource::Commits,
+        commits: commits.iter().map(|c| c.to_string()).collect(),
+        cleanup_commits: vec![],
+        tickets: vec![],
+        files: files.iter().map(|f| f.to_string()).collect(),
+        confidence: Confidence::High,
+        review_required: false,
+        cleanup: false,
+        current: false,
+        lifecycle: vec![],
+        authority: Authority::Inference,
+        flow: None,
+        contracts: vec![],
+        annotations: vec![],
+        reason: "one behaviour-bearing commit and its files".into(),
     }
 }
 
