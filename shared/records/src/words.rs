@@ -80,7 +80,9 @@ words! {
         Contextual => "context",
     }
     CommandScope {
-        ExactTest => "the changed test",
+        ExactTest => "the changed tests, by name",
+        File => "the changed test files",
+        Module => "the changed module's tests",
         Package => "the package's tests",
         Suite => "the whole suite",
     }
