@@ -326,14 +326,23 @@ pub fn classify(
     diff: impl FnOnce() -> Option<Verdict>,
 ) -> CommitClass {
     let said = by_text(commit, &role);
-    if !demotes(said) || !touches_behaviour(commit, &role) {
+    if !touches_behaviour(commit, &role) {
         return said;
+    }
+    if !demotes(said) {
+        // Whatever its subject says, a commit whose product lines are only comments,
+        // pragmas, layout, type annotations or moved code changes no behaviour. A
+        // renaming is not enough here: a renamed exported name is an API change.
+        return match (said, diff()) {
+            (CommitClass::Behaviour(_), Some(Verdict::Neutral)) => CommitClass::Cleanup,
+            _ => said,
+        };
     }
     match diff() {
         Some(Verdict::Changes) => CommitClass::Behaviour(rank_of_type(commit)),
         // Maintenance the diff shows to leave the product as it was is cleanup of it:
         // listed with the work it tidies.
-        Some(Verdict::Neutral) => CommitClass::Cleanup,
+        Some(Verdict::Neutral | Verdict::Renamed) => CommitClass::Cleanup,
         None => said,
     }
 }
@@ -527,6 +536,33 @@ mod tests {
                 Verdict::Neutral
             ),
             CommitClass::Cleanup
+        );
+    }
+
+    #[test]
+    fn a_plain_subject_on_a_neutral_diff_is_cleanup_and_on_a_renaming_is_not() {
+        let subject = "Add type annotation for `Request.hooks`";
+        assert_eq!(
+            class(subject, None, &["src/requests/auth.py"]),
+            CommitClass::Behaviour(Rank::Plain)
+        );
+        assert_eq!(
+            judged(subject, None, &["src/requests/auth.py"], Verdict::Neutral),
+            CommitClass::Cleanup
+        );
+        // A renamed exported name is an API change the diff cannot rule out.
+        assert_eq!(
+            judged(
+                "Rename the checkout entry point",
+                None,
+                &["src/c.ts"],
+                Verdict::Renamed
+            ),
+            CommitClass::Behaviour(Rank::Plain)
+        );
+        assert_eq!(
+            judged(subject, None, &["src/requests/auth.py"], Verdict::Changes),
+            CommitClass::Behaviour(Rank::Plain)
         );
     }
 

@@ -19,8 +19,12 @@ use crate::trees::{self, Grammar};
 /// What a commit's diff says about its product files.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Verdict {
-    /// Every changed product line is layout, a comment, a consistent rename or moved code.
+    /// Every changed product line is layout, a comment, a type annotation (Python,
+    /// TypeScript) or moved code.
     Neutral,
+    /// As [`Verdict::Neutral`], and identifiers consistently renamed: the same code, unless
+    /// a renamed name is one others call (an exported function), which the diff cannot tell.
+    Renamed,
     /// Some product line changes what the code does.
     Changes,
 }
@@ -80,15 +84,20 @@ fn text_at(git: &Repository, tree: &Tree, path: &str) -> Option<Option<String>> 
     Some(Some(String::from_utf8_lossy(blob.content()).into_owned()))
 }
 
-/// Neutral when every file is the same code up to a renaming, or what the files lost and
-/// gained are the same runs of lines.
+/// Neutral when every file is the same code, or what the files lost and gained are the
+/// same runs of lines; Renamed when that holds only up to a renaming of identifiers.
 fn judge(files: &[(Lines, Lines)]) -> Verdict {
-    let changed: Vec<&(Lines, Lines)> = files
-        .iter()
-        .filter(|(base, head)| !same_up_to_renaming(&flat(base), &flat(head)))
-        .collect();
-    if changed.is_empty() || only_moved(&changed) {
+    let differ = |same: fn(&[&Tok], &[&Tok]) -> bool| -> Vec<&(Lines, Lines)> {
+        files
+            .iter()
+            .filter(|(base, head)| !same(&flat(base), &flat(head)))
+            .collect()
+    };
+    let neutral = |changed: Vec<&(Lines, Lines)>| changed.is_empty() || only_moved(&changed);
+    if neutral(differ(|a, b| a == b)) {
         Verdict::Neutral
+    } else if neutral(differ(same_up_to_renaming)) {
+        Verdict::Renamed
     } else {
         Verdict::Changes
     }
@@ -269,7 +278,7 @@ fn lines_of(path: &str, text: Option<&str>) -> Lines {
     let tree = Grammar::of(path).and_then(|g| trees::parse(g, text));
     let mut rows: Vec<Vec<Tok>> = vec![Vec::new(); text.lines().count() + 1];
     match &tree {
-        Some(tree) => tokens(tree.root_node(), text, &mut rows),
+        Some(tree) => tokens(tree.root_node(), text, &mut rows, erased_types(path)),
         None => plain_tokens(text, &mut rows),
     }
     rows.into_iter().filter(|r| !r.is_empty()).collect()
@@ -279,7 +288,7 @@ fn lines_of(path: &str, text: Option<&str>) -> Lines {
 /// children (string contents some grammars leave unnamed), and an opening and a closing
 /// mark for each named node, so that the nesting is part of the stream. Comments (the
 /// grammar's extras) are left out.
-fn tokens(root: Node, text: &str, rows: &mut [Vec<Tok>]) {
+fn tokens(root: Node, text: &str, rows: &mut [Vec<Tok>], erased: bool) {
     let mut push = |row: usize, tok: Tok| {
         if let Some(r) = rows.get_mut(row) {
             r.push(tok);
@@ -296,7 +305,7 @@ fn tokens(root: Node, text: &str, rows: &mut [Vec<Tok>]) {
     while let Some(step) = stack.pop() {
         match step {
             Step::Open(node, wiring) => {
-                if node.is_extra() {
+                if node.is_extra() || (erased && (is_annotation(node) || annotates(node))) {
                     continue;
                 }
                 let wiring = wiring || is_wiring(node, text);
@@ -319,18 +328,23 @@ fn tokens(root: Node, text: &str, rows: &mut [Vec<Tok>]) {
                 }
                 // The root stands in every version: its marks would only glue a file's
                 // first line to it.
-                if node.is_named() && node != root {
+                let kind = if erased {
+                    untyped(node.kind())
+                } else {
+                    Some(node.kind())
+                };
+                if let Some(kind) = kind.filter(|_| node.is_named() && node != root) {
                     push(
                         row,
                         Tok {
-                            text: format!("<{}", node.kind()),
+                            text: format!("<{kind}"),
                             name: false,
                             ident: false,
                             wiring,
                         },
                     );
                     stack.push(Step::Close(
-                        format!("{}>", node.kind()),
+                        format!("{kind}>"),
                         node.end_position().row,
                         wiring,
                     ));
@@ -374,6 +388,59 @@ fn tokens(root: Node, text: &str, rows: &mut [Vec<Tok>]) {
                 }
             }
         }
+    }
+}
+
+/// True for languages whose type annotations the running program never reads (Python,
+/// TypeScript): a change to one alone changes no behaviour.
+fn erased_types(path: &str) -> bool {
+    matches!(
+        Grammar::of(path),
+        Some(Grammar::Python | Grammar::TypeScript | Grammar::Tsx)
+    )
+}
+
+/// A type annotation, or a declaration made only of one: Python's parameter, return and
+/// variable annotations (`hooks: dict[str, list[Hook]]` with no value assigned),
+/// TypeScript's `: T`, type parameters and arguments, interfaces and type aliases.
+fn is_annotation(node: Node) -> bool {
+    match node.kind() {
+        "type"
+        | "type_annotation"
+        | "type_arguments"
+        | "type_parameters"
+        | "interface_declaration"
+        | "type_alias_declaration" => true,
+        "assignment" => {
+            node.child_by_field_name("type").is_some()
+                && node.child_by_field_name("right").is_none()
+        }
+        // The statement holding nothing but such a declaration.
+        "expression_statement" => {
+            node.named_child_count() == 1
+                && node
+                    .named_child(0)
+                    .is_some_and(|c| c.kind() == "assignment" && is_annotation(c))
+        }
+        "return_type" => true,
+        _ => false,
+    }
+}
+
+/// The `:` or `->` that introduces a Python annotation.
+fn annotates(node: Node) -> bool {
+    !node.is_named()
+        && matches!(node.kind(), ":" | "->")
+        && node.next_sibling().is_some_and(|n| n.kind() == "type")
+}
+
+/// The node kind an annotated Python parameter has without its annotation: a typed
+/// parameter is its name alone (no mark), a typed default parameter a default one.
+fn untyped(kind: &str) -> Option<&str> {
+    match kind {
+        "typed_parameter" => None,
+        "typed_default_parameter" => Some("default_parameter"),
+        other => Some(other),
     }
 }
 

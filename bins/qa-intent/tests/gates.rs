@@ -350,3 +350,54 @@ fn a_main_package_outside_a_command_directory_is_command() {
     assert_eq!(role_of(&rs, "main.go"), "command");
     assert_eq!(role_of(&rs, "version.go"), "command");
 }
+
+const MODELS: &str = "class Request:\n    def __init__(self, hooks=None, data=None):\n        self.hooks = hooks or {}\n        self.data = data\n\n    def body(self, limit=10):\n        if not self.data:\n            return b\"\"\n        return self.data[:limit]\n";
+
+/// `main` holds `src/models.py`; `feature` gets one plain-subject commit writing `head`.
+fn python_commit(subject: &str, head: &str) -> Repo {
+    let mut r = Repo::new();
+    r.write("src/models.py", MODELS);
+    r.commit("Import the request model");
+    r.branch("feature");
+    r.write("src/models.py", head);
+    r.commit(subject);
+    r
+}
+
+#[test]
+fn a_plain_commit_adding_only_annotations_and_pragmas_makes_no_scenario() {
+    let head = MODELS
+        .replace(
+            "class Request:\n",
+            "class Request:\n    hooks: dict[str, list[Hook]]\n\n",
+        )
+        .replace(
+            "def body(self, limit=10):",
+            "def body(self, limit: int = 10) -> bytes:",
+        )
+        .replace(
+            "self.data = data",
+            "self.data = data  # type: ignore[assignment]",
+        );
+    let r = python_commit("Add type annotation for `Request.hooks`", &head);
+    let rs = flow(&r);
+    assert!(scenarios(&rs).is_empty(), "{:#?}", scenarios(&rs));
+    assert!(
+        !cleanup_commits(&rs).is_empty(),
+        "the commit is listed as cleanup"
+    );
+}
+
+#[test]
+fn a_plain_commit_changing_a_condition_beside_its_annotations_makes_a_scenario() {
+    let head = MODELS
+        .replace(
+            "def body(self, limit=10):",
+            "def body(self, limit: int = 10) -> bytes:",
+        )
+        .replace("if not self.data:", "if self.data is None:");
+    let r = python_commit("Add type annotation for `Request.body`", &head);
+    let rs = flow(&r);
+    assert!(!scenarios(&rs).is_empty(), "{rs:#?}");
+    assert!(!behaviour_commits(&rs).is_empty());
+}

@@ -22,9 +22,52 @@ fn assert_one(path: &str, base: &str, head: &str, expected: Verdict) {
 const PARSE: &str = "fn parse(input: &str) -> u32 {\n    let value = input.trim();\n    if value.is_empty() {\n        return 0;\n    }\n    value.len() as u32\n}\n";
 
 #[test]
-fn a_renamed_local_and_new_layout_are_neutral() {
+fn a_renamed_local_and_new_layout_are_the_same_code_up_to_a_renaming() {
     let head = "fn parse(input: &str) -> u32 {\n    let trimmed = input.trim();\n    if trimmed.is_empty() { return 0; }\n    trimmed.len() as u32\n}\n";
-    assert_one("src/a.rs", PARSE, head, Verdict::Neutral);
+    assert_one("src/a.rs", PARSE, head, Verdict::Renamed);
+    let relaid = "fn parse(input: &str) -> u32 {\n    let value = input.trim();\n    if value.is_empty() { return 0; }\n    value.len() as u32\n}\n";
+    assert_one("src/a.rs", PARSE, relaid, Verdict::Neutral);
+}
+
+const PY: &str = "class Request:\n    def __init__(self, hooks=None, data=None):\n        self.hooks = hooks or {}\n        self.data = data\n\n    def body(self, limit=10):\n        return self.data[:limit]\n";
+
+#[test]
+fn python_annotations_alone_are_neutral() {
+    let typed = "class Request:\n    hooks: dict[str, list[Hook]]\n\n    def __init__(self, hooks: dict | None = None, data: bytes = None) -> None:\n        self.hooks = hooks or {}\n        self.data = data\n\n    def body(self, limit: int = 10) -> bytes:\n        return self.data[:limit]\n";
+    assert_one("src/models.py", PY, typed, Verdict::Neutral);
+    // A pragma is a comment too.
+    let ignored = PY.replace(
+        "self.data = data",
+        "self.data = data  # type: ignore[assignment]",
+    );
+    assert_one("src/models.py", PY, &ignored, Verdict::Neutral);
+}
+
+#[test]
+fn a_python_annotation_with_a_changed_value_is_a_change() {
+    let typed = PY.replace(
+        "def body(self, limit=10):",
+        "def body(self, limit: int = 20):",
+    );
+    assert_one("src/models.py", PY, &typed, Verdict::Changes);
+    let assigned = PY.replace("self.data = data", "self.data: bytes = data or b\"\"");
+    assert_one("src/models.py", PY, &assigned, Verdict::Changes);
+}
+
+#[test]
+fn typescript_types_alone_are_neutral_and_rust_types_are_not() {
+    let ts = "export function total(items) {\n  return items.length;\n}\n";
+    let typed = "interface Item { price: number }\nexport function total(items: Item[]): number {\n  return items.length;\n}\n";
+    assert_one("src/cart.ts", ts, typed, Verdict::Neutral);
+    let changed = typed.replace("items.length", "items.length + 1");
+    assert_one("src/cart.ts", ts, &changed, Verdict::Changes);
+    // A Rust type decides what the code does (conversions, overflow): never erased.
+    assert_one(
+        "src/a.rs",
+        PARSE,
+        &PARSE.replace("-> u32", "-> u64"),
+        Verdict::Changes,
+    );
 }
 
 #[test]
@@ -182,7 +225,7 @@ fn a_commit_is_judged_from_its_parent_and_its_own_blobs() {
     let (_dir, git, c) = committed(PARSE, &head);
     assert_eq!(verdict(&git, &c, |_| true), Some(Verdict::Changes));
     let (_dir, git, c) = committed(PARSE, &PARSE.replace("value", "trimmed"));
-    assert_eq!(verdict(&git, &c, |_| true), Some(Verdict::Neutral));
+    assert_eq!(verdict(&git, &c, |_| true), Some(Verdict::Renamed));
 }
 
 #[test]
