@@ -51,10 +51,12 @@ impl Attribution {
     /// Fills `commit` on the added lines of `file` when several commits changed it. A file
     /// past the budget, or whose history cannot be read, is left as it is.
     pub fn attribute(&mut self, repo: &Repository, file: &mut FileData) {
-        // Only files whose lines can be behaviour evidence later are worth the diffs.
+        // Only files whose lines can be behaviour evidence later are worth the diffs; a
+        // test file's lines are the oracle, and which commit wrote a test decides which
+        // work it checks.
         let bears = matches!(
             file.role,
-            Role::Product | Role::Command | Role::AnalysisRule
+            Role::Product | Role::Command | Role::AnalysisRule | Role::Test
         );
         if file.delta != Delta::Branch || file.binary || file.status == Status::Deleted || !bears {
             return;

@@ -523,6 +523,7 @@ fn build(
         .collect();
     let mut contracts = Vec::new();
     let mut annotations = Vec::new();
+    let own_commits: BTreeSet<&str> = commits.iter().map(|c| c.oid.as_str()).collect();
     for f in &g.files {
         let Some(file) = cs.file(f) else { continue };
         let added = added_lines(&file.data);
@@ -531,7 +532,16 @@ fn build(
             if matches!(file.data.role, Role::Test | Role::Product | Role::Command) {
                 let empty = BTreeSet::new();
                 let imports = readings.get(f.as_str()).map_or(&empty, |r| &r.imports);
-                contracts.extend(tree_contracts(f, delta, &product_items, imports));
+                let others = others_lines(&file.data, &own_commits);
+                // A blank line is anyone's: git credits it to whichever commit added one.
+                let written: BTreeSet<u32> = added
+                    .iter()
+                    .filter(|(_, text)| !text.trim().is_empty())
+                    .map(|(l, _)| *l)
+                    .collect();
+                let tests = tree_contracts(f, delta, &product_items, imports);
+                let foreign = others_tests(&tests, &others, &written);
+                contracts.extend(tests.into_iter().filter(|t| !foreign.contains(&t.line)));
             }
             if matches!(file.data.role, Role::Product | Role::Command) {
                 annotations.extend(annotations_of(f, &added));
@@ -871,6 +881,45 @@ fn tree_contracts(
                 })
                 .collect(),
         })
+        .collect()
+}
+
+/// The added lines of `file` that another commit of the range wrote (qa-diff names the
+/// commit of each line of a file several commits changed).
+fn others_lines(file: &qa_records::change::FileData, own: &BTreeSet<&str>) -> BTreeSet<u32> {
+    file.hunks
+        .iter()
+        .flat_map(|h| h.lines.iter())
+        .filter(|l| l.op == Op::Add)
+        .filter(|l| l.commit.as_deref().is_some_and(|c| !own.contains(c)))
+        .map(|l| l.line)
+        .collect()
+}
+
+/// The tests of one file the change wrote only in other commits' lines: each test spans
+/// from its line to the next changed test's, and a test whose written lines there are
+/// all another commit's checks that commit's work, not this intent's. A test none of
+/// whose lines the change wrote stays (nothing tells).
+fn others_tests(
+    tests: &[TestContract],
+    others: &BTreeSet<u32>,
+    added: &BTreeSet<u32>,
+) -> BTreeSet<u32> {
+    let mut starts: Vec<u32> = tests.iter().map(|t| t.line).collect();
+    starts.sort_unstable();
+    starts.dedup();
+    tests
+        .iter()
+        .filter(|t| {
+            let end = starts
+                .iter()
+                .find(|&&s| s > t.line)
+                .copied()
+                .unwrap_or(u32::MAX);
+            let mut written = added.range(t.line..end).peekable();
+            written.peek().is_some() && written.all(|l| others.contains(l))
+        })
+        .map(|t| t.line)
         .collect()
 }
 

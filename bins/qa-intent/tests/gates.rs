@@ -401,3 +401,54 @@ fn a_plain_commit_changing_a_condition_beside_its_annotations_makes_a_scenario()
     assert!(!scenarios(&rs).is_empty(), "{rs:#?}");
     assert!(!behaviour_commits(&rs).is_empty());
 }
+
+/// Two features in two commits, each adding its test to the one test file they share.
+fn two_features_one_test_file() -> Repo {
+    let mut r = Repo::new();
+    r.write("src/price.py", "def price(n):\n    return n\n");
+    r.write("src/stock.py", "def stock(n):\n    return n\n");
+    r.write(
+        "tests/test_shop.py",
+        "from src.price import price\nfrom src.stock import stock\n",
+    );
+    r.commit("Import the shop");
+    r.branch("feature");
+    r.write("src/price.py", "def price(n):\n    return n * 2\n");
+    r.write(
+        "tests/test_shop.py",
+        "from src.price import price\nfrom src.stock import stock\n\n\ndef test_price_doubles():\n    assert price(21) == 42\n",
+    );
+    r.commit("Double every price");
+    r.write("src/stock.py", "def stock(n):\n    return max(n, 0)\n");
+    r.write(
+        "tests/test_shop.py",
+        "from src.price import price\nfrom src.stock import stock\n\n\ndef test_price_doubles():\n    assert price(21) == 42\n\n\ndef test_stock_is_never_negative():\n    assert stock(-5) == 0\n",
+    );
+    r.commit("Never report a negative stock");
+    r
+}
+
+/// The assertions of the scenarios of the intent titled `title`.
+fn assertions_of(rs: &[Value], title: &str) -> Vec<String> {
+    let intent = records::of_kind(rs, "intent")
+        .into_iter()
+        .find(|i| i["data"]["title"] == title)
+        .unwrap_or_else(|| panic!("no intent {title}"));
+    scenarios(rs)
+        .iter()
+        .filter(|s| s["data"]["intent"] == intent["id"])
+        .flat_map(|s| strings(&s["data"]["assertions"]))
+        .map(String::from)
+        .collect()
+}
+
+#[test]
+fn each_intent_quotes_the_tests_its_own_commits_wrote_in_a_shared_test_file() {
+    let rs = flow(&two_features_one_test_file());
+    let price = assertions_of(&rs, "Double every price");
+    let stock = assertions_of(&rs, "Never report a negative stock");
+    assert!(price.iter().any(|a| a.contains("42")), "{price:#?}");
+    assert!(!price.iter().any(|a| a.contains("stock(-5)")), "{price:#?}");
+    assert!(stock.iter().any(|a| a.contains("stock(-5)")), "{stock:#?}");
+    assert!(!stock.iter().any(|a| a.contains("price(21)")), "{stock:#?}");
+}
