@@ -6,7 +6,7 @@ use qa_records::change::{
     ActionKind, CapabilityData, Decision, DraftData, Evidence, IntentData, Priority, RangeView,
     Receipt, RouteData, ScenarioData, TraceData,
 };
-use qa_records::execution::{ExecutionData, ExecutionStatus};
+use qa_records::execution::{BlockedReason, ExecutionData, ExecutionStatus, TestOutcome};
 use qa_records::exit::{failure, Exit};
 use qa_records::graph::{EdgeData, NodeData};
 use qa_records::untrusted::{neutralize, reveal, Boundary};
@@ -148,14 +148,59 @@ pub struct ExecutionView {
 }
 
 impl ExecutionView {
-    /// One line: the command and where it ran, its status, exit code or signal, and
-    /// duration.
+    /// One line: the command and where it ran, what it came to (its status with the tests
+    /// its runner reported: "passed: ran 12 tests, the 2 changed ones passed", "ran no
+    /// test: empty, not a pass", "blocked: `go` is not installed", "passed (tests not
+    /// counted)"), exit code or signal, and duration.
     pub fn summary(&self) -> String {
         let d = &self.data;
+        let plural = |n: u64, one: &str, many: &str| match n {
+            1 => format!("1 {one}"),
+            n => format!("{n} {many}"),
+        };
+        let ran = d
+            .tests
+            .map(|t| format!("ran {}", plural(t.ran, "test", "tests")));
+        let changed_passed = d
+            .changed_tests
+            .iter()
+            .filter(|t| t.outcome == Some(TestOutcome::Passed))
+            .count() as u64;
+        let not_run: Vec<&str> = d
+            .changed_tests
+            .iter()
+            .filter(|t| !t.ran)
+            .map(|t| t.name.as_str())
+            .collect();
+        let outcome = match (d.status, &ran, d.tests) {
+            (ExecutionStatus::Passed, Some(ran), _) if changed_passed > 0 => {
+                let changed = match changed_passed {
+                    1 => "the changed one".to_string(),
+                    k => format!("the {k} changed ones"),
+                };
+                format!("passed: {ran}, {changed} passed")
+            }
+            (ExecutionStatus::Passed, Some(ran), _) => format!("passed: {ran}"),
+            (ExecutionStatus::Passed, None, _) => "passed (tests not counted)".to_string(),
+            (ExecutionStatus::Failed, Some(ran), Some(t)) if t.failed > 0 => {
+                format!("failed: {ran}, {} failed", t.failed)
+            }
+            (ExecutionStatus::Empty, _, _) => "ran no test: empty, not a pass".to_string(),
+            (ExecutionStatus::Incomplete, ran, _) => {
+                let ran = ran.clone().unwrap_or_else(|| "ran tests".to_string());
+                format!("incomplete: {ran}, not the changed {}", not_run.join(", "))
+            }
+            (ExecutionStatus::Blocked, _, _) if d.blocked == Some(BlockedReason::RunnerMissing) => {
+                let what = d.reason.as_deref().unwrap_or("its runner is missing");
+                let what = what.split(" (").next().unwrap_or(what);
+                format!("blocked: {what}")
+            }
+            (status, _, _) => label(&status),
+        };
         let mut line = match (&d.command, &d.dir) {
-            (Some(run), Some(dir)) => format!("{run} (in {dir}): {}", label(&d.status)),
-            (Some(run), None) => format!("{run}: {}", label(&d.status)),
-            (None, _) => format!("no command: {}", label(&d.status)),
+            (Some(run), Some(dir)) => format!("{run} (in {dir}): {outcome}"),
+            (Some(run), None) => format!("{run}: {outcome}"),
+            (None, _) => format!("no command: {outcome}"),
         };
         if let Some(code) = d.exit_code {
             line.push_str(&format!(", exit {code}"));
@@ -218,7 +263,11 @@ impl ExecutionView {
                 Some(format!("blocked ({}): {reason}", label(&kind)))
             }
             (
-                ExecutionStatus::Blocked | ExecutionStatus::TimedOut | ExecutionStatus::Cancelled,
+                ExecutionStatus::Blocked
+                | ExecutionStatus::TimedOut
+                | ExecutionStatus::Cancelled
+                | ExecutionStatus::Empty
+                | ExecutionStatus::Incomplete,
                 _,
             ) => Some(reason.to_string()),
             _ => None,

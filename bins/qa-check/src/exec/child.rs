@@ -2,7 +2,8 @@
 //! time limit and qa-check's own cancellation. Its output is counted, hashed and, on a
 //! terminal, echoed to qa-check's stderr as it comes; it is never written anywhere. Only
 //! the last [`TAIL_BYTES`] of each stream stay in memory, for recognising a runner that
-//! was not found (`missing.rs`).
+//! was not found (`missing.rs`), and each line is read for test counts as it streams
+//! (`count.rs`).
 
 use std::io::{Read, Write as _};
 use std::os::unix::process::{CommandExt as _, ExitStatusExt as _};
@@ -17,6 +18,7 @@ use qa_records::hash::hex;
 use qa_records::Exit;
 use sha2::{Digest, Sha256};
 
+use super::count::{Lines, Stream};
 use crate::process::{group_alive, group_has_live_members, kill_group, signal_group};
 use crate::waiting::CANCEL_POLL;
 
@@ -57,13 +59,15 @@ pub struct Finished {
 /// Runs `run` with `/bin/sh -c` in `dir`. The line is a shell-quoted command qa-route
 /// wrote (`qa_commands::quote`), so a shell is what reads it as intended; it gets
 /// here only after the refusal guards cleared it. `echo` copies output to our stderr;
-/// `cancelled` is polled for SIGINT/SIGTERM to qa-check.
+/// `cancelled` is polled for SIGINT/SIGTERM to qa-check; `lines` reads the output for
+/// test counts.
 pub fn run(
     run: &str,
     dir: &Path,
     timeout: Duration,
     echo: bool,
     cancelled: impl Fn() -> Option<Exit>,
+    lines: &Arc<Mutex<Lines>>,
 ) -> Result<Finished> {
     let mut child = Command::new("/bin/sh")
         .arg("-c")
@@ -78,8 +82,18 @@ pub fn run(
     let started = Instant::now();
     let pgid = child.id();
     let (done_tx, done_rx) = mpsc::channel();
-    let stdout = drain(child.stdout.take(), echo, done_tx.clone());
-    let stderr = drain(child.stderr.take(), echo, done_tx);
+    let stdout = drain(
+        child.stdout.take(),
+        echo,
+        (Stream::Stdout, Arc::clone(lines)),
+        done_tx.clone(),
+    );
+    let stderr = drain(
+        child.stderr.take(),
+        echo,
+        (Stream::Stderr, Arc::clone(lines)),
+        done_tx,
+    );
     let deadline = started + timeout;
     let (ending, status) = loop {
         if let Some(status) = child.try_wait().context("waiting for the command")? {
@@ -141,9 +155,14 @@ fn end_group(pgid: u32) {
 type Tally = Arc<Mutex<(u64, Sha256, Vec<u8>)>>;
 
 /// Reads `pipe` to its end on a thread of its own, counting and hashing every byte,
-/// keeping the last [`TAIL_BYTES`], and echoing it to stderr when `echo`; says `done` at
-/// the end.
-fn drain(pipe: Option<impl Read + Send + 'static>, echo: bool, done: mpsc::Sender<()>) -> Tally {
+/// keeping the last [`TAIL_BYTES`], handing it to `lines` as `stream`, and echoing it to
+/// stderr when `echo`; says `done` at the end.
+fn drain(
+    pipe: Option<impl Read + Send + 'static>,
+    echo: bool,
+    (stream, lines): (Stream, Arc<Mutex<Lines>>),
+    done: mpsc::Sender<()>,
+) -> Tally {
     let tally: Tally = Arc::new(Mutex::new((0, Sha256::new(), Vec::new())));
     let Some(mut pipe) = pipe else {
         let _ = done.send(());
@@ -165,6 +184,10 @@ fn drain(pipe: Option<impl Read + Send + 'static>, echo: bool, done: mpsc::Sende
                 tally.1.update(&buf[..n]);
                 keep_tail(&mut tally.2, &buf[..n]);
             }
+            lines
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .feed(stream, &buf[..n]);
             if echo {
                 // Echo is a courtesy: a closed stderr must not stop the count.
                 let mut err = std::io::stderr().lock();
