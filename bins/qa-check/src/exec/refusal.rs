@@ -9,7 +9,7 @@ use qa_commands::path::SearchPath;
 use qa_commands::targets::{KnownTest, Targets};
 use qa_commands::tree::{self, Tree};
 use qa_commands::{self as validation, Candidate, Runner, MAX_VALUE};
-use qa_records::change::Command;
+use qa_records::change::{Command, CommandScope};
 use qa_records::execution::BlockedReason;
 use qa_records::untrusted::{is_hidden, neutralize, MARKER};
 
@@ -153,14 +153,19 @@ fn discovered(
 
 /// True when `candidate`'s line names the changed `test`: its function or title as a
 /// whole word, or its file (from the root or from the command's directory), in a runner
-/// that runs that file's language.
+/// that runs that file's language. An exact-test command names a file also by its stem
+/// (`cargo test --test cart` for `tests/cart.rs`): qa-route writes one per test file.
 fn names(candidate: &Candidate, test: &KnownTest) -> bool {
     let run = &candidate.run;
     let file = test.file.as_str();
     let from_dir = tree::under(file, &candidate.dir).unwrap_or(file);
+    let base = file.rsplit('/').next().unwrap_or(file);
+    let stem = base.split('.').next().unwrap_or(base);
+    let stem = (candidate.scope == CommandScope::ExactTest).then_some(stem);
     candidate.runner.covers(file)
         && [test.ident.as_str(), test.name.as_str(), file, from_dir]
-            .iter()
+            .into_iter()
+            .chain(stem)
             .any(|word| has_word(run, word))
 }
 
@@ -211,13 +216,7 @@ mod tests {
     }
 
     fn candidate(runner: Runner, run: &str) -> Candidate {
-        Candidate::new(
-            runner,
-            run.into(),
-            "",
-            qa_records::change::CommandScope::ExactTest,
-            "x",
-        )
+        Candidate::new(runner, run.into(), "", CommandScope::ExactTest, "x")
     }
 
     #[test]

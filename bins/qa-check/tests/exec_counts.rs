@@ -1,0 +1,293 @@
+//! `qa-check --exec` counts tests from the runner, not the exit code: real cargo, pytest
+//! (the peers' virtualenv), vitest and jest (the peers' node_modules) run the command
+//! qa-route routed for a changed test, and the record says how many tests ran and whether
+//! the changed ones did. A zero-exit run that ran nothing is `empty`, one that skipped the
+//! changed test is `incomplete`, one whose output says its runner is missing is `blocked`,
+//! and one that touched the git directory is `repository-changed`, naming what. Each
+//! test's detector is run on a planted record with the counting taken out, and fails.
+
+use crate::exec::{exec_with, execution, routed_with};
+use qa_testkit::{Repo, Run};
+use serde_json::{json, Value};
+
+/// The outer cargo's target directory and flags stay out of the fixture's own build.
+const CLEAN_CARGO: &[(&str, Option<&str>)] = &[
+    ("CARGO_TARGET_DIR", None),
+    ("CARGO_BUILD_TARGET_DIR", None),
+    ("RUSTFLAGS", None),
+    ("CARGO_TERM_COLOR", Some("never")),
+];
+
+/// A changed test, as qa-intent writes it into the intent's contracts.
+fn contract(file: &str, line: u32, title: &str, framework: &str) -> Value {
+    json!({"file": file, "line": line, "title": title, "framework": framework})
+}
+
+/// The routed command line of `stream`.
+fn routed_run(stream: &[u8]) -> String {
+    qa_testkit::parse(stream)
+        .into_iter()
+        .find(|r| r["kind"] == "route")
+        .and_then(|r| r["data"]["command"]["run"].as_str().map(str::to_string))
+        .expect("a route with a command")
+}
+
+/// Why `data` is not a counted pass of every changed test it names; Ok when it is one.
+fn counted_pass(data: &Value) -> Result<(), String> {
+    if data["status"] != "passed" || data["count"] != "counted" {
+        return Err(format!("not a counted pass: {data}"));
+    }
+    let ran = data["tests"]["ran"].as_u64().unwrap_or(0);
+    if ran == 0 || data["tests"]["passed"].as_u64() != Some(ran) {
+        return Err(format!("no passing test counted: {}", data["tests"]));
+    }
+    let changed = data["changed_tests"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    if changed.is_empty() {
+        return Err("no changed test named".into());
+    }
+    match changed
+        .iter()
+        .find(|t| t["ran"] != true || t["outcome"] != "passed")
+    {
+        Some(t) => Err(format!("changed test not passed: {t}")),
+        None => Ok(()),
+    }
+}
+
+/// `data` as a runner that could not be read would leave it: counted nothing, named no
+/// outcome (the planted bad artifact every control runs a detector on).
+fn uncounted(data: &Value) -> Value {
+    let mut data = data.clone();
+    data["count"] = json!("unverified");
+    data["tests"] = Value::Null;
+    for test in data["changed_tests"].as_array_mut().into_iter().flatten() {
+        test["ran"] = json!(false);
+        test["outcome"] = Value::Null;
+    }
+    data
+}
+
+// ---- cargo (libtest lines) ----
+
+const CART_TESTS: &str = "use cart::total;\n\
+    #[test]\nfn totals() { assert_eq!(total(&[1, 2]), 3); }\n\
+    #[test]\nfn empty_cart() { assert_eq!(total(&[]), 0); }\n\
+    #[test]\n#[ignore]\nfn taxes() { assert_eq!(total(&[1]), 2); }\n";
+
+/// A committed cargo package `cart` whose integration tests are [`CART_TESTS`].
+fn cargo_repository() -> Repo {
+    let mut repo = Repo::new();
+    repo.write(
+        "Cargo.toml",
+        "[package]\nname = \"cart\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+    );
+    repo.write(
+        "src/lib.rs",
+        "pub fn total(items: &[u32]) -> u32 {\n    items.iter().sum()\n}\n",
+    );
+    repo.write("tests/cart.rs", CART_TESTS);
+    repo.write(".gitignore", "target/\nCargo.lock\n");
+    repo.commit("feat: cart totals");
+    repo
+}
+
+/// qa-route's records for a change to `tests/cart.rs` naming `tests` (name, line), and
+/// qa-check --exec --allow-exec on them.
+fn cargo_exec(repo: &Repo, tests: &[(&str, u32)]) -> (String, Run) {
+    let contracts: Vec<Value> = tests
+        .iter()
+        .map(|(name, line)| contract("tests/cart.rs", *line, name, "rust"))
+        .collect();
+    let stream = routed_with(repo, "critical", "tests/cart.rs", &contracts);
+    let run = exec_with(repo, &stream, &["--allow-exec"], CLEAN_CARGO);
+    (routed_run(&stream), run)
+}
+
+#[test]
+fn a_cargo_command_that_runs_the_changed_test_passes_with_its_counts() {
+    let repo = cargo_repository();
+    let (command, run) = cargo_exec(&repo, &[("totals", 3)]);
+    let data = execution(&run);
+    assert_eq!(run.code, 0, "{data}");
+    assert_eq!(
+        data["command"],
+        command.as_str(),
+        "the routed line is recorded"
+    );
+    assert_eq!(
+        data["reporter_options"],
+        json!([]),
+        "libtest has no reporter"
+    );
+    counted_pass(&data).unwrap();
+    assert_eq!(
+        data["changed_tests"],
+        json!([{"file": "tests/cart.rs", "name": "totals", "ran": true, "outcome": "passed"}])
+    );
+    // Control: the same run with the counting taken out is no counted pass.
+    assert!(counted_pass(&uncounted(&data)).is_err());
+}
+
+#[test]
+fn a_cargo_filter_that_matches_no_test_is_empty_not_passed() {
+    let repo = cargo_repository();
+    // The changed test the intent names is not in the file (renamed since): the routed
+    // filter selects nothing, cargo exits 0.
+    let (command, run) = cargo_exec(&repo, &[("vanished", 9)]);
+    assert!(command.contains("vanished"), "{command}");
+    let data = execution(&run);
+    assert_eq!(
+        (run.code, data["exit_code"].as_i64()),
+        (2, Some(0)),
+        "{data}"
+    );
+    assert_eq!(data["status"], "empty");
+    assert_eq!(data["tests"]["ran"], 0);
+    assert!(data["reason"].as_str().unwrap().contains("ran no test"));
+    // Control: without the counts the exit code alone would have said passed.
+    let detector = |d: &Value| d["tests"]["ran"] == 0 && d["count"] == "counted";
+    assert!(detector(&data) && !detector(&uncounted(&data)));
+}
+
+#[test]
+fn a_cargo_run_that_skips_a_changed_test_is_incomplete_naming_it() {
+    let repo = cargo_repository();
+    // Two changed tests in one file: the whole test target runs, `taxes` is #[ignore]d.
+    let (command, run) = cargo_exec(&repo, &[("totals", 3), ("taxes", 7)]);
+    let data = execution(&run);
+    assert_eq!(run.code, 2, "{command}: {data}");
+    assert_eq!(data["status"], "incomplete");
+    assert_eq!(data["tests"]["ran"], 2);
+    assert_eq!(data["tests"]["skipped"], 1);
+    let reason = data["reason"].as_str().unwrap();
+    assert!(
+        reason.contains("taxes (tests/cart.rs, skipped)"),
+        "{reason}"
+    );
+    assert!(!reason.contains("totals"), "{reason}");
+    // Control: the detector that finds `taxes` not run finds nothing once uncounted
+    // data says the run could not be read.
+    let skipped = |d: &Value| {
+        d["changed_tests"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t["name"] == "taxes" && t["outcome"] == "skipped")
+    };
+    assert!(skipped(&data) && !skipped(&uncounted(&data)));
+}
+
+// ---- zero-exit wrappers whose runner is missing ----
+
+/// A repository whose `make test` recipe is `recipe`, routed on its changed file.
+fn make_exec(recipe: &str) -> Run {
+    let mut repo = Repo::new();
+    repo.write("Makefile", format!("test:\n\t@{recipe}\n"));
+    repo.write("src/cart.txt", "total = sum(items)\n");
+    repo.commit("feat: cart totals");
+    let stream = routed_with(&repo, "critical", "src/cart.txt", &[]);
+    assert_eq!(routed_run(&stream), "make test");
+    // Only the system's programs: no go, no pytest.
+    exec_with(
+        &repo,
+        &stream,
+        &["--allow-exec"],
+        &[("PATH", Some("/usr/bin:/bin"))],
+    )
+}
+
+/// The reason of a blocked run whose command exited 0.
+fn blocked_after_exit_0(run: &Run) -> Result<String, String> {
+    let data = execution(run);
+    if run.code != 2 || data["status"] != "blocked" || data["exit_code"] != 0 {
+        return Err(format!("not blocked after exit 0: {data}"));
+    }
+    Ok(data["reason"].as_str().unwrap_or("").to_string())
+}
+
+#[test]
+fn a_make_wrapper_that_exits_0_after_go_not_found_is_blocked() {
+    for dir in ["/usr/bin", "/bin"] {
+        assert!(
+            !std::path::Path::new(dir).join("go").exists(),
+            "go is in {dir}"
+        );
+    }
+    let run = make_exec("go test ./... || true");
+    let reason = blocked_after_exit_0(&run).unwrap();
+    assert!(
+        reason.starts_with("`go` is not installed (its output says so, though it exited 0)"),
+        "{reason}"
+    );
+    // Control: the same wrapper printing nothing of the kind is no blocked run.
+    assert!(blocked_after_exit_0(&make_exec("echo all good || true")).is_err());
+}
+
+#[test]
+fn a_zero_exit_run_printing_sh_pytest_not_found_is_blocked() {
+    let run = make_exec("echo 'sh: 1: pytest: not found' >&2; exit 0");
+    let reason = blocked_after_exit_0(&run).unwrap();
+    assert!(reason.starts_with("`pytest` is not installed"), "{reason}");
+    let control = make_exec("echo 'Error: user: not found' >&2; exit 0");
+    assert!(blocked_after_exit_0(&control).is_err());
+}
+
+#[test]
+fn a_command_with_unreadable_output_keeps_its_exit_code_verdict_unverified() {
+    let run = make_exec("echo all good");
+    let data = execution(&run);
+    assert_eq!((run.code, &data["status"]), (0, &json!("passed")), "{data}");
+    assert_eq!(data["count"], "unverified");
+    assert_eq!(data["tests"], Value::Null);
+    assert!(data["reason"]
+        .as_str()
+        .unwrap()
+        .contains("unverified count"));
+}
+
+// ---- the git directory ----
+
+#[test]
+fn a_command_that_adds_a_hook_edits_git_config_and_tags_is_repository_changed_naming_each() {
+    let mut repo = Repo::new();
+    let recipe = "git config core.fsmonitor 'touch planted-by-fsmonitor'; \
+                  printf '#!/bin/sh\\n' > .git/hooks/pre-commit; \
+                  git tag v9; git branch sideline";
+    repo.write("Makefile", format!("test:\n\t@{recipe}\n"));
+    repo.write("src/cart.txt", "total = sum(items)\n");
+    repo.commit("feat: cart totals");
+    let stream = routed_with(&repo, "critical", "src/cart.txt", &[]);
+    let run = exec_with(&repo, &stream, &["--allow-exec"], &[]);
+    let data = execution(&run);
+    assert_eq!(run.code, 2, "{data}");
+    assert_eq!(data["status"], "repository-changed");
+    assert_eq!(data["changed"]["git"], true);
+    let names_each = |d: &Value| -> Result<(), String> {
+        for name in [
+            "config",
+            "hooks/pre-commit",
+            "refs/tags/v9",
+            "refs/heads/sideline",
+        ] {
+            let listed = d["changed_git"]
+                .as_array()
+                .is_some_and(|l| l.contains(&json!(name)));
+            let said = d["reason"].as_str().is_some_and(|r| r.contains(name));
+            if !(listed && said) {
+                return Err(format!("{name} not named: {d}"));
+            }
+        }
+        Ok(())
+    };
+    names_each(&data).unwrap();
+    // The fingerprint read the planted config and ran nothing it names.
+    assert!(!repo.path().join("planted-by-fsmonitor").exists());
+    // Control: the record as it was before the git directory was fingerprinted.
+    let mut before = data.clone();
+    before["changed_git"] = json!([]);
+    before["reason"] = Value::Null;
+    assert!(names_each(&before).is_err());
+}
