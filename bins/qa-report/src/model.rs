@@ -234,11 +234,14 @@ impl ExecutionView {
                 line.push_str(&format!(" and {more} more"));
             }
         }
+        if !d.changed_git.is_empty() {
+            line.push_str(&format!("; git: {}", d.changed_git.join(", ")));
+        }
         Some(line)
     }
 
     /// The parts of the repository the command changed, by their record names (`head`,
-    /// `branch`, `index`, `worktree`); empty when unchanged or not run.
+    /// `branch`, `index`, `worktree`, `git`); empty when unchanged or not run.
     pub fn changed_parts(&self) -> Vec<&'static str> {
         self.data.changed.map_or_else(Vec::new, |c| {
             [
@@ -246,6 +249,7 @@ impl ExecutionView {
                 (c.branch, "branch"),
                 (c.index, "index"),
                 (c.worktree, "worktree"),
+                (c.git, "git"),
             ]
             .into_iter()
             .filter_map(|(yes, name)| yes.then_some(name))

@@ -138,7 +138,7 @@ fn an_execution_record_is_shown_with_the_runnable_evidence() {
     let out = rendered(&s.stream.whole(), &[]);
     pos(
         &out,
-        "executed: cargo test -p auth (in .): passed, exit 0, 1234 ms",
+        "executed: cargo test -p auth (in .): passed (tests not counted), exit 0, 1234 ms",
     );
     assert!(!text().contains("executed:"));
 }
