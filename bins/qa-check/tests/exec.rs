@@ -4,7 +4,7 @@
 
 use qa_records::envelope::Src;
 use qa_records::{Kind, Record};
-use qa_testkit::{Program, Repo, Run, Schemas};
+use qa_testkit::{Invocation, Program, Repo, Run, Schemas};
 use serde_json::{json, Value};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -31,16 +31,17 @@ fn routed(repo: &Repo, priority: &str) -> Vec<u8> {
 
 /// Like [`routed`], with `changed` as the changed file.
 fn routed_on(repo: &Repo, priority: &str, changed: &str) -> Vec<u8> {
-    routed_with(repo, priority, changed, &[])
+    routed_with(repo, priority, changed, &[], &[])
 }
 
 /// Like [`routed_on`], with the changed tests `contracts` (test-contract objects, as
-/// qa-intent writes them) in the intent.
+/// qa-intent writes them) in the intent, and qa-route run with `env` (see [`with_env`]).
 pub(crate) fn routed_with(
     repo: &Repo,
     priority: &str,
     changed: &str,
     contracts: &[Value],
+    env: &[(&str, Option<&str>)],
 ) -> Vec<u8> {
     let intent = Record::new(
         Kind::Intent,
@@ -76,12 +77,11 @@ pub(crate) fn routed_with(
     input.push(b'\n');
     input.extend(scenario.to_line());
     input.push(b'\n');
-    let run = repo
+    let route = repo
         .run(&Program::built("qa-route"))
         .arg("--repo")
-        .arg(repo.path())
-        .stdin(input)
-        .run();
+        .arg(repo.path());
+    let run = with_env(route, env).stdin(input).run();
     assert_eq!(run.code, 0, "qa-route: {}", run.stderr);
     run.stdout
 }
@@ -102,7 +102,7 @@ pub(crate) fn exec_with(
     args: &[&str],
     env: &[(&str, Option<&str>)],
 ) -> Run {
-    let mut invocation = repo
+    let invocation = repo
         .run(&qa_check())
         .arg("--exec")
         .args(args)
@@ -112,13 +112,18 @@ pub(crate) fn exec_with(
         .env_remove("MAKEFLAGS")
         .env_remove("MFLAGS")
         .env_remove("MAKELEVEL");
+    with_env(invocation, env).stdin(stream.to_vec()).run()
+}
+
+/// `invocation` with each of `env` set (a value) or removed (None).
+pub(crate) fn with_env(mut invocation: Invocation, env: &[(&str, Option<&str>)]) -> Invocation {
     for (key, value) in env {
         invocation = match value {
             Some(value) => invocation.env(key, value),
             None => invocation.env_remove(key),
         };
     }
-    invocation.stdin(stream.to_vec()).run()
+    invocation
 }
 
 /// The one execution record of a run, after every record passed its schema.

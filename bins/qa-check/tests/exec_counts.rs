@@ -101,7 +101,7 @@ fn cargo_exec(repo: &Repo, tests: &[(&str, u32)]) -> (String, Run) {
         .iter()
         .map(|(name, line)| contract("tests/cart.rs", *line, name, "rust"))
         .collect();
-    let stream = routed_with(repo, "critical", "tests/cart.rs", &contracts);
+    let stream = routed_with(repo, "critical", "tests/cart.rs", &contracts, &[]);
     let run = exec_with(repo, &stream, &["--allow-exec"], CLEAN_CARGO);
     (routed_run(&stream), run)
 }
@@ -188,7 +188,7 @@ fn make_exec(recipe: &str) -> Run {
     repo.write("Makefile", format!("test:\n\t@{recipe}\n"));
     repo.write("src/cart.txt", "total = sum(items)\n");
     repo.commit("feat: cart totals");
-    let stream = routed_with(&repo, "critical", "src/cart.txt", &[]);
+    let stream = routed_with(&repo, "critical", "src/cart.txt", &[], &[]);
     assert_eq!(routed_run(&stream), "make test");
     // Only the system's programs: no go, no pytest.
     exec_with(
@@ -259,7 +259,7 @@ fn a_command_that_adds_a_hook_edits_git_config_and_tags_is_repository_changed_na
     repo.write("Makefile", format!("test:\n\t@{recipe}\n"));
     repo.write("src/cart.txt", "total = sum(items)\n");
     repo.commit("feat: cart totals");
-    let stream = routed_with(&repo, "critical", "src/cart.txt", &[]);
+    let stream = routed_with(&repo, "critical", "src/cart.txt", &[], &[]);
     let run = exec_with(&repo, &stream, &["--allow-exec"], &[]);
     let data = execution(&run);
     assert_eq!(run.code, 2, "{data}");
@@ -290,4 +290,195 @@ fn a_command_that_adds_a_hook_edits_git_config_and_tags_is_repository_changed_na
     before["changed_git"] = json!([]);
     before["reason"] = Value::Null;
     assert!(names_each(&before).is_err());
+}
+
+// ---- pytest (JUnit XML into qa-check's private folder) ----
+
+/// PATH with the peers' virtualenv first (pytest is installed there by `make peers`).
+fn venv_path() -> String {
+    let bin = qa_testkit::peers::python().parent().unwrap().to_path_buf();
+    assert!(
+        bin.join("pytest").is_file(),
+        "pytest is not installed in {}: run `make peers` (tests/peers/requirements.txt)",
+        bin.display()
+    );
+    format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    )
+}
+
+#[test]
+fn a_pytest_command_that_runs_the_changed_test_passes_counted_from_its_junit_report() {
+    let mut repo = Repo::new();
+    repo.write(
+        "tests/test_cart.py",
+        "def test_total():\n    assert sum([1, 2]) == 3\n\n\ndef test_tax():\n    assert round(1.5) == 2\n",
+    );
+    repo.write("pytest.ini", "[pytest]\n");
+    repo.write(".gitignore", "__pycache__/\n.pytest_cache/\n");
+    repo.commit("test: cart totals");
+    let path = venv_path();
+    let env = [("PATH", Some(path.as_str()))];
+    let contracts = [contract("tests/test_cart.py", 1, "test_total", "pytest")];
+    let stream = routed_with(&repo, "critical", "tests/test_cart.py", &contracts, &env);
+    let command = routed_run(&stream);
+    assert!(
+        command.starts_with("pytest tests/test_cart.py"),
+        "{command}"
+    );
+    let run = exec_with(&repo, &stream, &["--allow-exec"], &env);
+    let data = execution(&run);
+    assert_eq!(run.code, 0, "{data}");
+    assert_eq!(data["command"], command.as_str());
+    let options = data["reporter_options"].as_array().unwrap();
+    assert!(
+        options[0].as_str().unwrap().starts_with("--junitxml="),
+        "{options:?}"
+    );
+    assert!(
+        !options[0]
+            .as_str()
+            .unwrap()
+            .contains(repo.path().to_str().unwrap()),
+        "the report is written outside the repository"
+    );
+    counted_pass(&data).unwrap();
+    assert!(counted_pass(&uncounted(&data)).is_err());
+}
+
+// ---- vitest and jest (JSON reports) ----
+
+/// A committed npm project using the peers' node_modules, its `test` script `script`.
+fn node_repository(script: &str, files: &[(&str, &str)]) -> Repo {
+    let mut repo = Repo::new();
+    repo.write(
+        "package.json",
+        json!({"name": "shop", "private": true, "scripts": {"test": script}}).to_string(),
+    );
+    for (path, text) in files {
+        repo.write(path, text);
+    }
+    repo.write(".gitignore", "node_modules\n");
+    let modules = qa_testkit::peers::peers_dir().join("node_modules");
+    assert!(
+        modules.join(".bin/vitest").exists() && modules.join(".bin/jest").exists(),
+        "vitest and jest are not installed in {}: run `make peers`",
+        modules.display()
+    );
+    std::os::unix::fs::symlink(&modules, repo.path().join("node_modules")).unwrap();
+    repo.commit("test: cart totals");
+    repo
+}
+
+const NODE_ENV: &[(&str, Option<&str>)] = &[
+    ("CI", Some("1")),
+    ("NODE_OPTIONS", None),
+    ("npm_config_update_notifier", Some("false")),
+];
+
+/// qa-check --exec on the route for a change to `file` naming the changed test `title`.
+fn node_exec(repo: &Repo, file: &str, title: &str, framework: &str) -> (String, Value) {
+    let contracts = [contract(file, 2, title, framework)];
+    let stream = routed_with(repo, "critical", file, &contracts, NODE_ENV);
+    let run = exec_with(repo, &stream, &["--allow-exec"], NODE_ENV);
+    let data = execution(&run);
+    // The documented exit codes: 0 passed, 1 failed, 2 every other outcome here.
+    let expected = match data["status"].as_str() {
+        Some("passed") => 0,
+        Some("failed") => 1,
+        _ => 2,
+    };
+    assert_eq!(run.code, expected, "{data}");
+    (routed_run(&stream), data)
+}
+
+const VITEST_CART: &str = "import { it, expect } from 'vitest';\n\
+    it('totals the cart', () => { expect(1 + 1).toBe(2); });\n\
+    it('rounds the tax', () => { expect(1).toBe(1); });\n";
+
+#[test]
+fn a_vitest_command_that_runs_the_changed_test_passes_counted_from_its_json_report() {
+    let repo = node_repository("vitest run", &[("src/cart.spec.ts", VITEST_CART)]);
+    let (command, data) = node_exec(&repo, "src/cart.spec.ts", "totals the cart", "vitest");
+    assert_eq!(
+        command,
+        "npx --no vitest run src/cart.spec.ts -t 'totals the cart'"
+    );
+    assert_eq!(data["command"], command.as_str());
+    assert!(data["reporter_options"]
+        .to_string()
+        .contains("--reporter=json"));
+    counted_pass(&data).unwrap();
+    // The filter ran the changed test alone; the other was skipped.
+    assert_eq!(data["tests"]["ran"], 1, "{data}");
+    assert!(counted_pass(&uncounted(&data)).is_err());
+}
+
+#[test]
+fn a_vitest_title_filter_that_matches_no_test_is_empty() {
+    let repo = node_repository("vitest run", &[("src/cart.spec.ts", VITEST_CART)]);
+    let (command, data) = node_exec(&repo, "src/cart.spec.ts", "vanished title", "vitest");
+    assert!(command.ends_with("-t 'vanished title'"), "{command}");
+    assert_eq!(
+        (&data["status"], &data["exit_code"]),
+        (&json!("empty"), &json!(0)),
+        "{data}"
+    );
+    assert_eq!(data["tests"]["ran"], 0);
+    let detector = |d: &Value| d["status"] == "empty" && d["tests"]["ran"] == 0;
+    let mut vacuous = uncounted(&data);
+    vacuous["status"] = json!("passed");
+    assert!(detector(&data) && !detector(&vacuous));
+}
+
+#[test]
+fn a_jest_command_that_runs_the_changed_test_passes_counted_from_its_json_report() {
+    let repo = node_repository(
+        "jest",
+        &[(
+            "src/cart.test.js",
+            "test('totals the cart', () => { expect(1 + 1).toBe(2); });\n",
+        )],
+    );
+    let (command, data) = node_exec(&repo, "src/cart.test.js", "totals the cart", "jest");
+    assert!(
+        command.starts_with("npx --no jest src/cart.test.js"),
+        "{command}"
+    );
+    assert!(data["reporter_options"].to_string().contains("--json"));
+    counted_pass(&data).unwrap();
+    assert!(counted_pass(&uncounted(&data)).is_err());
+}
+
+// ---- go (go test -json) ----
+
+#[test]
+fn a_go_command_that_runs_the_changed_test_passes_counted_from_its_json_events() {
+    let on_path = std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
+        .any(|dir| dir.join("go").is_file());
+    if !on_path {
+        // go is not installed on this machine: said, never passed in silence.
+        eprintln!("NOTE: go is not on PATH; the go test -json count is checked by unit tests only");
+        return;
+    }
+    let mut repo = Repo::new();
+    repo.write("go.mod", "module example.com/cart\n\ngo 1.21\n");
+    repo.write(
+        "cart.go",
+        "package cart\n\nfunc Total(a, b int) int { return a + b }\n",
+    );
+    repo.write(
+        "cart_test.go",
+        "package cart\n\nimport \"testing\"\n\nfunc TestTotal(t *testing.T) {\n\tif Total(1, 2) != 3 {\n\t\tt.Fatal(\"sum\")\n\t}\n}\n",
+    );
+    repo.commit("test: cart totals");
+    let contracts = [contract("cart_test.go", 5, "TestTotal", "go")];
+    let stream = routed_with(&repo, "critical", "cart_test.go", &contracts, &[]);
+    let run = exec_with(&repo, &stream, &["--allow-exec"], &[]);
+    let data = execution(&run);
+    assert_eq!(data["reporter_options"], json!(["-json"]));
+    counted_pass(&data).unwrap();
+    assert!(counted_pass(&uncounted(&data)).is_err());
 }
