@@ -63,13 +63,18 @@ pub struct Reporting {
 }
 
 /// The JS test runner a command starts directly (`npx --no vitest run ...`, `pnpm exec
-/// jest ...`): its options can be appended, as the runner's arguments come last.
+/// jest ...`, `yarn vitest ...`, `bun run jest ...`): its options can be appended, as the
+/// runner's arguments come last. None for a package script (`npm run vitest` would take
+/// appended options as npm's own).
 fn js_runner_word(run: &str) -> Option<&'static str> {
     let words: Vec<&str> = run.split_whitespace().collect();
+    let bun = words.first() == Some(&"bun");
     let starts = |w: &str| {
-        words
-            .windows(2)
-            .any(|pair| matches!(pair[0], "--no" | "exec" | "npx" | "yarn" | "run") && pair[1] == w)
+        words.windows(2).any(|pair| {
+            let before =
+                matches!(pair[0], "--no" | "exec" | "npx" | "yarn") || (bun && pair[0] == "run");
+            before && pair[1] == w
+        })
     };
     ["vitest", "jest"].into_iter().find(|w| starts(w))
 }
@@ -471,7 +476,8 @@ fn reported_as(named: &Named, name: &str, full: &str) -> bool {
 /// A jest or vitest JSON report: each assertion's title, full name and status. False when
 /// the file is absent or not such a report.
 fn read_jest(file: &Path, note: &mut impl FnMut(&str, &str, TestOutcome)) -> bool {
-    let Ok(text) = std::fs::read_to_string(file) else {
+    let fits = std::fs::metadata(file).is_ok_and(|m| m.is_file() && m.len() <= junit::MAX_FILE);
+    let Some(text) = fits.then(|| std::fs::read_to_string(file).ok()).flatten() else {
         return false;
     };
     let Ok(json) = serde_json::from_str::<Value>(&text) else {
@@ -622,8 +628,17 @@ mod tests {
             vitest.report,
             Some(ReportFile::Jest(private.join("report.json")))
         );
-        let script = Reporting::of(Runner::Npm, "npm test", Path::new("."), private);
-        assert_eq!((script.run.as_str(), script.added.len()), ("npm test", 0));
+        for script in ["npm test", "npm run vitest", "pnpm run jest"] {
+            let plain = Reporting::of(Runner::Npm, script, Path::new("."), private);
+            assert_eq!((plain.run.as_str(), plain.added.len()), (script, 0));
+        }
+        let bun = Reporting::of(
+            Runner::Bun,
+            "bun run jest a.test.js",
+            Path::new("."),
+            private,
+        );
+        assert_eq!(bun.added[0], "--json");
         let cargo = Reporting::of(Runner::Cargo, "cargo test -p a", Path::new("."), private);
         assert!(cargo.added.is_empty() && cargo.report.is_none());
     }

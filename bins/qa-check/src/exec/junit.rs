@@ -7,8 +7,8 @@ use std::time::SystemTime;
 
 use qa_records::execution::TestOutcome;
 
-/// The largest report file read.
-const MAX_FILE: u64 = 64 << 20;
+/// The largest report file read (JUnit XML or a JS runner's JSON).
+pub const MAX_FILE: u64 = 64 << 20;
 /// The most report files read from build folders.
 const MAX_FILES: usize = 4096;
 
