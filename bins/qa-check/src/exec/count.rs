@@ -63,20 +63,27 @@ pub struct Reporting {
 }
 
 /// The JS test runner a command starts directly (`npx --no vitest run ...`, `pnpm exec
-/// jest ...`, `yarn vitest ...`, `bun run jest ...`): its options can be appended, as the
-/// runner's arguments come last. None for a package script (`npm run vitest` would take
-/// appended options as npm's own).
+/// jest ...`, `yarn workspace web vitest ...`, `bun run jest ...`): its options can be
+/// appended, as the runner's arguments come last. None for a package script (`npm test`,
+/// `pnpm run vitest`: appended options would go to the manager or the script).
 fn js_runner_word(run: &str) -> Option<&'static str> {
-    let words: Vec<&str> = run.split_whitespace().collect();
-    let bun = words.first() == Some(&"bun");
-    let starts = |w: &str| {
-        words.windows(2).any(|pair| {
-            let before =
-                matches!(pair[0], "--no" | "exec" | "npx" | "yarn") || (bun && pair[0] == "run");
-            before && pair[1] == w
-        })
-    };
-    ["vitest", "jest"].into_iter().find(|w| starts(w))
+    let words: Vec<&str> = run
+        .split_whitespace()
+        .skip_while(|w| w.contains('=') && !w.starts_with('-'))
+        .collect();
+    let launcher = *words.first()?;
+    if !matches!(launcher, "npx" | "pnpm" | "yarn" | "bun") {
+        return None;
+    }
+    let at = words.iter().position(|w| matches!(*w, "vitest" | "jest"))?;
+    let script = matches!(words[at - 1], "run" | "test") && launcher != "bun";
+    (!script).then(|| {
+        if words[at] == "vitest" {
+            "vitest"
+        } else {
+            "jest"
+        }
+    })
 }
 
 /// Single-quotes `path` for `/bin/sh`.
@@ -197,6 +204,9 @@ pub struct Lines {
     go: Sum,
     pytest: Sum,
     js: Sum,
+    /// True once a source reporting each test by name was read (libtest's `test x ...`
+    /// lines, go events): only then does a changed test's absence mean it did not run.
+    per_test: bool,
     outcomes: BTreeMap<usize, TestOutcome>,
 }
 
@@ -284,6 +294,7 @@ impl Lines {
             Some("ignored") => TestOutcome::Skipped,
             _ => return,
         };
+        self.per_test = true;
         let path = path.trim();
         self.note(
             |n| path == n.ident || path.ends_with(&format!("::{}", n.ident)),
@@ -319,6 +330,7 @@ impl Lines {
             "skip" => TestOutcome::Skipped,
             _ => return,
         };
+        self.per_test = true;
         self.go.add(
             u64::from(outcome == TestOutcome::Passed),
             u64::from(outcome == TestOutcome::Failed),
@@ -406,6 +418,8 @@ fn numbers_before<const N: usize>(text: &str, words: &[&str; N]) -> [Option<u64>
 pub struct Counted {
     /// None when no source could be read.
     pub tests: Option<TestCounts>,
+    /// Each named changed test and what the runner said of it; empty when no source
+    /// reported tests by name (a summary line alone cannot say which ran).
     pub changed: Vec<ChangedTest>,
 }
 
@@ -446,9 +460,11 @@ pub fn counted(lines: &Lines, report: Option<&ReportFile>, started: SystemTime) 
             })
         })
     });
+    let per_test = lines.per_test || from_file.is_some();
     let changed = lines
         .named
         .iter()
+        .filter(|_| per_test)
         .enumerate()
         .map(|(i, named)| {
             let outcome = outcomes.get(&i).copied();
@@ -542,6 +558,16 @@ mod tests {
         assert_eq!(counted.changed[0].outcome, Some(TestOutcome::Passed));
         assert!(counted.changed[0].ran);
         assert!(!counted.changed[1].ran);
+    }
+
+    #[test]
+    fn a_summary_line_alone_says_nothing_of_the_changed_tests() {
+        let counted = read(vec![named("totals")], "Tests:       2 passed, 2 total\n");
+        assert_eq!(counted.tests, counts(2, 2, 0, 0));
+        assert!(counted.changed.is_empty());
+        // Control: per-test lines do say it.
+        let counted = read(vec![named("totals")], "test a::totals ... ok\n");
+        assert_eq!(counted.changed.len(), 1);
     }
 
     #[test]
