@@ -52,15 +52,12 @@ pub struct Fingerprint {
 pub const MAX_INTERNALS: usize = 100_000;
 
 /// The parts of the git directory a command must not change: what git runs (config,
-/// hooks), what it reads as its own excludes and attributes (info), and every ref.
-const INTERNALS: &[&str] = &[
-    "config",
-    "hooks",
-    "info",
-    "refs",
-    "packed-refs",
-    "logs/refs/stash",
-];
+/// hooks), what it reads as its own excludes and attributes (info), every ref (loose
+/// here, packed ones from `packed-refs`) and the stash's entries.
+const INTERNALS: &[&str] = &["config", "hooks", "info", "refs", "logs/refs/stash"];
+
+/// The largest loose ref file read as a ref (an object id or `ref: <name>`).
+const MAX_REF: u64 = 4096;
 
 /// What two fingerprints disagree on.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -237,7 +234,8 @@ fn dirty_paths(
 
 /// The git directory's internals under `common` (the directory a linked worktree shares
 /// with its main one) by name, each with what it holds; and whether [`MAX_INTERNALS`]
-/// stopped the reading. Links are not followed: a link is its target's text.
+/// stopped the reading. Links are not followed: a link is its target's text. A ref is
+/// what it names, loose or packed alike, so `git pack-refs` changes nothing here.
 fn internals(common: &Path) -> Result<(BTreeMap<String, String>, bool)> {
     let mut found = BTreeMap::new();
     let mut pending: Vec<String> = INTERNALS.iter().map(|s| s.to_string()).collect();
@@ -246,24 +244,60 @@ fn internals(common: &Path) -> Result<(BTreeMap<String, String>, bool)> {
             return Ok((found, true));
         }
         let full = common.join(&name);
-        let is_dir = std::fs::symlink_metadata(&full).is_ok_and(|m| m.is_dir());
-        if !is_dir {
-            let held =
-                held(&full).with_context(|| format!("hashing the git directory's {name}"))?;
-            if held != "absent" {
-                found.insert(name, held);
+        let meta = std::fs::symlink_metadata(&full).ok();
+        if meta.as_ref().is_some_and(|m| m.is_dir()) {
+            let entries = std::fs::read_dir(&full)
+                .with_context(|| format!("listing the git directory's {name}"))?;
+            for entry in entries {
+                let entry = entry.with_context(|| format!("listing the git directory's {name}"))?;
+                let child = entry.file_name().to_string_lossy().into_owned();
+                pending.push(format!("{name}/{child}"));
             }
             continue;
         }
-        let entries = std::fs::read_dir(&full)
-            .with_context(|| format!("listing the git directory's {name}"))?;
-        for entry in entries {
-            let entry = entry.with_context(|| format!("listing the git directory's {name}"))?;
-            let child = entry.file_name().to_string_lossy().into_owned();
-            pending.push(format!("{name}/{child}"));
+        let loose_ref =
+            name.starts_with("refs/") && meta.is_some_and(|m| m.is_file() && m.len() <= MAX_REF);
+        let held = match loose_ref {
+            true => std::fs::read_to_string(&full)
+                .map(|text| format!("ref {}", text.trim()))
+                .or_else(|_| held(&full)),
+            false => held(&full),
+        }
+        .with_context(|| format!("hashing the git directory's {name}"))?;
+        if held != "absent" {
+            found.insert(name, held);
         }
     }
-    Ok((found, false))
+    let truncated = packed_refs(&common.join("packed-refs"), &mut found)?;
+    Ok((found, truncated))
+}
+
+/// Adds the refs `packed-refs` names that no loose ref overrides; true when
+/// [`MAX_INTERNALS`] stopped the reading.
+fn packed_refs(file: &Path, found: &mut BTreeMap<String, String>) -> Result<bool> {
+    use std::io::BufRead as _;
+    let file = match std::fs::File::open(file) {
+        Ok(file) => file,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
+        Err(e) => return Err(e).context("reading the git directory's packed-refs"),
+    };
+    for line in std::io::BufReader::new(file).lines() {
+        let line = line.context("reading the git directory's packed-refs")?;
+        // `# pack-refs with: ...` and `^<peeled id>` lines follow from the refs themselves.
+        let Some((oid, name)) = line
+            .split_once(' ')
+            .filter(|_| !line.starts_with(['#', '^']))
+        else {
+            continue;
+        };
+        if found.len() >= MAX_INTERNALS {
+            return Ok(true);
+        }
+        found
+            .entry(name.to_string())
+            .or_insert_with(|| format!("ref {oid}"));
+    }
+    Ok(false)
 }
 
 /// What `path` holds: `<git mode> <sha256>` of a file's bytes or a link's target,
@@ -430,6 +464,21 @@ mod tests {
                 difference.internals
             );
         }
+    }
+
+    #[test]
+    fn packing_refs_is_no_git_change_and_deleting_a_packed_tag_is_one() {
+        let dir = repo();
+        git(dir.path(), &["tag", "v1"]);
+        let before = take(dir.path());
+        git(dir.path(), &["pack-refs", "--all"]);
+        assert!(!dir.path().join(".git/refs/tags/v1").exists());
+        assert!(!before.compare(&take(dir.path())).changed.git);
+        git(dir.path(), &["tag", "-d", "v1"]);
+        assert_eq!(
+            before.compare(&take(dir.path())).internals,
+            ["refs/tags/v1"]
+        );
     }
 
     #[test]
