@@ -136,6 +136,35 @@ mod tests {
     }
 
     #[test]
+    fn build_reports_are_read_only_when_written_during_the_run() {
+        let dir = tempfile::tempdir().unwrap();
+        let reports = dir.path().join("target/surefire-reports");
+        std::fs::create_dir_all(&reports).unwrap();
+        let suite = |name: &str| {
+            format!(
+                r#"<testsuite tests="1"><testcase classname="CartTest" name="{name}"/></testsuite>"#
+            )
+        };
+        std::fs::write(reports.join("TEST-Old.xml"), suite("leftOver")).unwrap();
+        let started = SystemTime::now() + std::time::Duration::from_secs(2);
+        let mut seen = Vec::new();
+        let mut note = |name: &str, _: &str, _| seen.push(name.to_string());
+        // Only a report older than the run: nothing read.
+        assert!(!read_dirs(&[reports.clone()], started, &mut note));
+        let file = std::fs::File::options()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(reports.join("TEST-CartTest.xml"))
+            .unwrap();
+        std::io::Write::write_all(&mut &file, suite("totals").as_bytes()).unwrap();
+        file.set_modified(started + std::time::Duration::from_secs(1))
+            .unwrap();
+        assert!(read_dirs(&[reports], started, &mut note));
+        assert_eq!(seen, ["totals"]);
+    }
+
+    #[test]
     fn a_file_without_a_test_suite_is_unread() {
         assert_eq!(read_text("<html>not a report</html>"), None);
         assert_eq!(
