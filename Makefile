@@ -183,6 +183,7 @@ bench: release peers
 	python3 bench/gen_manifest_tree.py bench/work/manifest --force
 	python3 bench/manifest_bench.py --bin-dir $(RELEASE_DIR) --project bench/work/manifest
 	python3 bench/profile_bench.py --bin-dir $(RELEASE_DIR)
+	python3 bench/exec_bench.py --bin-dir $(RELEASE_DIR)
 	python3 bench/agent_bench.py --bin-dir $(RELEASE_DIR)
 	python3 bench/gen_graph_repo.py bench/work/graph --force
 	$(CARGO) build --release -p qa-graph --example graph-bench && python3 bench/graph_bench.py --bin-dir $(RELEASE_DIR) --repo bench/work/graph

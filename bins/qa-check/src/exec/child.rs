@@ -8,7 +8,7 @@
 use std::io::{Read, Write as _};
 use std::os::unix::process::{CommandExt as _, ExitStatusExt as _};
 use std::path::Path;
-use std::process::{Child, Command, ExitStatus, Stdio};
+use std::process::{Command, ExitStatus, Stdio};
 use std::sync::{mpsc, Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -95,17 +95,28 @@ pub fn run(
         done_tx,
     );
     let deadline = started + timeout;
+    // The leader is waited for on a thread of its own, so its exit is seen at once rather
+    // than at the next poll; the loop wakes every CANCEL_POLL for cancellation and the
+    // deadline.
+    let (exit_tx, exit_rx) = mpsc::channel();
+    thread::spawn(move || {
+        let _ = exit_tx.send(child.wait());
+    });
     let (ending, status) = loop {
-        if let Some(status) = child.try_wait().context("waiting for the command")? {
-            break (Ending::Exited, status);
+        let left = deadline.saturating_duration_since(Instant::now());
+        match exit_rx.recv_timeout(CANCEL_POLL.min(left)) {
+            Ok(status) => break (Ending::Exited, status.context("waiting for the command")?),
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                anyhow::bail!("the command's waiter ended without its status")
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
         }
         if let Some(exit) = cancelled() {
-            break (Ending::Cancelled(exit), stop(&mut child, pgid)?);
+            break (Ending::Cancelled(exit), stop(pgid, &exit_rx)?);
         }
         if Instant::now() >= deadline {
-            break (Ending::TimedOut, stop(&mut child, pgid)?);
+            break (Ending::TimedOut, stop(pgid, &exit_rx)?);
         }
-        thread::sleep(CANCEL_POLL.min(deadline.saturating_duration_since(Instant::now())));
     };
     let duration = started.elapsed();
     // Nothing the command started outlives it: what is left of its group goes too.
@@ -134,17 +145,19 @@ pub fn run(
 }
 
 /// SIGTERM to the group, SIGKILL [`KILL_GRACE`] later to whatever is left; returns the
-/// leader's status.
-fn stop(child: &mut Child, pgid: u32) -> Result<ExitStatus> {
+/// leader's status, from its waiter.
+fn stop(pgid: u32, exit: &mpsc::Receiver<std::io::Result<ExitStatus>>) -> Result<ExitStatus> {
     end_group(pgid);
-    child.wait().context("waiting for the stopped command")
+    exit.recv()
+        .context("the command's waiter ended without its status")?
+        .context("waiting for the stopped command")
 }
 
 /// SIGTERM to group `pgid`, then SIGKILL once the group is empty or the grace ran out.
 fn end_group(pgid: u32) {
     signal_group(pgid, libc::SIGTERM);
     let until = Instant::now() + KILL_GRACE;
-    // A zombie does not count: the leader stays one until `stop` reaps it.
+    // A zombie does not count: the leader stays one until its waiter reaps it.
     while Instant::now() < until && group_has_live_members(pgid) {
         thread::sleep(Duration::from_millis(20));
     }

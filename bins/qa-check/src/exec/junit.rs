@@ -150,7 +150,11 @@ mod tests {
         let mut seen = Vec::new();
         let mut note = |name: &str, _: &str, _| seen.push(name.to_string());
         // Only a report older than the run: nothing read.
-        assert!(!read_dirs(std::slice::from_ref(&reports), started, &mut note));
+        assert!(!read_dirs(
+            std::slice::from_ref(&reports),
+            started,
+            &mut note
+        ));
         let file = std::fs::File::options()
             .write(true)
             .create(true)
