@@ -292,3 +292,28 @@ fn a_changed_git_directory_is_named_in_what_the_command_changed() {
         "changed the repository: git; git: config, hooks/pre-commit",
     );
 }
+
+#[test]
+fn the_agent_line_says_what_an_execution_counted_and_which_changed_test_did_not_run() {
+    let data = counted(
+        ExecutionStatus::Incomplete,
+        2,
+        &[
+            ("totals", Some(TestOutcome::Passed)),
+            ("taxes", Some(TestOutcome::Skipped)),
+        ],
+    );
+    let line = rendered(&with(data).stream.bytes(), &["--format", "agent"]);
+    let agent: Value = serde_json::from_str(&line).unwrap();
+    let execution = &agent["executions"][0];
+    assert_eq!(execution["tests"]["ran"], 2);
+    assert_eq!(execution["changed_not_run"], serde_json::json!(["taxes"]));
+    // Control: an uncounted execution has no counts to show.
+    let line = rendered(
+        &with(ran_cmd(ExecutionStatus::Passed)).stream.bytes(),
+        &["--format", "agent"],
+    );
+    let agent: Value = serde_json::from_str(&line).unwrap();
+    assert_eq!(agent["executions"][0]["tests"], Value::Null);
+    assert!(agent["executions"][0].get("changed_not_run").is_none());
+}
