@@ -268,6 +268,9 @@ impl Lines {
             self.libtest_test(rest);
         } else if line.starts_with('=') && line.ends_with('=') {
             self.pytest_summary(line.trim_matches('=').trim());
+        } else if quiet_pytest_summary(line) {
+            // `pytest -q` prints its summary without the `=` rule.
+            self.pytest_summary(line);
         } else if let Some(rest) = line.strip_prefix("Tests:") {
             self.js_summary(rest);
         } else if let Some(rest) = line.strip_prefix("Tests ") {
@@ -383,6 +386,24 @@ impl Lines {
         let n = |v: Option<u64>| v.unwrap_or(0);
         self.js.add(n(passed), n(failed), n(skipped) + n(todo));
     }
+}
+
+/// True for `pytest -q`'s summary line: `3 passed, 1 skipped in 0.12s`.
+fn quiet_pytest_summary(line: &str) -> bool {
+    let mut words = line.split([' ', ',']).filter(|w| !w.is_empty());
+    let (Some(count), Some(word)) = (words.next(), words.next()) else {
+        return false;
+    };
+    count.parse::<u64>().is_ok()
+        && matches!(
+            word,
+            "passed" | "failed" | "skipped" | "error" | "errors" | "xfailed" | "xpassed"
+        )
+        && line.contains(" in ")
+        && line
+            .split(" in ")
+            .last()
+            .is_some_and(|t| t.trim_start().starts_with(|c: char| c.is_ascii_digit()))
 }
 
 /// Keeps the strongest outcome of a test reported more than once (a parametrised test):
@@ -604,6 +625,9 @@ mod tests {
             counts(0, 0, 0, 0)
         );
         assert_eq!(summary("=== test session starts ==="), None);
+        // `pytest -q`, without the rule.
+        assert_eq!(summary("2 passed, 1 skipped in 0.05s"), counts(2, 2, 0, 1));
+        assert_eq!(summary("2 passed in the kitchen"), None);
     }
 
     #[test]
