@@ -299,8 +299,10 @@ impl Lines {
         };
         self.per_test = true;
         let path = path.trim();
+        // The test's own path segment, anywhere in the path: a generated case
+        // (`totals::case_1`, rstest and the like) is the test too.
         self.note(
-            |n| path == n.ident || path.ends_with(&format!("::{}", n.ident)),
+            |n| path.split("::").any(|segment| segment == n.ident),
             outcome,
         );
     }
@@ -575,6 +577,8 @@ mod tests {
                    test result: ok. 1 passed; 0 failed; 1 ignored; 0 measured; 0 filtered out; finished in 0.00s\n\
                    running 0 tests\ntest result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out\n";
         let counted = read(vec![named("totals"), named("missing")], out);
+        let cases = read(vec![named("rounds")], "test tax::rounds::case_1 ... ok\n");
+        assert_eq!(cases.changed[0].outcome, Some(TestOutcome::Passed));
         assert_eq!(counted.tests, counts(1, 1, 0, 1));
         assert_eq!(counted.changed[0].outcome, Some(TestOutcome::Passed));
         assert!(counted.changed[0].ran);
