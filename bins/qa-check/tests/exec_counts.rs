@@ -459,8 +459,10 @@ fn a_go_command_that_runs_the_changed_test_passes_counted_from_its_json_events()
     let on_path = std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
         .any(|dir| dir.join("go").is_file());
     if !on_path {
-        // go is not installed on this machine: said, never passed in silence.
-        eprintln!("NOTE: go is not on PATH; the go test -json count is checked by unit tests only");
+        // go is not installed on this machine: said, never passed in silence. Written to
+        // the process's stderr directly, past libtest's capture, so every run shows it.
+        let note = "NOTE exec_counts: go is not on PATH; the go test -json count is checked by unit tests only\n";
+        std::io::Write::write_all(&mut std::io::stderr(), note.as_bytes()).unwrap();
         return;
     }
     let mut repo = Repo::new();
