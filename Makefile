@@ -75,7 +75,7 @@ NPM_STAMP := $(PEERS)/node_modules/.package-lock.json
 peers:
 	@todo=; \
 	if ! $(MAKE) -q --no-print-directory $(VENV_STAMP); then todo=1; \
-	  echo "peers: installing the MCP Python SDK ($(PEERS)/requirements.txt, from PyPI) into $(PEERS)/venv: the real MCP server the agent-interface checks are tested against"; fi; \
+	  echo "peers: installing the MCP Python SDK and pytest ($(PEERS)/requirements.txt, from PyPI) into $(PEERS)/venv: the real MCP server the agent-interface checks are tested against, and the pytest qa-check --exec counts"; fi; \
 	if ! $(MAKE) -q --no-print-directory $(NPM_STAMP); then todo=1; \
 	  echo "peers: installing playwright-core, @playwright/test, vitest and jest ($(PEERS)/package-lock.json, from npm) into $(PEERS)/node_modules: the browser driver of the browser checks, and the runners of qa-route's narrowed JS commands"; fi; \
 	if ! test -x /usr/bin/chromium; then todo=1; \
@@ -184,6 +184,7 @@ bench: release peers
 	python3 bench/gen_manifest_tree.py bench/work/manifest --force
 	python3 bench/manifest_bench.py --bin-dir $(RELEASE_DIR) --project bench/work/manifest
 	python3 bench/profile_bench.py --bin-dir $(RELEASE_DIR)
+	python3 bench/exec_bench.py --bin-dir $(RELEASE_DIR)
 	python3 bench/agent_bench.py --bin-dir $(RELEASE_DIR)
 	python3 bench/gen_graph_repo.py bench/work/graph --force
 	$(CARGO) build --release -p qa-graph --example graph-bench && python3 bench/graph_bench.py --bin-dir $(RELEASE_DIR) --repo bench/work/graph

@@ -105,16 +105,28 @@ pub const MAX_EXEC_TIMEOUT_SECS: u64 = 1800;
 /// SIGKILL, and whatever the command left running in its group is ended the same way.
 /// Its output is echoed to stderr when stderr is a terminal and never stored: the record
 /// keeps exit code, signal, duration, timed-out flag, and the byte count and SHA-256 of
-/// stdout and stderr. HEAD, the branch, the index entries and every tracked-modified or
-/// untracked-not-ignored path (mode and content, at most 10,000 paths and 64 MiB, past
-/// which the record says `unobserved`) are fingerprinted before and after: a dirty tree
-/// before the command is the baseline; a command that exits 0 but changed any of them is
-/// `repository-changed`, never `passed`, and up to 8 changed paths are listed. A missing
-/// dependency is not a failing test: a command that exits 127 or 126, or exits non-zero
-/// with the end of its output saying its runner was not found (`jest: not found`,
-/// `command not found`, the runner's own module or package not found, `No module named
-/// pytest`, a cargo subcommand or Java missing), is `blocked` (`runner-missing`) with a
-/// reason naming the program and how to install it, never `failed`.
+/// stdout and stderr. Tests are counted from the runner, not the exit code: libtest's
+/// `test result:` lines, `go test -json` events, pytest's JUnit XML, vitest's and jest's
+/// JSON reports (written into a private folder outside the repository), Surefire and
+/// Gradle XML reports, or the runner's summary lines; the reporter options added are
+/// recorded apart (`reporter_options`), `command` stays the routed line. The record holds
+/// `tests` {ran, passed, failed, skipped} and, for each changed test the command names,
+/// whether it ran. Exit 0 with no test run is `empty`; exit 0 without a changed test the
+/// command names is `incomplete`, naming it; neither is a pass. Output the runner's
+/// counts cannot be read from keeps the exit-code verdict with `count: unverified`. HEAD,
+/// the branch, the index entries, every tracked-modified or untracked-not-ignored path
+/// (mode and content, at most 10,000 paths and 64 MiB, past which the record says
+/// `unobserved`) and the git directory's config, hooks, info, refs, packed-refs and
+/// stash (read as files: nothing the repository's git config names is run) are
+/// fingerprinted before and after: a dirty tree before the command is the baseline; a
+/// command that exits 0 but changed any of them is `repository-changed`, never `passed`,
+/// with up to 8 changed paths and every changed git-directory entry listed. A missing
+/// dependency is not a failing test: a command that exits 127 or 126, or whose output
+/// ends saying its runner was not found (`go: not found`, `command not found`, the
+/// runner's own module or package not found, `No module named pytest`, a cargo
+/// subcommand or Java missing), even after exit 0 from a wrapper such as `make test`, is
+/// `blocked` (`runner-missing`) with a reason naming the program and how to install it,
+/// never `failed` or `passed`.
 #[derive(Debug, Parser)]
 #[command(name = "qa-check", version)]
 pub struct Args {
@@ -310,12 +322,12 @@ pub const EXAMPLES: &[Example] = &[
 pub const EXIT_STATUS: &[(Exit, &str)] = &[
     (
         Exit::Success,
-        "observations written (whatever their status: verdicts are qa-report's job); with --exec, the command passed and left the repository unchanged",
+        "observations written (whatever their status: verdicts are qa-report's job); with --exec, the command passed (its changed tests ran, or its tests could not be counted: count unverified) and left the repository unchanged",
     ),
     (Exit::Fail, "with --exec: the command failed (non-zero exit or a signal)"),
     (
         Exit::Incomplete,
-        "with --exec: the command was blocked (refused, or it could not start its runner), timed out, or exited 0 but changed the repository",
+        "with --exec: the command was blocked (refused, or it could not start its runner), timed out, exited 0 but changed the repository, ran no test (empty), or did not run a changed test it names (incomplete)",
     ),
     (
         Exit::Usage,

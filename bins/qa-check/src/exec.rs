@@ -1,31 +1,44 @@
 //! `qa-check --exec`: runs exactly one routed repository command under guard and writes one
-//! `execution` record: how it ended, its output's size and hash, and what it changed in the
-//! repository (HEAD, branch, index, worktree), or why it was refused.
+//! `execution` record: how it ended, the tests its runner reported, its output's size and
+//! hash, and what it changed in the repository (HEAD, branch, index, worktree, git
+//! internals), or why it was refused.
 
 pub mod child;
+pub mod count;
+pub mod junit;
 pub mod missing;
 pub mod refusal;
 pub mod selection;
+pub mod terminal;
 
 use std::io::{IsTerminal as _, Write};
+use std::sync::{Arc, Mutex};
+use std::time::SystemTime;
 
-use anyhow::Result;
+use anyhow::{Context as _, Result};
 use qa_commands::path::SearchPath;
 use qa_records::envelope::Src;
-use qa_records::execution::{BlockedReason, Changed, ExecutionData, ExecutionStatus};
+use qa_records::execution::{
+    BlockedReason, Changed, Count, ExecutionData, ExecutionStatus, TestOutcome,
+};
 use qa_records::output::RecordWriter;
 use qa_records::{cancel, Exit, Kind, Record};
 
 use crate::checks::signal_name;
 use crate::cli::Settings;
-use crate::fingerprint::{Fingerprint, Limits};
+use crate::fingerprint::{Difference, Fingerprint, Limits};
+
+/// The most git-directory entries a reason names; `changed_git` lists them all.
+const MAX_GIT_NAMED: usize = 8;
 use crate::BY;
 use child::{Ending, Finished};
+use count::{Counted, Lines, Named, Reporting};
 use selection::{Chosen, Routes};
 
 /// Acts on the one route chosen among `routes` (read by [`crate::forward`]): refuses it
 /// with a `blocked` record, or runs it and records the result. Returns the exit code: 0
-/// passed, 1 failed, 2 blocked, timed out or repository changed, 130/143 cancelled.
+/// passed, 1 failed, 2 blocked, empty, incomplete, timed out or repository changed,
+/// 130/143 cancelled.
 pub fn run<W: Write>(
     routes: &Routes,
     settings: &Settings,
@@ -85,44 +98,128 @@ pub fn execute(routes: &Routes, settings: &Settings, path: &SearchPath) -> Resul
         ));
         return Ok(data);
     }
+    // Reports go to a folder of qa-check's own, outside the repository's fingerprint.
+    let private = tempfile::Builder::new()
+        .prefix("qa-check-exec-")
+        .tempdir()
+        .context("creating a private folder for the runner's report")?;
+    let candidate = &cleared.candidate;
+    let reporting = Reporting::of(
+        candidate.runner,
+        &candidate.run,
+        &cleared.dir,
+        private.path(),
+    );
+    let named: Vec<Named> = cleared.named.iter().map(Named::from).collect();
+    let lines = Arc::new(Mutex::new(Lines::new(named)));
     let before = Fingerprint::take(&settings.repo, Limits::default())?;
+    let started = SystemTime::now();
     let finished = child::run(
-        &cleared.candidate.run,
+        &reporting.run,
         &cleared.dir,
         settings.timeout,
         std::io::stderr().is_terminal(),
         cancel::requested,
+        &lines,
     )?;
     let after = Fingerprint::take(&settings.repo, Limits::default())?;
+    let counted = {
+        let mut lines = lines.lock().unwrap_or_else(|e| e.into_inner());
+        lines.finish();
+        count::counted(&lines, reporting.report.as_ref(), started)
+    };
     let setting = missing::Setting::of(&cleared.candidate, &settings.repo);
     let missing = missing::blocked_reason(&finished, &setting);
-    Ok(recorded(
-        &chosen, settings, &before, &after, &finished, missing,
-    ))
+    let run = Run {
+        finished: &finished,
+        missing,
+        counted,
+        added: reporting.added,
+    };
+    Ok(recorded(&chosen, settings, &before, &after, run))
 }
 
-/// The record of a command that ran. `missing` says why it is blocked rather than
-/// failed: it could not start what it runs.
+/// What a started command came to: how it ended, why it is blocked rather than failed or
+/// passed (it could not start what it runs), what its runner reported, and the reporter
+/// options it ran with.
+struct Run<'a> {
+    finished: &'a Finished,
+    missing: Option<String>,
+    counted: Counted,
+    added: Vec<String>,
+}
+
+/// The status of a command that exited with `code`, from most to least telling: a runner
+/// that was not there, a failure, a changed repository, then what the runner reported (no
+/// test run, a named changed test not run). With the reason for a status that is not a
+/// plain pass or failure.
+fn verdict(
+    code: Option<i32>,
+    missing: bool,
+    changed: bool,
+    counted: &Counted,
+) -> (ExecutionStatus, Option<String>) {
+    if missing {
+        return (ExecutionStatus::Blocked, None);
+    }
+    if code != Some(0) {
+        return (ExecutionStatus::Failed, None);
+    }
+    if changed {
+        return (ExecutionStatus::RepositoryChanged, None);
+    }
+    if counted.tests.is_some_and(|t| t.ran == 0) {
+        let why = "the command exited 0 but its runner ran no test: empty, not a pass".to_string();
+        return (ExecutionStatus::Empty, Some(why));
+    }
+    let not_run: Vec<String> = counted
+        .changed
+        .iter()
+        .filter(|t| !t.ran)
+        .map(|t| match t.outcome {
+            Some(TestOutcome::Skipped) => format!("{} ({}, skipped)", t.name, t.file),
+            _ => format!("{} ({})", t.name, t.file),
+        })
+        .collect();
+    if counted.tests.is_some() && !not_run.is_empty() {
+        let why = format!(
+            "the command exited 0 but did not run the changed {}: {}",
+            if not_run.len() == 1 { "test" } else { "tests" },
+            not_run.join(", ")
+        );
+        return (ExecutionStatus::Incomplete, Some(why));
+    }
+    (ExecutionStatus::Passed, None)
+}
+
+/// The record of a command that ran.
 fn recorded(
     chosen: &Chosen<'_>,
     settings: &Settings,
     before: &Fingerprint,
     after: &Fingerprint,
-    finished: &Finished,
-    missing: Option<String>,
+    run: Run<'_>,
 ) -> ExecutionData {
+    let Run {
+        finished,
+        missing,
+        counted,
+        added,
+    } = run;
     let difference = before.compare(after);
     let changed = difference.changed;
-    let status = match finished.ending {
-        Ending::TimedOut => ExecutionStatus::TimedOut,
-        Ending::Cancelled(_) => ExecutionStatus::Cancelled,
-        Ending::Exited if missing.is_some() => ExecutionStatus::Blocked,
-        Ending::Exited if finished.exit_code != Some(0) => ExecutionStatus::Failed,
-        Ending::Exited if changed.any() => ExecutionStatus::RepositoryChanged,
-        Ending::Exited => ExecutionStatus::Passed,
+    let (status, why) = match finished.ending {
+        Ending::TimedOut => (ExecutionStatus::TimedOut, None),
+        Ending::Cancelled(_) => (ExecutionStatus::Cancelled, None),
+        Ending::Exited => verdict(
+            finished.exit_code,
+            missing.is_some(),
+            changed.any(),
+            &counted,
+        ),
     };
     let blocked = missing.is_some().then_some(BlockedReason::RunnerMissing);
-    let mut reasons: Vec<String> = missing.into_iter().collect();
+    let mut reasons: Vec<String> = missing.into_iter().chain(why).collect();
     match finished.ending {
         Ending::TimedOut => reasons.push(format!(
             "no exit within {} s: the process group got SIGTERM, then SIGKILL",
@@ -135,13 +232,25 @@ fn recorded(
         Ending::Exited => {}
     }
     if changed.any() {
-        reasons.push(what_changed(changed, before, after, difference.paths.len()));
+        reasons.push(what_changed(changed, before, after, &difference));
     }
     if let Some(bound) = before.unobserved.or(after.unobserved) {
         reasons.push(format!(
             "part of the worktree was not fingerprinted (the {} bound was hit)",
             bound.as_str()
         ));
+    }
+    if before.internals_unobserved || after.internals_unobserved {
+        reasons.push(format!(
+            "part of the git directory was not fingerprinted (more than {} entries)",
+            crate::fingerprint::MAX_INTERNALS
+        ));
+    }
+    if status == ExecutionStatus::Passed && counted.tests.is_none() {
+        reasons.push(
+            "passed on its exit code alone: the runner's output could not be read to count its tests (unverified count)"
+                .to_string(),
+        );
     }
     let mut data = ExecutionData::not_started(status, settings.timeout.as_secs());
     describe(&mut data, chosen.id, chosen.route);
@@ -161,6 +270,15 @@ fn recorded(
         changed: Some(changed),
         changed_paths: difference.listed(),
         changed_paths_total: difference.paths.len() as u64,
+        changed_git: difference.internals.clone(),
+        reporter_options: added,
+        count: Some(if counted.tests.is_some() {
+            Count::Counted
+        } else {
+            Count::Unverified
+        }),
+        tests: counted.tests,
+        changed_tests: counted.changed,
         ..data
     }
 }
@@ -170,8 +288,9 @@ fn what_changed(
     changed: Changed,
     before: &Fingerprint,
     after: &Fingerprint,
-    paths: usize,
+    difference: &Difference,
 ) -> String {
+    let paths = difference.paths.len();
     let short = |oid: &Option<String>| {
         oid.as_deref()
             .map_or_else(|| "none".to_string(), |o| o.chars().take(12).collect())
@@ -199,6 +318,21 @@ fn what_changed(
         let noun = if paths == 1 { "path" } else { "paths" };
         parts.push(format!("the worktree ({paths} {noun})"));
     }
+    if changed.git {
+        let listed: Vec<&str> = difference
+            .internals
+            .iter()
+            .take(MAX_GIT_NAMED)
+            .map(String::as_str)
+            .collect();
+        let more = difference.internals.len().saturating_sub(MAX_GIT_NAMED);
+        let more = if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        };
+        parts.push(format!("the git directory ({}{more})", listed.join(", ")));
+    }
     format!("the command changed the repository: {}", parts.join(", "))
 }
 
@@ -219,6 +353,8 @@ pub fn exit_of(data: &ExecutionData) -> Exit {
         ExecutionStatus::Passed => Exit::Success,
         ExecutionStatus::Failed => Exit::Fail,
         ExecutionStatus::RepositoryChanged
+        | ExecutionStatus::Empty
+        | ExecutionStatus::Incomplete
         | ExecutionStatus::Blocked
         | ExecutionStatus::TimedOut => Exit::Incomplete,
         ExecutionStatus::Cancelled => cancel::requested().unwrap_or(Exit::Interrupted),

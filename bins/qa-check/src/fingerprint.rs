@@ -1,6 +1,8 @@
-//! The repository's git fingerprint around an executed command: HEAD, branch, index entries
-//! and every tracked-modified or untracked-not-ignored path hashed by mode and content,
-//! within bounds; and what differs between two fingerprints.
+//! The repository's git fingerprint around an executed command: HEAD, branch, index
+//! entries, every tracked-modified or untracked-not-ignored path hashed by mode and
+//! content, and the git directory's internals (config, hooks, info, refs, stash), within
+//! bounds; and what differs between two fingerprints. Files are read, never run: nothing
+//! the repository's git config names is executed here.
 
 use std::collections::BTreeMap;
 use std::io::Write as _;
@@ -38,7 +40,24 @@ pub struct Fingerprint {
     /// Each dirty path and what it holds: `<mode> <sha256>`, or `absent`.
     pub paths: BTreeMap<String, String>,
     pub unobserved: Option<Bound>,
+    /// Each git-directory internal (`config`, `hooks/pre-commit`, `refs/tags/v1`, ...) and
+    /// what it holds.
+    pub internals: BTreeMap<String, String>,
+    /// True when more internals exist than [`MAX_INTERNALS`] and some went unread.
+    pub internals_unobserved: bool,
 }
+
+/// The most git-directory entries a fingerprint reads (refs of a large repository
+/// included).
+pub const MAX_INTERNALS: usize = 100_000;
+
+/// The parts of the git directory a command must not change: what git runs (config,
+/// hooks), what it reads as its own excludes and attributes (info), every ref (loose
+/// here, packed ones from `packed-refs`) and the stash's entries.
+const INTERNALS: &[&str] = &["config", "hooks", "info", "refs", "logs/refs/stash"];
+
+/// The largest loose ref file read as a ref (an object id or `ref: <name>`).
+const MAX_REF: u64 = 4096;
 
 /// What two fingerprints disagree on.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -46,6 +65,8 @@ pub struct Difference {
     pub changed: Changed,
     /// Every worktree path whose state differs, in path order.
     pub paths: Vec<String>,
+    /// Every git-directory internal that was added, removed or changed, in name order.
+    pub internals: Vec<String>,
 }
 
 impl Difference {
@@ -63,12 +84,15 @@ impl Fingerprint {
         let (head, branch) = head_and_branch(&repo)?;
         let index_sha256 = index_sha256(&repo)?;
         let (paths, unobserved) = dirty_paths(&repo, limits)?;
+        let (internals, internals_unobserved) = internals(repo.commondir())?;
         Ok(Fingerprint {
             head,
             branch,
             index_sha256,
             paths,
             unobserved,
+            internals,
+            internals_unobserved,
         })
     }
 
@@ -108,14 +132,30 @@ impl Fingerprint {
                 .cloned(),
         );
         paths.sort();
+        let mut internals: Vec<String> = self
+            .internals
+            .iter()
+            .filter(|(name, held)| after.internals.get(*name) != Some(*held))
+            .map(|(name, _)| name.clone())
+            .chain(
+                after
+                    .internals
+                    .keys()
+                    .filter(|name| !self.internals.contains_key(*name))
+                    .cloned(),
+            )
+            .collect();
+        internals.sort();
         Difference {
             changed: Changed {
                 head: self.head != after.head,
                 branch: self.branch != after.branch,
                 index: self.index_sha256 != after.index_sha256,
                 worktree: !paths.is_empty(),
+                git: !internals.is_empty(),
             },
             paths,
+            internals,
         }
     }
 }
@@ -190,6 +230,74 @@ fn dirty_paths(
         paths.insert(path, held);
     }
     Ok((paths, None))
+}
+
+/// The git directory's internals under `common` (the directory a linked worktree shares
+/// with its main one) by name, each with what it holds; and whether [`MAX_INTERNALS`]
+/// stopped the reading. Links are not followed: a link is its target's text. A ref is
+/// what it names, loose or packed alike, so `git pack-refs` changes nothing here.
+fn internals(common: &Path) -> Result<(BTreeMap<String, String>, bool)> {
+    let mut found = BTreeMap::new();
+    let mut pending: Vec<String> = INTERNALS.iter().map(|s| s.to_string()).collect();
+    while let Some(name) = pending.pop() {
+        if found.len() >= MAX_INTERNALS {
+            return Ok((found, true));
+        }
+        let full = common.join(&name);
+        let meta = std::fs::symlink_metadata(&full).ok();
+        if meta.as_ref().is_some_and(|m| m.is_dir()) {
+            let entries = std::fs::read_dir(&full)
+                .with_context(|| format!("listing the git directory's {name}"))?;
+            for entry in entries {
+                let entry = entry.with_context(|| format!("listing the git directory's {name}"))?;
+                let child = entry.file_name().to_string_lossy().into_owned();
+                pending.push(format!("{name}/{child}"));
+            }
+            continue;
+        }
+        let loose_ref =
+            name.starts_with("refs/") && meta.is_some_and(|m| m.is_file() && m.len() <= MAX_REF);
+        let held = match loose_ref {
+            true => std::fs::read_to_string(&full)
+                .map(|text| format!("ref {}", text.trim()))
+                .or_else(|_| held(&full)),
+            false => held(&full),
+        }
+        .with_context(|| format!("hashing the git directory's {name}"))?;
+        if held != "absent" {
+            found.insert(name, held);
+        }
+    }
+    let truncated = packed_refs(&common.join("packed-refs"), &mut found)?;
+    Ok((found, truncated))
+}
+
+/// Adds the refs `packed-refs` names that no loose ref overrides; true when
+/// [`MAX_INTERNALS`] stopped the reading.
+fn packed_refs(file: &Path, found: &mut BTreeMap<String, String>) -> Result<bool> {
+    use std::io::BufRead as _;
+    let file = match std::fs::File::open(file) {
+        Ok(file) => file,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
+        Err(e) => return Err(e).context("reading the git directory's packed-refs"),
+    };
+    for line in std::io::BufReader::new(file).lines() {
+        let line = line.context("reading the git directory's packed-refs")?;
+        // `# pack-refs with: ...` and `^<peeled id>` lines follow from the refs themselves.
+        let Some((oid, name)) = line
+            .split_once(' ')
+            .filter(|_| !line.starts_with(['#', '^']))
+        else {
+            continue;
+        };
+        if found.len() >= MAX_INTERNALS {
+            return Ok(true);
+        }
+        found
+            .entry(name.to_string())
+            .or_insert_with(|| format!("ref {oid}"));
+    }
+    Ok(false)
 }
 
 /// What `path` holds: `<git mode> <sha256>` of a file's bytes or a link's target,
@@ -329,6 +437,72 @@ mod tests {
         };
         assert_eq!(bounded(2).unwrap().unobserved, Some(Bound::Paths));
         assert_eq!(bounded(3).unwrap().unobserved, None);
+    }
+
+    #[test]
+    fn a_hook_a_config_edit_a_tag_and_a_stash_are_git_changes_naming_each() {
+        let dir = repo();
+        std::fs::write(dir.path().join("a.txt"), "dirty\n").unwrap();
+        let before = take(dir.path());
+        git(dir.path(), &["config", "core.fsmonitor", "touch planted"]);
+        std::fs::write(dir.path().join(".git/hooks/pre-commit"), "#!/bin/sh\n").unwrap();
+        git(dir.path(), &["tag", "v1"]);
+        git(dir.path(), &["branch", "other"]);
+        git(dir.path(), &["stash", "-q"]);
+        let difference = before.compare(&take(dir.path()));
+        assert!(difference.changed.git);
+        for name in [
+            "config",
+            "hooks/pre-commit",
+            "refs/tags/v1",
+            "refs/heads/other",
+            "refs/stash",
+        ] {
+            assert!(
+                difference.internals.contains(&name.to_string()),
+                "{name} not in {:?}",
+                difference.internals
+            );
+        }
+    }
+
+    #[test]
+    fn packing_refs_is_no_git_change_and_deleting_a_packed_tag_is_one() {
+        let dir = repo();
+        git(dir.path(), &["tag", "v1"]);
+        let before = take(dir.path());
+        git(dir.path(), &["pack-refs", "--all"]);
+        assert!(!dir.path().join(".git/refs/tags/v1").exists());
+        assert!(!before.compare(&take(dir.path())).changed.git);
+        git(dir.path(), &["tag", "-d", "v1"]);
+        assert_eq!(
+            before.compare(&take(dir.path())).internals,
+            ["refs/tags/v1"]
+        );
+    }
+
+    #[test]
+    fn an_untouched_git_directory_is_no_git_change() {
+        let dir = repo();
+        std::fs::write(dir.path().join(".git/hooks/pre-push"), "#!/bin/sh\n").unwrap();
+        let before = take(dir.path());
+        assert!(before.internals.contains_key("hooks/pre-push"));
+        let difference = before.compare(&take(dir.path()));
+        assert!(!difference.changed.git && difference.internals.is_empty());
+    }
+
+    #[test]
+    fn making_a_hook_executable_is_a_git_change() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let dir = repo();
+        let hook = dir.path().join(".git/hooks/post-checkout");
+        std::fs::write(&hook, "#!/bin/sh\n").unwrap();
+        let before = take(dir.path());
+        std::fs::set_permissions(&hook, std::fs::Permissions::from_mode(0o755)).unwrap();
+        assert_eq!(
+            before.compare(&take(dir.path())).internals,
+            ["hooks/post-checkout"]
+        );
     }
 
     #[test]

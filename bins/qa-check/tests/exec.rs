@@ -4,7 +4,7 @@
 
 use qa_records::envelope::Src;
 use qa_records::{Kind, Record};
-use qa_testkit::{Program, Repo, Run, Schemas};
+use qa_testkit::{Invocation, Program, Repo, Run, Schemas};
 use serde_json::{json, Value};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -31,6 +31,18 @@ fn routed(repo: &Repo, priority: &str) -> Vec<u8> {
 
 /// Like [`routed`], with `changed` as the changed file.
 fn routed_on(repo: &Repo, priority: &str, changed: &str) -> Vec<u8> {
+    routed_with(repo, priority, changed, &[], &[])
+}
+
+/// Like [`routed_on`], with the changed tests `contracts` (test-contract objects, as
+/// qa-intent writes them) in the intent, and qa-route run with `env` (see [`with_env`]).
+pub(crate) fn routed_with(
+    repo: &Repo,
+    priority: &str,
+    changed: &str,
+    contracts: &[Value],
+    env: &[(&str, Option<&str>)],
+) -> Vec<u8> {
     let intent = Record::new(
         Kind::Intent,
         "test/0",
@@ -41,7 +53,7 @@ fn routed_on(repo: &Repo, priority: &str, changed: &str) -> Vec<u8> {
             "commits": ["a".repeat(40)], "cleanup_commits": [], "tickets": [],
             "files": [changed], "confidence": "high", "review_required": true,
             "cleanup": false, "current": false, "lifecycle": [], "authority": "inference", "flow": null,
-            "contracts": [], "annotations": [], "reason": "one commit and its file"
+            "contracts": contracts, "annotations": [], "reason": "one commit and its file"
         }),
     )
     .unwrap();
@@ -65,23 +77,33 @@ fn routed_on(repo: &Repo, priority: &str, changed: &str) -> Vec<u8> {
     input.push(b'\n');
     input.extend(scenario.to_line());
     input.push(b'\n');
-    let run = repo
+    let route = repo
         .run(&Program::built("qa-route"))
         .arg("--repo")
-        .arg(repo.path())
-        .stdin(input)
-        .run();
+        .arg(repo.path());
+    let run = with_env(route, env).stdin(input).run();
     assert_eq!(run.code, 0, "qa-route: {}", run.stderr);
     run.stdout
 }
 
-fn qa_check() -> Program {
+pub(crate) fn qa_check() -> Program {
     Program::at(env!("CARGO_BIN_EXE_qa-check"))
 }
 
 /// qa-check --exec on `stream` in `repo` with `args`.
-fn exec(repo: &Repo, stream: &[u8], args: &[&str]) -> Run {
-    repo.run(&qa_check())
+pub(crate) fn exec(repo: &Repo, stream: &[u8], args: &[&str]) -> Run {
+    exec_with(repo, stream, args, &[])
+}
+
+/// Like [`exec`], with `env` set (a value) or removed (None) for qa-check and the command.
+pub(crate) fn exec_with(
+    repo: &Repo,
+    stream: &[u8],
+    args: &[&str],
+    env: &[(&str, Option<&str>)],
+) -> Run {
+    let invocation = repo
+        .run(&qa_check())
         .arg("--exec")
         .args(args)
         .env("GIT_CONFIG_NOSYSTEM", "1")
@@ -89,13 +111,23 @@ fn exec(repo: &Repo, stream: &[u8], args: &[&str]) -> Run {
         // "Entering directory" lines into the output the tests hash.
         .env_remove("MAKEFLAGS")
         .env_remove("MFLAGS")
-        .env_remove("MAKELEVEL")
-        .stdin(stream.to_vec())
-        .run()
+        .env_remove("MAKELEVEL");
+    with_env(invocation, env).stdin(stream.to_vec()).run()
+}
+
+/// `invocation` with each of `env` set (a value) or removed (None).
+pub(crate) fn with_env(mut invocation: Invocation, env: &[(&str, Option<&str>)]) -> Invocation {
+    for (key, value) in env {
+        invocation = match value {
+            Some(value) => invocation.env(key, value),
+            None => invocation.env_remove(key),
+        };
+    }
+    invocation
 }
 
 /// The one execution record of a run, after every record passed its schema.
-fn execution(run: &Run) -> Value {
+pub(crate) fn execution(run: &Run) -> Value {
     let records = qa_testkit::parse(&run.stdout);
     Schemas::get().validate_all(&records);
     let executions = qa_testkit::of_kind(&records, "execution");

@@ -9,6 +9,7 @@ mod browser_session;
 mod cancel;
 mod cli;
 mod exec;
+mod exec_counts;
 mod file_checks;
 mod gaps;
 mod http_checks;

@@ -149,7 +149,8 @@ pub struct ChangeReport {
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 #[schemars(crate = "rmcp::schemars")]
 pub struct ExecutionBrief {
-    /// passed, failed, repository-changed, blocked, timed-out or cancelled.
+    /// passed, failed, repository-changed, empty (no test ran), incomplete (a changed test
+    /// it names did not run), blocked, timed-out or cancelled.
     pub status: String,
     /// The command as qa-route wrote it (hidden characters as U+FFFD); null when there was
     /// none or it is withheld.

@@ -6,6 +6,7 @@
 //! `evidence_more`).
 
 use crate::model::{label, Counts, ExecutionView, Report};
+use qa_records::execution::TestCounts;
 use serde::Serialize;
 use std::path::Path;
 
@@ -81,8 +82,13 @@ struct Execution<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     blocked: Option<String>,
     /// The parts of the repository the command changed (`head`, `branch`, `index`,
-    /// `worktree`); empty when unchanged or not run.
+    /// `worktree`, `git`); empty when unchanged or not run.
     changed: Vec<&'static str>,
+    /// The tests the runner reported; null when they were not counted.
+    tests: Option<TestCounts>,
+    /// The changed tests the command names that did not run.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    changed_not_run: Vec<&'a str>,
 }
 
 impl<'a> Execution<'a> {
@@ -97,6 +103,13 @@ impl<'a> Execution<'a> {
             exit_code: d.exit_code,
             blocked: d.blocked.map(|b| label(&b)),
             changed: view.changed_parts(),
+            tests: d.tests,
+            changed_not_run: d
+                .changed_tests
+                .iter()
+                .filter(|t| !t.ran)
+                .map(|t| t.name.as_str())
+                .collect(),
         }
     }
 }

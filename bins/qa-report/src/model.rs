@@ -6,7 +6,7 @@ use qa_records::change::{
     ActionKind, CapabilityData, Decision, DraftData, Evidence, IntentData, Priority, RangeView,
     RouteData, ScenarioData, TraceData,
 };
-use qa_records::execution::{ExecutionData, ExecutionStatus};
+use qa_records::execution::{BlockedReason, ExecutionData, ExecutionStatus, TestOutcome};
 use qa_records::exit::{failure, Exit};
 use qa_records::graph::{EdgeData, NodeData};
 use qa_records::untrusted::{neutralize, reveal, Boundary};
@@ -149,14 +149,61 @@ pub struct ExecutionView {
 }
 
 impl ExecutionView {
-    /// One line in a reviewer's words: the command and where it ran, how it ended, exit
-    /// code or signal, and duration.
+    /// One line in a reviewer's words: the command and where it ran, what it came to (its status with the tests
+    /// its runner reported: "passed: ran 12 tests, the 2 changed ones passed", "ran no
+    /// test: empty, not a pass", "blocked: `go` is not installed", "passed (tests not
+    /// counted)"), exit code or signal, and duration.
     pub fn summary(&self) -> String {
         let d = &self.data;
+        let plural = |n: u64, one: &str, many: &str| match n {
+            1 => format!("1 {one}"),
+            n => format!("{n} {many}"),
+        };
+        let ran = d
+            .tests
+            .map(|t| format!("ran {}", plural(t.ran, "test", "tests")));
+        let changed_passed = d
+            .changed_tests
+            .iter()
+            .filter(|t| t.outcome == Some(TestOutcome::Passed))
+            .count() as u64;
+        let not_run: Vec<&str> = d
+            .changed_tests
+            .iter()
+            .filter(|t| !t.ran)
+            .map(|t| t.name.as_str())
+            .collect();
+        // Every phrase starts with whether it ran, as the record words do ("ran: failed",
+        // "not run: blocked"), and then says what the runner counted.
+        let outcome = match (d.status, &ran, d.tests) {
+            (ExecutionStatus::Passed, Some(ran), _) if changed_passed > 0 => {
+                let changed = match changed_passed {
+                    1 => "the changed one".to_string(),
+                    k => format!("the {k} changed ones"),
+                };
+                format!("{ran}: passed, {changed} passed")
+            }
+            (ExecutionStatus::Passed, Some(ran), _) => format!("{ran}: passed"),
+            (ExecutionStatus::Passed, None, _) => "ran: passed (tests not counted)".to_string(),
+            (ExecutionStatus::Failed, Some(ran), Some(t)) if t.failed > 0 => {
+                format!("{ran}: {} failed", t.failed)
+            }
+            (ExecutionStatus::Empty, _, _) => "ran no test: empty, not a pass".to_string(),
+            (ExecutionStatus::Incomplete, ran, _) => {
+                let ran = ran.clone().unwrap_or_else(|| "ran tests".to_string());
+                format!("{ran}: incomplete, not the changed {}", not_run.join(", "))
+            }
+            (ExecutionStatus::Blocked, _, _) if d.blocked == Some(BlockedReason::RunnerMissing) => {
+                let what = d.reason.as_deref().unwrap_or("its runner is missing");
+                let what = what.split(" (").next().unwrap_or(what);
+                format!("not run: blocked, {what}")
+            }
+            (status, _, _) => status.words().to_string(),
+        };
         let mut line = match (&d.command, &d.dir) {
-            (Some(run), Some(dir)) => format!("{run} (in {dir}) {}", d.status.words()),
-            (Some(run), None) => format!("{run} {}", d.status.words()),
-            (None, _) => format!("no command, {}", d.status.words()),
+            (Some(run), Some(dir)) => format!("{run} (in {dir}) {outcome}"),
+            (Some(run), None) => format!("{run} {outcome}"),
+            (None, _) => format!("no command, {outcome}"),
         };
         if let Some(code) = d.exit_code {
             line.push_str(&format!(", exit {code}"));
@@ -190,11 +237,14 @@ impl ExecutionView {
                 line.push_str(&format!(" and {more} more"));
             }
         }
+        if !d.changed_git.is_empty() {
+            line.push_str(&format!("; git: {}", d.changed_git.join(", ")));
+        }
         Some(line)
     }
 
     /// The parts of the repository the command changed, by their record names (`head`,
-    /// `branch`, `index`, `worktree`); empty when unchanged or not run.
+    /// `branch`, `index`, `worktree`, `git`); empty when unchanged or not run.
     pub fn changed_parts(&self) -> Vec<&'static str> {
         self.data.changed.map_or_else(Vec::new, |c| {
             [
@@ -202,6 +252,7 @@ impl ExecutionView {
                 (c.branch, "branch"),
                 (c.index, "index"),
                 (c.worktree, "worktree"),
+                (c.git, "git"),
             ]
             .into_iter()
             .filter_map(|(yes, name)| yes.then_some(name))
@@ -217,7 +268,11 @@ impl ExecutionView {
         match (d.status, d.blocked) {
             (ExecutionStatus::Blocked, Some(kind)) => Some(format!("{}: {reason}", kind.words())),
             (
-                ExecutionStatus::Blocked | ExecutionStatus::TimedOut | ExecutionStatus::Cancelled,
+                ExecutionStatus::Blocked
+                | ExecutionStatus::TimedOut
+                | ExecutionStatus::Cancelled
+                | ExecutionStatus::Empty
+                | ExecutionStatus::Incomplete,
                 _,
             ) => Some(reason.to_string()),
             _ => None,

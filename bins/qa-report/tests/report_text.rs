@@ -153,7 +153,7 @@ fn an_execution_record_is_shown_with_the_runnable_evidence() {
     let out = rendered(&s.stream.whole(), &[]);
     pos(
         &out,
-        "Already run\n  cargo test -p auth (in .) ran: passed, exit 0, 1234 ms",
+        "Already run\n  cargo test -p auth (in .) ran: passed (tests not counted), exit 0, 1234 ms",
     );
     assert!(!text().contains("Already run"));
 }

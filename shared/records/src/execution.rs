@@ -17,8 +17,14 @@ pub enum ExecutionStatus {
     Passed,
     /// A non-zero exit or a signal.
     Failed,
-    /// Exit 0, but HEAD, the branch, the index or the worktree changed: never a clean pass.
+    /// Exit 0, but HEAD, the branch, the index, the worktree or the git internals
+    /// (config, hooks, info, refs, stash) changed: never a clean pass.
     RepositoryChanged,
+    /// Exit 0, but the runner reported no test run: not a pass (qapipe's verdict:
+    /// incomplete).
+    Empty,
+    /// Exit 0, but a changed test the route named did not run: not a pass.
+    Incomplete,
     /// Refused before starting, or started without its runner (see `blocked`): not a
     /// verdict on the tests.
     Blocked,
@@ -101,12 +107,58 @@ pub struct Changed {
     pub branch: bool,
     pub index: bool,
     pub worktree: bool,
+    /// The git directory's internals: `config`, `hooks/*`, `info/*`, refs (branches, tags,
+    /// packed-refs) or the stash; `changed_git` names them. Absent in older records.
+    #[serde(default)]
+    pub git: bool,
 }
 
 impl Changed {
     pub fn any(self) -> bool {
-        self.head || self.branch || self.index || self.worktree
+        self.head || self.branch || self.index || self.worktree || self.git
     }
+}
+
+/// Where the test counts of an execution come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Count {
+    /// Read from the runner's report or its own summary lines.
+    Counted,
+    /// The runner's output could not be read: the verdict rests on the exit code alone.
+    Unverified,
+}
+
+/// Tests the runner reported, summed over every test binary or file it ran.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TestCounts {
+    pub ran: u64,
+    pub passed: u64,
+    pub failed: u64,
+    /// Skipped, ignored or pending: reported, not run.
+    pub skipped: u64,
+}
+
+/// How one test ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TestOutcome {
+    Passed,
+    Failed,
+    Skipped,
+}
+
+/// A changed test the route's command names, and what the runner said of it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChangedTest {
+    /// The test file, repository-relative.
+    pub file: String,
+    /// The test's name (function, case or title).
+    pub name: String,
+    /// True when the runner reported it run (passed or failed).
+    pub ran: bool,
+    /// Null when the runner did not report it.
+    pub outcome: Option<TestOutcome>,
 }
 
 /// `execution` data.
@@ -149,6 +201,23 @@ pub struct ExecutionData {
     /// Up to [`MAX_CHANGED_PATHS`] changed worktree paths, in path order.
     pub changed_paths: Vec<String>,
     pub changed_paths_total: u64,
+    /// What changed inside the git directory (`config`, `hooks/pre-commit`,
+    /// `refs/tags/v1`, ...), in name order. Absent in older records.
+    #[serde(default)]
+    pub changed_git: Vec<String>,
+    /// Options qa-check added to the command it ran so the runner reports its tests
+    /// (`-json`, `--junitxml=<private file>`); `command` stays the routed line.
+    #[serde(default)]
+    pub reporter_options: Vec<String>,
+    /// Where `tests` came from; null when nothing ran.
+    #[serde(default)]
+    pub count: Option<Count>,
+    /// The tests the runner reported; null when its output could not be read.
+    #[serde(default)]
+    pub tests: Option<TestCounts>,
+    /// Each changed test the route's command names, and whether it ran.
+    #[serde(default)]
+    pub changed_tests: Vec<ChangedTest>,
 }
 
 impl ExecutionData {
@@ -187,6 +256,11 @@ impl ExecutionData {
             changed: None,
             changed_paths: Vec::new(),
             changed_paths_total: 0,
+            changed_git: Vec::new(),
+            reporter_options: Vec::new(),
+            count: None,
+            tests: None,
+            changed_tests: Vec::new(),
         }
     }
 }

@@ -129,6 +129,8 @@ words! {
         Passed => "ran: passed",
         Failed => "ran: failed",
         RepositoryChanged => "ran: passed but changed the repository",
+        Empty => "ran no test: empty, not a pass",
+        Incomplete => "ran: the changed tests did not all run",
         Blocked => "not run: blocked",
         TimedOut => "ran: timed out",
         Cancelled => "ran: cancelled",

@@ -2,12 +2,13 @@
 //! time limit and qa-check's own cancellation. Its output is counted, hashed and, on a
 //! terminal, echoed to qa-check's stderr as it comes; it is never written anywhere. Only
 //! the last [`TAIL_BYTES`] of each stream stay in memory, for recognising a runner that
-//! was not found (`missing.rs`).
+//! was not found (`missing.rs`), and each line is read for test counts as it streams
+//! (`count.rs`).
 
 use std::io::{Read, Write as _};
 use std::os::unix::process::{CommandExt as _, ExitStatusExt as _};
 use std::path::Path;
-use std::process::{Child, Command, ExitStatus, Stdio};
+use std::process::{Command, ExitStatus, Stdio};
 use std::sync::{mpsc, Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -17,6 +18,7 @@ use qa_records::hash::hex;
 use qa_records::Exit;
 use sha2::{Digest, Sha256};
 
+use super::count::{Lines, Stream};
 use crate::process::{group_alive, group_has_live_members, kill_group, signal_group};
 use crate::waiting::CANCEL_POLL;
 
@@ -57,13 +59,15 @@ pub struct Finished {
 /// Runs `run` with `/bin/sh -c` in `dir`. The line is a shell-quoted command qa-route
 /// wrote (`qa_commands::quote`), so a shell is what reads it as intended; it gets
 /// here only after the refusal guards cleared it. `echo` copies output to our stderr;
-/// `cancelled` is polled for SIGINT/SIGTERM to qa-check.
+/// `cancelled` is polled for SIGINT/SIGTERM to qa-check; `lines` reads the output for
+/// test counts.
 pub fn run(
     run: &str,
     dir: &Path,
     timeout: Duration,
     echo: bool,
     cancelled: impl Fn() -> Option<Exit>,
+    lines: &Arc<Mutex<Lines>>,
 ) -> Result<Finished> {
     let mut child = Command::new("/bin/sh")
         .arg("-c")
@@ -78,20 +82,41 @@ pub fn run(
     let started = Instant::now();
     let pgid = child.id();
     let (done_tx, done_rx) = mpsc::channel();
-    let stdout = drain(child.stdout.take(), echo, done_tx.clone());
-    let stderr = drain(child.stderr.take(), echo, done_tx);
+    let stdout = drain(
+        child.stdout.take(),
+        echo,
+        (Stream::Stdout, Arc::clone(lines)),
+        done_tx.clone(),
+    );
+    let stderr = drain(
+        child.stderr.take(),
+        echo,
+        (Stream::Stderr, Arc::clone(lines)),
+        done_tx,
+    );
     let deadline = started + timeout;
+    // The leader is waited for on a thread of its own, so its exit is seen at once rather
+    // than at the next poll; the loop wakes every CANCEL_POLL for cancellation and the
+    // deadline.
+    let (exit_tx, exit_rx) = mpsc::channel();
+    thread::spawn(move || {
+        let _ = exit_tx.send(child.wait());
+    });
     let (ending, status) = loop {
-        if let Some(status) = child.try_wait().context("waiting for the command")? {
-            break (Ending::Exited, status);
+        let left = deadline.saturating_duration_since(Instant::now());
+        match exit_rx.recv_timeout(CANCEL_POLL.min(left)) {
+            Ok(status) => break (Ending::Exited, status.context("waiting for the command")?),
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                anyhow::bail!("the command's waiter ended without its status")
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
         }
         if let Some(exit) = cancelled() {
-            break (Ending::Cancelled(exit), stop(&mut child, pgid)?);
+            break (Ending::Cancelled(exit), stop(pgid, &exit_rx)?);
         }
         if Instant::now() >= deadline {
-            break (Ending::TimedOut, stop(&mut child, pgid)?);
+            break (Ending::TimedOut, stop(pgid, &exit_rx)?);
         }
-        thread::sleep(CANCEL_POLL.min(deadline.saturating_duration_since(Instant::now())));
     };
     let duration = started.elapsed();
     // Nothing the command started outlives it: what is left of its group goes too.
@@ -120,17 +145,19 @@ pub fn run(
 }
 
 /// SIGTERM to the group, SIGKILL [`KILL_GRACE`] later to whatever is left; returns the
-/// leader's status.
-fn stop(child: &mut Child, pgid: u32) -> Result<ExitStatus> {
+/// leader's status, from its waiter.
+fn stop(pgid: u32, exit: &mpsc::Receiver<std::io::Result<ExitStatus>>) -> Result<ExitStatus> {
     end_group(pgid);
-    child.wait().context("waiting for the stopped command")
+    exit.recv()
+        .context("the command's waiter ended without its status")?
+        .context("waiting for the stopped command")
 }
 
 /// SIGTERM to group `pgid`, then SIGKILL once the group is empty or the grace ran out.
 fn end_group(pgid: u32) {
     signal_group(pgid, libc::SIGTERM);
     let until = Instant::now() + KILL_GRACE;
-    // A zombie does not count: the leader stays one until `stop` reaps it.
+    // A zombie does not count: the leader stays one until its waiter reaps it.
     while Instant::now() < until && group_has_live_members(pgid) {
         thread::sleep(Duration::from_millis(20));
     }
@@ -141,9 +168,14 @@ fn end_group(pgid: u32) {
 type Tally = Arc<Mutex<(u64, Sha256, Vec<u8>)>>;
 
 /// Reads `pipe` to its end on a thread of its own, counting and hashing every byte,
-/// keeping the last [`TAIL_BYTES`], and echoing it to stderr when `echo`; says `done` at
-/// the end.
-fn drain(pipe: Option<impl Read + Send + 'static>, echo: bool, done: mpsc::Sender<()>) -> Tally {
+/// keeping the last [`TAIL_BYTES`], handing it to `lines` as `stream`, and echoing it to
+/// stderr when `echo`; says `done` at the end.
+fn drain(
+    pipe: Option<impl Read + Send + 'static>,
+    echo: bool,
+    (stream, lines): (Stream, Arc<Mutex<Lines>>),
+    done: mpsc::Sender<()>,
+) -> Tally {
     let tally: Tally = Arc::new(Mutex::new((0, Sha256::new(), Vec::new())));
     let Some(mut pipe) = pipe else {
         let _ = done.send(());
@@ -165,6 +197,10 @@ fn drain(pipe: Option<impl Read + Send + 'static>, echo: bool, done: mpsc::Sende
                 tally.1.update(&buf[..n]);
                 keep_tail(&mut tally.2, &buf[..n]);
             }
+            lines
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .feed(stream, &buf[..n]);
             if echo {
                 // Echo is a courtesy: a closed stderr must not stop the count.
                 let mut err = std::io::stderr().lock();

@@ -13,6 +13,7 @@ use qa_commands::{Candidate, Runner};
 use serde_json::Value;
 
 use super::child::{Ending, Finished};
+use super::terminal::plain;
 
 /// The longest program name a reason quotes from output.
 const MAX_NAME: usize = 64;
@@ -94,14 +95,15 @@ pub fn script_program(script: &str) -> Option<String> {
     Some(program.to_string())
 }
 
-/// The reason a run that `finished` is blocked rather than failed, or None when it
-/// ended some other way: exit 0, a signal, a timeout or a cancellation keep their own
-/// status, and so does a non-zero exit whose output names nothing missing.
+/// The reason a run that `finished` is blocked rather than failed or passed, or None when
+/// it ended some other way: a signal, a timeout or a cancellation keep their own status,
+/// and so does an exit whose output names nothing missing. A wrapper (`make test`, a
+/// script) can exit 0 after `go: not found`: its output decides, not its exit code.
 pub fn blocked_reason(finished: &Finished, setting: &Setting) -> Option<String> {
     if finished.ending != Ending::Exited {
         return None;
     }
-    let exit = finished.exit_code.filter(|code| *code != 0)?;
+    let exit = finished.exit_code?;
     let missing = recognise(
         exit,
         &finished.stdout.tail,
@@ -133,26 +135,6 @@ pub fn recognise(exit: i32, stdout: &[u8], stderr: &[u8], runner: Option<&str>) 
         }),
         _ => None,
     })
-}
-
-/// `line` without terminal colour sequences (`ESC [ ... letter`).
-fn plain(line: &str) -> String {
-    let mut out = String::with_capacity(line.len());
-    let mut chars = line.chars();
-    while let Some(c) = chars.next() {
-        if c == '\u{1b}' {
-            if chars.next() == Some('[') {
-                for c in chars.by_ref() {
-                    if c.is_ascii_alphabetic() {
-                        break;
-                    }
-                }
-            }
-            continue;
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// A program name quoted from output: 1 to [`MAX_NAME`] file-name characters, not an
@@ -310,7 +292,11 @@ pub fn reason(missing: &Missing, exit: i32, setting: &Setting) -> String {
         (None, false) => "a program the command starts is not installed".to_string(),
         (None, true) => "a program the command starts cannot be executed".to_string(),
     };
-    format!("{what} (exit {exit}): {}", advice(missing, setting))
+    let exit = match exit {
+        0 => "its output says so, though it exited 0".to_string(),
+        code => format!("exit {code}"),
+    };
+    format!("{what} ({exit}): {}", advice(missing, setting))
 }
 
 /// How the repository would get what is missing.

@@ -6,10 +6,10 @@
 use std::path::{Path, PathBuf};
 
 use qa_commands::path::SearchPath;
-use qa_commands::targets::Targets;
+use qa_commands::targets::{KnownTest, Targets};
 use qa_commands::tree::{self, Tree};
 use qa_commands::{self as validation, Candidate, Runner, MAX_VALUE};
-use qa_records::change::Command;
+use qa_records::change::{Command, CommandScope};
 use qa_records::execution::BlockedReason;
 use qa_records::untrusted::{is_hidden, neutralize, MARKER};
 
@@ -29,11 +29,13 @@ fn refuse(reason: BlockedReason, why: impl Into<String>) -> Refusal {
     }
 }
 
-/// A command that passed every guard: the discovered candidate and where it runs.
+/// A command that passed every guard: the discovered candidate, where it runs, and the
+/// changed tests it names.
 #[derive(Debug)]
 pub struct Cleared {
     pub candidate: Candidate,
     pub dir: PathBuf,
+    pub named: Vec<KnownTest>,
 }
 
 /// Refuses a command line that is too long, holds NUL, CR, LF or a hidden character, or
@@ -87,7 +89,7 @@ pub fn clear(chosen: &Chosen<'_>, root: &Path, path: &SearchPath) -> Result<Clea
             format!("the repository cannot be read: {e:#}"),
         )
     })?;
-    let candidate = discovered(chosen, command, &tree)?;
+    let (candidate, named) = discovered(chosen, command, &tree)?;
     let dir = inside(root, &candidate.dir)?;
     let starts = match candidate.runner {
         Runner::Gradlew => tree.is_executable(&tree::join(&candidate.dir, "gradlew")),
@@ -99,13 +101,21 @@ pub fn clear(chosen: &Chosen<'_>, root: &Path, path: &SearchPath) -> Result<Clea
             format!("{} is not on PATH", candidate.runner.program()),
         ));
     }
-    Ok(Cleared { candidate, dir })
+    Ok(Cleared {
+        candidate,
+        dir,
+        named,
+    })
 }
 
 /// The candidate equal to `command` among those the repository's build files declare for
 /// the route's scenario, discovered again now: a stream can be edited, the build files
-/// are the authority.
-fn discovered(chosen: &Chosen<'_>, command: &Command, tree: &Tree) -> Result<Candidate, Refusal> {
+/// are the authority. With it, the scenario's changed tests the command names.
+fn discovered(
+    chosen: &Chosen<'_>,
+    command: &Command,
+    tree: &Tree,
+) -> Result<(Candidate, Vec<KnownTest>), Refusal> {
     let Some(scenario) = chosen.scenario else {
         return Err(refuse(
             BlockedReason::NotDiscovered,
@@ -121,6 +131,15 @@ fn discovered(chosen: &Chosen<'_>, command: &Command, tree: &Tree) -> Result<Can
         .candidates
         .into_iter()
         .find(|c| c.to_command() == *command)
+        .map(|candidate| {
+            let named = targets
+                .tests
+                .iter()
+                .filter(|t| names(&candidate, t))
+                .cloned()
+                .collect();
+            (candidate, named)
+        })
         .ok_or_else(|| {
             refuse(
                 BlockedReason::NotDiscovered,
@@ -129,6 +148,33 @@ fn discovered(chosen: &Chosen<'_>, command: &Command, tree: &Tree) -> Result<Can
                     command.run, command.dir
                 ),
             )
+        })
+}
+
+/// True when `candidate`'s line names the changed `test`: its function or title as a
+/// whole word, or its file (from the root or from the command's directory), in a runner
+/// that runs that file's language. An exact-test command names a file also by its stem
+/// (`cargo test --test cart` for `tests/cart.rs`): qa-route writes one per test file.
+fn names(candidate: &Candidate, test: &KnownTest) -> bool {
+    let run = &candidate.run;
+    let file = test.file.as_str();
+    let from_dir = tree::under(file, &candidate.dir).unwrap_or(file);
+    let base = file.rsplit('/').next().unwrap_or(file);
+    let stem = base.split('.').next().unwrap_or(base);
+    let stem = (candidate.scope == CommandScope::ExactTest).then_some(stem);
+    candidate.runner.covers(file)
+        && [test.ident.as_str(), test.name.as_str(), file, from_dir]
+            .into_iter()
+            .chain(stem)
+            .any(|word| has_word(run, word))
+}
+
+/// True when `word` occurs in `text` with no identifier character on either side.
+fn has_word(text: &str, word: &str) -> bool {
+    let inner = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+    !word.is_empty()
+        && text.match_indices(word).any(|(at, _)| {
+            !inner(text[..at].chars().last()) && !inner(text[at + word.len()..].chars().next())
         })
 }
 
@@ -159,6 +205,34 @@ fn inside(root: &Path, dir: &str) -> Result<PathBuf, Refusal> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn known(file: &str, name: &str) -> KnownTest {
+        KnownTest {
+            file: file.into(),
+            name: name.into(),
+            ident: name.into(),
+            line: 1,
+        }
+    }
+
+    fn candidate(runner: Runner, run: &str) -> Candidate {
+        Candidate::new(runner, run.into(), "", CommandScope::ExactTest, "x")
+    }
+
+    #[test]
+    fn a_command_names_a_changed_test_by_whole_word_or_by_its_file() {
+        let go = candidate(Runner::Go, "go test ./ -run '^(TestA|TestB)$'");
+        assert!(names(&go, &known("a_test.go", "TestA")));
+        assert!(!names(&go, &known("a_test.go", "TestAB")));
+        let pytest = candidate(Runner::Pytest, "pytest tests/test_cart.py");
+        assert!(names(&pytest, &known("tests/test_cart.py", "test_total")));
+        assert!(!names(&pytest, &known("tests/test_tax.py", "test_total")));
+        // A suite command names no test.
+        assert!(!names(
+            &candidate(Runner::Cargo, "cargo test"),
+            &known("tests/a.rs", "totals")
+        ));
+    }
 
     #[test]
     fn a_plain_command_line_passes_the_text_guard() {
