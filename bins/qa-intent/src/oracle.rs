@@ -669,6 +669,15 @@ fn rust_test(node: Node, text: &str, name: String) -> Test {
             }
         }
         // `cmd.arg("x").assert_exit_code(0)`: a method assertion on what the line built.
+        // A command-line test builder's `.assert()` (a method of the builder, read by
+        // what follows it: the outcomes it expects of the command line it built).
+        if t.kind == "field_identifier" && t.text == "assert" && i > 0 && toks[i - 1].text == "." {
+            let start = (0..i - 1)
+                .rev()
+                .find(|&k| matches!(toks[k].text, ";" | "{" | "}" | "=>" | "="))
+                .map_or(0, |k| k + 1);
+            expects.extend(cli_runs::expectations(&toks, start, i));
+        }
         if t.kind == "identifier"
             && t.text.starts_with("assert")
             && i > 0
@@ -689,7 +698,12 @@ fn rust_test(node: Node, text: &str, name: String) -> Test {
                 .and_then(|(_, end)| text.get(t.bytes.0..toks.get(end - 1)?.bytes.1))
                 .map(excerpt)
                 .unwrap_or_else(|| t.text.to_string());
-            if !receiver.is_empty() {
+            // Inside a macro every name is an identifier: a builder's `.assert()` there
+            // is read the same way.
+            let runs = cli_runs::expectations(&toks, start, i);
+            if !runs.is_empty() {
+                expects.extend(runs);
+            } else if !receiver.is_empty() {
                 expects.push(Expectation {
                     line: t.line,
                     text: format!("`{receiver}` passes `{call}`"),
@@ -1736,6 +1750,7 @@ fn go_test_body(nodes: &[Node], node: Node, text: &str, name: String) -> Test {
 }
 
 mod arrange;
+mod cli_runs;
 pub mod helpers;
 mod java;
 pub mod support;

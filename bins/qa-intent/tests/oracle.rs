@@ -370,3 +370,37 @@ fn a_test_that_sets_an_option_gives_the_arrange_and_act_steps_and_no_code_condit
         "{untested_steps:#?}"
     );
 }
+
+#[test]
+fn an_assert_cmd_test_is_quoted_with_the_command_line_it_runs_and_its_outcome() {
+    let mut r =
+        crate::common::rust_crate("pub fn parse(flag: &str) -> bool {\n    flag == \"-x\"\n}\n");
+    r.write(
+        "src/main.rs",
+        "fn main() {\n    let flag = std::env::args().nth(1).unwrap_or_default();\n    if !walk::parse(&flag) {\n        std::process::exit(1);\n    }\n}\n",
+    );
+    r.write("tests/cli.rs", "use assert_cmd::Command;\n");
+    r.commit("Import the tool");
+    r.branch("feature");
+    r.write(
+        "src/main.rs",
+        "fn main() {\n    let flag = std::env::args().nth(1).unwrap_or_default();\n    if !walk::parse(&flag) {\n        eprintln!(\"bad flag: {flag}\");\n        std::process::exit(2);\n    }\n}\n",
+    );
+    r.write(
+        "tests/cli.rs",
+        "use assert_cmd::Command;\n\n#[test]\nfn a_bad_flag_fails_and_names_it() {\n    Command::cargo_bin(\"walk\")\n        .unwrap()\n        .arg(\"-y\")\n        .assert()\n        .code(2)\n        .stderr(predicates::str::contains(\"bad flag: -y\"));\n}\n",
+    );
+    r.commit("Name a bad flag and exit 2");
+    let rs = flow(&r);
+    let all = assertions(&rs);
+    assert!(
+        all.iter()
+            .any(|a| a.contains("running `walk -y` exits with code 2")),
+        "{all:#?}"
+    );
+    assert!(
+        all.iter()
+            .any(|a| a.contains("running `walk -y` prints \"bad flag: -y\" on stderr")),
+        "{all:#?}"
+    );
+}

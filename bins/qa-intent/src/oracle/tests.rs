@@ -508,3 +508,30 @@ fn a_conversion_of_a_bound_result_acts_with_the_call_that_produced_it() {
     let t = &tests_of(Grammar::Python, &own, &[])[0];
     assert_eq!(t.act.as_deref(), Some("render(url)"));
 }
+
+#[test]
+fn an_assert_cmd_chain_expects_its_outcomes_of_the_command_line_it_builds() {
+    let src = "#[test]\nfn ignores_listed_codes() {\n    hyperfine()\n        .arg(\"--runs=1\")\n        .arg(\"--ignore-failure=1\")\n        .arg(\"exit 2\")\n        .assert()\n        .failure()\n        .stderr(predicate::str::contains(\"non-zero exit code 2\"));\n    Command::cargo_bin(\"fd\").unwrap().args([\"-H\", \"x\"]).assert().code(1).stdout(\"\");\n}\n";
+    let t = tests_of(Grammar::Rust, src, &[]);
+    assert_eq!(
+        expects(&t[0]),
+        [
+            "running `hyperfine --runs=1 --ignore-failure=1 'exit 2'` fails",
+            "running `hyperfine --runs=1 --ignore-failure=1 'exit 2'` prints \"non-zero exit code 2\" on stderr",
+            "running `fd -H x` exits with code 1",
+            "running `fd -H x` prints exactly \"\" on stdout",
+        ]
+    );
+}
+
+#[test]
+fn an_assert_method_with_arguments_is_no_command_line_builder() {
+    // Another API's `assert(x)`: read as before, a method assertion on its receiver.
+    let src = "#[test]\nfn checks() {\n    state.assert(ready).success();\n}\n";
+    let t = tests_of(Grammar::Rust, src, &[]);
+    assert!(
+        !expects(&t[0]).iter().any(|e| e.starts_with("running")),
+        "{:?}",
+        expects(&t[0])
+    );
+}
