@@ -278,7 +278,10 @@ fn lines_of(path: &str, text: Option<&str>) -> Lines {
     let tree = Grammar::of(path).and_then(|g| trees::parse(g, text));
     let mut rows: Vec<Vec<Tok>> = vec![Vec::new(); text.lines().count() + 1];
     match &tree {
-        Some(tree) => tokens(tree.root_node(), text, &mut rows, erased_types(path)),
+        Some(tree) => {
+            tokens(tree.root_node(), text, &mut rows, erased_types(path));
+            drop_layout_punctuation(&mut rows);
+        }
         None => plain_tokens(text, &mut rows),
     }
     rows.into_iter().filter(|r| !r.is_empty()).collect()
@@ -388,6 +391,34 @@ fn tokens(root: Node, text: &str, rows: &mut [Vec<Tok>], erased: bool) {
                 }
             }
         }
+    }
+}
+
+/// Removes punctuation a formatter adds or takes away without changing the code: a
+/// trailing comma before a closing bracket, and the parentheses around an import list
+/// (`from m import (a,)` is `from m import a`).
+fn drop_layout_punctuation(rows: &mut [Vec<Tok>]) {
+    let flat: Vec<(usize, usize)> = rows
+        .iter()
+        .enumerate()
+        .flat_map(|(r, row)| (0..row.len()).map(move |k| (r, k)))
+        .collect();
+    let mut gone: HashSet<(usize, usize)> = HashSet::new();
+    for (n, &(r, k)) in flat.iter().enumerate() {
+        let tok = &rows[r][k];
+        let next = flat.get(n + 1).map(|&(r2, k2)| rows[r2][k2].text.as_str());
+        let trailing = tok.text == "," && matches!(next, Some(")" | "]" | "}"));
+        let import_paren = tok.wiring && matches!(tok.text.as_str(), "(" | ")");
+        if trailing || import_paren {
+            gone.insert((r, k));
+        }
+    }
+    for (r, row) in rows.iter_mut().enumerate() {
+        let mut k = 0;
+        row.retain(|_| {
+            k += 1;
+            !gone.contains(&(r, k - 1))
+        });
     }
 }
 

@@ -234,3 +234,13 @@ fn a_file_too_big_to_parse_leaves_the_commit_unjudged() {
     let (_dir, git, c) = committed(PARSE, &big.replace("value.is_empty()", "value.len() < 2"));
     assert_eq!(verdict(&git, &c, |_| true), None);
 }
+
+#[test]
+fn a_formatter_s_trailing_commas_and_import_parentheses_are_neutral() {
+    let base = "from urllib3 import (\n    __version__ as urllib3_version,\n)\n\ndef info(a, b):\n    return call(a, b)\n";
+    let head = "from urllib3 import __version__ as urllib3_version\n\ndef info(a, b,):\n    return call(\n        a,\n        b,\n    )\n";
+    assert_one("src/help.py", base, head, Verdict::Neutral);
+    // The control: a comma that separates a new argument is code.
+    let more = head.replace("        b,\n", "        b,\n        c,\n");
+    assert_one("src/help.py", base, &more, Verdict::Changes);
+}
