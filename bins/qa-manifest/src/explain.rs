@@ -133,8 +133,14 @@ fn intent_lines(intent: &IntentData, id: &str, b: &mut Boundary, line: &mut impl
             .iter()
             .map(|l| format!("{}:{}", b.clean(&l.file), l.line))
             .collect();
+        // A step no changed line shows is the commit's word, not evidence: said so, so
+        // that an outcome read from the message never stands beside a proof gap as if
+        // a line had shown it.
         let at = if at.is_empty() {
-            format!("from {}", name(step.origin))
+            format!(
+                "stated by the {}, not shown by a changed line",
+                name(step.origin)
+            )
         } else {
             at.join(", ")
         };

@@ -76,6 +76,27 @@ fn explain_tells_why_a_scenario_exists() {
 }
 
 #[test]
+fn explain_says_a_step_only_the_commit_states_is_not_shown_by_a_line() {
+    let r = shop(None);
+    let (saved, before) = save_flow(&r, "run.ndjson");
+    let text = correct(&r, &saved, &["explain", id(scenario(&before, AVATAR))])
+        .success()
+        .text()
+        .to_string();
+    assert!(
+        text.contains(
+            "lifecycle action: show initials (stated by the commit, not shown by a changed line)"
+        ),
+        "{text}"
+    );
+    // The control: a step a changed line shows names that line.
+    assert!(
+        text.contains("lifecycle condition: !user.avatarUrl (src/profile/avatar.ts:2)"),
+        "{text}"
+    );
+}
+
+#[test]
 fn explain_says_when_a_scenario_has_no_proof_gap() {
     let r = shop(None);
     let (saved, before) = save_flow(&r, "run.ndjson");
