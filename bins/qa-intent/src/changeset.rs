@@ -46,6 +46,13 @@ impl Changeset {
         equivalence::verdict(&git, commit, |p| self.role(p).is_some_and(bears_behaviour))
     }
 
+    /// True when `commit` changes only test code (see [`equivalence::tests_only`]); `None`
+    /// when it cannot be read.
+    pub fn tests_only(&self, commit: &CommitData) -> Option<bool> {
+        let git = git2::Repository::open(self.repo.as_ref()?).ok()?;
+        equivalence::tests_only(&git, commit, |p| self.role(p).is_some_and(bears_behaviour))
+    }
+
     /// Takes the records qa-intent needs and ignores the rest.
     pub fn take(&mut self, source: &str, line: u64, envelope: Envelope) -> Result<()> {
         match envelope.known_kind() {

@@ -50,6 +50,35 @@ pub fn verdict(
     commit: &CommitData,
     bears: impl Fn(&str) -> bool,
 ) -> Option<Verdict> {
+    judged(git, commit, bears, Keep::All)
+}
+
+/// True when `commit` changes only test code in the files that bear behaviour: with the
+/// tests a source file holds (Rust's `#[test]` functions and `#[cfg(test)]` modules) left
+/// out, its diff is neutral. Such a commit adds or fixes the oracle, not the behaviour,
+/// and never names the work. `None` when it cannot be read.
+pub fn tests_only(
+    git: &Repository,
+    commit: &CommitData,
+    bears: impl Fn(&str) -> bool,
+) -> Option<bool> {
+    judged(git, commit, bears, Keep::NonTest).map(|v| v == Verdict::Neutral)
+}
+
+/// What of a file the token streams keep.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Keep {
+    All,
+    /// Everything but the tests a source file holds.
+    NonTest,
+}
+
+fn judged(
+    git: &Repository,
+    commit: &CommitData,
+    bears: impl Fn(&str) -> bool,
+    keep: Keep,
+) -> Option<Verdict> {
     let c = git.find_commit(Oid::from_str(&commit.oid).ok()?).ok()?;
     let head = c.tree().ok()?;
     let base = match c.parents().next() {
@@ -64,8 +93,8 @@ pub fn verdict(
         };
         let after = text_at(git, &head, p)?;
         files.push((
-            lines_of(p, before.as_deref()),
-            lines_of(p, after.as_deref()),
+            lines_kept(p, before.as_deref(), keep),
+            lines_kept(p, after.as_deref(), keep),
         ));
     }
     Some(judge(&files))
@@ -271,7 +300,12 @@ fn texts(lines: &Lines) -> Vec<String> {
 
 /// The lines of one version as tokens: read by its grammar where one exists, else as
 /// words and marks with no comment known (any change to one is then a change).
+#[cfg(test)]
 fn lines_of(path: &str, text: Option<&str>) -> Lines {
+    lines_kept(path, text, Keep::All)
+}
+
+fn lines_kept(path: &str, text: Option<&str>, keep: Keep) -> Lines {
     let Some(text) = text else {
         return Lines::new();
     };
@@ -279,7 +313,11 @@ fn lines_of(path: &str, text: Option<&str>) -> Lines {
     let mut rows: Vec<Vec<Tok>> = vec![Vec::new(); text.lines().count() + 1];
     match &tree {
         Some(tree) => {
-            tokens(tree.root_node(), text, &mut rows, erased_types(path));
+            let skip = Skip {
+                types: erased_types(path),
+                tests: keep == Keep::NonTest,
+            };
+            tokens(tree.root_node(), text, &mut rows, skip);
             drop_layout_punctuation(&mut rows);
         }
         None => plain_tokens(text, &mut rows),
@@ -291,7 +329,17 @@ fn lines_of(path: &str, text: Option<&str>) -> Lines {
 /// children (string contents some grammars leave unnamed), and an opening and a closing
 /// mark for each named node, so that the nesting is part of the stream. Comments (the
 /// grammar's extras) are left out.
-fn tokens(root: Node, text: &str, rows: &mut [Vec<Tok>], erased: bool) {
+/// What [`tokens`] leaves out besides comments.
+#[derive(Debug, Clone, Copy)]
+struct Skip {
+    /// Type annotations the running program never reads.
+    types: bool,
+    /// The tests a source file holds.
+    tests: bool,
+}
+
+fn tokens(root: Node, text: &str, rows: &mut [Vec<Tok>], skip: Skip) {
+    let erased = skip.types;
     let mut push = |row: usize, tok: Tok| {
         if let Some(r) = rows.get_mut(row) {
             r.push(tok);
@@ -308,7 +356,10 @@ fn tokens(root: Node, text: &str, rows: &mut [Vec<Tok>], erased: bool) {
     while let Some(step) = stack.pop() {
         match step {
             Step::Open(node, wiring) => {
-                if node.is_extra() || (erased && (is_annotation(node) || annotates(node))) {
+                if node.is_extra()
+                    || (erased && (is_annotation(node) || annotates(node)))
+                    || (skip.tests && is_test_item(node, text))
+                {
                     continue;
                 }
                 let wiring = wiring || is_wiring(node, text);
@@ -454,6 +505,35 @@ fn is_annotation(node: Node) -> bool {
                     .is_some_and(|c| c.kind() == "assignment" && is_annotation(c))
         }
         "return_type" => true,
+        _ => false,
+    }
+}
+
+/// A Rust test a source file holds: a function or module whose attributes (the
+/// attribute items just before it) name `test` (`#[test]`, `#[tokio::test]`,
+/// `#[cfg(test)]`), or such an attribute item itself.
+fn is_test_item(node: Node, text: &str) -> bool {
+    let names_test = |n: Node| {
+        n.kind() == "attribute_item" && {
+            let t = trees::text_of(n, text);
+            t.contains("test]") || t.contains("cfg(test)") || t.contains("::test")
+        }
+    };
+    match node.kind() {
+        "attribute_item" => {
+            // The attribute of a test item goes with the item.
+            names_test(node)
+        }
+        "function_item" | "mod_item" => {
+            let mut prev = node.prev_named_sibling();
+            while let Some(p) = prev.filter(|p| p.kind() == "attribute_item") {
+                if names_test(p) {
+                    return true;
+                }
+                prev = p.prev_named_sibling();
+            }
+            false
+        }
         _ => false,
     }
 }

@@ -409,7 +409,15 @@ fn build(
     deltas: &Deltas,
 ) -> Intent {
     let commits: Vec<&CommitData> = g.commits.iter().map(|&i| &cs.commits[i].data).collect();
-    let anchor = commits.first();
+    // The work is named by a commit that changes it: a commit that only adds or fixes
+    // tests (the failing test before its fix) never names it, when another one can.
+    let anchor = match commits.as_slice() {
+        [_, _, ..] => commits
+            .iter()
+            .find(|c| cs.tests_only(c) != Some(true))
+            .or(commits.first()),
+        _ => commits.first(),
+    };
     let roles: BTreeMap<String, Role> = g
         .files
         .iter()

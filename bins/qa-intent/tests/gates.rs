@@ -452,3 +452,35 @@ fn each_intent_quotes_the_tests_its_own_commits_wrote_in_a_shared_test_file() {
     assert!(stock.iter().any(|a| a.contains("stock(-5)")), "{stock:#?}");
     assert!(!stock.iter().any(|a| a.contains("price(21)")), "{stock:#?}");
 }
+
+#[test]
+fn an_intent_is_titled_from_the_commit_that_changes_the_code_not_its_failing_test() {
+    let lib = "pub fn stamp(s: i64) -> Option<i64> {\n    Some(s)\n}\n\n#[cfg(test)]\nmod tests {\n    use super::*;\n\n    #[test]\n    fn in_range() {\n        assert_eq!(stamp(1), Some(1));\n    }\n}\n";
+    let mut r = crate::common::rust_crate(lib);
+    r.commit("Import the stamps");
+    r.branch("feature");
+    let failing = lib.replace(
+        "    #[test]\n    fn in_range",
+        "    #[test]\n    fn out_of_range() {\n        assert_eq!(stamp(i64::MAX), None);\n    }\n\n    #[test]\n    fn in_range",
+    );
+    r.write("src/lib.rs", &failing);
+    r.commit("Add failing test for an out-of-range timestamp");
+    r.write(
+        "src/lib.rs",
+        &failing.replace("    Some(s)\n", "    (s < i64::MAX).then_some(s)\n"),
+    );
+    r.commit("Reject an out-of-range timestamp");
+    let rs = flow(&r);
+    let titles: Vec<&str> = records::of_kind(&rs, "intent")
+        .iter()
+        .filter_map(|i| i["data"]["title"].as_str())
+        .collect();
+    assert!(
+        titles.contains(&"Reject an out-of-range timestamp"),
+        "{titles:?}"
+    );
+    assert!(
+        !titles.iter().any(|t| t.contains("failing test")),
+        "{titles:?}"
+    );
+}

@@ -244,3 +244,19 @@ fn a_formatter_s_trailing_commas_and_import_parentheses_are_neutral() {
     let more = head.replace("        b,\n", "        b,\n        c,\n");
     assert_one("src/help.py", base, &more, Verdict::Changes);
 }
+
+const WITH_TESTS: &str = "pub fn stamp(s: i64) -> Option<i64> {\n    Some(s)\n}\n\n#[cfg(test)]\nmod tests {\n    use super::*;\n\n    #[test]\n    fn in_range() {\n        assert_eq!(stamp(1), Some(1));\n    }\n}\n";
+
+#[test]
+fn a_commit_that_only_adds_a_test_to_a_source_file_changes_tests_only() {
+    let head = WITH_TESTS.replace(
+        "    #[test]\n    fn in_range",
+        "    #[test]\n    fn out_of_range() {\n        assert_eq!(stamp(i64::MAX), None);\n    }\n\n    #[test]\n    fn in_range",
+    );
+    let (_dir, git, c) = committed(WITH_TESTS, &head);
+    assert_eq!(tests_only(&git, &c, |_| true), Some(true));
+    // The control: the fix to the function is no test-only change.
+    let fixed = WITH_TESTS.replace("    Some(s)\n", "    (s < i64::MAX).then_some(s)\n");
+    let (_dir, git, c) = committed(WITH_TESTS, &fixed);
+    assert_eq!(tests_only(&git, &c, |_| true), Some(false));
+}
