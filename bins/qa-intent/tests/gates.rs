@@ -467,7 +467,7 @@ fn an_intent_is_titled_from_the_commit_that_changes_the_code_not_its_failing_tes
     r.commit("Add failing test for an out-of-range timestamp");
     r.write(
         "src/lib.rs",
-        &failing.replace("    Some(s)\n", "    (s < i64::MAX).then_some(s)\n"),
+        failing.replace("    Some(s)\n", "    (s < i64::MAX).then_some(s)\n"),
     );
     r.commit("Reject an out-of-range timestamp");
     let rs = flow(&r);
