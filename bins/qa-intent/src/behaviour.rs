@@ -332,10 +332,15 @@ pub fn classify(
     if !demotes(said) {
         // Whatever its subject says, a commit whose product lines are only comments,
         // pragmas, layout, type annotations or moved code changes no behaviour. A
-        // renaming is not enough here: a renamed exported name is an API change.
-        return match (said, diff()) {
-            (CommitClass::Behaviour(_), Some(Verdict::Neutral)) => CommitClass::Cleanup,
-            _ => said,
+        // renaming is not enough here: a renamed exported name is an API change. A typed
+        // feature or fix is taken at its word without reading its diff (parsing every
+        // commit's files twice tripled the flow's time): at worst it keeps a scenario,
+        // it never loses one.
+        let untyped = matches!(said, CommitClass::Behaviour(Rank::Plain | Rank::Refactor));
+        return if untyped && diff() == Some(Verdict::Neutral) {
+            CommitClass::Cleanup
+        } else {
+            said
         };
     }
     match diff() {
@@ -345,6 +350,18 @@ pub fn classify(
         Some(Verdict::Neutral | Verdict::Renamed) => CommitClass::Cleanup,
         None => said,
     }
+}
+
+/// True for a commit typed as a feature or a fix (`feat:`, `fix:`, `perf:`, ...).
+pub fn is_typed_change(commit: &CommitData) -> bool {
+    matches!(
+        commit
+            .kind
+            .as_deref()
+            .map(str::to_ascii_lowercase)
+            .as_deref(),
+        Some("feat" | "feature" | "fix" | "hotfix" | "bugfix" | "perf")
+    )
 }
 
 /// True for the classes that keep a commit's product lines out of every intent.
@@ -564,6 +581,21 @@ mod tests {
             judged(subject, None, &["src/requests/auth.py"], Verdict::Changes),
             CommitClass::Behaviour(Rank::Plain)
         );
+    }
+
+    #[test]
+    fn a_typed_feature_or_fix_is_taken_at_its_word_without_reading_its_diff() {
+        let read = std::cell::Cell::new(false);
+        let class = classify(
+            &commit("feat: show initials", Some("feat"), &["src/avatar.ts"]),
+            role_of,
+            || {
+                read.set(true);
+                Some(Verdict::Neutral)
+            },
+        );
+        assert_eq!(class, CommitClass::Behaviour(Rank::Feature));
+        assert!(!read.get());
     }
 
     #[test]

@@ -411,10 +411,11 @@ fn build(
     let commits: Vec<&CommitData> = g.commits.iter().map(|&i| &cs.commits[i].data).collect();
     // The work is named by a commit that changes it: a commit that only adds or fixes
     // tests (the failing test before its fix) never names it, when another one can.
+    // A typed feature or fix is taken at its word (no diff is read for it).
     let anchor = match commits.as_slice() {
-        [_, _, ..] => commits
+        [first, _, ..] if !behaviour::is_typed_change(first) => commits
             .iter()
-            .find(|c| cs.tests_only(c) != Some(true))
+            .find(|c| behaviour::is_typed_change(c) || cs.tests_only(c) != Some(true))
             .or(commits.first()),
         _ => commits.first(),
     };
