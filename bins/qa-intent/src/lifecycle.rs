@@ -772,7 +772,9 @@ pub fn stored_key(text: &str, method: &str) -> Option<String> {
 /// The condition of a branch line: the balanced parentheses after `if (`, or the text up
 /// to the block opener (`{`, `:`) for Python, Go and Rust.
 pub fn condition_of(text: &str) -> Option<String> {
-    let rest = CONDITION.captures(text)?.get(2)?.as_str().trim();
+    let rest = CONDITION.captures(text)?.get(2)?.as_str();
+    // A pragma or note after the code (`# pragma: nocover`, `// why`) is no condition.
+    let rest = without_line_comment(rest).trim();
     let cond = if let Some(inner) = rest.strip_prefix('(') {
         let mut depth = 1;
         let end = inner.char_indices().find_map(|(i, c)| {
@@ -789,6 +791,32 @@ pub fn condition_of(text: &str) -> Option<String> {
     };
     let cond = cond.trim();
     (!cond.is_empty()).then(|| excerpt(cond))
+}
+
+/// `line` up to a trailing `#` or `//` comment that stands outside a string: a comment
+/// marker must follow whitespace (so `a#b`, `x//y` in code and `http://` stay).
+fn without_line_comment(line: &str) -> &str {
+    let bytes = line.as_bytes();
+    let mut quote: Option<u8> = None;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        match quote {
+            Some(_) if b == b'\\' => i += 1,
+            Some(q) if b == q => quote = None,
+            Some(_) => {}
+            None if matches!(b, b'"' | b'\'' | b'`') => quote = Some(b),
+            None if i > 0
+                && bytes[i - 1].is_ascii_whitespace()
+                && (b == b'#' || (b == b'/' && bytes.get(i + 1) == Some(&b'/'))) =>
+            {
+                return &line[..i];
+            }
+            None => {}
+        }
+        i += 1;
+    }
+    line
 }
 
 /// Setters that only change presentation (`setClassName`, `setOpen`, `setHover`) are not

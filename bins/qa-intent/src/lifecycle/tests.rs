@@ -104,6 +104,23 @@ fn conditions_are_read_per_language() {
 }
 
 #[test]
+fn a_pragma_or_note_after_a_condition_is_not_part_of_it() {
+    assert_eq!(
+        condition_of("    if isinstance(verify, str):  # pragma: nocover").as_deref(),
+        Some("isinstance(verify, str)")
+    );
+    assert_eq!(
+        condition_of("if n > 0 { // the empty case returns early").as_deref(),
+        Some("n > 0")
+    );
+    // The control: a `#` or `//` inside a string is the condition's own.
+    assert_eq!(
+        condition_of("    if url == \"http://x #1\":").as_deref(),
+        Some("url == \"http://x #1\"")
+    );
+}
+
+#[test]
 fn a_named_status_assignment_is_a_state_transition() {
     let facts = lex(&file(
         "src/orders.ts",
