@@ -3,6 +3,7 @@
 use crate::render::Format;
 use clap::{CommandFactory, Parser};
 use qa_cli::{after_help, Example};
+use qa_records::exit::failure;
 use qa_records::Exit;
 use std::path::PathBuf;
 
@@ -192,7 +193,72 @@ pub struct Args {
     pub pipeline: qa_cli::PipelineFlags,
 }
 
+/// What one run does, decided from the flags before anything is read: a format the mode
+/// cannot write is a usage error here, never found deep inside a report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// `--verify`: check every record, render nothing.
+    Verify,
+    /// `--status`: the project's active or last acceptance run, one line of text or one
+    /// JSON object.
+    Status { json: bool },
+    /// `--merge DIR...`: one verdict from the shards' run folders (text, markdown, json).
+    Merge { format: Format },
+    /// `--acceptance`: the acceptance flow's last stage (text, markdown, json).
+    Acceptance { format: Format },
+    /// A stream to report: a change report in any format, or the report of a saved
+    /// acceptance stream (known only once its records are read).
+    Report { format: Format },
+}
+
 impl Args {
+    /// The mode the flags ask for, or a usage error naming the flag that cannot go with
+    /// the format.
+    pub fn mode(&self) -> anyhow::Result<Mode> {
+        let acceptance_format = |flag: &str| -> anyhow::Result<Format> {
+            match self.format {
+                Format::Text | Format::Markdown | Format::Json => Ok(self.format),
+                other => Err(failure(
+                    Exit::Usage,
+                    format!(
+                        "{flag} writes an acceptance report: --format text, markdown or json, not {}",
+                        format_name(other)
+                    ),
+                )),
+            }
+        };
+        if self.verify {
+            return Ok(Mode::Verify);
+        }
+        if self.status {
+            return match self.format {
+                Format::Text | Format::Json => Ok(Mode::Status {
+                    json: self.format == Format::Json,
+                }),
+                other => Err(failure(
+                    Exit::Usage,
+                    format!(
+                        "--status prints one line of text or one JSON object: --format text or json, not {}",
+                        format_name(other)
+                    ),
+                )),
+            };
+        }
+        if !self.merge.is_empty() {
+            return Ok(Mode::Merge {
+                format: acceptance_format("--merge")?,
+            });
+        }
+        if self.acceptance {
+            return Ok(Mode::Acceptance {
+                format: acceptance_format("--acceptance")?,
+            });
+        }
+        Ok(Mode::Report {
+            format: self.format,
+        })
+    }
+
     /// The diagnostics the human change reports list.
     pub fn diagnostics(&self) -> crate::layers::Diagnostics {
         if self.verbose {
@@ -290,4 +356,10 @@ pub const EXIT_STATUS: &[(Exit, &str)] = &[
 /// The clap command, with examples and exit status after the options.
 pub fn command() -> clap::Command {
     Args::command().after_help(after_help(EXAMPLES, EXIT_STATUS))
+}
+
+/// A format's name as `--format` takes it.
+pub fn format_name(format: Format) -> String {
+    clap::ValueEnum::to_possible_value(&format)
+        .map_or_else(String::new, |v| v.get_name().to_string())
 }

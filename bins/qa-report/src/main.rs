@@ -1,11 +1,12 @@
 use anyhow::Context as _;
 use qa_records::exit::{self, failure, Exit};
 use qa_report::acceptance::{self, status, Run, Settings};
+use qa_report::cli::{self, Mode};
 use qa_report::flow::{self, Flow};
 use qa_report::out::Saved;
 use qa_report::reading::{self, Input, Models};
+use qa_report::render;
 use qa_report::verdict_of_signal;
-use qa_report::{cli, render};
 use std::io::{IsTerminal as _, Write as _};
 
 fn main() -> std::process::ExitCode {
@@ -17,19 +18,23 @@ fn main() -> std::process::ExitCode {
 }
 
 fn run(args: cli::Args) -> anyhow::Result<Exit> {
-    if args.status {
-        let runs = acceptance::runs_folder(&args.repo, args.out.as_deref());
-        return status::show(&args.repo, &runs, args.format);
-    }
-    if !args.merge.is_empty() {
-        let (rendered, exit) = qa_report::merge::merge(&qa_report::merge::Merge {
-            dirs: &args.merge,
-            repo: &args.repo,
-            out: args.out.as_deref(),
-            format: args.format,
-        })?;
-        print(&rendered)?;
-        return Ok(exit);
+    let mode = args.mode()?;
+    match mode {
+        Mode::Status { .. } => {
+            let runs = acceptance::runs_folder(&args.repo, args.out.as_deref());
+            return status::show(&args.repo, &runs, args.format);
+        }
+        Mode::Merge { format } => {
+            let (rendered, exit) = qa_report::merge::merge(&qa_report::merge::Merge {
+                dirs: &args.merge,
+                repo: &args.repo,
+                out: args.out.as_deref(),
+                format,
+            })?;
+            print(&rendered)?;
+            return Ok(exit);
+        }
+        Mode::Verify | Mode::Acceptance { .. } | Mode::Report { .. } => {}
     }
     if args.input.as_os_str() == "-" && std::io::stdin().is_terminal() {
         return Err(failure(
@@ -39,12 +44,12 @@ fn run(args: cli::Args) -> anyhow::Result<Exit> {
     }
     // Every read can then end on SIGINT/SIGTERM, whatever stdin is.
     qa_records::cancel::install().context("installing the signal handlers")?;
-    if args.acceptance {
+    if let Mode::Acceptance { format } = mode {
         let (rendered, exit) = acceptance::run(&Run {
             input: &args.input,
             repo: &args.repo,
             out: args.out.as_deref(),
-            format: args.format,
+            format,
             max_problems: args.max_problems,
             run_dir_file: args.run_dir_file.as_deref(),
         })?;
@@ -52,7 +57,7 @@ fn run(args: cli::Args) -> anyhow::Result<Exit> {
         return Ok(exit);
     }
     let started = std::time::Instant::now();
-    if args.verify {
+    if mode == Mode::Verify {
         let mut input = Input::open(&args.input, reading::GRACE, None)?;
         let pass = reading::pass(&mut input, args.max_problems, Models::None, |_| Ok(()))?;
         if let Some(signal) = pass.interrupted {

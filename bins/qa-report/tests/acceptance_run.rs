@@ -272,10 +272,41 @@ fn a_change_report_format_is_a_usage_error_for_an_acceptance_run() {
     let out = accept(repo.path(), &passing().bytes(), &["--format", "sarif"]);
     assert_eq!(out.status.code(), Some(64));
     assert!(
-        stderr(&out).contains("--format sarif renders change reports"),
+        stderr(&out).contains(
+            "--acceptance writes an acceptance report: --format text, markdown or json, not sarif"
+        ),
         "{}",
         stderr(&out)
     );
+    // Decided from the flags: no lock was taken and no run folder made.
+    assert!(!runs(repo.path()).exists());
+}
+
+#[test]
+fn status_takes_text_or_json_and_refuses_another_format_before_looking() {
+    let repo = tempfile::tempdir().unwrap();
+    let status = |format: &str| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_qa-report"))
+            .args(["--status", "--format", format, "--repo"])
+            .arg(repo.path())
+            .output()
+            .unwrap()
+    };
+    let markdown = status("markdown");
+    assert_eq!(markdown.status.code(), Some(64));
+    assert!(stderr(&markdown).contains("--status prints one line of text or one JSON object"));
+    // The control: json is taken, and there is no run to show.
+    assert_eq!(status("json").status.code(), Some(66));
+}
+
+#[test]
+fn merge_refuses_a_change_report_format_before_reading_a_folder() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_qa-report"))
+        .args(["--merge", "/nonexistent/shard-1", "--format", "sarif"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(64), "{}", stderr(&out));
+    assert!(stderr(&out).contains("--merge writes an acceptance report"));
 }
 
 #[test]

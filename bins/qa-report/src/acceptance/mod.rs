@@ -76,16 +76,17 @@ pub enum ShotSource {
     Shards(std::collections::BTreeMap<String, PathBuf>),
 }
 
-/// A usage error unless `format` renders acceptance reports.
-pub fn check_format(format: Format) -> anyhow::Result<()> {
+/// A usage error unless `format` renders acceptance reports: for a saved stream, whose
+/// flow is known only once its records are read (the flags' [`crate::cli::Mode`] settles
+/// every other case before reading).
+fn check_format(format: Format) -> anyhow::Result<()> {
     match format {
         Format::Text | Format::Markdown | Format::Json => Ok(()),
         other => Err(failure(
             Exit::Usage,
             format!(
                 "--format {} renders change reports; an acceptance report is text, markdown or json",
-                clap::ValueEnum::to_possible_value(&other)
-                    .map_or_else(String::new, |v| v.get_name().to_string())
+                crate::cli::format_name(other)
             ),
         )),
     }
@@ -260,7 +261,6 @@ pub struct Run<'a> {
 /// it, reports, and releases the lock.
 pub fn run(args: &Run<'_>) -> anyhow::Result<(String, Exit)> {
     let started = Instant::now();
-    check_format(args.format)?;
     if !args.repo.is_dir() {
         return Err(failure(
             Exit::NoInput,

@@ -41,7 +41,6 @@ const LISTED: usize = 10;
 /// code of its verdict.
 pub fn merge(args: &Merge<'_>) -> anyhow::Result<(String, Exit)> {
     let started = Instant::now();
-    acceptance::check_format(args.format)?;
     let mut runs = args
         .dirs
         .iter()
