@@ -4,16 +4,13 @@
 //! files under `--out`; an acceptance stream becomes a verdict and an acceptance report.
 
 pub mod acceptance;
-pub mod agent;
+pub mod change;
 pub mod cli;
-pub mod codequality;
 pub mod document;
 pub mod escape;
 pub mod flow;
 pub mod forge;
-pub mod github;
 pub mod html;
-pub mod json;
 pub mod layers;
 pub mod markdown;
 pub mod merge;
@@ -21,10 +18,8 @@ pub mod model;
 pub mod out;
 pub mod phrase;
 pub mod plain;
-pub mod reach;
 pub mod reading;
 pub mod render;
-pub mod sarif;
 pub mod text;
 pub mod verify;
 

@@ -1,7 +1,7 @@
 //! The change report's model: a verified stream read into intents with their scenarios,
 //! routes, traces and drafts, every source-derived string cleaned by one `Boundary`.
 
-use crate::reach::{Graph, Reach};
+use crate::change::reach::{Graph, Reach};
 use qa_records::change::{
     ActionKind, CapabilityData, Decision, DraftData, Evidence, IntentData, Priority, RangeView,
     RouteData, ScenarioData, TraceData,

@@ -1,9 +1,10 @@
 //! The report formats, and the one entry that renders a report in any of them.
 
+use crate::change::{agent, codequality, github, json, sarif};
 use crate::forge::Forge;
 use crate::layers::Diagnostics;
 use crate::model::Report;
-use crate::{agent, codequality, github, html, json, markdown, sarif, text};
+use crate::{html, markdown, text};
 use anyhow::Context as _;
 use std::io::Write;
 use std::path::Path;

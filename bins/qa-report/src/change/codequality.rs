@@ -2,9 +2,9 @@
 //! per required (major) or recommended (minor) scenario at its first located evidence,
 //! with a fingerprint that survives line shifts, so merge requests track it across runs.
 
+use super::sarif::rule_id;
 use crate::model::{IntentView, Report, ScenarioView};
 use crate::plain::one_line;
-use crate::sarif::rule_id;
 use qa_records::change::Decision;
 use qa_records::hash::sha256_hex;
 use serde::Serialize;
