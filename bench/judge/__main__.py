@@ -153,7 +153,9 @@ def run(args):
         p = os.path.join(args.bin_dir, name)
         if not (os.path.isfile(p) and os.access(p, os.X_OK)):
             return bad_usage(f"{p} is not an executable file (build it first: cargo build --release)")
-    out = os.path.join(args.out, args.half)
+    # Absolute: the stages run in each clone, and a relative shim folder on PATH would
+    # name nothing there (every route then loses its command).
+    out = os.path.join(os.path.abspath(args.out), args.half)
     os.makedirs(out, exist_ok=True)
     env = selection.bench_env()
     env["PATH"] = flow.shim_dir(os.path.join(out, "shims"), env.get("PATH", ""))

@@ -1,6 +1,8 @@
 //! Assertion helpers known by what they do: a function of the repository's test code whose
 //! body reaches an assertion, directly or through one more such function, and which of
-//! its parameters that assertion compares. A test's call to one passes expectations.
+//! its parameters that assertion compares. A test's call to one passes expectations. A
+//! test builder's setter that stores its argument in a field another method compares
+//! (`.stdout("x")` before `.run()`) passes one too.
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -21,6 +23,12 @@ pub struct Helper {
     pub direct: bool,
     /// Calls in the body: the callee's last name and the identifiers of each argument.
     pub(super) calls: Vec<(String, Vec<BTreeSet<String>>)>,
+    /// Receiver fields the body stores a parameter in (`self.stdout = stdout.into()`),
+    /// with that parameter's index.
+    pub(super) stores: Vec<(usize, String)>,
+    /// Receiver fields the body's assertions compare, directly (`assert_eq!(out,
+    /// self.stdout)`) or through a local bound from them (`let want = &self.stdout;`).
+    pub(super) compared_fields: BTreeSet<String>,
 }
 
 /// Every function `root` defines, with what its own assertions compare.
@@ -39,10 +47,41 @@ pub fn defined(grammar: Grammar, root: Node, text: &str) -> Vec<Helper> {
             continue;
         };
         let nodes = Walk::new(body, None).all;
-        let mut regions: Vec<Node> = Vec::new();
-        let mut calls = Vec::new();
+        // Locals bound from receiver fields: `let want = unindent(&self.stdout);`.
+        let mut bound: HashMap<&str, BTreeSet<String>> = HashMap::new();
         for &m in &nodes {
-            regions.extend(assertion_regions(grammar, m, text, &own));
+            if let Some((name, value)) = binding(grammar, m, text) {
+                let fields: BTreeSet<String> = receiver_fields(grammar, value, text)
+                    .into_iter()
+                    .map(|(f, _)| f)
+                    .collect();
+                if !fields.is_empty() {
+                    bound.entry(name).or_default().extend(fields);
+                }
+            }
+        }
+        let mut regions: Vec<Node> = Vec::new();
+        let mut compared_fields = BTreeSet::new();
+        let mut calls = Vec::new();
+        let mut stores = Vec::new();
+        for &m in &nodes {
+            let group = assertion_regions(grammar, m, text, &own);
+            // The fields an assertion compares: those it names itself, or, when it names
+            // none, those its locals were bound from. `assert_eq!(got, self.want)` with
+            // `got` computed from `self.input` compares `want`, not `input`.
+            let named: BTreeSet<String> = group
+                .iter()
+                .flat_map(|r| receiver_fields(grammar, *r, text))
+                .filter(|(_, operand)| *operand)
+                .map(|(f, _)| f)
+                .collect();
+            if named.is_empty() {
+                for id in group.iter().flat_map(|r| identifiers(*r, text)) {
+                    compared_fields.extend(bound.get(id.as_str()).into_iter().flatten().cloned());
+                }
+            }
+            compared_fields.extend(named);
+            regions.extend(group);
             if let Some((callee, args)) = call_parts(grammar, m, text) {
                 let ids = args.iter().map(|a| identifiers(*a, text)).collect();
                 calls.push((callee.to_string(), ids));
@@ -56,12 +95,24 @@ pub fn defined(grammar: Grammar, root: Node, text: &str) -> Vec<Helper> {
             .filter(|(_, p)| compared_ids.contains(*p))
             .map(|(i, _)| i)
             .collect();
+        for &m in &nodes {
+            if let Some((field, value)) = field_store(grammar, m, text) {
+                let used = identifiers(value, text);
+                for (i, p) in params.iter().enumerate() {
+                    if used.contains(p) {
+                        stores.push((i, field.clone()));
+                    }
+                }
+            }
+        }
         out.push(Helper {
             name: name.to_string(),
             params,
             compared,
             direct: !regions.is_empty(),
             calls,
+            stores,
+            compared_fields,
         });
     }
     out
@@ -69,7 +120,25 @@ pub fn defined(grammar: Grammar, root: Node, text: &str) -> Vec<Helper> {
 
 /// The assertion helpers among `defs`, by name: those that assert, and those that call
 /// one that does (one level, no further), with the parameters that reach a compared one.
-pub fn assertion_helpers(defs: Vec<Helper>) -> HashMap<String, Helper> {
+pub fn assertion_helpers(mut defs: Vec<Helper>) -> HashMap<String, Helper> {
+    // A setter whose field some method compares passes an expectation as surely as an
+    // assertion does: the builder compares it when the test runs it.
+    let fields: BTreeSet<String> = defs
+        .iter()
+        .flat_map(|h| h.compared_fields.iter().cloned())
+        .collect();
+    for h in &mut defs {
+        let set: Vec<usize> = h
+            .stores
+            .iter()
+            .filter(|(_, f)| fields.contains(f))
+            .map(|(i, _)| *i)
+            .collect();
+        if !set.is_empty() {
+            h.compared.extend(set);
+            h.direct = true;
+        }
+    }
     let direct: HashMap<String, Helper> = defs
         .iter()
         .filter(|h| h.direct)
@@ -369,6 +438,98 @@ fn macro_args(n: Node) -> Vec<Vec<Node>> {
         }
     }
     out
+}
+
+/// The receiver fields a subtree reads: `self.f` (Rust, Python), `this.f` (JavaScript,
+/// Java), and `self . f` inside a Rust macro's tokens; each with whether it is read as a
+/// value of its own (`self.want`) rather than asked something (`self.want.is_none()`). A
+/// condition's fields are left out: `if self.unindent { .. }` chooses a value, it is not
+/// the value.
+fn receiver_fields(grammar: Grammar, n: Node, text: &str) -> BTreeSet<(String, bool)> {
+    let mut out = BTreeSet::new();
+    let mut stack = vec![n];
+    while let Some(m) = stack.pop() {
+        if let Some(f) = receiver_field(grammar, m, text) {
+            // `self.f.g` or `self.f.g()`: the node is the object of a further access.
+            let asked = m.parent().is_some_and(|p| {
+                receiver_field(grammar, p, text).is_none()
+                    && ["value", "object"]
+                        .iter()
+                        .any(|k| p.child_by_field_name(k) == Some(m))
+            });
+            out.insert((f.to_string(), !asked));
+            continue;
+        }
+        if m.kind() == "identifier" {
+            let dot = m.prev_sibling().filter(|d| d.kind() == ".");
+            if dot
+                .and_then(|d| d.prev_sibling())
+                .is_some_and(|s| s.kind() == "self")
+            {
+                let asked = m.next_sibling().is_some_and(|d| d.kind() == ".");
+                out.insert((text_of(m, text).to_string(), !asked));
+            }
+        }
+        let condition = m.child_by_field_name("condition");
+        let mut c = m.walk();
+        stack.extend(m.named_children(&mut c).filter(|k| Some(*k) != condition));
+    }
+    out
+}
+
+/// The field of a receiver field access node: `self.f`, `this.f`.
+fn receiver_field<'t>(grammar: Grammar, n: Node<'t>, text: &'t str) -> Option<&'t str> {
+    let (object, field) = match (grammar, n.kind()) {
+        (Grammar::Rust, "field_expression") => ("value", "field"),
+        (Grammar::Python, "attribute") => ("object", "attribute"),
+        (Grammar::Java, "field_access") => ("object", "field"),
+        (Grammar::TypeScript | Grammar::Tsx | Grammar::JavaScript, "member_expression") => {
+            ("object", "property")
+        }
+        _ => return None,
+    };
+    let o = n.child_by_field_name(object)?;
+    matches!(text_of(o, text), "self" | "this").then_some(())?;
+    Some(text_of(n.child_by_field_name(field)?, text))
+}
+
+/// A local binding's name and value: `let want = ..`, `if let Some(want) = ..`,
+/// `want = ..` (Python), `const want = ..`, Java's `String want = ..`.
+fn binding<'t>(grammar: Grammar, n: Node<'t>, text: &'t str) -> Option<(&'t str, Node<'t>)> {
+    let (name, value) = match (grammar, n.kind()) {
+        (Grammar::Rust, "let_declaration" | "let_condition") => ("pattern", "value"),
+        (Grammar::Python, "assignment") => ("left", "right"),
+        (_, "variable_declarator") => ("name", "value"),
+        _ => return None,
+    };
+    let pattern = n.child_by_field_name(name)?;
+    let value = n.child_by_field_name(value)?;
+    // `Some(want)`, `mut want`: the one identifier the pattern binds.
+    let ids: Vec<Node> = Walk::new(pattern, None)
+        .all
+        .into_iter()
+        .filter(|m| m.kind() == "identifier")
+        .collect();
+    match ids.as_slice() {
+        [one] if !matches!(text_of(*one, text), "Some" | "Ok") => {
+            Some((text_of(*one, text), value))
+        }
+        [ctor, one] if matches!(text_of(*ctor, text), "Some" | "Ok") => {
+            Some((text_of(*one, text), value))
+        }
+        _ => None,
+    }
+}
+
+/// A store into a receiver field: `self.f = value` (Rust, Python), `this.f = value`.
+fn field_store<'t>(grammar: Grammar, n: Node<'t>, text: &'t str) -> Option<(String, Node<'t>)> {
+    let (left, right) = match n.kind() {
+        "assignment_expression" | "assignment" => ("left", "right"),
+        _ => return None,
+    };
+    let target = n.child_by_field_name(left)?;
+    let field = receiver_field(grammar, target, text)?;
+    Some((field.to_string(), n.child_by_field_name(right)?))
 }
 
 /// The identifiers in a subtree.

@@ -14,8 +14,11 @@ use crate::deltas::Deltas;
 use crate::sources;
 use crate::trees::{self, Grammar};
 
-/// Most support files read for one changed test file: the ones it imports, not the repo.
+/// Most support files parsed for one changed test file: the ones it imports, not the repo.
 const MAX_SUPPORT: usize = 8;
+/// Most candidate files looked into (a text search, no parse) for one changed test file:
+/// a glob import of a test crate's root brings every module the root declares.
+const MAX_CANDIDATES: usize = 256;
 /// Most expectations kept per changed test (as the deltas keep them).
 const MAX_EXPECTS: usize = 6;
 
@@ -82,6 +85,9 @@ pub fn resolve(cs: &Changeset, repo: &Path, deltas: &mut Deltas) {
                         parsed.insert(support.clone());
                     }
                     continue;
+                }
+                if parsed.len() >= MAX_SUPPORT {
+                    break;
                 }
                 let Some(t) = files.read(support) else {
                     continue;
@@ -215,7 +221,7 @@ pub fn support_files(grammar: Grammar, path: &str, text: &str, files: &dyn Files
     let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
     let mut candidates: Vec<String> = Vec::new();
     match grammar {
-        Grammar::Rust => rust_candidates(path, dir, text, &mut candidates),
+        Grammar::Rust => rust_candidates(path, dir, text, files, &mut candidates),
         Grammar::Python => python_candidates(dir, text, &mut candidates),
         Grammar::TypeScript | Grammar::Tsx | Grammar::JavaScript => {
             js_candidates(dir, text, &mut candidates)
@@ -224,16 +230,18 @@ pub fn support_files(grammar: Grammar, path: &str, text: &str, files: &dyn Files
         Grammar::Java => java_candidates(path, dir, text, &mut candidates),
     }
     let mut out: Vec<String> = Vec::new();
+    let mut listed: HashMap<String, Vec<String>> = HashMap::new();
     for c in candidates {
         let c = normalized(&c);
         if c == path || out.contains(&c) || !is_test_code(&c) || Grammar::of(&c).is_none() {
             continue;
         }
         let (d, name) = c.rsplit_once('/').unwrap_or(("", c.as_str()));
-        if files.list(d).iter().any(|n| n == name) {
+        let entries = listed.entry(d.to_string()).or_insert_with(|| files.list(d));
+        if entries.iter().any(|n| n == name) {
             out.push(c);
         }
-        if out.len() >= MAX_SUPPORT {
+        if out.len() >= MAX_CANDIDATES {
             break;
         }
     }
@@ -278,12 +286,36 @@ fn ancestors(dir: &str) -> Vec<&str> {
 }
 
 /// `mod common;`, `use crate::testenv::TestEnv`, `use super::util`: the modules' files
-/// beside the test file, in its own module directory, or in a directory above.
-fn rust_candidates(path: &str, dir: &str, text: &str, out: &mut Vec<String>) {
+/// beside the test file, in its own module directory, or in a directory above. A glob
+/// import of the parent (`use super::*;`, as the modules of one test crate do) brings the
+/// crate's root file beside it and every module that root declares.
+fn rust_candidates(path: &str, dir: &str, text: &str, files: &dyn Files, out: &mut Vec<String>) {
     static MODS: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r"(?m)^\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*;|^\s*use\s+(?:(?:crate|super|self)::)*(\w+)")
             .expect("rust import pattern")
     });
+    static GLOB: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?m)^\s*use\s+(?:super|crate)::\*\s*;").expect("rust glob import pattern")
+    });
+    static DECLARED: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?m)^\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*;").expect("rust mod pattern")
+    });
+    if GLOB.is_match(text) {
+        for root in ["lib.rs", "main.rs", "mod.rs"] {
+            let root = join(dir, root);
+            if root == path {
+                continue;
+            }
+            let Some(root_text) = files.read(&root) else {
+                continue;
+            };
+            out.push(root);
+            for m in DECLARED.captures_iter(&root_text) {
+                out.push(join(dir, &format!("{}.rs", &m[1])));
+                out.push(join(dir, &format!("{}/mod.rs", &m[1])));
+            }
+        }
+    }
     let stem = path
         .rsplit('/')
         .next()

@@ -1,5 +1,5 @@
 use super::*;
-use crate::oracle::helpers;
+use crate::oracle::{helpers, support};
 use crate::trees::{outline, Grammar};
 
 fn tests_of(g: Grammar, text: &str, macros: &[&str]) -> Vec<Test> {
@@ -534,4 +534,88 @@ fn an_assert_method_with_arguments_is_no_command_line_builder() {
         "{:?}",
         expects(&t[0])
     );
+}
+
+const RUST_BUILDER: &str = "impl Test {\n    pub fn justfile(mut self, justfile: &str) -> Self {\n        self.justfile = justfile.into();\n        self\n    }\n    pub fn stdout(mut self, stdout: impl Into<String>) -> Self {\n        self.stdout = stdout.into();\n        self\n    }\n    pub fn run(self) {\n        fs::write(\"justfile\", &self.justfile).unwrap();\n        let want = if self.unindent { unindent(&self.stdout) } else { self.stdout.clone() };\n        let out = run_tool();\n        if !compare(&out, &want) {\n            panic!(\"Output mismatch.\");\n        }\n    }\n}\n";
+
+#[test]
+fn a_builder_setter_whose_field_the_run_compares_passes_an_expectation() {
+    let test = "#[test]\nfn prints() {\n    Test::new()\n        .justfile(\"x:\\n  echo hi\")\n        .stdout(\"hi\\n\")\n        .run();\n}\n";
+    assert_eq!(
+        helper_expects(Grammar::Rust, test, RUST_BUILDER),
+        ["`stdout`: `stdout` is \"hi\\n\""]
+    );
+}
+
+#[test]
+fn a_builder_setter_whose_field_is_only_used_passes_no_expectation() {
+    // `justfile` is read by the run (written to disk), never compared: an input.
+    let test = "#[test]\nfn prints() {\n    Test::new().justfile(\"x:\\n  echo hi\").run();\n}\n";
+    assert!(helper_expects(Grammar::Rust, test, RUST_BUILDER).is_empty());
+    // Control: once the run compares the field, its setter passes an expectation.
+    let comparing = RUST_BUILDER.replace(
+        "let out = run_tool();",
+        "let out = run_tool();\n        assert_eq!(read(), self.justfile);",
+    );
+    assert_eq!(helper_expects(Grammar::Rust, test, &comparing).len(), 1);
+}
+
+#[test]
+fn a_case_function_that_hands_its_argument_to_a_comparing_setter_is_a_helper() {
+    let support = format!("{RUST_BUILDER}fn case(expression: &str, expected: &str) {{\n    Test::new().justfile(expression).stdout(expected).run();\n}}\n");
+    let test = "#[test]\nfn len() {\n    case(\"[]\", \"0\");\n}\n";
+    assert_eq!(
+        helper_expects(Grammar::Rust, test, &support),
+        ["`case`: `expected` is \"0\" for `expression` \"[]\""]
+    );
+}
+
+#[test]
+fn a_javascript_builder_that_compares_this_field_makes_its_setter_an_expectation() {
+    let support = "class Check {\n  wants(value) {\n    this.expected = value;\n    return this;\n  }\n  input(value) {\n    this.given = value;\n    return this;\n  }\n  run() {\n    const got = run(this.given);\n    assert.equal(got, this.expected);\n  }\n}\n";
+    let test = "it('upper', () => {\n  new Check().input('a').wants('A').run();\n});\n";
+    assert_eq!(
+        helper_expects(Grammar::JavaScript, test, support),
+        ["`wants`: `value` is 'A'"]
+    );
+}
+
+/// A head revision held in memory, for support-file lookups.
+struct MemFiles(Vec<(&'static str, &'static str)>);
+
+impl support::Files for MemFiles {
+    fn list(&self, dir: &str) -> Vec<String> {
+        self.0
+            .iter()
+            .filter_map(|(p, _)| {
+                let (d, name) = p.rsplit_once('/').unwrap_or(("", p));
+                (d == dir).then(|| name.to_string())
+            })
+            .collect()
+    }
+    fn read(&self, path: &str) -> Option<String> {
+        self.0
+            .iter()
+            .find(|(p, _)| *p == path)
+            .map(|(_, t)| t.to_string())
+    }
+}
+
+#[test]
+fn a_glob_import_of_the_test_crate_root_reaches_the_modules_it_declares() {
+    let files = MemFiles(vec![
+        (
+            "tests/lib.rs",
+            "use crate::test::Test;\nmod lists;\nmod test;\n",
+        ),
+        ("tests/test.rs", "pub struct Test;\n"),
+        ("tests/lists.rs", "use super::*;\n#[test]\nfn len() {}\n"),
+    ]);
+    let text = files.0[2].1;
+    let found = support::support_files(Grammar::Rust, "tests/lists.rs", text, &files);
+    assert!(found.contains(&"tests/lib.rs".to_string()), "{found:?}");
+    assert!(found.contains(&"tests/test.rs".to_string()), "{found:?}");
+    // Control: a module that imports nothing from its parent reaches neither.
+    let alone = "#[test]\nfn len() {}\n";
+    assert!(support::support_files(Grammar::Rust, "tests/lists.rs", alone, &files).is_empty());
 }
