@@ -60,7 +60,7 @@ impl Setting {
             let file = tree.reader().read(&candidate.declared_in)?;
             let json: Value = serde_json::from_str(&file.text).ok()?;
             let script = json.get("scripts")?.get("test")?.as_str()?;
-            script_program(script)
+            qa_commands::wrapper::script_program(script).map(str::to_string)
         });
         let has = |dir: &str, name: &str| {
             tree.as_ref()
@@ -76,23 +76,6 @@ impl Setting {
             npm_lockfile,
         }
     }
-}
-
-/// The program a package.json script starts: its first word after `VAR=value`
-/// assignments, or what `npx` runs. None for an empty script.
-pub fn script_program(script: &str) -> Option<String> {
-    let mut words = script
-        .split(|c: char| c.is_whitespace() || matches!(c, ';' | '&' | '|' | '(' | ')'))
-        .filter(|w| !w.is_empty())
-        .map(|w| w.trim_matches(|c| c == '"' || c == '\''))
-        .skip_while(|w| w.contains('=') && !w.starts_with('='));
-    let first = words.next()?;
-    let program = if first == "npx" {
-        words.find(|w| !w.starts_with('-'))?
-    } else {
-        first
-    };
-    Some(program.to_string())
 }
 
 /// The reason a run that `finished` is blocked rather than failed or passed, or None when
@@ -431,17 +414,6 @@ mod tests {
         );
         let long = format!("sh: 1: {}: not found", "a".repeat(MAX_NAME + 1));
         assert_eq!(named(&long, None), Some(None));
-    }
-
-    #[test]
-    fn the_script_program_skips_assignments_and_npx() {
-        assert_eq!(script_program("jest --ci").as_deref(), Some("jest"));
-        assert_eq!(
-            script_program("NODE_ENV=test CI=1 vitest run").as_deref(),
-            Some("vitest")
-        );
-        assert_eq!(script_program("npx --yes mocha").as_deref(), Some("mocha"));
-        assert_eq!(script_program("  ").as_deref(), None);
     }
 
     #[test]
