@@ -178,7 +178,11 @@ fn in_line(line: &str, runner: Option<&str>, entry_missing: bool) -> Option<Miss
         .map_or("", |s| s.rsplit('/').next().unwrap_or(s));
     let last = *segments.last()?;
     let before_last = || segments.len().checked_sub(2).map(|i| segments[i]);
-    let shell = SHELLS.contains(&first);
+    // A script run by dash names itself and the line: `./run-tests.sh: 3: go: not found`.
+    let script_line = segments.len() == 4
+        && !segments[1].is_empty()
+        && segments[1].bytes().all(|b| b.is_ascii_digit());
+    let shell = SHELLS.contains(&first) || script_line;
     // sh: 1: jest: not found · bash: line 1: jest: command not found · jest: command not found
     if segments.len() >= 2 && (last == "command not found" || (last == "not found" && shell)) {
         return Some(Missing::named(before_last().and_then(program_name)));
@@ -395,6 +399,12 @@ mod tests {
         assert_eq!(recognise(1, b"", tail.as_bytes(), Some("jest")), None);
         // "not found" from a program that is not a shell is the program's own output.
         assert_eq!(named("Error: user: not found", None), None);
+        // A script dash runs names itself and its line number.
+        assert_eq!(
+            named("./run-tests.sh: 3: go: not found", None),
+            Some(Some("go".into()))
+        );
+        assert_eq!(named("config: v2: user: not found", None), None);
     }
 
     #[test]
