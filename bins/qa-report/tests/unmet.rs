@@ -91,7 +91,10 @@ fn page(input: &[u8]) -> String {
 fn html_lists_the_command_with_what_it_needs_first() {
     let out = page(&stream(true));
     let section = run_section(&out);
-    pos(section, "<strong>first:</strong> needs <code>pytest</code> on PATH");
+    pos(
+        section,
+        "<strong>first:</strong> needs <code>pytest</code> on PATH",
+    );
     let control = page(&stream(false));
     assert!(!run_section(&control).contains("first:"), "{control}");
 }
