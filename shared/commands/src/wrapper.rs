@@ -507,14 +507,14 @@ impl Gather<'_, '_> {
             match level {
                 Next::Target(t) if t != target => self.target(file, name, &t, depth - 1),
                 Next::Target(_) => {}
-                Next::Script(s) => self.script("", "package.json", &s, depth - 1),
+                Next::Script(s) => self.script("package.json", &s, depth - 1),
             }
         }
     }
 
-    /// The tools the script `name` of the package.json `manifest` (in `dir`) starts, and
+    /// The tools the script `name` of the package.json `manifest` starts, and
     /// one level into `npm run other` when `depth` allows.
-    fn script(&mut self, dir: &str, manifest: &str, name: &str, depth: u8) {
+    fn script(&mut self, manifest: &str, name: &str, depth: u8) {
         let Some(json) = self.reader.json(manifest) else {
             return;
         };
@@ -548,7 +548,7 @@ impl Gather<'_, '_> {
         }
         for level in next {
             match level {
-                Next::Script(s) if s != name => self.script(dir, manifest, &s, depth - 1),
+                Next::Script(s) if s != name => self.script(manifest, &s, depth - 1),
                 Next::Script(_) | Next::Target(_) => {}
             }
         }
@@ -583,7 +583,6 @@ pub fn tools(candidate: &Candidate, reader: &mut Reader) -> Vec<Tool> {
         Runner::Npm | Runner::Pnpm | Runner::Yarn | Runner::Bun
             if candidate.declared_in.ends_with("package.json") =>
         {
-            let dir = parent(&candidate.declared_in).to_string();
             if let Some(program) = command_program(&candidate.run) {
                 let via = format!(
                     "`{}`",
@@ -594,7 +593,7 @@ pub fn tools(candidate: &Candidate, reader: &mut Reader) -> Vec<Tool> {
                 }
             } else {
                 let script = candidate.script.as_deref().unwrap_or("test");
-                gather.script(&dir, &candidate.declared_in, script, 1);
+                gather.script(&candidate.declared_in, script, 1);
             }
         }
         _ => {}
@@ -673,9 +672,7 @@ pub fn unmet(candidate: &Candidate, path: &SearchPath, reader: &mut Reader) -> O
     tools(candidate, reader)
         .into_iter()
         .filter(|tool| tool.home == Home::Path)
-        .find(|tool| {
-            !path.has(&tool.program) && !(node && in_node_bin(reader, &dir, &tool.program))
-        })
+        .find(|tool| !(path.has(&tool.program) || node && in_node_bin(reader, &dir, &tool.program)))
         .map(|tool| unmet_of(tool, UnmetKind::WrappedTool, "on PATH", runner))
 }
 
