@@ -11,8 +11,10 @@ done
 grep -q '1. What changed and what to test' report.txt
 grep -q '2. Run this' report.txt
 grep -q '3. What a person must check' report.txt
-# The demo declares `jest` as its test script: routed only when npm can start.
-if command -v npm > /dev/null; then grep -q 'run: npm test' report.txt; else grep -q 'npm is not on PATH' stream.ndjson; fi
+# The demo declares `jest` as its test script: routed whether npm can start or not, and
+# without npm with what it needs first.
+grep -q 'run: npm test' report.txt
+if ! command -v npm > /dev/null; then grep -q 'first: needs npm on PATH' report.txt; fi
 python3 -c 'import json,sys; r=json.load(open("out/report.json")); assert r["intents"], r' 
 qa-report --format agent --in stream.ndjson > agent.json
 test "$(wc -c < agent.json)" -le 4096

@@ -98,7 +98,9 @@ pub const MAX_EXEC_TIMEOUT_SECS: u64 = 1800;
 /// from the stream); when it is longer than 2,048 bytes, holds NUL, CR or LF, holds
 /// instruction-like text (looked for through zero-width and other hidden characters), or
 /// holds a hidden character (a control or format character such as U+200B or U+202E);
-/// when its runner is not on PATH; or when --repo is not the root
+/// when its runner, or the tool its wrapper starts (`make test`'s `go`, read as qa-route
+/// reads it), is not on PATH (`runner-missing`, naming it; checked on this machine's PATH,
+/// whatever the route's `unmet` says); or when --repo is not the root
 /// of a git repository. A cleared command runs through `/bin/sh -c` in its directory, in
 /// a process group of its own, with stdin closed; past --timeout (the command's limit
 /// under --exec: default 300 s, 1 to 1,800) the group gets SIGTERM and, 2 s later,

@@ -184,10 +184,12 @@ fn a_cargo_run_that_skips_a_changed_test_is_incomplete_naming_it() {
 
 // ---- zero-exit wrappers whose runner is missing ----
 
-/// A repository whose `make test` recipe is `recipe`, routed on its changed file.
-fn make_exec(recipe: &str) -> Run {
+/// A repository whose `make test` recipe is `recipe` after the makefile lines `head`,
+/// with `run-tests.sh` running `go test ... || true`, routed on its changed file.
+fn make_exec(recipe: &str, head: &str) -> Run {
     let mut repo = Repo::new();
-    repo.write("Makefile", format!("test:\n\t@{recipe}\n"));
+    repo.write("Makefile", format!("{head}test:\n\t@{recipe}\n"));
+    repo.write("run-tests.sh", "go test ./... || true\n");
     repo.write("src/cart.txt", "total = sum(items)\n");
     repo.commit("feat: cart totals");
     let stream = routed_with(&repo, "critical", "src/cart.txt", &[], &[]);
@@ -210,36 +212,65 @@ fn blocked_after_exit_0(run: &Run) -> Result<String, String> {
     Ok(data["reason"].as_str().unwrap_or("").to_string())
 }
 
-#[test]
-fn a_make_wrapper_that_exits_0_after_go_not_found_is_blocked() {
+/// Asserts go is in neither of the system directories the wrapper tests' PATH holds.
+fn no_system_go() {
     for dir in ["/usr/bin", "/bin"] {
         assert!(
             !std::path::Path::new(dir).join("go").exists(),
             "go is in {dir}"
         );
     }
-    let run = make_exec("go test ./... || true");
+}
+
+#[test]
+fn a_make_wrapper_around_a_missing_go_is_blocked_before_it_runs_naming_go() {
+    no_system_go();
+    let run = make_exec("$(GO) test ./...", "GO ?= go\n");
+    let data = execution(&run);
+    assert_eq!(
+        (run.code, &data["status"]),
+        (2, &json!("blocked")),
+        "{data}"
+    );
+    assert_eq!(data["blocked"], "runner-missing");
+    assert_eq!(
+        data["reason"],
+        "the command cannot start: needs `go` on PATH (the `test` recipe of `Makefile` starts it): install Go"
+    );
+    // Nothing ran: no exit code, no fingerprint.
+    assert_eq!(data["exit_code"], Value::Null);
+    assert_eq!(data["git_before"], Value::Null);
+    // Control: a recipe starting what is on PATH runs.
+    let control = execution(&make_exec("echo all good", ""));
+    assert_eq!(control["exit_code"], 0, "{control}");
+}
+
+#[test]
+fn a_wrapper_that_exits_0_after_go_not_found_is_blocked() {
+    // go is behind a script qa-route does not read: only the output tells.
+    no_system_go();
+    let run = make_exec("sh ./run-tests.sh", "");
     let reason = blocked_after_exit_0(&run).unwrap();
     assert!(
         reason.starts_with("`go` is not installed (its output says so, though it exited 0)"),
         "{reason}"
     );
     // Control: the same wrapper printing nothing of the kind is no blocked run.
-    assert!(blocked_after_exit_0(&make_exec("echo all good || true")).is_err());
+    assert!(blocked_after_exit_0(&make_exec("echo all good || true", "")).is_err());
 }
 
 #[test]
 fn a_zero_exit_run_printing_sh_pytest_not_found_is_blocked() {
-    let run = make_exec("echo 'sh: 1: pytest: not found' >&2; exit 0");
+    let run = make_exec("echo 'sh: 1: pytest: not found' >&2; exit 0", "");
     let reason = blocked_after_exit_0(&run).unwrap();
     assert!(reason.starts_with("`pytest` is not installed"), "{reason}");
-    let control = make_exec("echo 'Error: user: not found' >&2; exit 0");
+    let control = make_exec("echo 'Error: user: not found' >&2; exit 0", "");
     assert!(blocked_after_exit_0(&control).is_err());
 }
 
 #[test]
 fn a_command_with_unreadable_output_keeps_its_exit_code_verdict_unverified() {
-    let run = make_exec("echo all good");
+    let run = make_exec("echo all good", "");
     let data = execution(&run);
     assert_eq!((run.code, &data["status"]), (0, &json!("passed")), "{data}");
     assert_eq!(data["count"], "unverified");

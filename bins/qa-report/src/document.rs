@@ -111,6 +111,9 @@ pub struct CommandItem<'a> {
     pub declared_in: &'a str,
     /// A routed command's approval, in words, when it writes or uses the network.
     pub approval: Option<String>,
+    /// What it needs that is not there (its runner, or the tool its wrapper starts): the
+    /// command stays the one to run, once this is met.
+    pub needs: Option<Phrase<'a>>,
     /// Decision (in words and as a style class) and title of each scenario a routed
     /// command covers.
     pub covers: Vec<(Cover, &'a str)>,
@@ -518,8 +521,22 @@ fn command<'a>(
         scope: c.scope.words(),
         declared_in: &c.declared_in,
         approval,
+        needs: c.unmet.as_ref().map(|u| needs(&u.precondition)),
         covers,
     }
+}
+
+/// A precondition in words, its back-quoted names as names: "needs `pytest` on PATH:
+/// activate the project's virtual environment".
+fn needs(precondition: &str) -> Phrase<'_> {
+    precondition
+        .split('`')
+        .enumerate()
+        .filter(|(_, part)| !part.is_empty())
+        .fold(Phrase::default(), |phrase, (i, part)| match i % 2 {
+            0 => phrase.text(part),
+            _ => phrase.code(part),
+        })
 }
 
 fn execution(e: &crate::model::ExecutionView) -> ExecutionItem<'static> {

@@ -290,13 +290,11 @@ impl Page<'_> {
         if let Some(approval) = &c.approval {
             let _ = write!(why, "<br><strong>{}</strong>", html(approval));
         }
-        let mut cells = vec![
-            code(c.run),
-            why,
-            code(c.dir),
-            html(c.scope),
-            code(c.declared_in),
-        ];
+        let mut run = code(c.run);
+        if let Some(needs) = &c.needs {
+            let _ = write!(run, "<br><strong>first:</strong> {}", show(needs));
+        }
+        let mut cells = vec![run, why, code(c.dir), html(c.scope), code(c.declared_in)];
         if routed {
             let covers: Vec<String> = c
                 .covers

@@ -113,8 +113,12 @@ impl Blocks {
         if let Some(approval) = &c.approval {
             let _ = write!(why, "<br>**{approval}**");
         }
+        let mut run = code(c.run);
+        if let Some(needs) = &c.needs {
+            let _ = write!(run, "<br>first: {}", MARKDOWN.show(needs));
+        }
         let mut cells = vec![
-            code(c.run),
+            run,
             why,
             code(c.dir),
             c.scope.to_string(),

@@ -75,6 +75,9 @@ impl Lines {
 
     fn command(&mut self, c: &CommandItem<'_>) {
         let _ = writeln!(self.0.out, "  run: {}", one_line(c.run));
+        if let Some(needs) = &c.needs {
+            self.line("      first: ", needs);
+        }
         if let Some(why) = &c.why {
             self.line("      ", why);
         }

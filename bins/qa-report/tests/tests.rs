@@ -23,5 +23,6 @@ mod report_text;
 mod scenario_detail;
 mod screenshot_budget;
 mod screenshot_copies;
+mod unmet;
 mod verify;
 mod vocabulary;

@@ -4,7 +4,7 @@
 use crate::commands::{Candidate, Runner};
 use crate::installed::{self, Installed};
 use crate::tree::{shown, Reader};
-use qa_records::change::{Action, ActionKind, Priority, Risk, RouteData};
+use qa_records::change::{Action, ActionKind, Priority, Risk, RouteData, Unmet};
 
 /// Every route's action needs a person or an explicit flag before anything happens.
 const APPROVAL: &str = "required";
@@ -13,10 +13,9 @@ const APPROVAL: &str = "required";
 pub enum Outcome<'a> {
     /// Commit wording or context only.
     Review,
-    /// A command whose runner can start.
-    Run(&'a Candidate),
-    /// Commands exist, but none of their runners can start.
-    RunnersMissing(&'a [Candidate]),
+    /// A command to run: one that can start, or (with what it lacks) the narrowest one
+    /// when none can.
+    Run(&'a Candidate, Option<&'a Unmet>),
     /// No command covers these files.
     NoCommand(&'a [String]),
 }
@@ -40,14 +39,17 @@ pub fn action(outcome: Outcome, priority: Priority) -> Action {
             ActionKind::ReviewScenario,
             vec!["a person confirms the scenario matters".into()],
         ),
-        Outcome::Run(command) => {
+        Outcome::Run(command, unmet) => {
             let mut writes = vec!["build-artifacts".to_string()];
             if command.runner.fetches() {
                 writes.push("dependencies".into());
             }
-            let runner = match command.runner {
-                Runner::Gradlew => "`./gradlew` is executable in the repository".to_string(),
-                runner => format!("`{}` is on PATH", runner.program()),
+            let runner = match (unmet, command.runner) {
+                (Some(unmet), _) => unmet.precondition.clone(),
+                (None, Runner::Gradlew) => {
+                    "`./gradlew` is executable in the repository".to_string()
+                }
+                (None, runner) => format!("`{}` is on PATH", runner.program()),
             };
             Action {
                 kind: ActionKind::RunRepositoryCommand,
@@ -64,22 +66,6 @@ pub fn action(outcome: Outcome, priority: Priority) -> Action {
                     format!("it runs from `{}` in the repository", shown(&command.dir)),
                 ],
             }
-        }
-        Outcome::RunnersMissing(missing) => {
-            let mut runners: Vec<Runner> = Vec::new();
-            let mut preconditions = Vec::new();
-            for c in missing {
-                if runners.contains(&c.runner) {
-                    continue;
-                }
-                runners.push(c.runner);
-                preconditions.push(format!(
-                    "`{}` is installed to run `{}`, or a person follows a manual draft",
-                    c.runner.program(),
-                    c.run
-                ));
-            }
-            inert(ActionKind::CompleteDraft, preconditions)
         }
         Outcome::NoCommand(files) => inert(
             ActionKind::DefineCommand,
@@ -146,7 +132,7 @@ mod tests {
     #[test]
     fn running_a_package_manager_is_networked_and_may_install() {
         let c = command(Runner::Cargo, "cargo test -p a", "crates");
-        let a = action(Outcome::Run(&c), Priority::Critical);
+        let a = action(Outcome::Run(&c, None), Priority::Critical);
         assert_eq!(a.kind, ActionKind::RunRepositoryCommand);
         assert_eq!(a.risk, Risk::High);
         assert_eq!(a.approval, "required");
@@ -164,7 +150,7 @@ mod tests {
     #[test]
     fn running_pytest_is_offline_and_medium_risk_when_not_critical() {
         let c = command(Runner::Pytest, "pytest", "");
-        let a = action(Outcome::Run(&c), Priority::Recommended);
+        let a = action(Outcome::Run(&c, None), Priority::Recommended);
         assert_eq!(a.risk, Risk::Medium);
         assert!(!a.network);
         assert_eq!(a.writes, ["build-artifacts"]);
@@ -189,17 +175,22 @@ mod tests {
     }
 
     #[test]
-    fn missing_runners_ask_for_a_draft_once_per_runner() {
-        let missing = [
-            command(Runner::Pytest, "pytest t.py", ""),
-            command(Runner::Pytest, "pytest", ""),
-        ];
-        let a = action(Outcome::RunnersMissing(&missing), Priority::Critical);
-        assert_eq!(a.kind, ActionKind::CompleteDraft);
-        assert!(!a.executes_code);
+    fn a_command_whose_runner_is_missing_still_runs_it_with_the_unmet_precondition_first() {
+        let c = command(Runner::Pytest, "pytest t.py", "");
+        let unmet = Unmet {
+            program: "pytest".into(),
+            kind: qa_records::change::UnmetKind::Runner,
+            precondition: "needs `pytest` on PATH: activate the project's virtual environment"
+                .into(),
+        };
+        let a = action(Outcome::Run(&c, Some(&unmet)), Priority::Critical);
+        assert_eq!(a.kind, ActionKind::RunRepositoryCommand);
         assert_eq!(
             a.preconditions,
-            ["`pytest` is installed to run `pytest t.py`, or a person follows a manual draft"]
+            [
+                "needs `pytest` on PATH: activate the project's virtual environment",
+                "it runs from `.` in the repository"
+            ]
         );
     }
 }

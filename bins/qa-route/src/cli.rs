@@ -22,9 +22,19 @@ use std::path::PathBuf;
 /// `typecheck`, `build`, platform builds (`build:ios`, ...) and `lint` scripts and the root
 /// Makefile's targets of those names; for a change made only of such files they come
 /// first. Each command names its `purpose` (test, validate, typecheck, build, lint) and
-/// `why` it covers the change; a script that watches or serves is never offered. Then `diag` records
-/// (for example a runner that is not on PATH) and one `capability` record per reasoning
-/// stage.
+/// `why` it covers the change; a script that watches or serves is never offered. A command
+/// that is a wrapper (a Makefile target, a package.json script) is read as text, never run,
+/// for the tool it starts (`go`, `pytest`, `python -m pytest`, `vitest`, `jest`, `cargo`,
+/// ...; `$(VAR)` assignments of the same makefile followed, and one level of `make other`,
+/// prerequisites or `npm run other`; a makefile that is a symbolic link is not read), and
+/// that tool is checked on PATH too (a script's tools also in `node_modules/.bin`). A
+/// command whose runner or wrapped tool is missing is passed over for the next one that
+/// can start; when none can, the narrowest stays the route's command with `unmet` (the
+/// missing program and the precondition in words: "needs `pytest` on PATH: activate the
+/// project's virtual environment"), the first precondition of its action. A package tool
+/// missing from `node_modules/.bin` is named in `unmet` too ("run `npm install` first"),
+/// and the command is still routed. Then `diag` records (for example a runner that is not
+/// on PATH, naming the commands skipped) and one `capability` record per reasoning stage.
 ///
 /// For each `check.spec` (from `qa-intent --plan`) it appends one `route` record: a file
 /// check on a file or directory target is runnable; an http, mcp or browser check on a

@@ -3,53 +3,12 @@
 //! repository with a virtualenv convention, a JDK for the Gradle wrapper; and whether
 //! the working tree shows it absent. Only file presence is looked at: nothing is run.
 
+use crate::commands::wrapper::{
+    command_program, in_node_bin, script_program, NODE_TOOLS, NOT_TOOLS,
+};
 use crate::commands::{Candidate, Runner};
 use crate::tree::{join, parent, shown, Reader};
 use serde_json::Value;
-
-/// Test and build tools that package.json scripts start from `node_modules/.bin`, for a
-/// program the package does not declare itself (its bin name differs from its package,
-/// or a dependency brings it).
-const NODE_TOOLS: &[&str] = &[
-    "astro",
-    "ava",
-    "c8",
-    "cross-env",
-    "cypress",
-    "eslint",
-    "expo",
-    "jasmine",
-    "jest",
-    "karma",
-    "lerna",
-    "mocha",
-    "next",
-    "ng",
-    "nuxt",
-    "nx",
-    "nyc",
-    "playwright",
-    "react-scripts",
-    "rollup",
-    "tap",
-    "ts-node",
-    "tsc",
-    "tsup",
-    "tsx",
-    "turbo",
-    "uvu",
-    "vite",
-    "vitest",
-    "vue-cli-service",
-    "webpack",
-];
-
-/// Programs that are never a package's installed tool: package managers, runtimes and
-/// shell words.
-const NOT_TOOLS: &[&str] = &[
-    "npm", "pnpm", "yarn", "bun", "npx", "node", "deno", "sh", "bash", "env", "exec", "make",
-    "echo", "exit", "true", "false", "cd", "test",
-];
 
 /// Files that say a Python repository installs its packages into a virtualenv.
 const PYTHON_LOCKS: &[&str] = &[
@@ -72,36 +31,6 @@ pub struct Installed {
     pub needs: String,
     /// One clause for the route's reason when the working tree shows it absent.
     pub absent: Option<String>,
-}
-
-/// The program a package.json script starts: its first word after `VAR=value`
-/// assignments, or the program `npx` runs; None for an empty script.
-pub fn script_program(script: &str) -> Option<&str> {
-    let mut words = script
-        .split(|c: char| c.is_whitespace() || matches!(c, ';' | '&' | '|' | '(' | ')'))
-        .map(|w| w.trim_matches(|c| c == '"' || c == '\''))
-        .filter(|w| !w.is_empty())
-        .skip_while(|w| w.contains('=') && !w.starts_with('='));
-    let first = words.next()?;
-    if first == "npx" {
-        words.find(|w| !w.starts_with('-'))
-    } else {
-        Some(first)
-    }
-}
-
-/// The tool a command line runs itself through its package manager (`npx --no jest
-/// ...`, `pnpm --filter web exec vitest run ...`), or None when it runs a script.
-pub fn command_program(run: &str) -> Option<&str> {
-    let mut words = run.split_whitespace().map(|w| w.trim_matches('\''));
-    match words.next()? {
-        "npx" | "bunx" => words.find(|w| !w.starts_with('-')),
-        "npm" | "pnpm" | "yarn" | "bun" => {
-            words.by_ref().find(|w| *w == "exec")?;
-            words.find(|w| !w.starts_with('-'))
-        }
-        _ => None,
-    }
 }
 
 /// What `command` needs installed beyond its runner, read from the repository through
@@ -135,12 +64,7 @@ fn node(command: &Candidate, reader: &mut Reader) -> Option<Installed> {
         return None;
     }
     let bin = format!("node_modules/.bin/{program}");
-    let mut dirs = vec![package.clone()];
-    if !package.is_empty() {
-        dirs.push(String::new());
-    }
-    let tree = reader.tree();
-    let present = dirs.iter().any(|dir| tree.is_file(&join(dir, &bin)));
+    let present = in_node_bin(reader, &package, program);
     let declared = |json: &Value| {
         ["dependencies", "devDependencies", "optionalDependencies"]
             .iter()
@@ -191,30 +115,4 @@ fn python(command: &Candidate, reader: &mut Reader) -> Option<Installed> {
         needs: format!("pytest and the packages `{lock}` names, in a virtualenv"),
         absent: None,
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_script_program_is_the_first_word_after_assignments() {
-        assert_eq!(script_program("jest --ci"), Some("jest"));
-        assert_eq!(script_program("NODE_ENV=test vitest run"), Some("vitest"));
-        assert_eq!(script_program("npx --yes mocha test/"), Some("mocha"));
-        assert_eq!(script_program("\"jest\" && eslint ."), Some("jest"));
-        assert_eq!(script_program("pnpm -r test"), Some("pnpm"));
-        assert_eq!(script_program(""), None);
-    }
-
-    #[test]
-    fn a_command_that_execs_a_tool_names_it_and_a_script_run_does_not() {
-        assert_eq!(command_program("npx --no jest a.test.js"), Some("jest"));
-        assert_eq!(
-            command_program("pnpm --filter @shop/web exec vitest run src/a.test.ts"),
-            Some("vitest")
-        );
-        assert_eq!(command_program("npm test -- a.test.js"), None);
-        assert_eq!(command_program("pnpm --filter web test"), None);
-    }
 }

@@ -13,8 +13,8 @@ use crate::tree::Tree;
 use crate::BY;
 use qa_records::acceptance::{CheckSpecData, TargetSpec};
 use qa_records::change::{
-    CapabilityData, CommandPurpose, CommandScope, Decision, IntentData, RangeView, RouteData,
-    ScenarioData,
+    CapabilityData, Command, CommandPurpose, CommandScope, Decision, IntentData, RangeView,
+    RouteData, ScenarioData, Unmet, UnmetKind,
 };
 use qa_records::diag::{Diag, Severity};
 use qa_records::envelope::Src;
@@ -57,8 +57,10 @@ struct Note {
     subjects: Vec<String>,
 }
 
-/// Runners not on PATH: one diagnostic each, naming the first command skipped.
+/// Programs not there, each keeping a command from being routed: one diagnostic each,
+/// naming the first command skipped.
 struct MissingRunner {
+    /// `pytest is not on PATH`, `vitest is not installed in node_modules/.bin`.
     runner: String,
     first: String,
     more: usize,
@@ -109,7 +111,7 @@ impl Notes {
             };
             Note {
                 severity: Severity::Warning,
-                message: format!("{} is not on PATH; skipped `{}`{more}", m.runner, m.first),
+                message: format!("{}; skipped `{}`{more}", m.runner, m.first),
                 subjects: m.subjects,
             }
         });
@@ -308,12 +310,23 @@ fn route(
             return (route, Src::new(), from);
         }
     }
-    let selection = commands::select(candidates, path, tree);
-    for c in &selection.missing {
-        notes.missing(c.runner.program(), &c.run, id);
-        let runner = c.runner.program().to_string();
-        if !observed.validation.missing_runners.contains(&runner) {
-            observed.validation.missing_runners.push(runner);
+    let selection = commands::select(candidates, path, &mut reader);
+    // With nothing that can start, the narrowest command stays the route's, with what it
+    // needs: the command to run once that is met. Only the others are skipped.
+    let shown = match &selection.command {
+        Some(_) => None,
+        None if wording_only => None,
+        None => selection.missing.first(),
+    };
+    for (i, (c, unmet)) in selection.missing.iter().enumerate() {
+        if shown.is_none() || i > 0 {
+            notes.missing(&missing_words(unmet), &c.run, id);
+        }
+        if !observed.validation.missing_runners.contains(&unmet.program) {
+            observed
+                .validation
+                .missing_runners
+                .push(unmet.program.clone());
         }
     }
     observed.validation.looked += 1;
@@ -331,31 +344,48 @@ fn route(
             route.reason.trim_end_matches(": a person decides")
         );
     }
-    route.action = match (&selection.command, selection.missing.is_empty()) {
+    route.action = match (&selection.command, shown) {
         (Some(command), _) => {
             observed.validation.selected += 1;
-            action(Outcome::Run(command), scenario.priority)
+            action(Outcome::Run(command, None), scenario.priority)
         }
-        (None, false) => action(
-            Outcome::RunnersMissing(&selection.missing),
-            scenario.priority,
-        ),
-        (None, true) => {
+        (None, Some((command, unmet))) => {
+            action(Outcome::Run(command, Some(unmet)), scenario.priority)
+        }
+        (None, None) => {
             route.reason = format!("{}; {}", route.reason, no_command(&reader));
             action(Outcome::NoCommand(&targets.files), scenario.priority)
         }
     };
-    crate::action::require_installed(&mut route, selection.command.as_ref(), &mut reader);
-    route.command = selection
-        .command
-        .as_ref()
-        .map(commands::Candidate::to_command);
+    let routed = selection.command.as_ref().or(shown.map(|(c, _)| c));
+    crate::action::require_installed(&mut route, routed, &mut reader);
+    route.command = match (&selection.command, shown) {
+        (Some(command), _) => Some(Command {
+            unmet: commands::wrapper::uninstalled(command, &mut reader),
+            ..command.to_command()
+        }),
+        (None, Some((command, unmet))) => Some(Command {
+            unmet: Some(unmet.clone()),
+            ..command.to_command()
+        }),
+        (None, None) => None,
+    };
     route.additional_commands = selection
         .additional
         .iter()
         .map(commands::Candidate::to_command)
         .collect();
     (route, reader.into_src(), from)
+}
+
+/// What keeps a command from starting, as a diagnostic says it.
+fn missing_words(unmet: &Unmet) -> String {
+    match unmet.kind {
+        UnmetKind::Runner | UnmetKind::WrappedTool => format!("{} is not on PATH", unmet.program),
+        UnmetKind::PackageTool => {
+            format!("{} is not installed in node_modules/.bin", unmet.program)
+        }
+    }
 }
 
 /// Why no command was found, naming the build files read.

@@ -36,7 +36,8 @@ fn app() -> Tree {
 }
 
 fn route_of(tree: &Tree, files: &[&str]) -> Value {
-    let stubs = Stubs::new(&["npm", "make"]);
+    // node too: scripts such as `node scripts/check-env.mjs` start it.
+    let stubs = Stubs::new(&["npm", "make", "node"]);
     route_one(tree.path(), &stubs, files[0], files, &[])
         .records
         .iter()
@@ -287,7 +288,7 @@ fn a_member_without_a_check_of_its_own_gets_the_workspace_roots_and_a_member_wit
     )
     .write("packages/common/tsconfig.json", "{}\n")
     .write("packages/app/tsconfig.json", "{}\n");
-    let stubs = Stubs::new(&["yarn"]);
+    let stubs = Stubs::new(&["yarn", "node"]);
     let files = [
         "packages/common/tsconfig.json",
         "packages/app/tsconfig.json",
@@ -324,7 +325,7 @@ fn a_script_that_names_the_changed_file_comes_first_and_says_so() {
         }}"#,
     )
     .write("rollup.dts.config.js", "export default {}\n");
-    let stubs = Stubs::new(&["pnpm"]);
+    let stubs = Stubs::new(&["pnpm", "node"]);
     let records = route_one(
         tree.path(),
         &stubs,

@@ -235,9 +235,12 @@ fn a_changed_pytest_test_runs_by_node_id_when_pytest_is_on_path() {
 #[test]
 fn a_missing_runner_is_reported_once_and_the_next_startable_command_is_selected() {
     let tree = pytest_project();
+    // A recipe whose program is the repository's own script: nothing to look up on PATH.
+    tree.write("Makefile", "test:\n\tsh scripts/test.sh\n");
     let records = pytest_scenario(&tree, &Stubs::new(&["make"]));
     let route = only_route(&records);
     assert_eq!(commands(route), [". make test"]);
+    assert_eq!(route["command"].get("unmet"), None);
     assert_eq!(
         diags(&records),
         ["pytest is not on PATH; skipped `pytest tests/test_login.py::test_expired_session` and 1 more command"]
@@ -252,19 +255,56 @@ fn a_missing_runner_is_reported_once_and_the_next_startable_command_is_selected(
 }
 
 #[test]
-fn when_no_runner_can_start_nothing_is_selected_and_validation_is_limited() {
+fn a_make_wrapper_around_a_missing_pytest_is_not_selected() {
+    // `make test` runs `pytest`: with make on PATH and pytest not, it cannot run the tests.
+    let tree = pytest_project();
+    let records = pytest_scenario(&tree, &Stubs::new(&["make"]));
+    let route = only_route(&records);
+    assert_eq!(
+        route["command"]["run"],
+        "pytest tests/test_login.py::test_expired_session"
+    );
+    assert_eq!(route["command"]["unmet"]["program"], "pytest");
+    assert_eq!(
+        diags(&records),
+        ["pytest is not on PATH; skipped `pytest` and 1 more command"]
+    );
+    // Control: a recipe starting a tool that is on PATH leaves make test selectable.
+    let records = pytest_scenario(&tree, &Stubs::new(&["make", "pytest"]));
+    let route = only_route(&records);
+    assert_eq!(route["command"].get("unmet"), None);
+    assert!(commands(route).contains(&". make test".to_string()));
+}
+
+#[test]
+fn when_no_command_can_start_the_narrowest_stays_the_route_with_its_precondition() {
     let tree = pytest_project();
     let records = pytest_scenario(&tree, &Stubs::new(&[]));
     let route = only_route(&records);
-    assert_eq!(route["command"], serde_json::Value::Null);
-    assert_eq!(route["additional_commands"], serde_json::json!([]));
-    assert_eq!(route["action"]["kind"], "complete-draft");
-    assert_eq!(route["action"]["executes_code"], false);
     assert_eq!(
-        diags(&records).len(),
-        2,
-        "one per runner: {:?}",
-        diags(&records)
+        route["command"]["run"],
+        "pytest tests/test_login.py::test_expired_session"
+    );
+    assert_eq!(
+        route["command"]["unmet"],
+        serde_json::json!({
+            "program": "pytest",
+            "kind": "runner",
+            "precondition": "needs `pytest` on PATH: activate the project's virtual environment"
+        })
+    );
+    assert_eq!(route["additional_commands"], serde_json::json!([]));
+    assert_eq!(route["action"]["kind"], "run-repository-command");
+    assert_eq!(
+        route["action"]["preconditions"][0],
+        "needs `pytest` on PATH: activate the project's virtual environment"
+    );
+    assert_eq!(
+        diags(&records),
+        [
+            "pytest is not on PATH; skipped `pytest`",
+            "make is not on PATH; skipped `make test`"
+        ]
     );
     let receipt = capability(&records, "repository-validation");
     assert_eq!(receipt["status"], "limited");
@@ -272,6 +312,63 @@ fn when_no_runner_can_start_nothing_is_selected_and_validation_is_limited() {
         receipt["gap"],
         "declared commands need runners that are not on PATH: pytest, make"
     );
+    // Control: with pytest on PATH the same command is routed with no precondition unmet.
+    let records = pytest_scenario(&tree, &Stubs::new(&["pytest"]));
+    let route = only_route(&records);
+    assert_eq!(
+        route["command"]["run"],
+        "pytest tests/test_login.py::test_expired_session"
+    );
+    assert_eq!(route["command"].get("unmet"), None);
+    assert_eq!(route["action"]["preconditions"][0], "`pytest` is on PATH");
+}
+
+/// A Go module whose Makefile's `test` recipe runs `$(GO) test` (GO defined in it), with a
+/// changed test function.
+fn go_project_with_makefile() -> Tree {
+    let tree = Tree::new();
+    tree.write("go.mod", "module example.com/shop\n\ngo 1.22\n")
+        .write("auth/login.go", "")
+        .write("auth/login_test.go", "")
+        .write("Makefile", "GO ?= go\n\ntest:\n\t$(GO) test ./...\n");
+    tree
+}
+
+fn go_routed(tree: &Tree, stubs: &Stubs) -> Vec<serde_json::Value> {
+    route_one(
+        tree.path(),
+        stubs,
+        "auth/login.go",
+        &["auth/login.go"],
+        &[("auth/login_test.go", "TestExpired", "go")],
+    )
+    .records
+}
+
+#[test]
+fn a_go_repository_without_go_routes_the_narrowed_go_command_not_make_test() {
+    let tree = go_project_with_makefile();
+    let records = go_routed(&tree, &Stubs::new(&["make"]));
+    let route = only_route(&records);
+    assert_eq!(
+        route["command"]["run"],
+        "go test ./auth/ -run '^TestExpired$'"
+    );
+    assert_eq!(
+        route["command"]["unmet"]["precondition"],
+        "needs `go` on PATH: install Go"
+    );
+    // make test is skipped for the tool its recipe starts, named through $(GO).
+    assert_eq!(
+        diags(&records),
+        ["go is not on PATH; skipped `go test ./auth/...` and 2 more commands"]
+    );
+    // Control: with go on PATH, go test is routed and make test stays a further command.
+    let records = go_routed(&tree, &Stubs::new(&["make", "go"]));
+    let route = only_route(&records);
+    assert_eq!(route["command"].get("unmet"), None);
+    assert!(commands(route).contains(&". make test".to_string()));
+    assert!(diags(&records).is_empty(), "{:?}", diags(&records));
 }
 
 #[test]

@@ -196,6 +196,7 @@ pub(crate) mod fixtures {
                     declared_in: "package.json".into(),
                     purpose: CommandPurpose::Test,
                     why: "runs the whole test suite".into(),
+                    unmet: None,
                 }),
                 additional_commands: vec![],
             },

@@ -17,11 +17,12 @@ pub mod python;
 pub mod sections;
 pub mod targets;
 pub mod tree;
+pub mod wrapper;
 
 use crate::path::SearchPath;
 use crate::targets::Targets;
-use crate::tree::{shown, Reader, Tree};
-use qa_records::change::{Command, CommandPurpose, CommandScope};
+use crate::tree::{shown, Reader};
+use qa_records::change::{Command, CommandPurpose, CommandScope, Unmet};
 use std::collections::HashSet;
 
 /// Build-file values longer than this are not command material.
@@ -143,6 +144,7 @@ impl Candidate {
             declared_in: self.declared_in.clone(),
             purpose: self.purpose,
             why: self.why.clone(),
+            unmet: None,
         }
     }
 }
@@ -270,25 +272,23 @@ pub fn discover(reader: &mut Reader, targets: &Targets) -> Found {
     found
 }
 
-/// The first candidate that can start, the others that can, and those that cannot.
+/// The first candidate that can start, the others that can, and those that cannot with
+/// what each lacks.
 #[derive(Debug, Default)]
 pub struct Selection {
     pub command: Option<Candidate>,
     pub additional: Vec<Candidate>,
-    pub missing: Vec<Candidate>,
+    pub missing: Vec<(Candidate, Unmet)>,
 }
 
-/// Splits `candidates` (in order) by whether their runner can start: on PATH, or for
-/// the Gradle wrapper, an executable file in the repository.
-pub fn select(candidates: Vec<Candidate>, path: &SearchPath, tree: &Tree) -> Selection {
+/// Splits `candidates` (in order) by whether they can start: their runner on PATH (for
+/// the Gradle wrapper, an executable file in the repository) and the tool behind their
+/// wrapper too ([`wrapper::unmet`]); `reader` reads the build files that say so.
+pub fn select(candidates: Vec<Candidate>, path: &SearchPath, reader: &mut Reader) -> Selection {
     let mut selection = Selection::default();
     for candidate in candidates {
-        let starts = match candidate.runner {
-            Runner::Gradlew => tree.is_executable(&crate::tree::join(&candidate.dir, "gradlew")),
-            runner => path.has(runner.program()),
-        };
-        if !starts {
-            selection.missing.push(candidate);
+        if let Some(unmet) = wrapper::unmet(&candidate, path, reader) {
+            selection.missing.push((candidate, unmet));
         } else if selection.command.is_none() {
             selection.command = Some(candidate);
         } else {
@@ -318,6 +318,7 @@ mod covering {
 #[cfg(test)]
 pub(crate) mod tests_support {
     use super::*;
+    use crate::tree::Tree;
 
     pub(crate) use crate::tree::tests::tree_with;
 
@@ -441,7 +442,7 @@ mod tests {
         }
         std::fs::copy(&stub, bin.path().join("cargo")).unwrap();
         let repo = tempfile::tempdir().unwrap();
-        let tree = Tree::open(repo.path()).unwrap();
+        let tree = crate::tree::Tree::open(repo.path()).unwrap();
         let path = SearchPath::new(bin.path().as_os_str());
         let s = select(
             vec![
@@ -451,7 +452,7 @@ mod tests {
                 candidate(Runner::Make, "make test"),
             ],
             &path,
-            &tree,
+            &mut tree.reader(),
         );
         assert_eq!(s.command.unwrap().run, "cargo test");
         assert_eq!(
@@ -462,7 +463,10 @@ mod tests {
             ["make test"]
         );
         assert_eq!(
-            s.missing.iter().map(|c| c.run.as_str()).collect::<Vec<_>>(),
+            s.missing
+                .iter()
+                .map(|(c, _)| c.run.as_str())
+                .collect::<Vec<_>>(),
             ["pytest a", "./gradlew test"]
         );
     }

@@ -132,6 +132,24 @@ impl Tree {
         self.inside(rel).is_some_and(|p| p.is_file())
     }
 
+    /// True when `rel` (a plain relative path) names an existing entry, following
+    /// symlinks wherever they lead: only existence is asked, nothing is read, so a
+    /// `node_modules` linked from a shared store counts as installed.
+    pub fn exists(&self, rel: &str) -> bool {
+        is_relative_inside(rel) && self.root.join(rel).exists()
+    }
+
+    /// True when `rel` itself is a symbolic link: a build file that is one is not read
+    /// for what it runs.
+    pub fn is_symlink(&self, rel: &str) -> bool {
+        is_relative_inside(rel)
+            && self
+                .root
+                .join(rel)
+                .symlink_metadata()
+                .is_ok_and(|m| m.file_type().is_symlink())
+    }
+
     /// True for a regular file inside the root with an execute bit set.
     pub fn is_executable(&self, rel: &str) -> bool {
         self.inside(rel).is_some_and(|p| is_executable(&p))

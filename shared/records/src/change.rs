@@ -556,6 +556,35 @@ pub struct Command {
     /// Why it covers the change, in one clause. Absent in older streams: empty.
     #[serde(default)]
     pub why: String,
+    /// What it needs that is not there, when it cannot start as the machine stands (its
+    /// runner, or the tool its wrapper starts, is missing); absent when it can start.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unmet: Option<Unmet>,
+}
+
+/// A precondition of a command that the machine does not meet: the command is still the
+/// one to run, once it is met.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Unmet {
+    /// The program that is missing: `pytest`, `go`, `vitest`.
+    pub program: String,
+    pub kind: UnmetKind,
+    /// The precondition in words, with what to do: "needs `pytest` on PATH: activate the
+    /// project's virtual environment".
+    pub precondition: String,
+}
+
+/// Which program of a command is missing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum UnmetKind {
+    /// The command's own runner is not on PATH (`pytest`, `go`, `make`).
+    Runner,
+    /// The tool a wrapper starts (a Makefile recipe's `go`, a script's `pytest`) is not
+    /// on PATH.
+    WrappedTool,
+    /// The tool a package script starts is not installed in `node_modules/.bin`.
+    PackageTool,
 }
 
 /// Counts of a scenario's evidence by relation.

@@ -60,7 +60,7 @@ impl Setting {
             let file = tree.reader().read(&candidate.declared_in)?;
             let json: Value = serde_json::from_str(&file.text).ok()?;
             let script = json.get("scripts")?.get("test")?.as_str()?;
-            script_program(script)
+            qa_commands::wrapper::script_program(script).map(str::to_string)
         });
         let has = |dir: &str, name: &str| {
             tree.as_ref()
@@ -76,23 +76,6 @@ impl Setting {
             npm_lockfile,
         }
     }
-}
-
-/// The program a package.json script starts: its first word after `VAR=value`
-/// assignments, or what `npx` runs. None for an empty script.
-pub fn script_program(script: &str) -> Option<String> {
-    let mut words = script
-        .split(|c: char| c.is_whitespace() || matches!(c, ';' | '&' | '|' | '(' | ')'))
-        .filter(|w| !w.is_empty())
-        .map(|w| w.trim_matches(|c| c == '"' || c == '\''))
-        .skip_while(|w| w.contains('=') && !w.starts_with('='));
-    let first = words.next()?;
-    let program = if first == "npx" {
-        words.find(|w| !w.starts_with('-'))?
-    } else {
-        first
-    };
-    Some(program.to_string())
 }
 
 /// The reason a run that `finished` is blocked rather than failed or passed, or None when
@@ -195,7 +178,11 @@ fn in_line(line: &str, runner: Option<&str>, entry_missing: bool) -> Option<Miss
         .map_or("", |s| s.rsplit('/').next().unwrap_or(s));
     let last = *segments.last()?;
     let before_last = || segments.len().checked_sub(2).map(|i| segments[i]);
-    let shell = SHELLS.contains(&first);
+    // A script run by dash names itself and the line: `./run-tests.sh: 3: go: not found`.
+    let script_line = segments.len() == 4
+        && !segments[1].is_empty()
+        && segments[1].bytes().all(|b| b.is_ascii_digit());
+    let shell = SHELLS.contains(&first) || script_line;
     // sh: 1: jest: not found · bash: line 1: jest: command not found · jest: command not found
     if segments.len() >= 2 && (last == "command not found" || (last == "not found" && shell)) {
         return Some(Missing::named(before_last().and_then(program_name)));
@@ -412,6 +399,12 @@ mod tests {
         assert_eq!(recognise(1, b"", tail.as_bytes(), Some("jest")), None);
         // "not found" from a program that is not a shell is the program's own output.
         assert_eq!(named("Error: user: not found", None), None);
+        // A script dash runs names itself and its line number.
+        assert_eq!(
+            named("./run-tests.sh: 3: go: not found", None),
+            Some(Some("go".into()))
+        );
+        assert_eq!(named("config: v2: user: not found", None), None);
     }
 
     #[test]
@@ -431,17 +424,6 @@ mod tests {
         );
         let long = format!("sh: 1: {}: not found", "a".repeat(MAX_NAME + 1));
         assert_eq!(named(&long, None), Some(None));
-    }
-
-    #[test]
-    fn the_script_program_skips_assignments_and_npx() {
-        assert_eq!(script_program("jest --ci").as_deref(), Some("jest"));
-        assert_eq!(
-            script_program("NODE_ENV=test CI=1 vitest run").as_deref(),
-            Some("vitest")
-        );
-        assert_eq!(script_program("npx --yes mocha").as_deref(), Some("mocha"));
-        assert_eq!(script_program("  ").as_deref(), None);
     }
 
     #[test]

@@ -1,14 +1,15 @@
 //! The guards a routed command passes before it may run: its text is a bounded single line
 //! with nothing instruction-like in it, it is one of the commands the repository's build
 //! files declare (discovered again here, not taken from the stream), its directory is
-//! inside the repository, and its runner can start.
+//! inside the repository, and its runner and the tool its wrapper starts (`make test`'s
+//! `go`, a script's `vitest`) can start.
 
 use std::path::{Path, PathBuf};
 
 use qa_commands::path::SearchPath;
 use qa_commands::targets::{KnownTest, Targets};
 use qa_commands::tree::{self, Tree};
-use qa_commands::{self as validation, Candidate, Runner, MAX_VALUE};
+use qa_commands::{self as validation, wrapper, Candidate, MAX_VALUE};
 use qa_records::change::{Command, CommandScope};
 use qa_records::execution::BlockedReason;
 use qa_records::untrusted::{is_hidden, neutralize, MARKER};
@@ -91,14 +92,11 @@ pub fn clear(chosen: &Chosen<'_>, root: &Path, path: &SearchPath) -> Result<Clea
     })?;
     let (candidate, named) = discovered(chosen, command, &tree)?;
     let dir = inside(root, &candidate.dir)?;
-    let starts = match candidate.runner {
-        Runner::Gradlew => tree.is_executable(&tree::join(&candidate.dir, "gradlew")),
-        runner => path.has(runner.program()),
-    };
-    if !starts {
+    // Checked here, on this machine's PATH: the route's own `unmet` was qa-route's view.
+    if let Some(unmet) = wrapper::unmet(&candidate, path, &mut tree.reader()) {
         return Err(refuse(
             BlockedReason::RunnerMissing,
-            format!("{} is not on PATH", candidate.runner.program()),
+            format!("the command cannot start: {}", unmet.precondition),
         ));
     }
     Ok(Cleared {
@@ -130,7 +128,14 @@ fn discovered(
     found
         .candidates
         .into_iter()
-        .find(|c| c.to_command() == *command)
+        .find(|c| {
+            // What the command lacked where it was routed is no part of which one it is.
+            let routed = Command {
+                unmet: None,
+                ..command.clone()
+            };
+            c.to_command() == routed
+        })
         .map(|candidate| {
             let named = targets
                 .tests
@@ -205,6 +210,7 @@ fn inside(root: &Path, dir: &str) -> Result<PathBuf, Refusal> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use qa_commands::Runner;
 
     fn known(file: &str, name: &str) -> KnownTest {
         KnownTest {

@@ -1,5 +1,6 @@
 //! Which route `--exec` acts on: the most urgent scenario route that asks to run a
-//! repository command, in qa-report's order, or the one `--scenario` names.
+//! repository command that can start (else one that cannot, to refuse it naming what it
+//! lacks), in qa-report's order, or the one `--scenario` names.
 
 use crate::Upstream;
 use qa_commands::targets::IntentFiles;
@@ -77,9 +78,12 @@ impl Routes {
                     })
                 }
             },
+            // A command that can start comes before one routed with an unmet precondition
+            // (which is refused, naming it), and both before any other route.
             None => match ordered
                 .iter()
-                .find(|(_, r)| r.action.kind == ActionKind::RunRepositoryCommand)
+                .find(|(_, r)| runs(r) && r.command.as_ref().is_some_and(|c| c.unmet.is_none()))
+                .or_else(|| ordered.iter().find(|(_, r)| runs(r)))
                 .or(ordered.first())
             {
                 Some(found) => *found,
@@ -176,6 +180,10 @@ impl Routes {
     }
 }
 
+fn runs(route: &RouteData) -> bool {
+    route.action.kind == ActionKind::RunRepositoryCommand
+}
+
 fn rank_of(decision: Decision) -> u8 {
     match decision {
         Decision::Required => 0,
@@ -255,6 +263,48 @@ mod tests {
     }
 
     const RUN: &str = "run-repository-command";
+
+    impl Stream {
+        /// A command route whose runner was not on PATH where it was routed.
+        fn route_unmet(&mut self, scenario: &str, decision: &str) -> String {
+            self.push(
+                Kind::Route,
+                vec![scenario.to_string()],
+                json!({
+                    "subject": scenario, "decision": decision, "reason": "r",
+                    "evidence": {"direct": 1, "supporting": 0, "contextual": 0},
+                    "action": {"kind": RUN, "risk": "low", "approval": "required",
+                               "executes_code": true, "writes": [], "network": false,
+                               "preconditions": ["needs `go` on PATH: install Go"]},
+                    "command": {"run": "go test ./...", "runner": "go", "dir": ".",
+                                "scope": "suite", "declared_in": "go.mod",
+                                "unmet": {"program": "go", "kind": "runner",
+                                          "precondition": "needs `go` on PATH: install Go"}},
+                    "additional_commands": []
+                }),
+            )
+        }
+    }
+
+    #[test]
+    fn a_command_that_can_start_is_chosen_over_a_more_urgent_one_that_cannot() {
+        let mut s = Stream::default();
+        let intent = s.intent("cart");
+        let first = s.scenario(&intent, "first");
+        let second = s.scenario(&intent, "second");
+        s.route_unmet(&first, "required");
+        let runnable = s.route(&second, "recommended", RUN);
+        assert_eq!(s.routes.choose(None).unwrap().id, runnable);
+        // Control: without a command that can start, the one that cannot is chosen (and
+        // refused later, naming what it lacks).
+        let mut s = Stream::default();
+        let intent = s.intent("cart");
+        let first = s.scenario(&intent, "first");
+        let second = s.scenario(&intent, "second");
+        s.route(&first, "required", "review-scenario");
+        let unmet = s.route_unmet(&second, "recommended");
+        assert_eq!(s.routes.choose(None).unwrap().id, unmet);
+    }
 
     #[test]
     fn a_required_command_route_is_chosen_over_an_earlier_recommended_one() {

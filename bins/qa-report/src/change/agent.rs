@@ -67,6 +67,10 @@ struct Route<'a> {
     /// report shows it as written.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     run_withheld: bool,
+    /// What the command needs that is not there ("needs `pytest` on PATH: activate the
+    /// project's virtual environment"): `run` is still the command to run once it is met.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    needs: Option<&'a str>,
 }
 
 /// What `qa-check --exec` did with a route's command.
@@ -215,6 +219,12 @@ pub fn render(report: &Report, full_report: Option<&Path>) -> String {
             run: command.filter(|_| !withheld),
             dir: route.data.command.as_ref().map(|c| c.dir.as_str()),
             run_withheld: withheld,
+            needs: route
+                .data
+                .command
+                .as_ref()
+                .and_then(|c| c.unmet.as_ref())
+                .map(|u| u.precondition.as_str()),
         });
         if size(&line) > budget {
             line.routes.pop();

@@ -373,6 +373,7 @@ pub fn cargo(run: &str, scope: CommandScope) -> Command {
         declared_in: "Cargo.toml".into(),
         purpose: CommandPurpose::Test,
         why: "runs the tests".into(),
+        unmet: None,
     }
 }
 
