@@ -1163,6 +1163,9 @@ fn js_expectation(call: Node, text: &str) -> Option<Expectation> {
             text: format!("`{}` {} {want}", excerpt(&other), matcher_words(matcher)),
         });
     }
+    if matcher == "expect" && matches!(object.kind(), "call_expression" | "member_expression") {
+        return chained_expectation(call, object, &args, text);
+    }
     if !matcher.starts_with("to") {
         return None;
     }
@@ -1202,6 +1205,43 @@ fn js_expectation(call: Node, text: &str) -> Option<Expectation> {
     Some(Expectation {
         line: line_of(call),
         text,
+    })
+}
+
+/// A request chain's own assertion, as supertest writes it:
+/// `request(app).get('/').expect(200, 'ok', done)`, `.expect('Content-Type', /json/)`,
+/// `.expect({ id: 1 })`. The literal arguments are what the response must be; a callback
+/// (`done`, a function) is not.
+fn chained_expectation(
+    call: Node,
+    object: Node,
+    args: &[Node],
+    text: &str,
+) -> Option<Expectation> {
+    let values: Vec<Node> = args
+        .iter()
+        .copied()
+        .filter(|a| {
+            matches!(
+                a.kind(),
+                "number" | "string" | "template_string" | "regex" | "object" | "array"
+            )
+        })
+        .collect();
+    let first = values.first()?;
+    let chain = text_of(object, text);
+    // `.expect(200).expect('x')`: the request is what comes before the first assertion.
+    let subject = excerpt(chain.split(".expect(").next().unwrap_or(chain));
+    let value = |n: &Node| literal(text_of(*n, text));
+    let said = match (first.kind(), values.get(1)) {
+        ("number", Some(body)) => format!("responds {} with body {}", value(first), value(body)),
+        ("number", None) => format!("responds {}", value(first)),
+        ("string", Some(v)) => format!("has header {} matching {}", value(first), value(v)),
+        _ => format!("responds with body {}", value(first)),
+    };
+    Some(Expectation {
+        line: line_of(call),
+        text: format!("`{subject}` {said}"),
     })
 }
 

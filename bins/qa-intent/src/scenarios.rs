@@ -11,6 +11,8 @@ use crate::intents::Intent;
 use crate::lifecycle::{Fact, FactKind};
 use crate::trees::ExitKind;
 use qa_records::steps::{action as action_step, given as given_step, trigger as trigger_step};
+use regex::Regex;
+use std::sync::LazyLock;
 
 /// A located tree fact with the path of its file.
 type InFile<'a> = (&'a str, &'a At);
@@ -1118,12 +1120,14 @@ impl Ctx<'_> {
             .collect();
         // An expectation quoting a string the change adds to the product (the warning a
         // fix now emits) is the decisive one.
-        // Then values over bare predicates (`x` holds).
+        // Then values over checks that carry none (`err` is nil, succeeds, throws a type),
+        // and those over bare predicates (`x` holds).
         let literals = &self.intent.product_literals;
         turns.sort_by_key(|(_, e)| {
             (
                 !literals.iter().any(|l| e.text.contains(l.as_str())),
                 e.text.ends_with("` holds"),
+                carries_no_value(&e.text),
             )
         });
         turns
@@ -1449,6 +1453,21 @@ fn oracle_steps(oracle: &[(&TestContract, &Expected)]) -> Vec<String> {
 
 /// An expression that only tests something (`x.is_none()`, `a == b`, `!done`): checked,
 /// not run.
+/// An expectation that names no value of the behaviour: a nil error, a boolean, success,
+/// an exception's type without its message. It holds for many behaviours, so a value the
+/// same tests expect says more about this one.
+fn carries_no_value(text: &str) -> bool {
+    static TYPE_ONLY: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?:throws|raises|rejects with|panics)(?: an?)? `?[\w.:]+`?$")
+            .expect("exception type pattern")
+    });
+    const EMPTY: &[&str] = &[
+        " is nil", " is null", " is None", " is undefined", " is true", " is false",
+        " is True", " is False", " succeeds", " is Ok(())",
+    ];
+    EMPTY.iter().any(|w| text.ends_with(w)) || TYPE_ONLY.is_match(text)
+}
+
 fn is_predicate(expr: &str) -> bool {
     let e = expr.trim();
     e.starts_with('!')
@@ -1644,6 +1663,27 @@ fn list_lines(facts: &[&Fact]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn checks_that_name_no_value_are_told_from_expected_values() {
+        for text in [
+            "`err` is nil",
+            "running `bat single-line.txt` succeeds",
+            "`reader.nextDouble()` throws NumberFormatException",
+            "`parse(\"x\")` raises `ValueError`",
+            "`ok` is true",
+        ] {
+            assert!(carries_no_value(text), "{text}");
+        }
+        for text in [
+            "`e.getMessage()` is \"Expected a double at path $.x\"",
+            "`output` is \"apple\\nbanana\"",
+            "`parse(\"x\")` raises `ValueError` matching \"bad x\"",
+            "`count` is 3",
+        ] {
+            assert!(!carries_no_value(text), "{text}");
+        }
+    }
 
     #[test]
     fn stderr_writes_are_told_from_stdout_writes() {

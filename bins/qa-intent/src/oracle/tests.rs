@@ -619,3 +619,27 @@ fn a_glob_import_of_the_test_crate_root_reaches_the_modules_it_declares() {
     let alone = "#[test]\nfn len() {}\n";
     assert!(support::support_files(Grammar::Rust, "tests/lists.rs", alone, &files).is_empty());
 }
+
+#[test]
+fn a_request_chains_own_expect_calls_are_expectations() {
+    let src = "it('redirects', function (done) {\n  request(app)\n    .get('/old')\n    .expect('Location', '/new')\n    .expect(301, 'Moved', done);\n});\nit('finds', async () => {\n  await request(app).get('/x').expect(200);\n});\n";
+    let t = tests_of(Grammar::JavaScript, src, &[]);
+    assert_eq!(
+        expects(&t[0]),
+        [
+            "`request(app) .get('/old')` responds 301 with body 'Moved'",
+            "`request(app) .get('/old')` has header 'Location' matching '/new'"
+        ]
+    );
+    assert_eq!(expects(&t[1]), ["`request(app).get('/x')` responds 200"]);
+}
+
+#[test]
+fn a_chained_expect_with_only_a_callback_is_no_expectation() {
+    // `.expect(fn)` checks in code the test's own reading covers; nothing literal to quote.
+    let src = "it('checks', function (done) {\n  request(app).get('/').expect(check).end(done);\n});\n";
+    assert!(expects(&tests_of(Grammar::JavaScript, src, &[])[0]).is_empty());
+    // Control: the global `expect(x).toBe(y)` is still read as jest's.
+    let jest = "it('adds', () => {\n  expect(add(1, 2)).toBe(3);\n});\n";
+    assert_eq!(expects(&tests_of(Grammar::JavaScript, jest, &[])[0]), ["`add(1, 2)` is 3"]);
+}
