@@ -1212,12 +1212,7 @@ fn js_expectation(call: Node, text: &str) -> Option<Expectation> {
 /// `request(app).get('/').expect(200, 'ok', done)`, `.expect('Content-Type', /json/)`,
 /// `.expect({ id: 1 })`. The literal arguments are what the response must be; a callback
 /// (`done`, a function) is not.
-fn chained_expectation(
-    call: Node,
-    object: Node,
-    args: &[Node],
-    text: &str,
-) -> Option<Expectation> {
+fn chained_expectation(call: Node, object: Node, args: &[Node], text: &str) -> Option<Expectation> {
     let values: Vec<Node> = args
         .iter()
         .copied()

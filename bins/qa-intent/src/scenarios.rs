@@ -1,5 +1,11 @@
 //! Runner-independent QA scenarios from an intent's located facts, shaped by the role of
-//! the files they come from: product journeys only from product sources.
+//! the files they come from: product journeys only from product sources. The product
+//! rules live one per scenario kind in the submodules.
+
+mod boundary;
+mod failure;
+mod primary;
+mod state;
 
 use qa_records::change::{
     Authority, Evidence, Exercised, Expected, Focus, Priority, Relation, Role, ScenarioData,
@@ -84,6 +90,43 @@ pub fn for_intent(intent: &Intent) -> Vec<Scenario> {
         out.push(ctx.workflow(&workflow));
     }
     out
+}
+
+/// An intent's product facts, by what they are.
+struct ProductFacts<'f> {
+    all: &'f [&'f Fact],
+    triggers: Vec<&'f Fact>,
+    conditions: Vec<&'f Fact>,
+    actions: Vec<&'f Fact>,
+    effects: Vec<&'f Fact>,
+    outcomes: Vec<&'f Fact>,
+    /// New error outcomes: a message moved or renamed along (also on a removed line) is
+    /// no new failure.
+    errors: Vec<&'f Fact>,
+    durable: Vec<&'f Fact>,
+    states: Vec<&'f Fact>,
+}
+
+impl<'f> ProductFacts<'f> {
+    fn of(all: &'f [&'f Fact]) -> Self {
+        let of = |pred: &dyn Fn(&FactKind) -> bool| -> Vec<&'f Fact> {
+            all.iter().copied().filter(|f| pred(&f.kind)).collect()
+        };
+        ProductFacts {
+            all,
+            triggers: of(&|k| *k == FactKind::Trigger),
+            conditions: of(&|k| matches!(k, FactKind::Condition | FactKind::Comparison)),
+            actions: of(&|k| *k == FactKind::Call),
+            effects: of(&|k| *k == FactKind::SideEffect),
+            outcomes: of(&|k| matches!(k, FactKind::Outcome { error: false })),
+            errors: of(&|k| matches!(k, FactKind::Outcome { error: true }))
+                .into_iter()
+                .filter(|f| !f.preexisting && !is_placeholder_only(&f.text))
+                .collect(),
+            durable: of(&|k| matches!(k, FactKind::State { durable: true, .. })),
+            states: of(&|k| matches!(k, FactKind::State { .. })),
+        }
+    }
 }
 
 struct Ctx<'a> {
@@ -176,570 +219,16 @@ impl Ctx<'_> {
             .collect()
     }
 
+    /// The product scenarios, one small rule per kind: the journey (`primary`), its
+    /// failures (`failure`), limits (`boundary`) and states (`state`).
     fn product(&self, facts: &[&Fact]) -> Vec<Scenario> {
-        let d = &self.intent.data;
-        let of = |pred: &dyn Fn(&FactKind) -> bool| -> Vec<&Fact> {
-            facts.iter().copied().filter(|f| pred(&f.kind)).collect()
-        };
-        let triggers = of(&|k| *k == FactKind::Trigger);
-        let conditions = of(&|k| matches!(k, FactKind::Condition | FactKind::Comparison));
-        let actions = of(&|k| *k == FactKind::Call);
-        let effects = of(&|k| *k == FactKind::SideEffect);
-        let outcomes = of(&|k| matches!(k, FactKind::Outcome { error: false }));
-        // A message moved or renamed along (also on a removed line) is no new failure.
-        let errors: Vec<&Fact> = of(&|k| matches!(k, FactKind::Outcome { error: true }))
-            .into_iter()
-            .filter(|f| !f.preexisting && !is_placeholder_only(&f.text))
-            .collect();
-        let durable = of(&|k| matches!(k, FactKind::State { durable: true, .. }));
-        let states = of(&|k| matches!(k, FactKind::State { .. }));
-
-        // Primary: the journey and what proves it.
-        let mut steps: Vec<String> = Vec::new();
-        for t in triggers.iter().take(2) {
-            steps.push(trigger_step(&t.text));
-        }
-        // The oracle is computed before the steps: a changed test's set-up and call are
-        // the way in, the commit's wording only without one.
+        let f = ProductFacts::of(facts);
         let oracle = self.oracle();
-        if triggers.is_empty() && oracle.is_empty() {
-            steps.extend(self.commit_steps(Stage::Trigger));
-        }
-        // A condition that guards an error belongs to the failure scenario, not the journey.
-        let guards_error = |c: &Fact| {
-            errors.iter().any(|e| {
-                e.at.file == c.at.file && e.at.line >= c.at.line && e.at.line - c.at.line <= 3
-            })
-        };
-        // The case to use: a new condition, unless a changed test sets up the case itself
-        // (a product condition would then be a guess at which side it takes). Never an
-        // early exit: a short block that does nothing the change makes observable is the
-        // path on which the behaviour does not happen.
-        let guards_behaviour = |file: &str, line: u32| -> bool {
-            let span = self
-                .intent
-                .deltas
-                .get(file)
-                .and_then(|d| d.condition_spans.iter().find(|(l, _)| *l == line));
-            span.is_none_or(|&(_, end)| {
-                end > line + 2
-                    || self.intent.facts.iter().any(|(f, _)| {
-                        f.at.file == file
-                            && f.at.line > line
-                            && f.at.line <= end
-                            && !matches!(f.kind, FactKind::Condition | FactKind::Comparison)
-                    })
-            })
-        };
-        let mut given = 0;
-        for c in conditions
-            .iter()
-            .filter(|c| c.kind == FactKind::Condition && !c.preexisting && !guards_error(c))
-            .filter(|c| guards_behaviour(&c.at.file, c.at.line))
-            .take(usize::from(oracle.is_empty()))
-        {
-            steps.push(given_step(&c.text));
-            given += 1;
-        }
-        // A condition the trees see as new where the line reader saw none (`let x = if
-        // ... {`, a multi-line condition).
-        if given == 0 && oracle.is_empty() {
-            if let Some((file, c)) = self
-                .new_conditions()
-                .into_iter()
-                .find(|(file, c)| guards_behaviour(file, c.line))
-            {
-                steps.push(qa_records::steps::given_at(&c.text, file, c.line));
-            }
-        }
-        // What the changed tests set up and the call they check: the way in a tester
-        // can follow, before the changed calls the product lines name.
-        steps.extend(oracle_steps(&oracle));
-        for a in actions.iter().take(2) {
-            steps.push(action_step(&a.text));
-        }
-        if triggers.is_empty() && actions.is_empty() {
-            // No test to follow: the changed functions are the way in.
-            if oracle.is_empty() {
-                for (file, path, line) in self.changed_functions().into_iter().take(2) {
-                    steps.push(format!(
-                        "Exercise `{}` ({file}:{line}), the code this change modified",
-                        short(path)
-                    ));
-                }
-            }
-        }
-        // Elements added to a constant list, set, map or match: the new case to try.
-        let (added_elements, removed_elements) = self.elements();
-        for (file, e) in added_elements.iter().take(2) {
-            steps.push(format!(
-                "Use the new entry `{}` of `{}` ({file}:{})",
-                e.text,
-                short(&e.item),
-                e.line
-            ));
-        }
-        if steps.is_empty() {
-            steps.extend(self.commit_steps(Stage::Action));
-        }
-        // Two changed functions of one name (`update` in several impls) are one step.
-        let mut seen_steps = std::collections::HashSet::new();
-        steps.retain(|s| seen_steps.insert(s.clone()));
-        let mut assertions: Vec<String> = outcomes
-            .iter()
-            .take(3)
-            .map(|o| crate::intents::capitalized(&o.text))
-            .collect();
-        assertions.extend(
-            durable
-                .iter()
-                .take(2)
-                .map(|s| format!("The change is stored: {}", s.text)),
-        );
-        // The changed tests' expected values are the oracle: quoted, at their lines.
-        let mut contract_evidence = Vec::new();
-        for (c, e) in oracle.iter().take(3) {
-            assertions.push(format!("Test `{}` expects {}", test_name(c), e.text));
-            contract_evidence.push(Evidence {
-                file: c.file.clone(),
-                line: e.line,
-                relation: Relation::Direct,
-                stage: Some(Stage::ObservableOutcome),
-                text: e.text.clone(),
-            });
-        }
-        let mut exercised: Vec<&Exercised> = Vec::new();
-        for x in d.contracts.iter().flat_map(|c| c.exercises.iter()) {
-            if !exercised
-                .iter()
-                .any(|y| y.file == x.file && y.item == x.item)
-            {
-                exercised.push(x);
-            }
-        }
-        contract_evidence.extend(exercised.iter().take(3).map(|x| Evidence {
-            file: x.file.clone(),
-            line: x.line,
-            relation: Relation::Direct,
-            stage: Some(Stage::Action),
-            text: format!("`{}`, called by the changed tests", x.item),
-        }));
-        // Tests that drive the product from outside (a binary, a page) call none of the
-        // changed items: the items the change touched are where the behaviour lives.
-        if exercised.is_empty() && !oracle.is_empty() {
-            let changed = self
-                .changed_functions()
-                .into_iter()
-                .map(|(file, path, line)| Evidence {
-                    file: file.to_string(),
-                    line,
-                    relation: Relation::Supporting,
-                    stage: Some(Stage::Action),
-                    text: format!("`{path}` changed"),
-                });
-            contract_evidence.extend(changed.take(2));
-        }
-        // Parameters a changed function gained or lost, and checks the change dropped.
-        for (file, d) in self.product_deltas() {
-            for p in d.added_params.iter().take(2) {
-                contract_evidence.push(Evidence {
-                    file: file.to_string(),
-                    line: p.line,
-                    relation: Relation::Direct,
-                    stage: Some(Stage::Trigger),
-                    text: format!("`{}` gains the parameter `{}`", short(&p.item), p.text),
-                });
-            }
-            for p in d.removed_params.iter().take(2) {
-                contract_evidence.push(Evidence {
-                    file: file.to_string(),
-                    line: p.line,
-                    relation: Relation::Direct,
-                    stage: Some(Stage::Trigger),
-                    text: format!("`{}` loses the parameter `{}`", short(&p.item), p.text),
-                });
-            }
-            // A dropped check is evidence to review, not a claim: the same decision may
-            // live on under another name.
-            for c in d.removed_conditions.iter().take(2) {
-                contract_evidence.push(Evidence {
-                    file: file.to_string(),
-                    line: c.line,
-                    relation: Relation::Supporting,
-                    stage: Some(Stage::Condition),
-                    text: format!("removed check `{}`", c.text),
-                });
-            }
-        }
-        for (file, e) in removed_elements.iter().take(2) {
-            assertions.push(format!(
-                "`{}` no longer has the entry {}",
-                short(&e.item),
-                e.text
-            ));
-            contract_evidence.push(element_evidence(file, e, "loses"));
-        }
-        contract_evidence.extend(
-            added_elements
-                .iter()
-                .take(4)
-                .map(|(file, e)| element_evidence(file, e, "gains")),
-        );
-        let mut located_proof = !assertions.is_empty();
-        if !located_proof && !d.contracts.is_empty() {
-            // A changed test of this intent states the outcome the product lines do not.
-            for c in d.contracts.iter().take(3) {
-                assertions.push(format!("Changed test passes: {}", c.title));
-                contract_evidence.push(Evidence {
-                    file: c.file.clone(),
-                    line: c.line,
-                    relation: Relation::Supporting,
-                    stage: Some(Stage::ObservableOutcome),
-                    text: c.title.clone(),
-                });
-            }
-            located_proof = true;
-        }
-        // Team policy states outcomes the diff cannot show: assertions, never proof.
-        let policy = &self.intent;
-        assertions.extend(
-            policy
-                .expected
-                .iter()
-                .map(|e| format!("Expected by team policy: {e}")),
-        );
-        assertions.extend(
-            policy
-                .forbidden
-                .iter()
-                .map(|f| format!("Never (team policy): {f}")),
-        );
-        let mut evidence: Vec<Evidence> = outcomes
-            .iter()
-            .chain(durable.iter())
-            .map(|f| self.evidence(f, Relation::Direct))
-            .collect();
-        evidence.extend(
-            triggers
-                .iter()
-                .chain(conditions.iter())
-                .chain(actions.iter())
-                .chain(effects.iter())
-                .chain(states.iter().filter(|s| !durable.contains(s)))
-                .map(|f| self.evidence(f, Relation::Supporting)),
-        );
-        evidence.extend(contract_evidence);
-        let proof_gap = if !located_proof {
-            Some(if errors.is_empty() {
-                format!("No changed line shows what a user sees or what is stored after \"{}\"; a reviewer must state the expected outcome.", d.title)
-            } else {
-                "Only the failure path is located; no changed line shows the successful outcome."
-                    .to_string()
-            })
-        } else {
-            None
-        };
-        let proof_gap = with_skipped_tests(proof_gap, &d.contracts);
-        let proof_gap = with_removed_tests(proof_gap, self.removed_tests());
-        let mut out = vec![self.scenario(
-            d.title.clone(),
-            ScenarioKind::Primary,
-            Focus::Product,
-            steps,
-            assertions,
-            evidence,
-            proof_gap,
-        )];
-
-        // Failure: a located error outcome, with the condition that leads to it.
-        let mut seen = Vec::new();
-        for e in errors.iter() {
-            if seen.len() >= MAX_EDGE || seen.contains(&e.text) {
-                continue;
-            }
-            seen.push(e.text.clone());
-            // The guard is the condition whose block holds the error (the trees know the
-            // block; without them, the nearest condition up to three lines above).
-            let spans = self
-                .intent
-                .deltas
-                .get(&e.at.file)
-                .map(|d| &d.condition_spans);
-            let guard = conditions
-                .iter()
-                .filter(|c| {
-                    c.at.file == e.at.file && c.at.line <= e.at.line && e.at.line - c.at.line <= 3
-                })
-                .filter(|c| {
-                    spans.is_none_or(|spans| {
-                        spans
-                            .iter()
-                            .any(|&(line, end)| line == c.at.line && e.at.line <= end)
-                    })
-                })
-                .max_by_key(|c| c.at.line);
-            let title = match guard {
-                Some(c) => format!("Failure: {} when {}", e.text, c.text),
-                None => format!("Failure: {}", e.text),
-            };
-            let mut steps = Vec::new();
-            if let Some(c) = guard {
-                steps.push(given_step(&c.text));
-            }
-            steps.extend(triggers.iter().take(1).map(|t| trigger_step(&t.text)));
-            if steps.is_empty() {
-                // Never a failure without a way in: at least reach the located error.
-                steps.push(format!("Reach the error at {}:{}", e.at.file, e.at.line));
-            }
-            let mut evidence = vec![self.evidence(e, Relation::Direct)];
-            evidence.extend(guard.map(|c| self.evidence(c, Relation::Supporting)));
-            let mut assertions = vec![format!("The user or caller gets: {}", e.text)];
-            self.failing_tests(&oracle, &e.at.file, &mut assertions, &mut evidence);
-            out.push(self.scenario(
-                title,
-                ScenarioKind::Failure,
-                Focus::Product,
-                steps,
-                assertions,
-                evidence,
-                None,
-            ));
-        }
-
-        // Failure: an error exit the trees see as new where no error line was read (a
-        // message on the next line, `bail!(` then its text).
-        for (file, at, kind) in self.added_exits() {
-            if seen.len() >= MAX_EDGE
-                || errors
-                    .iter()
-                    .any(|e| e.at.file == file && e.at.line.abs_diff(at.line) <= 3)
-            {
-                continue;
-            }
-            seen.push(at.text.clone());
-            let item = if at.item.is_empty() {
-                file
-            } else {
-                short(&at.item)
-            };
-            let mut assertions = vec![format!("The caller gets `{}`", at.text)];
-            let mut evidence = vec![Evidence {
-                file: file.to_string(),
-                line: at.line,
-                relation: Relation::Direct,
-                stage: Some(Stage::ObservableOutcome),
-                text: at.text.clone(),
-            }];
-            self.failing_tests(&oracle, file, &mut assertions, &mut evidence);
-            out.push(self.scenario(
-                format!("Failure: `{item}` ends in `{}`", at.text),
-                ScenarioKind::Failure,
-                Focus::Product,
-                vec![format!(
-                    "Reach `{item}` ({file}:{}) on the path that ends in the new {}",
-                    at.line,
-                    exit_noun(kind)
-                )],
-                assertions,
-                evidence,
-                None,
-            ));
-        }
-
-        // Failure fixed: a panic, throw or unwrap the change removed from a product item.
-        out.extend(self.removed_exits(&oracle));
-
-        // Boundary: a located comparison against a limit, new at head (one the base file
-        // already had only moved).
-        for c in conditions
-            .iter()
-            .filter(|c| c.kind == FactKind::Comparison && !c.preexisting && !is_compound(&c.text))
-            .take(MAX_EDGE)
-        {
-            let nearby_outcome = errors.iter().chain(outcomes.iter()).find(|o| {
-                o.at.file == c.at.file && o.at.line >= c.at.line && o.at.line - c.at.line <= 5
-            });
-            let mut evidence = vec![self.evidence(c, Relation::Direct)];
-            evidence.extend(nearby_outcome.map(|o| self.evidence(o, Relation::Supporting)));
-            let assertions = match nearby_outcome {
-                Some(o) => vec![
-                    format!("When the condition holds: {}", o.text),
-                    format!("One step on the other side: {} does not happen", o.text),
-                ],
-                None => vec!["Behaviour changes exactly at the limit".to_string()],
-            };
-            let gap = nearby_outcome.is_none().then(|| "The limit is located, but no changed line shows what happens on each side of it.".to_string());
-            out.push(self.scenario(
-                format!("Boundary: {}", c.text),
-                ScenarioKind::Boundary,
-                Focus::Product,
-                vec![format!(
-                    "{} ({}:{})",
-                    boundary_step(&c.text),
-                    c.at.file,
-                    c.at.line
-                )],
-                assertions,
-                evidence,
-                gap,
-            ));
-        }
-
-        // Persistence: a located write and a located read of the same storage key; only
-        // then does a reload step belong in the scenario.
-        let mut keys = Vec::new();
-        for w in durable.iter() {
-            let Some(key) = crate::lifecycle::stored_key(&w.text, "setItem") else {
-                continue;
-            };
-            let Some(read) = facts
-                .iter()
-                .find(|r| matches!(&r.kind, FactKind::StoredRead { key: k } if *k == key))
-            else {
-                continue;
-            };
-            if keys.len() >= MAX_EDGE || keys.contains(&key) {
-                continue;
-            }
-            keys.push(key.clone());
-            out.push(self.scenario(
-                format!("Persistence: \"{key}\" survives a reload"),
-                ScenarioKind::StateTransition,
-                Focus::Product,
-                vec![
-                    qa_records::steps::stored_change(&w.text, &w.at.file, w.at.line),
-                    "Reload the page".to_string(),
-                ],
-                vec![format!(
-                    "The value stored under \"{key}\" is read back: {}",
-                    read.text
-                )],
-                vec![
-                    self.evidence(w, Relation::Direct),
-                    self.evidence(read, Relation::Direct),
-                ],
-                None,
-            ));
-        }
-
-        // State machine: one target moved through several named states in a file (a save
-        // handler's "saving" then "saved" or "error"): one transition scenario naming them
-        // in order, and a failure scenario for the failing state.
-        let mut grouped: Vec<String> = Vec::new();
-        for (target, moves) in transitions(&states) {
-            if moves.len() < 2 || out.len() >= MAX_EDGE * 3 {
-                continue;
-            }
-            let names: Vec<String> = moves.iter().map(|(to, _)| format!("\"{to}\"")).collect();
-            grouped.extend(moves.iter().map(|(to, _)| to.to_string()));
-            let (failing, passing): (Vec<_>, Vec<_>) =
-                moves.iter().partition(|(to, _)| is_failure_state(to));
-            let first = &moves[0];
-            let mut assertions = vec![format!("`{target}` reads \"{}\" first", first.0)];
-            if let Some(last) = passing.last().filter(|p: &&&(&str, &Fact)| p.0 != first.0) {
-                assertions.push(format!("On success `{target}` ends at \"{}\"", last.0));
-            }
-            let evidence: Vec<Evidence> = moves
-                .iter()
-                .map(|(_, f)| self.evidence(f, Relation::Direct))
-                .collect();
-            let trigger: Vec<String> = triggers
-                .iter()
-                .take(1)
-                .map(|t| trigger_step(&t.text))
-                .collect();
-            out.push(
-                self.scenario(
-                    format!("State: `{target}` moves through {}", names.join(", ")),
-                    ScenarioKind::StateTransition,
-                    Focus::Product,
-                    trigger
-                        .iter()
-                        .cloned()
-                        .chain([format!(
-                            "Watch `{target}` from the start of the change's handler to its end"
-                        )])
-                        .collect(),
-                    assertions,
-                    evidence.clone(),
-                    None,
-                ),
-            );
-            for (to, f) in failing.iter().take(1) {
-                out.push(
-                    self.scenario(
-                        format!("Failure: `{target}` ends at \"{to}\" when the work fails"),
-                        ScenarioKind::Failure,
-                        Focus::Product,
-                        trigger
-                            .iter()
-                            .cloned()
-                            .chain([
-                                format!("Make the call before {}:{} fail", f.at.file, f.at.line),
-                                format!("Watch `{target}` until the handler ends"),
-                            ])
-                            .collect(),
-                        vec![format!(
-                            "`{target}` reads \"{to}\" afterwards, not {}",
-                            passing
-                                .last()
-                                .map_or("a success state".to_string(), |p| format!("\"{}\"", p.0))
-                        )],
-                        vec![self.evidence(f, Relation::Direct)],
-                        None,
-                    ),
-                );
-            }
-        }
-
-        // State transition: a located move to a named state.
-        let mut named = Vec::new();
-        for s in states.iter() {
-            let FactKind::State {
-                literal: Some(to),
-                durable,
-            } = &s.kind
-            else {
-                continue;
-            };
-            if named.len() >= MAX_EDGE || named.contains(to) || grouped.contains(to) {
-                continue;
-            }
-            named.push(to.clone());
-            // Stored when the same line writes it, or a write follows within three lines
-            // (`self.status = "approved"` then `self.save()`).
-            let durable = *durable
-                || facts.iter().any(|d| {
-                    matches!(d.kind, FactKind::State { durable: true, .. })
-                        && d.at.file == s.at.file
-                        && d.at.line > s.at.line
-                        && d.at.line - s.at.line <= 3
-                });
-            let mut assertions = vec![format!("Afterwards the state reads \"{to}\"")];
-            if durable {
-                assertions.push(format!(
-                    "\"{to}\" is still there after a reload or re-entry"
-                ));
-            }
-            let gap = (!durable && outcomes.is_empty())
-                .then(|| "The transition is located in memory; no changed line shows it to a user or stores it.".to_string());
-            out.push(
-                self.scenario(
-                    format!("State: moves to \"{to}\""),
-                    ScenarioKind::StateTransition,
-                    Focus::Product,
-                    triggers
-                        .iter()
-                        .take(1)
-                        .map(|t| trigger_step(&t.text))
-                        .chain([qa_records::steps::state_change(&s.text)])
-                        .collect(),
-                    assertions,
-                    vec![self.evidence(s, Relation::Direct)],
-                    gap,
-                ),
-            );
-        }
+        let mut out = vec![self.primary(&f, &oracle)];
+        self.failures(&f, &oracle, &mut out);
+        out.extend(self.boundaries(&f));
+        out.extend(self.persistence(&f));
+        self.states(&f, &mut out);
         out
     }
 
@@ -1133,40 +622,6 @@ impl Ctx<'_> {
         turns
     }
 
-    /// The changed tests' expectations of a failure (`is_err()`, `toThrow`, `raises`,
-    /// `assert_err`, a panic), added to a failure scenario with their evidence.
-    /// Only tests that call into the failing file speak for its failure.
-    fn failing_tests(
-        &self,
-        oracle: &[(&TestContract, &Expected)],
-        file: &str,
-        assertions: &mut Vec<String>,
-        evidence: &mut Vec<Evidence>,
-    ) {
-        const FAILING: &[&str] = &[
-            "is_err",
-            "throws",
-            "raises ",
-            "assert_err",
-            "panics",
-            "Err(",
-            "rejects",
-        ];
-        let failing = oracle.iter().filter(|(c, e)| {
-            c.exercises.iter().any(|x| x.file == file) && FAILING.iter().any(|m| e.text.contains(m))
-        });
-        for (c, e) in failing.take(2) {
-            assertions.push(format!("Test `{}` expects {}", test_name(c), e.text));
-            evidence.push(Evidence {
-                file: c.file.clone(),
-                line: e.line,
-                relation: Relation::Direct,
-                stage: Some(Stage::ObservableOutcome),
-                text: e.text.clone(),
-            });
-        }
-    }
-
     /// Elements added to and removed from constants and match arms of product files.
     fn elements(&self) -> (Vec<InFile<'_>>, Vec<InFile<'_>>) {
         let mut added = Vec::new();
@@ -1231,88 +686,6 @@ impl Ctx<'_> {
                 )
             })
             .map(|(f, d)| (f.as_str(), d))
-    }
-
-    /// A failure scenario per panic, throw or unwrap a product item lost: the path that
-    /// ended in it must now complete, as the changed tests that call the item expect.
-    fn removed_exits(&self, oracle: &[(&TestContract, &Expected)]) -> Vec<Scenario> {
-        let mut out = Vec::new();
-        for (file, d) in self.product_deltas() {
-            for (at, kind) in &d.removed_exits {
-                // An error value counts when it says something (`bail!("...")`), not
-                // when it passes one on (`Err(e)`).
-                if out.len() >= MAX_EDGE
-                    || *kind == ExitKind::Error && !at.text.contains(['"', '\''])
-                {
-                    continue;
-                }
-                let item = if at.item.is_empty() {
-                    file.to_string()
-                } else {
-                    short(&at.item).to_string()
-                };
-                let verb = match kind {
-                    ExitKind::Throw => "throws",
-                    ExitKind::Error => "fails",
-                    _ => "panics",
-                };
-                // The tests that call this item speak for it; else every changed test.
-                let calling: Vec<&(&TestContract, &Expected)> = oracle
-                    .iter()
-                    .filter(|(c, _)| c.exercises.iter().any(|x| x.item == at.item))
-                    .collect();
-                // Else the tests that call no changed item at all (they drive the product
-                // from outside); a test of another item never speaks for this one.
-                let speaking: Vec<&(&TestContract, &Expected)> = if calling.is_empty() {
-                    oracle
-                        .iter()
-                        .filter(|(c, _)| c.exercises.is_empty())
-                        .collect()
-                } else {
-                    calling
-                };
-                let mut assertions = vec![format!(
-                    "`{item}` completes instead of ending in `{}`",
-                    at.text
-                )];
-                let mut evidence = vec![Evidence {
-                    file: file.to_string(),
-                    line: at.line,
-                    relation: Relation::Direct,
-                    stage: Some(Stage::ObservableOutcome),
-                    text: format!("removed from `{item}`: {}", at.text),
-                }];
-                for (c, e) in speaking.iter().take(2) {
-                    assertions.push(format!("Test `{}` expects {}", test_name(c), e.text));
-                    evidence.push(Evidence {
-                        file: c.file.clone(),
-                        line: e.line,
-                        relation: Relation::Direct,
-                        stage: Some(Stage::ObservableOutcome),
-                        text: e.text.clone(),
-                    });
-                }
-                let gap = speaking.is_empty().then(|| {
-                    format!("No changed test shows what `{item}` returns now that it no longer {verb}; state the expected result.")
-                });
-                out.push(self.scenario(
-                    format!("`{item}` no longer {verb} (`{}` removed)", at.text),
-                    ScenarioKind::Failure,
-                    Focus::Product,
-                    vec![
-                        format!(
-                            "Reach `{item}` ({file}:{}) with the input that used to end in `{}`",
-                            at.line, at.text
-                        ),
-                        "Let the call run to its end and record what it returns".to_string(),
-                    ],
-                    assertions,
-                    evidence,
-                    gap,
-                ));
-            }
-        }
-        out
     }
 
     fn files_with(&self, role: Role) -> String {
@@ -1462,8 +835,16 @@ fn carries_no_value(text: &str) -> bool {
             .expect("exception type pattern")
     });
     const EMPTY: &[&str] = &[
-        " is nil", " is null", " is None", " is undefined", " is true", " is false",
-        " is True", " is False", " succeeds", " is Ok(())",
+        " is nil",
+        " is null",
+        " is None",
+        " is undefined",
+        " is true",
+        " is false",
+        " is True",
+        " is False",
+        " succeeds",
+        " is Ok(())",
     ];
     EMPTY.iter().any(|w| text.ends_with(w)) || TYPE_ONLY.is_match(text)
 }

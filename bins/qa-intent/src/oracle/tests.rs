@@ -637,9 +637,13 @@ fn a_request_chains_own_expect_calls_are_expectations() {
 #[test]
 fn a_chained_expect_with_only_a_callback_is_no_expectation() {
     // `.expect(fn)` checks in code the test's own reading covers; nothing literal to quote.
-    let src = "it('checks', function (done) {\n  request(app).get('/').expect(check).end(done);\n});\n";
+    let src =
+        "it('checks', function (done) {\n  request(app).get('/').expect(check).end(done);\n});\n";
     assert!(expects(&tests_of(Grammar::JavaScript, src, &[])[0]).is_empty());
     // Control: the global `expect(x).toBe(y)` is still read as jest's.
     let jest = "it('adds', () => {\n  expect(add(1, 2)).toBe(3);\n});\n";
-    assert_eq!(expects(&tests_of(Grammar::JavaScript, jest, &[])[0]), ["`add(1, 2)` is 3"]);
+    assert_eq!(
+        expects(&tests_of(Grammar::JavaScript, jest, &[])[0]),
+        ["`add(1, 2)` is 3"]
+    );
 }
