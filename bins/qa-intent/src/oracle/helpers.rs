@@ -19,6 +19,9 @@ pub struct Helper {
     pub params: Vec<String>,
     /// Indexes of the parameters an assertion compares.
     pub compared: BTreeSet<usize>,
+    /// Those of `compared` it compares only through a value built from them
+    /// (`expected := "duplicate " + arg` then `got != expected`).
+    pub derived: BTreeSet<usize>,
     /// True when the body asserts itself (not only through another helper).
     pub direct: bool,
     /// Calls in the body: the callee's last name and the identifiers of each argument.
@@ -47,10 +50,18 @@ pub fn defined(grammar: Grammar, root: Node, text: &str) -> Vec<Helper> {
             continue;
         };
         let nodes = Walk::new(body, None).all;
-        // Locals bound from receiver fields: `let want = unindent(&self.stdout);`.
+        // Locals bound from receiver fields: `let want = unindent(&self.stdout);`, and
+        // what every local is built from.
         let mut bound: HashMap<&str, BTreeSet<String>> = HashMap::new();
+        let mut built: HashMap<&str, BTreeSet<String>> = HashMap::new();
         for &m in &nodes {
             if let Some((name, value)) = binding(grammar, m, text) {
+                if only_builds(grammar, value, text) {
+                    built
+                        .entry(name)
+                        .or_default()
+                        .extend(identifiers(value, text));
+                }
                 let fields: BTreeSet<String> = receiver_fields(grammar, value, text)
                     .into_iter()
                     .map(|(f, _)| f)
@@ -89,12 +100,25 @@ pub fn defined(grammar: Grammar, root: Node, text: &str) -> Vec<Helper> {
         }
         let compared_ids: BTreeSet<String> =
             regions.iter().flat_map(|r| identifiers(*r, text)).collect();
-        let compared = params
+        let mut compared: BTreeSet<usize> = params
             .iter()
             .enumerate()
             .filter(|(_, p)| compared_ids.contains(*p))
             .map(|(i, _)| i)
             .collect();
+        // One step of data flow: a parameter a compared local is built from.
+        let derived: BTreeSet<usize> = params
+            .iter()
+            .enumerate()
+            .filter(|(i, p)| {
+                !compared.contains(i)
+                    && built
+                        .iter()
+                        .any(|(local, from)| compared_ids.contains(*local) && from.contains(*p))
+            })
+            .map(|(i, _)| i)
+            .collect();
+        compared.extend(derived.iter().copied());
         for &m in &nodes {
             if let Some((field, value)) = field_store(grammar, m, text) {
                 let used = identifiers(value, text);
@@ -109,6 +133,7 @@ pub fn defined(grammar: Grammar, root: Node, text: &str) -> Vec<Helper> {
             name: name.to_string(),
             params,
             compared,
+            derived,
             direct: !regions.is_empty(),
             calls,
             stores,
@@ -157,6 +182,11 @@ pub fn assertion_helpers(mut defs: Vec<Helper>) -> HashMap<String, Helper> {
                 for (i, p) in h.params.iter().enumerate() {
                     if ids.contains(p) {
                         h.compared.insert(i);
+                        if inner.derived.contains(k) {
+                            h.derived.insert(i);
+                        } else {
+                            h.derived.remove(&i);
+                        }
                     }
                 }
             }
@@ -217,9 +247,21 @@ pub fn expectations(calls: &[Call], helpers: &HashMap<String, Helper>) -> Vec<Ex
         let Some((p, a)) = expected.pop() else {
             continue;
         };
-        let mut text = match subject {
-            Some(s) => format!("`{s}` is {}", literal(&a.text)),
-            None => format!("`{}`: `{}` is {}", c.name, h.params[p], literal(&a.text)),
+        let mut text = match (subject, h.derived.contains(&p)) {
+            (Some(s), false) => format!("`{s}` is {}", literal(&a.text)),
+            (None, false) => format!("`{}`: `{}` is {}", c.name, h.params[p], literal(&a.text)),
+            // Compared only through what the helper builds from it: say no more than that.
+            (Some(s), true) => format!(
+                "`{s}` is checked against what it builds from `{}` {}",
+                h.params[p],
+                literal(&a.text)
+            ),
+            (None, true) => format!(
+                "`{}` checks what it builds from `{}` {}",
+                c.name,
+                h.params[p],
+                literal(&a.text)
+            ),
         };
         if !inputs.is_empty() {
             text.push_str(&format!(" for {}", inputs.join(", ")));
@@ -499,6 +541,7 @@ fn binding<'t>(grammar: Grammar, n: Node<'t>, text: &'t str) -> Option<(&'t str,
     let (name, value) = match (grammar, n.kind()) {
         (Grammar::Rust, "let_declaration" | "let_condition") => ("pattern", "value"),
         (Grammar::Python, "assignment") => ("left", "right"),
+        (Grammar::Go, "short_var_declaration") => ("left", "right"),
         (_, "variable_declarator") => ("name", "value"),
         _ => return None,
     };
@@ -530,6 +573,17 @@ fn field_store<'t>(grammar: Grammar, n: Node<'t>, text: &'t str) -> Option<(Stri
     let target = n.child_by_field_name(left)?;
     let field = receiver_field(grammar, target, text)?;
     Some((field.to_string(), n.child_by_field_name(right)?))
+}
+
+/// True when `value` only builds a value from its parts (concatenation, a template, a
+/// formatting call), so a parameter in it is what a comparison of the result checks.
+/// A value computed by any other call (`run(input)`) is the behaviour's result, and its
+/// inputs are inputs.
+fn only_builds(grammar: Grammar, value: Node, text: &str) -> bool {
+    const FORMATTERS: &[&str] = &["Sprintf", "Sprint", "format", "join", "Join", "concat"];
+    Walk::new(value, None).all.iter().all(|n| {
+        call_parts(grammar, *n, text).is_none_or(|(callee, _)| FORMATTERS.contains(&callee))
+    })
 }
 
 /// The identifiers in a subtree.

@@ -647,3 +647,26 @@ fn a_chained_expect_with_only_a_callback_is_no_expectation() {
         ["`add(1, 2)` is 3"]
     );
 }
+
+#[test]
+fn a_parameter_compared_through_the_value_a_helper_builds_from_it_is_quoted_as_such() {
+    let support = "package cli\n\nfunc dupError(err error, t *testing.T, arg string) {\n\tif err == nil {\n\t\tt.Fatal(\"Expected an error\")\n\t}\n\tgot := err.Error()\n\texpected := `duplicate argument \"` + arg + `\"`\n\tif got != expected {\n\t\tt.Errorf(\"want %q, got %q\", expected, got)\n\t}\n}\n";
+    let test = "package cli\n\nfunc TestDup(t *testing.T) {\n\t_, err := run(\"one\", \"one\")\n\tdupError(err, t, \"one\")\n}\n";
+    assert_eq!(
+        helper_expects(Grammar::Go, test, support),
+        ["`err` is checked against what it builds from `arg` \"one\" (`dupError`)"]
+    );
+    // Control: a parameter that only feeds a message, never a comparison, is no expectation.
+    let logging = support.replace(
+        "\tif got != expected {\n\t\tt.Errorf(\"want %q, got %q\", expected, got)\n\t}\n",
+        "\tt.Logf(\"%q %q\", expected, got)\n",
+    );
+    assert!(helper_expects(Grammar::Go, test, &logging)
+        .iter()
+        .all(|e| !e.contains("\"one\"")));
+    // Control: a parameter the helper hands to the behaviour is its input, not a value
+    // the comparison checks.
+    let running = "package cli\n\nfunc runs(t *testing.T, input string) {\n\tgot := run(input)\n\tif got != \"ok\" {\n\t\tt.Errorf(\"got %q\", got)\n\t}\n}\n";
+    let test = "package cli\n\nfunc TestRuns(t *testing.T) {\n\truns(t, \"one\")\n}\n";
+    assert!(helper_expects(Grammar::Go, test, running).is_empty());
+}
