@@ -33,65 +33,13 @@ fn text(rng: &mut Rng, lines: usize) -> Vec<String> {
         .collect()
 }
 
-/// A `git fast-import` stream: commits on named branches, each with its changes to its
-/// first parent's tree, by a fixed identity at a fixed, advancing time.
-#[derive(Default)]
-struct Stream {
-    bytes: Vec<u8>,
-    /// Commits so far: commit `n` is mark `:n`.
-    marks: usize,
-    /// Each branch's last commit mark.
-    tips: BTreeMap<String, usize>,
-    /// The changes of the commit being written.
-    changes: Vec<u8>,
-}
-
-impl Stream {
-    fn write(&mut self, path: &str, content: impl AsRef<[u8]>) {
-        let content = content.as_ref();
-        self.changes
-            .extend(format!("M 100644 inline {path}\ndata {}\n", content.len()).as_bytes());
-        self.changes.extend(content);
-        self.changes.push(b'\n');
-    }
-
-    fn remove(&mut self, path: &str) {
-        self.changes.extend(format!("D {path}\n").as_bytes());
-    }
-
-    /// Commits the changes so far on `branch`, whose first commit starts from `from`'s tip;
-    /// `merge` names a second parent's branch.
-    fn commit(&mut self, branch: &str, from: &str, merge: Option<&str>, message: &str) {
-        self.marks += 1;
-        let mark = self.marks;
-        let time = 1_767_225_600 + mark; // 2026-01-01T00:00:00Z, one second per commit
-        let mut head = format!(
-            "commit refs/heads/{branch}\nmark :{mark}\n\
-             author Tester <tester@example.com> {time} +0000\n\
-             committer Tester <tester@example.com> {time} +0000\n\
-             data {}\n{message}\n",
-            message.len()
-        );
-        if let Some(parent) = self.tips.get(branch).or_else(|| self.tips.get(from)) {
-            head += &format!("from :{parent}\n");
-        }
-        if let Some(other) = merge {
-            head += &format!("merge :{}\n", self.tips[other]);
-        }
-        self.bytes.extend(head.as_bytes());
-        self.bytes.append(&mut self.changes);
-        self.bytes.push(b'\n');
-        self.tips.insert(branch.to_string(), mark);
-    }
-}
-
 /// main with 40 files, then feature: 300 commits of edits, additions, deletions, renames
 /// (exact and edited), binary changes and a merged side branch. Written by one `git
 /// fast-import` (the git CLI's own objects, as a commit per step would give).
 fn generated_history() -> Repo {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-    let r = Repo::new();
-    let mut s = Stream::default();
+    let mut r = Repo::new();
+    let mut s = r.history();
     let mut files: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for i in 0..40 {
         let path = format!("src/mod{}/file{i}.rs", i % 5);
@@ -173,7 +121,7 @@ fn generated_history() -> Repo {
         }
         s.commit("feature", "main", None, &message);
     }
-    r.fast_import(&s.bytes, "feature");
+    r.import(s, "feature");
     r
 }
 

@@ -87,10 +87,18 @@ impl Repo {
         String::from_utf8(out.stdout).expect("git printed UTF-8")
     }
 
-    /// Feeds `stream` to `git fast-import` and checks out `branch` (its commits carry their
-    /// own identities and dates). One process builds a history of hundreds of commits, where
-    /// `commit` costs three per commit.
-    pub fn fast_import(&self, stream: &[u8], branch: &str) {
+    /// A history to build with [`Repo::import`], its commits dated by this repository's
+    /// clock (as [`Repo::commit`] dates them).
+    pub fn history(&self) -> History {
+        History {
+            tick: self.tick,
+            ..History::default()
+        }
+    }
+
+    /// Writes `history` with one `git fast-import` and checks out `branch`: one process
+    /// for a history of hundreds of commits, where [`Repo::commit`] costs three a commit.
+    pub fn import(&mut self, history: History, branch: &str) {
         use std::io::Write as _;
         let mut child = self
             .command(self.path())
@@ -104,12 +112,13 @@ impl Repo {
             .stdin
             .take()
             .expect("fast-import's stdin")
-            .write_all(stream)
+            .write_all(&history.stream)
             .expect("writing the fast-import stream");
         let out = child
             .wait_with_output()
             .expect("waiting for git fast-import");
         succeeded(&out, "git fast-import");
+        self.tick = history.tick;
         self.git(&["checkout", "-q", "-f", branch]);
     }
 
@@ -249,6 +258,70 @@ impl Repo {
     }
 }
 
+/// The commit date of tick `tick` of a repository's clock, in seconds since the epoch:
+/// 2026-01-01T00:00:00Z plus `tick` seconds, within the hour (as `commit_staged` writes it).
+fn date_of(tick: u32) -> u32 {
+    1_767_225_600 + tick % 3600
+}
+
+/// A `git fast-import` stream ([`Repo::history`], [`Repo::import`]): commits on named
+/// branches, each with its changes to its first parent's tree, by the repository's
+/// identity at its clock's next tick.
+#[derive(Default)]
+pub struct History {
+    stream: Vec<u8>,
+    tick: u32,
+    /// Commits so far: commit `n` is mark `:n`.
+    marks: usize,
+    /// Each branch's last commit mark.
+    tips: std::collections::BTreeMap<String, usize>,
+    /// The changes of the commit being written.
+    changes: Vec<u8>,
+}
+
+impl History {
+    /// Sets `path` (in the next commit) to `content`.
+    pub fn write(&mut self, path: &str, content: impl AsRef<[u8]>) {
+        let content = content.as_ref();
+        self.changes
+            .extend(format!("M 100644 inline {path}\ndata {}\n", content.len()).as_bytes());
+        self.changes.extend(content);
+        self.changes.push(b'\n');
+    }
+
+    /// Deletes `path` in the next commit.
+    pub fn remove(&mut self, path: &str) {
+        self.changes.extend(format!("D {path}\n").as_bytes());
+    }
+
+    /// Commits the changes so far on `branch`, whose first commit here starts from
+    /// `from`'s tip (a branch without one starts with an empty tree, as `main` does);
+    /// `merge` names a second parent's branch.
+    pub fn commit(&mut self, branch: &str, from: &str, merge: Option<&str>, message: &str) {
+        self.marks += 1;
+        self.tick += 1;
+        let mark = self.marks;
+        let date = date_of(self.tick);
+        let mut head = format!(
+            "commit refs/heads/{branch}\nmark :{mark}\n\
+             author Tester <tester@example.com> {date} +0000\n\
+             committer Tester <tester@example.com> {date} +0000\n\
+             data {}\n{message}\n",
+            message.len()
+        );
+        if let Some(parent) = self.tips.get(branch).or_else(|| self.tips.get(from)) {
+            head += &format!("from :{parent}\n");
+        }
+        if let Some(other) = merge {
+            head += &format!("merge :{}\n", self.tips[other]);
+        }
+        self.stream.extend(head.as_bytes());
+        self.stream.append(&mut self.changes);
+        self.stream.push(b'\n');
+        self.tips.insert(branch.to_string(), mark);
+    }
+}
+
 /// Panics with `what` and its stderr unless it exited 0.
 fn succeeded(out: &std::process::Output, what: &str) {
     assert!(
@@ -288,18 +361,37 @@ mod tests {
     }
 
     #[test]
-    fn a_fast_imported_history_is_checked_out_on_its_branch() {
-        let r = Repo::new();
-        let stream = "commit refs/heads/topic\n\
-            committer Tester <tester@example.com> 1767225600 +0000\n\
-            data 4\nnote\n\
-            M 100644 inline a.txt\ndata 3\none\n\n";
-        r.fast_import(stream.as_bytes(), "topic");
+    fn an_imported_history_is_checked_out_on_its_branch_with_parents_and_merges() {
+        let mut r = Repo::new();
+        let mut h = r.history();
+        h.write("a.txt", "one\n");
+        h.commit("main", "main", None, "first");
+        h.write("b.txt", "side\n");
+        h.commit("side", "main", None, "side work");
+        h.remove("a.txt");
+        h.commit("topic", "main", Some("side"), "merge side");
+        r.import(h, "topic");
         assert_eq!(r.git(&["branch", "--show-current"]).trim(), "topic");
+        assert!(!r.path().join("a.txt").exists());
+        assert_eq!(r.rev("topic^1"), r.rev("main"));
+        assert_eq!(r.rev("topic^2"), r.rev("side"));
         assert_eq!(
-            std::fs::read_to_string(r.path().join("a.txt")).unwrap(),
-            "one"
+            r.git(&["log", "-1", "--format=%s %an", "side"]).trim(),
+            "side work Tester"
         );
-        assert_eq!(r.git(&["log", "--format=%s"]).trim(), "note");
+    }
+
+    #[test]
+    fn commits_after_an_import_are_dated_after_it() {
+        let mut r = Repo::new();
+        let mut h = r.history();
+        h.write("a.txt", "one\n");
+        h.commit("main", "main", None, "imported");
+        r.import(h, "main");
+        r.write("a.txt", "two\n");
+        r.commit("committed");
+        let dates = r.git(&["log", "--format=%ct"]);
+        let dates: Vec<u64> = dates.lines().map(|d| d.parse().unwrap()).collect();
+        assert!(dates[0] > dates[1], "{dates:?}");
     }
 }
