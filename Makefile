@@ -49,8 +49,9 @@ unit: peers
 	QA_BIN_DIR=$(DEBUG_DIR) $(TEST_RUN) --workspace
 
 ## The 20 slowest tests of the last `make test` run by nextest (its JUnit report), slowest
-## first; runs the tests first when there is no report.
-TEST_TIMES := $(TARGET_DIR)/nextest/default/junit.xml
+## first; runs the tests first when there is no report. nextest keeps it under the
+## workspace's target/nextest (its store dir), even when CARGO_TARGET_DIR is elsewhere.
+TEST_TIMES := target/nextest/default/junit.xml
 test-times:
 	@test -f $(TEST_TIMES) || $(MAKE) --no-print-directory unit RUNNER=nextest
 	@sh tests/times.sh $(TEST_TIMES) 20

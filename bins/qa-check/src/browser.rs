@@ -242,7 +242,7 @@ impl BrowserSession {
         }
         if let Some(stdin) = self.stdin.as_mut() {
             // A driver that is gone shows as the end of its stdout, reported below.
-            let _ = writeln!(stdin, "{request}").and_then(|()| stdin.flush());
+            let _ = send(stdin, request);
         }
         let reply = self.wait_reply();
         if let Err(stop) = &reply {
@@ -315,7 +315,7 @@ impl BrowserSession {
         let mut notes = Vec::new();
         if let Some(mut stdin) = self.stdin.take() {
             if gracefully {
-                let _ = writeln!(stdin, "{}", json!({"op": "close"})).and_then(|()| stdin.flush());
+                let _ = send(&mut stdin, &json!({"op": "close"}));
             }
         }
         if gracefully && !self.driver_exits_within(CLOSE_GRACE) {
@@ -559,6 +559,12 @@ fn text_of(reply: &Map<String, Value>, field: &str) -> String {
         .and_then(Value::as_str)
         .unwrap_or("no reason given")
         .to_string()
+}
+
+/// Writes `request` and its newline to the driver in one write: the pipe is unbuffered, and
+/// formatting straight into it would cost a system call (and a driver wake-up) per token.
+fn send(stdin: &mut ChildStdin, request: &Value) -> std::io::Result<()> {
+    stdin.write_all(format!("{request}\n").as_bytes())
 }
 
 /// Forwards the driver's stdout lines, each at most [`MAX_REPLY_BYTES`].

@@ -280,6 +280,58 @@ fn a_missing_playwright_module_is_unverified_naming_its_path() {
     );
 }
 
+/// A package in a temp dir whose `index.mjs` and `index.js` each export a chromium that
+/// refuses to launch, saying which file it came from; `package.json` is `manifest`.
+fn two_entry_package(manifest: &Value) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let refusing = |from: &str| {
+        format!(
+            "launchPersistentContext: async () => {{ throw new Error('launched from {from}'); }}"
+        )
+    };
+    std::fs::write(
+        dir.path().join("index.mjs"),
+        format!("export const chromium = {{ {} }};\n", refusing("index.mjs")),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("index.js"),
+        format!(
+            "module.exports = {{ chromium: {{ {} }} }};\n",
+            refusing("index.js")
+        ),
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("package.json"), manifest.to_string()).unwrap();
+    dir
+}
+
+/// Why opening a page with the module `file` of `package` stopped.
+fn launch_refusal(package: &tempfile::TempDir, file: &str) -> String {
+    let browser = Browser {
+        module: package.path().join(file),
+        ..browser()
+    };
+    unverified(refused(&browser, "http://127.0.0.1:9/never-loaded"))
+}
+
+#[test]
+fn an_es_module_entry_with_a_commonjs_twin_is_loaded_through_the_twin() {
+    let package = two_entry_package(&json!({
+        "exports": {".": {"import": "./index.mjs", "require": "./index.js"}}
+    }));
+    let why = launch_refusal(&package, "index.mjs");
+    assert!(why.ends_with("launched from index.js"), "{why}");
+}
+
+#[test]
+fn an_es_module_the_package_does_not_pair_with_a_twin_is_imported_itself() {
+    // No "require" entry: nothing says index.js exports the same thing.
+    let package = two_entry_package(&json!({"exports": {".": {"import": "./index.mjs"}}}));
+    let why = launch_refusal(&package, "index.mjs");
+    assert!(why.ends_with("launched from index.mjs"), "{why}");
+}
+
 #[test]
 fn a_missing_browser_executable_is_unverified_naming_its_path() {
     let server = serve();

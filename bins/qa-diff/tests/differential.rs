@@ -34,37 +34,31 @@ fn text(rng: &mut Rng, lines: usize) -> Vec<String> {
 }
 
 /// main with 40 files, then feature: 300 commits of edits, additions, deletions, renames
-/// (exact and edited), binary changes and a merged side branch.
+/// (exact and edited), binary changes and a merged side branch. Written by one `git
+/// fast-import` (the git CLI's own objects, as a commit per step would give).
 fn generated_history() -> Repo {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let mut r = Repo::new();
+    let mut s = r.history();
     let mut files: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for i in 0..40 {
         let path = format!("src/mod{}/file{i}.rs", i % 5);
         let body = text(&mut rng, 30);
-        r.write(&path, body.join("\n") + "\n");
+        s.write(&path, body.join("\n") + "\n");
         files.insert(path, body);
     }
-    r.write("assets/blob.bin", [0u8, 1, 2, 3, 255, 0, 7]);
-    r.commit("chore: initial tree");
-    r.git(&["checkout", "-q", "-b", "feature"]);
+    s.write("assets/blob.bin", [0u8, 1, 2, 3, 255, 0, 7]);
+    s.commit("main", "main", None, "chore: initial tree");
     let mut next_id = 100;
     for n in 0..300 {
         if n == 150 {
-            r.git(&["checkout", "-q", "-b", "side"]);
-            r.write("side/notes.txt", "side work\n");
-            r.commit("feat(side): side work (SIDE-1)");
-            r.git(&["checkout", "-q", "feature"]);
+            s.write("side/notes.txt", "side work\n");
+            s.commit("side", "feature", None, "feat(side): side work (SIDE-1)");
         }
         if n == 160 {
-            r.git(&[
-                "merge",
-                "-q",
-                "--no-ff",
-                "-m",
-                "Merge branch 'side'",
-                "side",
-            ]);
+            // fast-import takes a merge's tree from its first parent plus the listed changes.
+            s.write("side/notes.txt", "side work\n");
+            s.commit("feature", "main", Some("side"), "Merge branch 'side'");
         }
         let paths: Vec<String> = files.keys().cloned().collect();
         let pick = paths[rng.below(paths.len())].clone();
@@ -75,27 +69,26 @@ fn generated_history() -> Repo {
                 next_id += 1;
                 let lines = 5 + rng.below(40);
                 let body = text(&mut rng, lines);
-                r.write(&path, body.join("\n") + "\n");
+                s.write(&path, body.join("\n") + "\n");
                 files.insert(path, body);
                 message = format!("feat: add module {n} (ABC-{n})");
             }
             1 if files.len() > 20 => {
-                r.remove(&pick);
+                s.remove(&pick);
                 files.remove(&pick);
                 message = format!("refactor: remove {pick}");
             }
             2 => {
                 let to = format!("src/moved/file{next_id}.rs");
                 next_id += 1;
-                std::fs::create_dir_all(r.path().join("src/moved")).unwrap();
-                r.git(&["mv", &pick, &to]);
                 let mut body = files.remove(&pick).unwrap();
                 if rng.below(2) == 0 {
                     // A small edit keeps the rename well above git's 50% similarity.
                     let at = rng.below(body.len());
                     body[at] = format!("// edited in {n}");
-                    r.write(&to, body.join("\n") + "\n");
                 }
+                s.remove(&pick);
+                s.write(&to, body.join("\n") + "\n");
                 files.insert(to, body);
                 message = format!("refactor: move {pick}");
             }
@@ -104,7 +97,7 @@ fn generated_history() -> Repo {
                     .map(|_| (rng.next() % 256) as u8)
                     .chain([0u8])
                     .collect();
-                r.write("assets/blob.bin", bytes);
+                s.write("assets/blob.bin", bytes);
                 message = "chore: update asset".to_string();
             }
             _ => {
@@ -121,12 +114,14 @@ fn generated_history() -> Repo {
                         _ => body.insert(at, format!("inserted_{}();", rng.next() % 9999)),
                     }
                 }
-                r.write(&pick, body.join("\n") + "\n");
+                let content = body.join("\n") + "\n";
+                s.write(&pick, content);
                 message = format!("fix(core): adjust {pick} #{n}");
             }
         }
-        r.commit(&message);
+        s.commit("feature", "main", None, &message);
     }
+    r.import(s, "feature");
     r
 }
 

@@ -83,12 +83,43 @@ impl Repo {
     /// Runs git in `dir` with this repository's identity and HOME.
     pub fn git_in(&self, dir: &Path, args: &[&str]) -> String {
         let out = self.command(dir).args(args).output().expect("running git");
-        assert!(
-            out.status.success(),
-            "git {args:?} failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        succeeded(&out, &format!("git {args:?}"));
         String::from_utf8(out.stdout).expect("git printed UTF-8")
+    }
+
+    /// A history to build with [`Repo::import`], its commits dated by this repository's
+    /// clock (as [`Repo::commit`] dates them).
+    pub fn history(&self) -> History {
+        History {
+            tick: self.tick,
+            ..History::default()
+        }
+    }
+
+    /// Writes `history` with one `git fast-import` and checks out `branch`: one process
+    /// for a history of hundreds of commits, where [`Repo::commit`] costs three a commit.
+    pub fn import(&mut self, history: History, branch: &str) {
+        use std::io::Write as _;
+        let mut child = self
+            .command(self.path())
+            .args(["fast-import", "--quiet"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("running git fast-import");
+        child
+            .stdin
+            .take()
+            .expect("fast-import's stdin")
+            .write_all(&history.stream)
+            .expect("writing the fast-import stream");
+        let out = child
+            .wait_with_output()
+            .expect("waiting for git fast-import");
+        succeeded(&out, "git fast-import");
+        self.tick = history.tick;
+        self.git(&["checkout", "-q", "-f", branch]);
     }
 
     /// Writes a file in the working tree, creating its directories.
@@ -135,11 +166,7 @@ impl Repo {
             .args(["commit", "-q", "--allow-empty", "-m", message])
             .output()
             .expect("running git commit");
-        assert!(
-            out.status.success(),
-            "git commit failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        succeeded(&out, "git commit");
         self.rev("HEAD")
     }
 
@@ -231,6 +258,79 @@ impl Repo {
     }
 }
 
+/// The commit date of tick `tick` of a repository's clock, in seconds since the epoch:
+/// 2026-01-01T00:00:00Z plus `tick` seconds, within the hour (as `commit_staged` writes it).
+fn date_of(tick: u32) -> u32 {
+    1_767_225_600 + tick % 3600
+}
+
+/// A `git fast-import` stream ([`Repo::history`], [`Repo::import`]): commits on named
+/// branches, each with its changes to its first parent's tree, by the repository's
+/// identity at its clock's next tick.
+#[derive(Default)]
+pub struct History {
+    stream: Vec<u8>,
+    tick: u32,
+    /// Commits so far: commit `n` is mark `:n`.
+    marks: usize,
+    /// Each branch's last commit mark.
+    tips: std::collections::BTreeMap<String, usize>,
+    /// The changes of the commit being written.
+    changes: Vec<u8>,
+}
+
+impl History {
+    /// Sets `path` (in the next commit) to `content`.
+    pub fn write(&mut self, path: &str, content: impl AsRef<[u8]>) {
+        let content = content.as_ref();
+        self.changes
+            .extend(format!("M 100644 inline {path}\ndata {}\n", content.len()).as_bytes());
+        self.changes.extend(content);
+        self.changes.push(b'\n');
+    }
+
+    /// Deletes `path` in the next commit.
+    pub fn remove(&mut self, path: &str) {
+        self.changes.extend(format!("D {path}\n").as_bytes());
+    }
+
+    /// Commits the changes so far on `branch`, whose first commit here starts from
+    /// `from`'s tip (a branch without one starts with an empty tree, as `main` does);
+    /// `merge` names a second parent's branch.
+    pub fn commit(&mut self, branch: &str, from: &str, merge: Option<&str>, message: &str) {
+        self.marks += 1;
+        self.tick += 1;
+        let mark = self.marks;
+        let date = date_of(self.tick);
+        let mut head = format!(
+            "commit refs/heads/{branch}\nmark :{mark}\n\
+             author Tester <tester@example.com> {date} +0000\n\
+             committer Tester <tester@example.com> {date} +0000\n\
+             data {}\n{message}\n",
+            message.len()
+        );
+        if let Some(parent) = self.tips.get(branch).or_else(|| self.tips.get(from)) {
+            head += &format!("from :{parent}\n");
+        }
+        if let Some(other) = merge {
+            head += &format!("merge :{}\n", self.tips[other]);
+        }
+        self.stream.extend(head.as_bytes());
+        self.stream.append(&mut self.changes);
+        self.stream.push(b'\n');
+        self.tips.insert(branch.to_string(), mark);
+    }
+}
+
+/// Panics with `what` and its stderr unless it exited 0.
+fn succeeded(out: &std::process::Output, what: &str) {
+    assert!(
+        out.status.success(),
+        "{what} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -258,5 +358,40 @@ mod tests {
         assert_eq!(copy.rev("main"), r.rev("main"));
         assert_eq!(copy.git(&["branch", "--show-current"]).trim(), "feature");
         assert_ne!(copy.path(), r.path());
+    }
+
+    #[test]
+    fn an_imported_history_is_checked_out_on_its_branch_with_parents_and_merges() {
+        let mut r = Repo::new();
+        let mut h = r.history();
+        h.write("a.txt", "one\n");
+        h.commit("main", "main", None, "first");
+        h.write("b.txt", "side\n");
+        h.commit("side", "main", None, "side work");
+        h.remove("a.txt");
+        h.commit("topic", "main", Some("side"), "merge side");
+        r.import(h, "topic");
+        assert_eq!(r.git(&["branch", "--show-current"]).trim(), "topic");
+        assert!(!r.path().join("a.txt").exists());
+        assert_eq!(r.rev("topic^1"), r.rev("main"));
+        assert_eq!(r.rev("topic^2"), r.rev("side"));
+        assert_eq!(
+            r.git(&["log", "-1", "--format=%s %an", "side"]).trim(),
+            "side work Tester"
+        );
+    }
+
+    #[test]
+    fn commits_after_an_import_are_dated_after_it() {
+        let mut r = Repo::new();
+        let mut h = r.history();
+        h.write("a.txt", "one\n");
+        h.commit("main", "main", None, "imported");
+        r.import(h, "main");
+        r.write("a.txt", "two\n");
+        r.commit("committed");
+        let dates = r.git(&["log", "--format=%ct"]);
+        let dates: Vec<u64> = dates.lines().map(|d| d.parse().unwrap()).collect();
+        assert!(dates[0] > dates[1], "{dates:?}");
     }
 }

@@ -20,6 +20,9 @@
 //     is dropped here, so the reply line stays far below browser.rs's MAX_REPLY_BYTES.
 //   {"op":"close"}, stdin EOF, SIGTERM  -> the browser is closed and the driver exits 0.
 
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
 
@@ -51,10 +54,33 @@ async function shutdown() {
 process.on('SIGTERM', shutdown);
 process.on('SIGINT', shutdown);
 
+// The CommonJS twin of `module` when it is its package's ES module entry and the package
+// names a CommonJS one for the same export ("exports": {".": {"import", "require"}}), as
+// Playwright's index.mjs and index.js are; else null. Importing the ES one makes node scan
+// the 7 MB bundles index.js re-exports for export names: requiring the twin saves a third
+// of the module's load (about 0.3 s of CPU per check).
+function commonJsTwin(module) {
+  const dir = dirname(module);
+  try {
+    const exported = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).exports?.['.'];
+    if (typeof exported?.import !== 'string' || typeof exported.require !== 'string') {
+      return null;
+    }
+    return resolve(dir, exported.import) === resolve(module) ? resolve(dir, exported.require) : null;
+  } catch {
+    return null;
+  }
+}
+
+async function load(module) {
+  const twin = commonJsTwin(module);
+  return twin ? createRequire(twin)(twin) : import(pathToFileURL(module).href);
+}
+
 async function open(config) {
   let playwright;
   try {
-    playwright = await import(pathToFileURL(config.module).href);
+    playwright = await load(config.module);
   } catch (error) {
     return { ok: false, stage: 'module', error: message(error) };
   }
