@@ -706,23 +706,11 @@ pub fn settle_moves(deltas: &mut Deltas) {
     }
 }
 
-/// The hunks as line edits (0-based, end-exclusive). A hunk with no lines on one side
-/// sits after the line its start names.
+/// The hunks as line edits (0-based, end-exclusive).
 fn line_edits(file: &FileData) -> Vec<trees::LineEdit> {
-    let run = |start: u32, len: u32| {
-        let from = if len == 0 {
-            start
-        } else {
-            start.saturating_sub(1)
-        } as usize;
-        (from, from + len as usize)
-    };
     file.hunks
         .iter()
-        .map(|h| trees::LineEdit {
-            base: run(h.old_start, h.old_lines),
-            head: run(h.new_start, h.new_lines),
-        })
+        .map(|h| trees::LineEdit::of_hunk(h.old_start, h.old_lines, h.new_start, h.new_lines))
         .collect()
 }
 

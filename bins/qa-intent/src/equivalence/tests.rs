@@ -2,10 +2,12 @@ use super::*;
 
 /// The verdict on files given as (path, base, head); an empty side is an absent file.
 fn verdict_of(files: &[(&str, &str, &str)]) -> Verdict {
-    let side = |path: &str, text: &str| lines_of(path, (!text.is_empty()).then_some(text));
-    let files: Vec<(Lines, Lines)> = files
+    fn side<'a>(path: &str, text: &'a str) -> Lines<'a> {
+        lines_of(path, (!text.is_empty()).then_some(text))
+    }
+    let files: Vec<Differs> = files
         .iter()
-        .map(|(path, base, head)| (side(path, base), side(path, head)))
+        .filter_map(|(path, base, head)| Differs::of(&side(path, base), &side(path, head)))
         .collect();
     judge(&files)
 }

@@ -59,15 +59,26 @@ pub fn resolve(cs: &Changeset, repo: &Path, deltas: &mut Deltas) {
         let Some(text) = sources::versions(&git, repo, &file.data).head else {
             continue;
         };
-        let mut defs = defined(grammar, &text);
-        // Only the support files that name a function still unknown are parsed: first
-        // the ones the tests call, then the ones those call (one more level, no further).
         let called: BTreeSet<String> = deltas
             .get(&path)
             .into_iter()
             .flat_map(|d| d.changed_tests.iter())
             .flat_map(|t| t.helper_calls.iter().map(|c| c.name.clone()))
             .collect();
+        let tree = (text.len() <= sources::MAX_BYTES)
+            .then(|| trees::parse(grammar, &text))
+            .flatten();
+        let own = tree
+            .as_ref()
+            .map(|tree| helpers::Definitions::of(grammar, tree.root_node(), &text));
+        // The file's own functions are read for the names the tests call; the others are
+        // known by name until a called helper calls them (see below).
+        let mut defs = own
+            .as_ref()
+            .map_or_else(Vec::new, |o| o.read(|n| called.contains(n)));
+        let own_count = defs.len();
+        // Only the support files that name a function still unknown are parsed: first
+        // the ones the tests call, then the ones those call (one more level, no further).
         let mut wanted = unknown(called.clone(), &defs);
         let mut parsed: BTreeSet<String> = BTreeSet::new();
         let supports = support_files(grammar, &path, &text, &files);
@@ -105,6 +116,22 @@ pub fn resolve(cs: &Changeset, repo: &Path, deltas: &mut Deltas) {
                 break;
             }
         }
+        // What the called helpers call is read too: whether it asserts, and what it
+        // compares, says what a call to them checks.
+        if let Some(own) = &own {
+            let callees: BTreeSet<String> = defs
+                .iter()
+                .filter(|h| called.contains(&h.name))
+                .flat_map(|h| h.calls.iter().map(|(c, _)| c.clone()))
+                .filter(|c| !called.contains(c))
+                .collect();
+            if !callees.is_empty() {
+                let read = own.read(|n| called.contains(n) || callees.contains(n));
+                defs.splice(..own_count, read);
+            }
+        }
+        drop(own);
+        drop(tree);
         let helpers = helpers::assertion_helpers(defs);
         if helpers.is_empty() {
             continue;
