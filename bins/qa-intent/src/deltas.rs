@@ -64,6 +64,9 @@ pub struct FileDelta {
     /// Where the claims above stand in the trees, for the structural move detection;
     /// emptied once [`of_changeset`] has matched the range.
     pub sites: Sites,
+    /// The functions the head file defines, read while its tree stands, for
+    /// [`crate::oracle::support::resolve`]: `None` when no changed test calls a helper.
+    pub own_helpers: Option<crate::oracle::support::OwnHelpers>,
 }
 
 /// The changed subtrees of one file and where its claims of removed or new code stand
@@ -532,6 +535,9 @@ pub fn delta(
             });
             d.sites.removed_conditions.push(c.bytes.clone());
         }
+    }
+    if let (Some(tree), Some(text)) = (&head_tree, v.head.as_deref()) {
+        d.own_helpers = crate::oracle::support::own_helpers(grammar, tree, left_out > 0, text, &d);
     }
     // Test code makes no removal claim and no product code moves into it: its subtrees
     // are not matched (a changed test file is often the largest part of a change).

@@ -264,6 +264,14 @@ pub fn parse(grammar: Grammar, text: &str) -> Option<Tree> {
     parser.parse(text, None)
 }
 
+/// The whole tree of a text first parsed without some of its blocks ([`pair`]): parsed
+/// again with them, reusing the subtrees of the rest.
+pub fn whole_from(grammar: Grammar, partial: &Tree, text: &str) -> Option<Tree> {
+    let mut parser = Parser::new();
+    parser.set_language(&grammar.language()).ok()?;
+    parser.parse(text, Some(partial))
+}
+
 /// One replaced run of lines: 0-based line indexes `[start, end)` of the base and head.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LineEdit {
