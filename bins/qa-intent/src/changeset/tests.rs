@@ -10,18 +10,13 @@ fn repository() -> (tempfile::TempDir, CommitData) {
     root.insert("f.rs", blob, 0o100644).unwrap();
     let tree = git.find_tree(root.write().unwrap()).unwrap();
     let oid = git.commit(None, &sig, &sig, "c", &tree, &[]).unwrap();
-    let commit = CommitData {
-        oid: oid.to_string(),
-        parents: vec![],
-        merge: false,
-        subject: "chore: tidy".into(),
-        body: String::new(),
-        kind: Some("chore".into()),
-        scope: None,
-        breaking: false,
-        tickets: vec![],
-        files: vec!["f.rs".into()],
-    };
+    // As qa-diff writes it.
+    let commit = serde_json::from_value(serde_json::json!({
+        "oid": oid.to_string(), "parents": [], "merge": false, "subject": "chore: tidy",
+        "body": "", "type": "chore", "scope": null, "breaking": false, "tickets": [],
+        "files": ["f.rs"],
+    }))
+    .unwrap();
     (dir, commit)
 }
 
