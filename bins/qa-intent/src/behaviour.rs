@@ -336,8 +336,7 @@ pub fn classify(
         // feature or fix is taken at its word without reading its diff (parsing every
         // commit's files twice tripled the flow's time): at worst it keeps a scenario,
         // it never loses one.
-        let untyped = matches!(said, CommitClass::Behaviour(Rank::Plain | Rank::Refactor));
-        return if untyped && diff() == Some(Verdict::Neutral) {
+        return if untyped(said) && diff() == Some(Verdict::Neutral) {
             CommitClass::Cleanup
         } else {
             said
@@ -350,6 +349,18 @@ pub fn classify(
         Some(Verdict::Neutral | Verdict::Renamed) => CommitClass::Cleanup,
         None => said,
     }
+}
+
+/// True when [`classify`] reads the commit's own diff: it touches behaviour, and its text
+/// demotes it or names no type of change.
+pub fn reads_diff(commit: &CommitData, role: impl Fn(&str) -> Option<Role>) -> bool {
+    let said = by_text(commit, &role);
+    touches_behaviour(commit, &role) && (demotes(said) || untyped(said))
+}
+
+/// A commit kept as behaviour by a text that names no feature or fix.
+fn untyped(said: CommitClass) -> bool {
+    matches!(said, CommitClass::Behaviour(Rank::Plain | Rank::Refactor))
 }
 
 /// True for a commit typed as a feature or a fix (`feat:`, `fix:`, `perf:`, ...).

@@ -28,6 +28,9 @@ pub struct Changeset {
     index: std::collections::HashMap<String, usize>,
     /// The repository the commits are read from, to judge a commit by its own diff.
     repo: Option<std::path::PathBuf>,
+    /// The verdicts on commits' own diffs judged so far, by commit id: each is judged
+    /// once, ahead on another thread ([`Changeset::judge_ahead`]) or when first asked.
+    verdicts: std::sync::Mutex<std::collections::HashMap<String, Option<Verdict>>>,
 }
 
 impl Changeset {
@@ -42,8 +45,28 @@ impl Changeset {
     /// What `commit`'s own diff does to the files the range changed that bear behaviour;
     /// `None` when its repository or the commit cannot be read.
     pub fn verdict(&self, commit: &CommitData) -> Option<Verdict> {
+        let verdicts = || self.verdicts.lock().unwrap_or_else(|e| e.into_inner());
+        let judged = verdicts().get(&commit.oid).copied();
+        if let Some(verdict) = judged {
+            return verdict;
+        }
+        let verdict = self.judge(commit);
+        verdicts().insert(commit.oid.clone(), verdict);
+        verdict
+    }
+
+    fn judge(&self, commit: &CommitData) -> Option<Verdict> {
         let git = git2::Repository::open(self.repo.as_ref()?).ok()?;
         equivalence::verdict(&git, commit, |p| self.role(p).is_some_and(bears_behaviour))
+    }
+
+    /// Judges now every commit whose verdict [`crate::behaviour::classify`] will ask for.
+    pub fn judge_ahead(&self) {
+        for c in &self.commits {
+            if crate::behaviour::reads_diff(&c.data, |p| self.role(p)) {
+                self.verdict(&c.data);
+            }
+        }
     }
 
     /// True when `commit` changes only test code (see [`equivalence::tests_only`]); `None`
@@ -107,3 +130,6 @@ impl Changeset {
 pub fn bears_behaviour(role: Role) -> bool {
     matches!(role, Role::Product | Role::Command | Role::AnalysisRule)
 }
+
+#[cfg(test)]
+mod tests;

@@ -64,6 +64,9 @@ pub struct FileDelta {
     /// Where the claims above stand in the trees, for the structural move detection;
     /// emptied once [`of_changeset`] has matched the range.
     pub sites: Sites,
+    /// The functions the head file defines, read while its tree stands, for
+    /// [`crate::oracle::support::resolve`]: `None` when no changed test calls a helper.
+    pub own_helpers: Option<crate::oracle::support::OwnHelpers>,
 }
 
 /// The changed subtrees of one file and where its claims of removed or new code stand
@@ -533,6 +536,9 @@ pub fn delta(
             d.sites.removed_conditions.push(c.bytes.clone());
         }
     }
+    if let (Some(tree), Some(text)) = (&head_tree, v.head.as_deref()) {
+        d.own_helpers = crate::oracle::support::own_helpers(grammar, tree, left_out > 0, text, &d);
+    }
     // Test code makes no removal claim and no product code moves into it: its subtrees
     // are not matched (a changed test file is often the largest part of a change).
     let tests = file.role == qa_records::change::Role::Test;
@@ -706,23 +712,11 @@ pub fn settle_moves(deltas: &mut Deltas) {
     }
 }
 
-/// The hunks as line edits (0-based, end-exclusive). A hunk with no lines on one side
-/// sits after the line its start names.
+/// The hunks as line edits (0-based, end-exclusive).
 fn line_edits(file: &FileData) -> Vec<trees::LineEdit> {
-    let run = |start: u32, len: u32| {
-        let from = if len == 0 {
-            start
-        } else {
-            start.saturating_sub(1)
-        } as usize;
-        (from, from + len as usize)
-    };
     file.hunks
         .iter()
-        .map(|h| trees::LineEdit {
-            base: run(h.old_start, h.old_lines),
-            head: run(h.new_start, h.new_lines),
-        })
+        .map(|h| trees::LineEdit::of_hunk(h.old_start, h.old_lines, h.new_start, h.new_lines))
         .collect()
 }
 

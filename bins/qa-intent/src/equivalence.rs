@@ -7,7 +7,9 @@
 //! block is a change); two streams equal up to a renaming are the same code, and runs of
 //! lines one place lost and another gained are moved.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
+use std::sync::{LazyLock, Mutex};
 
 use git2::{Oid, Repository, Tree};
 use qa_records::change::CommitData;
@@ -32,15 +34,16 @@ pub enum Verdict {
 /// One token of a version: its text, whether it is a name, whether a rename may replace
 /// it, and whether it sits in an import (wiring that a move brings along).
 #[derive(Debug, Clone, PartialEq, Eq)]
-struct Tok {
-    text: String,
+struct Tok<'a> {
+    /// The version's own text where it can be (a mark is shared, a gap's layout squeezed).
+    text: Cow<'a, str>,
     name: bool,
     ident: bool,
     wiring: bool,
 }
 
 /// A version's non-empty lines, each as its tokens.
-type Lines = Vec<Vec<Tok>>;
+type Lines<'a> = Vec<Vec<Tok<'a>>>;
 
 /// The verdict on the files of `commit` that `bears` behaviour, from its parent's and its
 /// own trees; `None` when the commit cannot be read (a stream from another clone) or a
@@ -85,19 +88,93 @@ fn judged(
         Some(parent) => Some(parent.tree().ok()?),
         None => None,
     };
-    let mut files: Vec<(Lines, Lines)> = Vec::new();
+    // Only the files whose versions are not the same code take part in the judgement;
+    // each file's versions, trees and tokens are let go before the next is read.
+    let mut files: Vec<Differs> = Vec::new();
     for p in commit.files.iter().filter(|p| bears(p)) {
         let before = match &base {
             Some(t) => text_at(git, t, p)?,
             None => None,
         };
         let after = text_at(git, &head, p)?;
-        files.push((
-            lines_kept(p, before.as_deref(), keep),
-            lines_kept(p, after.as_deref(), keep),
-        ));
+        files.extend(differing(p, before.as_deref(), after.as_deref(), keep));
     }
     Some(judge(&files))
+}
+
+/// What the judgement needs of a file when its two versions are not the same code token
+/// for token; `None` when they are. The base is parsed once and the head re-parsed from its
+/// tree. A TypeScript or JavaScript file is first compared without the blocks far from
+/// its changes ([`trees::pair`]: they are the same text on both sides, kept as one gap
+/// token each), and read whole only when that comparison finds a difference.
+fn differing(path: &str, before: Option<&str>, after: Option<&str>, keep: Keep) -> Option<Differs> {
+    let whole = |before, after| {
+        unequal(
+            lines_kept(path, before, keep),
+            lines_kept(path, after, keep),
+        )
+    };
+    let (Some(b), Some(h), Some(grammar)) = (before, after, Grammar::of(path)) else {
+        return whole(before, after);
+    };
+    let Some(edits) = line_edits(b, h) else {
+        return whole(before, after);
+    };
+    let pair = trees::pair(grammar, Some(b), Some(h), Some(&edits));
+    // Trees without the far blocks are compared first; whole ones (parsed afresh: the
+    // head cannot be re-parsed from a partial base) only when they differ.
+    let trees::Pair { base, head, .. } = if pair.left_out > 0 {
+        if let (Some(bt), Some(ht)) = (&pair.base, &pair.head) {
+            if flat(&lines_from(path, Some(bt), b, keep))
+                == flat(&lines_from(path, Some(ht), h, keep))
+            {
+                return None;
+            }
+        }
+        drop(pair);
+        trees::whole_pair(grammar, Some(b), Some(h), Some(&edits))
+    } else {
+        pair
+    };
+    let base_lines = lines_from(path, base.as_ref(), b, keep);
+    let recovered = base.is_some_and(|t| t.root_node().has_error());
+    // A head tree with an error, or re-parsed from one, is parsed afresh: error recovery
+    // may differ.
+    let head = match head.filter(|t| !recovered && !t.root_node().has_error()) {
+        Some(tree) => lines_from(path, Some(&tree), h, keep),
+        None => lines_kept(path, Some(h), keep),
+    };
+    unequal(base_lines, head)
+}
+
+fn unequal(base: Lines, head: Lines) -> Option<Differs> {
+    Differs::of(&base, &head)
+}
+
+/// The line edits that turn `base` into `head` (a diff without context); `None` when the
+/// texts cannot be diffed.
+fn line_edits(base: &str, head: &str) -> Option<Vec<trees::LineEdit>> {
+    let mut options = git2::DiffOptions::new();
+    options.context_lines(0);
+    let patch = git2::Patch::from_buffers(
+        base.as_bytes(),
+        None,
+        head.as_bytes(),
+        None,
+        Some(&mut options),
+    )
+    .ok()?;
+    (0..patch.num_hunks())
+        .map(|h| {
+            let (hunk, _) = patch.hunk(h).ok()?;
+            Some(trees::LineEdit::of_hunk(
+                hunk.old_start(),
+                hunk.old_lines(),
+                hunk.new_start(),
+                hunk.new_lines(),
+            ))
+        })
+        .collect()
 }
 
 /// The text of `path` in `tree`: `Some(None)` where the path is absent, `None` where it
@@ -113,40 +190,61 @@ fn text_at(git: &Repository, tree: &Tree, path: &str) -> Option<Option<String>> 
     Some(Some(String::from_utf8_lossy(blob.content()).into_owned()))
 }
 
+/// What the judgement needs of a file whose versions are not the same code token for
+/// token: whether they are up to a renaming, and the runs of lines each lost and gained
+/// (`None` when they cannot be diffed). Made file by file, so that no more than one file's
+/// tokens are held at a time.
+#[derive(Debug)]
+struct Differs {
+    renamed: bool,
+    runs: Option<(Vec<Run>, Vec<Run>)>,
+}
+
+impl Differs {
+    /// `None` when the two versions are the same code.
+    fn of(base: &Lines, head: &Lines) -> Option<Differs> {
+        let (a, b) = (flat(base), flat(head));
+        if a == b {
+            return None;
+        }
+        let used = used_names(head);
+        let (base, head) = (without_idle(base, &used), without_idle(head, &used));
+        Some(Differs {
+            renamed: same_up_to_renaming(&a, &b),
+            runs: runs(&base, &head),
+        })
+    }
+}
+
 /// Neutral when every file is the same code, or what the files lost and gained are the
 /// same runs of lines; Renamed when that holds only up to a renaming of identifiers.
-fn judge(files: &[(Lines, Lines)]) -> Verdict {
-    let differ = |same: fn(&[&Tok], &[&Tok]) -> bool| -> Vec<&(Lines, Lines)> {
-        files
-            .iter()
-            .filter(|(base, head)| !same(&flat(base), &flat(head)))
-            .collect()
-    };
-    let neutral = |changed: Vec<&(Lines, Lines)>| changed.is_empty() || only_moved(&changed);
-    if neutral(differ(|a, b| a == b)) {
+/// `files` are those whose versions differ ([`Differs::of`]).
+fn judge(files: &[Differs]) -> Verdict {
+    let neutral = |changed: Vec<&Differs>| changed.is_empty() || only_moved(&changed);
+    if neutral(files.iter().collect()) {
         Verdict::Neutral
-    } else if neutral(differ(same_up_to_renaming)) {
+    } else if neutral(files.iter().filter(|f| !f.renamed).collect()) {
         Verdict::Renamed
     } else {
         Verdict::Changes
     }
 }
 
-fn flat(lines: &Lines) -> Vec<&Tok> {
+fn flat<'l, 'a>(lines: &'l Lines<'a>) -> Vec<&'l Tok<'a>> {
     lines.iter().flatten().collect()
 }
 
 /// True when the two streams differ at most by a one-to-one renaming of identifiers to
 /// new names: a name the other version also uses stays itself, so calling one existing
 /// function where another was is no renaming.
-fn same_up_to_renaming(a: &[&Tok], b: &[&Tok]) -> bool {
+fn same_up_to_renaming<'t>(a: &[&'t Tok], b: &[&'t Tok]) -> bool {
     if a.len() != b.len() {
         return false;
     }
-    let names = |s: &[&Tok]| -> HashSet<String> {
+    let names = |s: &[&'t Tok]| -> HashSet<&'t str> {
         s.iter()
             .filter(|t| t.ident)
-            .map(|t| t.text.clone())
+            .map(|t| t.text.as_ref())
             .collect()
     };
     let (in_a, in_b) = (names(a), names(b));
@@ -156,10 +254,11 @@ fn same_up_to_renaming(a: &[&Tok], b: &[&Tok]) -> bool {
         if !(x.ident && y.ident) {
             return x.text == y.text && x.ident == y.ident;
         }
-        let kept = x.text == y.text;
-        (kept || !in_b.contains(&x.text) && !in_a.contains(&y.text))
-            && *forth.entry(&x.text).or_insert(&y.text) == y.text
-            && *back.entry(&y.text).or_insert(&x.text) == x.text
+        let (x, y) = (x.text.as_ref(), y.text.as_ref());
+        let kept = x == y;
+        (kept || !in_b.contains(x) && !in_a.contains(y))
+            && *forth.entry(x).or_insert(y) == y
+            && *back.entry(y).or_insert(x) == x
     })
 }
 
@@ -167,20 +266,18 @@ fn same_up_to_renaming(a: &[&Tok], b: &[&Tok]) -> bool {
 /// file gained, and every gained line is so accounted for. A single line moves only to
 /// another file: two statements swapped in place change the order things happen in.
 /// Imports count as the wiring of a move once something moved.
-fn only_moved(files: &[&(Lines, Lines)]) -> bool {
-    let mut lost: Vec<(usize, Vec<String>, bool)> = Vec::new();
-    let mut gained: Vec<(usize, Vec<(String, bool)>)> = Vec::new();
-    for (i, (base, head)) in files.iter().enumerate() {
-        let used = used_names(head);
-        let (base, head) = (without_idle(base, &used), without_idle(head, &used));
-        let Some((removed, added)) = runs(&base, &head) else {
+fn only_moved(files: &[&Differs]) -> bool {
+    let mut lost: Vec<(usize, Vec<&str>, bool)> = Vec::new();
+    let mut gained: Vec<(usize, &Run)> = Vec::new();
+    for (i, file) in files.iter().enumerate() {
+        let Some((removed, added)) = &file.runs else {
             return false;
         };
-        lost.extend(removed.into_iter().map(|run| {
+        lost.extend(removed.iter().map(|run| {
             let wiring = run.iter().all(|(_, w)| *w);
-            (i, run.into_iter().map(|(l, _)| l).collect(), wiring)
+            (i, run.iter().map(|(l, _)| l.as_str()).collect(), wiring)
         }));
-        gained.extend(added.into_iter().map(|run| (i, run)));
+        gained.extend(added.iter().map(|run| (i, run)));
     }
     let mut used: Vec<Vec<bool>> = gained.iter().map(|(_, r)| vec![false; r.len()]).collect();
     let mut moved = 0;
@@ -222,25 +319,25 @@ fn only_moved(files: &[&(Lines, Lines)]) -> bool {
 }
 
 /// The names a version's code (outside its imports) uses.
-fn used_names(lines: &Lines) -> HashSet<&str> {
+fn used_names<'l>(lines: &'l Lines) -> HashSet<&'l str> {
     lines
         .iter()
         .flatten()
         .filter(|t| t.name && !t.wiring)
-        .map(|t| t.text.as_str())
+        .map(|t| t.text.as_ref())
         .collect()
 }
 
 /// The lines left once idle imports are gone: an import naming something, of which the
 /// head's code uses no name, changes nothing (an unused import removed or added). An
 /// import that names nothing (`import './polyfill'`) runs code, and stays.
-fn without_idle(lines: &Lines, used: &HashSet<&str>) -> Lines {
+fn without_idle<'a>(lines: &Lines<'a>, used: &HashSet<&str>) -> Lines<'a> {
     let idle = |line: &Vec<Tok>| {
         line.iter().all(|t| t.wiring)
             && line.iter().any(|t| t.name)
             && !line
                 .iter()
-                .any(|t| t.name && used.contains(t.text.as_str()))
+                .any(|t| t.name && used.contains(t.text.as_ref()))
     };
     lines.iter().filter(|l| !idle(l)).cloned().collect()
 }
@@ -291,7 +388,7 @@ fn texts(lines: &Lines) -> Vec<String> {
         .iter()
         .map(|l| {
             l.iter()
-                .map(|t| t.text.as_str())
+                .map(|t| t.text.as_ref())
                 .collect::<Vec<_>>()
                 .join(" ")
         })
@@ -301,17 +398,27 @@ fn texts(lines: &Lines) -> Vec<String> {
 /// The lines of one version as tokens: read by its grammar where one exists, else as
 /// words and marks with no comment known (any change to one is then a change).
 #[cfg(test)]
-fn lines_of(path: &str, text: Option<&str>) -> Lines {
+fn lines_of<'a>(path: &str, text: Option<&'a str>) -> Lines<'a> {
     lines_kept(path, text, Keep::All)
 }
 
-fn lines_kept(path: &str, text: Option<&str>, keep: Keep) -> Lines {
+fn lines_kept<'a>(path: &str, text: Option<&'a str>, keep: Keep) -> Lines<'a> {
     let Some(text) = text else {
         return Lines::new();
     };
     let tree = Grammar::of(path).and_then(|g| trees::parse(g, text));
+    lines_from(path, tree.as_ref(), text, keep)
+}
+
+/// The lines of a version from its tree (its words and marks without one).
+fn lines_from<'a>(
+    path: &str,
+    tree: Option<&tree_sitter::Tree>,
+    text: &'a str,
+    keep: Keep,
+) -> Lines<'a> {
     let mut rows: Vec<Vec<Tok>> = vec![Vec::new(); text.lines().count() + 1];
-    match &tree {
+    match tree {
         Some(tree) => {
             let skip = Skip {
                 types: erased_types(path),
@@ -338,9 +445,9 @@ struct Skip {
     tests: bool,
 }
 
-fn tokens(root: Node, text: &str, rows: &mut [Vec<Tok>], skip: Skip) {
+fn tokens<'a>(root: Node, text: &'a str, rows: &mut [Vec<Tok<'a>>], skip: Skip) {
     let erased = skip.types;
-    let mut push = |row: usize, tok: Tok| {
+    let mut push = |row: usize, tok: Tok<'a>| {
         if let Some(r) = rows.get_mut(row) {
             r.push(tok);
         }
@@ -349,7 +456,7 @@ fn tokens(root: Node, text: &str, rows: &mut [Vec<Tok>], skip: Skip) {
     // closing mark of an opened one (with its row), a gap between children (bytes, row).
     enum Step<'t> {
         Open(Node<'t>, bool),
-        Close(String, usize, bool),
+        Close(&'static str, usize, bool),
         Gap(usize, usize, usize, bool),
     }
     let mut stack = vec![Step::Open(root, false)];
@@ -370,7 +477,7 @@ fn tokens(root: Node, text: &str, rows: &mut [Vec<Tok>], skip: Skip) {
                         push(
                             row,
                             Tok {
-                                text: t.to_string(),
+                                text: Cow::Borrowed(t),
                                 // A name in an import names another module: not ours to rename.
                                 name: node.kind().ends_with("identifier"),
                                 ident: node.kind().ends_with("identifier") && !wiring,
@@ -391,14 +498,14 @@ fn tokens(root: Node, text: &str, rows: &mut [Vec<Tok>], skip: Skip) {
                     push(
                         row,
                         Tok {
-                            text: format!("<{kind}"),
+                            text: Cow::Borrowed(mark(kind, true)),
                             name: false,
                             ident: false,
                             wiring,
                         },
                     );
                     stack.push(Step::Close(
-                        format!("{kind}>"),
+                        mark(kind, false),
                         node.end_position().row,
                         wiring,
                     ));
@@ -421,7 +528,7 @@ fn tokens(root: Node, text: &str, rows: &mut [Vec<Tok>], skip: Skip) {
             Step::Close(mark, row, wiring) => push(
                 row,
                 Tok {
-                    text: mark,
+                    text: Cow::Borrowed(mark),
                     name: false,
                     ident: false,
                     wiring,
@@ -433,7 +540,11 @@ fn tokens(root: Node, text: &str, rows: &mut [Vec<Tok>], skip: Skip) {
                     push(
                         row,
                         Tok {
-                            text: gap.split_whitespace().collect::<Vec<_>>().join(" "),
+                            text: if gap.contains(char::is_whitespace) {
+                                Cow::Owned(gap.split_whitespace().collect::<Vec<_>>().join(" "))
+                            } else {
+                                Cow::Borrowed(gap)
+                            },
                             name: false,
                             ident: false,
                             wiring,
@@ -449,28 +560,40 @@ fn tokens(root: Node, text: &str, rows: &mut [Vec<Tok>], skip: Skip) {
 /// trailing comma before a closing bracket, and the parentheses around an import list
 /// (`from m import (a,)` is `from m import a`).
 fn drop_layout_punctuation(rows: &mut [Vec<Tok>]) {
-    let flat: Vec<(usize, usize)> = rows
-        .iter()
-        .enumerate()
-        .flat_map(|(r, row)| (0..row.len()).map(move |k| (r, k)))
-        .collect();
-    let mut gone: HashSet<(usize, usize)> = HashSet::new();
-    for (n, &(r, k)) in flat.iter().enumerate() {
-        let tok = &rows[r][k];
-        let next = flat.get(n + 1).map(|&(r2, k2)| rows[r2][k2].text.as_str());
+    // Judged on the tokens as they stand, each with the one after it, then removed.
+    let mut gone: Vec<bool> = Vec::new();
+    let mut toks = rows.iter().flatten().peekable();
+    while let Some(tok) = toks.next() {
+        let next = toks.peek().map(|t| t.text.as_ref());
         let trailing = tok.text == "," && matches!(next, Some(")" | "]" | "}"));
-        let import_paren = tok.wiring && matches!(tok.text.as_str(), "(" | ")");
-        if trailing || import_paren {
-            gone.insert((r, k));
-        }
+        let import_paren = tok.wiring && matches!(tok.text.as_ref(), "(" | ")");
+        gone.push(trailing || import_paren);
     }
-    for (r, row) in rows.iter_mut().enumerate() {
-        let mut k = 0;
-        row.retain(|_| {
-            k += 1;
-            !gone.contains(&(r, k - 1))
-        });
+    let mut gone = gone.into_iter();
+    for row in rows.iter_mut() {
+        row.retain(|_| !gone.next().unwrap_or(false));
     }
+}
+
+/// The mark opening (`<kind`) or closing (`kind>`) a node of `kind`, made once per kind
+/// and kept for the run: every named node of every version has two.
+fn mark(kind: &str, open: bool) -> &'static str {
+    static MARKS: LazyLock<Mutex<[HashMap<String, &'static str>; 2]>> =
+        LazyLock::new(Mutex::default);
+    let mut marks = MARKS.lock().unwrap_or_else(|e| e.into_inner());
+    let marks = &mut marks[usize::from(open)];
+    if let Some(mark) = marks.get(kind) {
+        return mark;
+    }
+    let mark = if open {
+        format!("<{kind}")
+    } else {
+        format!("{kind}>")
+    };
+    // A grammar has a few hundred kinds: leaking one string each bounds the memory.
+    let mark: &'static str = Box::leak(mark.into_boxed_str());
+    marks.insert(kind.to_string(), mark);
+    mark
 }
 
 /// True for languages whose type annotations the running program never reads (Python,
@@ -568,7 +691,7 @@ fn is_wiring(node: Node, text: &str) -> bool {
 }
 
 /// Words and single marks, line by line, for a file without a grammar.
-fn plain_tokens(text: &str, rows: &mut [Vec<Tok>]) {
+fn plain_tokens<'a>(text: &'a str, rows: &mut [Vec<Tok<'a>>]) {
     let word = |c: char| c.is_alphanumeric() || c == '_';
     for (row, line) in text.lines().enumerate() {
         let mut rest = line.trim_start();
@@ -580,7 +703,7 @@ fn plain_tokens(text: &str, rows: &mut [Vec<Tok>]) {
             };
             if !c.is_whitespace() {
                 rows[row].push(Tok {
-                    text: rest[..len].to_string(),
+                    text: Cow::Borrowed(&rest[..len]),
                     name: false,
                     ident: false,
                     wiring: false,

@@ -97,16 +97,20 @@ fn write<W: Write>(
         return Ok(());
     }
     let (mut deltas, stats) = deltas::of_changeset(cs, repo, || building.finished());
-    // What a changed test passes to the repository's own assertion helpers.
-    oracle::support::resolve(cs, repo, &mut deltas);
     if options.timings {
         eprintln!("qa-intent: {stats}");
     }
-    // The graphs are compared, and their records made, on a second thread while the
-    // intents are derived: each needs only what is read by now, and both cores are free
-    // once the trees are done.
+    // The commits' own diffs are judged on a second thread while this one reads what a
+    // changed test passes to the repository's assertion helpers, then compares the graphs
+    // and makes their records: each needs only what is read by now, and both cores are
+    // free once the trees are done.
     let (derived, graph) = std::thread::scope(|scope| {
-        let graph = scope.spawn(move || graph::finish(cs, building));
+        let ahead = scope.spawn(|| cs.judge_ahead());
+        oracle::support::resolve(cs, repo, &mut deltas);
+        let graph = graph::finish(cs, building);
+        ahead
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         let derived: Vec<_> = intents::derive(cs, manifest, &deltas)
             .into_iter()
             .map(|intent| {
@@ -114,9 +118,6 @@ fn write<W: Write>(
                 (intent, scenarios)
             })
             .collect();
-        let graph = graph
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         (derived, graph)
     });
     let graph = match graph? {

@@ -75,30 +75,17 @@ impl Forest {
             return forest;
         }
         let overlaps = |n: Node| overlapping(&ranges, n);
-        let mut cursor = tree.walk();
-        'walk: loop {
-            let node = cursor.node();
+        crate::trees::descend(tree.root_node(), |node| {
             let span = node.end_position().row - node.start_position().row;
-            let descend = if !overlaps(node) {
+            if !overlaps(node) {
                 false
             } else if span <= MAX_SPAN {
                 forest.grow(node, text, &ranges);
                 false
             } else {
                 true
-            };
-            if descend && cursor.goto_first_child() {
-                continue;
             }
-            loop {
-                if cursor.goto_next_sibling() {
-                    continue 'walk;
-                }
-                if !cursor.goto_parent() {
-                    break 'walk;
-                }
-            }
-        }
+        });
         forest.matched = vec![Matched::No; forest.twigs.len()];
         forest
     }

@@ -264,11 +264,38 @@ pub fn parse(grammar: Grammar, text: &str) -> Option<Tree> {
     parser.parse(text, None)
 }
 
+/// The whole tree of a text first parsed without some of its blocks ([`pair`]): parsed
+/// again with them, reusing the subtrees of the rest.
+pub fn whole_from(grammar: Grammar, partial: &Tree, text: &str) -> Option<Tree> {
+    let mut parser = Parser::new();
+    parser.set_language(&grammar.language()).ok()?;
+    parser.parse(text, Some(partial))
+}
+
 /// One replaced run of lines: 0-based line indexes `[start, end)` of the base and head.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LineEdit {
     pub base: (usize, usize),
     pub head: (usize, usize),
+}
+
+impl LineEdit {
+    /// The edit of a diff hunk (1-based starts and line counts, as git writes them). A
+    /// side with no lines sits after the line its start names.
+    pub fn of_hunk(old_start: u32, old_lines: u32, new_start: u32, new_lines: u32) -> LineEdit {
+        let run = |start: u32, len: u32| {
+            let from = if len == 0 {
+                start
+            } else {
+                start.saturating_sub(1)
+            } as usize;
+            (from, from + len as usize)
+        };
+        LineEdit {
+            base: run(old_start, old_lines),
+            head: run(new_start, new_lines),
+        }
+    }
 }
 
 /// The head's tree from the base's: the base tree edited where the lines changed, then
@@ -303,6 +330,17 @@ pub fn pair(
             }
         }
     }
+    whole_pair(grammar, base, head, edits)
+}
+
+/// The whole base and head trees of a changed file: the head re-parsed from the base's
+/// tree when `edits` are given and turn the base into the head, else parsed afresh.
+pub fn whole_pair(
+    grammar: Grammar,
+    base: Option<&str>,
+    head: Option<&str>,
+    edits: Option<&[LineEdit]>,
+) -> Pair {
     let base_tree = base.and_then(|t| parse(grammar, t));
     let head_tree = match (&base_tree, base, head, edits) {
         (Some(tree), Some(b), Some(h), Some(edits)) => {
@@ -510,10 +548,15 @@ impl<'t> Walk<'t> {
 
     /// The parent of the walk's `i`th node (none for its root), without asking tree-sitter.
     pub fn parent(&self, i: usize) -> Option<Node<'t>> {
+        self.parent_index(i).map(|p| self.all[p])
+    }
+
+    /// The index in the walk of the `i`th node's parent (none for its root).
+    pub fn parent_index(&self, i: usize) -> Option<usize> {
         self.up
             .get(i)
-            .and_then(|&p| self.all.get(p as usize))
-            .copied()
+            .map(|&p| p as usize)
+            .filter(|&p| p < self.all.len())
     }
 
     /// The parent of `n`, the walk's `i`th node or one of its ancestors: found by going
@@ -560,6 +603,25 @@ fn touches(ranges: Option<&[Range<usize>]>, n: Node) -> bool {
         rs.iter()
             .any(|r| n.start_byte() < r.end && n.end_byte() > r.start)
     })
+}
+
+/// Calls `visit` on `root` and its descendants in document order, with one cursor; a
+/// node's children are visited only when `visit` returns true for it.
+pub fn descend<'t>(root: Node<'t>, mut visit: impl FnMut(Node<'t>) -> bool) {
+    let mut cursor = root.walk();
+    'walk: loop {
+        if visit(cursor.node()) && cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                continue 'walk;
+            }
+            if !cursor.goto_parent() {
+                break 'walk;
+            }
+        }
+    }
 }
 
 /// The byte ranges of runs of lines (0-based, end-exclusive), merged; an empty run (the

@@ -2,10 +2,12 @@ use super::*;
 
 /// The verdict on files given as (path, base, head); an empty side is an absent file.
 fn verdict_of(files: &[(&str, &str, &str)]) -> Verdict {
-    let side = |path: &str, text: &str| lines_of(path, (!text.is_empty()).then_some(text));
-    let files: Vec<(Lines, Lines)> = files
+    fn side<'a>(path: &str, text: &'a str) -> Lines<'a> {
+        lines_of(path, (!text.is_empty()).then_some(text))
+    }
+    let files: Vec<Differs> = files
         .iter()
-        .map(|(path, base, head)| (side(path, base), side(path, head)))
+        .filter_map(|(path, base, head)| Differs::of(&side(path, base), &side(path, head)))
         .collect();
     judge(&files)
 }
@@ -259,4 +261,75 @@ fn a_commit_that_only_adds_a_test_to_a_source_file_changes_tests_only() {
     let fixed = WITH_TESTS.replace("    Some(s)\n", "    (s < i64::MAX).then_some(s)\n");
     let (_dir, git, c) = committed(WITH_TESTS, &fixed);
     assert_eq!(tests_only(&git, &c, |_| true), Some(false));
+}
+
+/// A TypeScript module of `n` functions of 14 lines each, the first one's condition being
+/// `cond`: every other function is far from a change to the first.
+fn module(n: usize, cond: &str) -> String {
+    let mut s = String::new();
+    for i in 0..n {
+        let c = if i == 0 { cond } else { "x > 0" };
+        s.push_str(&format!(
+            "export function f{i}(x: number): number {{\n  if ({c}) {{\n"
+        ));
+        for k in 0..10 {
+            s.push_str(&format!("    x = x + {k}\n"));
+        }
+        s.push_str("  }\n  return x\n}\n\n");
+    }
+    s
+}
+
+/// The verdict on one file judged as a commit is: through [`differing`].
+fn judged_one(path: &str, base: &str, head: &str) -> Verdict {
+    let files: Vec<Differs> = differing(path, Some(base), Some(head), Keep::All)
+        .into_iter()
+        .collect();
+    judge(&files)
+}
+
+#[test]
+fn far_blocks_left_out_give_the_verdict_the_whole_file_gives() {
+    let base = module(4, "x > 0");
+    let relaid = base.replacen("if (x > 0) {", "if (x > 0)   {  // why", 1);
+    let changed = module(4, "x > 1");
+    // The comparison really leaves blocks out here.
+    let edits = line_edits(&base, &changed).unwrap();
+    let pair = trees::pair(
+        Grammar::TypeScript,
+        Some(&base),
+        Some(&changed),
+        Some(&edits),
+    );
+    assert!(pair.left_out > 0);
+    assert_eq!(judged_one("src/m.ts", &base, &relaid), Verdict::Neutral);
+    assert_eq!(judged_one("src/m.ts", &base, &changed), Verdict::Changes);
+    // The same verdicts as each whole version read alone.
+    assert_one("src/m.ts", &base, &relaid, Verdict::Neutral);
+    assert_one("src/m.ts", &base, &changed, Verdict::Changes);
+}
+
+#[test]
+fn a_renaming_that_a_far_block_contradicts_is_a_change() {
+    // The variable `x` renamed to `y` (`export` stays).
+    let rename = |s: &str| s.replace('x', "y").replace("eyport", "export");
+    let base = module(4, "x > 0");
+    // Renamed in the first function only: the far functions still use `x`.
+    let first_end = base.find("\n\n").unwrap();
+    let renamed = format!("{}{}", rename(&base[..first_end]), &base[first_end..]);
+    assert_eq!(judged_one("src/m.ts", &base, &renamed), Verdict::Changes);
+    // Renamed everywhere, it is a renaming.
+    assert_eq!(
+        judged_one("src/m.ts", &base, &rename(&base)),
+        Verdict::Renamed
+    );
+}
+
+#[test]
+fn a_mark_is_made_once_per_kind_and_side() {
+    let open = mark("if_statement", true);
+    assert_eq!(open, "<if_statement");
+    assert!(std::ptr::eq(open, mark("if_statement", true)));
+    assert_eq!(mark("if_statement", false), "if_statement>");
+    assert_eq!(mark("call_expression", true), "<call_expression");
 }

@@ -127,12 +127,14 @@ fn asserts(code: &str) -> bool {
 fn settings(st: Node, text: &str, out: &mut Vec<String>) {
     // The values already named: an option inside one is part of it, not another setting.
     let mut named: Vec<std::ops::Range<usize>> = Vec::new();
-    for n in Walk::new(st, None).all {
+    let walk = Walk::new(st, None);
+    let tabled = tabled(&walk, st);
+    for (n, tabled) in walk.all.into_iter().zip(tabled) {
         if named.iter().any(|r| r.contains(&n.start_byte())) {
             continue;
         }
         // A row of a table of cases is a case, not a setting.
-        if in_table(n, st) {
+        if tabled {
             continue;
         }
         let (target, value) = match n.kind() {
@@ -190,23 +192,37 @@ fn settings(st: Node, text: &str, out: &mut Vec<String>) {
     }
 }
 
-/// True when `n` sits in a list of cases inside `st` (`[]struct{...}{{...}}`, `[{...}]`).
-fn in_table(n: Node, st: Node) -> bool {
-    let mut at = n.parent();
-    while let Some(p) = at {
-        if p == st {
-            return false;
-        }
-        let listed = matches!(p.kind(), "array" | "list" | "tuple")
-            || p.kind() == "composite_literal"
-                && p.child_by_field_name("type")
-                    .is_some_and(|t| matches!(t.kind(), "slice_type" | "array_type"));
-        if listed {
-            return true;
-        }
-        at = p.parent();
+/// For each node of the walk of `st`, whether it sits in a list of cases inside `st`
+/// (`[]struct{...}{{...}}`, `[{...}]`): each node's answer is its parent's, read down the
+/// walk (tree-sitter finds a node's parent by searching down from the root each time).
+fn tabled(walk: &Walk, st: Node) -> Vec<bool> {
+    let mut tabled = vec![false; walk.all.len()];
+    for i in 1..walk.all.len() {
+        tabled[i] = match walk.parent_index(i) {
+            Some(p) if p != 0 => listed(walk.all[p]) || tabled[p],
+            _ => false,
+        };
     }
-    false
+    // The statement itself counts as tabled when it stands in a list outside it.
+    if let Some(first) = tabled.first_mut() {
+        let mut at = st.parent();
+        while let Some(p) = at {
+            if listed(p) {
+                *first = true;
+                break;
+            }
+            at = p.parent();
+        }
+    }
+    tabled
+}
+
+/// A list of cases: an array, list or tuple, or a Go slice or array literal.
+fn listed(p: Node) -> bool {
+    matches!(p.kind(), "array" | "list" | "tuple")
+        || p.kind() == "composite_literal"
+            && p.child_by_field_name("type")
+                .is_some_and(|t| matches!(t.kind(), "slice_type" | "array_type"))
 }
 
 /// A field, attribute, key or index: what a set-up assigns to (a local is the test's).

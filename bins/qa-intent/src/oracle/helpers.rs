@@ -36,19 +36,66 @@ pub struct Helper {
 
 /// Every function `root` defines, with what its own assertions compare.
 pub fn defined(grammar: Grammar, root: Node, text: &str) -> Vec<Helper> {
-    let walk = Walk::new(root, None);
-    // A call named like an assertion (`assertEquals`, `self.assertIn`) is a library's
-    // assertion, unless this file defines it: then its body says what it does.
-    let own: BTreeSet<&str> = walk
-        .all
-        .iter()
-        .filter_map(|n| function_parts(grammar, *n, text).map(|(name, _, _)| name))
-        .collect();
-    let mut out = Vec::new();
-    for &n in &walk.all {
-        let Some((name, params, body)) = function_parts(grammar, n, text) else {
-            continue;
-        };
+    let defs = Definitions::of(grammar, root, text);
+    defs.read(|_| true)
+}
+
+/// The functions a tree defines, found in one walk; a body is read only for the names a
+/// caller asks for (a test file defines hundreds of functions and calls a few of them).
+pub struct Definitions<'t> {
+    grammar: Grammar,
+    text: &'t str,
+    /// Each function: its name, parameters and body, in document order.
+    functions: Vec<(&'t str, Vec<String>, Node<'t>)>,
+    /// The names of all of them.
+    own: BTreeSet<&'t str>,
+}
+
+impl<'t> Definitions<'t> {
+    pub fn of(grammar: Grammar, root: Node<'t>, text: &'t str) -> Definitions<'t> {
+        // One cursor walk in document order, keeping nothing but the functions.
+        let mut functions = Vec::new();
+        crate::trees::descend(root, |n| {
+            functions.extend(function_parts(grammar, n, text));
+            true
+        });
+        // A call named like an assertion (`assertEquals`, `self.assertIn`) is a library's
+        // assertion, unless this file defines it: then its body says what it does.
+        let own = functions.iter().map(|(name, _, _)| *name).collect();
+        Definitions {
+            grammar,
+            text,
+            functions,
+            own,
+        }
+    }
+
+    /// Every function, in document order: read whole when `wanted` takes its name, else
+    /// only named (no parameters, no calls, asserting nothing).
+    pub fn read(&self, wanted: impl Fn(&str) -> bool) -> Vec<Helper> {
+        self.functions
+            .iter()
+            .map(|(name, params, body)| {
+                if wanted(name) {
+                    self.helper(name, params, *body)
+                } else {
+                    Helper {
+                        name: name.to_string(),
+                        params: Vec::new(),
+                        compared: BTreeSet::new(),
+                        derived: BTreeSet::new(),
+                        direct: false,
+                        calls: Vec::new(),
+                        stores: Vec::new(),
+                        compared_fields: BTreeSet::new(),
+                    }
+                }
+            })
+            .collect()
+    }
+
+    fn helper(&self, name: &str, params: &[String], body: Node<'t>) -> Helper {
+        let (grammar, text) = (self.grammar, self.text);
         let nodes = Walk::new(body, None).all;
         // Locals bound from receiver fields: `let want = unindent(&self.stdout);`, and
         // what every local is built from.
@@ -76,7 +123,7 @@ pub fn defined(grammar: Grammar, root: Node, text: &str) -> Vec<Helper> {
         let mut calls = Vec::new();
         let mut stores = Vec::new();
         for &m in &nodes {
-            let group = assertion_regions(grammar, m, text, &own);
+            let group = assertion_regions(grammar, m, text, &self.own);
             // The fields an assertion compares: those it names itself, or, when it names
             // none, those its locals were bound from. `assert_eq!(got, self.want)` with
             // `got` computed from `self.input` compares `want`, not `input`.
@@ -129,18 +176,17 @@ pub fn defined(grammar: Grammar, root: Node, text: &str) -> Vec<Helper> {
                 }
             }
         }
-        out.push(Helper {
+        Helper {
             name: name.to_string(),
-            params,
+            params: params.to_vec(),
             compared,
             derived,
             direct: !regions.is_empty(),
             calls,
             stores,
             compared_fields,
-        });
+        }
     }
-    out
 }
 
 /// The assertion helpers among `defs`, by name: those that assert, and those that call

@@ -62,15 +62,25 @@ pub fn resolve(cs: &Changeset, repo: &Path, deltas: &mut Deltas) {
         let Some(text) = sources::versions(&git, repo, &file.data).head else {
             continue;
         };
-        let mut defs = defined(grammar, &text);
+        let Some(delta) = deltas.get_mut(&path) else {
+            continue;
+        };
+        let called = called(delta);
+        // The file's own functions, read by the deltas while its tree stood (else now).
+        let OwnHelpers {
+            helpers: mut defs,
+            read: own_read,
+        } = delta.own_helpers.take().unwrap_or_else(|| {
+            let tree = (text.len() <= sources::MAX_BYTES)
+                .then(|| trees::parse(grammar, &text))
+                .flatten();
+            tree.map_or_else(OwnHelpers::default, |tree| {
+                read_own(grammar, tree.root_node(), &text, &called)
+            })
+        });
+        let own_count = defs.len();
         // Only the support files that name a function still unknown are parsed: first
         // the ones the tests call, then the ones those call (one more level, no further).
-        let called: BTreeSet<String> = deltas
-            .get(&path)
-            .into_iter()
-            .flat_map(|d| d.changed_tests.iter())
-            .flat_map(|t| t.helper_calls.iter().map(|c| c.name.clone()))
-            .collect();
         let mut wanted = unknown(called.clone(), &defs);
         let mut parsed: BTreeSet<String> = BTreeSet::new();
         let supports = support_files(grammar, &path, &text, &files);
@@ -109,6 +119,20 @@ pub fn resolve(cs: &Changeset, repo: &Path, deltas: &mut Deltas) {
             wanted = unknown(inner, &defs);
             if wanted.is_empty() {
                 break;
+            }
+        }
+        // What the called helpers call is read too: whether it asserts, and what it
+        // compares, says what a call to them checks. A support file's helper may call
+        // one of this file's functions not read yet: the file is parsed again for it.
+        let callees = callees(&defs, &called);
+        let unread = defs[..own_count]
+            .iter()
+            .any(|h| callees.contains(&h.name) && !own_read.contains(&h.name));
+        if unread {
+            if let Some(tree) = trees::parse(grammar, &text) {
+                let own = helpers::Definitions::of(grammar, tree.root_node(), &text);
+                let read = own.read(|n| called.contains(n) || callees.contains(n));
+                defs.splice(..own_count, read);
             }
         }
         let helpers = helpers::assertion_helpers(defs);
@@ -157,6 +181,78 @@ pub fn resolve(cs: &Changeset, repo: &Path, deltas: &mut Deltas) {
             }
         }
     }
+}
+
+/// The functions a changed test file defines: read whole for the helpers its changed
+/// tests call and for what those call in the file, named only for the rest.
+#[derive(Debug, Clone, Default)]
+pub struct OwnHelpers {
+    helpers: Vec<Helper>,
+    /// The names read whole.
+    read: BTreeSet<String>,
+}
+
+/// The functions of a changed file whose changed tests call helpers (`None` when none
+/// does), from its head tree (`partial`: parsed without its far blocks, then read whole
+/// again here).
+pub fn own_helpers(
+    grammar: Grammar,
+    tree: &tree_sitter::Tree,
+    partial: bool,
+    text: &str,
+    delta: &crate::deltas::FileDelta,
+) -> Option<OwnHelpers> {
+    let called = called(delta);
+    if called.is_empty() {
+        return None;
+    }
+    let whole;
+    let tree = if partial {
+        whole = trees::whole_from(grammar, tree, text)?;
+        &whole
+    } else {
+        tree
+    };
+    // A tree with an error is left to a fresh parse: error recovery may differ.
+    if tree.root_node().has_error() {
+        return None;
+    }
+    Some(read_own(grammar, tree.root_node(), text, &called))
+}
+
+/// The helpers the changed tests of a file call, by name.
+fn called(delta: &crate::deltas::FileDelta) -> BTreeSet<String> {
+    delta
+        .changed_tests
+        .iter()
+        .flat_map(|t| t.helper_calls.iter().map(|c| c.name.clone()))
+        .collect()
+}
+
+/// What the helpers among `defs` named in `called` call, besides each other.
+fn callees(defs: &[Helper], called: &BTreeSet<String>) -> BTreeSet<String> {
+    defs.iter()
+        .filter(|h| called.contains(&h.name))
+        .flat_map(|h| h.calls.iter().map(|(c, _)| c.clone()))
+        .filter(|c| !called.contains(c))
+        .collect()
+}
+
+fn read_own(
+    grammar: Grammar,
+    root: tree_sitter::Node,
+    text: &str,
+    called: &BTreeSet<String>,
+) -> OwnHelpers {
+    let own = helpers::Definitions::of(grammar, root, text);
+    let mut helpers = own.read(|n| called.contains(n));
+    let mut read = called.clone();
+    let inner = callees(&helpers, called);
+    if !inner.is_empty() {
+        helpers = own.read(|n| called.contains(n) || inner.contains(n));
+        read.extend(inner);
+    }
+    OwnHelpers { helpers, read }
 }
 
 /// A cheap look before parsing: `text` has what reads as a definition of `name`
