@@ -59,8 +59,10 @@ fn covers(path: &str, file: &str, runner: TestRunner) -> bool {
         TestRunner::Vitest | TestRunner::Jest | TestRunner::Playwright => {
             file.contains(path.as_str()) && is_test_file(file, runner)
         }
-        // mocha runs every script file in a folder it is given.
-        TestRunner::Mocha => under(file, &path).is_some(),
+        // mocha runs every script file in a folder it is given, and below it only with
+        // `--recursive` (here or in its configuration): there, by its conventions.
+        TestRunner::Mocha => under(file, &path)
+            .is_some_and(|rest| !rest.contains('/') || is_test_file(file, runner)),
         TestRunner::NodeTest | TestRunner::Ava => {
             under(file, &path).is_some() && is_test_file(file, runner)
         }
@@ -314,6 +316,18 @@ mod tests {
             Cover::Named(_)
         ));
         assert_eq!(cover(&node, "test/e2e/specs/a.spec.js"), Cover::No);
+    }
+
+    #[test]
+    fn a_mocha_folder_covers_its_files_and_below_only_tests_by_convention() {
+        let mocha = invocation("mocha --check-leaks test/ test/acceptance/");
+        assert!(matches!(cover(&mocha, "test/app.router.js"), Cover::Named(_)));
+        assert!(matches!(
+            cover(&mocha, "test/acceptance/auth.js"),
+            Cover::Named(_)
+        ));
+        assert_eq!(cover(&mocha, "test/support/env.js"), Cover::No);
+        assert_eq!(cover(&mocha, "lib/router.js"), Cover::No);
     }
 
     #[test]

@@ -44,6 +44,7 @@ impl TestRunner {
                 ("--mode", KeepWithValue),
                 ("--pool", KeepWithValue),
                 ("--globals", Keep),
+                ("--project", DropWithValue),
                 ("--dom", Keep),
             ],
             TestRunner::Jest => &[
@@ -100,7 +101,11 @@ impl TestRunner {
                 ("--enable-source-maps", Keep),
                 ("--expose-gc", Keep),
             ],
-            TestRunner::Playwright => &[("--config", KeepWithValue), ("-c", KeepWithValue)],
+            TestRunner::Playwright => &[
+                ("--config", KeepWithValue),
+                ("-c", KeepWithValue),
+                ("--project", DropWithValue),
+            ],
             TestRunner::Ava => &[
                 ("--config", KeepWithValue),
                 ("--serial", Keep),
@@ -120,8 +125,7 @@ impl TestRunner {
 
     /// The options of `args` the narrowed run keeps, every flag name seen, and the paths
     /// named. For node the options end at the first positional: from there on, the files
-    /// `--test` runs. A positional right after an option not known here may be its value:
-    /// it is no path.
+    /// `--test` runs.
     fn scan(self, args: &[String]) -> Scanned {
         let mut scanned = Scanned::default();
         let Scanned { kept, flags, paths } = &mut scanned;
@@ -139,7 +143,11 @@ impl TestRunner {
                     paths.extend(rest.filter(|a| is_path_word(a)).cloned());
                     break;
                 }
-                if !std::mem::take(&mut maybe_value) && is_path_word(arg) {
+                // After an option not known here, only a word with a `/` reads as a path:
+                // `--reporter spec` and `--project unit*` name no files, `--check-leaks
+                // test/` does.
+                let maybe_value = std::mem::take(&mut maybe_value);
+                if is_path_word(arg) && (!maybe_value || arg.contains('/')) {
                     paths.push(arg.clone());
                 }
                 continue;
@@ -872,6 +880,11 @@ mod tests {
         // `--reporter` is no option known here: `spec` may be its value.
         assert_eq!(paths("mocha --reporter spec test/"), ["test/"]);
         assert!(paths("mocha --reporter spec").is_empty());
+        assert_eq!(
+            paths("mocha --check-leaks test/ test/acceptance/"),
+            ["test/", "test/acceptance/"]
+        );
+        assert!(paths("vitest --sequence.shuffle unit*").is_empty());
         assert!(paths("jest --maxWorkers 2").is_empty());
         assert!(paths("vitest run").is_empty());
     }
