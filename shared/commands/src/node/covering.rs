@@ -61,8 +61,9 @@ fn covers(path: &str, file: &str, runner: TestRunner) -> bool {
         }
         // mocha runs every script file in a folder it is given, and below it only with
         // `--recursive` (here or in its configuration): there, by its conventions.
-        TestRunner::Mocha => under(file, &path)
-            .is_some_and(|rest| !rest.contains('/') || is_test_file(file, runner)),
+        TestRunner::Mocha => {
+            under(file, &path).is_some_and(|rest| !rest.contains('/') || is_test_file(file, runner))
+        }
         TestRunner::NodeTest | TestRunner::Ava => {
             under(file, &path).is_some() && is_test_file(file, runner)
         }
@@ -321,7 +322,10 @@ mod tests {
     #[test]
     fn a_mocha_folder_covers_its_files_and_below_only_tests_by_convention() {
         let mocha = invocation("mocha --check-leaks test/ test/acceptance/");
-        assert!(matches!(cover(&mocha, "test/app.router.js"), Cover::Named(_)));
+        assert!(matches!(
+            cover(&mocha, "test/app.router.js"),
+            Cover::Named(_)
+        ));
         assert!(matches!(
             cover(&mocha, "test/acceptance/auth.js"),
             Cover::Named(_)
