@@ -322,6 +322,14 @@ pub(crate) mod tests_support {
 
     pub(crate) use crate::tree::tests::tree_with;
 
+    /// A package.json `scripts` object of (name, body) pairs.
+    pub fn scripts(pairs: &[(&str, &str)]) -> serde_json::Map<String, serde_json::Value> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), serde_json::Value::String(v.to_string())))
+            .collect()
+    }
+
     /// What one build system's discovery finds, as `dir run` lines in discovery order.
     pub fn runs(
         tree: &Tree,

@@ -4,6 +4,7 @@
 //! shipped files, the owning package's build, typecheck, lint and validation scripts.
 
 mod checks;
+mod covering;
 mod manager;
 mod narrowed;
 mod runners;
@@ -12,8 +13,9 @@ mod workspace;
 use super::Found;
 use crate::targets::Targets;
 use crate::tree::{under, Reader};
+use covering::Cover;
 use manager::Manager;
-use narrowed::{is_test_file, Narrowing, Place};
+use narrowed::{Narrowing, Place};
 use qa_records::change::CommandScope;
 use runners::{Invocation, Script};
 use workspace::{Owner, Package, Workspace};
@@ -37,14 +39,48 @@ struct Group {
     files: Vec<String>,
 }
 
-/// The runner for a file of `owner`, as a group without files yet: the owner's own
-/// `test` script's, else (for a workspace member) the root's, whose configuration then
-/// spans the workspace.
+/// What runs a changed file in one package.
+enum Taker {
+    /// This runner (the `test` script's or a sibling script's).
+    Runner(Invocation),
+    /// The package's `test` script starts a runner that does not take the file, and no
+    /// sibling script's does.
+    Refused,
+    /// The package's scripts start no runner that takes the file.
+    None,
+}
+
+/// The runner of `pkg` that takes `file` (relative to the package): the `test` script's
+/// when a path it names covers the file; else a sibling script's whose named paths cover
+/// it (the narrowest, then by name); else the `test` script's by its runner's conventions,
+/// when it names no path.
+fn taker(found: &mut Found, reader: &mut Reader, pkg: &Package, file: &str) -> Taker {
+    let test = test_of(found, pkg)
+        .and_then(|s| s.runner)
+        .map(|invocation| covering::with_test_dir(reader, &pkg.dir, invocation));
+    let cover = test.as_ref().map(|t| covering::cover(t, file));
+    if let (Some(test), Some(Cover::Named(_))) = (&test, cover) {
+        return Taker::Runner(test.clone());
+    }
+    if let Some(sibling) = covering::sibling(pkg.scripts(), file) {
+        return Taker::Runner(sibling);
+    }
+    match (test, cover) {
+        (Some(test), Some(Cover::Convention)) => Taker::Runner(test),
+        (Some(_), _) => Taker::Refused,
+        (None, _) => Taker::None,
+    }
+}
+
+/// The runner for a changed file of `owner`, as a group without files yet: the owner's
+/// own (see [`taker`]), else (for a workspace member whose scripts start none) the root's,
+/// whose configuration then spans the workspace.
 fn runner_for(
     found: &mut Found,
     reader: &mut Reader,
     owner: Owner,
     root_manager: Option<Manager>,
+    file: &str,
 ) -> Option<Group> {
     let group = |holder, manager, member, invocation| Group {
         holder,
@@ -57,16 +93,24 @@ fn runner_for(
         Owner::Member(dir) => {
             let manager = root_manager?;
             let pkg = Package::read(reader, &dir)?;
-            if let Some(invocation) = test_of(found, &pkg).and_then(|s| s.runner) {
-                return Some(group(pkg, manager, true, invocation));
+            match taker(found, reader, &pkg, under(file, &dir).unwrap_or(file)) {
+                Taker::Runner(invocation) => return Some(group(pkg, manager, true, invocation)),
+                Taker::Refused => return None,
+                Taker::None => {}
             }
             let root = Package::read(reader, "")?;
-            let invocation = test_of(found, &root)?.runner?;
+            let Taker::Runner(invocation) = taker(found, reader, &root, file) else {
+                return None;
+            };
             Some(group(root, manager, false, invocation))
         }
         Owner::Project(pkg) => {
             let manager = pkg.manager(reader.tree());
-            let invocation = test_of(found, &pkg)?.runner?;
+            let Taker::Runner(invocation) =
+                taker(found, reader, &pkg, under(file, &pkg.dir).unwrap_or(file))
+            else {
+                return None;
+            };
             Some(group(pkg, manager, false, invocation))
         }
     }
@@ -84,12 +128,9 @@ fn exact(reader: &mut Reader, targets: &Targets, workspace: &Workspace, found: &
         let Some(owner) = workspace.owner(reader, file) else {
             continue;
         };
-        let Some(runner) = runner_for(found, reader, owner, root_manager) else {
+        let Some(runner) = runner_for(found, reader, owner, root_manager, file) else {
             continue;
         };
-        if !is_test_file(file, runner.invocation.runner) {
-            continue;
-        }
         let same =
             |g: &&mut Group| g.holder.dir == runner.holder.dir && g.invocation == runner.invocation;
         match groups.iter_mut().find(same) {
@@ -724,6 +765,91 @@ mod tests {
             "{got:?}"
         );
         assert!(!got.iter().any(|r| r.contains("npm test -w")), "{got:?}");
+    }
+
+    /// uptime-kuma's shape: `test` runs an opaque backend script, then Playwright; sibling
+    /// scripts run node's runner on the backend tests.
+    const OPAQUE_TEST: &[(&str, &str)] = &[
+        (
+            "package.json",
+            r#"{"scripts":{
+                "test":"npm run test-backend && npm run test-e2e",
+                "test-backend":"node test/test-backend.mjs",
+                "test-backend-22":"cross-env TEST_BACKEND=1 node --test --test-reporter=spec \"test/backend-test/**/*.js\"",
+                "test-backend-20":"cross-env TEST_BACKEND=1 node --test --test-reporter=spec test/backend-test",
+                "test-backend-watch":"node --test --watch test/backend-test",
+                "test-e2e":"playwright test --config ./config/playwright.config.js"}}"#,
+        ),
+        ("package-lock.json", ""),
+        (
+            "config/playwright.config.js",
+            "export default defineConfig({ testDir: \"../test/e2e/specs\" });\n",
+        ),
+        ("test/backend-test/check-translations.test.js", ""),
+        ("test/backend-test/monitors/test-oracledb.js", ""),
+        ("test/e2e/specs/status-page.spec.js", ""),
+        ("test/other/orphan.test.js", ""),
+    ];
+
+    #[test]
+    fn a_test_file_the_test_script_does_not_cover_runs_through_the_sibling_that_does() {
+        let (_d, tree) = tree_with(OPAQUE_TEST);
+        let t = files(&["test/backend-test/monitors/test-oracledb.js"]);
+        assert_eq!(
+            runs(&tree, &t, discover)[0],
+            ". TEST_BACKEND=1 node --test-reporter=spec --test test/backend-test/monitors/test-oracledb.js"
+        );
+    }
+
+    #[test]
+    fn each_changed_test_goes_to_the_runner_whose_paths_cover_it() {
+        let (_d, tree) = tree_with(OPAQUE_TEST);
+        let t = files(&[
+            "test/e2e/specs/status-page.spec.js",
+            "test/backend-test/check-translations.test.js",
+        ]);
+        let got = runs(&tree, &t, discover);
+        assert_eq!(
+            got[..2],
+            [
+                ". npx --no playwright test --config ./config/playwright.config.js test/e2e/specs/status-page.spec.js",
+                ". TEST_BACKEND=1 node --test-reporter=spec --test test/backend-test/check-translations.test.js"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_test_file_no_script_covers_is_not_narrowed() {
+        let (_d, tree) = tree_with(OPAQUE_TEST);
+        let t = files(&["test/other/orphan.test.js"]);
+        assert_eq!(runs(&tree, &t, discover), [". npm test"]);
+    }
+
+    #[test]
+    fn a_runner_behind_a_node_script_wrapper_is_narrowed_to_the_files_its_glob_covers() {
+        let (_d, tree) = tree_with(&[
+            (
+                "package.json",
+                r#"{"scripts":{"test":"npm run test:eslint && npm run test:mocha",
+                    "test:eslint":"node bin/ssl_hotfix.js eslint lib/**/*.js",
+                    "test:mocha":"node bin/ssl_hotfix.js mocha test/unit/**/*.js --timeout 30000 --exit",
+                    "test:exports":"node bin/ssl_hotfix.js mocha test/module/test.js --exit"}}"#,
+            ),
+            ("package-lock.json", ""),
+            ("test/unit/helpers/composeSignals.js", ""),
+            ("test/module/test.js", ""),
+        ]);
+        let t = files(&["test/unit/helpers/composeSignals.js"]);
+        assert_eq!(
+            runs(&tree, &t, discover)[0],
+            ". npx --no mocha --timeout 30000 --exit test/unit/helpers/composeSignals.js"
+        );
+        // The exports test is outside the `test` script's glob: its sibling runs it.
+        let t = files(&["test/module/test.js"]);
+        assert_eq!(
+            runs(&tree, &t, discover)[0],
+            ". npx --no mocha --exit test/module/test.js"
+        );
     }
 
     #[test]

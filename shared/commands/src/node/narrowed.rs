@@ -25,18 +25,15 @@ const SUPPORT: &[&str] = &["helpers", "__helpers__", "utils", "support"];
 /// `.spec.` names for all; `__tests__/` for jest; `test/` folders and `test-*` names too
 /// for mocha, node and ava, which run any file they are given.
 pub fn is_test_file(path: &str, runner: TestRunner) -> bool {
+    if !is_loadable_script(path) {
+        return false;
+    }
     let name = base_name(path);
-    let Some((stem, ext)) = name.rsplit_once('.') else {
+    let Some((stem, _)) = name.rsplit_once('.') else {
         return false;
     };
     let dirs: Vec<&str> = path.split('/').collect();
     let dirs = &dirs[..dirs.len() - 1];
-    if !EXTENSIONS.contains(&ext)
-        || stem.ends_with(".d")
-        || dirs.iter().any(|d| MATERIAL.contains(d))
-    {
-        return false;
-    }
     let named = stem.ends_with(".test") || stem.ends_with(".spec");
     if !named && dirs.iter().any(|d| SUPPORT.contains(d)) {
         return false;
@@ -54,6 +51,17 @@ pub fn is_test_file(path: &str, runner: TestRunner) -> bool {
                 || stem.ends_with("_test")
         }
     }
+}
+
+/// True for a script file a runner can load (no type declaration), outside the folders of
+/// material tests load: what a path a script names can make a test file.
+pub fn is_loadable_script(path: &str) -> bool {
+    let Some((stem, ext)) = base_name(path).rsplit_once('.') else {
+        return false;
+    };
+    EXTENSIONS.contains(&ext)
+        && !stem.ends_with(".d")
+        && !path.split('/').rev().skip(1).any(|d| MATERIAL.contains(&d))
 }
 
 /// Where a narrowed run starts.

@@ -44,6 +44,7 @@ impl TestRunner {
                 ("--mode", KeepWithValue),
                 ("--pool", KeepWithValue),
                 ("--globals", Keep),
+                ("--project", DropWithValue),
                 ("--dom", Keep),
             ],
             TestRunner::Jest => &[
@@ -100,7 +101,11 @@ impl TestRunner {
                 ("--enable-source-maps", Keep),
                 ("--expose-gc", Keep),
             ],
-            TestRunner::Playwright => &[("--config", KeepWithValue), ("-c", KeepWithValue)],
+            TestRunner::Playwright => &[
+                ("--config", KeepWithValue),
+                ("-c", KeepWithValue),
+                ("--project", DropWithValue),
+            ],
             TestRunner::Ava => &[
                 ("--config", KeepWithValue),
                 ("--serial", Keep),
@@ -118,11 +123,13 @@ impl TestRunner {
         }
     }
 
-    /// The options of `args` the narrowed run keeps, and every flag name seen. For node the
-    /// scan stops at the first positional (a script; what follows is its own arguments).
-    fn scan(self, args: &[String]) -> (Vec<String>, Vec<String>) {
-        let mut kept = Vec::new();
-        let mut flags = Vec::new();
+    /// The options of `args` the narrowed run keeps, every flag name seen, and the paths
+    /// named. For node the options end at the first positional: from there on, the files
+    /// `--test` runs.
+    fn scan(self, args: &[String]) -> Scanned {
+        let mut scanned = Scanned::default();
+        let Scanned { kept, flags, paths } = &mut scanned;
+        let mut maybe_value = false;
         let mut k = 0;
         while k < args.len() {
             let arg = &args[k];
@@ -132,10 +139,20 @@ impl TestRunner {
             }
             if !arg.starts_with('-') || arg == "-" {
                 if self == TestRunner::NodeTest {
+                    let rest = args[k - 1..].iter().take_while(|a| *a != "--");
+                    paths.extend(rest.filter(|a| is_path_word(a)).cloned());
                     break;
+                }
+                // After an option not known here, only a word with a `/` reads as a path:
+                // `--reporter spec` and `--project unit*` name no files, `--check-leaks
+                // test/` does.
+                let maybe_value = std::mem::take(&mut maybe_value);
+                if is_path_word(arg) && (!maybe_value || arg.contains('/')) {
+                    paths.push(arg.clone());
                 }
                 continue;
             }
+            maybe_value = false;
             let (flag, inline) = match arg.split_once('=') {
                 Some((flag, _)) => (flag, true),
                 None => (arg.as_str(), false),
@@ -156,11 +173,24 @@ impl TestRunner {
                     }
                 }
                 Opt::DropWithValue => k += usize::from(!inline),
-                Opt::Drop => {}
+                Opt::Drop => maybe_value = !inline,
             }
         }
-        (kept, flags)
+        scanned
     }
+}
+
+/// What [`TestRunner::scan`] reads from a runner's arguments.
+#[derive(Default)]
+struct Scanned {
+    kept: Vec<String>,
+    flags: Vec<String>,
+    paths: Vec<String>,
+}
+
+/// A word that can name test files: no variable, no assignment, no empty word.
+fn is_path_word(word: &str) -> bool {
+    !word.is_empty() && !word.starts_with('-') && !word.contains(['$', '=', '%'])
 }
 
 /// A test runner as a script starts it.
@@ -171,6 +201,9 @@ pub struct Invocation {
     pub env: Vec<(String, String)>,
     /// Options a narrowed run keeps, as the script writes them.
     pub options: Vec<String>,
+    /// The files, folders, globs or path filters the script hands the runner, as written
+    /// (relative to the package); empty when the runner's own configuration decides.
+    pub paths: Vec<String>,
 }
 
 /// What a script runs.
@@ -190,6 +223,13 @@ const MAX_FOLLOW: usize = 2;
 const WRAPPERS: &[&str] = &[
     "npx", "pnpx", "bunx", "dotenv", "dotenvx", "nyc", "c8", "time", "env-cmd",
 ];
+
+/// Programs that run a script file: `node bin/hotfix.js mocha test/` hands the rest of
+/// the line to mocha, as a wrapper does.
+const SCRIPT_HOSTS: &[&str] = &["node", "tsx", "ts-node", "babel-node"];
+
+/// The extensions of a script file a host runs.
+const SCRIPT_FILES: &[&str] = &["js", "mjs", "cjs", "ts", "mts", "cts"];
 
 /// Programs that set `NAME=value` pairs and start the rest of the line.
 const SETTERS: &[&str] = &["cross-env", "cross-env-shell", "env"];
@@ -266,6 +306,8 @@ impl Reading<'_> {
                 i += 1;
             } else if WRAPPERS.contains(&program) {
                 i = i + 1 + past_options(rest);
+            } else if let Some(skip) = hosted_command(program, rest) {
+                i = i + 1 + skip;
             } else if WATCHERS.contains(&program) {
                 out.watches = true;
                 return;
@@ -365,7 +407,18 @@ fn runner(program: &str, args: &[String], env: Vec<(String, String)>, out: &mut 
         "node" => TestRunner::NodeTest,
         _ => return,
     };
-    let (options, flags) = runner.scan(args);
+    // The subcommand that starts a run is no path.
+    let after_subcommand = match (runner, first) {
+        (TestRunner::Vitest, Some("run" | "watch" | "dev")) | (TestRunner::Playwright, _) => {
+            &args[1..]
+        }
+        _ => args,
+    };
+    let Scanned {
+        kept: options,
+        flags,
+        paths,
+    } = runner.scan(after_subcommand);
     let has = |names: &[&str]| flags.iter().any(|f| names.contains(&f.as_str()));
     if runner == TestRunner::NodeTest && !has(&["--test"]) {
         return;
@@ -385,8 +438,32 @@ fn runner(program: &str, args: &[String], env: Vec<(String, String)>, out: &mut 
             runner,
             env,
             options,
+            paths,
         });
     }
+}
+
+/// When `program` runs a script file that starts a program known here (`node
+/// bin/ssl_hotfix.js mocha ...`, `tsx scripts/env.ts cross-env ...`): how many of `args`
+/// come before that program. None for a script file with its own arguments (`node
+/// scripts/build.js watch`) and for node's own runner (`node --test`).
+fn hosted_command(program: &str, args: &[String]) -> Option<usize> {
+    if !SCRIPT_HOSTS.contains(&program) {
+        return None;
+    }
+    let at = args.iter().position(|a| !a.starts_with('-'))?;
+    if args[..at]
+        .iter()
+        .any(|a| a == "--test" || a.starts_with("--test="))
+    {
+        return None;
+    }
+    let script = &args[at];
+    let is_script = script
+        .rsplit_once('.')
+        .is_some_and(|(_, ext)| SCRIPT_FILES.contains(&ext));
+    let next = args.get(at + 1)?;
+    (is_script && known(program_name(next))).then_some(at + 1)
 }
 
 /// True for an option that hands the script to workspace members.
@@ -561,13 +638,7 @@ fn commands(script: &str) -> Vec<Vec<String>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn scripts(pairs: &[(&str, &str)]) -> Map<String, Value> {
-        pairs
-            .iter()
-            .map(|(k, v)| (k.to_string(), Value::String(v.to_string())))
-            .collect()
-    }
+    use crate::tests_support::scripts;
 
     fn test_script(body: &str) -> Script {
         read(&scripts(&[("test", body)]), "test")
@@ -771,6 +842,51 @@ mod tests {
             runner_of("./node_modules/.bin/jest"),
             Some(TestRunner::Jest)
         );
+    }
+
+    #[test]
+    fn a_script_file_that_starts_a_runner_is_stepped_over_like_a_wrapper() {
+        let invocation =
+            test_script("node bin/ssl_hotfix.js mocha test/unit/**/*.js --timeout 30000 --exit")
+                .runner
+                .unwrap();
+        assert_eq!(invocation.runner, TestRunner::Mocha);
+        assert_eq!(invocation.options, ["--timeout", "30000", "--exit"]);
+        assert_eq!(invocation.paths, ["test/unit/**/*.js"]);
+        assert_eq!(
+            runner_of("tsx scripts/env.ts cross-env CI=1 jest"),
+            Some(TestRunner::Jest)
+        );
+    }
+
+    #[test]
+    fn a_script_file_with_its_own_arguments_is_no_runner() {
+        assert_eq!(runner_of("node scripts/x.js build"), None);
+        assert_eq!(runner_of("node bin/ssl_hotfix.js eslint lib/**/*.js"), None);
+        assert_eq!(runner_of("node scripts/x.js"), None);
+        // A word that is no script file is not stepped over.
+        assert_eq!(runner_of("node mocha test/"), None);
+    }
+
+    #[test]
+    fn the_paths_a_script_hands_its_runner_are_kept_and_option_values_are_not() {
+        let paths = |body: &str| test_script(body).runner.unwrap().paths;
+        assert_eq!(paths("vitest run src/unit"), ["src/unit"]);
+        assert_eq!(paths("playwright test e2e/ --project chromium"), ["e2e/"]);
+        assert_eq!(
+            paths("node --test --test-reporter=spec test/a test/b"),
+            ["test/a", "test/b"]
+        );
+        // `--reporter` is no option known here: `spec` may be its value.
+        assert_eq!(paths("mocha --reporter spec test/"), ["test/"]);
+        assert!(paths("mocha --reporter spec").is_empty());
+        assert_eq!(
+            paths("mocha --check-leaks test/ test/acceptance/"),
+            ["test/", "test/acceptance/"]
+        );
+        assert!(paths("vitest --sequence.shuffle unit*").is_empty());
+        assert!(paths("jest --maxWorkers 2").is_empty());
+        assert!(paths("vitest run").is_empty());
     }
 
     #[test]

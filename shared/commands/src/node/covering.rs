@@ -1,0 +1,440 @@
+//! Which runner of a package takes a changed test file: the paths a script hands its
+//! runner (or Playwright's `testDir`) cover the file, or the runner's conventions do when the
+//! script names none; and the sibling script to narrow when the `test` script's runner
+//! names no path that covers the file.
+
+use super::narrowed::{is_loadable_script, is_test_file};
+use super::runners::{self, Invocation, TestRunner};
+use crate::tree::{join, parent, under, Reader};
+use serde_json::{Map, Value};
+
+/// How a runner takes a file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Cover {
+    /// Not at all: the script names paths and none covers it, or its conventions refuse it.
+    No,
+    /// By its conventions: the script names no path.
+    Convention,
+    /// A named path covers it; the number is that path's literal characters, so that the
+    /// narrowest covering path is the greatest.
+    Named(usize),
+}
+
+/// How `invocation` takes `file` (relative to the package the script is declared in).
+pub fn cover(invocation: &Invocation, file: &str) -> Cover {
+    let runner = invocation.runner;
+    if invocation.paths.is_empty() {
+        return match is_test_file(file, runner) {
+            true => Cover::Convention,
+            false => Cover::No,
+        };
+    }
+    if !is_loadable_script(file) {
+        return Cover::No;
+    }
+    invocation
+        .paths
+        .iter()
+        .filter(|path| covers(path, file, runner))
+        .map(|path| Cover::Named(literal_len(path)))
+        .max()
+        .unwrap_or(Cover::No)
+}
+
+/// True when the path argument `path` makes `runner` run `file`.
+fn covers(path: &str, file: &str, runner: TestRunner) -> bool {
+    let Some(path) = normal(path.trim_end_matches('/')) else {
+        return false;
+    };
+    if path.contains(['*', '?', '{', '[']) {
+        return expand_braces(&path)
+            .iter()
+            .any(|glob| matches_glob(glob, file));
+    }
+    if path == file {
+        return true;
+    }
+    match runner {
+        // Their positionals filter the files their configuration finds.
+        TestRunner::Vitest | TestRunner::Jest | TestRunner::Playwright => {
+            file.contains(path.as_str()) && is_test_file(file, runner)
+        }
+        // mocha runs every script file in a folder it is given, and below it only with
+        // `--recursive` (here or in its configuration): there, by its conventions.
+        TestRunner::Mocha => {
+            under(file, &path).is_some_and(|rest| !rest.contains('/') || is_test_file(file, runner))
+        }
+        TestRunner::NodeTest | TestRunner::Ava => {
+            under(file, &path).is_some() && is_test_file(file, runner)
+        }
+    }
+}
+
+/// How many characters of a path argument are no wildcard.
+fn literal_len(path: &str) -> usize {
+    path.trim_start_matches("./")
+        .trim_end_matches('/')
+        .chars()
+        .filter(|c| !"*?{},[]".contains(*c))
+        .count()
+}
+
+/// The sibling script of `scripts` (not `test`, not watching) whose runner's named paths
+/// cover `file` most narrowly; among equals, the first by name.
+pub fn sibling(scripts: &Map<String, Value>, file: &str) -> Option<Invocation> {
+    let mut names: Vec<&String> = scripts.keys().filter(|n| *n != "test").collect();
+    names.sort();
+    let mut best: Option<(usize, Invocation)> = None;
+    for name in names {
+        let fit = scripts
+            .get(name)
+            .and_then(Value::as_str)
+            .is_some_and(|body| crate::refusal(body).is_none());
+        if !fit {
+            continue;
+        }
+        let script = runners::read(scripts, name);
+        let Some(invocation) = script.runner.filter(|_| !script.watches) else {
+            continue;
+        };
+        if invocation.paths.is_empty() {
+            continue;
+        }
+        if let Cover::Named(width) = cover(&invocation, file) {
+            if best.as_ref().is_none_or(|(w, _)| width > *w) {
+                best = Some((width, invocation));
+            }
+        }
+    }
+    best.map(|(_, invocation)| invocation)
+}
+
+/// Names Playwright looks for its configuration under, in a package's folder.
+const PLAYWRIGHT_CONFIGS: &[&str] = &[
+    "playwright.config.ts",
+    "playwright.config.js",
+    "playwright.config.mts",
+    "playwright.config.mjs",
+    "playwright.config.cts",
+    "playwright.config.cjs",
+];
+
+/// A Playwright invocation that names no path, given the folder its configuration's
+/// `testDir` names (relative to the package at `dir`): only files there are its tests. Left
+/// as it is when the configuration cannot be found or its `testDir` is no literal string.
+pub fn with_test_dir(reader: &mut Reader, dir: &str, mut invocation: Invocation) -> Invocation {
+    if invocation.runner != TestRunner::Playwright || !invocation.paths.is_empty() {
+        return invocation;
+    }
+    let named = config_option(&invocation.options);
+    let config = match named {
+        Some(config) => normal(config),
+        None => PLAYWRIGHT_CONFIGS
+            .iter()
+            .find(|name| reader.tree().is_file(&join(dir, name)))
+            .map(|name| name.to_string()),
+    };
+    let Some(config) = config else {
+        return invocation;
+    };
+    let Some(text) = reader.read(&join(dir, &config)).map(|f| f.text.clone()) else {
+        return invocation;
+    };
+    // Without `testDir`, Playwright's tests are under the configuration's own folder.
+    let test_dir = match test_dir(&text) {
+        Some(Some(literal)) => normal(&join(parent(&config), literal)),
+        Some(None) => None,
+        None => Some(parent(&config).to_string()),
+    };
+    if let Some(test_dir) = test_dir {
+        invocation.paths.push(if test_dir.is_empty() {
+            ".".to_string()
+        } else {
+            test_dir
+        });
+    }
+    invocation
+}
+
+/// The value of `--config X`, `-c X` or `--config=X` among a runner's kept options.
+fn config_option(options: &[String]) -> Option<&str> {
+    let mut words = options.iter();
+    while let Some(word) = words.next() {
+        if let Some(value) = word.strip_prefix("--config=") {
+            return Some(value);
+        }
+        if word == "--config" || word == "-c" {
+            return words.next().map(String::as_str);
+        }
+    }
+    None
+}
+
+/// `testDir` in a Playwright configuration's text: None when it is not there, Some(None)
+/// when its value is no string literal (computed: unknown here).
+fn test_dir(text: &str) -> Option<Option<&str>> {
+    let at = text.find("testDir")?;
+    let rest = text[at + "testDir".len()..].trim_start();
+    let rest = rest.strip_prefix(':')?.trim_start();
+    let Some(quote) = rest.chars().next().filter(|c| "\"'`".contains(*c)) else {
+        return Some(None);
+    };
+    let body = &rest[1..];
+    let literal = body
+        .find(quote)
+        .map(|end| &body[..end])
+        .filter(|v| !v.contains("${"));
+    Some(literal)
+}
+
+/// A relative path with `.` and `..` resolved; None when it leaves its base or is
+/// absolute.
+fn normal(path: &str) -> Option<String> {
+    if path.starts_with('/') {
+        return None;
+    }
+    let mut parts: Vec<&str> = Vec::new();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            part => parts.push(part),
+        }
+    }
+    Some(parts.join("/"))
+}
+
+/// How many alternatives a glob's braces may expand to: a script is data.
+const MAX_ALTERNATIVES: usize = 64;
+
+/// `a/{b,c}/*.js` as `a/b/*.js` and `a/c/*.js`, bounded.
+fn expand_braces(glob: &str) -> Vec<String> {
+    let mut done = Vec::new();
+    let mut pending = vec![glob.to_string()];
+    while let Some(glob) = pending.pop() {
+        let open = glob.find('{');
+        let close = open.and_then(|o| glob[o..].find('}').map(|c| o + c));
+        let (Some(open), Some(close)) = (open, close) else {
+            done.push(glob);
+            continue;
+        };
+        for choice in glob[open + 1..close].split(',') {
+            if done.len() + pending.len() >= MAX_ALTERNATIVES {
+                break;
+            }
+            pending.push(format!("{}{choice}{}", &glob[..open], &glob[close + 1..]));
+        }
+    }
+    done
+}
+
+/// Path glob matching: `**` spans folders (none too), `*` and `?` stay within one name.
+fn matches_glob(glob: &str, path: &str) -> bool {
+    let glob: Vec<&str> = glob.split('/').collect();
+    let path: Vec<&str> = path.split('/').collect();
+    segments_match(&glob, &path)
+}
+
+fn segments_match(glob: &[&str], path: &[&str]) -> bool {
+    let Some((first, later)) = glob.split_first() else {
+        return path.is_empty();
+    };
+    if *first == "**" {
+        return (0..=path.len()).any(|skip| segments_match(later, &path[skip..]));
+    }
+    let Some((name, below)) = path.split_first() else {
+        return false;
+    };
+    name_matches(first.as_bytes(), name.as_bytes()) && segments_match(later, below)
+}
+
+/// One name against one glob segment: `*` any run, `?` one character.
+fn name_matches(glob: &[u8], name: &[u8]) -> bool {
+    match glob.first() {
+        None => name.is_empty(),
+        Some(b'*') => (0..=name.len()).any(|at| name_matches(&glob[1..], &name[at..])),
+        Some(b'?') => !name.is_empty() && name_matches(&glob[1..], &name[1..]),
+        Some(c) => name.first() == Some(c) && name_matches(&glob[1..], &name[1..]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tests_support::{scripts, tree_with};
+
+    fn invocation(body: &str) -> Invocation {
+        runners::read(&scripts(&[("test", body)]), "test")
+            .runner
+            .unwrap()
+    }
+
+    /// uptime-kuma's scripts: the `test` script's backend step is an opaque script, its
+    /// e2e step a Playwright run; two siblings run node's runner on the backend tests.
+    const UPTIME: &[(&str, &str)] = &[
+        ("test", "npm run test-backend && npm run test-e2e"),
+        ("test-backend", "node test/test-backend.mjs"),
+        (
+            "test-backend-22",
+            "cross-env TEST_BACKEND=1 node --test --test-reporter=spec \"test/backend-test/**/*.js\"",
+        ),
+        (
+            "test-backend-20",
+            "cross-env TEST_BACKEND=1 node --test --test-reporter=spec test/backend-test",
+        ),
+        (
+            "test-e2e",
+            "playwright test --config ./config/playwright.config.js",
+        ),
+        (
+            "test-e2e-ui",
+            "playwright test --config ./config/playwright.config.js --ui",
+        ),
+    ];
+
+    #[test]
+    fn a_glob_argument_covers_the_files_it_matches_and_no_others() {
+        let mocha = invocation("mocha 'test/unit/**/*.js' --timeout 30000");
+        assert!(matches!(
+            cover(&mocha, "test/unit/utils/utils.js"),
+            Cover::Named(_)
+        ));
+        assert!(matches!(
+            cover(&mocha, "test/unit/helpers/composeSignals.js"),
+            Cover::Named(_)
+        ));
+        assert_eq!(cover(&mocha, "test/module/test.js"), Cover::No);
+        assert_eq!(cover(&mocha, "test/unit/data.json"), Cover::No);
+    }
+
+    #[test]
+    fn a_folder_argument_covers_the_tests_below_it() {
+        let node = invocation("node --test test/backend-test");
+        assert!(matches!(
+            cover(&node, "test/backend-test/monitors/test-oracledb.js"),
+            Cover::Named(_)
+        ));
+        assert_eq!(cover(&node, "test/e2e/specs/a.spec.js"), Cover::No);
+    }
+
+    #[test]
+    fn a_mocha_folder_covers_its_files_and_below_only_tests_by_convention() {
+        let mocha = invocation("mocha --check-leaks test/ test/acceptance/");
+        assert!(matches!(
+            cover(&mocha, "test/app.router.js"),
+            Cover::Named(_)
+        ));
+        assert!(matches!(
+            cover(&mocha, "test/acceptance/auth.js"),
+            Cover::Named(_)
+        ));
+        assert_eq!(cover(&mocha, "test/support/env.js"), Cover::No);
+        assert_eq!(cover(&mocha, "lib/router.js"), Cover::No);
+    }
+
+    #[test]
+    fn a_runner_naming_no_path_takes_files_by_its_conventions() {
+        let vitest = invocation("vitest run");
+        assert_eq!(cover(&vitest, "src/a.test.ts"), Cover::Convention);
+        assert_eq!(cover(&vitest, "src/a.ts"), Cover::No);
+    }
+
+    #[test]
+    fn brace_alternatives_are_each_a_glob() {
+        let jest = invocation("jest 'src/{app,lib}/**/*.test.ts'");
+        assert!(matches!(
+            cover(&jest, "src/lib/x/a.test.ts"),
+            Cover::Named(_)
+        ));
+        assert_eq!(cover(&jest, "src/other/a.test.ts"), Cover::No);
+    }
+
+    #[test]
+    fn a_sibling_whose_paths_cover_the_file_is_found_the_narrowest_first() {
+        let s = scripts(UPTIME);
+        let found = sibling(&s, "test/backend-test/check-translations.test.js").unwrap();
+        assert_eq!(found.runner, TestRunner::NodeTest);
+        // The glob names more than the folder does.
+        assert_eq!(found.paths, ["test/backend-test/**/*.js"]);
+        assert_eq!(found.env, [("TEST_BACKEND".into(), "1".into())]);
+    }
+
+    #[test]
+    fn a_sibling_whose_paths_do_not_cover_the_file_is_not_used() {
+        let s = scripts(UPTIME);
+        assert_eq!(sibling(&s, "test/e2e/specs/status-page.spec.js"), None);
+        assert_eq!(sibling(&s, "server/model/monitor.js"), None);
+    }
+
+    #[test]
+    fn a_watching_sibling_is_not_used() {
+        let s = scripts(&[
+            ("test", "node scripts/run-tests.mjs"),
+            ("test:dev", "mocha --watch test/unit"),
+        ]);
+        assert_eq!(sibling(&s, "test/unit/a.js"), None);
+        let s = scripts(&[
+            ("test", "node scripts/run-tests.mjs"),
+            ("test:once", "mocha test/unit"),
+        ]);
+        assert!(sibling(&s, "test/unit/a.js").is_some());
+    }
+
+    #[test]
+    fn equally_narrow_siblings_are_chosen_by_name() {
+        let s = scripts(&[("unit-b", "mocha test/unit"), ("unit-a", "ava test/unit")]);
+        assert_eq!(
+            sibling(&s, "test/unit/a.js").unwrap().runner,
+            TestRunner::Ava
+        );
+    }
+
+    #[test]
+    fn playwright_takes_only_files_under_its_configured_test_dir() {
+        let (_d, tree) = tree_with(&[(
+            "config/playwright.config.js",
+            "export default defineConfig({\n    testDir: \"../test/e2e/specs\",\n});\n",
+        )]);
+        let e2e = invocation("playwright test --config ./config/playwright.config.js");
+        let e2e = with_test_dir(&mut tree.reader(), "", e2e);
+        assert_eq!(e2e.paths, ["test/e2e/specs"]);
+        assert!(matches!(
+            cover(&e2e, "test/e2e/specs/status-page.spec.js"),
+            Cover::Named(_)
+        ));
+        assert_eq!(
+            cover(&e2e, "test/backend-test/check-translations.test.js"),
+            Cover::No
+        );
+    }
+
+    #[test]
+    fn playwright_without_test_dir_takes_its_configurations_folder_and_a_computed_one_is_unknown() {
+        let (_d, tree) = tree_with(&[
+            (
+                "e2e/playwright.config.ts",
+                "export default { retries: 1 }\n",
+            ),
+            (
+                "playwright.config.ts",
+                "export default { testDir: path.join(__dirname, 'e2e') }\n",
+            ),
+        ]);
+        let plain = invocation("playwright test -c e2e/playwright.config.ts");
+        assert_eq!(with_test_dir(&mut tree.reader(), "", plain).paths, ["e2e"]);
+        let computed = invocation("playwright test");
+        assert!(with_test_dir(&mut tree.reader(), "", computed)
+            .paths
+            .is_empty());
+    }
+
+    #[test]
+    fn globs_keep_single_stars_within_a_name() {
+        assert!(matches_glob("test/*.js", "test/a.js"));
+        assert!(!matches_glob("test/*.js", "test/sub/a.js"));
+        assert!(matches_glob("test/**/*.js", "test/a.js"));
+        assert!(matches_glob("test/?.js", "test/a.js"));
+    }
+}
