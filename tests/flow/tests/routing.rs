@@ -80,22 +80,40 @@ fn a_pytest_service_routes_to_the_changed_test_file() {
 }
 
 #[test]
-fn without_pytest_on_path_no_route_uses_it_and_a_diag_says_so() {
+fn without_pytest_on_path_the_route_keeps_its_command_with_the_precondition() {
+    // Issue 30: a command whose runner is missing is still the command to run, with what
+    // must be done first; it is never dropped to a warning.
     let r = pytest_service();
     let empty = ToolStubs::new(&[]);
     let s = flow(&r).path(empty.path_var()).run();
+    let routes = s.of_kind("route");
+    let unmet: Vec<&serde_json::Value> = routes
+        .iter()
+        .map(|route| &route["data"]["command"])
+        .filter(|c| c["run"].as_str().is_some_and(|run| run.contains("pytest")))
+        .collect();
     assert!(
-        s.of_kind("diag").iter().any(|d| d["data"]["message"]
-            .as_str()
-            .unwrap_or_default()
-            .contains("pytest")),
-        "a diag names the missing runner"
+        !unmet.is_empty(),
+        "the pytest command stays: {:?}",
+        s.command_lines()
     );
-    let lines = s.command_lines();
+    for c in unmet {
+        assert_eq!(c["unmet"]["program"], "pytest", "{c}");
+        let said = c["unmet"]["precondition"].as_str().unwrap_or_default();
+        assert!(said.contains("virtual environment"), "{said}");
+    }
+    // Control: with pytest on PATH the same route has nothing unmet.
+    let stubs = ToolStubs::new(&["pytest"]);
+    let s = flow(&r).path(stubs.path_var()).run();
+    let routes = s.of_kind("route");
     assert!(
-        lines.iter().all(|run| !run.contains("pytest")),
-        "a command that cannot start was chosen: {lines:?}"
+        s.command_lines().iter().any(|run| run.contains("pytest")),
+        "{:?}",
+        s.command_lines()
     );
+    assert!(routes
+        .iter()
+        .all(|route| route["data"]["command"]["unmet"].is_null()));
 }
 
 #[test]
