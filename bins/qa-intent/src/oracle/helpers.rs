@@ -285,6 +285,8 @@ fn function_parts<'t>(
         Grammar::Python => &["function_definition"],
         Grammar::Go => &["function_declaration", "method_declaration"],
         Grammar::Java => &["method_declaration"],
+        // A Kotlin function's parameters and body are no fields: not read as a helper.
+        Grammar::Kotlin => &[],
         Grammar::TypeScript | Grammar::Tsx | Grammar::JavaScript => &[
             "function_declaration",
             "method_definition",

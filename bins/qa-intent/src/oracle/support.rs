@@ -228,6 +228,8 @@ pub fn support_files(grammar: Grammar, path: &str, text: &str, files: &dyn Files
         }
         Grammar::Go => go_candidates(path, dir, text, files, &mut candidates),
         Grammar::Java => java_candidates(path, dir, text, &mut candidates),
+        // Kotlin's test support is not followed yet.
+        Grammar::Kotlin => {}
     }
     let mut out: Vec<String> = Vec::new();
     let mut listed: HashMap<String, Vec<String>> = HashMap::new();
