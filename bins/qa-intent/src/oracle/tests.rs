@@ -792,3 +792,13 @@ fn a_kotlin_file_without_a_test_annotation_may_define_no_tests() {
         &[]
     ));
 }
+
+#[test]
+fn a_kotlin_helper_that_asserts_makes_its_literal_arguments_expectations() {
+    let support = "fun Cache.assertPresent(key: String, expected: String) {\n  assertThat(get(key)).isEqualTo(expected)\n}\nfun logOnly(key: String, value: String) {\n  println(value)\n}\n";
+    let test = "class CacheTest {\n  @Test fun present() {\n    cache.assertPresent(\"a\", \"x\")\n    logOnly(\"a\", \"ignored\")\n  }\n}\n";
+    assert_eq!(
+        helper_expects(Grammar::Kotlin, test, support),
+        ["`assertPresent`: `expected` is \"x\" for `key` \"a\""]
+    );
+}
