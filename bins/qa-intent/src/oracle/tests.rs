@@ -802,3 +802,17 @@ fn a_kotlin_helper_that_asserts_makes_its_literal_arguments_expectations() {
         ["`assertPresent`: `expected` is \"x\" for `key` \"a\""]
     );
 }
+
+#[test]
+fn a_kotlin_test_reaches_the_non_test_files_of_its_package_directory() {
+    let dir = "src/test/kotlin/dns";
+    let files = MemFiles(vec![
+        ("src/test/kotlin/dns/CallTest.kt", "class CallTest\n"),
+        ("src/test/kotlin/dns/CallTester.kt", "fun testCall() {}\n"),
+        ("src/test/kotlin/dns/OtherTest.kt", "class OtherTest\n"),
+        ("src/test/kotlin/dns/notes.md", "x\n"),
+    ]);
+    let found = support::support_files(Grammar::Kotlin, &format!("{dir}/CallTest.kt"), "", &files);
+    // Control: other test classes and non-Kotlin files are no support.
+    assert_eq!(found, [format!("{dir}/CallTester.kt")]);
+}
