@@ -158,7 +158,7 @@ const TEST_DIRS: &[&str] = &[
 ];
 
 fn is_test(p: &PathInfo) -> bool {
-    if p.has_dir_in(TEST_DIRS) {
+    if p.has_dir_in(TEST_DIRS) || in_gradle_test_source_set(p) {
         return true;
     }
     let name = p.name;
@@ -176,6 +176,19 @@ fn is_test(p: &PathInfo) -> bool {
         || name.ends_with("_bench.go")
         || name.ends_with("_bench.py")
         || (name.starts_with("bench_") && p.ext == "py")
+}
+
+/// A Gradle source set of tests: `src/commonTest/kotlin/`, `src/jvmTest/java/`,
+/// `src/androidTest/kotlin/` (Kotlin Multiplatform and Android name them `<target>Test`;
+/// the path is lowercased, so the language directory below tells a source set).
+fn in_gradle_test_source_set(p: &PathInfo) -> bool {
+    let dirs: Vec<&str> = p.dirs().collect();
+    dirs.windows(3).any(|w| {
+        w[0] == "src"
+            && w[1].len() > "test".len()
+            && w[1].ends_with("test")
+            && matches!(w[2], "kotlin" | "java" | "resources" | "groovy" | "scala")
+    })
 }
 
 // ---------------------------------------------------------------------------
@@ -642,8 +655,19 @@ mod tests {
                 "pkg/testdata/input.json",
                 "spec/models/user_spec.rb",
                 "benches/throughput.rs",
+                "okhttp/src/commonTest/kotlin/okhttp3/CacheTest.kt",
+                "app/src/androidTest/java/shop/LoginTest.kt",
             ],
         );
+    }
+
+    #[test]
+    fn a_source_set_not_named_for_tests_is_not_a_test_directory() {
+        assert_eq!(
+            role("okhttp/src/commonJvmAndroid/kotlin/okhttp3/Cache.kt"),
+            Role::Product
+        );
+        assert_eq!(role("src/main/kotlin/shop/Contest.kt"), Role::Product);
     }
 
     #[test]

@@ -35,7 +35,7 @@ use std::path::PathBuf;
 /// An adapter that fails becomes a `diag`.
 ///
 /// The base and head versions of every changed TypeScript/TSX, JavaScript, Python, Rust,
-/// Go and Java file are read as syntax trees (tree-sitter; the head re-parsed from the base
+/// Go, Java and Kotlin file are read as syntax trees (tree-sitter; the head re-parsed from the base
 /// where the hunks say): the item each hunk sits in, conditions new at head or only
 /// moved (a moved or copied check is never a new boundary), error exits added or removed
 /// (a removed `todo!()` or `throw` is a failure scenario; code moved, extracted, inlined

@@ -634,6 +634,7 @@ fn fail_words(grammar: Grammar) -> &'static [&'static str] {
         Grammar::Python => &["raise"],
         Grammar::Go => &["panic"],
         Grammar::TypeScript | Grammar::Tsx | Grammar::JavaScript | Grammar::Java => &["throw"],
+        Grammar::Kotlin => &["throw", "error(", "TODO("],
     }
 }
 

@@ -872,11 +872,11 @@ fn tree_contracts(
                     let name = path.rsplit("::").next().unwrap_or(path);
                     // A method of the same name is another thing unless the test imports
                     // its module (`render` of a test library is not `App::render`);
-                    // Rust, Go and Java tests call into their crate or package directly.
+                    // Rust, Go, Java and Kotlin tests call into their crate or package directly.
                     let linked = !path.contains("::")
                         || matches!(
                             Grammar::of(f),
-                            Some(Grammar::Rust | Grammar::Go | Grammar::Java)
+                            Some(Grammar::Rust | Grammar::Go | Grammar::Java | Grammar::Kotlin)
                         )
                         || imports.contains(&lifecycle::module_stem(f));
                     // A test's own file counts too: Rust keeps unit tests beside the code.

@@ -169,6 +169,7 @@ fn visit<'t>(grammar: Grammar, node: Node<'t>, text: &str, f: &mut LineFacts, up
         | "import_spec"
         | "use_declaration"
         | "import_declaration" => import(grammar, node, text, f),
+        "import" if grammar == Grammar::Kotlin => import(grammar, node, text, f),
         "export_statement" => f.exported = true,
         "visibility_modifier" if text_of(node, text) == "pub" => f.exported = true,
         // Java's `public` keyword among a declaration's modifiers.
@@ -303,12 +304,16 @@ fn import(grammar: Grammar, node: Node, text: &str, f: &mut LineFacts) {
                 f.imports.push(path.to_string());
             }
         }
-        Grammar::Java => {
-            // `import com.shop.Cart;`, `import static org.junit.Assert.*;`.
+        Grammar::Java | Grammar::Kotlin => {
+            // `import com.shop.Cart;`, `import static org.junit.Assert.*;`, Kotlin's
+            // `import okhttp3.Headers.Companion.headersOf`.
             let mut walk = node.walk();
-            let path = node
-                .named_children(&mut walk)
-                .find(|c| matches!(c.kind(), "scoped_identifier" | "identifier"));
+            let path = node.named_children(&mut walk).find(|c| {
+                matches!(
+                    c.kind(),
+                    "scoped_identifier" | "qualified_identifier" | "identifier"
+                )
+            });
             if let Some(p) = path {
                 f.imports.push(text_of(p, text).to_string());
             }
@@ -337,6 +342,19 @@ fn callee(node: Node, text: &str) -> Option<String> {
         "object_creation_expression" => {
             let ty = text_of(node.child_by_field_name("type")?, text);
             return Some(last_segment(ty.split('<').next().unwrap_or(ty)).to_string());
+        }
+        // Kotlin: `cart.save(...)`, `save(...)`, `Cart(...)` (no `function` field).
+        "call_expression" if node.child_by_field_name("function").is_none() => {
+            let f = node.named_child(0)?;
+            return match f.kind() {
+                "identifier" => Some(text_of(f, text).to_string()),
+                "navigation_expression" => {
+                    let object = f.named_child(0)?;
+                    let name = f.named_child(f.named_child_count().checked_sub(1)? as u32)?;
+                    Some(receiver_call(text_of(object, text), text_of(name, text)))
+                }
+                _ => None,
+            };
         }
         _ => {}
     }

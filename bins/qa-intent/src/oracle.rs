@@ -294,6 +294,7 @@ pub fn tests(
         Grammar::Python => (python_tests(&walk, text), Framework::Pytest),
         Grammar::Go => (go_tests(&walk, text), Framework::Go),
         Grammar::Java => (java::tests(&walk, text), Framework::JUnit),
+        Grammar::Kotlin => (kotlin::tests(&walk, text), Framework::JUnit),
     };
     // The caller looked for test markers first: a file with tests may keep its cases in
     // a file-level table (the tests themselves may lie outside the changed ranges).
@@ -322,7 +323,7 @@ pub fn tests(
 
 /// A cheap look at the text before walking a tree for tests: no test marker, no tests.
 pub fn may_define_tests(grammar: Grammar, text: &str, test_macros: &[String]) -> bool {
-    static MARKERS: LazyLock<[Regex; 5]> = LazyLock::new(|| {
+    static MARKERS: LazyLock<[Regex; 6]> = LazyLock::new(|| {
         [
             // `#[test]`, `#[tokio::test(flavor = ...)]`, `#[rstest]`.
             r"#\[[\w:]*test\b",
@@ -331,6 +332,7 @@ pub fn may_define_tests(grammar: Grammar, text: &str, test_macros: &[String]) ->
             r"(?m)^\s*(?:async\s+)?def\s+test",
             r"(?m)^func\s+(?:Test|Benchmark)",
             java::MARKER,
+            kotlin::MARKER,
         ]
         .map(|p| Regex::new(p).expect("test marker pattern"))
     });
@@ -342,6 +344,7 @@ pub fn may_define_tests(grammar: Grammar, text: &str, test_macros: &[String]) ->
         Grammar::Python => MARKERS[2].is_match(text),
         Grammar::Go => MARKERS[3].is_match(text),
         Grammar::Java => MARKERS[4].is_match(text),
+        Grammar::Kotlin => MARKERS[5].is_match(text),
     }
 }
 
@@ -1788,6 +1791,8 @@ mod arrange;
 mod cli_runs;
 pub mod helpers;
 mod java;
+mod jvm;
+mod kotlin;
 pub mod support;
 
 #[cfg(test)]

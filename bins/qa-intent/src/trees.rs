@@ -27,6 +27,7 @@ pub enum Grammar {
     Python,
     Go,
     Java,
+    Kotlin,
 }
 
 impl Grammar {
@@ -45,6 +46,7 @@ impl Grammar {
             "py" | "pyi" => Grammar::Python,
             "go" => Grammar::Go,
             "java" => Grammar::Java,
+            "kt" | "kts" => Grammar::Kotlin,
             _ => return None,
         })
     }
@@ -66,6 +68,7 @@ impl Grammar {
             Grammar::Python => tree_sitter_python::LANGUAGE.into(),
             Grammar::Go => tree_sitter_go::LANGUAGE.into(),
             Grammar::Java => tree_sitter_java::LANGUAGE.into(),
+            Grammar::Kotlin => tree_sitter_kotlin_ng::LANGUAGE.into(),
         }
     }
 }

@@ -331,6 +331,7 @@ fn function_parts<'t>(
         Grammar::Python => &["function_definition"],
         Grammar::Go => &["function_declaration", "method_declaration"],
         Grammar::Java => &["method_declaration"],
+        Grammar::Kotlin => &["function_declaration"],
         Grammar::TypeScript | Grammar::Tsx | Grammar::JavaScript => &[
             "function_declaration",
             "method_definition",
@@ -354,10 +355,14 @@ fn function_parts<'t>(
     } else {
         n
     };
-    let body = f.child_by_field_name("body")?;
+    // Kotlin's body and parameters are no fields.
+    let body = f
+        .child_by_field_name("body")
+        .or_else(|| child_of_kind(f, "function_body"))?;
     let params = match f
         .child_by_field_name("parameters")
         .or_else(|| f.child_by_field_name("parameter"))
+        .or_else(|| child_of_kind(f, "function_value_parameters"))
     {
         Some(p) if p.kind() == "identifier" => vec![text_of(p, text).to_string()],
         Some(p) => named_children(p)
@@ -368,6 +373,10 @@ fn function_parts<'t>(
         None => Vec::new(),
     };
     Some((name, params, body))
+}
+
+fn child_of_kind<'t>(n: Node<'t>, kind: &str) -> Option<Node<'t>> {
+    named_children(n).into_iter().find(|c| c.kind() == kind)
 }
 
 /// The names one parameter node declares (a Go declaration may hold several).
@@ -407,6 +416,22 @@ fn call_parts<'t>(
             n.child_by_field_name("name")?,
             n.child_by_field_name("arguments")?,
         ),
+        // Kotlin: `check(a, b)`, `cache.check(a)`; a call's parts are no fields.
+        (Grammar::Kotlin, "call_expression") => {
+            let f = n.named_child(0)?;
+            let callee = match f.kind() {
+                "identifier" => f,
+                "navigation_expression" => named_children(f).into_iter().last()?,
+                _ => return None,
+            };
+            let args = child_of_kind(n, "value_arguments")?;
+            let args = named_children(args)
+                .into_iter()
+                .filter(|a| a.kind() == "value_argument")
+                .filter_map(|a| a.child(a.child_count().checked_sub(1)?))
+                .collect();
+            return Some((text_of(callee, text), args));
+        }
         (Grammar::Python, "call") | (_, "call_expression") => {
             let f = n.child_by_field_name("function")?;
             let last = ["field", "property", "attribute", "name"]
@@ -469,6 +494,12 @@ fn assertion_regions<'t>(
             let f = n
                 .child_by_field_name("function")
                 .or_else(|| n.child_by_field_name("object"))
+                // Kotlin's callee (`assertThat(x).isEqualTo`) is no field.
+                .or_else(|| {
+                    (grammar == Grammar::Kotlin)
+                        .then(|| n.named_child(0))
+                        .flatten()
+                })
                 .map(|f| text_of(f, text))
                 .unwrap_or("");
             if own.contains(callee) {

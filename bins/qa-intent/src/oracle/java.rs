@@ -5,22 +5,13 @@ use std::collections::HashMap;
 
 use tree_sitter::Node;
 
+use super::jvm::{
+    equality, literal_comparison, string_content, Side, SKIP_ANNOTATIONS, TEST_ANNOTATIONS,
+};
 use super::{
     is_literal, literal, matcher_words, named_children, row_text, Expectation, Framework, Test,
 };
 use crate::trees::{excerpt, line_of, text_of, Walk};
-
-/// Annotations that make a method a test (JUnit 4/5, TestNG).
-const TEST_ANNOTATIONS: &[&str] = &[
-    "Test",
-    "ParameterizedTest",
-    "RepeatedTest",
-    "TestFactory",
-    "TestTemplate",
-];
-
-/// Annotations that disable a test or all tests of a class.
-const SKIP_ANNOTATIONS: &[&str] = &["Disabled", "Ignore"];
 
 /// Class name endings of test classes (`CartTest`, `CartTests`, `CartIT`).
 const TEST_CLASS_SUFFIXES: &[&str] = &["Test", "Tests", "IT", "TestCase"];
@@ -275,17 +266,6 @@ fn test(
     t
 }
 
-/// The text inside a string literal's quotes (a text block's too).
-fn string_content(node: Node, text: &str) -> String {
-    let t = text_of(node, text);
-    let t = t
-        .strip_prefix("\"\"\"")
-        .and_then(|t| t.strip_suffix("\"\"\""))
-        .or_else(|| t.strip_prefix('"').and_then(|t| t.strip_suffix('"')))
-        .unwrap_or(t);
-    t.to_string()
-}
-
 /// `IOException.class` -> `IOException`; `{A.class, B.class}` as written.
 fn exception_name(node: Node, text: &str) -> String {
     let t = excerpt(text_of(node, text));
@@ -440,6 +420,13 @@ impl<'t> Reader<'t> {
         }
     }
 
+    fn side(&self, node: Node) -> Side {
+        Side {
+            code: self.code(node),
+            literal: self.literal_of(node),
+        }
+    }
+
     fn code(&self, node: Node) -> String {
         // A lambda's body is what runs: `() -> cart.save(-1)` reads `cart.save(-1)`.
         let node = match node.kind() {
@@ -482,27 +469,12 @@ impl<'t> Reader<'t> {
             | "assertLinesMatch" => {
                 let negated = name.contains("Not");
                 let (expected, actual) = self.compared(&args)?;
-                let words = if negated { "is not" } else { "is" };
-                return Some(match (self.literal_of(expected), self.literal_of(actual)) {
-                    (Some((v, l)), _) => Expectation {
-                        line: l,
-                        text: format!("`{}` {words} {v}", self.code(actual)),
-                    },
-                    // The literal on the actual side: the arguments were swapped.
-                    (None, Some((v, l))) => Expectation {
-                        line: l,
-                        text: format!("`{}` {words} {v}", self.code(expected)),
-                    },
-                    (None, None) => Expectation {
-                        line,
-                        text: format!(
-                            "`{}` {} `{}`",
-                            self.code(actual),
-                            if negated { "differs from" } else { "equals" },
-                            self.code(expected)
-                        ),
-                    },
-                });
+                return Some(equality(
+                    self.side(expected),
+                    self.side(actual),
+                    negated,
+                    line,
+                ));
             }
             "assertTrue" | "assertFalse" => {
                 let cond = self.condition(&args)?;
@@ -600,12 +572,8 @@ impl<'t> Reader<'t> {
             _ => None,
         };
         if let Some((l, r, equal)) = sides {
-            let words = if equal { "is" } else { "is not" };
-            if let Some((v, _)) = self.literal_of(r) {
-                return format!("`{}` {words} {v}", self.code(l));
-            }
-            if let Some((v, _)) = self.literal_of(l) {
-                return format!("`{}` {words} {v}", self.code(r));
+            if let Some(words) = literal_comparison(self.side(l), self.side(r), equal) {
+                return words;
             }
         }
         let words = if holds { "holds" } else { "does not hold" };

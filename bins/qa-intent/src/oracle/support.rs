@@ -324,6 +324,7 @@ pub fn support_files(grammar: Grammar, path: &str, text: &str, files: &dyn Files
         }
         Grammar::Go => go_candidates(path, dir, text, files, &mut candidates),
         Grammar::Java => java_candidates(path, dir, text, &mut candidates),
+        Grammar::Kotlin => kotlin_candidates(path, dir, files, &mut candidates),
     }
     let mut out: Vec<String> = Vec::new();
     let mut listed: HashMap<String, Vec<String>> = HashMap::new();
@@ -579,6 +580,20 @@ fn java_candidates(path: &str, dir: &str, text: &str, out: &mut Vec<String>) {
             (package, class)
         };
         out.push(format!("{root}/{}/{class}.java", package.replace('.', "/")));
+    }
+}
+
+/// The other Kotlin files of the test's directory that are no test classes themselves
+/// (`DnsCallStateMachineTester.kt` beside `DnsCallStateMachineTest.kt`): a package's
+/// helpers need no import.
+fn kotlin_candidates(path: &str, dir: &str, files: &dyn Files, out: &mut Vec<String>) {
+    let own = path.rsplit('/').next().unwrap_or(path);
+    for name in files.list(dir) {
+        let stem = name.strip_suffix(".kt").unwrap_or("");
+        let test_class = ["Test", "Tests", "IT"].iter().any(|s| stem.ends_with(s));
+        if !stem.is_empty() && name != own && !test_class {
+            out.push(join(dir, &name));
+        }
     }
 }
 

@@ -670,3 +670,149 @@ fn a_parameter_compared_through_the_value_a_helper_builds_from_it_is_quoted_as_s
     let test = "package cli\n\nfunc TestRuns(t *testing.T) {\n\truns(t, \"one\")\n}\n";
     assert!(helper_expects(Grammar::Go, test, running).is_empty());
 }
+
+#[test]
+fn kotlin_tests_are_annotated_functions_and_a_plain_test_named_function_is_not() {
+    let src = "import kotlin.test.Test\nclass CartTest {\n  @Test fun savesCart() {\n    val cart = Cart()\n    assertEquals(3, cart.save(1))\n  }\n  @Test fun `saves the total`() {}\n  fun testHelper() { assertEquals(1, 1) }\n  @ParameterizedTest\n  fun rows(n: Int) {}\n}\n";
+    let t = tests_of(Grammar::Kotlin, src, &[]);
+    let names: Vec<(&str, &str)> = t
+        .iter()
+        .map(|t| (t.name.as_str(), t.title.as_str()))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("savesCart", "savesCart"),
+            ("saves the total", "saves the total"),
+            ("rows", "rows")
+        ]
+    );
+    assert_eq!(t[0].framework, Framework::JUnit);
+    assert_eq!(expects(&t[0]), ["`cart.save(1)` is 3"]);
+    assert_eq!(t[0].calls, ["Cart", "save"]);
+    assert_eq!(t[0].setup.as_deref(), Some("run `val cart = Cart()`"));
+}
+
+#[test]
+fn kotlin_junit3_tests_are_test_functions_of_a_test_case_class_only() {
+    let src = "class ATest : TestCase() {\n  fun testSaves() {}\n  fun helper() {}\n}\nclass B {\n  fun testNot() {}\n}\n";
+    let t = tests_of(Grammar::Kotlin, src, &[]);
+    let names: Vec<&str> = t.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["testSaves"]);
+}
+
+#[test]
+fn disabled_and_ignored_kotlin_tests_are_skipped_and_others_are_not() {
+    let src = "class ATest {\n  @Disabled(\"flaky\")\n  @Test fun a() {}\n  @Test fun b() {}\n}\n@Ignore\nclass BTest {\n  @Test fun c() {}\n}\n";
+    let t = tests_of(Grammar::Kotlin, src, &[]);
+    assert_eq!(t[0].skipped.as_deref(), Some("@Disabled(\"flaky\")"));
+    assert_eq!(t[1].skipped, None);
+    assert_eq!(t[2].skipped.as_deref(), Some("@Ignore"));
+}
+
+#[test]
+fn kotlin_fluent_and_kotlin_test_expectations_read_their_literal_side() {
+    let src = "import kotlin.test.Test\nclass ATest {\n  @Test fun a() {\n    val expected = \"b,a\"\n    assertEquals(expected, join(paths))\n    assertNotEquals(0, size())\n    assertThat(total()).isEqualTo(\"3.00\")\n    assertThat(names()).hasSize(2)\n    assertThat(ready()).isTrue()\n    assertThat(label()).contains(\"x\")\n    assertTrue(a() == 5)\n    assertFalse(done())\n    assertNull(find())\n    assertEquals(listOf(\"a\", \"b\"), list())\n  }\n}\n";
+    let t = tests_of(Grammar::Kotlin, src, &[]);
+    assert_eq!(
+        expects(&t[0]),
+        [
+            "`join(paths)` is \"b,a\"",
+            "`size()` is not 0",
+            "`total()` is \"3.00\"",
+            "`names()` has size 2",
+            "`ready()` is true",
+            "`label()` contains \"x\"",
+            "`a()` is 5",
+            "`find()` is null",
+            "`list()` is listOf(\"a\", \"b\")",
+            "`done()` does not hold"
+        ]
+    );
+    // The bound literal's line is where the expected value stands.
+    assert_eq!(t[0].expects[0].line, 4);
+    assert!(!t[0].calls.iter().any(|c| c.starts_with("assert")));
+}
+
+#[test]
+fn kotlin_expected_failures_name_the_thrown_type() {
+    let src = "class ATest {\n  @Test fun a() {\n    assertFailsWith<IOException> {\n      load()\n    }\n    val e = assertFailsWith<IllegalStateException>(\"m\") { save(-1) }\n    assertThrows<TimeoutException> { wait() }\n    assertFailsWith(EOFException::class) { read() }\n    assertFailure { close() }.isInstanceOf<SocketException>()\n    assertThatThrownBy { connect() }.isInstanceOf(IOException::class.java)\n  }\n}\n";
+    let t = tests_of(Grammar::Kotlin, src, &[]);
+    assert_eq!(
+        expects(&t[0]),
+        [
+            "`load()` throws IOException",
+            "`save(-1)` throws IllegalStateException",
+            "`wait()` throws TimeoutException",
+            "`read()` throws EOFException",
+            "`close()` throws SocketException",
+            "`connect()` throws IOException"
+        ]
+    );
+}
+
+#[test]
+fn a_kotlin_assertion_without_a_literal_quotes_the_expression() {
+    let src = "class ATest {\n  @Test fun a() {\n    val want = compute()\n    assertEquals(want, run())\n    assertThat(run()).isEqualTo(other)\n    val s = \"x$y\"\n    assertEquals(s, run())\n  }\n}\n";
+    let t = tests_of(Grammar::Kotlin, src, &[]);
+    assert_eq!(
+        expects(&t[0]),
+        [
+            "`run()` equals `want`",
+            "`run()` is `other`",
+            "`run()` equals `s`"
+        ]
+    );
+}
+
+#[test]
+fn a_kotlin_call_that_is_no_assertion_is_a_call_not_an_expectation() {
+    let src = "class ATest {\n  @Test fun a() {\n    cart.isEqualTo(3)\n    check(\"x\")\n  }\n}\n";
+    let t = tests_of(Grammar::Kotlin, src, &[]);
+    assert!(t[0].expects.is_empty());
+    assert_eq!(t[0].calls, ["check", "isEqualTo"]);
+    assert_eq!(t[0].helper_calls.len(), 2);
+}
+
+#[test]
+fn a_kotlin_file_without_a_test_annotation_may_define_no_tests() {
+    assert!(may_define_tests(
+        Grammar::Kotlin,
+        "class A {\n  @Test fun a() {}\n}\n",
+        &[]
+    ));
+    assert!(may_define_tests(
+        Grammar::Kotlin,
+        "class A : TestCase() {\n  fun testA() {}\n}\n",
+        &[]
+    ));
+    assert!(!may_define_tests(
+        Grammar::Kotlin,
+        "class ATest {\n  fun testA() {}\n}\n",
+        &[]
+    ));
+}
+
+#[test]
+fn a_kotlin_helper_that_asserts_makes_its_literal_arguments_expectations() {
+    let support = "fun Cache.assertPresent(key: String, expected: String) {\n  assertThat(get(key)).isEqualTo(expected)\n}\nfun logOnly(key: String, value: String) {\n  println(value)\n}\n";
+    let test = "class CacheTest {\n  @Test fun present() {\n    cache.assertPresent(\"a\", \"x\")\n    logOnly(\"a\", \"ignored\")\n  }\n}\n";
+    assert_eq!(
+        helper_expects(Grammar::Kotlin, test, support),
+        ["`assertPresent`: `expected` is \"x\" for `key` \"a\""]
+    );
+}
+
+#[test]
+fn a_kotlin_test_reaches_the_non_test_files_of_its_package_directory() {
+    let dir = "src/test/kotlin/dns";
+    let files = MemFiles(vec![
+        ("src/test/kotlin/dns/CallTest.kt", "class CallTest\n"),
+        ("src/test/kotlin/dns/CallTester.kt", "fun testCall() {}\n"),
+        ("src/test/kotlin/dns/OtherTest.kt", "class OtherTest\n"),
+        ("src/test/kotlin/dns/notes.md", "x\n"),
+    ]);
+    let found = support::support_files(Grammar::Kotlin, &format!("{dir}/CallTest.kt"), "", &files);
+    // Control: other test classes and non-Kotlin files are no support.
+    assert_eq!(found, [format!("{dir}/CallTester.kt")]);
+}

@@ -37,6 +37,7 @@ pub fn role<'t>(grammar: Grammar, node: Node<'t>, text: &str, up: Up<'_, 't>) ->
         Grammar::Python => python(node, up),
         Grammar::Go => go(node, text, up),
         Grammar::Java => java(node, text, up),
+        Grammar::Kotlin => kotlin(node, text, up),
     }
 }
 
@@ -348,6 +349,131 @@ fn java_constant_value<'t>(list: Node<'t>, text: &str, up: Up<'_, 't>) -> bool {
                 let Some(call) = call else { return false };
                 at = call;
             }
+            _ => return false,
+        }
+    }
+    false
+}
+
+/// The first named child of `node` of one of `kinds`.
+fn child_of_kind<'t>(node: Node<'t>, kinds: &[&str]) -> Option<Node<'t>> {
+    let mut walk = node.walk();
+    let found = node
+        .named_children(&mut walk)
+        .find(|c| kinds.contains(&c.kind()));
+    found
+}
+
+fn kotlin<'t>(node: Node<'t>, text: &str, up: Up<'_, 't>) -> Option<Role<'t>> {
+    match node.kind() {
+        // `class`, `interface`, `enum class`, `data class` are all `class_declaration`.
+        "class_declaration" | "object_declaration" => item(ItemKind::Type, node, "name", None),
+        "function_declaration" => Some(Role::Item {
+            kind: ItemKind::Function,
+            name: field(node, "name")?,
+            params: child_of_kind(node, &["function_value_parameters"]),
+        }),
+        // A property of a file, class or object (a local `val` is no item).
+        "property_declaration"
+            if matches!(
+                parent_kind(node, up),
+                "source_file" | "class_body" | "enum_class_body"
+            ) =>
+        {
+            let declared = child_of_kind(node, &["variable_declaration"])?;
+            Some(Role::Item {
+                kind: if kotlin_constant(node, text, up) {
+                    ItemKind::Constant
+                } else {
+                    ItemKind::Field
+                },
+                name: child_of_kind(declared, &["identifier"])?,
+                params: None,
+            })
+        }
+        "if_expression" | "while_statement" | "do_while_statement" => {
+            field(node, "condition").map(Role::Condition)
+        }
+        // `when (x) { 1 -> .. }`: the entry's value is an arm; `when { x > 1 -> .. }`: a
+        // condition.
+        "when_entry" => {
+            let condition = field(node, "condition")?;
+            let subject = up(node).and_then(|w| child_of_kind(w, &["when_subject"]));
+            Some(match subject {
+                Some(_) => Role::Arm(condition),
+                None => Role::Condition(condition),
+            })
+        }
+        "throw_expression" => Some(Role::Exit(ExitKind::Throw)),
+        // `error("..")` and `TODO()` throw (kotlin's standard library).
+        "call_expression" => {
+            let callee = node.named_child(0)?;
+            (callee.kind() == "identifier" && matches!(text_of(callee, text), "error" | "TODO"))
+                .then_some(Role::Exit(ExitKind::Throw))
+        }
+        "value_arguments" if kotlin_constant_value(node, text, up) => Some(Role::List),
+        "enum_entry" => Some(Role::Arm(node)),
+        _ => None,
+    }
+}
+
+/// A `const val`, or a `val` of a file or an `object` (companions included).
+fn kotlin_constant<'t>(declaration: Node<'t>, text: &str, up: Up<'_, 't>) -> bool {
+    let constant = child_of_kind(declaration, &["modifiers"])
+        .is_some_and(|m| text_of(m, text).split_whitespace().any(|w| w == "const"));
+    let val = declaration
+        .child(u32::from(
+            child_of_kind(declaration, &["modifiers"]).is_some(),
+        ))
+        .is_some_and(|k| k.kind() == "val");
+    let owner = up(declaration)
+        .filter(|b| b.kind() == "class_body")
+        .and_then(up)
+        .map_or("source_file", |o| o.kind());
+    constant
+        || val
+            && matches!(
+                owner,
+                "source_file" | "object_declaration" | "companion_object"
+            )
+}
+
+/// Collection factories whose arguments are the collection's elements.
+const KOTLIN_FACTORIES: &[&str] = &[
+    "listOf",
+    "setOf",
+    "mapOf",
+    "arrayOf",
+    "mutableListOf",
+    "mutableSetOf",
+    "mutableMapOf",
+    "hashSetOf",
+    "linkedSetOf",
+];
+
+/// True for the arguments of `listOf(...)`/`setOf(...)`/`mapOf(...)` that are a
+/// constant's value (`val KINDS = listOf("a")`, `setOf(..).toSortedSet()` too).
+fn kotlin_constant_value<'t>(args: Node<'t>, text: &str, up: Up<'_, 't>) -> bool {
+    let Some(call) = up(args).filter(|c| c.kind() == "call_expression") else {
+        return false;
+    };
+    let factory = call
+        .named_child(0)
+        .is_some_and(|f| f.kind() == "identifier" && KOTLIN_FACTORIES.contains(&text_of(f, text)));
+    if !factory {
+        return false;
+    }
+    let mut at = call;
+    for _ in 0..4 {
+        let Some(parent) = up(at) else {
+            return false;
+        };
+        match parent.kind() {
+            "property_declaration" => {
+                return matches!(parent_kind(parent, up), "source_file" | "class_body");
+            }
+            // `listOf(..).map { .. }`: the receiver of a chained call.
+            "navigation_expression" | "call_expression" => at = parent,
             _ => return false,
         }
     }

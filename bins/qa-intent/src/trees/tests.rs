@@ -304,3 +304,67 @@ fn a_partial_tree_with_a_syntax_error_gives_way_to_the_whole_file() {
     assert_eq!(pair.left_out, 0);
     assert!(!pair.base.unwrap().root_node().has_error());
 }
+
+fn kotlin(text: &str) -> Outline {
+    outline(Grammar::Kotlin, text, &[]).expect("parsed")
+}
+
+#[test]
+fn kotlin_is_read_for_kt_and_kts_files() {
+    assert_eq!(Grammar::of("src/Cart.kt"), Some(Grammar::Kotlin));
+    assert_eq!(Grammar::of("build.gradle.kts"), Some(Grammar::Kotlin));
+    assert_eq!(Grammar::of("src/Cart.ktm"), None);
+}
+
+#[test]
+fn kotlin_items_are_types_objects_functions_and_properties_but_not_locals() {
+    let o = kotlin("const val MAX = 3\nclass Cart(val id: Int) {\n  private var count = 0\n  fun save(item: Item, vararg rest: String): Int {\n    val local = 1\n    return 1\n  }\n  companion object {\n    val KINDS = 2\n  }\n}\nobject Registry {\n  fun find() {}\n}\ninterface Shape\nenum class Color { RED }\n");
+    let items: Vec<(&str, ItemKind)> = o.items.iter().map(|i| (i.path.as_str(), i.kind)).collect();
+    assert_eq!(
+        items,
+        [
+            ("MAX", ItemKind::Constant),
+            ("Cart", ItemKind::Type),
+            ("Cart::count", ItemKind::Field),
+            ("Cart::save", ItemKind::Function),
+            ("Cart::KINDS", ItemKind::Constant),
+            ("Registry", ItemKind::Type),
+            ("Registry::find", ItemKind::Function),
+            ("Shape", ItemKind::Type),
+            ("Color", ItemKind::Type),
+        ]
+    );
+    assert_eq!(o.items[3].params, ["item", "rest"]);
+}
+
+#[test]
+fn kotlin_conditions_when_branches_and_throws() {
+    let o = kotlin("fun f(id: Int): String {\n  if (id > 0) throw IllegalArgumentException(\"bad id\")\n  while (id < 3) {}\n  require(id != 2)\n  if (id == 9) error(\"nine\")\n  return when {\n    id > 9 -> \"big\"\n    else -> \"other\"\n  }\n}\n");
+    let texts: Vec<&str> = o.conditions.iter().map(|c| c.text.as_str()).collect();
+    assert_eq!(texts, ["id>0", "id<3", "id==9", "id>9"]);
+    assert_eq!(o.path_of(o.conditions[0].item), "f");
+    let exits: Vec<(ExitKind, &str)> = o.exits.iter().map(|e| (e.kind, e.shape.as_str())).collect();
+    assert_eq!(exits.len(), 2);
+    assert_eq!(exits[0].0, ExitKind::Throw);
+    assert_eq!(exits[1].0, ExitKind::Throw);
+}
+
+#[test]
+fn kotlin_elements_of_constant_lists_enums_and_when_arms() {
+    let o = kotlin("val KINDS = listOf(\"csv\", \"json\")\nclass K {\n  private val mutable = listOf(\"no\")\n  enum class Color { RED, GREEN }\n  fun f(s: String): Int {\n    val local = listOf(\"no\")\n    return when (s) {\n      \"a\" -> 1\n      else -> 0\n    }\n  }\n}\n");
+    let els: Vec<(&str, &str)> = o
+        .elements
+        .iter()
+        .map(|e| (o.path_of(e.item), e.text.as_str()))
+        .collect();
+    assert_eq!(
+        els,
+        [
+            ("KINDS", "\"csv\""),
+            ("KINDS", "\"json\""),
+            ("K::Color", "RED"),
+            ("K::Color", "GREEN"),
+            ("K::f", "\"a\""),
+        ]
+    );
+}
