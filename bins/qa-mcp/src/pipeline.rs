@@ -226,9 +226,13 @@ fn spawn(command: &mut Command, stage: &Stage) -> anyhow::Result<Child> {
 
 /// Copies the stream from the last upstream stage into qa-report, line by line, noting
 /// each record. A qa-report that stopped reading ends the copying, not the reading.
+///
+/// What was read is passed on before the tap waits for more, as a shell pipe would: a
+/// record held back while a slow stage works would reach qa-report only at the stream's
+/// end, and a cancel then leaves it nothing to report.
 fn tap(
-    stream: std::process::ChildStdout,
-    report_in: Option<std::process::ChildStdin>,
+    stream: impl Read,
+    report_in: Option<impl std::io::Write>,
     run: &Run,
     progress: &dyn Fn(Progress),
     observed: &mut Observed,
@@ -262,7 +266,11 @@ fn tap(
             }
         }
         if let Some(w) = writer.as_mut() {
-            if w.write_all(&line).is_err() {
+            let idle = reader.buffer().is_empty();
+            if w.write_all(&line)
+                .and_then(|()| if idle { w.flush() } else { Ok(()) })
+                .is_err()
+            {
                 writer = None;
             }
         }
@@ -290,4 +298,46 @@ fn read_kept(mut r: impl Read, limit: u64) -> Vec<u8> {
     let _ = r.by_ref().take(limit).read_to_end(&mut kept);
     let _ = std::io::copy(&mut r, &mut std::io::sink());
     kept
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Board;
+    use std::io::{BufRead as _, Write as _};
+    use std::sync::mpsc;
+    use std::time::Duration;
+
+    /// A record the upstream wrote reaches qa-report while the upstream is still running
+    /// (a stage holding the stream open, as a slow qa-trace does), not at the stream's end.
+    #[test]
+    fn a_record_is_passed_on_before_the_upstream_ends() {
+        let (upstream_out, mut upstream_in) = std::io::pipe().unwrap();
+        let (report_out, report_in) = std::io::pipe().unwrap();
+        let board = Board::default();
+        let run = board
+            .begin("change_report", "t".into(), None, "qa-diff")
+            .unwrap();
+        let tapping = std::thread::spawn(move || {
+            let mut observed = Observed::default();
+            tap(upstream_out, Some(report_in), &run, &|_| {}, &mut observed).unwrap();
+            observed.records
+        });
+        let (got, arrived) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut line = String::new();
+            let mut reader = std::io::BufReader::new(report_out);
+            reader.read_line(&mut line).unwrap();
+            got.send(line).unwrap();
+        });
+        let record = "{\"kind\":\"range\",\"by\":\"qa-diff\"}\n";
+        upstream_in.write_all(record.as_bytes()).unwrap();
+        upstream_in.flush().unwrap();
+        // A liveness bound, not a speed one: the held-back record would never arrive while
+        // the upstream stays open.
+        let line = arrived.recv_timeout(Duration::from_secs(30));
+        drop(upstream_in);
+        assert_eq!(line.as_deref(), Ok(record));
+        assert_eq!(tapping.join().unwrap(), 1);
+    }
 }
