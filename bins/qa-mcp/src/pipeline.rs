@@ -304,7 +304,6 @@ fn read_kept(mut r: impl Read, limit: u64) -> Vec<u8> {
 mod tests {
     use super::*;
     use crate::board::Board;
-    use std::io::{BufRead as _, Write as _};
     use std::sync::mpsc;
     use std::time::Duration;
 
