@@ -1,22 +1,24 @@
 //! Assembling intents from a changeset: commit groups, cleanup provenance, vocabulary
 //! partitions, changed tests, configuration, confidence and authority.
 
+mod assessment;
+mod evidence;
+mod grouping;
+
 use std::collections::{BTreeMap, BTreeSet};
 
 use qa_records::change::{
-    Annotation, Authority, CommitData, Confidence, Exercised, Expected, Focus, IntentData,
-    IntentSource, LifecycleStep, Location, Op, Origin, Role, Stage, TestContract,
+    Annotation, CommitData, Focus, IntentData, Op, Role, Stage, TestContract,
 };
 
-use crate::behaviour::{self, CommitClass, Rank};
+use crate::behaviour::{self, CommitClass};
 use crate::changeset::{bears_behaviour, Changeset};
 use crate::deltas::{Deltas, FileDelta};
-use crate::joining::{self, Member};
 use crate::lifecycle::{self, Fact, FactKind, Reading};
 use crate::manifest::{Criticality, Manifest};
 use crate::syntax;
-use crate::trees::{Grammar, ItemKind};
-use crate::vocabulary::{self, FileTerms};
+use assessment::Evidence;
+use grouping::Group;
 
 /// An intent before it becomes a record: its data and the facts its scenarios rest on.
 #[derive(Debug, Clone)]
@@ -49,25 +51,7 @@ const PER_STAGE: usize = 4;
 /// Builds every intent of the change, in a stable order: commit intents by anchor, then
 /// standalone cleanup, vocabulary partitions, configuration, workflow and test evidence.
 pub fn derive(cs: &Changeset, manifest: Option<&Manifest>, deltas: &Deltas) -> Vec<Intent> {
-    // Lines the change removed anywhere: a fact on an added copy of one is not new.
-    let moved: std::collections::HashSet<String> = cs
-        .files
-        .iter()
-        .flat_map(|f| f.data.hunks.iter().flat_map(|h| h.lines.iter()))
-        .filter(|l| l.op == Op::Remove)
-        .map(|l| crate::deltas::squeeze(&l.text))
-        .filter(|l| l.len() >= crate::deltas::MIN_COPIED)
-        .collect();
-    let readings: BTreeMap<&str, Reading> = cs
-        .files
-        .iter()
-        .map(|f| {
-            let delta = deltas.get(&f.data.path);
-            let mut reading = lifecycle::read_file(&f.data, delta);
-            lifecycle::refine(&mut reading, &f.data, delta, &moved);
-            (f.data.path.as_str(), reading)
-        })
-        .collect();
+    let readings = readings(cs, deltas);
     let role = |p: &str| cs.role(p);
 
     let mut behaviour = Vec::new();
@@ -90,33 +74,12 @@ pub fn derive(cs: &Changeset, manifest: Option<&Manifest>, deltas: &Deltas) -> V
         .flat_map(|c| c.data.files.iter().map(String::as_str))
         .collect();
 
-    let members: Vec<Member> = behaviour
+    let mut groups = grouping::commit_groups(cs, &behaviour, &role);
+    let assigned: BTreeSet<&str> = groups
         .iter()
-        .map(|&(i, rank)| member(&cs.commits[i].data, rank, &role))
+        .flat_map(|g| g.files.iter().map(String::as_str))
         .collect();
-    let mut groups: Vec<Group> = joining::group(&members)
-        .into_iter()
-        .map(|g| Group {
-            commits: g.iter().map(|&m| behaviour[m].0).collect(),
-            cleanup: Vec::new(),
-            files: BTreeSet::new(),
-            source: IntentSource::Commits,
-            focus_hint: None,
-            title: None,
-        })
-        .collect();
-    for g in &mut groups {
-        for &c in &g.commits {
-            g.files.extend(changed_in(cs, &cs.commits[c].data));
-        }
-    }
-
-    let assigned: BTreeSet<String> = groups
-        .iter()
-        .flat_map(|g| g.files.iter().cloned())
-        .collect();
-
-    // Behaviour files no commit text explains: partition by anchored vocabulary.
+    // Behaviour files no commit text explains.
     let loose: Vec<&str> = cs
         .files
         .iter()
@@ -124,196 +87,11 @@ pub fn derive(cs: &Changeset, manifest: Option<&Manifest>, deltas: &Deltas) -> V
         .filter(|p| !assigned.contains(*p) && role(p).is_some_and(bears_behaviour))
         .filter(|p| unexplained.contains(p) || !(maintained.contains(p) || committed.contains(p)))
         .collect();
-    let terms: Vec<FileTerms> = loose
-        .iter()
-        .map(|p| {
-            let reading = &readings[p];
-            let mut anchors = vocabulary::path_terms(p);
-            anchors.extend(
-                reading
-                    .declared
-                    .iter()
-                    .filter_map(|s| vocabulary::symbol_term(s)),
-            );
-            FileTerms {
-                path: p.to_string(),
-                anchors,
-                words: reading.words.clone(),
-            }
-        })
-        .collect();
-    for (members, shared) in vocabulary::partition(&terms) {
-        let files: BTreeSet<String> = members.iter().map(|&i| loose[i].to_string()).collect();
-        let topic: Vec<String> = if shared.is_empty() {
-            terms[members[0]].anchors.iter().take(3).cloned().collect()
-        } else {
-            shared.into_iter().take(3).collect()
-        };
-        let uncommitted = files
-            .iter()
-            .all(|f| cs.current.iter().any(|c| &c.data.path == f));
-        let place = if uncommitted {
-            "Uncommitted work"
-        } else {
-            "Work without usable commit text"
-        };
-        let title = if topic.is_empty() {
-            format!(
-                "{place} on {}",
-                files.iter().next().map(String::as_str).unwrap_or("files")
-            )
-        } else {
-            format!("{place} on {}", topic.join(", "))
-        };
-        groups.push(Group {
-            commits: vec![],
-            cleanup: vec![],
-            files,
-            source: IntentSource::Vocabulary,
-            focus_hint: None,
-            title: Some(title),
-        });
-    }
-
-    // Cleanup commits join the first intent (from commits or vocabulary) sharing a
-    // behaviour file, else stand alone. They come after the partition so a review-fix
-    // commit cannot claim the files of work whose own commit text was unusable.
-    for &c in &cleanups {
-        let files: BTreeSet<String> = changed_in(cs, &cs.commits[c].data).collect();
-        let shared = groups.iter_mut().find(|g| {
-            g.files
-                .iter()
-                .any(|f| files.contains(f) && role(f).is_some_and(bears_behaviour))
-        });
-        match shared {
-            Some(g) => g.cleanup.push(c),
-            None => groups.push(Group {
-                commits: vec![],
-                cleanup: vec![c],
-                files,
-                source: IntentSource::Commits,
-                focus_hint: Some(Focus::Cleanup),
-                title: None,
-            }),
-        }
-    }
-
-    // Tests: attach to an intent that touched them or whose file they are named after.
-    let tests: Vec<&str> = cs
-        .files
-        .iter()
-        .map(|f| f.data.path.as_str())
-        .filter(|p| role(p) == Some(Role::Test))
-        .collect();
-    let mut loose_tests = BTreeSet::new();
-    let tickets_of = |commits: &mut dyn Iterator<Item = &CommitData>| -> BTreeSet<String> {
-        commits.flat_map(|c| c.tickets.iter().cloned()).collect()
-    };
-    for t in &tests {
-        // A test joins by its commits' tickets too: `test: cover ORD-231` belongs to ORD-231.
-        let test_tickets = tickets_of(
-            &mut cs
-                .commits
-                .iter()
-                .map(|c| &c.data)
-                .filter(|c| c.files.iter().any(|f| f == t)),
-        );
-        // ... by what it imports (a test of `rules/urgency.js` requires it), and by the
-        // module its changed test titles name ("urgency flags account threats").
-        let imported = readings.get(t).map(|r| &r.imports);
-        let titles: Vec<String> = match deltas.get(*t) {
-            Some(delta) => delta
-                .changed_tests
-                .iter()
-                .map(|c| c.title.to_ascii_lowercase())
-                .collect(),
-            None => cs
-                .file(t)
-                .map(|f| {
-                    syntax::test_contracts(syntax::language_of(t), t, &added_lines(&f.data))
-                        .into_iter()
-                        .map(|(_, title, _)| title.to_ascii_lowercase())
-                        .collect()
-                })
-                .unwrap_or_default(),
-        };
-        let named = |f: &str| {
-            let stem = lifecycle::module_stem(f);
-            stem.len() >= 4
-                && titles
-                    .iter()
-                    .any(|title| vocabulary::words_of(title).any(|w| w == stem))
-        };
-        let owner = groups.iter_mut().find(|g| {
-            g.focus_hint != Some(Focus::Cleanup)
-                && (g.files.contains(*t)
-                    || g.files.iter().any(|f| {
-                        role(f).is_some_and(bears_behaviour)
-                            && (imported.is_some_and(|i| i.contains(&lifecycle::module_stem(f)))
-                                || named(f))
-                    })
-                    || g.files.iter().any(|f| same_subject(f, t))
-                    || !test_tickets.is_disjoint(&tickets_of(
-                        &mut g.commits.iter().map(|&i| &cs.commits[i].data),
-                    )))
-        });
-        match owner {
-            Some(g) => {
-                g.files.insert(t.to_string());
-            }
-            None => {
-                loose_tests.insert(t.to_string());
-            }
-        }
-    }
-
-    // Configuration and workflow files no intent took: their own verification intents.
-    let all_assigned: BTreeSet<String> = groups
-        .iter()
-        .flat_map(|g| g.files.iter().cloned())
-        .collect();
-    for (want, focus, title) in [
-        (
-            Role::Configuration,
-            Focus::Configuration,
-            "Configuration change",
-        ),
-        (
-            Role::RepositoryWorkflow,
-            Focus::RepositoryWorkflow,
-            "Repository workflow change",
-        ),
-    ] {
-        let files: BTreeSet<String> = cs
-            .files
-            .iter()
-            .map(|f| f.data.path.clone())
-            .filter(|p| !all_assigned.contains(p) && role(p) == Some(want))
-            .collect();
-        if !files.is_empty() {
-            groups.push(Group {
-                commits: vec![],
-                cleanup: vec![],
-                title: Some(format!("{title}: {}", join_paths(&files))),
-                files,
-                source: IntentSource::Commits,
-                focus_hint: Some(focus),
-            });
-        }
-    }
-    if !loose_tests.is_empty() {
-        groups.push(Group {
-            commits: vec![],
-            cleanup: vec![],
-            title: Some(format!(
-                "Changed test evidence: {}",
-                join_paths(&loose_tests)
-            )),
-            files: loose_tests,
-            source: IntentSource::Commits,
-            focus_hint: Some(Focus::Verification),
-        });
-    }
+    groups.extend(grouping::vocabulary_groups(cs, &loose, &readings));
+    grouping::attach_cleanups(&mut groups, cs, &cleanups, &role);
+    let loose_tests = grouping::attach_tests(&mut groups, cs, &readings, deltas, &role);
+    let leftovers = grouping::leftover_groups(&groups, cs, loose_tests, &role);
+    groups.extend(leftovers);
 
     // Which intents share each file, to tell their lines apart.
     let mut owners: BTreeMap<&str, usize> = BTreeMap::new();
@@ -331,33 +109,26 @@ pub fn derive(cs: &Changeset, manifest: Option<&Manifest>, deltas: &Deltas) -> V
     intents
 }
 
-/// Commits, files and wording of one intent before its data is built.
-#[derive(Debug)]
-struct Group {
-    commits: Vec<usize>,
-    cleanup: Vec<usize>,
-    files: BTreeSet<String>,
-    source: IntentSource,
-    focus_hint: Option<Focus>,
-    title: Option<String>,
-}
-
-fn member(c: &CommitData, rank: Rank, role: &impl Fn(&str) -> Option<Role>) -> Member {
-    Member {
-        rank,
-        tickets: c.tickets.iter().cloned().collect(),
-        files: c
-            .files
-            .iter()
-            .filter(|p| role(p).is_some_and(bears_behaviour))
-            .cloned()
-            .collect(),
-    }
-}
-
-/// The commit's paths the net diff still shows.
-fn changed_in<'a>(cs: &'a Changeset, c: &'a CommitData) -> impl Iterator<Item = String> + 'a {
-    c.files.iter().filter(|p| cs.file(p).is_some()).cloned()
+/// Each changed file read for facts; a fact on an added copy of a line the change removed
+/// anywhere is not new.
+fn readings<'a>(cs: &'a Changeset, deltas: &Deltas) -> BTreeMap<&'a str, Reading> {
+    let moved: std::collections::HashSet<String> = cs
+        .files
+        .iter()
+        .flat_map(|f| f.data.hunks.iter().flat_map(|h| h.lines.iter()))
+        .filter(|l| l.op == Op::Remove)
+        .map(|l| crate::deltas::squeeze(&l.text))
+        .filter(|l| l.len() >= crate::deltas::MIN_COPIED)
+        .collect();
+    cs.files
+        .iter()
+        .map(|f| {
+            let delta = deltas.get(&f.data.path);
+            let mut reading = lifecycle::read_file(&f.data, delta);
+            lifecycle::refine(&mut reading, &f.data, delta, &moved);
+            (f.data.path.as_str(), reading)
+        })
+        .collect()
 }
 
 /// True when a test file is named after a source file (`cart.test.ts` and `cart.ts`,
@@ -373,14 +144,6 @@ pub fn same_subject(source: &str, test: &str) -> bool {
     };
     let (s, t) = (stem(source), stem(test));
     s.len() >= 3 && s == t && source != test
-}
-
-fn join_paths(files: &BTreeSet<String>) -> String {
-    let mut names: Vec<&str> = files.iter().map(String::as_str).take(3).collect();
-    if files.len() > 3 {
-        names.push("…");
-    }
-    names.join(", ")
 }
 
 pub fn capitalized(text: &str) -> String {
@@ -400,6 +163,8 @@ pub fn capitalized(text: &str) -> String {
     }
 }
 
+/// One intent's data from its group: the anchor commit that names it, its focus, facts,
+/// contracts, policy, confidence and provenance.
 fn build(
     cs: &Changeset,
     g: &Group,
@@ -409,23 +174,12 @@ fn build(
     deltas: &Deltas,
 ) -> Intent {
     let commits: Vec<&CommitData> = g.commits.iter().map(|&i| &cs.commits[i].data).collect();
-    // The work is named by a commit that changes it: a commit that only adds or fixes
-    // tests (the failing test before its fix) never names it, when another one can.
-    // A typed feature or fix is taken at its word (no diff is read for it).
-    let anchor = match commits.as_slice() {
-        [first, _, ..] if !behaviour::is_typed_change(first) => commits
-            .iter()
-            .find(|c| behaviour::is_typed_change(c) || cs.tests_only(c) != Some(true))
-            .or(commits.first()),
-        _ => commits.first(),
-    };
+    let anchor = anchor(cs, &commits);
     let roles: BTreeMap<String, Role> = g
         .files
         .iter()
         .filter_map(|f| cs.role(f).map(|r| (f.clone(), r)))
         .collect();
-    let has = |want: Role| roles.values().any(|&r| r == want);
-
     // A product file that only wires in a rule or a command (an import, a registration)
     // does not make the intent a product journey.
     let product_lines = g.files.iter().any(|f| {
@@ -434,21 +188,7 @@ fn build(
                 .get(f.as_str())
                 .is_some_and(|r| !r.facts.is_empty())
     });
-    let journey =
-        has(Role::Product) && (product_lines || !(has(Role::Command) || has(Role::AnalysisRule)));
-    let focus = g.focus_hint.unwrap_or(if journey {
-        Focus::Product
-    } else if has(Role::Command) {
-        Focus::Command
-    } else if has(Role::AnalysisRule) {
-        Focus::AnalysisRule
-    } else if has(Role::Configuration) {
-        Focus::Configuration
-    } else if has(Role::RepositoryWorkflow) {
-        Focus::RepositoryWorkflow
-    } else {
-        Focus::Verification
-    });
+    let focus = assessment::focus(g.focus_hint, &roles, product_lines);
     let cleanup = focus == Focus::Cleanup;
 
     let description = anchor.map(|c| behaviour::description(&c.subject).to_string());
@@ -461,113 +201,14 @@ fn build(
             .map(|&i| capitalized(behaviour::description(&cs.commits[i].data.subject)))
             .unwrap_or_else(|| "Change".to_string()),
     };
-
-    // Words that tell this intent's lines apart in a file another intent also changed.
-    // A file another intent also changed, or a commit outside this intent also touched (a
-    // `wip` or `style:` commit), is shared: its lines are this intent's direct evidence
-    // only where they carry this intent's words.
-    let touched_outside = |f: &str| {
-        g.source == IntentSource::Commits
-            && !g.commits.is_empty()
-            && cs.commits.iter().enumerate().any(|(i, c)| {
-                !g.commits.contains(&i)
-                    && !g.cleanup.contains(&i)
-                    && !c.data.merge
-                    && c.data.files.iter().any(|p| p == f)
-            })
-    };
-    let shared = |f: &str| touched_outside(f) || owners.get(f).is_some_and(|&n| n > 1);
-    let own_words: BTreeSet<String> = description
-        .iter()
-        .flat_map(|d| vocabulary::words_of(d))
-        .chain(g.files.iter().filter(|f| !shared(f)).flat_map(|f| {
-            readings
-                .get(f.as_str())
-                .into_iter()
-                .flat_map(|r| r.declared.iter().flat_map(|s| vocabulary::words_of(s)))
-        }))
-        .map(|w| vocabulary::singular(&w))
-        .collect();
-    // Review fixes (cleanup commits) are part of the work they fix.
-    let own_commits: BTreeSet<&str> = g
-        .commits
-        .iter()
-        .chain(&g.cleanup)
-        .map(|&i| cs.commits[i].data.oid.as_str())
-        .collect();
-    let mut facts = Vec::new();
-    if !cleanup {
-        for f in &g.files {
-            let Some(reading) = readings.get(f.as_str()) else {
-                continue;
-            };
-            let shared = shared(f);
-            for fact in &reading.facts {
-                // qa-diff's attribution settles whose line it is; without it, words do.
-                let weak = match &fact.commit {
-                    Some(c) if !own_commits.is_empty() => !own_commits.contains(c.as_str()),
-                    _ => shared && !fact.words.iter().any(|w| own_words.contains(w)),
-                };
-                facts.push((fact.clone(), weak));
-            }
-        }
-    }
-
-    // Changed tests and annotations of this intent's files; the syntax trees read the
-    // tests where a grammar exists, the line lexer elsewhere.
+    let facts = evidence::facts(cs, g, readings, owners, description.as_deref());
     let own_deltas: BTreeMap<String, FileDelta> = g
         .files
         .iter()
         .filter_map(|f| deltas.get(f).map(|d| (f.clone(), d.clone())))
         .collect();
-    let product_items: Vec<(&str, &str, u32)> = own_deltas
-        .iter()
-        .filter(|(f, _)| roles.get(*f).is_some_and(|&r| bears_behaviour(r)))
-        .flat_map(|(f, d)| {
-            d.changed_items
-                .iter()
-                .filter(|(_, kind, _)| *kind == ItemKind::Function)
-                .map(move |(path, _, line)| (f.as_str(), path.as_str(), *line))
-        })
-        .collect();
-    let mut contracts = Vec::new();
-    let mut annotations = Vec::new();
-    let own_commits: BTreeSet<&str> = commits.iter().map(|c| c.oid.as_str()).collect();
-    for f in &g.files {
-        let Some(file) = cs.file(f) else { continue };
-        let added = added_lines(&file.data);
-        let lang = syntax::language_of(f);
-        if let Some(delta) = own_deltas.get(f) {
-            if matches!(file.data.role, Role::Test | Role::Product | Role::Command) {
-                let empty = BTreeSet::new();
-                let imports = readings.get(f.as_str()).map_or(&empty, |r| &r.imports);
-                let others = others_lines(&file.data, &own_commits);
-                // A blank line is anyone's: git credits it to whichever commit added one.
-                let written: BTreeSet<u32> = added
-                    .iter()
-                    .filter(|(_, text)| !text.trim().is_empty())
-                    .map(|(l, _)| *l)
-                    .collect();
-                let tests = tree_contracts(f, delta, &product_items, imports);
-                let foreign = others_tests(&tests, &others, &written);
-                contracts.extend(tests.into_iter().filter(|t| !foreign.contains(&t.line)));
-            }
-            if matches!(file.data.role, Role::Product | Role::Command) {
-                annotations.extend(annotations_of(f, &added));
-            }
-            continue;
-        }
-        match file.data.role {
-            // Rust keeps unit tests beside the code: `#[test] fn` in a source file.
-            Role::Product | Role::Command if lang == syntax::Language::Rust => {
-                contracts.extend(contracts_of(lang, f, &added));
-                annotations.extend(annotations_of(f, &added));
-            }
-            Role::Test => contracts.extend(contracts_of(lang, f, &added)),
-            Role::Product | Role::Command => annotations.extend(annotations_of(f, &added)),
-            _ => {}
-        }
-    }
+    let (contracts, annotations) =
+        evidence::contracts_and_annotations(cs, g, &commits, &own_deltas, &roles, readings);
 
     // Team policy from the manifest: a flow anchored in a path or a changed symbol.
     let symbols: Vec<&str> = g
@@ -589,72 +230,46 @@ fn build(
     } else {
         manifest.and_then(|m| m.flow_for(&paths, &symbols))
     };
-    let authority = if flow.is_some() {
-        Authority::TeamPolicy
-    } else if !contracts.is_empty() || annotations.iter().any(|a| a.tag == "flow") {
-        Authority::RepositoryContract
-    } else {
-        Authority::Inference
-    };
+    let authority = assessment::authority(
+        flow.is_some(),
+        contracts.len(),
+        annotations.iter().any(|a| a.tag == "flow"),
+    );
 
-    let product_literals: BTreeSet<String> = g
-        .files
-        .iter()
-        .filter(|f| matches!(roles.get(*f), Some(Role::Product | Role::Command)))
-        .filter_map(|f| cs.file(f))
-        .flat_map(|f| added_lines(&f.data))
-        .flat_map(|(_, text)| quoted(text))
-        // Messages, not names: a sentence-like string of some length.
-        .filter(|q| q.len() >= 8 && q.contains(' '))
-        .collect();
-    let mut lifecycle = lifecycle_of(description.as_deref(), &facts, &annotations);
+    let product_literals = evidence::product_literals(cs, g, &roles);
+    let mut lifecycle = evidence::lifecycle_of(description.as_deref(), &facts, &annotations);
     let tree_steps = if cleanup {
         Vec::new()
     } else {
-        tree_lifecycle(&own_deltas, &roles, &contracts)
+        evidence::tree_lifecycle(&own_deltas, &roles, &contracts)
     };
     lifecycle.extend(tree_steps.iter().cloned());
 
-    let located = !tree_steps.is_empty()
-        || facts
-            .iter()
-            .any(|(f, weak)| !weak && f.kind != FactKind::Setting);
-    let proves = facts.iter().any(|(f, weak)| {
-        !weak
-            && matches!(
+    let strong = || facts.iter().filter(|(_, weak)| !weak).map(|(f, _)| f);
+    let stages: BTreeSet<Stage> = strong()
+        .map(|f| f.stage)
+        .chain(tree_steps.iter().map(|s| s.stage))
+        .collect();
+    let seen = Evidence {
+        located: !tree_steps.is_empty() || strong().any(|f| f.kind != FactKind::Setting),
+        proves: strong().any(|f| {
+            matches!(
                 f.kind,
                 FactKind::Outcome { .. }
                     | FactKind::Output
                     | FactKind::ExitCode
                     | FactKind::State { durable: true, .. }
             )
-    }) || !contracts.is_empty();
-    let stages: BTreeSet<Stage> = facts
-        .iter()
-        .filter(|(_, w)| !w)
-        .map(|(f, _)| f.stage)
-        .chain(tree_steps.iter().map(|s| s.stage))
-        .collect();
-    let confidence = match (g.source, focus) {
-        (IntentSource::Vocabulary, _) => Confidence::Low,
-        (_, Focus::Cleanup) => Confidence::Medium,
-        (_, Focus::Verification) if !contracts.is_empty() => Confidence::Medium,
-        (_, Focus::Configuration | Focus::RepositoryWorkflow) if !facts.is_empty() => {
-            Confidence::Medium
-        }
-        // A commit whose text calls it maintenance counts by its diff, but with less
-        // certainty than one whose text and diff agree.
-        _ if anchor
-            .is_some_and(|c| behaviour::demotes(behaviour::by_text(c, &|p: &str| cs.role(p))))
-            && located =>
-        {
-            Confidence::Medium
-        }
-        _ if anchor.is_some() && located && proves && stages.len() >= 2 => Confidence::High,
-        _ if located => Confidence::Medium,
-        _ => Confidence::Low,
+        }) || !contracts.is_empty(),
+        stages: stages.len(),
+        contracts: contracts.len(),
+        facts: facts.len(),
     };
-    let review_required = confidence == Confidence::Low || g.source == IntentSource::Vocabulary;
+    let demoted =
+        anchor.is_some_and(|c| behaviour::demotes(behaviour::by_text(c, &|p: &str| cs.role(p))));
+    let confidence = assessment::confidence(g.source, focus, anchor.is_some(), demoted, seen);
+    let review_required = confidence == qa_records::change::Confidence::Low
+        || g.source == qa_records::change::IntentSource::Vocabulary;
 
     let critical = commits.iter().any(|c| c.breaking)
         || flow.is_some_and(|f| matches!(f.criticality, Criticality::Critical | Criticality::High))
@@ -672,18 +287,17 @@ fn build(
             .flat_map(|&i| cs.commits[i].data.tickets.iter().cloned()),
     );
 
-    let reason = reason(g, focus, confidence, located, proves, contracts.len());
-    let kind = match (anchor, g.source) {
-        (Some(c), _) => c.kind.clone().unwrap_or_else(|| "change".to_string()),
-        (None, IntentSource::Vocabulary) if cs.is_worktree() => "worktree".to_string(),
-        (None, IntentSource::Vocabulary) => "wip".to_string(),
-        (None, _) if cleanup => g
-            .cleanup
-            .first()
-            .and_then(|&i| cs.commits[i].data.kind.clone())
-            .unwrap_or_else(|| "cleanup".to_string()),
-        (None, _) => "change".to_string(),
-    };
+    let reason = assessment::reason(g.source, g.commits.len(), focus, confidence, seen);
+    let kind = assessment::kind(
+        anchor.map(|c| c.kind.as_deref()),
+        g.source,
+        cs.is_worktree(),
+        cleanup.then(|| {
+            g.cleanup
+                .first()
+                .and_then(|&i| cs.commits[i].data.kind.as_deref())
+        }),
+    );
     let from: Vec<String> = g
         .commits
         .iter()
@@ -741,195 +355,18 @@ fn build(
     }
 }
 
-/// The quoted strings of a line, four characters or more.
-fn quoted(line: &str) -> Vec<String> {
-    static QUOTED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(r#""([^"\\]{4,})"|'([^'\\]{4,})'|`([^`\\$]{4,})`"#)
-            .expect("quoted pattern")
-    });
-    QUOTED
-        .captures_iter(line)
-        .filter_map(|c| {
-            c.iter()
-                .skip(1)
-                .flatten()
-                .next()
-                .map(|m| m.as_str().to_string())
-        })
-        .collect()
-}
-
-/// Lifecycle steps the syntax trees locate: what the changed tests expect (the outcome),
-/// error exits a product item lost (the outcome: it completes), and new conditions and
-/// list elements (the condition), a few per stage.
-fn tree_lifecycle(
-    deltas: &BTreeMap<String, FileDelta>,
-    roles: &BTreeMap<String, Role>,
-    contracts: &[TestContract],
-) -> Vec<LifecycleStep> {
-    let step = |stage, text: String, file: &str, line| LifecycleStep {
-        stage,
-        text,
-        evidence: vec![Location {
-            file: file.to_string(),
-            line,
-        }],
-        origin: Origin::Diff,
-    };
-    let mut outcomes = Vec::new();
-    let mut conditions = Vec::new();
-    for c in contracts.iter().filter(|c| c.skipped.is_none()) {
-        for e in c.expects.iter().take(1) {
-            let name = c.name.as_deref().unwrap_or(&c.title);
-            outcomes.push(step(
-                Stage::ObservableOutcome,
-                format!("test `{name}` expects {}", e.text),
-                &c.file,
-                e.line,
-            ));
-        }
+/// The commit that names the work: one that changes it. A commit that only adds or fixes
+/// tests (the failing test before its fix) never names it when another one can; a typed
+/// feature or fix is taken at its word (no diff is read for it).
+fn anchor<'a>(cs: &Changeset, commits: &[&'a CommitData]) -> Option<&'a CommitData> {
+    match commits {
+        [first, _, ..] if !behaviour::is_typed_change(first) => commits
+            .iter()
+            .find(|c| behaviour::is_typed_change(c) || cs.tests_only(c) != Some(true))
+            .or(commits.first())
+            .copied(),
+        _ => commits.first().copied(),
     }
-    for (file, d) in deltas {
-        if !roles.get(file).is_some_and(|&r| bears_behaviour(r)) {
-            continue;
-        }
-        for (at, kind) in &d.added_exits {
-            let says = *kind == crate::trees::ExitKind::Throw
-                || *kind == crate::trees::ExitKind::Error && at.text.contains(['"', '\'']);
-            if says && !d.copied_lines.contains(&at.line) {
-                outcomes.push(step(
-                    Stage::ObservableOutcome,
-                    format!("`{}` ends in `{}`", at.item, at.text),
-                    file,
-                    at.line,
-                ));
-            }
-        }
-        for (at, kind) in &d.removed_exits {
-            if *kind != crate::trees::ExitKind::Error {
-                outcomes.push(step(
-                    Stage::ObservableOutcome,
-                    format!("`{}` no longer ends in `{}`", at.item, at.text),
-                    file,
-                    at.line,
-                ));
-            }
-        }
-        for c in &d.new_conditions {
-            conditions.push(step(
-                Stage::Condition,
-                format!("when `{}`", c.text),
-                file,
-                c.line,
-            ));
-        }
-        for e in &d.added_elements {
-            conditions.push(step(
-                Stage::Condition,
-                format!("`{}` gains {}", e.item, e.text),
-                file,
-                e.line,
-            ));
-        }
-    }
-    outcomes.truncate(PER_STAGE);
-    conditions.truncate(PER_STAGE);
-    conditions.extend(outcomes);
-    conditions
-}
-
-/// The changed tests of a file as contracts: their expectations, skips, and the changed
-/// product functions they call (`product_items`: file, item path, head line).
-fn tree_contracts(
-    file: &str,
-    delta: &FileDelta,
-    product_items: &[(&str, &str, u32)],
-    imports: &BTreeSet<String>,
-) -> Vec<TestContract> {
-    delta
-        .changed_tests
-        .iter()
-        .map(|t| TestContract {
-            file: file.to_string(),
-            line: t.line,
-            title: t.title.clone(),
-            framework: t.framework.name().to_string(),
-            name: (t.name != t.title).then(|| t.name.clone()),
-            expects: t
-                .expects
-                .iter()
-                .map(|e| Expected {
-                    line: e.line,
-                    text: e.text.clone(),
-                })
-                .collect(),
-            skipped: t.skipped.clone(),
-            setup: t.setup.clone(),
-            act: t.act.clone(),
-            exercises: product_items
-                .iter()
-                .filter(|(f, path, _)| {
-                    let name = path.rsplit("::").next().unwrap_or(path);
-                    // A method of the same name is another thing unless the test imports
-                    // its module (`render` of a test library is not `App::render`);
-                    // Rust, Go, Java and Kotlin tests call into their crate or package directly.
-                    let linked = !path.contains("::")
-                        || matches!(
-                            Grammar::of(f),
-                            Some(Grammar::Rust | Grammar::Go | Grammar::Java | Grammar::Kotlin)
-                        )
-                        || imports.contains(&lifecycle::module_stem(f));
-                    // A test's own file counts too: Rust keeps unit tests beside the code.
-                    linked && t.calls.iter().any(|c| c == name)
-                })
-                .take(3)
-                .map(|(f, path, line)| Exercised {
-                    file: f.to_string(),
-                    line: *line,
-                    item: path.to_string(),
-                })
-                .collect(),
-        })
-        .collect()
-}
-
-/// The added lines of `file` that another commit of the range wrote (qa-diff names the
-/// commit of each line of a file several commits changed).
-fn others_lines(file: &qa_records::change::FileData, own: &BTreeSet<&str>) -> BTreeSet<u32> {
-    file.hunks
-        .iter()
-        .flat_map(|h| h.lines.iter())
-        .filter(|l| l.op == Op::Add)
-        .filter(|l| l.commit.as_deref().is_some_and(|c| !own.contains(c)))
-        .map(|l| l.line)
-        .collect()
-}
-
-/// The tests of one file the change wrote only in other commits' lines: each test spans
-/// from its line to the next changed test's, and a test whose written lines there are
-/// all another commit's checks that commit's work, not this intent's. A test none of
-/// whose lines the change wrote stays (nothing tells).
-fn others_tests(
-    tests: &[TestContract],
-    others: &BTreeSet<u32>,
-    added: &BTreeSet<u32>,
-) -> BTreeSet<u32> {
-    let mut starts: Vec<u32> = tests.iter().map(|t| t.line).collect();
-    starts.sort_unstable();
-    starts.dedup();
-    tests
-        .iter()
-        .filter(|t| {
-            let end = starts
-                .iter()
-                .find(|&&s| s > t.line)
-                .copied()
-                .unwrap_or(u32::MAX);
-            let mut written = added.range(t.line..end).peekable();
-            written.peek().is_some() && written.all(|l| others.contains(l))
-        })
-        .map(|t| t.line)
-        .collect()
 }
 
 /// A file's added lines with their head line numbers.
@@ -966,105 +403,4 @@ fn contracts_of(lang: syntax::Language, file: &str, added: &[(u32, &str)]) -> Ve
             ..Default::default()
         })
         .collect()
-}
-
-fn reason(
-    g: &Group,
-    focus: Focus,
-    confidence: Confidence,
-    located: bool,
-    proves: bool,
-    tests: usize,
-) -> String {
-    let grouping = match (g.source, g.commits.len()) {
-        (IntentSource::Vocabulary, _) => {
-            "files grouped by shared path and symbol vocabulary, without usable commit text"
-                .to_string()
-        }
-        (_, 0) if focus == Focus::Cleanup => {
-            "a cleanup-shaped commit: kept for provenance, no scenarios".to_string()
-        }
-        (_, 0) => "files no behaviour commit explains, verified by their role".to_string(),
-        (_, 1) => "one behaviour-bearing commit".to_string(),
-        (_, n) => format!("{n} commits joined by shared tickets or behaviour files"),
-    };
-    let evidence = match (located, proves) {
-        (true, true) => "changed lines locate the behaviour and an observable outcome",
-        (true, false) => "changed lines locate the behaviour but no observable outcome",
-        (false, _) => "no changed line locates the behaviour",
-    };
-    let tests = if tests > 0 {
-        format!("; {tests} changed test(s)")
-    } else {
-        String::new()
-    };
-    format!(
-        "{grouping}; {evidence}{tests}; confidence {}",
-        match confidence {
-            Confidence::Low => "low",
-            Confidence::Medium => "medium",
-            Confidence::High => "high",
-        }
-    )
-}
-
-fn lifecycle_of(
-    description: Option<&str>,
-    facts: &[(Fact, bool)],
-    annotations: &[Annotation],
-) -> Vec<LifecycleStep> {
-    let mut steps: Vec<LifecycleStep> = Vec::new();
-    if let Some(d) = description {
-        for (stage, text) in lifecycle::clauses(d) {
-            steps.push(LifecycleStep {
-                stage,
-                text,
-                evidence: vec![],
-                origin: Origin::Commit,
-            });
-        }
-    }
-    for a in annotations {
-        let stage = match a.tag.as_str() {
-            "outcome" => Stage::ObservableOutcome,
-            "stage" => continue,
-            _ => continue,
-        };
-        steps.push(LifecycleStep {
-            stage,
-            text: a.value.clone(),
-            evidence: vec![Location {
-                file: a.file.clone(),
-                line: a.line,
-            }],
-            origin: Origin::Annotation,
-        });
-    }
-    let mut per_stage: BTreeMap<Stage, usize> = BTreeMap::new();
-    for (fact, weak) in facts {
-        if *weak || fact.kind == FactKind::Setting || fact.kind == FactKind::Pattern {
-            continue;
-        }
-        let n = per_stage.entry(fact.stage).or_default();
-        if *n >= PER_STAGE {
-            continue;
-        }
-        if let Some(existing) = steps
-            .iter_mut()
-            .find(|s| s.origin == Origin::Diff && s.stage == fact.stage && s.text == fact.text)
-        {
-            existing.evidence.push(fact.at.clone());
-            continue;
-        }
-        *n += 1;
-        steps.push(LifecycleStep {
-            stage: fact.stage,
-            text: fact.text.clone(),
-            evidence: vec![fact.at.clone()],
-            origin: Origin::Diff,
-        });
-    }
-    // Lifecycle order, commit wording before the lines within a stage.
-    steps.sort_by_key(|s| (s.stage, s.origin != Origin::Commit));
-    steps
 }
