@@ -41,6 +41,9 @@ pub struct Intent {
     /// String literals on the added lines of this intent's product and command files:
     /// a test expectation quoting one of them asserts what the change does.
     pub product_literals: BTreeSet<String>,
+    /// Every string literal on those added lines, as written with its quotes (`"{}"`):
+    /// an entry whose key the change writes again elsewhere is re-expressed, not gone.
+    pub product_strings: BTreeSet<String>,
 }
 
 /// Most lifecycle steps kept per stage.
@@ -597,15 +600,23 @@ fn build(
         Authority::Inference
     };
 
-    let product_literals: BTreeSet<String> = g
+    let product_added: Vec<&str> = g
         .files
         .iter()
         .filter(|f| matches!(roles.get(*f), Some(Role::Product | Role::Command)))
         .filter_map(|f| cs.file(f))
         .flat_map(|f| added_lines(&f.data))
-        .flat_map(|(_, text)| quoted(text))
+        .map(|(_, text)| text)
+        .collect();
+    let product_literals: BTreeSet<String> = product_added
+        .iter()
+        .flat_map(|text| quoted(text))
         // Messages, not names: a sentence-like string of some length.
         .filter(|q| q.len() >= 8 && q.contains(' '))
+        .collect();
+    let product_strings: BTreeSet<String> = product_added
+        .iter()
+        .flat_map(|text| string_literals(text))
         .collect();
     let mut lifecycle = lifecycle_of(description.as_deref(), &facts, &annotations);
     let tree_steps = if cleanup {
@@ -738,7 +749,19 @@ fn build(
         forbidden: flow.map(|f| f.forbidden.clone()).unwrap_or_default(),
         deltas: own_deltas,
         product_literals,
+        product_strings,
     }
+}
+
+/// The double-quoted string literals of a line, any length, quotes kept: `"{}"`.
+pub(crate) fn string_literals(line: &str) -> Vec<String> {
+    static STRING: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r#""(?:[^"\\]|\\.)*""#).expect("string pattern")
+    });
+    STRING
+        .find_iter(line)
+        .map(|m| m.as_str().to_string())
+        .collect()
 }
 
 /// The quoted strings of a line, four characters or more.
@@ -860,7 +883,7 @@ fn tree_contracts(
                 .iter()
                 .map(|e| Expected {
                     line: e.line,
-                    text: e.text.clone(),
+                    text: crate::oracle::numbers_as_code(&e.text),
                 })
                 .collect(),
             skipped: t.skipped.clone(),

@@ -280,7 +280,7 @@ fn a_skipped_changed_test_is_named_in_the_proof_gap_and_quotes_nothing() {
 fn a_running_changed_test_leaves_no_skip_gap_and_is_quoted() {
     assert_running_quoted(
         &skipped(false),
-        "Test `rounds to cents` expects `price(1.005)` is 1.01",
+        "Test `rounds to cents` expects `price(1.005)` is `1.01`",
     );
 }
 
@@ -629,7 +629,7 @@ fn a_row_added_to_a_file_level_case_table_is_a_changed_test() {
     let rs = flow(&r);
     let assertions = all_assertions(&rs);
     assert!(
-        assertions.contains(&"Test `cases` expects `want` is 31 for `in` \"mar\"".to_string()),
+        assertions.contains(&"Test `cases` expects `want` is `31` for `in` \"mar\"".to_string()),
         "{assertions:?}"
     );
     // The unchanged row is context, not the change's oracle.
@@ -1121,6 +1121,6 @@ fn a_disabled_changed_junit_test_is_named_in_the_proof_gap_and_quotes_nothing() 
 fn a_running_changed_junit_test_leaves_no_skip_gap_and_is_quoted() {
     assert_running_quoted(
         &java_skipped(false),
-        "Test `roundsToCents` expects `Price.round(1.005)` is 1.01",
+        "Test `roundsToCents` expects `Price.round(1.005)` is `1.01`",
     );
 }
