@@ -108,8 +108,10 @@ impl Test {
     }
 }
 
-/// Most expectations kept per test.
-const MAX_EXPECTS: usize = 24;
+/// Most expectations kept per test, a bound on memory only: the rows a change adds to a
+/// long case table may stand far down it, and the caller keeps those the change wrote
+/// before keeping a few.
+const MAX_EXPECTS: usize = 128;
 /// Longest literal kept in an expectation.
 const LITERAL: usize = 160;
 
@@ -1483,24 +1485,16 @@ fn python_tests(walk: &Walk, text: &str) -> Vec<Test> {
             }
         }
         table_rows(&nodes, text, &mut t.expects);
-        for d in node
-            .parent()
-            .filter(|p| p.kind() == "decorated_definition")
-            .map(named_children)
-            .unwrap_or_default()
-        {
-            parametrize_rows(d, text, &mut t.expects);
+        let decorators = python_decorators(node);
+        for d in &decorators {
+            parametrize_rows(*d, text, &mut t.expects);
         }
         t.skipped = skipped;
         if let Some(b) = body {
             // The parameters pytest fills that no `parametrize` row gives.
-            let rowed: Vec<String> = node
-                .parent()
-                .filter(|p| p.kind() == "decorated_definition")
-                .map(named_children)
-                .unwrap_or_default()
-                .into_iter()
-                .filter_map(|d| parametrize(d, text))
+            let rowed: Vec<String> = decorators
+                .iter()
+                .filter_map(|d| parametrize(*d, text))
                 .flat_map(|(names, _)| names)
                 .collect();
             let fixtures: Vec<String> = node
@@ -1548,6 +1542,34 @@ pub(crate) fn row_text(params: &[String], cells: &[String]) -> String {
         return format!("the case {} to pass", case.join(", "));
     }
     format!("the row {} to pass", cells.join(", "))
+}
+
+/// The decorators that apply to a test function: its own, then its class's (pytest
+/// applies a class's `parametrize` to each of its test methods).
+fn python_decorators(function: Node) -> Vec<Node> {
+    fn decorated(n: Node) -> Vec<Node> {
+        n.parent()
+            .filter(|p| p.kind() == "decorated_definition")
+            .map(named_children)
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|d| d.kind() == "decorator")
+            .collect()
+    }
+    let mut out = decorated(function);
+    // [decorated_definition ->] function -> block -> class_definition.
+    let own = function
+        .parent()
+        .filter(|p| p.kind() == "decorated_definition")
+        .unwrap_or(function);
+    if let Some(class) = own
+        .parent()
+        .and_then(|b| b.parent())
+        .filter(|c| c.kind() == "class_definition")
+    {
+        out.extend(decorated(class));
+    }
+    out
 }
 
 /// A `parametrize` decorator's parameter names and its list of rows.

@@ -892,3 +892,26 @@ fn numbers_inside_code_strings_or_words_are_left_as_written() {
         assert_eq!(numbers_as_code(text), text);
     }
 }
+
+#[test]
+fn an_assertion_class_call_of_its_own_kind_is_quoted_with_its_arguments() {
+    let src = "class PrimitiveTest {\n    @Test\n    public void hashes() {\n        MoreAsserts.assertEqualsAndHashCode(new JsonPrimitive(42), new JsonPrimitive(42.0));\n        MoreAsserts.describe(new JsonPrimitive(7), \"seven\");\n    }\n}\n";
+    let t = tests_of(Grammar::Java, src, &[]);
+    // Control: a method of the same class not named as an assertion asserts nothing.
+    assert_eq!(
+        expects(&t[0]),
+        ["`assertEqualsAndHashCode(new JsonPrimitive(42), new JsonPrimitive(42.0))` holds"]
+    );
+}
+
+#[test]
+fn a_class_parametrize_gives_its_rows_to_each_test_method() {
+    let src = "import pytest\n\n@pytest.mark.parametrize((\"model\", \"perm\"), [(Tag, \"view_tag\")])\nclass TestVisible:\n    def test_owner_sees_own(self, model, perm):\n        check(model, perm)\n\n    @pytest.mark.slow\n    def test_stranger_sees_none(self, model, perm):\n        check(model, perm)\n\nclass TestPlain:\n    def test_plain(self):\n        check(Tag, \"view_tag\")\n";
+    let t = tests_of(Grammar::Python, src, &[]);
+    let rows: Vec<Vec<&str>> = t.iter().map(expects).collect();
+    assert_eq!(rows[0], rows[1]);
+    assert_eq!(rows[0].len(), 1);
+    assert!(rows[0][0].contains("\"view_tag\""), "{rows:?}");
+    // Control: a class without the decorator gives its methods no rows.
+    assert!(rows[2].is_empty(), "{rows:?}");
+}
