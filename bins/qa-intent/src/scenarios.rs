@@ -629,10 +629,12 @@ impl Ctx<'_> {
         // An entry keyed by a string the change writes again on an added product line
         // (a match arm `"{}" => ..` become a pattern table `["{}", ..]`) is re-expressed:
         // claiming it gone would claim code that still stands.
+        // A catch-all arm (`_ =>`, `default:`) is no entry a tester could miss.
         let rewritten = |e: &At| {
-            crate::intents::string_literals(&e.text)
-                .first()
-                .is_some_and(|key| self.intent.product_strings.contains(key))
+            matches!(e.text.trim(), "_" | "default" | "else")
+                || crate::intents::string_literals(&e.text)
+                    .first()
+                    .is_some_and(|key| self.intent.product_strings.contains(key))
         };
         for (file, d) in self.product_deltas() {
             added.extend(d.added_elements.iter().map(|e| (file, e)));

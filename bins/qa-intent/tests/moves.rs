@@ -378,6 +378,16 @@ fn an_entry_whose_key_the_change_writes_again_is_no_removal() {
 }
 
 #[test]
+fn a_catch_all_arm_rewritten_as_a_fall_through_is_no_removal() {
+    let ifs = "pub enum Token {\n    Placeholder,\n    NoExt,\n    Text,\n}\n\npub fn token(p: &str) -> Token {\n    if p == \"{}\" {\n        return Token::Placeholder;\n    }\n    if p == \"{.}\" {\n        return Token::NoExt;\n    }\n    Token::Text\n}\n";
+    let rs = flow(&change(
+        &[("src/lib.rs", ARMS, ifs)],
+        "Find placeholders by comparison",
+    ));
+    assert!(removal_claims(&rs).is_empty(), "{:#?}", removal_claims(&rs));
+}
+
+#[test]
 fn an_entry_whose_key_the_change_drops_is_a_removal() {
     let dropped = "pub enum Token {\n    Placeholder,\n    NoExt,\n    Text,\n}\n\npub fn token(p: &str) -> Token {\n    match p {\n        \"{}\" => Token::Placeholder,\n        _ => Token::Text,\n    }\n}\n";
     let rs = flow(&change(
