@@ -1458,6 +1458,14 @@ fn python_tests(walk: &Walk, text: &str) -> Vec<Test> {
                             .map(|a| excerpt(text_of(*a, text)))
                             .unwrap_or_default();
                         let text = match (m, first, lit) {
+                            // `assertTrue(len(x) <= 64)` says what `assert len(x) <= 64` does.
+                            ("True", Some(_), _)
+                                if args
+                                    .first()
+                                    .is_some_and(|a| a.kind() == "comparison_operator") =>
+                            {
+                                python_assertion(args[0], text, &bindings)
+                            }
                             ("True", Some(x), _) => format!("`{x}` holds"),
                             ("False", Some(x), _) => format!("`{x}` does not hold"),
                             (_, _, Some(l)) => {

@@ -152,7 +152,7 @@ fn python_names_bound_to_literals_and_assert_true_read_as_expectations() {
         expects(&t[0]),
         [
             "`error.message` contains 'bad value'",
-            "`len(s) <= 64` holds"
+            "`len(s)` is at most 64"
         ]
     );
 }
@@ -914,4 +914,15 @@ fn a_class_parametrize_gives_its_rows_to_each_test_method() {
     assert!(rows[0][0].contains("\"view_tag\""), "{rows:?}");
     // Control: a class without the decorator gives its methods no rows.
     assert!(rows[2].is_empty(), "{rows:?}");
+}
+
+#[test]
+fn unittest_assert_true_of_a_comparison_reads_as_the_comparison() {
+    let src = "class T(TestCase):\n    def test_short(self):\n        self.assertTrue(len(signed) <= 64)\n        self.assertTrue(signed.isalnum())\n";
+    let t = tests_of(Grammar::Python, src, &[]);
+    // Control: a call with no comparison still only holds.
+    assert_eq!(
+        expects(&t[0]),
+        ["`len(signed)` is at most 64", "`signed.isalnum()` holds"]
+    );
 }
