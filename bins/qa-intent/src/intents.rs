@@ -18,6 +18,7 @@ use crate::lifecycle::{self, Fact, FactKind, Reading};
 use crate::manifest::{Criticality, Manifest};
 use crate::syntax;
 use assessment::Evidence;
+pub(crate) use evidence::string_literals;
 use grouping::Group;
 
 /// An intent before it becomes a record: its data and the facts its scenarios rest on.
@@ -43,6 +44,9 @@ pub struct Intent {
     /// String literals on the added lines of this intent's product and command files:
     /// a test expectation quoting one of them asserts what the change does.
     pub product_literals: BTreeSet<String>,
+    /// Every string literal on those added lines, as written with its quotes (`"{}"`):
+    /// an entry whose key the change writes again elsewhere is re-expressed, not gone.
+    pub product_strings: BTreeSet<String>,
 }
 
 /// Most lifecycle steps kept per stage.
@@ -236,7 +240,7 @@ fn build(
         annotations.iter().any(|a| a.tag == "flow"),
     );
 
-    let product_literals = evidence::product_literals(cs, g, &roles);
+    let (product_literals, product_strings) = evidence::product_literals(cs, g, &roles);
     let mut lifecycle = evidence::lifecycle_of(description.as_deref(), &facts, &annotations);
     let tree_steps = if cleanup {
         Vec::new()
@@ -352,6 +356,7 @@ fn build(
         forbidden: flow.map(|f| f.forbidden.clone()).unwrap_or_default(),
         deltas: own_deltas,
         product_literals,
+        product_strings,
     }
 }
 

@@ -108,8 +108,10 @@ impl Test {
     }
 }
 
-/// Most expectations kept per test.
-const MAX_EXPECTS: usize = 24;
+/// Most expectations kept per test, a bound on memory only: the rows a change adds to a
+/// long case table may stand far down it, and the caller keeps those the change wrote
+/// before keeping a few.
+const MAX_EXPECTS: usize = 128;
 /// Longest literal kept in an expectation.
 const LITERAL: usize = 160;
 
@@ -377,6 +379,65 @@ pub fn literal(code: &str) -> String {
         Some((i, _)) => format!("{}…", &s[..i]),
         None => s,
     }
+}
+
+/// An expectation's text with its bare numbers shown as code, as its subject and a
+/// setup's values already are: `` `len(line)` is less than `80` ``. A number inside code
+/// or a quoted string is left as written; a word that merely holds digits is no number.
+pub fn numbers_as_code(text: &str) -> String {
+    static NUMBER: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r"^-?(?:0[xX][0-9a-fA-F_]+|\d[\d_]*(?:\.\d+)?(?:[eE][+-]?\d+)?)(?:[uUiIfF](?:8|16|32|64|128|size)?|[lLdD]|[uU][lL])?$",
+        )
+            .expect("number pattern")
+    });
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut token = String::new();
+    let flush = |token: &mut String, out: &mut String| {
+        // A trailing comma or closing bracket belongs to the text, not the number.
+        let end = token.trim_end_matches([',', ')', ']', ';', ':']).len();
+        let (core, tail) = token.split_at(end);
+        if NUMBER.is_match(core) {
+            out.push('`');
+            out.push_str(core);
+            out.push('`');
+            out.push_str(tail);
+        } else {
+            out.push_str(token);
+        }
+        token.clear();
+    };
+    let mut chars = text.chars().peekable();
+    let mut at_start = true;
+    while let Some(c) = chars.next() {
+        match c {
+            // Code and strings pass through whole; a quote only opens a string at a token's
+            // start (an apostrophe inside a word does not).
+            '`' | '"' | '\'' if token.is_empty() && (c != '\'' || at_start) => {
+                out.push(c);
+                let mut escaped = false;
+                for d in chars.by_ref() {
+                    out.push(d);
+                    if d == c && !escaped {
+                        break;
+                    }
+                    escaped = d == '\\' && !escaped && c != '`';
+                }
+                at_start = false;
+            }
+            c if c.is_whitespace() || c == '(' || c == '[' => {
+                flush(&mut token, &mut out);
+                out.push(c);
+                at_start = true;
+            }
+            c => {
+                token.push(c);
+                at_start = false;
+            }
+        }
+    }
+    flush(&mut token, &mut out);
+    out
 }
 
 /// The record of a call that passes a literal (`name` is the callee's last name), for
@@ -1265,7 +1326,14 @@ fn matcher_words(matcher: &str) -> String {
             _ => {}
         }
     }
-    words.join(" ")
+    // unittest's `assertLess(a, 80)`, `assertGreaterEqual(a, 1)`: the comparison in words.
+    match words.join(" ").as_str() {
+        "less" => "is less than".to_string(),
+        "less equal" => "is at most".to_string(),
+        "greater" => "is greater than".to_string(),
+        "greater equal" => "is at least".to_string(),
+        w => w.to_string(),
+    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1390,6 +1458,14 @@ fn python_tests(walk: &Walk, text: &str) -> Vec<Test> {
                             .map(|a| excerpt(text_of(*a, text)))
                             .unwrap_or_default();
                         let text = match (m, first, lit) {
+                            // `assertTrue(len(x) <= 64)` says what `assert len(x) <= 64` does.
+                            ("True", Some(_), _)
+                                if args
+                                    .first()
+                                    .is_some_and(|a| a.kind() == "comparison_operator") =>
+                            {
+                                python_assertion(args[0], text, &bindings)
+                            }
                             ("True", Some(x), _) => format!("`{x}` holds"),
                             ("False", Some(x), _) => format!("`{x}` does not hold"),
                             (_, _, Some(l)) => {
@@ -1417,24 +1493,16 @@ fn python_tests(walk: &Walk, text: &str) -> Vec<Test> {
             }
         }
         table_rows(&nodes, text, &mut t.expects);
-        for d in node
-            .parent()
-            .filter(|p| p.kind() == "decorated_definition")
-            .map(named_children)
-            .unwrap_or_default()
-        {
-            parametrize_rows(d, text, &mut t.expects);
+        let decorators = python_decorators(node);
+        for d in &decorators {
+            parametrize_rows(*d, text, &mut t.expects);
         }
         t.skipped = skipped;
         if let Some(b) = body {
             // The parameters pytest fills that no `parametrize` row gives.
-            let rowed: Vec<String> = node
-                .parent()
-                .filter(|p| p.kind() == "decorated_definition")
-                .map(named_children)
-                .unwrap_or_default()
-                .into_iter()
-                .filter_map(|d| parametrize(d, text))
+            let rowed: Vec<String> = decorators
+                .iter()
+                .filter_map(|d| parametrize(*d, text))
                 .flat_map(|(names, _)| names)
                 .collect();
             let fixtures: Vec<String> = node
@@ -1482,6 +1550,34 @@ pub(crate) fn row_text(params: &[String], cells: &[String]) -> String {
         return format!("the case {} to pass", case.join(", "));
     }
     format!("the row {} to pass", cells.join(", "))
+}
+
+/// The decorators that apply to a test function: its own, then its class's (pytest
+/// applies a class's `parametrize` to each of its test methods).
+fn python_decorators(function: Node) -> Vec<Node> {
+    fn decorated(n: Node) -> Vec<Node> {
+        n.parent()
+            .filter(|p| p.kind() == "decorated_definition")
+            .map(named_children)
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|d| d.kind() == "decorator")
+            .collect()
+    }
+    let mut out = decorated(function);
+    // [decorated_definition ->] function -> block -> class_definition.
+    let own = function
+        .parent()
+        .filter(|p| p.kind() == "decorated_definition")
+        .unwrap_or(function);
+    if let Some(class) = own
+        .parent()
+        .and_then(|b| b.parent())
+        .filter(|c| c.kind() == "class_definition")
+    {
+        out.extend(decorated(class));
+    }
+    out
 }
 
 /// A `parametrize` decorator's parameter names and its list of rows.
@@ -1577,10 +1673,30 @@ fn python_assertion(e: Node, text: &str, bindings: &HashMap<String, String>) -> 
                 if let Some(v) = value(l) {
                     return format!("`{}` {words} {v}", code(r));
                 }
+            } else if let Some((bound, flipped)) = ordering_words(&op) {
+                // `len(x) <= 64` bounds `len(x)`; `64 >= len(x)` says the same.
+                if let Some(v) = value(r) {
+                    return format!("`{}` {bound} {v}", code(l));
+                }
+                if let Some(v) = value(l) {
+                    return format!("`{}` {flipped} {v}", code(r));
+                }
             }
         }
     }
     format!("`{}` holds", excerpt(text_of(e, text)))
+}
+
+/// An ordering operator in words, read from its left side and from its right side:
+/// `<=` is "is at most" for the left operand and "is at least" for the right one.
+fn ordering_words(op: &str) -> Option<(&'static str, &'static str)> {
+    Some(match op {
+        "<" => ("is less than", "is greater than"),
+        "<=" => ("is at most", "is at least"),
+        ">" => ("is greater than", "is less than"),
+        ">=" => ("is at least", "is at most"),
+        _ => return None,
+    })
 }
 
 // ---------------------------------------------------------------------------------------

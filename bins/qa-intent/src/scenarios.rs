@@ -626,9 +626,24 @@ impl Ctx<'_> {
     fn elements(&self) -> (Vec<InFile<'_>>, Vec<InFile<'_>>) {
         let mut added = Vec::new();
         let mut removed = Vec::new();
+        // An entry keyed by a string the change writes again on an added product line
+        // (a match arm `"{}" => ..` become a pattern table `["{}", ..]`) is re-expressed:
+        // claiming it gone would claim code that still stands.
+        // A catch-all arm (`_ =>`, `default:`) is no entry a tester could miss.
+        let rewritten = |e: &At| {
+            matches!(e.text.trim(), "_" | "default" | "else")
+                || crate::intents::string_literals(&e.text)
+                    .first()
+                    .is_some_and(|key| self.intent.product_strings.contains(key))
+        };
         for (file, d) in self.product_deltas() {
             added.extend(d.added_elements.iter().map(|e| (file, e)));
-            removed.extend(d.removed_elements.iter().map(|e| (file, e)));
+            removed.extend(
+                d.removed_elements
+                    .iter()
+                    .filter(|e| !rewritten(e))
+                    .map(|e| (file, e)),
+            );
         }
         (added, removed)
     }

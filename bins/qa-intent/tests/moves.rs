@@ -361,3 +361,44 @@ fn a_go_panic_moved_into_a_helper_file_is_no_removal_but_a_removed_one_is() {
         "`Parse` no longer panics",
     );
 }
+
+// ---------------------------------------------------------------------------------------
+// A match arm keyed by a string, re-expressed as a pattern table the change writes.
+
+const ARMS: &str = "pub enum Token {\n    Placeholder,\n    NoExt,\n    Text,\n}\n\npub fn token(p: &str) -> Token {\n    match p {\n        \"{}\" => Token::Placeholder,\n        \"{.}\" => Token::NoExt,\n        _ => Token::Text,\n    }\n}\n";
+
+#[test]
+fn an_entry_whose_key_the_change_writes_again_is_no_removal() {
+    let table = "pub enum Token {\n    Placeholder,\n    NoExt,\n    Text,\n}\n\nconst PATTERNS: [&str; 2] = [\"{}\", \"{.}\"];\n\npub fn token(p: &str) -> Token {\n    match PATTERNS.iter().position(|x| *x == p) {\n        Some(0) => Token::Placeholder,\n        Some(1) => Token::NoExt,\n        _ => Token::Text,\n    }\n}\n";
+    let rs = flow(&change(
+        &[("src/lib.rs", ARMS, table)],
+        "Find placeholders through a pattern table",
+    ));
+    assert!(removal_claims(&rs).is_empty(), "{:#?}", removal_claims(&rs));
+}
+
+#[test]
+fn a_catch_all_arm_rewritten_as_a_fall_through_is_no_removal() {
+    let ifs = "pub enum Token {\n    Placeholder,\n    NoExt,\n    Text,\n}\n\npub fn token(p: &str) -> Token {\n    if p == \"{}\" {\n        return Token::Placeholder;\n    }\n    if p == \"{.}\" {\n        return Token::NoExt;\n    }\n    Token::Text\n}\n";
+    let rs = flow(&change(
+        &[("src/lib.rs", ARMS, ifs)],
+        "Find placeholders by comparison",
+    ));
+    assert!(removal_claims(&rs).is_empty(), "{:#?}", removal_claims(&rs));
+}
+
+#[test]
+fn an_entry_whose_key_the_change_drops_is_a_removal() {
+    let dropped = "pub enum Token {\n    Placeholder,\n    NoExt,\n    Text,\n}\n\npub fn token(p: &str) -> Token {\n    match p {\n        \"{}\" => Token::Placeholder,\n        _ => Token::Text,\n    }\n}\n";
+    let rs = flow(&change(
+        &[("src/lib.rs", ARMS, dropped)],
+        "Read {.} as text",
+    ));
+    assert!(
+        claims(&rs)
+            .iter()
+            .any(|c| c == "`token` no longer has the entry \"{.}\""),
+        "{:#?}",
+        claims(&rs)
+    );
+}

@@ -395,7 +395,7 @@ fn an_assert_cmd_test_is_quoted_with_the_command_line_it_runs_and_its_outcome() 
     let all = assertions(&rs);
     assert!(
         all.iter()
-            .any(|a| a.contains("running `walk -y` exits with code 2")),
+            .any(|a| a.contains("running `walk -y` exits with code `2`")),
         "{all:#?}"
     );
     assert!(

@@ -280,7 +280,7 @@ fn a_skipped_changed_test_is_named_in_the_proof_gap_and_quotes_nothing() {
 fn a_running_changed_test_leaves_no_skip_gap_and_is_quoted() {
     assert_running_quoted(
         &skipped(false),
-        "Test `rounds to cents` expects `price(1.005)` is 1.01",
+        "Test `rounds to cents` expects `price(1.005)` is `1.01`",
     );
 }
 
@@ -603,38 +603,73 @@ fn a_check_moved_into_another_function_is_not_dropped() {
         .any(|t| t.starts_with("removed check")));
 }
 
-#[test]
-fn a_row_added_to_a_file_level_case_table_is_a_changed_test() {
-    let test = |rows: &str| {
-        format!("package clock\n\nimport \"testing\"\n\nvar cases = []struct {{\n\tin   string\n\twant int\n}}{{\n{rows}}}\n\nfunc TestDays(t *testing.T) {{\n\tfor _, c := range cases {{\n\t\tif got := Days(c.in); got != c.want {{\n\t\t\tt.Errorf(\"%s: %d\", c.in, got)\n\t\t}}\n\t}}\n}}\n")
-    };
+/// A Go module whose branch `feature` teaches `Days` that March has 31 days, its
+/// `clock_test.go` going from `before` to `after`.
+fn march(before: String, after: String) -> Repo {
     let mut r = Repo::new();
     r.write("go.mod", "module example.com/clock\n\ngo 1.22\n");
     r.write(
         "clock.go",
         "package clock\n\nfunc Days(m string) int {\n\treturn 30\n}\n",
     );
-    r.write("clock_test.go", test("\t{in: \"apr\", want: 30},\n"));
+    r.write("clock_test.go", before);
     r.commit("init");
     r.branch("feature");
     r.write(
         "clock.go",
         "package clock\n\nfunc Days(m string) int {\n\tif m == \"mar\" {\n\t\treturn 31\n\t}\n\treturn 30\n}\n",
     );
-    r.write(
-        "clock_test.go",
-        test("\t{in: \"apr\", want: 30},\n\t{in: \"mar\", want: 31},\n"),
-    );
+    r.write("clock_test.go", after);
     r.commit("Count 31 days in March");
-    let rs = flow(&r);
+    r
+}
+
+#[test]
+fn a_row_added_to_a_file_level_case_table_is_a_changed_test() {
+    let test = |rows: &str| {
+        format!("package clock\n\nimport \"testing\"\n\nvar cases = []struct {{\n\tin   string\n\twant int\n}}{{\n{rows}}}\n\nfunc TestDays(t *testing.T) {{\n\tfor _, c := range cases {{\n\t\tif got := Days(c.in); got != c.want {{\n\t\t\tt.Errorf(\"%s: %d\", c.in, got)\n\t\t}}\n\t}}\n}}\n")
+    };
+    let rs = flow(&march(
+        test("\t{in: \"apr\", want: 30},\n"),
+        test("\t{in: \"apr\", want: 30},\n\t{in: \"mar\", want: 31},\n"),
+    ));
     let assertions = all_assertions(&rs);
     assert!(
-        assertions.contains(&"Test `cases` expects `want` is 31 for `in` \"mar\"".to_string()),
+        assertions.contains(&"Test `cases` expects `want` is `31` for `in` \"mar\"".to_string()),
         "{assertions:?}"
     );
     // The unchanged row is context, not the change's oracle.
     assert!(
         !assertions.iter().any(|a| a.contains("apr")),
+        "{assertions:?}"
+    );
+}
+
+/// A Go table test whose rows stand in a long list: thirty unchanged months, then `rows`.
+fn long_case_table(added: &str) -> String {
+    let mut rows = String::new();
+    for k in 0..30 {
+        rows.push_str(&format!("\t\t{{in: \"m{k:02}\", want: 30}},\n"));
+    }
+    rows.push_str(added);
+    format!("package clock\n\nimport \"testing\"\n\nfunc TestDays(t *testing.T) {{\n\tcases := []struct {{\n\t\tin   string\n\t\twant int\n\t}}{{\n{rows}\t}}\n\tfor _, c := range cases {{\n\t\tif got := Days(c.in); got != c.want {{\n\t\t\tt.Errorf(\"%s: %d\", c.in, got)\n\t\t}}\n\t}}\n}}\n")
+}
+
+#[test]
+fn a_row_added_at_the_end_of_a_long_case_table_is_the_quoted_one() {
+    let assertions = all_assertions(&flow(&march(
+        long_case_table(""),
+        long_case_table("\t\t{in: \"mar\", want: 31},\n"),
+    )));
+    assert!(
+        assertions
+            .iter()
+            .any(|a| a.contains("`want` is `31` for `in` \"mar\"")),
+        "{assertions:?}"
+    );
+    // Control: the unchanged rows above it are context.
+    assert!(
+        !assertions.iter().any(|a| a.contains("\"m00\"")),
         "{assertions:?}"
     );
 }
@@ -1121,6 +1156,6 @@ fn a_disabled_changed_junit_test_is_named_in_the_proof_gap_and_quotes_nothing() 
 fn a_running_changed_junit_test_leaves_no_skip_gap_and_is_quoted() {
     assert_running_quoted(
         &java_skipped(false),
-        "Test `roundsToCents` expects `Price.round(1.005)` is 1.01",
+        "Test `roundsToCents` expects `Price.round(1.005)` is `1.01`",
     );
 }

@@ -144,21 +144,42 @@ pub fn contracts_and_annotations(
     (contracts, annotations)
 }
 
-/// String literals on the added lines of a group's product and command files: a test
-/// expectation quoting one of them asserts what the change does. Messages, not names: a
-/// sentence-like string of some length.
+/// String literals on the added lines of a group's product and command files: the
+/// sentence-like ones (messages, not names, of some length), which a test expectation
+/// quoting one of asserts what the change does; and every double-quoted one as written.
 pub fn product_literals(
     cs: &Changeset,
     g: &Group,
     roles: &BTreeMap<String, Role>,
-) -> BTreeSet<String> {
-    g.files
+) -> (BTreeSet<String>, BTreeSet<String>) {
+    let added: Vec<&str> = g
+        .files
         .iter()
         .filter(|f| matches!(roles.get(*f), Some(Role::Product | Role::Command)))
         .filter_map(|f| cs.file(f))
         .flat_map(|f| added_lines(&f.data))
-        .flat_map(|(_, text)| quoted(text))
+        .map(|(_, text)| text)
+        .collect();
+    let literals = added
+        .iter()
+        .flat_map(|text| quoted(text))
         .filter(|q| q.len() >= 8 && q.contains(' '))
+        .collect();
+    let strings = added
+        .iter()
+        .flat_map(|text| string_literals(text))
+        .collect();
+    (literals, strings)
+}
+
+/// The double-quoted string literals of a line, any length, quotes kept: `"{}"`.
+pub(crate) fn string_literals(line: &str) -> Vec<String> {
+    static STRING: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r#""(?:[^"\\]|\\.)*""#).expect("string pattern")
+    });
+    STRING
+        .find_iter(line)
+        .map(|m| m.as_str().to_string())
         .collect()
 }
 
@@ -281,7 +302,7 @@ fn tree_contracts(
                 .iter()
                 .map(|e| Expected {
                     line: e.line,
-                    text: e.text.clone(),
+                    text: crate::oracle::numbers_as_code(&e.text),
                 })
                 .collect(),
             skipped: t.skipped.clone(),

@@ -22,6 +22,11 @@ pub struct Helper {
     /// Those of `compared` it compares only through a value built from them
     /// (`expected := "duplicate " + arg` then `got != expected`).
     pub derived: BTreeSet<usize>,
+    /// Those of `compared` an assertion compares with another parameter (`got != want`),
+    /// so a caller's non-literal argument for one is the subject of the other's literal;
+    /// a parameter compared with a value the helper computes itself (`event.hostname`
+    /// against `hostname`) is an expectation on that value, whatever the other arguments.
+    pub paired: BTreeSet<usize>,
     /// True when the body asserts itself (not only through another helper).
     pub direct: bool,
     /// Calls in the body: the callee's last name and the identifiers of each argument.
@@ -84,6 +89,7 @@ impl<'t> Definitions<'t> {
                         params: Vec::new(),
                         compared: BTreeSet::new(),
                         derived: BTreeSet::new(),
+                        paired: BTreeSet::new(),
                         direct: false,
                         calls: Vec::new(),
                         stores: Vec::new(),
@@ -101,8 +107,14 @@ impl<'t> Definitions<'t> {
         // what every local is built from.
         let mut bound: HashMap<&str, BTreeSet<String>> = HashMap::new();
         let mut built: HashMap<&str, BTreeSet<String>> = HashMap::new();
+        // What every local is bound from, by any expression (`got := err.Error()`).
+        let mut sources: HashMap<&str, BTreeSet<String>> = HashMap::new();
         for &m in &nodes {
             if let Some((name, value)) = binding(grammar, m, text) {
+                sources
+                    .entry(name)
+                    .or_default()
+                    .extend(identifiers(value, text));
                 if only_builds(grammar, value, text) {
                     built
                         .entry(name)
@@ -119,6 +131,9 @@ impl<'t> Definitions<'t> {
             }
         }
         let mut regions: Vec<Node> = Vec::new();
+        // The identifiers each assertion statement names, by statement: a chain's parts
+        // (`assertThat(got)` and `.isEqualTo(want)`) are one assertion.
+        let mut groups: HashMap<usize, BTreeSet<String>> = HashMap::new();
         let mut compared_fields = BTreeSet::new();
         let mut calls = Vec::new();
         let mut stores = Vec::new();
@@ -139,6 +154,12 @@ impl<'t> Definitions<'t> {
                 }
             }
             compared_fields.extend(named);
+            if !group.is_empty() {
+                groups
+                    .entry(statement_of(m).id())
+                    .or_default()
+                    .extend(group.iter().flat_map(|r| identifiers(*r, text)));
+            }
             regions.extend(group);
             if let Some((callee, args)) = call_parts(grammar, m, text) {
                 let ids = args.iter().map(|a| identifiers(*a, text)).collect();
@@ -166,6 +187,24 @@ impl<'t> Definitions<'t> {
             .map(|(i, _)| i)
             .collect();
         compared.extend(derived.iter().copied());
+        // The parameters each assertion names, directly or through a local bound from one.
+        let mut paired = BTreeSet::new();
+        for ids in groups.values() {
+            let named: BTreeSet<usize> = params
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| {
+                    ids.contains(*p)
+                        || sources
+                            .iter()
+                            .any(|(local, from)| ids.contains(*local) && from.contains(*p))
+                })
+                .map(|(i, _)| i)
+                .collect();
+            if named.len() > 1 {
+                paired.extend(named);
+            }
+        }
         for &m in &nodes {
             if let Some((field, value)) = field_store(grammar, m, text) {
                 let used = identifiers(value, text);
@@ -181,6 +220,7 @@ impl<'t> Definitions<'t> {
             params: params.to_vec(),
             compared,
             derived,
+            paired,
             direct: !regions.is_empty(),
             calls,
             stores,
@@ -228,6 +268,9 @@ pub fn assertion_helpers(mut defs: Vec<Helper>) -> HashMap<String, Helper> {
                 for (i, p) in h.params.iter().enumerate() {
                     if ids.contains(p) {
                         h.compared.insert(i);
+                        if inner.paired.contains(k) {
+                            h.paired.insert(i);
+                        }
                         if inner.derived.contains(k) {
                             h.derived.insert(i);
                         } else {
@@ -274,7 +317,7 @@ pub fn expectations(calls: &[Call], helpers: &HashMap<String, Helper>) -> Vec<Ex
                 continue;
             };
             if !a.literal {
-                if h.compared.contains(&p) {
+                if h.paired.contains(&p) {
                     subject.get_or_insert(a.text.as_str());
                 }
                 continue;
@@ -293,6 +336,8 @@ pub fn expectations(calls: &[Call], helpers: &HashMap<String, Helper>) -> Vec<Ex
         let Some((p, a)) = expected.pop() else {
             continue;
         };
+        // Only a parameter compared with another one has the caller's argument as subject.
+        let subject = subject.filter(|_| h.paired.contains(&p));
         let mut text = match (subject, h.derived.contains(&p)) {
             (Some(s), false) => format!("`{s}` is {}", literal(&a.text)),
             (None, false) => format!("`{}`: `{}` is {}", c.name, h.params[p], literal(&a.text)),
@@ -318,6 +363,23 @@ pub fn expectations(calls: &[Call], helpers: &HashMap<String, Helper>) -> Vec<Ex
         out.push(Expectation { line: c.line, text });
     }
     out
+}
+
+/// The statement an assertion call belongs to: the outermost expression around it, not
+/// crossing into an enclosing call's arguments.
+fn statement_of(n: Node) -> Node {
+    let mut at = n;
+    while let Some(p) = at.parent() {
+        let k = p.kind();
+        let chained =
+            (k.contains("expression") || k.ends_with("suffix") || k.contains("invocation"))
+                && !k.contains("argument");
+        if !chained {
+            break;
+        }
+        at = p;
+    }
+    at
 }
 
 /// A function definition's name, parameter names and body.

@@ -449,7 +449,11 @@ impl<'t> Reader<'t> {
         let line = line_of(call);
         let statik = object.is_none_or(|o| {
             let o = text_of(o, text);
-            o.ends_with("Assert") || o.ends_with("Assertions") || o.ends_with("AssertJUnit")
+            // A repository's own `MoreAsserts` too.
+            o.ends_with("Assert")
+                || o.ends_with("Asserts")
+                || o.ends_with("Assertions")
+                || o.ends_with("AssertJUnit")
         });
         if let Some(o) = object {
             if o.kind() == "method_invocation" {
@@ -506,6 +510,16 @@ impl<'t> Reader<'t> {
                     Some(v) => format!("`{}` {words} {v}", self.code(actual)),
                     None => format!("`{}` {words}", self.code(actual)),
                 }
+            }
+            // An assertion of an assertion class whose comparison is its own
+            // (`assertEqualsAndHashCode(a, b)`): the call with its arguments is what must hold.
+            // A fluent chain's start (`assertThat(x)` of `.isEqualTo(v)`) is read with the chain.
+            _ if name.starts_with("assert") && !args.is_empty() && !starts_chain(call) => {
+                let args: Vec<&str> = args.iter().map(|a| text_of(*a, text)).collect();
+                format!(
+                    "`{}` holds",
+                    excerpt(&format!("{name}({})", args.join(", ")))
+                )
             }
             _ => return None,
         };
@@ -704,4 +718,14 @@ fn negate(words: &str) -> String {
         None if words == "is" => "is not".to_string(),
         None => format!("not {words}"),
     }
+}
+
+/// True when `call` is the receiver of a further call: `assertThat(x)` in
+/// `assertThat(x).isEqualTo(v)`.
+fn starts_chain(call: Node) -> bool {
+    call.parent().is_some_and(|p| {
+        p.kind() == "method_invocation"
+            && p.child_by_field_name("object")
+                .is_some_and(|o| o.id() == call.id())
+    })
 }

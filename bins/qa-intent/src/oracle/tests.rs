@@ -152,7 +152,7 @@ fn python_names_bound_to_literals_and_assert_true_read_as_expectations() {
         expects(&t[0]),
         [
             "`error.message` contains 'bad value'",
-            "`len(s) <= 64` holds"
+            "`len(s)` is at most 64"
         ]
     );
 }
@@ -815,4 +815,114 @@ fn a_kotlin_test_reaches_the_non_test_files_of_its_package_directory() {
     let found = support::support_files(Grammar::Kotlin, &format!("{dir}/CallTest.kt"), "", &files);
     // Control: other test classes and non-Kotlin files are no support.
     assert_eq!(found, [format!("{dir}/CallTester.kt")]);
+}
+
+#[test]
+fn a_helper_comparing_a_parameter_with_what_it_computes_takes_no_other_argument_as_subject() {
+    // `takeQuery` checks the event it takes: `hostname` against `event.hostname`, `type`
+    // against `event.type`; the caller's `TYPE_HTTPS` is no value "lysine.dev" describes.
+    let support = "fun takeQuery(hostname: String, type: Int): Event {\n  val event = takeEvent()\n  assertThat(event.hostname).isEqualTo(hostname)\n  assertThat(event.type).isEqualTo(type)\n  return event\n}\n";
+    let test = "class DnsTest {\n  @Test fun happy() {\n    transport.takeQuery(\"lysine.dev\", TYPE_HTTPS)\n  }\n}\n";
+    assert_eq!(
+        helper_expects(Grammar::Kotlin, test, support),
+        ["`takeQuery`: `hostname` is \"lysine.dev\""]
+    );
+}
+
+#[test]
+fn a_helper_comparing_two_of_its_parameters_takes_the_computed_argument_as_subject() {
+    // Control: `check(got, want)` compares its two parameters with each other.
+    let support =
+        "fun check(got: Int, want: String) {\n  assertThat(got.toString()).isEqualTo(want)\n}\n";
+    let test =
+        "class DnsTest {\n  @Test fun happy() {\n    check(TYPE_HTTPS, \"lysine.dev\")\n  }\n}\n";
+    assert_eq!(
+        helper_expects(Grammar::Kotlin, test, support),
+        ["`TYPE_HTTPS` is \"lysine.dev\" (`check`)"]
+    );
+}
+
+#[test]
+fn a_python_ordering_assertion_bounds_its_computed_side_by_the_literal() {
+    let src = "def test_short():\n    assert len(signed) <= 64\n    assert 3 < len(signed)\n    assert len(a) <= len(b)\n";
+    let t = tests_of(Grammar::Python, src, &[]);
+    assert_eq!(
+        expects(&t[0]),
+        [
+            "`len(signed)` is at most 64",
+            "`len(signed)` is greater than 3",
+            // Control: no literal side, no bound to quote.
+            "`len(a) <= len(b)` holds"
+        ]
+    );
+}
+
+#[test]
+fn unittest_ordering_assertions_read_as_comparisons() {
+    let src = "class T(TestCase):\n    def test_wrap(self):\n        self.assertLess(len(line), 80)\n        self.assertGreaterEqual(count, 1)\n";
+    let t = tests_of(Grammar::Python, src, &[]);
+    assert_eq!(
+        expects(&t[0]),
+        ["`len(line)` is less than 80", "`count` is at least 1"]
+    );
+}
+
+#[test]
+fn bare_numbers_of_an_expectation_are_shown_as_code() {
+    assert_eq!(
+        numbers_as_code("`copy.width()` is 80 for `n` -1, `f` 0.5"),
+        "`copy.width()` is `80` for `n` `-1`, `f` `0.5`"
+    );
+    assert_eq!(
+        numbers_as_code("`ref` has been called times 1"),
+        "`ref` has been called times `1`"
+    );
+    assert_eq!(numbers_as_code("`x` is (80, 25)"), "`x` is (`80`, `25`)");
+}
+
+#[test]
+fn numbers_inside_code_strings_or_words_are_left_as_written() {
+    for text in [
+        "`len(line) <= 64` holds",
+        "`msg` is \"expected 2 chunks\"",
+        "`msg` is 'retry 3 times'",
+        "`name` is v2 for `id` a1",
+        "`s` don't 3x",
+    ] {
+        assert_eq!(numbers_as_code(text), text);
+    }
+}
+
+#[test]
+fn an_assertion_class_call_of_its_own_kind_is_quoted_with_its_arguments() {
+    let src = "class PrimitiveTest {\n    @Test\n    public void hashes() {\n        MoreAsserts.assertEqualsAndHashCode(new JsonPrimitive(42), new JsonPrimitive(42.0));\n        MoreAsserts.describe(new JsonPrimitive(7), \"seven\");\n    }\n}\n";
+    let t = tests_of(Grammar::Java, src, &[]);
+    // Control: a method of the same class not named as an assertion asserts nothing.
+    assert_eq!(
+        expects(&t[0]),
+        ["`assertEqualsAndHashCode(new JsonPrimitive(42), new JsonPrimitive(42.0))` holds"]
+    );
+}
+
+#[test]
+fn a_class_parametrize_gives_its_rows_to_each_test_method() {
+    let src = "import pytest\n\n@pytest.mark.parametrize((\"model\", \"perm\"), [(Tag, \"view_tag\")])\nclass TestVisible:\n    def test_owner_sees_own(self, model, perm):\n        check(model, perm)\n\n    @pytest.mark.slow\n    def test_stranger_sees_none(self, model, perm):\n        check(model, perm)\n\nclass TestPlain:\n    def test_plain(self):\n        check(Tag, \"view_tag\")\n";
+    let t = tests_of(Grammar::Python, src, &[]);
+    let rows: Vec<Vec<&str>> = t.iter().map(expects).collect();
+    assert_eq!(rows[0], rows[1]);
+    assert_eq!(rows[0].len(), 1);
+    assert!(rows[0][0].contains("\"view_tag\""), "{rows:?}");
+    // Control: a class without the decorator gives its methods no rows.
+    assert!(rows[2].is_empty(), "{rows:?}");
+}
+
+#[test]
+fn unittest_assert_true_of_a_comparison_reads_as_the_comparison() {
+    let src = "class T(TestCase):\n    def test_short(self):\n        self.assertTrue(len(signed) <= 64)\n        self.assertTrue(signed.isalnum())\n";
+    let t = tests_of(Grammar::Python, src, &[]);
+    // Control: a call with no comparison still only holds.
+    assert_eq!(
+        expects(&t[0]),
+        ["`len(signed)` is at most 64", "`signed.isalnum()` holds"]
+    );
 }
