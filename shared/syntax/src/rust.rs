@@ -56,8 +56,38 @@ impl Reader for Rust {
                 }
                 true
             }
+            // A macro's body is tokens, not items: a `use` in it (a closure's body given
+            // to `fuzz_target!`) is read from its own text.
+            "token_tree" => {
+                uses_in_tokens(node, text, out);
+                false
+            }
             _ => false,
         }
+    }
+}
+
+/// The `use` statements among the direct tokens of a macro's token tree, each parsed
+/// alone (from `use` to its `;`) and placed at its line.
+fn uses_in_tokens(tree: Node, text: &str, out: &mut Vec<Import>) {
+    let mut cursor = tree.walk();
+    let tokens: Vec<Node> = tree.children(&mut cursor).collect();
+    for (i, token) in tokens.iter().enumerate() {
+        if token.kind() != "use" {
+            continue;
+        }
+        let Some(end) = tokens[i..].iter().find(|t| t.kind() == ";") else {
+            continue;
+        };
+        let Some(statement) = text.get(token.start_byte()..end.end_byte()) else {
+            continue;
+        };
+        let line = line_of(*token);
+        let read = crate::read(crate::Grammar::Rust, statement);
+        out.extend(read.imports.into_iter().map(|import| Import {
+            line: line + import.line - 1,
+            ..import
+        }));
     }
 }
 

@@ -83,3 +83,18 @@ fn broken_input_never_panics() {
     // What stands before the breakage is still read.
     assert_eq!(specs(R, "use crate::a;\nfn f( {\n"), ["crate::a"]);
 }
+
+#[test]
+fn a_use_inside_a_macro_call_is_an_import() {
+    // `fuzz_target!(|data| { use chrono::prelude::*; .. })`: the macro's body is code.
+    let text = "fuzz_target!(|data: &[u8]| {\n    use chrono::prelude::*;\n    let x = 1;\n});\n";
+    assert_eq!(
+        imports(R, text),
+        [("chrono::prelude".to_string(), 2, vec![])]
+    );
+}
+
+#[test]
+fn a_use_word_inside_a_macro_s_string_is_no_import() {
+    assert!(specs(R, "println!(\"use crate::fake;\");\n").is_empty());
+}
