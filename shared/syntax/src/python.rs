@@ -1,5 +1,7 @@
 //! Python: `def` and `class` (a `def` in a class is a method) and imports (`import a.b as
-//! c`, `from .x import y as z`; `from __future__` is no module).
+//! c`, `from .x import y as z`; `from __future__` is no module). The names of a
+//! `from m import y as z` are what it takes from `m` (`y`, which may be a submodule of
+//! `m`), not the alias.
 
 use crate::reading::{function_in, Declared, Import, Reader, SymbolKind};
 use crate::{line_of, text_of};
@@ -39,7 +41,7 @@ impl Reader for Python {
                 };
                 let names = node
                     .children_by_field_name("name", &mut cursor)
-                    .map(|n| aliased(n, text).1.to_string())
+                    .map(|n| aliased(n, text).0.to_string())
                     .collect();
                 out.push(Import {
                     spec: text_of(module, text).split_whitespace().collect(),

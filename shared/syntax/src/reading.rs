@@ -46,7 +46,8 @@ pub struct Import {
     pub spec: String,
     /// The line of the statement (a call's: of its specifier).
     pub line: u32,
-    /// Local names it binds (an alias when there is one).
+    /// Local names it binds (an alias when there is one; Python's `from m import y as z`
+    /// gives `y`, what it takes from `m`).
     pub names: Vec<String>,
 }
 
