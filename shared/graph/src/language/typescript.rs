@@ -6,10 +6,13 @@
 
 use super::workspace::Workspace;
 use super::{Language, Parsed, RawImport};
+use crate::model::Symbols;
 use crate::tree::{join, normalize, parent, Snapshot};
 use qa_records::change::Confidence;
+use qa_records::code_pattern;
 use qa_records::graph::Support;
-use qa_syntax::{Grammar, SymbolKind};
+use regex::Regex;
+use std::sync::{Arc, LazyLock};
 
 pub const EXTENSIONS: &[&str] = &["ts", "tsx", "js", "jsx", "mjs", "cjs", "mts", "cts"];
 
@@ -31,8 +34,8 @@ impl Language for TypeScript {
         Workspace::read(snapshot)
     }
 
-    fn parse(path: &str, text: &str) -> Parsed {
-        parse(Grammar::of(path).unwrap_or(Grammar::TypeScript), text)
+    fn parse(text: &str) -> Parsed {
+        parse(text)
     }
 
     fn resolve(
@@ -195,14 +198,179 @@ fn first_file(
     None
 }
 
-/// Imports and declared names of one file (a class's members are not the file's).
-pub fn parse(grammar: Grammar, text: &str) -> Parsed {
-    super::read(grammar, text, |s| {
-        matches!(
-            s.kind,
-            SymbolKind::Function | SymbolKind::Class | SymbolKind::Type | SymbolKind::Variable
-        )
-    })
+static IMPORT_FROM: LazyLock<Regex> = LazyLock::new(|| {
+    code_pattern::regex(
+        r#"\b(?:import|export)\s+(?:type\s+)?([\w$*{},\s]*?)\s*from\s*['"]([^'"\n]+)['"]"#,
+    )
+});
+static IMPORT_BARE: LazyLock<Regex> =
+    LazyLock::new(|| code_pattern::regex(r#"\bimport\s*['"]([^'"\n]+)['"]"#));
+/// `require('./x')` / `import('./x')`, with the names a declaration binds to it
+/// (`const { list } = require('./handlers')`).
+static IMPORT_CALL: LazyLock<Regex> = LazyLock::new(|| {
+    code_pattern::regex(
+        r#"(?:\b(?:const|let|var)\s+(\{[^}]*\}|[\w$]+)\s*=\s*(?:await\s+)?)?\b(?:require|import)\s*\(\s*['"]([^'"\n]+)['"]\s*\)"#,
+    )
+});
+/// The rest of an identifier from its first non-ASCII character on (`[\w$]` is Unicode).
+static IDENTIFIER_REST: LazyLock<Regex> = LazyLock::new(|| code_pattern::regex(r"\A[\w$]*"));
+
+/// Imports and declared names of one file; comments are blanked first so commented-out
+/// imports bind nothing.
+pub fn parse(text: &str) -> Parsed {
+    let code = blank_comments(text);
+    let mut lines = LineCounter::new(&code);
+    let mut imports = Vec::new();
+    for c in IMPORT_FROM.captures_iter(&code) {
+        let (clause, spec) = (&c[1], &c[2]);
+        imports.push(RawImport {
+            spec: spec.to_string(),
+            line: lines.at(&c, 0),
+            names: bindings(clause),
+        });
+    }
+    for c in IMPORT_BARE.captures_iter(&code) {
+        imports.push(RawImport {
+            spec: c[1].to_string(),
+            line: lines.at(&c, 0),
+            names: Vec::new(),
+        });
+    }
+    for c in IMPORT_CALL.captures_iter(&code) {
+        imports.push(RawImport {
+            spec: c[2].to_string(),
+            line: lines.at(&c, 2),
+            names: c.get(1).map_or_else(Vec::new, |m| bindings(m.as_str())),
+        });
+    }
+    imports.sort_by_key(|i| i.line);
+    let symbols = Arc::new(declarations(&code));
+    Parsed { imports, symbols }
+}
+
+/// Declared names with their lines: on a line of its own, after blanks and any of
+/// `export`, `default`, `declare` and `async` (in that order, each followed by a blank),
+/// one of `function`/`function*`, `class`, `const`, `let`, `var`, `interface`, `type`,
+/// `enum`, blanks, then the name. The regex
+/// `(?m)^[ \t]*(?:export[ \t]+)?(?:default[ \t]+)?(?:declare[ \t]+)?(?:async[ \t]+)?
+/// (?:function\*?|class|const|let|var|interface|type|enum)[ \t]+([A-Za-z_$][\w$]*)`,
+/// read by hand: no word is a prefix of another, so no choice is ever taken back.
+fn declarations(code: &str) -> Symbols {
+    const MODIFIERS: [&str; 4] = ["export", "default", "declare", "async"];
+    const KEYWORDS: [&str; 8] = [
+        "function",
+        "class",
+        "const",
+        "let",
+        "var",
+        "interface",
+        "type",
+        "enum",
+    ];
+    let blanks = |s: &str| s.trim_start_matches([' ', '\t']).len() < s.len();
+    let mut found = Vec::new();
+    for (n, line) in code.split('\n').enumerate() {
+        let mut rest = line.trim_start_matches([' ', '\t']);
+        for modifier in MODIFIERS {
+            if let Some(after) = rest.strip_prefix(modifier).filter(|a| blanks(a)) {
+                rest = after.trim_start_matches([' ', '\t']);
+            }
+        }
+        let Some(keyword) = KEYWORDS.iter().find(|k| rest.starts_with(**k)) else {
+            continue;
+        };
+        let mut after = &rest[keyword.len()..];
+        if *keyword == "function" {
+            after = after.strip_prefix('*').unwrap_or(after);
+        }
+        if !blanks(after) {
+            continue;
+        }
+        let name = after.trim_start_matches([' ', '\t']);
+        if !name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_' || c == '$') {
+            continue;
+        }
+        let ascii = name
+            .bytes()
+            .position(|b| !(b.is_ascii_alphanumeric() || b == b'_' || b == b'$'))
+            .unwrap_or(name.len());
+        let end = match name.as_bytes().get(ascii) {
+            Some(b) if !b.is_ascii() => {
+                ascii + IDENTIFIER_REST.find(&name[ascii..]).map_or(0, |m| m.end())
+            }
+            _ => ascii,
+        };
+        found.push((&name[..end], u32::try_from(n + 1).unwrap_or(u32::MAX)));
+    }
+    found.into_iter().collect()
+}
+
+/// 1-based lines of offsets asked for mostly in increasing order (each regex's matches
+/// are), as [`super::Lines`] gives them: the newlines since the last offset asked for are
+/// counted, not every line start of the text indexed.
+struct LineCounter<'a> {
+    text: &'a [u8],
+    offset: usize,
+    line: u32,
+}
+
+impl<'a> LineCounter<'a> {
+    fn new(text: &'a str) -> LineCounter<'a> {
+        LineCounter {
+            text: text.as_bytes(),
+            offset: 0,
+            line: 1,
+        }
+    }
+
+    /// The line where group `group` of a match starts (the whole match for 0).
+    fn at(&mut self, captures: &regex::Captures, group: usize) -> u32 {
+        self.of(captures.get(group).map_or(0, |m| m.start()))
+    }
+
+    fn of(&mut self, offset: usize) -> u32 {
+        if offset < self.offset {
+            (self.offset, self.line) = (0, 1);
+        }
+        let newlines = self.text[self.offset..offset]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count();
+        self.line = self
+            .line
+            .saturating_add(u32::try_from(newlines).unwrap_or(u32::MAX));
+        self.offset = offset;
+        self.line
+    }
+}
+
+/// Local names an import clause binds: `A, { B, C as D }` -> A, B, D; `* as NS` -> NS.
+fn bindings(clause: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    let (outside, inside) = match (clause.find('{'), clause.find('}')) {
+        (Some(open), Some(close)) if open < close => (
+            format!("{}{}", &clause[..open], &clause[close + 1..]),
+            &clause[open + 1..close],
+        ),
+        _ => (clause.to_string(), ""),
+    };
+    for part in outside.split(',').chain(inside.split(',')) {
+        let part = part.trim().trim_start_matches("type ").trim();
+        // `B as C` in an import clause, `B: C` in a destructured require.
+        let local = match part.rsplit_once(" as ").or_else(|| part.rsplit_once(':')) {
+            Some((_, local)) => local.trim(),
+            None => part,
+        };
+        if !local.is_empty()
+            && local != "*"
+            && local
+                .chars()
+                .all(|c| c == '$' || c == '_' || c.is_alphanumeric())
+        {
+            names.push(local.to_string());
+        }
+    }
+    names
 }
 
 /// The text with `//` and `/* */` comments replaced by spaces, one a character (newlines
@@ -292,10 +460,6 @@ fn push_spaces(out: &mut String, n: usize) {
 mod tests {
     use super::*;
 
-    fn parse(text: &str) -> Parsed {
-        super::parse(Grammar::TypeScript, text)
-    }
-
     fn specs(text: &str) -> Vec<String> {
         parse(text).imports.into_iter().map(|i| i.spec).collect()
     }
@@ -336,29 +500,8 @@ mod tests {
 
     #[test]
     fn namespace_imports_bind_their_alias() {
-        let parsed = parse("import * as api from './api';\nimport { type T, U } from './t';\n");
-        assert_eq!(parsed.imports[0].names, ["api"]);
-        assert_eq!(parsed.imports[1].names, ["T", "U"]);
-    }
-
-    #[test]
-    fn code_in_a_template_string_imports_nothing() {
-        // A compiler's test holds the source it compiles: `vue` is not this file's import.
-        let text = "const src = `import { ref } from 'vue'\nconst x = require('./y')`;\nimport { compile } from './compile';\n";
-        assert_eq!(specs(text), ["./compile"]);
-    }
-
-    #[test]
-    fn the_extension_picks_the_grammar() {
-        // `<T>x` is a type assertion in .ts and an element in .tsx.
-        let ts = "import a from './a';\nconst n = <number>a;\nfunction f() {}\n";
-        let got = <TypeScript as Language>::parse("src/a.ts", ts);
-        let names: Vec<&str> = got.symbols.iter().map(|(n, _)| n).collect();
-        assert_eq!(names, ["n", "f"]);
-        let tsx = "import B from './b';\nexport const Page = () => <B label=\"x\" />;\n";
-        let got = <TypeScript as Language>::parse("src/page.tsx", tsx);
-        assert_eq!(got.imports[0].spec, "./b");
-        assert_eq!(got.symbols.iter().collect::<Vec<_>>(), [("Page", 2)]);
+        assert_eq!(bindings("* as api"), ["api"]);
+        assert_eq!(bindings("{ type T, U }"), ["T", "U"]);
     }
 
     #[test]
@@ -374,27 +517,13 @@ mod tests {
     }
 
     #[test]
-    fn declarations_are_read_from_the_syntax_tree() {
-        // `function *star` is a generator too (the former line pattern wanted `function*`).
+    fn declarations_read_as_the_declaration_pattern_does() {
         let code = "function* gen() {}\nfunction *star() {}\n  export default class A {}\nexports.x = 1;\nconstructor(a) {}\nconst café = 1;\nexport async function $run() {}\nexport default Foo;\nlet\tx2 = 3;\n";
         let parsed = parse(code);
         let names: Vec<(&str, u32)> = parsed.symbols.iter().collect();
         assert_eq!(
             names,
-            [
-                ("gen", 1),
-                ("star", 2),
-                ("A", 3),
-                ("café", 6),
-                ("$run", 7),
-                ("x2", 9)
-            ]
+            [("gen", 1), ("A", 3), ("café", 6), ("$run", 7), ("x2", 9)]
         );
-    }
-
-    #[test]
-    fn class_members_are_not_the_file_s_names() {
-        let parsed = parse("class Cart {\n  total() {}\n  static of = () => 1;\n}\n");
-        assert_eq!(parsed.symbols.iter().collect::<Vec<_>>(), [("Cart", 1)]);
     }
 }
