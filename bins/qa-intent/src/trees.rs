@@ -1,4 +1,4 @@
-//! Syntax trees of changed source files (tree-sitter and the official grammars) and the
+//! Syntax trees of changed source files (parsed with the grammars of qa-syntax) and the
 //! outline read from them: items, conditions, error exits, list elements, tests.
 //!
 //! What each language's nodes are to the outline is a table of node kinds (`kinds`); the
@@ -8,7 +8,7 @@
 use std::borrow::Cow;
 use std::ops::Range;
 
-use tree_sitter::{Node, Parser, Tree};
+use tree_sitter::{Node, Tree};
 
 use crate::oracle::{self, Test};
 use kinds::Role;
@@ -17,61 +17,9 @@ mod kinds;
 mod regions;
 pub use kinds::Up;
 
-/// A language with a grammar; every other file is read by the line lexer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Grammar {
-    Rust,
-    TypeScript,
-    Tsx,
-    JavaScript,
-    Python,
-    Go,
-    Java,
-    Kotlin,
-}
-
-impl Grammar {
-    /// The grammar of a repository path, by its extension.
-    pub fn of(path: &str) -> Option<Grammar> {
-        let name = path.rsplit('/').next().unwrap_or(path);
-        let (stem, ext) = name.rsplit_once('.')?;
-        if stem.is_empty() {
-            return None;
-        }
-        Some(match ext.to_ascii_lowercase().as_str() {
-            "rs" => Grammar::Rust,
-            "ts" | "mts" | "cts" => Grammar::TypeScript,
-            "tsx" => Grammar::Tsx,
-            "js" | "jsx" | "mjs" | "cjs" => Grammar::JavaScript,
-            "py" | "pyi" => Grammar::Python,
-            "go" => Grammar::Go,
-            "java" => Grammar::Java,
-            "kt" | "kts" => Grammar::Kotlin,
-            _ => return None,
-        })
-    }
-
-    /// TypeScript, TSX or JavaScript.
-    pub fn is_javascript(self) -> bool {
-        matches!(
-            self,
-            Grammar::TypeScript | Grammar::Tsx | Grammar::JavaScript
-        )
-    }
-
-    fn language(self) -> tree_sitter::Language {
-        match self {
-            Grammar::Rust => tree_sitter_rust::LANGUAGE.into(),
-            Grammar::TypeScript => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
-            Grammar::Tsx => tree_sitter_typescript::LANGUAGE_TSX.into(),
-            Grammar::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
-            Grammar::Python => tree_sitter_python::LANGUAGE.into(),
-            Grammar::Go => tree_sitter_go::LANGUAGE.into(),
-            Grammar::Java => tree_sitter_java::LANGUAGE.into(),
-            Grammar::Kotlin => tree_sitter_kotlin_ng::LANGUAGE.into(),
-        }
-    }
-}
+/// A language with a grammar (shared/syntax owns them); every other file is read by the
+/// line lexer.
+pub use qa_syntax::Grammar;
 
 /// What kind of item a function, type or constant is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -262,16 +210,13 @@ pub fn outline_of(
 /// A syntax tree, or `None` when the parser gives up (it never fails on odd input: errors
 /// become `ERROR` nodes).
 pub fn parse(grammar: Grammar, text: &str) -> Option<Tree> {
-    let mut parser = Parser::new();
-    parser.set_language(&grammar.language()).ok()?;
-    parser.parse(text, None)
+    qa_syntax::parse(grammar, text)
 }
 
 /// The whole tree of a text first parsed without some of its blocks ([`pair`]): parsed
 /// again with them, reusing the subtrees of the rest.
 pub fn whole_from(grammar: Grammar, partial: &Tree, text: &str) -> Option<Tree> {
-    let mut parser = Parser::new();
-    parser.set_language(&grammar.language()).ok()?;
+    let mut parser = qa_syntax::parser(grammar)?;
     parser.parse(text, Some(partial))
 }
 
@@ -312,8 +257,7 @@ pub fn reparse(
     edits: &[LineEdit],
 ) -> Option<Tree> {
     let tree = edited(base_tree, base, head, edits)?;
-    let mut parser = Parser::new();
-    parser.set_language(&grammar.language()).ok()?;
+    let mut parser = qa_syntax::parser(grammar)?;
     parser.parse(head, Some(&tree))
 }
 
@@ -401,8 +345,7 @@ fn partial_pair(grammar: Grammar, base: &str, head: &str, edits: &[LineEdit]) ->
         let at = |line: usize| starts.get(line).copied().unwrap_or(text.len());
         skip.iter().map(|&(s, e)| at(s)..at(e)).collect()
     };
-    let mut parser = Parser::new();
-    parser.set_language(&grammar.language()).ok()?;
+    let mut parser = qa_syntax::parser(grammar)?;
     parser
         .set_included_ranges(&regions::included(base, &bs, &skip))
         .ok()?;

@@ -10,6 +10,7 @@ pub mod discovery;
 pub mod documents;
 pub mod plan;
 pub mod stream;
+pub mod syntax;
 
 /// One fuzz target: its name (the corpus folder's too) and its entry point.
 pub struct Target {
@@ -59,6 +60,11 @@ pub const TARGETS: &[Target] = &[
         name: "diff",
         what: "qa-diff's path, hunk, role and commit-message readers",
         run: diff::diff,
+    },
+    Target {
+        name: "syntax",
+        what: "a source file's outline and imports in every grammar, and a component's split",
+        run: syntax::syntax,
     },
 ];
 

@@ -1,0 +1,156 @@
+//! qa-syntax: source code read with tree-sitter. It owns the grammars, which file takes
+//! which ([`Grammar::of`]) and the parser's setup, and, one module per language, the
+//! outline of a file (functions, methods, classes and types with their names and line
+//! spans) and its imports. Vue and Svelte components are split by the HTML grammar
+//! ([`sfc`]): each `<script>` block is read by the TypeScript or JavaScript grammar at its
+//! true place in the file.
+//!
+//! It must not depend on any qapipe crate: the stages and the behavior graph read code
+//! through it, and it knows nothing of records or repositories.
+
+mod go;
+mod java;
+mod kotlin;
+mod python;
+mod reading;
+mod rust;
+pub mod sfc;
+mod typescript;
+
+pub use reading::{Import, Symbol, SymbolKind};
+/// The tree-sitter version the grammars are built for: walk the trees with it.
+pub use tree_sitter;
+use tree_sitter::{Node, Parser, Tree};
+
+/// A language with a grammar.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Grammar {
+    Rust,
+    TypeScript,
+    Tsx,
+    JavaScript,
+    Python,
+    Go,
+    Java,
+    Kotlin,
+}
+
+impl Grammar {
+    /// The grammar of a repository path, by its extension.
+    pub fn of(path: &str) -> Option<Grammar> {
+        let name = path.rsplit('/').next().unwrap_or(path);
+        let (stem, ext) = name.rsplit_once('.')?;
+        if stem.is_empty() {
+            return None;
+        }
+        Some(match ext.to_ascii_lowercase().as_str() {
+            "rs" => Grammar::Rust,
+            "ts" | "mts" | "cts" => Grammar::TypeScript,
+            "tsx" => Grammar::Tsx,
+            "js" | "jsx" | "mjs" | "cjs" => Grammar::JavaScript,
+            "py" | "pyi" => Grammar::Python,
+            "go" => Grammar::Go,
+            "java" => Grammar::Java,
+            "kt" | "kts" => Grammar::Kotlin,
+            _ => return None,
+        })
+    }
+
+    /// TypeScript, TSX or JavaScript.
+    pub fn is_javascript(self) -> bool {
+        matches!(
+            self,
+            Grammar::TypeScript | Grammar::Tsx | Grammar::JavaScript
+        )
+    }
+
+    /// The tree-sitter language of the grammar.
+    pub fn language(self) -> tree_sitter::Language {
+        match self {
+            Grammar::Rust => tree_sitter_rust::LANGUAGE.into(),
+            Grammar::TypeScript => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
+            Grammar::Tsx => tree_sitter_typescript::LANGUAGE_TSX.into(),
+            Grammar::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
+            Grammar::Python => tree_sitter_python::LANGUAGE.into(),
+            Grammar::Go => tree_sitter_go::LANGUAGE.into(),
+            Grammar::Java => tree_sitter_java::LANGUAGE.into(),
+            Grammar::Kotlin => tree_sitter_kotlin_ng::LANGUAGE.into(),
+        }
+    }
+
+    /// What a node of this grammar is to the outline and the imports.
+    fn reader(self) -> &'static dyn reading::Reader {
+        match self {
+            Grammar::Rust => &rust::Rust,
+            Grammar::TypeScript | Grammar::Tsx | Grammar::JavaScript => &typescript::TypeScript,
+            Grammar::Python => &python::Python,
+            Grammar::Go => &go::Go,
+            Grammar::Java => &java::Java,
+            Grammar::Kotlin => &kotlin::Kotlin,
+        }
+    }
+}
+
+/// A parser set to `grammar`; None only when the grammar and the tree-sitter library
+/// disagree on their ABI (a build problem, not an input one).
+pub fn parser(grammar: Grammar) -> Option<Parser> {
+    let mut parser = Parser::new();
+    parser.set_language(&grammar.language()).ok()?;
+    Some(parser)
+}
+
+/// A syntax tree, or `None` when the parser gives up (it never fails on odd input: errors
+/// become `ERROR` nodes).
+pub fn parse(grammar: Grammar, text: &str) -> Option<Tree> {
+    parser(grammar)?.parse(text, None)
+}
+
+/// What a file declares and imports.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct File {
+    /// In the order they start; a symbol's `parent` indexes this list.
+    pub symbols: Vec<Symbol>,
+    /// In the order they stand.
+    pub imports: Vec<Import>,
+}
+
+/// Parses `text` and reads its outline and imports (both empty when the parser gives up).
+pub fn read(grammar: Grammar, text: &str) -> File {
+    parse(grammar, text).map_or_else(File::default, |tree| read_tree(grammar, &tree, text))
+}
+
+/// The outline and imports of an already parsed text.
+pub fn read_tree(grammar: Grammar, tree: &Tree, text: &str) -> File {
+    read_node(grammar, tree.root_node(), text)
+}
+
+/// The outline and imports below `root`, a node of a tree parsed from `text` (the whole
+/// file: byte ranges and lines are the file's).
+pub fn read_node(grammar: Grammar, root: Node, text: &str) -> File {
+    reading::read(grammar.reader(), root, text)
+}
+
+/// The text of `node`, empty when its bytes are not a slice of `text`.
+pub fn text_of<'a>(node: Node, text: &'a str) -> &'a str {
+    text.get(node.byte_range()).unwrap_or("")
+}
+
+/// The 1-based line a byte range starts on.
+fn line_of(node: Node) -> u32 {
+    u32::try_from(node.start_position().row + 1).unwrap_or(u32::MAX)
+}
+
+/// The 1-based line a node ends on (a node ending at a line's start ends on the line
+/// before).
+fn end_line_of(node: Node) -> u32 {
+    let end = node.end_position();
+    let row = if end.column == 0 && end.row > node.start_position().row {
+        end.row
+    } else {
+        end.row + 1
+    };
+    u32::try_from(row).unwrap_or(u32::MAX)
+}
+
+#[cfg(test)]
+mod testing;

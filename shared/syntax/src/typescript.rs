@@ -1,0 +1,193 @@
+//! TypeScript, TSX and JavaScript: declarations (functions, classes, methods, interfaces,
+//! type aliases, enums, namespaces, declared variables; a variable bound to a function is
+//! a function) and imports (`import`, `export .. from`, `import x = require(..)`, and
+//! `require('x')` / `import('x')` calls with the names a declaration binds to them).
+
+use crate::reading::{child_of_kind, function_in, unquoted, Declared, Import, Reader, SymbolKind};
+use crate::{line_of, text_of};
+use tree_sitter::Node;
+
+pub struct TypeScript;
+
+impl Reader for TypeScript {
+    fn symbol<'t>(&self, node: Node<'t>, parent: Option<SymbolKind>) -> Option<Declared<'t>> {
+        let kind = match node.kind() {
+            "function_declaration" | "generator_function_declaration" | "function_signature" => {
+                function_in(parent)
+            }
+            "class_declaration"
+            | "abstract_class_declaration"
+            | "interface_declaration"
+            | "enum_declaration" => SymbolKind::Class,
+            "type_alias_declaration" => SymbolKind::Type,
+            "method_definition" | "method_signature" | "abstract_method_signature" => {
+                SymbolKind::Method
+            }
+            "internal_module" | "module" => SymbolKind::Module,
+            "variable_declarator" => {
+                let name = node.child_by_field_name("name")?;
+                if name.kind() != "identifier" {
+                    return None;
+                }
+                let function = node.child_by_field_name("value").is_some_and(|v| {
+                    matches!(
+                        v.kind(),
+                        "arrow_function"
+                            | "function_expression"
+                            | "function"
+                            | "generator_function"
+                    )
+                });
+                return Some(Declared {
+                    kind: if function {
+                        SymbolKind::Function
+                    } else {
+                        SymbolKind::Variable
+                    },
+                    name,
+                });
+            }
+            _ => return None,
+        };
+        Declared::named(kind, node)
+    }
+
+    fn imports(&self, node: Node, text: &str, out: &mut Vec<Import>) -> bool {
+        match node.kind() {
+            "import_statement" | "export_statement" => {
+                let clause = child_of_kind(node, &["import_require_clause"]);
+                let Some(spec) = node
+                    .child_by_field_name("source")
+                    .or_else(|| clause.and_then(|c| c.child_by_field_name("source")))
+                    .and_then(|s| unquoted(text_of(s, text)))
+                else {
+                    // An export of a declaration holds calls to read.
+                    return false;
+                };
+                let mut names = Vec::new();
+                let mut cursor = node.walk();
+                for part in node.named_children(&mut cursor) {
+                    bindings(part, text, &mut names);
+                }
+                out.push(Import {
+                    spec: spec.to_string(),
+                    line: line_of(node),
+                    names,
+                });
+                true
+            }
+            "call_expression" => {
+                let Some(spec) = loaded(node, text) else {
+                    return false;
+                };
+                out.push(Import {
+                    spec: spec.text.to_string(),
+                    line: line_of(spec.node),
+                    names: bound_to(node, text),
+                });
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
+/// The specifier of a `require('x')` or `import('x')` call.
+struct Loaded<'a, 't> {
+    text: &'a str,
+    node: Node<'t>,
+}
+
+fn loaded<'a, 't>(call: Node<'t>, text: &'a str) -> Option<Loaded<'a, 't>> {
+    let function = call.child_by_field_name("function")?;
+    let loads = function.kind() == "import"
+        || function.kind() == "identifier" && text_of(function, text) == "require";
+    if !loads {
+        return None;
+    }
+    let arguments = call.child_by_field_name("arguments")?;
+    if arguments.named_child_count() != 1 {
+        return None;
+    }
+    let node = arguments.named_child(0)?;
+    if node.kind() != "string" {
+        return None;
+    }
+    Some(Loaded {
+        text: unquoted(text_of(node, text))?,
+        node,
+    })
+}
+
+/// The names a declaration binds to a loaded module: `items` of
+/// `const items = require('./items')`, `list` and `view` of
+/// `const { list, show: view } = await import('./handlers')`.
+fn bound_to(call: Node, text: &str) -> Vec<String> {
+    let mut value = call;
+    let mut declarator = call.parent();
+    if let Some(wait) = declarator.filter(|p| p.kind() == "await_expression") {
+        value = wait;
+        declarator = wait.parent();
+    }
+    let Some(declarator) = declarator.filter(|d| {
+        d.kind() == "variable_declarator"
+            && d.child_by_field_name("value").map(|v| v.id()) == Some(value.id())
+    }) else {
+        return Vec::new();
+    };
+    let mut names = Vec::new();
+    if let Some(name) = declarator.child_by_field_name("name") {
+        bindings(name, text, &mut names);
+    }
+    names
+}
+
+/// Local names an import clause, export clause or binding pattern binds: `A, { B, C as
+/// D }` gives A, B, D; `* as NS` gives NS; `{ list, show: view }` gives list, view.
+fn bindings(node: Node, text: &str, names: &mut Vec<String>) {
+    match node.kind() {
+        "identifier" | "shorthand_property_identifier_pattern" => {
+            names.push(text_of(node, text).to_string())
+        }
+        "import_specifier" | "export_specifier" => {
+            if let Some(local) = node
+                .child_by_field_name("alias")
+                .or_else(|| node.child_by_field_name("name"))
+            {
+                if local.kind() == "identifier" {
+                    names.push(text_of(local, text).to_string());
+                }
+            }
+        }
+        // `show: view` binds `view`; a nested pattern binds no module.
+        "pair_pattern" => {
+            if let Some(value) = node
+                .child_by_field_name("value")
+                .filter(|v| v.kind() == "identifier")
+            {
+                names.push(text_of(value, text).to_string());
+            }
+        }
+        "import_clause"
+        | "named_imports"
+        | "namespace_import"
+        | "namespace_export"
+        | "export_clause"
+        | "import_require_clause"
+        | "object_pattern" => {
+            let mut cursor = node.walk();
+            let parts: Vec<Node> = node.named_children(&mut cursor).collect();
+            for part in parts {
+                // `import x = require('y')`: the source is no binding.
+                if node.kind() == "import_require_clause" && part.kind() == "string" {
+                    continue;
+                }
+                bindings(part, text, names);
+            }
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests;
