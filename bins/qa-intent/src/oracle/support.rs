@@ -919,19 +919,22 @@ mod tests {
         assert!(!far_defines(code, &[21..code.len()], "check"));
     }
 
-    /// A spec whose changed second test calls `expectCompiled`, and a first test far
-    /// from it holding `far` among 14 lines.
+    /// A spec whose changed last test calls `expectCompiled`, and two tests far from it,
+    /// the second holding `far` among its 14 lines.
     fn spec(far: &str, value: &str) -> String {
         let mut s = String::from("import { expect, it } from 'vitest'\n\n");
+        for (title, far) in [("zero", ""), ("one", far)] {
+            s.push_str(&format!("it('{title}', () => {{\n"));
+            s.push_str(far);
+            for i in 0..14 {
+                s.push_str(&format!("  expect(f({i})).toBe({i})\n"));
+            }
+            // A constant stays in every tree: it parts the two tests.
+            s.push_str("})\n\nconst table = [1]\n\n");
+        }
         s.push_str(
             "function expectCompiled(src, want) {\n  expect(compile(src)).toBe(want)\n}\n\n",
         );
-        s.push_str("it('one', () => {\n");
-        s.push_str(far);
-        for i in 0..14 {
-            s.push_str(&format!("  expect(f({i})).toBe({i})\n"));
-        }
-        s.push_str("})\n\n");
         s.push_str(&format!(
             "it('two', () => {{\n  expectCompiled('a', {value})\n}})\n"
         ));
@@ -993,11 +996,13 @@ mod tests {
     }
 
     #[test]
-    fn own_helpers_are_read_whole_when_a_far_block_defines_a_name_read() {
+    fn own_helpers_are_read_with_the_far_blocks_that_may_define_a_name_read() {
         // The far test defines a function the helper calls: it is no library assertion
         // then, and only the whole tree knows it.
         let (own, head) = own_of("  const compile = (src) => src\n");
-        assert!(own.far.is_empty(), "read from the whole tree");
+        let far: String = own.far.iter().map(|r| &head[r.clone()]).collect();
+        assert!(far.contains("it('zero'"), "the test defining nothing stays out");
+        assert!(!far.contains("it('one'"), "the test defining `compile` is read");
         assert_eq!(own.helpers, whole(&head));
         assert!(own.helpers.iter().any(|h| h.name == "compile"));
     }

@@ -415,6 +415,16 @@ mod tests {
     }
 
     #[test]
+    fn siblings_read_once_answer_only_for_the_scripts_they_were_read_from() {
+        let covering = scripts(&[("test:unit", "mocha test/unit")]);
+        let other = scripts(&[("test:unit", "mocha test/other")]);
+        for _ in 0..2 {
+            assert!(sibling(&covering, "test/unit/a.js").is_some());
+            assert_eq!(sibling(&other, "test/unit/a.js"), None);
+        }
+    }
+
+    #[test]
     fn equally_narrow_siblings_are_chosen_by_name() {
         let s = scripts(&[("unit-b", "mocha test/unit"), ("unit-a", "ava test/unit")]);
         assert_eq!(
