@@ -885,7 +885,9 @@ mod tests {
 
     #[test]
     fn a_far_block_defines_a_name_only_where_it_is_neither_a_member_nor_a_call() {
-        let far = |code: &str, name: &str| far_defines(code, &[0..code.len()], name);
+        let far = |code: &str, name: &str| {
+            far_defines(code, std::slice::from_ref(&(0..code.len())), name)
+        };
         for code in [
             "function check(a) {\n}",
             "  check(a) {\n  }",
@@ -916,7 +918,11 @@ mod tests {
         }
         // Only the far ranges are looked at.
         let code = "function check(a) {}\ncheck(1);";
-        assert!(!far_defines(code, &[21..code.len()], "check"));
+        assert!(!far_defines(
+            code,
+            std::slice::from_ref(&(21..code.len())),
+            "check"
+        ));
     }
 
     /// A spec whose changed last test calls `expectCompiled`, and two tests far from it,
@@ -1001,8 +1007,14 @@ mod tests {
         // then, and only the whole tree knows it.
         let (own, head) = own_of("  const compile = (src) => src\n");
         let far: String = own.far.iter().map(|r| &head[r.clone()]).collect();
-        assert!(far.contains("it('zero'"), "the test defining nothing stays out");
-        assert!(!far.contains("it('one'"), "the test defining `compile` is read");
+        assert!(
+            far.contains("it('zero'"),
+            "the test defining nothing stays out"
+        );
+        assert!(
+            !far.contains("it('one'"),
+            "the test defining `compile` is read"
+        );
         assert_eq!(own.helpers, whole(&head));
         assert!(own.helpers.iter().any(|h| h.name == "compile"));
     }
