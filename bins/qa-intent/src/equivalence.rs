@@ -446,164 +446,112 @@ struct Skip {
 }
 
 fn tokens<'a>(root: Node, text: &'a str, rows: &mut [Vec<Tok<'a>>], skip: Skip) {
-    let mut out = Stream { text, rows, skip };
-    // The nodes entered and not left, innermost last. One cursor walks the tree in
-    // document order: a child is preceded by the text of the gap before it; leaving a
-    // node gives the gap after its last child, then its closing mark.
-    let mut open: Vec<Open> = Vec::new();
-    let Some(first) = out.enter(root, root, false) else {
-        return;
-    };
-    open.push(first);
-    let mut cursor = root.walk();
-    if !cursor.goto_first_child() {
-        out.leave(open.pop());
-        return;
-    }
-    'walk: loop {
-        let node = cursor.node();
-        let Some(parent) = open.last_mut() else {
-            return;
-        };
-        let (from, row, wiring) = (parent.after.0, parent.after.1, parent.wiring);
-        parent.after = (node.end_byte(), node.end_position().row);
-        out.gap(from, node.start_byte(), row, wiring);
-        if let Some(entered) = out.enter(node, root, wiring) {
-            open.push(entered);
-            if cursor.goto_first_child() {
-                continue;
-            }
-            out.leave(open.pop());
-        }
-        loop {
-            if cursor.goto_next_sibling() {
-                continue 'walk;
-            }
-            cursor.goto_parent();
-            out.leave(open.pop());
-            if open.is_empty() {
-                break 'walk;
-            }
-        }
-    }
-}
-
-/// A node [`tokens`] entered and has not left: its closing mark (with its row), whether
-/// it lies inside an import, its end, and where the gap before its next child starts
-/// (byte and row).
-struct Open {
-    close: Option<(&'static str, usize)>,
-    wiring: bool,
-    end: usize,
-    after: (usize, usize),
-}
-
-/// The rows [`tokens`] fills.
-struct Stream<'a, 'r> {
-    text: &'a str,
-    rows: &'r mut [Vec<Tok<'a>>],
-    skip: Skip,
-}
-
-impl<'a> Stream<'a, '_> {
-    fn push(&mut self, row: usize, tok: Tok<'a>) {
-        if let Some(r) = self.rows.get_mut(row) {
+    let erased = skip.types;
+    let mut push = |row: usize, tok: Tok<'a>| {
+        if let Some(r) = rows.get_mut(row) {
             r.push(tok);
         }
+    };
+    // What is left to visit, each with whether it lies inside an import: a node, the
+    // closing mark of an opened one (with its row), a gap between children (bytes, row).
+    enum Step<'t> {
+        Open(Node<'t>, bool),
+        Close(&'static str, usize, bool),
+        Gap(usize, usize, usize, bool),
     }
-
-    /// The text between two children (string contents some grammars leave unnamed),
-    /// its layout squeezed.
-    fn gap(&mut self, from: usize, to: usize, row: usize, wiring: bool) {
-        let gap = self.text.get(from..to).unwrap_or("").trim();
-        if !gap.is_empty() {
-            self.push(
-                row,
-                Tok {
-                    text: if gap.contains(char::is_whitespace) {
-                        Cow::Owned(gap.split_whitespace().collect::<Vec<_>>().join(" "))
-                    } else {
-                        Cow::Borrowed(gap)
-                    },
-                    name: false,
-                    ident: false,
-                    wiring,
-                },
-            );
-        }
-    }
-
-    /// Enters `node` (inside an import when `wiring`): a leaf becomes its token and is
-    /// left at once (`None`, as a node left out is); an inner node pushes its opening
-    /// mark (named nodes but the root) and is open.
-    fn enter(&mut self, node: Node, root: Node, wiring: bool) -> Option<Open> {
-        let (text, erased) = (self.text, self.skip.types);
-        let kind = node.kind();
-        if node.is_extra()
-            || (erased && (is_annotation(node) || annotates(node)))
-            || (self.skip.tests && is_test_item(node, text))
-        {
-            return None;
-        }
-        let wiring = wiring || is_wiring(node, text);
-        let row = node.start_position().row;
-        if node.child_count() == 0 {
-            let t = trees::text_of(node, text).trim();
-            if !t.is_empty() {
-                let identifier = kind.ends_with("identifier");
-                self.push(
-                    row,
-                    Tok {
-                        text: Cow::Borrowed(t),
-                        // A name in an import names another module: not ours to rename.
-                        name: identifier,
-                        ident: identifier && !wiring,
+    let mut stack = vec![Step::Open(root, false)];
+    while let Some(step) = stack.pop() {
+        match step {
+            Step::Open(node, wiring) => {
+                if node.is_extra()
+                    || (erased && (is_annotation(node) || annotates(node)))
+                    || (skip.tests && is_test_item(node, text))
+                {
+                    continue;
+                }
+                let wiring = wiring || is_wiring(node, text);
+                let row = node.start_position().row;
+                if node.child_count() == 0 {
+                    let t = trees::text_of(node, text).trim();
+                    if !t.is_empty() {
+                        push(
+                            row,
+                            Tok {
+                                text: Cow::Borrowed(t),
+                                // A name in an import names another module: not ours to rename.
+                                name: node.kind().ends_with("identifier"),
+                                ident: node.kind().ends_with("identifier") && !wiring,
+                                wiring,
+                            },
+                        );
+                    }
+                    continue;
+                }
+                // The root stands in every version: its marks would only glue a file's
+                // first line to it.
+                let kind = if erased {
+                    untyped(node.kind())
+                } else {
+                    Some(node.kind())
+                };
+                if let Some(kind) = kind.filter(|_| node.is_named() && node != root) {
+                    push(
+                        row,
+                        Tok {
+                            text: Cow::Borrowed(mark(kind, true)),
+                            name: false,
+                            ident: false,
+                            wiring,
+                        },
+                    );
+                    stack.push(Step::Close(
+                        mark(kind, false),
+                        node.end_position().row,
                         wiring,
-                    },
-                );
+                    ));
+                }
+                // Children in reverse, each preceded (in document order) by the text of
+                // the gap before it; the gap after the last child too.
+                let children: Vec<Node> = {
+                    let mut c = node.walk();
+                    node.children(&mut c).collect()
+                };
+                let mut end = node.end_byte();
+                for child in children.iter().rev() {
+                    let row = child.end_position().row;
+                    stack.push(Step::Gap(child.end_byte(), end, row, wiring));
+                    stack.push(Step::Open(*child, wiring));
+                    end = child.start_byte();
+                }
+                stack.push(Step::Gap(node.start_byte(), end, row, wiring));
             }
-            return None;
-        }
-        // The root stands in every version: its marks would only glue a file's first
-        // line to it.
-        let kind = if erased { untyped(kind) } else { Some(kind) };
-        let close = match kind.filter(|_| node.is_named() && node != root) {
-            Some(kind) => {
-                self.push(
-                    row,
-                    Tok {
-                        text: Cow::Borrowed(mark(kind, true)),
-                        name: false,
-                        ident: false,
-                        wiring,
-                    },
-                );
-                Some((mark(kind, false), node.end_position().row))
-            }
-            None => None,
-        };
-        Some(Open {
-            close,
-            wiring,
-            end: node.end_byte(),
-            after: (node.start_byte(), row),
-        })
-    }
-
-    /// Leaves an open node: the gap after its last child, then its closing mark.
-    fn leave(&mut self, open: Option<Open>) {
-        let Some(open) = open else { return };
-        self.gap(open.after.0, open.end, open.after.1, open.wiring);
-        if let Some((mark, row)) = open.close {
-            self.push(
+            Step::Close(mark, row, wiring) => push(
                 row,
                 Tok {
                     text: Cow::Borrowed(mark),
                     name: false,
                     ident: false,
-                    wiring: open.wiring,
+                    wiring,
                 },
-            );
+            ),
+            Step::Gap(from, to, row, wiring) => {
+                let gap = text.get(from..to).unwrap_or("").trim();
+                if !gap.is_empty() {
+                    push(
+                        row,
+                        Tok {
+                            text: if gap.contains(char::is_whitespace) {
+                                Cow::Owned(gap.split_whitespace().collect::<Vec<_>>().join(" "))
+                            } else {
+                                Cow::Borrowed(gap)
+                            },
+                            name: false,
+                            ident: false,
+                            wiring,
+                        },
+                    );
+                }
+            }
         }
     }
 }
@@ -630,28 +578,6 @@ fn drop_layout_punctuation(rows: &mut [Vec<Tok>]) {
 /// The mark opening (`<kind`) or closing (`kind>`) a node of `kind`, made once per kind
 /// and kept for the run: every named node of every version has two.
 fn mark(kind: &str, open: bool) -> &'static str {
-    // Each thread keeps the marks it was asked for by the kind's address (a grammar's
-    // table): a lookup per named node with no lock and no string hashed, checked against
-    // the kind's text.
-    thread_local! {
-        static NEAR: std::cell::RefCell<HashMap<(usize, usize, bool), &'static str>> =
-            std::cell::RefCell::new(HashMap::new());
-    }
-    let key = (kind.as_ptr() as usize, kind.len(), open);
-    let near = NEAR.with_borrow(|near| near.get(&key).copied());
-    let names = |mark: &str| match open {
-        true => mark.strip_prefix('<') == Some(kind),
-        false => mark.strip_suffix('>') == Some(kind),
-    };
-    if let Some(mark) = near.filter(|m| names(m)) {
-        return mark;
-    }
-    let mark = shared_mark(kind, open);
-    NEAR.with_borrow_mut(|near| near.insert(key, mark));
-    mark
-}
-
-fn shared_mark(kind: &str, open: bool) -> &'static str {
     static MARKS: LazyLock<Mutex<[HashMap<String, &'static str>; 2]>> =
         LazyLock::new(Mutex::default);
     let mut marks = MARKS.lock().unwrap_or_else(|e| e.into_inner());
