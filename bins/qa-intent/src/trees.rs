@@ -220,6 +220,34 @@ pub fn whole_from(grammar: Grammar, partial: &Tree, text: &str) -> Option<Tree> 
     parser.parse(text, Some(partial))
 }
 
+/// The tree of `text` parsed without the byte ranges `left_out` (blocks a partial tree of
+/// [`pair`] left out, in order), when it checks out as [`pair`]'s trees do.
+pub fn without(grammar: Grammar, text: &str, left_out: &[Range<usize>]) -> Option<Tree> {
+    let starts = line_starts(text);
+    let range = |start: usize, end: usize| tree_sitter::Range {
+        start_byte: start,
+        end_byte: end,
+        start_point: point(&starts, start),
+        end_point: point(&starts, end),
+    };
+    let mut included = Vec::with_capacity(left_out.len() + 1);
+    let mut from = 0;
+    for gap in left_out {
+        if gap.start > from {
+            included.push(range(from, gap.start));
+        }
+        from = from.max(gap.end);
+    }
+    if from < text.len() {
+        included.push(range(from, text.len()));
+    }
+    let mut parser = Parser::new();
+    parser.set_language(&grammar.language()).ok()?;
+    parser.set_included_ranges(&included).ok()?;
+    let tree = parser.parse(text, None)?;
+    regions::sound(&tree, left_out).then_some(tree)
+}
+
 /// One replaced run of lines: 0-based line indexes `[start, end)` of the base and head.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LineEdit {

@@ -2,6 +2,7 @@
 //! its changed tests pass to the assertion helpers defined there or in the file itself.
 
 use std::collections::{BTreeSet, HashMap};
+use std::ops::Range;
 use std::path::Path;
 use std::sync::LazyLock;
 
@@ -67,74 +68,33 @@ pub fn resolve(cs: &Changeset, repo: &Path, deltas: &mut Deltas) {
         };
         let called = called(delta);
         // The file's own functions, read by the deltas while its tree stood (else now).
-        let OwnHelpers {
-            helpers: mut defs,
-            read: own_read,
-        } = delta.own_helpers.take().unwrap_or_else(|| {
+        let whole = || {
             let tree = (text.len() <= sources::MAX_BYTES)
                 .then(|| trees::parse(grammar, &text))
                 .flatten();
             tree.map_or_else(OwnHelpers::default, |tree| {
                 read_own(grammar, tree.root_node(), &text, &called)
             })
-        });
-        let own_count = defs.len();
-        // Only the support files that name a function still unknown are parsed: first
-        // the ones the tests call, then the ones those call (one more level, no further).
-        let mut wanted = unknown(called.clone(), &defs);
-        let mut parsed: BTreeSet<String> = BTreeSet::new();
-        let supports = support_files(grammar, &path, &text, &files);
-        for _ in 0..2 {
-            for support in &supports {
-                if parsed.contains(support) {
-                    continue;
-                }
-                if let Some(got) = read.get(support) {
-                    if wanted.iter().any(|w| got.iter().any(|h| &h.name == w)) {
-                        defs.extend(got.iter().cloned());
-                        parsed.insert(support.clone());
-                    }
-                    continue;
-                }
-                if parsed.len() >= MAX_SUPPORT {
-                    break;
-                }
-                let Some(t) = files.read(support) else {
-                    continue;
-                };
-                if !wanted.iter().any(|w| defines(&t, w)) {
-                    continue;
-                }
-                let got = Grammar::of(support).map_or_else(Vec::new, |g| defined(g, &t));
-                defs.extend(got.iter().cloned());
-                read.insert(support.clone(), got);
-                parsed.insert(support.clone());
+        };
+        let own = delta.own_helpers.take().unwrap_or_else(whole);
+        let site = Site {
+            grammar,
+            path: &path,
+            text: &text,
+            called: &called,
+            files: &files,
+        };
+        // Own functions read without the far blocks serve unless a support helper calls
+        // a name one of those blocks may define: then the whole file is read, as the
+        // supports were before.
+        let before = (!own.far.is_empty()).then(|| read.clone());
+        let defs = match site.definitions(own, &mut read) {
+            Some(defs) => defs,
+            None => {
+                read = before.unwrap_or_default();
+                site.definitions(whole(), &mut read).unwrap_or_default()
             }
-            // What the helpers the tests call call in turn.
-            let inner: BTreeSet<String> = defs
-                .iter()
-                .filter(|h| called.contains(&h.name))
-                .flat_map(|h| h.calls.iter().map(|(c, _)| c.clone()))
-                .collect();
-            wanted = unknown(inner, &defs);
-            if wanted.is_empty() {
-                break;
-            }
-        }
-        // What the called helpers call is read too: whether it asserts, and what it
-        // compares, says what a call to them checks. A support file's helper may call
-        // one of this file's functions not read yet: the file is parsed again for it.
-        let callees = callees(&defs, &called);
-        let unread = defs[..own_count]
-            .iter()
-            .any(|h| callees.contains(&h.name) && !own_read.contains(&h.name));
-        if unread {
-            if let Some(tree) = trees::parse(grammar, &text) {
-                let own = helpers::Definitions::of(grammar, tree.root_node(), &text);
-                let read = own.read(|n| called.contains(n) || callees.contains(n));
-                defs.splice(..own_count, read);
-            }
-        }
+        };
         let helpers = helpers::assertion_helpers(defs);
         if helpers.is_empty() {
             continue;
@@ -183,6 +143,101 @@ pub fn resolve(cs: &Changeset, repo: &Path, deltas: &mut Deltas) {
     }
 }
 
+/// One changed test file whose tests call helpers, as its definitions are gathered.
+struct Site<'a> {
+    grammar: Grammar,
+    path: &'a str,
+    text: &'a str,
+    called: &'a BTreeSet<String>,
+    files: &'a HeadFiles<'a>,
+}
+
+impl Site<'_> {
+    /// The functions the file's changed tests may reach: its own, then those of the
+    /// support files it imports that define a function still unknown (`read` keeps each
+    /// support file's, parsed once for every file). `None` when `own` was read without
+    /// the far blocks and a name to look up may be defined in one of them.
+    fn definitions(
+        &self,
+        own: OwnHelpers,
+        read: &mut HashMap<String, Vec<Helper>>,
+    ) -> Option<Vec<Helper>> {
+        let Site {
+            grammar,
+            path,
+            text,
+            called,
+            files,
+        } = *self;
+        let OwnHelpers {
+            helpers: mut defs,
+            read: own_read,
+            far,
+        } = own;
+        let own_count = defs.len();
+        // Only the support files that name a function still unknown are parsed: first
+        // the ones the tests call, then the ones those call (one more level, no further).
+        let mut wanted = unknown(called.clone(), &defs);
+        let mut parsed: BTreeSet<String> = BTreeSet::new();
+        let supports = support_files(grammar, path, text, files);
+        for _ in 0..2 {
+            for support in &supports {
+                if parsed.contains(support) {
+                    continue;
+                }
+                if let Some(got) = read.get(support) {
+                    if wanted.iter().any(|w| got.iter().any(|h| &h.name == w)) {
+                        defs.extend(got.iter().cloned());
+                        parsed.insert(support.clone());
+                    }
+                    continue;
+                }
+                if parsed.len() >= MAX_SUPPORT {
+                    break;
+                }
+                let Some(t) = files.read(support) else {
+                    continue;
+                };
+                if !wanted.iter().any(|w| defines(&t, w)) {
+                    continue;
+                }
+                let got = Grammar::of(support).map_or_else(Vec::new, |g| defined(g, &t));
+                defs.extend(got.iter().cloned());
+                read.insert(support.clone(), got);
+                parsed.insert(support.clone());
+            }
+            // What the helpers the tests call call in turn.
+            let inner: BTreeSet<String> = defs
+                .iter()
+                .filter(|h| called.contains(&h.name))
+                .flat_map(|h| h.calls.iter().map(|(c, _)| c.clone()))
+                .collect();
+            wanted = unknown(inner, &defs);
+            if wanted.is_empty() {
+                break;
+            }
+        }
+        // What the called helpers call is read too: whether it asserts, and what it
+        // compares, says what a call to them checks. A support file's helper may call
+        // one of this file's functions not read yet: the file is parsed again for it.
+        let callees = callees(&defs, called);
+        if callees.iter().any(|n| far_defines(text, &far, n)) {
+            return None;
+        }
+        let unread = defs[..own_count]
+            .iter()
+            .any(|h| callees.contains(&h.name) && !own_read.contains(&h.name));
+        if unread {
+            if let Some(tree) = trees::parse(grammar, text) {
+                let own = helpers::Definitions::of(grammar, tree.root_node(), text);
+                let read = own.read(|n| called.contains(n) || callees.contains(n));
+                defs.splice(..own_count, read);
+            }
+        }
+        Some(defs)
+    }
+}
+
 /// The functions a changed test file defines: read whole for the helpers its changed
 /// tests call and for what those call in the file, named only for the rest.
 #[derive(Debug, Clone, Default)]
@@ -190,11 +245,14 @@ pub struct OwnHelpers {
     helpers: Vec<Helper>,
     /// The names read whole.
     read: BTreeSet<String>,
+    /// The byte ranges of the file left out of the tree they were read from (blocks far
+    /// from the change), empty when it was read whole.
+    far: Vec<Range<usize>>,
 }
 
 /// The functions of a changed file whose changed tests call helpers (`None` when none
-/// does), from its head tree (`partial`: parsed without its far blocks, then read whole
-/// again here).
+/// does), from its head tree (`partial`: parsed without its far blocks, read whole again
+/// when a name the reading needs may be defined in one of them).
 pub fn own_helpers(
     grammar: Grammar,
     tree: &tree_sitter::Tree,
@@ -205,6 +263,37 @@ pub fn own_helpers(
     let called = called(delta);
     if called.is_empty() {
         return None;
+    }
+    if partial {
+        // Parsing the far blocks costs more than the rest of the file: their functions
+        // count only when one bears a name the tests call or the helpers read call. The
+        // blocks that may define one are parsed too, and the reading done again.
+        let mut far = left_out(tree, text);
+        let mut wider: Option<tree_sitter::Tree> = None;
+        loop {
+            let root = wider.as_ref().unwrap_or(tree).root_node();
+            let own = read_own(grammar, root, text, &called);
+            let needed = called.iter().chain(
+                own.helpers
+                    .iter()
+                    .flat_map(|h| h.calls.iter().map(|(c, _)| c)),
+            );
+            let (defining, rest): (Vec<_>, Vec<_>) = far.iter().cloned().partition(|r| {
+                needed
+                    .clone()
+                    .any(|n| far_defines(text, std::slice::from_ref(r), n))
+            });
+            if defining.is_empty() {
+                return Some(OwnHelpers { far, ..own });
+            }
+            if rest.is_empty() {
+                break;
+            }
+            match trees::without(grammar, text, &rest) {
+                Some(t) => (wider, far) = (Some(t), rest),
+                None => break,
+            }
+        }
     }
     let whole;
     let tree = if partial {
@@ -218,6 +307,131 @@ pub fn own_helpers(
         return None;
     }
     Some(read_own(grammar, tree.root_node(), text, &called))
+}
+
+/// The byte ranges of `text` outside the ranges `tree` was parsed from.
+fn left_out(tree: &tree_sitter::Tree, text: &str) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let mut from = 0;
+    for r in tree.included_ranges() {
+        if r.start_byte > from {
+            out.push(from..r.start_byte);
+        }
+        from = from.max(r.end_byte);
+    }
+    if from < text.len() {
+        out.push(from..text.len());
+    }
+    out
+}
+
+/// True when JavaScript or TypeScript code in the `far` byte ranges of `text` may define
+/// a function named `name`: some whole-word occurrence of it stands where a defined name
+/// does (not after a `.` nor inside an expression: `? h(x)`, `= ref(0)`), followed by what
+/// follows one: a parameter list that is no call's arguments (`expect(x).toBe(1)` is a
+/// call), type parameters, or `=` / `:` after `const`, `let` or `var`. What a text scan
+/// cannot tell (a regular expression among the arguments) counts as a definition.
+pub fn far_defines(text: &str, far: &[Range<usize>], name: &str) -> bool {
+    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$' || c >= 0x80;
+    let bytes = text.as_bytes();
+    let after_word = |before: &str, w: &str| {
+        before
+            .strip_suffix(w)
+            .is_some_and(|b| !b.bytes().next_back().is_some_and(word))
+    };
+    far.iter().any(|r| {
+        let code = &text[r.clone()];
+        code.match_indices(name).any(|(at, _)| {
+            let (start, end) = (r.start + at, r.start + at + name.len());
+            if start > 0 && word(bytes[start - 1]) || end < bytes.len() && word(bytes[end]) {
+                return false;
+            }
+            let before = text[..start].trim_end();
+            let expression = before.ends_with([
+                '.', '?', '(', '[', '=', ':', '!', '&', '|', '+', '-', '%', '<', '>', '~', '^',
+            ]) || ["return", "await", "new", "typeof"]
+                .iter()
+                .any(|w| after_word(before, w));
+            if expression {
+                return false;
+            }
+            let declared = ["const", "let", "var"]
+                .iter()
+                .any(|w| after_word(before, w))
+                || before.ends_with(',');
+            let rest = text[end..r.end].trim_start();
+            match rest.as_bytes().first() {
+                Some(b'(') => !is_call(rest),
+                Some(b'<' | b'?') | None => true,
+                Some(b'=' | b':' | b'!') => declared,
+                Some(_) => false,
+            }
+        })
+    })
+}
+
+/// True when `rest` starts with a call's arguments: balanced brackets (strings, template
+/// strings and comments skipped), then something other than `{` or `:`.
+fn is_call(rest: &str) -> bool {
+    let bytes = rest.as_bytes();
+    match skip_code(bytes, 1, b')') {
+        Some(close) => {
+            let after = rest[close + 1..].trim_start();
+            !after.is_empty() && !after.starts_with(['{', ':'])
+        }
+        None => false,
+    }
+}
+
+/// The index of the `close` byte that ends the code starting at `i` (brackets balanced,
+/// strings, template strings and comments skipped); `None` at a mismatched bracket, a
+/// regular expression or a division (which a text scan cannot tell apart), or the end.
+fn skip_code(b: &[u8], mut i: usize, close: u8) -> Option<usize> {
+    let mut open: Vec<u8> = Vec::new();
+    while i < b.len() {
+        match b[i] {
+            c @ (b'(' | b'[' | b'{') => open.push(match c {
+                b'(' => b')',
+                b'[' => b']',
+                _ => b'}',
+            }),
+            c @ (b')' | b']' | b'}') => match open.pop() {
+                Some(want) if want == c => {}
+                Some(_) => return None,
+                None => return (c == close).then_some(i),
+            },
+            q @ (b'\'' | b'"') => {
+                i += 1;
+                while b.get(i)? != &q {
+                    match b[i] {
+                        b'\\' => i += 1,
+                        b'\n' => return None,
+                        _ => {}
+                    }
+                    i += 1;
+                }
+            }
+            b'`' => {
+                i += 1;
+                while b.get(i)? != &b'`' {
+                    match b[i] {
+                        b'\\' => i += 1,
+                        b'$' if b.get(i + 1) == Some(&b'{') => i = skip_code(b, i + 2, b'}')?,
+                        _ => {}
+                    }
+                    i += 1;
+                }
+            }
+            b'/' => match b.get(i + 1) {
+                Some(b'/') => i += b[i..].iter().position(|&c| c == b'\n')?,
+                Some(b'*') => i += 2 + b[i + 2..].windows(2).position(|w| w == b"*/")? + 1,
+                _ => return None,
+            },
+            _ => {}
+        }
+        i += 1;
+    }
+    None
 }
 
 /// The helpers the changed tests of a file call, by name.
@@ -252,7 +466,11 @@ fn read_own(
         helpers = own.read(|n| called.contains(n) || inner.contains(n));
         read.extend(inner);
     }
-    OwnHelpers { helpers, read }
+    OwnHelpers {
+        helpers,
+        read,
+        far: Vec::new(),
+    }
 }
 
 /// A cheap look before parsing: `text` has what reads as a definition of `name`
@@ -637,7 +855,10 @@ impl Files for HeadFiles<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::defines;
+    use super::{defines, far_defines, own_helpers, read_own};
+    use crate::deltas::FileDelta;
+    use crate::oracle::{Call, Framework, Test};
+    use crate::trees::{self, Grammar, LineEdit};
 
     #[test]
     fn a_definition_is_told_from_a_call() {
@@ -660,5 +881,141 @@ mod tests {
         ] {
             assert!(!defines(text, "checkContains"), "{text}");
         }
+    }
+
+    #[test]
+    fn a_far_block_defines_a_name_only_where_it_is_neither_a_member_nor_a_call() {
+        let far = |code: &str, name: &str| {
+            far_defines(code, std::slice::from_ref(&(0..code.len())), name)
+        };
+        for code in [
+            "function check(a) {\n}",
+            "  check(a) {\n  }",
+            "  check(a): void {\n  }",
+            "const check = (a) => a",
+            "function check<T>(a: T) {}",
+            "let check: Check = build()",
+            // What a text scan cannot tell counts as a definition: the file is read whole.
+            "check(a = /\\)/) {}",
+        ] {
+            assert!(far(code, "check"), "{code}");
+        }
+        for code in [
+            "expect(x).check(1)",
+            "expect(x)\n  .check(1)",
+            "check(f(')'), \"(\").toBe(1)",
+            "check(`<p>${a(')')}</p>`, [{ a: 1 }]).toBe(1)",
+            "check(a, /* why ( */ b, // and (\n c).toBe(1)",
+            "it('check works', () => {})",
+            "describe('check/inject', () => {})",
+            "x ? check(a) : b",
+            "const el = check<T>(0)",
+            "return check(a) {",
+            "checked(a) {}",
+            "recheck(a) {}",
+        ] {
+            assert!(!far(code, "check"), "{code}");
+        }
+        // Only the far ranges are looked at.
+        let code = "function check(a) {}\ncheck(1);";
+        assert!(!far_defines(
+            code,
+            std::slice::from_ref(&(21..code.len())),
+            "check"
+        ));
+    }
+
+    /// A spec whose changed last test calls `expectCompiled`, and two tests far from it,
+    /// the second holding `far` among its 14 lines.
+    fn spec(far: &str, value: &str) -> String {
+        let mut s = String::from("import { expect, it } from 'vitest'\n\n");
+        for (title, far) in [("zero", ""), ("one", far)] {
+            s.push_str(&format!("it('{title}', () => {{\n"));
+            s.push_str(far);
+            for i in 0..14 {
+                s.push_str(&format!("  expect(f({i})).toBe({i})\n"));
+            }
+            // A constant stays in every tree: it parts the two tests.
+            s.push_str("})\n\nconst table = [1]\n\n");
+        }
+        s.push_str(
+            "function expectCompiled(src, want) {\n  expect(compile(src)).toBe(want)\n}\n\n",
+        );
+        s.push_str(&format!(
+            "it('two', () => {{\n  expectCompiled('a', {value})\n}})\n"
+        ));
+        s
+    }
+
+    /// The own helpers of the changed spec, from its partial head tree.
+    fn own_of(far: &str) -> (super::OwnHelpers, String) {
+        let (base, head) = (spec(far, "'A'"), spec(far, "'B'"));
+        let line = head
+            .lines()
+            .position(|l| l.contains("expectCompiled('a'"))
+            .unwrap();
+        let edits = [LineEdit {
+            base: (line, line + 1),
+            head: (line, line + 1),
+        }];
+        let pair = trees::pair(Grammar::TypeScript, Some(&base), Some(&head), Some(&edits));
+        assert!(pair.left_out > 0, "the first test is left out");
+        let mut delta = FileDelta::default();
+        delta.changed_tests.push(Test {
+            name: "two".into(),
+            title: "two".into(),
+            framework: Framework::Jest,
+            line: line as u32,
+            end: line as u32 + 2,
+            expects: Vec::new(),
+            skipped: None,
+            calls: Vec::new(),
+            setup: None,
+            helper_calls: vec![Call {
+                name: "expectCompiled".into(),
+                line: line as u32 + 1,
+                args: Vec::new(),
+            }],
+            act: None,
+        });
+        let tree = pair.head.as_ref().unwrap();
+        let own = own_helpers(Grammar::TypeScript, tree, true, &head, &delta).unwrap();
+        (own, head)
+    }
+
+    /// The own helpers read from the whole tree, as before the shortcut.
+    fn whole(head: &str) -> Vec<super::Helper> {
+        let tree = trees::parse(Grammar::TypeScript, head).unwrap();
+        let called = ["expectCompiled".to_string()].into_iter().collect();
+        read_own(Grammar::TypeScript, tree.root_node(), head, &called).helpers
+    }
+
+    #[test]
+    fn own_helpers_are_read_without_far_blocks_that_define_none_of_the_names_read() {
+        let (own, head) = own_of("");
+        assert!(!own.far.is_empty(), "read from the partial tree");
+        assert!(own
+            .helpers
+            .iter()
+            .any(|h| h.name == "expectCompiled" && h.direct));
+        assert_eq!(own.helpers, whole(&head));
+    }
+
+    #[test]
+    fn own_helpers_are_read_with_the_far_blocks_that_may_define_a_name_read() {
+        // The far test defines a function the helper calls: it is no library assertion
+        // then, and only the whole tree knows it.
+        let (own, head) = own_of("  const compile = (src) => src\n");
+        let far: String = own.far.iter().map(|r| &head[r.clone()]).collect();
+        assert!(
+            far.contains("it('zero'"),
+            "the test defining nothing stays out"
+        );
+        assert!(
+            !far.contains("it('one'"),
+            "the test defining `compile` is read"
+        );
+        assert_eq!(own.helpers, whole(&head));
+        assert!(own.helpers.iter().any(|h| h.name == "compile"));
     }
 }

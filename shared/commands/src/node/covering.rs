@@ -82,9 +82,38 @@ fn literal_len(path: &str) -> usize {
 /// The sibling script of `scripts` (not `test`, not watching) whose runner's named paths
 /// cover `file` most narrowly; among equals, the first by name.
 pub fn sibling(scripts: &Map<String, Value>, file: &str) -> Option<Invocation> {
+    let mut best: Option<(usize, &Invocation)> = None;
+    let siblings = siblings(scripts);
+    for invocation in siblings.iter() {
+        if let Cover::Named(width) = cover(invocation, file) {
+            if best.as_ref().is_none_or(|(w, _)| width > *w) {
+                best = Some((width, invocation));
+            }
+        }
+    }
+    best.map(|(_, invocation)| invocation.clone())
+}
+
+/// Most `scripts` objects whose sibling runners are kept.
+const MAX_READ: usize = 16;
+
+/// The runners the sibling scripts of `scripts` start with named paths, by script name:
+/// read once per `scripts` and thread (every changed test file of a range asks).
+fn siblings(scripts: &Map<String, Value>) -> std::rc::Rc<Vec<Invocation>> {
+    type Read = Vec<(Map<String, Value>, std::rc::Rc<Vec<Invocation>>)>;
+    thread_local! {
+        static READ: std::cell::RefCell<Read> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    if let Some(known) = READ.with_borrow(|read| {
+        read.iter()
+            .find(|(s, _)| s == scripts)
+            .map(|(_, known)| known.clone())
+    }) {
+        return known;
+    }
     let mut names: Vec<&String> = scripts.keys().filter(|n| *n != "test").collect();
     names.sort();
-    let mut best: Option<(usize, Invocation)> = None;
+    let mut out = Vec::new();
     for name in names {
         let fit = scripts
             .get(name)
@@ -97,16 +126,19 @@ pub fn sibling(scripts: &Map<String, Value>, file: &str) -> Option<Invocation> {
         let Some(invocation) = script.runner.filter(|_| !script.watches) else {
             continue;
         };
-        if invocation.paths.is_empty() {
-            continue;
-        }
-        if let Cover::Named(width) = cover(&invocation, file) {
-            if best.as_ref().is_none_or(|(w, _)| width > *w) {
-                best = Some((width, invocation));
-            }
+        if !invocation.paths.is_empty() {
+            out.push(invocation);
         }
     }
-    best.map(|(_, invocation)| invocation)
+    let out = std::rc::Rc::new(out);
+    READ.with_borrow_mut(|read| {
+        // A long-lived process reads many repositories: the last few packages suffice.
+        if read.len() >= MAX_READ {
+            read.remove(0);
+        }
+        read.push((scripts.clone(), out.clone()))
+    });
+    out
 }
 
 /// Names Playwright looks for its configuration under, in a package's folder.
@@ -380,6 +412,16 @@ mod tests {
             ("test:once", "mocha test/unit"),
         ]);
         assert!(sibling(&s, "test/unit/a.js").is_some());
+    }
+
+    #[test]
+    fn siblings_read_once_answer_only_for_the_scripts_they_were_read_from() {
+        let covering = scripts(&[("test:unit", "mocha test/unit")]);
+        let other = scripts(&[("test:unit", "mocha test/other")]);
+        for _ in 0..2 {
+            assert!(sibling(&covering, "test/unit/a.js").is_some());
+            assert_eq!(sibling(&other, "test/unit/a.js"), None);
+        }
     }
 
     #[test]
