@@ -241,8 +241,7 @@ pub fn without(grammar: Grammar, text: &str, left_out: &[Range<usize>]) -> Optio
     if from < text.len() {
         included.push(range(from, text.len()));
     }
-    let mut parser = Parser::new();
-    parser.set_language(&grammar.language()).ok()?;
+    let mut parser = qa_syntax::parser(grammar)?;
     parser.set_included_ranges(&included).ok()?;
     let tree = parser.parse(text, None)?;
     regions::sound(&tree, left_out).then_some(tree)
