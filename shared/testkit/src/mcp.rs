@@ -30,13 +30,15 @@ pub enum Mode {
     Stateless,
 }
 
-/// `tests/peers/mcp_server.py`: the media-player server on the official SDK.
+/// `tests/peers/mcp_server.py`: the media-player server on the official SDK, forked from
+/// a warm interpreter by `tests/peers/mcp_fork.py` (a fresh server process each time, as
+/// the script alone would start it, without its 0.9 s of CPU in imports).
 pub fn sdk_server(mode: Mode) -> Peer {
     let mode = match mode {
         Mode::Stateful => "stateful",
         Mode::Stateless => "stateless",
     };
-    Peer::start("mcp_server.py", &["--mode", mode])
+    Peer::start("mcp_fork.py", &["--mode", mode])
 }
 
 /// `tests/peers/hostile_mcp.py --behaviour BEHAVIOUR` (its docstring lists them).
