@@ -9,6 +9,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use qa_records::change::{FileData, Op};
+use qa_syntax::lines::LineFacts;
 
 use crate::changeset::Changeset;
 use crate::moves::{self, Forest, Matched};
@@ -55,9 +56,10 @@ pub struct FileDelta {
     /// Every condition on a changed head line with the last line of its statement:
     /// what the condition guards.
     pub condition_spans: Vec<(u32, u32)>,
-    /// What each added line says, read from the head tree (the line lexer reads files
-    /// without one).
-    pub line_facts: BTreeMap<u32, crate::syntax::LineFacts>,
+    /// What each added line says, read from the head tree.
+    pub line_facts: BTreeMap<u32, LineFacts>,
+    /// The `@qa` tags of declarations on added lines, read from the head tree.
+    pub annotations: Vec<qa_syntax::annotations::Annotation>,
     /// Added lines whose text (whitespace aside) already stood as a line of the base
     /// file, or that another changed file lost: copied or moved, not new.
     pub copied_lines: BTreeSet<u32>,
@@ -127,8 +129,8 @@ impl std::fmt::Display for Stats {
 
 /// Reads and parses the two versions of every changed file with a grammar, and compares
 /// them: on this thread, and on a second one once `idle` says a core is free (the
-/// behavior graph is built on the other core first). Files without a grammar are left to
-/// the line lexer.
+/// behavior graph is built on the other core first). Files without a grammar have no
+/// delta ([`components`] reads Vue and Svelte files' lines).
 pub fn of_changeset(
     cs: &Changeset,
     repo: &Path,
@@ -241,6 +243,42 @@ pub fn of_changeset(
     }
     stats.wall = started.elapsed();
     (deltas, stats)
+}
+
+/// What each added line of a file without a delta says, by path: only Vue and Svelte
+/// components, read by their script and markup grammars (a line of any other file with
+/// no grammar says nothing).
+pub type Components = BTreeMap<String, BTreeMap<u32, LineFacts>>;
+
+/// The line facts of the changed components' added lines, from their head versions.
+pub fn components(cs: &Changeset, repo: &Path) -> Components {
+    let files: Vec<&FileData> = cs
+        .files
+        .iter()
+        .map(|f| &f.data)
+        .filter(|f| !f.binary && qa_syntax::sfc::is_component(&f.path))
+        .filter(|f| {
+            f.hunks
+                .iter()
+                .any(|h| h.lines.iter().any(|l| l.op == Op::Add))
+        })
+        .collect();
+    let mut out = Components::new();
+    if files.is_empty() {
+        return out;
+    }
+    let Ok(git) = git2::Repository::open(repo) else {
+        return out;
+    };
+    for f in files {
+        if let Some(head) = sources::head(&git, repo, f) {
+            out.insert(
+                f.path.clone(),
+                qa_syntax::lines::read_component(&head, &lines(f, Op::Add)),
+            );
+        }
+    }
+    out
 }
 
 /// The `line_hash`es of the changed files' lines that `op` (added or removed).
@@ -509,7 +547,15 @@ pub fn delta(
         }
     }
     if let (Some(tree), Some(text)) = (&head_tree, v.head.as_deref()) {
-        d.line_facts = crate::line_facts::read(grammar, tree, text, &added);
+        d.line_facts = qa_syntax::lines::read(grammar, tree, text, &added);
+        // Most changes carry no tag: the tree is walked for them only when one may.
+        let tagged = file.hunks.iter().flat_map(|h| h.lines.iter());
+        if tagged
+            .filter(|l| l.op == Op::Add)
+            .any(|l| l.text.contains("@qa"))
+        {
+            d.annotations = qa_syntax::annotations::read(grammar, tree, text, &added);
+        }
     }
     // A removed condition is dropped only if the head holds it nowhere (whitespace aside).
     let head_squeezed = Squeezed::of(v.head.as_deref());

@@ -7,16 +7,13 @@ mod grouping;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use qa_records::change::{
-    Annotation, CommitData, Focus, IntentData, Op, Role, Stage, TestContract,
-};
+use qa_records::change::{Annotation, CommitData, Focus, IntentData, Op, Role, Stage};
 
 use crate::behaviour::{self, CommitClass};
 use crate::changeset::{bears_behaviour, Changeset};
-use crate::deltas::{Deltas, FileDelta};
+use crate::deltas::{Components, Deltas, FileDelta};
 use crate::lifecycle::{self, Fact, FactKind, Reading};
 use crate::manifest::{Criticality, Manifest};
-use crate::syntax;
 use assessment::Evidence;
 pub(crate) use evidence::string_literals;
 use grouping::Group;
@@ -54,8 +51,15 @@ const PER_STAGE: usize = 4;
 
 /// Builds every intent of the change, in a stable order: commit intents by anchor, then
 /// standalone cleanup, vocabulary partitions, configuration, workflow and test evidence.
-pub fn derive(cs: &Changeset, manifest: Option<&Manifest>, deltas: &Deltas) -> Vec<Intent> {
-    let readings = readings(cs, deltas);
+/// `components` holds the line facts of the changed files with no delta that a grammar
+/// still reads (Vue, Svelte).
+pub fn derive(
+    cs: &Changeset,
+    manifest: Option<&Manifest>,
+    deltas: &Deltas,
+    components: &Components,
+) -> Vec<Intent> {
+    let readings = readings(cs, deltas, components);
     let role = |p: &str| cs.role(p);
 
     let mut behaviour = Vec::new();
@@ -115,7 +119,11 @@ pub fn derive(cs: &Changeset, manifest: Option<&Manifest>, deltas: &Deltas) -> V
 
 /// Each changed file read for facts; a fact on an added copy of a line the change removed
 /// anywhere is not new.
-fn readings<'a>(cs: &'a Changeset, deltas: &Deltas) -> BTreeMap<&'a str, Reading> {
+fn readings<'a>(
+    cs: &'a Changeset,
+    deltas: &Deltas,
+    components: &Components,
+) -> BTreeMap<&'a str, Reading> {
     let moved: std::collections::HashSet<String> = cs
         .files
         .iter()
@@ -128,7 +136,10 @@ fn readings<'a>(cs: &'a Changeset, deltas: &Deltas) -> BTreeMap<&'a str, Reading
         .iter()
         .map(|f| {
             let delta = deltas.get(&f.data.path);
-            let mut reading = lifecycle::read_file(&f.data, delta);
+            let lines = delta
+                .map(|d| &d.line_facts)
+                .or_else(|| components.get(&f.data.path));
+            let mut reading = lifecycle::read_file(&f.data, lines);
             lifecycle::refine(&mut reading, &f.data, delta, &moved);
             (f.data.path.as_str(), reading)
         })
@@ -384,28 +395,17 @@ fn added_lines(file: &qa_records::change::FileData) -> Vec<(u32, &str)> {
         .collect()
 }
 
-fn annotations_of(file: &str, added: &[(u32, &str)]) -> Vec<Annotation> {
-    syntax::annotations(added)
-        .into_iter()
-        .map(|(line, tag, value)| Annotation {
+/// The `@qa` annotations the head tree of `file` gives on its added lines.
+fn annotations_of(file: &str, delta: &FileDelta) -> Vec<Annotation> {
+    delta
+        .annotations
+        .iter()
+        .map(|a| Annotation {
             file: file.to_string(),
-            line,
+            line: a.line,
             // `qaFlow` -> `flow`: the record names the tag, not its spelling.
-            tag: tag.trim_start_matches("qa").to_ascii_lowercase(),
-            value,
-        })
-        .collect()
-}
-
-fn contracts_of(lang: syntax::Language, file: &str, added: &[(u32, &str)]) -> Vec<TestContract> {
-    syntax::test_contracts(lang, file, added)
-        .into_iter()
-        .map(|(line, title, framework)| TestContract {
-            file: file.to_string(),
-            line,
-            title,
-            framework: framework.to_string(),
-            ..Default::default()
+            tag: a.tag.trim_start_matches("qa").to_ascii_lowercase(),
+            value: a.value.clone(),
         })
         .collect()
 }

@@ -9,14 +9,12 @@ pub mod graph;
 pub mod intents;
 pub mod joining;
 pub mod lifecycle;
-pub mod line_facts;
 pub mod moves;
 pub mod oracle;
 pub use qa_team_manifest as manifest;
 pub mod plan;
 pub mod scenarios;
 pub mod sources;
-pub mod syntax;
 pub mod trees;
 pub mod vocabulary;
 
@@ -97,6 +95,7 @@ fn write<W: Write>(
         return Ok(());
     }
     let (mut deltas, stats) = deltas::of_changeset(cs, repo, || building.finished());
+    let components = deltas::components(cs, repo);
     if options.timings {
         eprintln!("qa-intent: {stats}");
     }
@@ -111,7 +110,7 @@ fn write<W: Write>(
         ahead
             .join()
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        let derived: Vec<_> = intents::derive(cs, manifest, &deltas)
+        let derived: Vec<_> = intents::derive(cs, manifest, &deltas, &components)
             .into_iter()
             .map(|intent| {
                 let scenarios = scenarios::for_intent(&intent);

@@ -1,13 +1,13 @@
 //! Lifecycle facts: what changed lines and commit clauses say about triggers, conditions,
 //! actions, state changes, side effects and observable outcomes, each located.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::LazyLock;
 
 use qa_records::change::{FileData, Location, Op, Role, Stage};
 use regex::Regex;
 
-use crate::syntax::{self, Language, LexState, LineFacts};
+use qa_syntax::lines::LineFacts;
 
 /// What kind of evidence a fact is; scenarios are built from these, never from prose.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -241,27 +241,19 @@ pub fn module_stem(spec: &str) -> String {
 }
 
 /// Reads one changed file, by its role. Only added lines count: they are what the
-/// change makes true.
-pub fn read_file(file: &FileData, delta: Option<&crate::deltas::FileDelta>) -> Reading {
-    let lang = syntax::language_of(&file.path);
-    // The trees read the lines of a file with a grammar; the lexer reads the others.
-    let trees = delta.filter(|d| !d.line_facts.is_empty());
+/// change makes true. `lines` are the facts its syntax trees give for its added lines; a
+/// line they do not read (a file with no grammar, or whose head cannot be read) gives no
+/// facts of code: no facts rather than wrong ones.
+pub fn read_file(file: &FileData, lines: Option<&BTreeMap<u32, LineFacts>>) -> Reading {
+    let none = LineFacts::default();
     let mut reading = Reading::default();
     let out = &mut reading.facts;
     for hunk in &file.hunks {
-        let mut state = LexState::default();
         for line in &hunk.lines {
             if line.op != Op::Add {
                 continue;
             }
-            let lexed;
-            let facts = match trees.and_then(|d| d.line_facts.get(&line.line)) {
-                Some(f) => f,
-                None => {
-                    lexed = syntax::read_line(lang, &line.text, &mut state);
-                    &lexed
-                }
-            };
+            let facts = lines.and_then(|l| l.get(&line.line)).unwrap_or(&none);
             reading.declared.extend(facts.declared.iter().cloned());
             reading
                 .imports
@@ -281,8 +273,8 @@ pub fn read_file(file: &FileData, delta: Option<&crate::deltas::FileDelta>) -> R
             }
             let before = out.len();
             match file.role {
-                Role::Product => product_facts(lang, &line.text, facts, &at, out),
-                Role::Command => command_facts(lang, &line.text, facts, &at, out),
+                Role::Product => product_facts(&line.text, facts, &at, out),
+                Role::Command => command_facts(&line.text, facts, &at, out),
                 Role::AnalysisRule => rule_facts(&line.text, facts, &at, out),
                 Role::Configuration | Role::RepositoryWorkflow => {
                     setting_facts(&line.text, &at, out)
@@ -397,7 +389,7 @@ fn push(
     });
 }
 
-/// True when the regex match starts in code: its first identifier is one the lexer saw
+/// True when the regex match starts in code: its first identifier is one the tree saw
 /// outside strings, comments and regex literals.
 fn in_code(m: &regex::Match, facts: &LineFacts) -> bool {
     let lead: String = m
@@ -526,17 +518,10 @@ fn joined_next(chars: &[char], i: usize) -> bool {
         .is_some_and(|&c| c == '+')
 }
 
-fn product_facts(
-    lang: Language,
-    text: &str,
-    facts: &LineFacts,
-    at: &Location,
-    out: &mut Vec<Fact>,
-) {
+fn product_facts(text: &str, facts: &LineFacts, at: &Location, out: &mut Vec<Fact>) {
     if is_comment_only(text, facts) {
         return;
     }
-    let _ = lang;
     let line = excerpt(text);
     // Triggers: routes, listeners, JSX event handlers.
     if let Some(c) = find(&ROUTE, text, facts) {
@@ -850,14 +835,7 @@ fn is_event_attr(name: &str) -> bool {
         && name[2..].starts_with(|c: char| c.is_ascii_uppercase())
 }
 
-fn command_facts(
-    lang: Language,
-    text: &str,
-    facts: &LineFacts,
-    at: &Location,
-    out: &mut Vec<Fact>,
-) {
-    let _ = lang;
+fn command_facts(text: &str, facts: &LineFacts, at: &Location, out: &mut Vec<Fact>) {
     if is_comment_only(text, facts) {
         return;
     }

@@ -46,6 +46,15 @@ pub fn versions(repo: &Repository, root: &Path, file: &FileData) -> Versions {
     }
 }
 
+/// The head version alone, for a pass that needs no base.
+pub fn head(repo: &Repository, root: &Path, file: &FileData) -> Option<String> {
+    if file.binary {
+        return None;
+    }
+    let oid = file.new_oid.as_deref()?;
+    blob(repo, oid).or_else(|| worktree(root, &file.path, oid))
+}
+
 /// The base version alone, for a pass that needs no head.
 pub fn base(repo: &Repository, file: &FileData) -> Option<String> {
     if file.binary {

@@ -17,8 +17,8 @@ mod kinds;
 mod regions;
 pub use kinds::Up;
 
-/// A language with a grammar (shared/syntax owns them); every other file is read by the
-/// line lexer.
+/// A language with a grammar (shared/syntax owns them); a file of any other language
+/// gives no facts of code.
 pub use qa_syntax::Grammar;
 
 /// What kind of item a function, type or constant is.
@@ -578,24 +578,8 @@ fn touches(ranges: Option<&[Range<usize>]>, n: Node) -> bool {
     })
 }
 
-/// Calls `visit` on `root` and its descendants in document order, with one cursor; a
-/// node's children are visited only when `visit` returns true for it.
-pub fn descend<'t>(root: Node<'t>, mut visit: impl FnMut(Node<'t>) -> bool) {
-    let mut cursor = root.walk();
-    'walk: loop {
-        if visit(cursor.node()) && cursor.goto_first_child() {
-            continue;
-        }
-        loop {
-            if cursor.goto_next_sibling() {
-                continue 'walk;
-            }
-            if !cursor.goto_parent() {
-                break 'walk;
-            }
-        }
-    }
-}
+/// Calls `visit` on a node and its descendants in document order.
+pub use qa_syntax::walk::descend;
 
 /// The byte ranges of runs of lines (0-based, end-exclusive), merged; an empty run (the
 /// spot where lines were inserted or removed) covers the bytes around it.

@@ -1,21 +1,25 @@
 //! qa-syntax: source code read with tree-sitter. It owns the grammars, which file takes
 //! which ([`Grammar::of`]) and the parser's setup, and, one module per language, the
 //! outline of a file (functions, methods, classes and types with their names and line
-//! spans) and its imports. Vue and Svelte components are split by the HTML grammar
+//! spans) and its imports; what each line says ([`lines`]) and the `@qa` annotations of
+//! declarations ([`annotations`]). Vue and Svelte components are split by the HTML grammar
 //! ([`sfc`]): each `<script>` block is read by the TypeScript or JavaScript grammar at its
 //! true place in the file.
 //!
 //! It must not depend on any qapipe crate: the stages and the behavior graph read code
 //! through it, and it knows nothing of records or repositories.
 
+pub mod annotations;
 mod go;
 mod java;
 mod kotlin;
+pub mod lines;
 mod python;
 mod reading;
 mod rust;
 pub mod sfc;
 mod typescript;
+pub mod walk;
 
 pub use reading::{Import, Symbol, SymbolKind};
 /// The tree-sitter version the grammars are built for: walk the trees with it.

@@ -49,9 +49,11 @@ pub fn parse_html(text: &str) -> Option<Tree> {
 
 /// The script blocks and markup of a component (empty when the parser gives up).
 pub fn split(text: &str) -> Component {
-    let Some(tree) = parse_html(text) else {
-        return Component::default();
-    };
+    parse_html(text).map_or_else(Component::default, |tree| split_tree(&tree, text))
+}
+
+/// The script blocks and markup of a component already parsed by [`parse_html`].
+pub fn split_tree(tree: &Tree, text: &str) -> Component {
     let root = tree.root_node();
     let mut component = Component::default();
     let mut cursor = root.walk();

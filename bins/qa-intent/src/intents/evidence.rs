@@ -10,11 +10,10 @@ use qa_records::change::{
 };
 
 use super::grouping::Group;
-use super::{added_lines, annotations_of, contracts_of, PER_STAGE};
+use super::{added_lines, annotations_of, PER_STAGE};
 use crate::changeset::{bears_behaviour, Changeset};
 use crate::deltas::FileDelta;
 use crate::lifecycle::{self, Fact, FactKind, Reading};
-use crate::syntax;
 use crate::trees::{Grammar, ItemKind};
 use crate::vocabulary;
 
@@ -82,9 +81,9 @@ pub fn facts(
     facts
 }
 
-/// The changed tests (as contracts) and `@qa` annotations of a group's files: the syntax
-/// trees read the tests where a grammar exists, the line lexer elsewhere. A test the
-/// change wrote only in lines of commits outside the intent (`commits`) is theirs.
+/// The changed tests (as contracts) and `@qa` annotations of a group's files, read from
+/// their syntax trees. A test the change wrote only in lines of commits outside the
+/// intent (`commits`) is theirs.
 pub fn contracts_and_annotations(
     cs: &Changeset,
     g: &Group,
@@ -108,37 +107,27 @@ pub fn contracts_and_annotations(
     let own_commits: BTreeSet<&str> = commits.iter().map(|c| c.oid.as_str()).collect();
     for f in &g.files {
         let Some(file) = cs.file(f) else { continue };
-        let added = added_lines(&file.data);
-        let lang = syntax::language_of(f);
-        if let Some(delta) = own_deltas.get(f) {
-            if matches!(file.data.role, Role::Test | Role::Product | Role::Command) {
-                let empty = BTreeSet::new();
-                let imports = readings.get(f.as_str()).map_or(&empty, |r| &r.imports);
-                let others = others_lines(&file.data, &own_commits);
-                // A blank line is anyone's: git credits it to whichever commit added one.
-                let written: BTreeSet<u32> = added
-                    .iter()
-                    .filter(|(_, text)| !text.trim().is_empty())
-                    .map(|(l, _)| *l)
-                    .collect();
-                let tests = tree_contracts(f, delta, &product_items, imports);
-                let foreign = others_tests(&tests, &others, &written);
-                contracts.extend(tests.into_iter().filter(|t| !foreign.contains(&t.line)));
-            }
-            if matches!(file.data.role, Role::Product | Role::Command) {
-                annotations.extend(annotations_of(f, &added));
-            }
+        // A file without a tree gives no test and no annotation: no facts rather than
+        // wrong ones.
+        let Some(delta) = own_deltas.get(f) else {
             continue;
+        };
+        if matches!(file.data.role, Role::Test | Role::Product | Role::Command) {
+            let empty = BTreeSet::new();
+            let imports = readings.get(f.as_str()).map_or(&empty, |r| &r.imports);
+            let others = others_lines(&file.data, &own_commits);
+            // A blank line is anyone's: git credits it to whichever commit added one.
+            let written: BTreeSet<u32> = added_lines(&file.data)
+                .iter()
+                .filter(|(_, text)| !text.trim().is_empty())
+                .map(|(l, _)| *l)
+                .collect();
+            let tests = tree_contracts(f, delta, &product_items, imports);
+            let foreign = others_tests(&tests, &others, &written);
+            contracts.extend(tests.into_iter().filter(|t| !foreign.contains(&t.line)));
         }
-        match file.data.role {
-            // Rust keeps unit tests beside the code: `#[test] fn` in a source file.
-            Role::Product | Role::Command if lang == syntax::Language::Rust => {
-                contracts.extend(contracts_of(lang, f, &added));
-                annotations.extend(annotations_of(f, &added));
-            }
-            Role::Test => contracts.extend(contracts_of(lang, f, &added)),
-            Role::Product | Role::Command => annotations.extend(annotations_of(f, &added)),
-            _ => {}
+        if matches!(file.data.role, Role::Product | Role::Command) {
+            annotations.extend(annotations_of(f, delta));
         }
     }
     (contracts, annotations)

@@ -12,7 +12,6 @@ use crate::changeset::{bears_behaviour, Changeset};
 use crate::deltas::Deltas;
 use crate::joining::{self, Member};
 use crate::lifecycle::{self, Reading};
-use crate::syntax;
 use crate::vocabulary::{self, FileTerms};
 
 /// Commits, files and wording of one intent before its data is built.
@@ -255,7 +254,7 @@ pub fn attach_tests(
                     .filter(|c| c.files.iter().any(|f| f == t)),
             ),
             imports: readings.get(t).map(|r| &r.imports),
-            titles: changed_titles(cs, deltas, t),
+            titles: changed_titles(deltas, t),
         };
         let owner = groups.iter_mut().find(|g| {
             let tickets = tickets_of(&mut g.commits.iter().map(|&i| &cs.commits[i].data));
@@ -273,24 +272,15 @@ pub fn attach_tests(
     loose_tests
 }
 
-/// A test file's changed test titles, lowercased: from its syntax tree where a grammar
-/// reads it, else from its added lines.
-fn changed_titles(cs: &Changeset, deltas: &Deltas, t: &str) -> Vec<String> {
+/// A test file's changed test titles, lowercased, from its syntax tree (none without one).
+fn changed_titles(deltas: &Deltas, t: &str) -> Vec<String> {
     match deltas.get(t) {
         Some(delta) => delta
             .changed_tests
             .iter()
             .map(|c| c.title.to_ascii_lowercase())
             .collect(),
-        None => cs
-            .file(t)
-            .map(|f| {
-                syntax::test_contracts(syntax::language_of(t), t, &super::added_lines(&f.data))
-                    .into_iter()
-                    .map(|(_, title, _)| title.to_ascii_lowercase())
-                    .collect()
-            })
-            .unwrap_or_default(),
+        None => Vec::new(),
     }
 }
 

@@ -1,8 +1,21 @@
 use super::*;
 
-/// The line lexer's reading of a file (what files without a grammar get).
+/// A file's reading with its added lines (the whole file here) read by its grammar's tree,
+/// or, for a component, by its script and markup trees.
 fn lex(f: &FileData) -> Reading {
-    read_file(f, None)
+    let text: String = f.hunks[0]
+        .lines
+        .iter()
+        .map(|l| format!("{}\n", l.text))
+        .collect();
+    let lines: BTreeSet<u32> = f.hunks[0].lines.iter().map(|l| l.line).collect();
+    let facts = match crate::trees::Grammar::of(&f.path) {
+        Some(g) => {
+            qa_syntax::parse(g, &text).map(|tree| qa_syntax::lines::read(g, &tree, &text, &lines))
+        }
+        None => Some(qa_syntax::lines::read_component(&text, &lines)),
+    };
+    read_file(f, facts.as_ref())
 }
 use qa_records::change::{Delta, Hunk, HunkLine, Status};
 

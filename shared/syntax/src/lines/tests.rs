@@ -1,5 +1,5 @@
 use super::*;
-use crate::trees::parse;
+use crate::parse;
 
 /// The facts of every line of `text`.
 fn lines(g: Grammar, text: &str) -> Vec<LineFacts> {

@@ -1,13 +1,52 @@
-//! What each changed line says, read from the head syntax tree: the same `LineFacts` the
-//! line lexer gives for files without a grammar, but from nodes, so a string, comment,
-//! regex or JSX text spread over lines is never mistaken for code.
+//! What each line of a parsed file says: its calls, declarations, imports, literals, JSX
+//! text and comment, read from the nodes that start on it, so a string, comment, regex or
+//! JSX text spread over lines is never mistaken for code.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Range;
 
 use tree_sitter::{Node, Tree};
 
-use crate::syntax::LineFacts;
-use crate::trees::{byte_ranges, text_of, Grammar, Up, Walk};
+use crate::walk::{descend, descend_with, parent_in};
+use crate::{text_of, Grammar};
+
+/// What one line says, with strings, comments, regex literals and JSX understood.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LineFacts {
+    /// Callees in order of appearance, deduplicated: `saveCart`, `store.save` (for
+    /// `this.store.save(`), `res.status`, `Foo::new`, `println!`. A method called on an
+    /// unnamed receiver (a call result, a literal, a regex) is `.name`: `.then`, `.test`.
+    pub calls: Vec<String>,
+    /// Symbols this line declares (functions, methods, classes, types, constants and
+    /// variables) whose name stands on the line.
+    pub declared: Vec<String>,
+    /// `export ...`, `pub ...` or Java's `public`.
+    pub exported: bool,
+    /// Identifiers in code (never in strings, comments or regexes), receivers (`this`,
+    /// `self`) left out, deduplicated, in order of appearance.
+    pub identifiers: Vec<String>,
+    /// String literal contents that may be user-visible text, JSX text included; blank
+    /// ones, module specifiers, attribute arguments and matcher vocabulary are left out.
+    pub strings: Vec<String>,
+    /// Matcher vocabulary: strings given to `new RegExp`, `re.compile`, `Regex::new`,
+    /// `regexp.MustCompile`, `.match`, `.test`, `.includes`, `.startsWith`, `.contains` and
+    /// kin, plus the source of every regex literal.
+    pub matcher_strings: Vec<String>,
+    /// Module specifiers named on the line: `import ... from "x"`, `require("x")`, Go
+    /// imports, Python `import a.b` / `from a.b import c`, Rust `use a::b`, Java imports.
+    pub imports: Vec<String>,
+    /// Text between JSX tags (or in a component's markup): `<p>Saved!</p>` gives `Saved!`.
+    pub jsx_text: Vec<String>,
+    /// JSX attributes with literal values that name an element (`data-testid`, `aria-label`,
+    /// `role`, `placeholder`, `name`, `id`, ...), plus event attributes with the handler
+    /// they call: `onClick={() => save(cart)}` gives `("onClick", "save")`.
+    pub jsx_attrs: Vec<(String, String)>,
+    /// The text of the comment on the line, markers stripped.
+    pub comment: Option<String>,
+}
+
+/// The parent of a node among those the walk is inside.
+type Up<'a, 't> = &'a dyn Fn(Node<'t>) -> Option<Node<'t>>;
 
 /// Names that stand for the receiver or a literal, not for something changed.
 const RECEIVERS: &[&str] = &["self", "this", "super", "cls", "Self"];
@@ -54,10 +93,22 @@ const MATCHERS: &[&str] = &[
     "new",
 ];
 
-/// The facts of every line in `lines` (1-based head lines) of a parsed file.
+/// The facts of every line in `lines` (1-based) of a file parsed from `text`: each line
+/// in `lines` has an entry, empty when nothing stands on it. Only the nodes overlapping
+/// the lines are walked; a node's facts belong to the line it starts on.
 pub fn read(
     grammar: Grammar,
     tree: &Tree,
+    text: &str,
+    lines: &BTreeSet<u32>,
+) -> BTreeMap<u32, LineFacts> {
+    read_node(grammar, tree.root_node(), text, lines)
+}
+
+/// [`read`] below `root`, a node of a tree parsed from `text` (the whole file).
+pub fn read_node<'t>(
+    grammar: Grammar,
+    root: Node<'t>,
     text: &str,
     lines: &BTreeSet<u32>,
 ) -> BTreeMap<u32, LineFacts> {
@@ -66,17 +117,20 @@ pub fn read(
     if lines.is_empty() {
         return out;
     }
-    // Walk only what overlaps the lines; a node's facts belong to the line it starts on.
-    let ranges = byte_ranges(text, lines.iter().map(|&l| (l as usize - 1, l as usize)));
-    let walk = Walk::new(tree.root_node(), Some(&ranges));
-    for (i, &node) in walk.all.iter().enumerate() {
-        if let Some(f) = out.get_mut(&(node.start_position().row as u32 + 1)) {
+    let ranges = line_ranges(text, lines);
+    descend_with(root, |node, open| {
+        if node != root && !touches(&ranges, node) {
+            return false;
+        }
+        let row = u32::try_from(node.start_position().row + 1).unwrap_or(u32::MAX);
+        if let Some(f) = out.get_mut(&row) {
             // A node inside a string, comment, regex or JSX text is read with its parent.
-            if !walk.parent(i).is_some_and(leaf_like) {
-                visit(grammar, node, text, f, &|n| walk.parent_of(i, n));
+            if !open.last().is_some_and(|p| leaf_like(*p)) {
+                visit(grammar, node, text, f, &|n| parent_in(open, node, n));
             }
         }
-    }
+        true
+    });
     for f in out.values_mut() {
         dedup(&mut f.identifiers);
         dedup(&mut f.calls);
@@ -84,6 +138,121 @@ pub fn read(
         dedup(&mut f.strings);
     }
     out
+}
+
+/// [`read`] for a Vue or Svelte component: its script lines by the script's grammar, its
+/// markup's text and naming attributes by the HTML grammar (a `{{ .. }}` or `{ .. }`
+/// expression left out); a style block says nothing.
+pub fn read_component(text: &str, lines: &BTreeSet<u32>) -> BTreeMap<u32, LineFacts> {
+    let mut out: BTreeMap<u32, LineFacts> =
+        lines.iter().map(|&l| (l, LineFacts::default())).collect();
+    let Some(html) = crate::sfc::parse_html(text) else {
+        return out;
+    };
+    let component = crate::sfc::split_tree(&html, text);
+    for script in &component.scripts {
+        let Some(tree) = crate::sfc::parse_script(text, script) else {
+            continue;
+        };
+        let last = crate::end_line_of(tree.root_node()).max(script.line);
+        let own: BTreeSet<u32> = lines.range(script.line..=last).copied().collect();
+        out.extend(read_node(script.grammar, tree.root_node(), text, &own));
+    }
+    let root = html.root_node();
+    let ranges = line_ranges(text, lines);
+    descend(root, |node| {
+        let markup = component
+            .markup
+            .iter()
+            .any(|m| node.start_byte() < m.end && node.end_byte() > m.start);
+        if node != root && !(markup && touches(&ranges, node)) {
+            return false;
+        }
+        let row = u32::try_from(node.start_position().row + 1).unwrap_or(u32::MAX);
+        if let Some(f) = out.get_mut(&row) {
+            markup_facts(node, text, f);
+        }
+        true
+    });
+    out
+}
+
+/// What a node of a component's markup shows: its text, and an attribute naming it.
+fn markup_facts(node: Node, text: &str, f: &mut LineFacts) {
+    match node.kind() {
+        "text" => {
+            // `Total: {{ total }}` shows `Total:`; the expression is the script's.
+            let shown = text_of(node, text);
+            let mut rest = shown;
+            let mut pieces = Vec::new();
+            while let Some(open) = rest.find('{') {
+                pieces.push(&rest[..open]);
+                rest = match rest[open..].find('}') {
+                    Some(close) => rest[open + close + 1..].trim_start_matches('}'),
+                    None => "",
+                };
+            }
+            pieces.push(rest);
+            for piece in pieces {
+                let t = piece.split_whitespace().collect::<Vec<_>>().join(" ");
+                if !t.is_empty() {
+                    f.jsx_text.push(t.clone());
+                    f.strings.push(t);
+                }
+            }
+        }
+        "attribute" => {
+            let name = crate::reading::child_of_kind(node, &["attribute_name"]);
+            let value = crate::reading::child_of_kind(node, &["quoted_attribute_value"])
+                .and_then(|v| crate::reading::child_of_kind(v, &["attribute_value"]));
+            if let (Some(name), Some(value)) = (name, value) {
+                let name = text_of(name, text);
+                if NAMING_ATTRS.contains(&name) {
+                    f.jsx_attrs
+                        .push((name.to_string(), text_of(value, text).to_string()));
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The byte ranges of `lines` (1-based) in `text`, consecutive lines merged.
+fn line_ranges(text: &str, lines: &BTreeSet<u32>) -> Vec<Range<usize>> {
+    let starts: Vec<usize> = std::iter::once(0)
+        .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+        .collect();
+    let at = |line: usize| {
+        starts
+            .get(line)
+            .copied()
+            .unwrap_or(text.len())
+            .min(text.len())
+    };
+    let mut out: Vec<Range<usize>> = Vec::new();
+    for &l in lines {
+        let Some(row) = (l as usize).checked_sub(1) else {
+            continue;
+        };
+        let (start, end) = (at(row), at(row + 1));
+        let r = if end > start {
+            start..end
+        } else {
+            start.saturating_sub(1)..(start + 1).min(text.len())
+        };
+        match out.last_mut() {
+            Some(last) if r.start <= last.end => last.end = last.end.max(r.end),
+            _ if !r.is_empty() => out.push(r),
+            _ => {}
+        }
+    }
+    out
+}
+
+fn touches(ranges: &[Range<usize>], n: Node) -> bool {
+    ranges
+        .iter()
+        .any(|r| n.start_byte() < r.end && n.end_byte() > r.start)
 }
 
 /// Nodes whose inside is text, not code: read whole.
