@@ -13,7 +13,8 @@ use crate::{text_of, Grammar};
 /// What one line says, with strings, comments, regex literals and JSX understood.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct LineFacts {
-    /// Callees in order of appearance, deduplicated: `saveCart`, `store.save` (for
+    /// Callees in the order their calls start (an outer call before the calls in its
+    /// callee), deduplicated: `saveCart`, `store.save` (for
     /// `this.store.save(`), `res.status`, `Foo::new`, `println!`. A method called on an
     /// unnamed receiver (a call result, a literal, a regex) is `.name`: `.then`, `.test`.
     pub calls: Vec<String>,
@@ -122,7 +123,7 @@ pub fn read_node<'t>(
         if node != root && !touches(&ranges, node) {
             return false;
         }
-        let row = u32::try_from(node.start_position().row + 1).unwrap_or(u32::MAX);
+        let row = first_line(node, text);
         if let Some(f) = out.get_mut(&row) {
             // A node inside a string, comment, regex or JSX text is read with its parent.
             if !open.last().is_some_and(|p| leaf_like(*p)) {
@@ -168,7 +169,7 @@ pub fn read_component(text: &str, lines: &BTreeSet<u32>) -> BTreeMap<u32, LineFa
         if node != root && !(markup && touches(&ranges, node)) {
             return false;
         }
-        let row = u32::try_from(node.start_position().row + 1).unwrap_or(u32::MAX);
+        let row = first_line(node, text);
         if let Some(f) = out.get_mut(&row) {
             markup_facts(node, text, f);
         }
@@ -215,6 +216,17 @@ fn markup_facts(node: Node, text: &str, f: &mut LineFacts) {
         }
         _ => {}
     }
+}
+
+/// The 1-based line a node's facts belong to: where it starts, or for text between tags
+/// (which starts right after the `>`), where its first visible character stands.
+fn first_line(node: Node, text: &str) -> u32 {
+    let mut row = node.start_position().row;
+    if matches!(node.kind(), "jsx_text" | "text") {
+        let t = text_of(node, text);
+        row += t[..t.len() - t.trim_start().len()].matches('\n').count();
+    }
+    u32::try_from(row + 1).unwrap_or(u32::MAX)
 }
 
 /// The byte ranges of `lines` (1-based) in `text`, consecutive lines merged.
@@ -348,6 +360,18 @@ fn visit<'t>(grammar: Grammar, node: Node<'t>, text: &str, f: &mut LineFacts, up
     if let Some(name) = declared(node, text) {
         f.declared.push(name);
     }
+    // Go: `order, err := repo.Find(id)` declares `order` and `err`.
+    if kind == "short_var_declaration" {
+        if let Some(left) = node.child_by_field_name("left") {
+            let mut walk = left.walk();
+            for name in left.named_children(&mut walk) {
+                let name = text_of(name, text);
+                if name != "_" && name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+                    f.declared.push(name.to_string());
+                }
+            }
+        }
+    }
     // Java: a declaration's name on its own line, below its annotations.
     if grammar == Grammar::Java && kind == "identifier" {
         let named = up(node).filter(|p| {
@@ -386,21 +410,26 @@ fn string<'t>(grammar: Grammar, node: Node<'t>, text: &str, f: &mut LineFacts, u
     let call = up(node)
         .filter(|p| matches!(p.kind(), "arguments" | "argument_list"))
         .and_then(up);
-    let callee_name = call
-        .and_then(|c| {
-            c.child_by_field_name("function")
-                // Java: `Pattern.compile("x")`, `new Error("x")`.
-                .or_else(|| c.child_by_field_name("name"))
-                .or_else(|| c.child_by_field_name("type"))
-                .or_else(|| c.child(0))
-        })
-        .map(|c| last_segment(text_of(c, text)).to_string());
-    match callee_name.as_deref() {
+    let callee = call.and_then(|c| {
+        c.child_by_field_name("function")
+            // Java: `Pattern.compile("x")`, `new Error("x")`.
+            .or_else(|| c.child_by_field_name("name"))
+            .or_else(|| c.child_by_field_name("type"))
+            .or_else(|| c.child(0))
+    });
+    let callee_name = callee.map(|c| last_segment(text_of(c, text)));
+    // A matcher is a method or a constructor (`s.includes(..)`, `new RegExp(..)`,
+    // `Regex::new(..)`): a bare `test("title", ..)` is a test, not a matcher.
+    let method = call.is_some_and(|c| {
+        matches!(c.kind(), "new_expression" | "object_creation_expression")
+            || c.child_by_field_name("object").is_some()
+    }) || callee.is_some_and(|c| text_of(c, text).contains(['.', ':']));
+    match callee_name {
         Some("require" | "import") => {
             f.imports.push(value);
             return;
         }
-        Some(name) if MATCHERS.contains(&name) => {
+        Some(name) if MATCHERS.contains(&name) && (method || name == "RegExp") => {
             f.matcher_strings.push(value);
             return;
         }
@@ -412,12 +441,14 @@ fn string<'t>(grammar: Grammar, node: Node<'t>, text: &str, f: &mut LineFacts, u
         }
         return;
     }
-    if up(node).is_some_and(|p| p.kind() == "attribute" || p.kind() == "token_tree")
-        && up(node)
-            .and_then(up)
-            .is_some_and(|g| g.kind() == "attribute_item")
-    {
-        return;
+    // Rust attributes (`#[serde(rename = "id")]`, `#[doc = ".."]`) name no user text.
+    let mut at = up(node);
+    for _ in 0..4 {
+        match at {
+            Some(p) if matches!(p.kind(), "attribute_item" | "inner_attribute_item") => return,
+            Some(p) if matches!(p.kind(), "attribute" | "token_tree") => at = up(p),
+            _ => break,
+        }
     }
     f.strings.push(value);
 }
@@ -527,9 +558,13 @@ fn callee(node: Node, text: &str) -> Option<String> {
         }
         _ => {}
     }
-    let f = node
+    let mut f = node
         .child_by_field_name("function")
         .or_else(|| node.child_by_field_name("constructor"))?;
+    // `it.collect::<Vec<_>>()`: the function under its type arguments.
+    if f.kind() == "generic_function" {
+        f = f.child_by_field_name("function")?;
+    }
     match f.kind() {
         "identifier" | "scoped_identifier" => {
             let t = text_of(f, text);
