@@ -1,5 +1,5 @@
 //! qa-syntax's readers of repository code: any text read by every grammar, and as a Vue
-//! or Svelte component.
+//! or Svelte component: outlines, imports, each line's facts and `@qa` annotations.
 
 use qa_syntax::{sfc, Grammar};
 
@@ -24,6 +24,28 @@ pub fn syntax(data: &[u8]) {
         .map(|&g| qa_syntax::read(g, &text))
         .collect();
     files.push(sfc::read(&text));
+    let all: std::collections::BTreeSet<u32> = (1..=lines).collect();
+    for g in GRAMMARS {
+        let Some(tree) = qa_syntax::parse(g, &text) else {
+            continue;
+        };
+        let facts = qa_syntax::lines::read(g, &tree, &text, &all);
+        assert!(
+            facts.keys().eq(all.iter()),
+            "{g:?}: a line outside those asked"
+        );
+        assert!(facts
+            .values()
+            .all(|f| f.calls.iter().all(|c| !c.is_empty())));
+        for a in qa_syntax::annotations::read(g, &tree, &text, &all) {
+            assert!(all.contains(&a.line), "{a:?}");
+        }
+    }
+    let facts = qa_syntax::lines::read_component(&text, &all);
+    assert!(
+        facts.keys().eq(all.iter()),
+        "a component line outside those asked"
+    );
     for file in files {
         for (i, symbol) in file.symbols.iter().enumerate() {
             assert!(
