@@ -1715,9 +1715,14 @@ fn go_tests(walk: &Walk, text: &str) -> Vec<Test> {
             .child_by_field_name("parameters")
             .map(|p| text_of(p, text))
             .unwrap_or("");
-        // Tests and benchmarks: a benchmark's checks guard the same behaviour.
-        let test = name.starts_with("Test") && params.contains("testing.T");
-        let bench = name.starts_with("Benchmark") && params.contains("testing.B");
+        // Tests and benchmarks: a benchmark's checks guard the same behaviour. As for
+        // `go test`, a lower-case letter after the prefix makes no test (`Testify`).
+        let named = |prefix: &str| {
+            name.strip_prefix(prefix)
+                .is_some_and(|rest| !rest.starts_with(char::is_lowercase))
+        };
+        let test = named("Test") && params.contains("testing.T");
+        let bench = named("Benchmark") && params.contains("testing.B");
         if !test && !bench {
             continue;
         }

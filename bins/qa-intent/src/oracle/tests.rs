@@ -83,6 +83,23 @@ fn a_describe_block_and_other_calls_are_not_tests() {
 }
 
 #[test]
+fn a_commented_out_test_a_regex_test_and_a_method_named_test_are_not_tests() {
+    let src = "describe('cart', () => {\n  // it('commented out', () => {});\n  const ok = /x/.test('abc');\n  expect(x).test('nope');\n  it('counts', () => { expect(n).toBe(1) });\n});\n";
+    let t = tests_of(Grammar::TypeScript, src, &[]);
+    let titles: Vec<&str> = t.iter().map(|t| t.title.as_str()).collect();
+    assert_eq!(titles, ["counts"]);
+    assert_eq!(t[0].line, 5);
+}
+
+#[test]
+fn go_tests_are_test_or_benchmark_functions_taking_their_testing_type() {
+    let src = "package p\nfunc TestRefund(t *testing.T) {}\nfunc Testify(t *testing.T) {}\nfunc TestMain(m *testing.M) {}\nfunc BenchmarkRefund(b *testing.B) {}\nfunc Benchmarker(b *testing.B) {}\nfunc Test_edge(t *testing.T) {}\n";
+    let t = tests_of(Grammar::Go, src, &[]);
+    let names: Vec<&str> = t.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["TestRefund", "BenchmarkRefund", "Test_edge"]);
+}
+
+#[test]
 fn pytest_functions_marks_raises_and_literal_sides() {
     let src = "import pytest\n\n@pytest.mark.skip(reason='flaky')\ndef test_a():\n    assert f(1) == 'x'\n\ndef test_b():\n    \"\"\"Rejects negatives.\"\"\"\n    with pytest.raises(ValueError):\n        g(-1)\n    assert 2 == h()\n\ndef helper():\n    assert True\n";
     let t = tests_of(Grammar::Python, src, &[]);
