@@ -1159,3 +1159,70 @@ fn a_running_changed_junit_test_leaves_no_skip_gap_and_is_quoted() {
         "Test `roundsToCents` expects `Price.round(1.005)` is `1.01`",
     );
 }
+
+/// The lifecycle step texts of every intent.
+fn lifecycle_texts(rs: &[Value]) -> Vec<String> {
+    records::of_kind(rs, "intent")
+        .into_iter()
+        .flat_map(|i| {
+            i["data"]["lifecycle"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default()
+        })
+        .filter_map(|s| s["text"].as_str().map(String::from))
+        .collect()
+}
+
+#[test]
+fn a_component_template_shows_its_text_but_not_its_html_comments() {
+    let mut r = Repo::new();
+    r.write("package.json", "{\"name\": \"shop\", \"private\": true}\n");
+    let base = "<template>\n  <div>\n    <button @click=\"save\">Save</button>\n  </div>\n</template>\n<script setup>\nfunction save() {}\n</script>\n";
+    r.write("src/components/Cart.vue", base);
+    r.commit("init");
+    r.branch("feature");
+    let head = "<template>\n  <div>\n    <!-- Saved note: shown after a save -->\n    <p class=\"note\">Saved to your cart!</p>\n    <button @click=\"save\">Save</button>\n  </div>\n</template>\n<script setup>\nfunction save() {}\n</script>\n";
+    r.write("src/components/Cart.vue", head);
+    r.commit("feat(cart): show a notice once the cart is saved");
+    let steps = lifecycle_texts(&flow(&r));
+    assert!(
+        steps.iter().any(|s| s == "shows \"Saved to your cart!\""),
+        "{steps:?}"
+    );
+    assert!(!steps.iter().any(|s| s.contains("Saved note")), "{steps:?}");
+}
+
+#[test]
+fn a_qa_tag_above_an_exported_function_is_an_annotation_and_one_above_a_private_one_is_not() {
+    let mut r = Repo::new();
+    r.write("package.json", "{\"name\": \"shop\", \"private\": true}\n");
+    r.write("src/refund.ts", "export const VERSION = 1;\n");
+    r.commit("init");
+    r.branch("feature");
+    r.write(
+        "src/refund.ts",
+        "export const VERSION = 1;\n\n/** @qaFlow refunds */\nexport function refund(total: number) {\n  if (total < 0) {\n    throw new Error(\"negative refund\");\n  }\n  return total;\n}\n\n// @qaFlow internal\nfunction audit(total: number) {\n  return total > 0;\n}\n",
+    );
+    r.commit("feat(refund): reject negative refunds");
+    let annotations: Vec<(String, String, u64)> = records::of_kind(&flow(&r), "intent")
+        .into_iter()
+        .flat_map(|i| {
+            i["data"]["annotations"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default()
+        })
+        .map(|a| {
+            (
+                a["tag"].as_str().unwrap().to_string(),
+                a["value"].as_str().unwrap().to_string(),
+                a["line"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        annotations,
+        [("flow".to_string(), "refunds".to_string(), 4)]
+    );
+}
