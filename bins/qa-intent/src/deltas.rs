@@ -130,12 +130,12 @@ impl std::fmt::Display for Stats {
 /// Reads and parses the two versions of every changed file with a grammar, and compares
 /// them: on this thread, and on a second one once `idle` says a core is free (the
 /// behavior graph is built on the other core first). Files without a grammar have no
-/// delta ([`components`] reads Vue and Svelte files' lines).
+/// delta; the added lines of Vue and Svelte components are read too ([`Components`]).
 pub fn of_changeset(
     cs: &Changeset,
     repo: &Path,
     mut idle: impl FnMut() -> bool,
-) -> (Deltas, Stats) {
+) -> (Deltas, Components, Stats) {
     let started = Instant::now();
     let files: Vec<&FileData> = cs
         .files
@@ -144,7 +144,11 @@ pub fn of_changeset(
         .filter(|f| !f.binary && Grammar::of(&f.path).is_some())
         .collect();
     if files.is_empty() {
-        return (Deltas::new(), Stats::default());
+        let git = changed_components(cs)
+            .next()
+            .and_then(|_| git2::Repository::open(repo).ok());
+        let components = components(cs, git.as_ref(), repo);
+        return (Deltas::new(), components, Stats::default());
     }
     let macros = test_macros(cs, repo, &files);
     // Only the added lines' hashes are looked for in the bases, not every base line kept.
@@ -241,8 +245,10 @@ pub fn of_changeset(
             );
         }
     }
+    // The components are read with the same handle: its pack is mapped already.
+    let components = components(cs, git.as_ref(), repo);
     stats.wall = started.elapsed();
-    (deltas, stats)
+    (deltas, components, stats)
 }
 
 /// What each added line of a file without a delta says, by path: only Vue and Svelte
@@ -250,10 +256,9 @@ pub fn of_changeset(
 /// no grammar says nothing).
 pub type Components = BTreeMap<String, BTreeMap<u32, LineFacts>>;
 
-/// The line facts of the changed components' added lines, from their head versions.
-pub fn components(cs: &Changeset, repo: &Path) -> Components {
-    let files: Vec<&FileData> = cs
-        .files
+/// The changed components with added lines.
+fn changed_components(cs: &Changeset) -> impl Iterator<Item = &FileData> {
+    cs.files
         .iter()
         .map(|f| &f.data)
         .filter(|f| !f.binary && qa_syntax::sfc::is_component(&f.path))
@@ -262,23 +267,20 @@ pub fn components(cs: &Changeset, repo: &Path) -> Components {
                 .iter()
                 .any(|h| h.lines.iter().any(|l| l.op == Op::Add))
         })
-        .collect();
-    let mut out = Components::new();
-    if files.is_empty() {
-        return out;
-    }
-    let Ok(git) = git2::Repository::open(repo) else {
-        return out;
+}
+
+/// The line facts of the changed components' added lines, from their head versions.
+fn components(cs: &Changeset, git: Option<&git2::Repository>, repo: &Path) -> Components {
+    let Some(git) = git else {
+        return Components::new();
     };
-    for f in files {
-        if let Some(head) = sources::head(&git, repo, f) {
-            out.insert(
-                f.path.clone(),
-                qa_syntax::lines::read_component(&head, &lines(f, Op::Add)),
-            );
-        }
-    }
-    out
+    changed_components(cs)
+        .filter_map(|f| {
+            let head = sources::head(git, repo, f)?;
+            let facts = qa_syntax::lines::read_component(&head, &lines(f, Op::Add));
+            Some((f.path.clone(), facts))
+        })
+        .collect()
 }
 
 /// The `line_hash`es of the changed files' lines that `op` (added or removed).

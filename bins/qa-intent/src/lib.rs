@@ -94,8 +94,7 @@ fn write<W: Write>(
         out.write(&diag.into_record(BY, vec![])?)?;
         return Ok(());
     }
-    let (mut deltas, stats) = deltas::of_changeset(cs, repo, || building.finished());
-    let components = deltas::components(cs, repo);
+    let (mut deltas, components, stats) = deltas::of_changeset(cs, repo, || building.finished());
     if options.timings {
         eprintln!("qa-intent: {stats}");
     }
