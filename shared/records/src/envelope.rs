@@ -193,22 +193,31 @@ const SHALLOW: usize = 100;
 /// most [`SHALLOW`] deep, no `\u` escape (a lone surrogate is refused), no number with an
 /// exponent or of 300 digits (out of range is refused). Otherwise `parse` judges it.
 fn plain(json: &str) -> bool {
-    let (mut depth, mut digits) = (0usize, 0usize);
-    let (mut in_string, mut escaped, mut previous) = (false, false, b' ');
-    for &b in json.as_bytes() {
-        if in_string {
-            match b {
-                b'u' if escaped => return false,
-                _ if escaped => escaped = false,
-                b'\\' => escaped = true,
-                b'"' => in_string = false,
-                _ => {}
+    let bytes = json.as_bytes();
+    let (mut depth, mut digits, mut previous) = (0usize, 0usize, b' ');
+    let mut at = 0;
+    while let Some(&b) = bytes.get(at) {
+        at += 1;
+        if b == b'"' {
+            // Inside a string only a `\u` escape matters: skipped to its end.
+            loop {
+                at = to_quote_or_backslash(bytes, at);
+                match bytes.get(at) {
+                    Some(b'\\') if bytes.get(at + 1) == Some(&b'u') => return false,
+                    Some(b'\\') => at += 2,
+                    Some(_) => {
+                        at += 1;
+                        break;
+                    }
+                    None => break,
+                }
             }
+            digits = 0;
+            previous = b;
             continue;
         }
         digits = if b.is_ascii_digit() { digits + 1 } else { 0 };
         match b {
-            b'"' => in_string = true,
             b'[' | b'{' => depth += 1,
             b']' | b'}' => depth = depth.saturating_sub(1),
             b'e' | b'E' if previous.is_ascii_digit() || previous == b'.' => return false,
@@ -220,6 +229,29 @@ fn plain(json: &str) -> bool {
         previous = b;
     }
     true
+}
+
+/// The first `"` or `\\` of `bytes` at or after `at` (or its end): eight bytes at a time
+/// where neither stands among them (most of a record's bytes are string contents).
+fn to_quote_or_backslash(bytes: &[u8], mut at: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    // True when a byte of `word` is `byte` (the classic zero-byte test, exact as a whole).
+    let holds = |word: u64, byte: u8| {
+        let x = word ^ (ONES * u64::from(byte));
+        x.wrapping_sub(ONES) & !x & HIGHS != 0
+    };
+    while let Some(chunk) = bytes.get(at..at + 8) {
+        let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
+        if holds(word, b'"') || holds(word, b'\\') {
+            break;
+        }
+        at += 8;
+    }
+    while at < bytes.len() && !matches!(bytes[at], b'"' | b'\\') {
+        at += 1;
+    }
+    at
 }
 
 fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<&'de RawValue>, D::Error> {
@@ -644,6 +676,30 @@ mod tests {
             (read.kind, read.id, read.from, read.src),
             (full.kind, full.id, full.from, full.src)
         );
+    }
+
+    #[test]
+    fn plain_finds_a_u_escape_at_every_offset_of_a_long_string_and_nothing_else() {
+        // An escape or a quote at every offset of an eight-byte word, within long strings;
+        // the word after a string is read again as structure.
+        for pad in 0..17 {
+            let run = "a".repeat(pad);
+            for (inner, plain_text) in [
+                (r#"\""#, true),
+                (r#"\\"#, true),
+                (r#"\n"#, true),
+                ("ü", true),
+                (r#"\u00e9"#, false),
+            ] {
+                let object = format!(r#"{{"k":"{run}{inner}{run}","n":1,"e":"{run}"}}"#);
+                assert_eq!(plain(&object), plain_text, "{object}");
+                let exponent = format!(r#"["{run}{inner}",2e1,"{run}"]"#);
+                assert!(!plain(&exponent), "{exponent}");
+            }
+        }
+        assert!(plain(r#"{"a":"\\u"}"#), "an escaped backslash before a u");
+        assert!(!plain(&format!("[{}]", "9".repeat(300))));
+        assert!(!plain(&format!("{}1{}", "[".repeat(101), "]".repeat(101))));
     }
 
     #[test]
