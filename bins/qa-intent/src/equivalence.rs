@@ -145,8 +145,9 @@ pub struct Ahead {
 enum Early {
     /// The file's part of the judgement: `None` when the versions are the same code.
     Done(Option<Differs>),
-    /// The trees without their far blocks differ: the versions are read whole, with
-    /// these line edits.
+    /// The trees without their far blocks differ, or were whole: the versions are read
+    /// whole, with these line edits (the same trees as the range's when nothing was
+    /// left out).
     Whole(Vec<trees::LineEdit>),
 }
 
@@ -183,10 +184,11 @@ impl Ahead {
         if line_edits(base, head).as_deref() != Some(edits) {
             return;
         }
+        // Whole trees are read by the verdict: their tokens held here, beside the
+        // range's trees, would raise the stage's peak memory.
         let early = match partial(path, base, head, Keep::All, pair) {
             Partial::Same => Early::Done(None),
-            Partial::Differ => Early::Whole(edits.to_vec()),
-            Partial::Whole => Early::Done(from_whole(path, base, head, Keep::All, pair)),
+            Partial::Differ | Partial::Whole => Early::Whole(edits.to_vec()),
         };
         let mut found = self.found.lock().unwrap_or_else(|e| e.into_inner());
         found.insert((path.to_string(), b, h), early);
