@@ -140,6 +140,9 @@ pub struct Ahead {
     found: Mutex<HashMap<(String, Oid, Oid), Early>>,
 }
 
+/// The largest pair of versions (bytes) compared ahead.
+const AHEAD_MAX_BYTES: usize = 64 << 10;
+
 /// What a comparison made ahead found.
 #[derive(Debug)]
 enum Early {
@@ -172,7 +175,9 @@ impl Ahead {
         edits: &[trees::LineEdit],
         pair: &trees::Pair,
     ) {
-        if !self.wanted.contains(path) {
+        // A large file's comparison, beside the large trees the range's reading holds
+        // then, would raise the stage's peak memory: its verdict compares it later.
+        if !self.wanted.contains(path) || base.len() + head.len() > AHEAD_MAX_BYTES {
             return;
         }
         let (Some(b), Some(h)) = (oids.0, oids.1) else {
