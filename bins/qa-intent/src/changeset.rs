@@ -5,7 +5,7 @@ use qa_records::change::{CommitData, Delta, FileData, RangeView, Role};
 use qa_records::ndjson::data_of;
 use qa_records::{Envelope, Kind};
 
-use crate::equivalence::{self, Verdict};
+use crate::equivalence::{self, Ahead, Verdict};
 
 /// A record this stage reads, with its id (for `from`).
 #[derive(Debug, Clone)]
@@ -31,6 +31,8 @@ pub struct Changeset {
     /// The verdicts on commits' own diffs judged so far, by commit id: each is judged
     /// once, ahead on another thread ([`Changeset::judge_ahead`]) or when first asked.
     verdicts: std::sync::Mutex<std::collections::HashMap<String, Option<Verdict>>>,
+    /// The files compared ahead for those verdicts, planned once the stream is read.
+    ahead: std::sync::OnceLock<Ahead>,
 }
 
 impl Changeset {
@@ -57,7 +59,30 @@ impl Changeset {
 
     fn judge(&self, commit: &CommitData) -> Option<Verdict> {
         let git = git2::Repository::open(self.repo.as_ref()?).ok()?;
-        equivalence::verdict(&git, commit, |p| self.role(p).is_some_and(bears_behaviour))
+        let bears = |p: &str| self.role(p).is_some_and(bears_behaviour);
+        equivalence::verdict_ahead(&git, commit, bears, self.ahead())
+    }
+
+    /// Where the files are compared ahead ([`Ahead`]): each file that bears behaviour and
+    /// that only one commit of the range changed, a commit whose verdict will be asked.
+    /// The range's reading of the file then holds that commit's two versions.
+    pub fn ahead(&self) -> &Ahead {
+        self.ahead.get_or_init(|| {
+            let mut commits: std::collections::HashMap<&str, usize> = Default::default();
+            for p in self.commits.iter().flat_map(|c| &c.data.files) {
+                *commits.entry(p.as_str()).or_default() += 1;
+            }
+            let wanted = self
+                .commits
+                .iter()
+                .filter(|c| crate::behaviour::reads_diff(&c.data, |p| self.role(p)))
+                .flat_map(|c| &c.data.files)
+                .filter(|p| commits.get(p.as_str()) == Some(&1))
+                .filter(|p| self.role(p).is_some_and(bears_behaviour))
+                .cloned()
+                .collect();
+            Ahead::of(wanted)
+        })
     }
 
     /// Judges now every commit whose verdict [`crate::behaviour::classify`] will ask for.

@@ -12,6 +12,7 @@ use qa_records::change::{FileData, Op};
 use qa_syntax::lines::LineFacts;
 
 use crate::changeset::Changeset;
+use crate::equivalence::Ahead;
 use crate::moves::{self, Forest, Matched};
 use crate::oracle::Test;
 use crate::sources;
@@ -156,7 +157,8 @@ pub fn of_changeset(
     let queue = Queue::new(by_size(repo, &files));
     let (mine, theirs) = std::thread::scope(|scope| {
         let mut helper = None;
-        let mut reader = Reader::new(repo, &macros, &added);
+        let ahead = cs.ahead();
+        let mut reader = Reader::new(repo, &macros, &added, ahead);
         loop {
             // Two threads at most: one more would only share the two cores, and each
             // thread keeps a malloc arena of its own. A thread that starts after the
@@ -167,7 +169,7 @@ pub fn of_changeset(
                 reader.reopen();
                 let (queue, macros, added) = (&queue, &macros, &added);
                 helper = Some(scope.spawn(move || {
-                    let mut reader = Reader::new(repo, macros, added);
+                    let mut reader = Reader::new(repo, macros, added, ahead);
                     while let Some(f) = queue.smallest() {
                         reader.read(f);
                     }
@@ -334,16 +336,23 @@ struct Reader<'a> {
     repo: &'a Path,
     macros: &'a [String],
     added: &'a HashSet<u64>,
+    ahead: &'a Ahead,
     part: Part,
 }
 
 impl<'a> Reader<'a> {
-    fn new(repo: &'a Path, macros: &'a [String], added: &'a HashSet<u64>) -> Reader<'a> {
+    fn new(
+        repo: &'a Path,
+        macros: &'a [String],
+        added: &'a HashSet<u64>,
+        ahead: &'a Ahead,
+    ) -> Reader<'a> {
         Reader {
             git: git2::Repository::open(repo).ok(),
             repo,
             macros,
             added,
+            ahead,
             part: Part::default(),
         }
     }
@@ -370,7 +379,8 @@ impl<'a> Reader<'a> {
                 .filter(|h| self.added.contains(h)),
         );
         let t = Instant::now();
-        deltas.extend(delta(f, &v, self.macros, &mut stats.left_out).map(|d| (f.path.clone(), d)));
+        let d = delta(f, &v, self.macros, &mut stats.left_out, self.ahead);
+        deltas.extend(d.map(|d| (f.path.clone(), d)));
         stats.busy += t.elapsed();
         stats.files += 1;
         stats.bytes +=
@@ -472,26 +482,33 @@ fn test_macros(cs: &Changeset, repo: &Path, files: &[&FileData]) -> Vec<String> 
 
 /// The delta of one file, or `None` when neither version could be parsed.
 /// `left_out_bytes` grows by the bytes of the base its tree left out.
+/// `ahead` compares the two trees as a commit's verdict would, when it wants the file.
 pub fn delta(
     file: &FileData,
     v: &sources::Versions,
     macros: &[String],
     left_out_bytes: &mut usize,
+    ahead: &Ahead,
 ) -> Option<FileDelta> {
     let grammar = Grammar::of(&file.path)?;
     // The head is the base edited where the hunks say: re-parsed incrementally when the
     // hunks are whole, from scratch otherwise.
     let edits = line_edits(file);
-    let trees::Pair {
-        base: base_tree,
-        head: head_tree,
-        left_out,
-    } = trees::pair(
+    let pair = trees::pair(
         grammar,
         v.base.as_deref(),
         v.head.as_deref(),
         (!file.truncated).then_some(edits.as_slice()),
     );
+    if let (Some(b), Some(h), false) = (v.base.as_deref(), v.head.as_deref(), file.truncated) {
+        let oids = (file.old_oid.as_deref(), file.new_oid.as_deref());
+        ahead.offer(&file.path, oids, (b, h), &edits, &pair);
+    }
+    let trees::Pair {
+        base: base_tree,
+        head: head_tree,
+        left_out,
+    } = pair;
     *left_out_bytes += left_out;
     // Only what overlaps the changed lines is read (the items around them included);
     // a file with a truncated diff is read whole.

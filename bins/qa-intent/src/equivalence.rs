@@ -53,7 +53,17 @@ pub fn verdict(
     commit: &CommitData,
     bears: impl Fn(&str) -> bool,
 ) -> Option<Verdict> {
-    judged(git, commit, bears, Keep::All)
+    judged(git, commit, bears, Keep::All, None)
+}
+
+/// [`verdict`], taking the files [`Ahead`] compared from there.
+pub fn verdict_ahead(
+    git: &Repository,
+    commit: &CommitData,
+    bears: impl Fn(&str) -> bool,
+    ahead: &Ahead,
+) -> Option<Verdict> {
+    judged(git, commit, bears, Keep::All, Some(ahead))
 }
 
 /// True when `commit` changes only test code in the files that bear behaviour: with the
@@ -65,7 +75,7 @@ pub fn tests_only(
     commit: &CommitData,
     bears: impl Fn(&str) -> bool,
 ) -> Option<bool> {
-    judged(git, commit, bears, Keep::NonTest).map(|v| v == Verdict::Neutral)
+    judged(git, commit, bears, Keep::NonTest, None).map(|v| v == Verdict::Neutral)
 }
 
 /// What of a file the token streams keep.
@@ -81,6 +91,7 @@ fn judged(
     commit: &CommitData,
     bears: impl Fn(&str) -> bool,
     keep: Keep,
+    ahead: Option<&Ahead>,
 ) -> Option<Verdict> {
     let c = git.find_commit(Oid::from_str(&commit.oid).ok()?).ok()?;
     let head = c.tree().ok()?;
@@ -97,9 +108,101 @@ fn judged(
             None => None,
         };
         let after = text_at(git, &head, p)?;
-        files.extend(differing(p, before.as_deref(), after.as_deref(), keep));
+        let early = match (&before, &after, ahead) {
+            (Some((b, _)), Some((h, _)), Some(ahead)) => ahead.take(p, *b, *h),
+            _ => None,
+        };
+        files.extend(match (early, text(&before), text(&after), Grammar::of(p)) {
+            (Some(Early::Done(differs)), ..) => differs,
+            (Some(Early::Whole(edits)), Some(b), Some(h), Some(grammar)) => {
+                whole_differing(grammar, p, b, h, &edits, keep)
+            }
+            (_, before, after, _) => differing(p, before, after, keep),
+        });
     }
     Some(judge(&files))
+}
+
+/// The text of a version read by [`text_at`].
+fn text(version: &Option<(Oid, String)>) -> Option<&str> {
+    version.as_ref().map(|(_, t)| t.as_str())
+}
+
+/// Files compared ahead, while the range's own trees stand ([`crate::deltas`] reads
+/// them): a file one judged commit alone changed in the range has that commit's two
+/// versions as its base and head, and its trees without the far blocks need not be
+/// parsed a second time. Each comparison is kept under the two blob ids until its
+/// commit is judged ([`Ahead::take`]), so only the same versions meet it.
+#[derive(Debug, Default)]
+pub struct Ahead {
+    /// The paths worth comparing ahead.
+    wanted: HashSet<String>,
+    found: Mutex<HashMap<(String, Oid, Oid), Early>>,
+}
+
+/// The largest pair of versions (bytes) compared ahead.
+const AHEAD_MAX_BYTES: usize = 64 << 10;
+
+/// What a comparison made ahead found.
+#[derive(Debug)]
+enum Early {
+    /// The file's part of the judgement: `None` when the versions are the same code.
+    Done(Option<Differs>),
+    /// The trees without their far blocks differ, or were whole: the versions are read
+    /// whole, with these line edits (the same trees as the range's when nothing was
+    /// left out).
+    Whole(Vec<trees::LineEdit>),
+}
+
+impl Ahead {
+    /// Compares ahead the files of `wanted`.
+    pub fn of(wanted: HashSet<String>) -> Ahead {
+        Ahead {
+            wanted,
+            found: Mutex::default(),
+        }
+    }
+
+    /// Takes `path`'s two versions `base` and `head` (blob ids `oids`) and the trees the
+    /// range's reading made of them with line `edits`: compared as the verdict would,
+    /// when the path is wanted and the verdict's own line edits are the same (so are
+    /// then its trees).
+    pub fn offer(
+        &self,
+        path: &str,
+        oids: (Option<&str>, Option<&str>),
+        (base, head): (&str, &str),
+        edits: &[trees::LineEdit],
+        pair: &trees::Pair,
+    ) {
+        // A large file's comparison, beside the large trees the range's reading holds
+        // then, would raise the stage's peak memory: its verdict compares it later.
+        if !self.wanted.contains(path) || base.len() + head.len() > AHEAD_MAX_BYTES {
+            return;
+        }
+        let (Some(b), Some(h)) = (oids.0, oids.1) else {
+            return;
+        };
+        let (Ok(b), Ok(h)) = (Oid::from_str(b), Oid::from_str(h)) else {
+            return;
+        };
+        if line_edits(base, head).as_deref() != Some(edits) {
+            return;
+        }
+        // Whole trees are read by the verdict: their tokens held here, beside the
+        // range's trees, would raise the stage's peak memory.
+        let early = match partial(path, base, head, Keep::All, pair) {
+            Partial::Same => Early::Done(None),
+            Partial::Differ | Partial::Whole => Early::Whole(edits.to_vec()),
+        };
+        let mut found = self.found.lock().unwrap_or_else(|e| e.into_inner());
+        found.insert((path.to_string(), b, h), early);
+    }
+
+    fn take(&self, path: &str, base: Oid, head: Oid) -> Option<Early> {
+        let mut found = self.found.lock().unwrap_or_else(|e| e.into_inner());
+        found.remove(&(path.to_string(), base, head))
+    }
 }
 
 /// What the judgement needs of a file when its two versions are not the same code token
@@ -121,27 +224,76 @@ fn differing(path: &str, before: Option<&str>, after: Option<&str>, keep: Keep) 
         return whole(before, after);
     };
     let pair = trees::pair(grammar, Some(b), Some(h), Some(&edits));
-    // Trees without the far blocks are compared first; whole ones (parsed afresh: the
-    // head cannot be re-parsed from a partial base) only when they differ.
-    let trees::Pair { base, head, .. } = if pair.left_out > 0 {
-        if let (Some(bt), Some(ht)) = (&pair.base, &pair.head) {
-            if flat(&lines_from(path, Some(bt), b, keep))
-                == flat(&lines_from(path, Some(ht), h, keep))
-            {
-                return None;
-            }
+    match partial(path, b, h, keep, &pair) {
+        Partial::Same => None,
+        Partial::Whole => from_whole(path, b, h, keep, &pair),
+        Partial::Differ => {
+            drop(pair);
+            whole_differing(grammar, path, b, h, &edits, keep)
         }
-        drop(pair);
-        trees::whole_pair(grammar, Some(b), Some(h), Some(&edits))
-    } else {
-        pair
-    };
-    let base_lines = lines_from(path, base.as_ref(), b, keep);
-    let recovered = base.is_some_and(|t| t.root_node().has_error());
+    }
+}
+
+/// What the trees of a pair without the far blocks say.
+enum Partial {
+    /// The same code.
+    Same,
+    /// Not the same token for token: the versions are read whole.
+    Differ,
+    /// Nothing was left out: the trees are whole.
+    Whole,
+}
+
+/// Trees without the far blocks are compared first; whole ones (parsed afresh: the head
+/// cannot be re-parsed from a partial base) only when they differ.
+fn partial(path: &str, b: &str, h: &str, keep: Keep, pair: &trees::Pair) -> Partial {
+    if pair.left_out == 0 {
+        return Partial::Whole;
+    }
+    match (&pair.base, &pair.head) {
+        (Some(bt), Some(ht))
+            if flat(&lines_from(path, Some(bt), b, keep))
+                == flat(&lines_from(path, Some(ht), h, keep)) =>
+        {
+            Partial::Same
+        }
+        _ => Partial::Differ,
+    }
+}
+
+/// [`differing`] on the two versions read whole.
+fn whole_differing(
+    grammar: Grammar,
+    path: &str,
+    b: &str,
+    h: &str,
+    edits: &[trees::LineEdit],
+    keep: Keep,
+) -> Option<Differs> {
+    from_whole(
+        path,
+        b,
+        h,
+        keep,
+        &trees::whole_pair(grammar, Some(b), Some(h), Some(edits)),
+    )
+}
+
+/// [`differing`] from the whole trees of the two versions.
+fn from_whole(path: &str, b: &str, h: &str, keep: Keep, pair: &trees::Pair) -> Option<Differs> {
+    let base_lines = lines_from(path, pair.base.as_ref(), b, keep);
+    let recovered = pair
+        .base
+        .as_ref()
+        .is_some_and(|t| t.root_node().has_error());
     // A head tree with an error, or re-parsed from one, is parsed afresh: error recovery
     // may differ.
-    let head = match head.filter(|t| !recovered && !t.root_node().has_error()) {
-        Some(tree) => lines_from(path, Some(&tree), h, keep),
+    let head = match pair
+        .head
+        .as_ref()
+        .filter(|t| !recovered && !t.root_node().has_error())
+    {
+        Some(tree) => lines_from(path, Some(tree), h, keep),
         None => lines_kept(path, Some(h), keep),
     };
     unequal(base_lines, head)
@@ -177,9 +329,9 @@ fn line_edits(base: &str, head: &str) -> Option<Vec<trees::LineEdit>> {
         .collect()
 }
 
-/// The text of `path` in `tree`: `Some(None)` where the path is absent, `None` where it
-/// cannot be judged (too big to parse, or unreadable).
-fn text_at(git: &Repository, tree: &Tree, path: &str) -> Option<Option<String>> {
+/// The blob id and text of `path` in `tree`: `Some(None)` where the path is absent,
+/// `None` where it cannot be judged (too big to parse, or unreadable).
+fn text_at(git: &Repository, tree: &Tree, path: &str) -> Option<Option<(Oid, String)>> {
     let Ok(entry) = tree.get_path(std::path::Path::new(path)) else {
         return Some(None);
     };
@@ -187,7 +339,8 @@ fn text_at(git: &Repository, tree: &Tree, path: &str) -> Option<Option<String>> 
     if blob.size() > sources::MAX_BYTES {
         return None;
     }
-    Some(Some(String::from_utf8_lossy(blob.content()).into_owned()))
+    let text = String::from_utf8_lossy(blob.content()).into_owned();
+    Some(Some((entry.id(), text)))
 }
 
 /// What the judgement needs of a file whose versions are not the same code token for
@@ -445,8 +598,9 @@ struct Skip {
     tests: bool,
 }
 
-fn tokens<'a>(root: Node, text: &'a str, rows: &mut [Vec<Tok<'a>>], skip: Skip) {
+fn tokens<'a, 't>(root: Node<'t>, text: &'a str, rows: &mut [Vec<Tok<'a>>], skip: Skip) {
     let erased = skip.types;
+    let mut kinds: Kinds<'t> = Kinds::default();
     let mut push = |row: usize, tok: Tok<'a>| {
         if let Some(r) = rows.get_mut(row) {
             r.push(tok);
@@ -460,16 +614,18 @@ fn tokens<'a>(root: Node, text: &'a str, rows: &mut [Vec<Tok<'a>>], skip: Skip) 
         Gap(usize, usize, usize, bool),
     }
     let mut stack = vec![Step::Open(root, false)];
+    let mut children: Vec<Node> = Vec::new();
     while let Some(step) = stack.pop() {
         match step {
             Step::Open(node, wiring) => {
+                let facts = kinds.of(node);
                 if node.is_extra()
-                    || (erased && (is_annotation(node) || annotates(node)))
+                    || (erased && (is_annotation(node, &facts) || annotates(node, &facts)))
                     || (skip.tests && is_test_item(node, text))
                 {
                     continue;
                 }
-                let wiring = wiring || is_wiring(node, text);
+                let wiring = wiring || is_wiring(node, &facts, text);
                 let row = node.start_position().row;
                 if node.child_count() == 0 {
                     let t = trees::text_of(node, text).trim();
@@ -479,8 +635,8 @@ fn tokens<'a>(root: Node, text: &'a str, rows: &mut [Vec<Tok<'a>>], skip: Skip) 
                             Tok {
                                 text: Cow::Borrowed(t),
                                 // A name in an import names another module: not ours to rename.
-                                name: node.kind().ends_with("identifier"),
-                                ident: node.kind().ends_with("identifier") && !wiring,
+                                name: facts.identifier,
+                                ident: facts.identifier && !wiring,
                                 wiring,
                             },
                         );
@@ -489,33 +645,27 @@ fn tokens<'a>(root: Node, text: &'a str, rows: &mut [Vec<Tok<'a>>], skip: Skip) 
                 }
                 // The root stands in every version: its marks would only glue a file's
                 // first line to it.
-                let kind = if erased {
-                    untyped(node.kind())
+                let marks = if erased {
+                    facts.untyped_marks
                 } else {
-                    Some(node.kind())
+                    Some(facts.marks)
                 };
-                if let Some(kind) = kind.filter(|_| node.is_named() && node != root) {
+                if let Some((open, close)) = marks.filter(|_| node.is_named() && node != root) {
                     push(
                         row,
                         Tok {
-                            text: Cow::Borrowed(mark(kind, true)),
+                            text: Cow::Borrowed(open),
                             name: false,
                             ident: false,
                             wiring,
                         },
                     );
-                    stack.push(Step::Close(
-                        mark(kind, false),
-                        node.end_position().row,
-                        wiring,
-                    ));
+                    stack.push(Step::Close(close, node.end_position().row, wiring));
                 }
                 // Children in reverse, each preceded (in document order) by the text of
                 // the gap before it; the gap after the last child too.
-                let children: Vec<Node> = {
-                    let mut c = node.walk();
-                    node.children(&mut c).collect()
-                };
+                children.clear();
+                children.extend(node.children(&mut node.walk()));
                 let mut end = node.end_byte();
                 for child in children.iter().rev() {
                     let row = child.end_position().row;
@@ -552,6 +702,75 @@ fn tokens<'a>(root: Node, text: &'a str, rows: &mut [Vec<Tok<'a>>], skip: Skip) 
                     );
                 }
             }
+        }
+    }
+}
+
+/// What [`tokens`] reads of a node's kind, by kind id, looked up once per kind and walk:
+/// the kind's name is a function of its id.
+#[derive(Default)]
+struct Kinds<'t> {
+    facts: Vec<Option<KindFacts<'t>>>,
+}
+
+/// The kind ids a walk keeps facts of (a grammar has a few hundred kinds; the error
+/// kinds' ids are near 65535 and are looked up each time).
+const KIND_IDS: usize = 4096;
+
+/// What [`tokens`] reads of one node kind.
+#[derive(Clone, Copy)]
+struct KindFacts<'t> {
+    kind: &'t str,
+    /// The kind's opening and closing marks.
+    marks: (&'static str, &'static str),
+    /// The marks of the kind a node has without its Python annotation (`None`: none).
+    untyped_marks: Option<(&'static str, &'static str)>,
+    identifier: bool,
+    /// The kind alone makes a node a type annotation.
+    annotation: bool,
+    /// `:` or `->`: a Python annotation's introducer when a type follows.
+    introducer: bool,
+    /// The kind alone makes a node wiring ([`is_wiring`]).
+    wiring: bool,
+}
+
+impl<'t> Kinds<'t> {
+    fn of(&mut self, node: Node<'t>) -> KindFacts<'t> {
+        let id = usize::from(node.kind_id());
+        if id >= KIND_IDS {
+            return KindFacts::of(node.kind());
+        }
+        if id >= self.facts.len() {
+            self.facts.resize(id + 1, None);
+        }
+        *self.facts[id].get_or_insert_with(|| KindFacts::of(node.kind()))
+    }
+}
+
+impl<'t> KindFacts<'t> {
+    fn of(kind: &'t str) -> KindFacts<'t> {
+        let marks = |kind| (mark(kind, true), mark(kind, false));
+        KindFacts {
+            kind,
+            marks: marks(kind),
+            untyped_marks: untyped(kind).map(marks),
+            identifier: kind.ends_with("identifier"),
+            annotation: matches!(
+                kind,
+                "type"
+                    | "type_annotation"
+                    | "type_arguments"
+                    | "type_parameters"
+                    | "interface_declaration"
+                    | "type_alias_declaration"
+                    | "return_type"
+            ),
+            introducer: matches!(kind, ":" | "->"),
+            wiring: kind.starts_with("import_")
+                || kind == "package_clause"
+                || kind == "package_declaration"
+                || kind.ends_with("_import_statement")
+                || kind == "use_declaration",
         }
     }
 }
@@ -608,14 +827,9 @@ fn erased_types(path: &str) -> bool {
 /// A type annotation, or a declaration made only of one: Python's parameter, return and
 /// variable annotations (`hooks: dict[str, list[Hook]]` with no value assigned),
 /// TypeScript's `: T`, type parameters and arguments, interfaces and type aliases.
-fn is_annotation(node: Node) -> bool {
-    match node.kind() {
-        "type"
-        | "type_annotation"
-        | "type_arguments"
-        | "type_parameters"
-        | "interface_declaration"
-        | "type_alias_declaration" => true,
+fn is_annotation(node: Node, facts: &KindFacts) -> bool {
+    match facts.kind {
+        _ if facts.annotation => true,
         "assignment" => {
             node.child_by_field_name("type").is_some()
                 && node.child_by_field_name("right").is_none()
@@ -623,11 +837,10 @@ fn is_annotation(node: Node) -> bool {
         // The statement holding nothing but such a declaration.
         "expression_statement" => {
             node.named_child_count() == 1
-                && node
-                    .named_child(0)
-                    .is_some_and(|c| c.kind() == "assignment" && is_annotation(c))
+                && node.named_child(0).is_some_and(|c| {
+                    c.kind() == "assignment" && is_annotation(c, &KindFacts::of(c.kind()))
+                })
         }
-        "return_type" => true,
         _ => false,
     }
 }
@@ -662,10 +875,8 @@ fn is_test_item(node: Node, text: &str) -> bool {
 }
 
 /// The `:` or `->` that introduces a Python annotation.
-fn annotates(node: Node) -> bool {
-    !node.is_named()
-        && matches!(node.kind(), ":" | "->")
-        && node.next_sibling().is_some_and(|n| n.kind() == "type")
+fn annotates(node: Node, facts: &KindFacts) -> bool {
+    facts.introducer && !node.is_named() && node.next_sibling().is_some_and(|n| n.kind() == "type")
 }
 
 /// The node kind an annotated Python parameter has without its annotation: a typed
@@ -680,14 +891,9 @@ fn untyped(kind: &str) -> Option<&str> {
 
 /// A declaration that only names a file's place or brings names into scope: an import,
 /// a `use`, a `mod x;`, a package clause.
-fn is_wiring(node: Node, text: &str) -> bool {
-    let kind = node.kind();
-    kind.starts_with("import_")
-        || kind == "package_clause"
-        || kind == "package_declaration"
-        || kind.ends_with("_import_statement")
-        || kind == "use_declaration"
-        || (kind == "mod_item" && trees::text_of(node, text).trim_end().ends_with(';'))
+fn is_wiring(node: Node, facts: &KindFacts, text: &str) -> bool {
+    facts.wiring
+        || (facts.kind == "mod_item" && trees::text_of(node, text).trim_end().ends_with(';'))
 }
 
 /// Words and single marks, line by line, for a file without a grammar.

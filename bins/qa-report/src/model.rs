@@ -13,6 +13,7 @@ use qa_records::untrusted::{neutralize, reveal, Boundary};
 use qa_records::words::Words as _;
 use qa_records::{Envelope, Kind};
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
 
@@ -472,8 +473,15 @@ pub struct Builder {
 }
 
 impl Builder {
-    /// Takes the record on line `line` of `source`.
-    pub fn take(&mut self, source: &str, line: u64, envelope: &Envelope) -> anyhow::Result<()> {
+    /// Takes the record on line `line` of `source`; `text` is its data's canonical text
+    /// when its data was left unbuilt ([`qa_records::Envelope::parse_canonical`]).
+    pub fn take(
+        &mut self,
+        source: &str,
+        line: u64,
+        envelope: &Envelope,
+        text: Option<&RawValue>,
+    ) -> anyhow::Result<()> {
         *self
             .report
             .records
@@ -486,13 +494,13 @@ impl Builder {
         // not fit its contract is passed over (its names are cleaned when shown).
         match kind {
             Kind::Node => {
-                if let Ok(node) = NodeData::deserialize(&envelope.data) {
+                if let Ok(node) = graph_data::<NodeData>(envelope, text) {
                     self.graph.node(envelope.id.clone(), node);
                 }
                 return Ok(());
             }
             Kind::Edge => {
-                if let Ok(edge) = EdgeData::deserialize(&envelope.data) {
+                if let Ok(edge) = graph_data::<EdgeData>(envelope, text) {
                     self.graph.edge(edge);
                 }
                 return Ok(());
@@ -619,8 +627,20 @@ fn unsafe_command(id: &str, pointer: &str) -> DiagView {
     }
 }
 
+/// A graph record's data: read from its canonical text when the envelope left it as
+/// that (the same fields as from the tree: canonical text holds no key twice).
+fn graph_data<T: serde::de::DeserializeOwned>(
+    envelope: &Envelope,
+    text: Option<&RawValue>,
+) -> serde_json::Result<T> {
+    match text {
+        Some(text) if envelope.data.is_null() => serde_json::from_str(text.get()),
+        _ => T::deserialize(&envelope.data),
+    }
+}
+
 /// The kinds a change report reads; others are only counted.
-const RENDERED: [Kind; 10] = [
+pub(crate) const RENDERED: [Kind; 10] = [
     Kind::Range,
     Kind::Commit,
     Kind::Intent,

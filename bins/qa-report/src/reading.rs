@@ -9,7 +9,7 @@ use crate::out::Saved;
 use crate::verify::{Summary, Verifier};
 use qa_records::exit::{failure, Exit};
 use qa_records::ndjson::{self, Accept, LineReader, ReadError};
-use qa_records::Envelope;
+use qa_records::{Envelope, Kind};
 use std::io::BufRead;
 use std::path::Path;
 use std::time::Duration;
@@ -108,6 +108,15 @@ impl<B: Default> Fed<B> {
     }
 }
 
+/// True for the kinds whose data a report reads as a tree (the flow's stages and a plan's
+/// run name included). Any other kind's canonical data is left as text: only hashed, or
+/// read from the text (the behavior graph).
+fn builds(kind: &str) -> bool {
+    Kind::parse(kind).is_some_and(|k| {
+        crate::model::RENDERED.contains(&k) || crate::acceptance::model::READ.contains(&k)
+    })
+}
+
 /// Reads `input` to its end (or until a signal ends it), calling `on_record` with each
 /// record that parsed. Models stop reading at the first problem: a broken stream is not
 /// rendered. A stream over [`MAX_STREAM`] or a failed read is an error naming the input.
@@ -127,13 +136,14 @@ pub fn pass(
         match input.lines.next_line() {
             None => break,
             Some(Ok((line, raw))) => {
-                let Some(envelope) = verifier.line(line, raw) else {
+                let reads = |kind: &str| models == Models::Both && builds(kind);
+                let Some((envelope, text)) = verifier.line(line, raw, reads) else {
                     continue;
                 };
                 on_record(&envelope)?;
                 stages.take(&envelope);
                 if models == Models::Both && verifier.problem_count() == 0 {
-                    change.feed(|b| b.take(&source, line, &envelope));
+                    change.feed(|b| b.take(&source, line, &envelope, text));
                     acceptance.feed(|b| b.take(&source, line, raw, &envelope));
                 }
             }

@@ -2,6 +2,7 @@
 
 use qa_records::envelope::Envelope;
 use qa_records::ndjson::DEFAULT_MAX_LINE as MAX_LINE;
+use serde_json::value::RawValue;
 use std::collections::{BTreeMap, HashSet};
 use std::fmt;
 
@@ -97,19 +98,26 @@ impl Verifier {
     }
 
     /// Checks line `line`: its envelope, its recomputed id, and that every id in its
-    /// `from` appeared earlier. Returns the envelope when it parsed.
-    pub fn line(&mut self, line: u64, bytes: &[u8]) -> Option<Envelope> {
+    /// `from` appeared earlier. Returns the envelope when it parsed, with the data built
+    /// for the kinds `reads` accepts ([`Envelope::parse_canonical`]: also for any other
+    /// whose data is not canonical), and the data's text when it is canonical.
+    pub fn line<'a>(
+        &mut self,
+        line: u64,
+        bytes: &'a [u8],
+        reads: impl Fn(&str) -> bool,
+    ) -> Option<(Envelope, Option<&'a RawValue>)> {
         let max = self.max_problems;
         let summary = &mut self.summary;
-        let envelope = match Envelope::parse(bytes) {
-            Ok(e) => e,
+        let (envelope, text) = match Envelope::parse_canonical(bytes, reads) {
+            Ok(read) => read,
             Err(e) => {
                 summary.problem(max, line, e.to_string());
                 return None;
             }
         };
         *summary.per_kind.entry(envelope.kind.clone()).or_default() += 1;
-        match envelope.computed_id() {
+        match envelope.computed_id_given(text) {
             Ok(id) if id == envelope.id => {}
             Ok(id) => summary.problem(
                 max,
@@ -134,7 +142,7 @@ impl Verifier {
             }
         }
         self.seen.insert(digest(&envelope.id));
-        Some(envelope)
+        Some((envelope, text))
     }
 
     /// Line `line` is over the line limit: a problem, and the last line read.

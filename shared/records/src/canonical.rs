@@ -165,6 +165,165 @@ fn write_value<'a>(
     Ok(())
 }
 
+/// True when the JSON text `text` is already canonical: [`write`] of what it reads as
+/// gives back these very bytes, so it can be hashed as it stands (every stage writes
+/// its records so). What this does not prove is false, and the caller canonicalizes:
+/// an escaped key, a number outside the canonical integers, nesting past 100 levels.
+pub fn is_canonical(text: &str) -> bool {
+    let mut scan = Scan {
+        bytes: text.as_bytes(),
+        at: 0,
+        depth: 0,
+    };
+    scan.value() && scan.at == scan.bytes.len()
+}
+
+/// Nesting [`is_canonical`] follows (serde_json reads up to 128 levels).
+const DEEPEST: usize = 100;
+
+/// A walk over a JSON text that stops at the first byte canonical JSON would not have.
+struct Scan<'a> {
+    bytes: &'a [u8],
+    at: usize,
+    depth: usize,
+}
+
+impl Scan<'_> {
+    fn value(&mut self) -> bool {
+        match self.bytes.get(self.at) {
+            Some(b'"') => self.string().is_some(),
+            Some(b'{') => self.object(),
+            Some(b'[') => self.array(),
+            Some(b't') => self.word(b"true"),
+            Some(b'f') => self.word(b"false"),
+            Some(b'n') => self.word(b"null"),
+            Some(b'-' | b'0'..=b'9') => self.integer(),
+            _ => false,
+        }
+    }
+
+    fn word(&mut self, word: &[u8]) -> bool {
+        let found = self.bytes[self.at..].starts_with(word);
+        self.at += word.len();
+        found
+    }
+
+    fn eat(&mut self, byte: u8) -> bool {
+        let found = self.bytes.get(self.at) == Some(&byte);
+        self.at += usize::from(found);
+        found
+    }
+
+    /// An integer as a 64-bit integer prints: no `+`, leading zero, fraction, exponent
+    /// or `-0`.
+    fn integer(&mut self) -> bool {
+        let start = self.at;
+        self.eat(b'-');
+        let digits = self.at;
+        while self.bytes.get(self.at).is_some_and(u8::is_ascii_digit) {
+            self.at += 1;
+        }
+        let (sign, digits) = (&self.bytes[start..digits], &self.bytes[digits..self.at]);
+        if digits.is_empty() || (digits[0] == b'0' && (digits.len() > 1 || !sign.is_empty())) {
+            return false;
+        }
+        if matches!(self.bytes.get(self.at), Some(b'.' | b'e' | b'E')) {
+            return false;
+        }
+        // ASCII digits and a sign: UTF-8 by construction.
+        let text = std::str::from_utf8(&self.bytes[start..self.at]).unwrap_or("x");
+        text.parse::<i64>().is_ok() || text.parse::<u64>().is_ok()
+    }
+
+    /// A string escaped as serde_json escapes (`\"`, `\\`, the short escapes of
+    /// `\b \t \n \f \r`, `\u00xx` in lowercase for the other controls, nothing else):
+    /// its content's byte range and whether it held an escape.
+    fn string(&mut self) -> Option<(usize, usize, bool)> {
+        self.at += 1;
+        let start = self.at;
+        let mut escaped = false;
+        loop {
+            match *self.bytes.get(self.at)? {
+                b'"' => {
+                    self.at += 1;
+                    return Some((start, self.at - 1, escaped));
+                }
+                b'\\' => {
+                    escaped = true;
+                    match *self.bytes.get(self.at + 1)? {
+                        b'"' | b'\\' | b'b' | b't' | b'n' | b'f' | b'r' => self.at += 2,
+                        b'u' => {
+                            let hex = self.bytes.get(self.at + 2..self.at + 6)?;
+                            let digit = |d: u8| match d {
+                                b'0'..=b'9' => Some(d - b'0'),
+                                b'a'..=b'f' => Some(d - b'a' + 10),
+                                _ => None,
+                            };
+                            let code = digit(hex[2])? << 4 | digit(hex[3])?;
+                            let short = matches!(code, 0x08 | 0x09 | 0x0a | 0x0c | 0x0d);
+                            if hex[..2] != *b"00" || code >= 0x20 || short {
+                                return None;
+                            }
+                            self.at += 6;
+                        }
+                        _ => return None,
+                    }
+                }
+                c if c < 0x20 => return None,
+                _ => self.at += 1,
+            }
+        }
+    }
+
+    /// The items of an array or object up to its `close` byte, separated by commas.
+    fn items(&mut self, close: u8, mut item: impl FnMut(&mut Self) -> bool) -> bool {
+        self.at += 1;
+        self.depth += 1;
+        if self.depth > DEEPEST {
+            return false;
+        }
+        if !self.eat(close) {
+            loop {
+                if !item(self) {
+                    return false;
+                }
+                if self.eat(close) {
+                    break;
+                }
+                if !self.eat(b',') {
+                    return false;
+                }
+            }
+        }
+        self.depth -= 1;
+        true
+    }
+
+    fn array(&mut self) -> bool {
+        self.items(b']', Scan::value)
+    }
+
+    /// An object whose keys, none escaped, stand in strictly increasing byte order: the
+    /// code-point order [`write`] sorts by, with no key given twice.
+    fn object(&mut self) -> bool {
+        let mut last: Option<(usize, usize)> = None;
+        self.items(b'}', |scan| {
+            if scan.bytes.get(scan.at) != Some(&b'"') {
+                return false;
+            }
+            let Some((start, end, false)) = scan.string() else {
+                return false;
+            };
+            let key = &scan.bytes[start..end];
+            if last.is_some_and(|(s, e)| scan.bytes[s..e] >= *key) {
+                return false;
+            }
+            last = Some((start, end));
+            scan.eat(b':') && scan.value()
+        })
+    }
+}
+
 fn write_string(s: &str, out: &mut Vec<u8>) {
     // Writing a str into a Vec cannot fail.
     serde_json::to_writer(&mut *out, s).expect("serializing a string into memory");
@@ -258,5 +417,64 @@ mod tests {
     fn integral_floats_within_64_bits_stay_floats() {
         assert_eq!(refusal("[1.0]").unwrap_err().reason, Reason::Float);
         assert_eq!(refusal("[1e3]").unwrap_err().reason, Reason::Float);
+    }
+
+    /// `is_canonical` agrees with writing the value out again.
+    fn agrees(text: &str) -> bool {
+        let value: Value = serde_json::from_str(text).unwrap();
+        let rewritten = to_vec(&value).ok();
+        let same = rewritten.as_deref() == Some(text.as_bytes());
+        assert_eq!(is_canonical(text), same, "{text}");
+        same
+    }
+
+    #[test]
+    fn text_as_the_stages_write_it_is_canonical_as_it_stands() {
+        for text in [
+            r#"{"a":{"Z":0,"z":[1,{"x":3,"y":2}],"é":0},"b":1}"#,
+            "\"tab\\tquote\\\"back\\\\slash/ñ\\u0001\u{7f}\u{2028}\"",
+            "[-9223372036854775808,18446744073709551615,0,-5,true,false,null]",
+            r#"{"":[],"a":{},"b":"\u001f\b\f\n\r\t"}"#,
+        ] {
+            assert!(agrees(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn text_that_writing_out_would_change_is_not_canonical() {
+        for text in [
+            r#"{"b":1,"a":2}"#,
+            r#"{"a":1,"a":2}"#,
+            r#"{"a": 1}"#,
+            " [1]",
+            "[1 ]",
+            r#""\/""#,
+            r#""\u0041""#,
+            r#""\u000A""#,
+            r#""\u000a""#,
+            r#""\u001F""#,
+            "[-0]",
+            "[1.0]",
+            "[1e3]",
+            "[18446744073709551616]",
+            "[-9223372036854775809]",
+        ] {
+            assert!(!agrees(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn an_escaped_key_or_deep_nesting_is_left_to_the_writer() {
+        // Canonical in fact, but not proved so here: the caller writes it out.
+        let escaped_key = r#"{"a\"b":1}"#;
+        assert_eq!(
+            to_vec(&serde_json::from_str(escaped_key).unwrap()).unwrap(),
+            escaped_key.as_bytes()
+        );
+        assert!(!is_canonical(escaped_key));
+        let deep = format!("{}{}", "[".repeat(DEEPEST + 1), "]".repeat(DEEPEST + 1));
+        assert!(!is_canonical(&deep));
+        let deepest = format!("{}{}", "[".repeat(DEEPEST), "]".repeat(DEEPEST));
+        assert!(is_canonical(&deepest));
     }
 }

@@ -193,22 +193,31 @@ const SHALLOW: usize = 100;
 /// most [`SHALLOW`] deep, no `\u` escape (a lone surrogate is refused), no number with an
 /// exponent or of 300 digits (out of range is refused). Otherwise `parse` judges it.
 fn plain(json: &str) -> bool {
-    let (mut depth, mut digits) = (0usize, 0usize);
-    let (mut in_string, mut escaped, mut previous) = (false, false, b' ');
-    for &b in json.as_bytes() {
-        if in_string {
-            match b {
-                b'u' if escaped => return false,
-                _ if escaped => escaped = false,
-                b'\\' => escaped = true,
-                b'"' => in_string = false,
-                _ => {}
+    let bytes = json.as_bytes();
+    let (mut depth, mut digits, mut previous) = (0usize, 0usize, b' ');
+    let mut at = 0;
+    while let Some(&b) = bytes.get(at) {
+        at += 1;
+        if b == b'"' {
+            // Inside a string only a `\u` escape matters: skipped to its end.
+            loop {
+                at = to_quote_or_backslash(bytes, at);
+                match bytes.get(at) {
+                    Some(b'\\') if bytes.get(at + 1) == Some(&b'u') => return false,
+                    Some(b'\\') => at += 2,
+                    Some(_) => {
+                        at += 1;
+                        break;
+                    }
+                    None => break,
+                }
             }
+            digits = 0;
+            previous = b;
             continue;
         }
         digits = if b.is_ascii_digit() { digits + 1 } else { 0 };
         match b {
-            b'"' => in_string = true,
             b'[' | b'{' => depth += 1,
             b']' | b'}' => depth = depth.saturating_sub(1),
             b'e' | b'E' if previous.is_ascii_digit() || previous == b'.' => return false,
@@ -220,6 +229,29 @@ fn plain(json: &str) -> bool {
         previous = b;
     }
     true
+}
+
+/// The first `"` or `\\` of `bytes` at or after `at` (or its end): eight bytes at a time
+/// where neither stands among them (most of a record's bytes are string contents).
+fn to_quote_or_backslash(bytes: &[u8], mut at: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    // True when a byte of `word` is `byte` (the classic zero-byte test, exact as a whole).
+    let holds = |word: u64, byte: u8| {
+        let x = word ^ (ONES * u64::from(byte));
+        x.wrapping_sub(ONES) & !x & HIGHS != 0
+    };
+    while let Some(chunk) = bytes.get(at..at + 8) {
+        let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
+        if holds(word, b'"') || holds(word, b'\\') {
+            break;
+        }
+        at += 8;
+    }
+    while at < bytes.len() && !matches!(bytes[at], b'"' | b'\\') {
+        at += 1;
+    }
+    at
 }
 
 fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<&'de RawValue>, D::Error> {
@@ -290,6 +322,28 @@ impl Envelope {
         line: &[u8],
         reads: impl Fn(&str) -> bool,
     ) -> Result<Envelope, EnvelopeError> {
+        Envelope::parse_raw(line, reads, false).map(|(envelope, _)| envelope)
+    }
+
+    /// [`Envelope::parse_reading`] that also hands back the data's own text when it is
+    /// canonical ([`canonical::is_canonical`]), as every stage writes it: its id is then
+    /// that text's hash ([`Envelope::computed_id_given`]), and a reader may deserialize it
+    /// as it stands. The data of a kind `reads` refuses is left unbuilt (`Value::Null`)
+    /// only then: otherwise it is built as [`Envelope::parse`] builds it.
+    pub fn parse_canonical(
+        line: &[u8],
+        reads: impl Fn(&str) -> bool,
+    ) -> Result<(Envelope, Option<&RawValue>), EnvelopeError> {
+        Envelope::parse_raw(line, reads, true)
+    }
+
+    /// The raw path of [`Envelope::parse_reading`] and, with `canonical`, of
+    /// [`Envelope::parse_canonical`].
+    fn parse_raw(
+        line: &[u8],
+        reads: impl Fn(&str) -> bool,
+        canonical: bool,
+    ) -> Result<(Envelope, Option<&RawValue>), EnvelopeError> {
         // The top level as raw fields: JSON checked, nothing built. Anything else (not an
         // object, a field given twice) takes the full path, whose errors are documented.
         // (A derived struct also reads a JSON array, field by field: only an object here.)
@@ -298,7 +352,7 @@ impl Envelope {
             .then(|| serde_json::from_slice::<RawFields>(line).ok())
             .flatten()
         else {
-            return Envelope::parse(line);
+            return Envelope::parse(line).map(|envelope| (envelope, None));
         };
         let value = |raw: Option<&RawValue>| match raw {
             None => Ok(None),
@@ -308,7 +362,10 @@ impl Envelope {
         };
         let kind = value(raw.kind)?;
         let read = matches!(&kind, Some(Value::String(kind)) if reads(kind));
-        Envelope::of_fields(Fields {
+        let kept = raw
+            .data
+            .filter(|data| canonical && canonical::is_canonical(data.get()));
+        let fields = Fields {
             kind,
             v: value(raw.v)?,
             id: value(raw.id)?,
@@ -317,14 +374,21 @@ impl Envelope {
             src: value(raw.src)?,
             data: match raw.data {
                 Some(data) if read => value(Some(data))?,
+                // Canonical text reads as a `Value` (no lone surrogate, no deep nesting,
+                // integers only).
+                Some(_) if kept.is_some() => Some(Value::Null),
                 // What a `Value` may refuse (deep nesting, a number out of range, a
                 // lone surrogate) is judged by `parse`: a later stage must be able to
                 // read what this one forwards.
-                Some(data) if !plain(data.get()) => return Envelope::parse(line),
+                Some(data) if !plain(data.get()) => {
+                    return Envelope::parse(line).map(|envelope| (envelope, None))
+                }
+                Some(data) if canonical => value(Some(data))?,
                 Some(_) => Some(Value::Null),
                 None => None,
             },
-        })
+        };
+        Envelope::of_fields(fields).map(|envelope| (envelope, kept))
     }
 
     /// Checks the envelope fields of one line.
@@ -407,6 +471,22 @@ impl Envelope {
     /// Recomputes the id from the hashed fields.
     pub fn computed_id(&self) -> Result<String, NotCanonical> {
         compute_id(&self.kind, self.v, &self.from, &self.src, &self.data)
+    }
+
+    /// [`Envelope::computed_id`] of an envelope read by [`Envelope::parse_canonical`],
+    /// given the canonical text of its data that it handed back, if any: that text is
+    /// hashed as it stands.
+    pub fn computed_id_given(&self, data: Option<&RawValue>) -> Result<String, NotCanonical> {
+        match data {
+            Some(text) => Ok(id_of_canonical(
+                &self.kind,
+                self.v,
+                &self.from,
+                &self.src,
+                text.get().as_bytes(),
+            )),
+            None => self.computed_id(),
+        }
     }
 }
 
@@ -599,7 +679,66 @@ mod tests {
     }
 
     #[test]
-    fn parse_reading_refuses_what_parse_refuses_with_the_same_error() {
+    fn plain_finds_a_u_escape_at_every_offset_of_a_long_string_and_nothing_else() {
+        // An escape or a quote at every offset of an eight-byte word, within long strings;
+        // the word after a string is read again as structure.
+        for pad in 0..17 {
+            let run = "a".repeat(pad);
+            for (inner, plain_text) in [
+                (r#"\""#, true),
+                (r#"\\"#, true),
+                (r#"\n"#, true),
+                ("ü", true),
+                (r#"\u00e9"#, false),
+            ] {
+                let object = format!(r#"{{"k":"{run}{inner}{run}","n":1,"e":"{run}"}}"#);
+                assert_eq!(plain(&object), plain_text, "{object}");
+                let exponent = format!(r#"["{run}{inner}",2e1,"{run}"]"#);
+                assert!(!plain(&exponent), "{exponent}");
+            }
+        }
+        assert!(plain(r#"{"a":"\\u"}"#), "an escaped backslash before a u");
+        assert!(!plain(&format!("[{}]", "9".repeat(300))));
+        assert!(!plain(&format!("{}1{}", "[".repeat(101), "]".repeat(101))));
+    }
+
+    #[test]
+    fn parse_canonical_hands_back_canonical_data_unbuilt_and_its_id_is_the_same() {
+        let line = sample().to_line();
+        let full = Envelope::parse(&line).unwrap();
+        let (read, text) = Envelope::parse_canonical(&line, |_| false).unwrap();
+        assert_eq!(read.data, Value::Null);
+        let text = text.expect("a stage's own line is canonical");
+        assert_eq!(
+            serde_json::from_str::<Value>(text.get()).unwrap(),
+            full.data
+        );
+        assert_eq!(read.computed_id_given(Some(text)).unwrap(), full.id);
+    }
+
+    #[test]
+    fn parse_canonical_builds_data_that_is_not_canonical_and_hands_back_no_text() {
+        let record = sample();
+        let line = format!(
+            r#"{{"kind":"diag","v":1,"id":"{}","by":"x","from":[],"src":{{"git.commit":"abc"}},"data":{{"b": 1, "a": "é"}}}}"#,
+            record.id
+        );
+        let (read, text) = Envelope::parse_canonical(line.as_bytes(), |_| false).unwrap();
+        assert!(text.is_none());
+        assert_eq!(read.data, json!({"a": "é", "b": 1}));
+        assert_eq!(read.computed_id_given(text).unwrap(), record.id);
+    }
+
+    #[test]
+    fn parse_canonical_builds_the_data_of_a_kind_it_reads_and_hands_back_its_text() {
+        let line = sample().to_line();
+        let (read, text) = Envelope::parse_canonical(&line, |_| true).unwrap();
+        assert_eq!(read.data, json!({"a": "é", "b": 1}));
+        assert_eq!(text.map(RawValue::get), Some(r#"{"a":"é","b":1}"#));
+    }
+
+    #[test]
+    fn parse_reading_and_parse_canonical_refuse_what_parse_refuses_with_the_same_error() {
         let id = format!("sha256:{}", "0".repeat(64));
         let full =
             json!({"kind":"diag","v":1,"id":id,"by":"x","from":[],"src":{},"data":{"a":[1,2]}});
@@ -623,10 +762,13 @@ mod tests {
             for reads in [true, false] {
                 let (full, reading) = both(line, reads);
                 let shown = String::from_utf8_lossy(line);
-                match (full, reading) {
-                    (Err(a), Err(b)) => assert_eq!(a, b, "{shown}"),
-                    (Ok(_), Ok(_)) => {}
-                    (a, b) => panic!("{shown}: parse {a:?}, parse_reading {b:?}"),
+                let canonical = Envelope::parse_canonical(line, |_| reads).map(|(e, _)| e);
+                for other in [reading, canonical] {
+                    match (&full, other) {
+                        (Err(a), Err(b)) => assert_eq!(a, &b, "{shown}"),
+                        (Ok(_), Ok(_)) => {}
+                        (a, b) => panic!("{shown}: parse {a:?}, the other {b:?}"),
+                    }
                 }
             }
         }

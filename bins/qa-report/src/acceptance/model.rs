@@ -239,7 +239,7 @@ impl Builder {
 }
 
 /// The kinds an acceptance report reads; others only pass into records.ndjson.
-const READ: [Kind; 12] = [
+pub(crate) const READ: [Kind; 12] = [
     Kind::Plan,
     Kind::Target,
     Kind::Criterion,
