@@ -1,10 +1,14 @@
-//! The WebMCP browser session: one fresh headless Chromium per check, driven through an
-//! installed Playwright module by a node driver, probing the page's `document.modelContext`.
+//! The WebMCP browser session: one headless Chromium per run, driven through an installed
+//! Playwright module by a node driver, with a fresh browser context per check's page (no
+//! cookies, storage, cache or service workers carry over), probing the page's
+//! `document.modelContext`.
 //!
 //! The driver (`browser/driver.mjs`) runs from memory (`node -e`), in its own process group,
-//! and answers one JSON line per request line. Chromium runs in a group of its own (Playwright
-//! starts it detached), so ending a session kills the driver's group and then every process
-//! left with the session's user data dir: no browser outlives its check.
+//! and answers one JSON line per request line. Its TMPDIR is a new private folder, where
+//! Playwright makes the browser's profile, so every Chromium process names a user data dir
+//! inside it. Chromium runs in a group of its own (Playwright starts it detached), so ending
+//! a session kills the driver's group and then every process left naming that folder: no
+//! browser outlives its run, nor a check that had to kill it.
 
 use std::io::{BufReader, Read, Write};
 use std::os::unix::fs::DirBuilderExt as _;
@@ -78,13 +82,24 @@ pub struct Browser {
 }
 
 impl Browser {
-    /// Launches a fresh headless browser (new temp user data dir, 0700, removed after) on
-    /// `url`. `selector` is the CSS selector [`Session::observe`] reads. Every wait is
-    /// bounded by `deadline` and ends at once when `cancelled` reports a signal.
+    /// A browser on `url` alone: [`Browser::launch`], then [`BrowserSession::visit`].
     pub fn open(
         &self,
         url: &str,
         selector: &str,
+        deadline: Instant,
+        cancelled: fn() -> Option<Exit>,
+    ) -> Result<BrowserSession, Stop> {
+        let mut session = self.launch(deadline, cancelled)?;
+        session.visit(url, selector)?;
+        Ok(session)
+    }
+
+    /// Launches a fresh headless browser (its profile in a new temp folder, 0700, removed
+    /// after) with no page yet. Every wait is bounded by `deadline` and ends at once when
+    /// `cancelled` reports a signal.
+    pub fn launch(
+        &self,
         deadline: Instant,
         cancelled: fn() -> Option<Exit>,
     ) -> Result<BrowserSession, Stop> {
@@ -106,10 +121,12 @@ impl Browser {
                 self.executable.display()
             )));
         }
-        let profile = user_data_dir()
-            .map_err(|e| Stop::Unverified(format!("creating the browser's user data dir: {e}")))?;
+        let profile = private_dir()
+            .map_err(|e| Stop::Unverified(format!("creating the browser's folder: {e}")))?;
         let spawned = Command::new(&self.node)
             .args(["--input-type=module", "-e", DRIVER])
+            // Playwright makes the profile under TMPDIR; Chromium's temp files go there too.
+            .env("TMPDIR", &profile)
             .process_group(0)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -126,21 +143,15 @@ impl Browser {
             }
         };
         // From here on, dropping the session on any error kills and cleans up.
-        let mut session = BrowserSession::start(child, profile, selector, deadline, cancelled);
+        let mut session = BrowserSession::start(child, profile, deadline, cancelled);
         session.pictures.clone_from(&self.screenshots);
-        let left = deadline.saturating_duration_since(Instant::now());
+        session.guard.clone_from(&self.guard);
         let config = json!({
             "module": self.module,
             "executable": self.executable,
             "args": CHROMIUM_ARGS,
-            "userDataDir": session.user_data_dir,
-            "url": url,
-            "timeoutMs": u64::try_from(left.as_millis()).unwrap_or(u64::MAX).max(1),
+            "timeoutMs": session.millis_left(),
         });
-        let mut config = config;
-        if let Some(guard) = &self.guard {
-            config["guard"] = json!(guard);
-        }
         let reply = session.exchange(&config)?;
         if reply.get("ok") == Some(&Value::Bool(true)) {
             return Ok(session);
@@ -156,23 +167,25 @@ impl Browser {
                     "the browser {} could not be launched: {error}",
                     self.executable.display()
                 ),
-                Some("navigate") => format!("the page {url} could not be loaded: {error}"),
-                Some("guard") => format!("the production write guard could not be set up: {error}"),
                 _ => format!("the browser driver refused to start: {error}"),
             },
         ))
     }
 }
 
-/// A browser open on the page under check. Dropping it closes the browser (bounded) and
-/// kills whatever is left of it.
+/// A run's browser, open on the page under check once [`BrowserSession::visit`]ed.
+/// Dropping it closes the browser (bounded) and kills whatever is left of it.
 pub struct BrowserSession {
     child: Child,
     stdin: Option<ChildStdin>,
     replies: mpsc::Receiver<Line>,
     /// The driver's last stderr line, for when it ends without a reply.
     last_error: Arc<Mutex<String>>,
-    user_data_dir: PathBuf,
+    /// The driver's TMPDIR, holding the browser's profile.
+    dir: PathBuf,
+    /// The production write guard every page's requests go through, if any.
+    guard: Option<WriteGuard>,
+    /// What [`Session::observe`] reads on the current page.
     selector: String,
     deadline: Instant,
     cancelled: fn() -> Option<Exit>,
@@ -198,8 +211,7 @@ enum Line {
 impl BrowserSession {
     fn start(
         mut child: Child,
-        user_data_dir: PathBuf,
-        selector: &str,
+        dir: PathBuf,
         deadline: Instant,
         cancelled: fn() -> Option<Exit>,
     ) -> BrowserSession {
@@ -217,8 +229,9 @@ impl BrowserSession {
             child,
             replies,
             last_error,
-            user_data_dir,
-            selector: selector.to_string(),
+            dir,
+            guard: None,
+            selector: String::new(),
             deadline,
             cancelled,
             ended: None,
@@ -229,9 +242,72 @@ impl BrowserSession {
         }
     }
 
-    /// The browser's user data dir: every Chromium process of this session names it.
-    pub fn user_data_dir(&self) -> &Path {
-        &self.user_data_dir
+    /// The browser's private folder: every Chromium process of this session names a user
+    /// data dir inside it.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// False once the session ended (a signal, the deadline, a vanished or killed browser):
+    /// a run then launches another browser for its next browser check.
+    pub fn alive(&self) -> bool {
+        self.ended.is_none() && !self.closed
+    }
+
+    /// Opens `url` in a new browser context (nothing kept from any earlier page's);
+    /// `selector` is the CSS selector [`Session::observe`] reads there. A page that cannot
+    /// be loaded leaves the browser open for the next one.
+    pub fn visit(&mut self, url: &str, selector: &str) -> Result<(), Stop> {
+        self.selector = selector.to_string();
+        let mut request = json!({"op": "open", "url": url, "timeoutMs": self.millis_left()});
+        if let Some(guard) = &self.guard {
+            request["guard"] = json!(guard);
+        }
+        let reply = self.exchange(&request)?;
+        if reply.get("ok") == Some(&Value::Bool(true)) {
+            return Ok(());
+        }
+        let error = text_of(&reply, "error");
+        Err(Stop::Unverified(
+            match reply.get("stage").and_then(Value::as_str) {
+                Some("navigate") => format!("the page {url} could not be loaded: {error}"),
+                Some("guard") => format!("the production write guard could not be set up: {error}"),
+                _ => format!("the browser could not open a page: {error}"),
+            },
+        ))
+    }
+
+    /// Closes the current page's browser context, the browser staying open for the next
+    /// check; a context that does not close within [`CLOSE_GRACE`] costs the browser (it
+    /// is killed, with a note saying so).
+    pub fn leave(&mut self) -> Option<String> {
+        if !self.alive() {
+            return None;
+        }
+        if let Some(stdin) = self.stdin.as_mut() {
+            let _ = send(stdin, &json!({"op": "leave"}));
+        }
+        let until = Instant::now() + CLOSE_GRACE;
+        while let Some(left) = until.checked_duration_since(Instant::now()) {
+            match self.replies.recv_timeout(left) {
+                Ok(Line::Reply(_)) => return None,
+                Ok(Line::TooLong) => {}
+                Ok(Line::Ended(_)) | Err(_) => break,
+            }
+        }
+        let why = format!(
+            "the page's browser context did not close within {} s; the browser was killed",
+            CLOSE_GRACE.as_secs()
+        );
+        self.ended = Some(Stop::Unverified(why.clone()));
+        self.end(false);
+        Some(why)
+    }
+
+    /// What is left of the deadline, in ms (at least 1), for the driver's own timeouts.
+    fn millis_left(&self) -> u64 {
+        let left = self.deadline.saturating_duration_since(Instant::now());
+        u64::try_from(left.as_millis()).unwrap_or(u64::MAX).max(1)
     }
 
     /// Sends one request and waits for its reply. A signal, the deadline, an oversize or
@@ -305,8 +381,8 @@ impl BrowserSession {
 
     /// Closes the browser: asks the driver (when `gracefully`) and waits up to
     /// [`CLOSE_GRACE`] for it to exit, then kills its process group and every process
-    /// still naming the user data dir, and removes that dir. Returns a note when the
-    /// browser had to be killed.
+    /// still naming a user data dir in the session's folder, and removes that folder.
+    /// Returns a note when the browser had to be killed.
     fn end(&mut self, gracefully: bool) -> Option<String> {
         if self.closed {
             return None;
@@ -327,13 +403,13 @@ impl BrowserSession {
         // The driver is not reaped yet, so its pid still names its group and no other.
         kill_group(self.child.id());
         let _ = self.child.wait();
-        let left = sweep(&self.user_data_dir);
+        let left = sweep(&self.dir);
         if left > 0 && gracefully {
             notes.push(format!(
                 "{left} browser processes outlived the driver and were killed"
             ));
         }
-        let _ = std::fs::remove_dir_all(&self.user_data_dir);
+        let _ = std::fs::remove_dir_all(&self.dir);
         (!notes.is_empty()).then(|| notes.join("; "))
     }
 
@@ -605,8 +681,8 @@ fn keep_last_line(stderr: impl Read, last: &Mutex<String>) {
     }
 }
 
-/// A new, empty, private (0700) directory for the browser's profile.
-fn user_data_dir() -> std::io::Result<PathBuf> {
+/// A new, empty, private (0700) directory for the browser's profile and temp files.
+fn private_dir() -> std::io::Result<PathBuf> {
     static NEXT: AtomicU32 = AtomicU32::new(0);
     loop {
         let dir = std::env::temp_dir().join(format!(
@@ -622,11 +698,11 @@ fn user_data_dir() -> std::io::Result<PathBuf> {
     }
 }
 
-/// Kills every process whose command line names `dir` as its user data dir (and the group
-/// of each that leads its own, as Chromium's browser process does), until none is left or
-/// [`SWEEP_GRACE`] passed. Returns how many were found the first time.
+/// Kills every process whose command line names a user data dir inside `dir` (and the
+/// group of each that leads its own, as Chromium's browser process does), until none is
+/// left or [`SWEEP_GRACE`] passed. Returns how many were found the first time.
 fn sweep(dir: &Path) -> usize {
-    let flag = format!("--user-data-dir={}", dir.display());
+    let flag = format!("--user-data-dir={}/", dir.display());
     let until = Instant::now() + SWEEP_GRACE;
     let mut first = None;
     loop {
@@ -651,8 +727,8 @@ fn sweep(dir: &Path) -> usize {
     }
 }
 
-/// The live processes with `arg` among their arguments (zombies have none).
-fn processes_naming(arg: &str) -> Vec<u32> {
+/// The live processes with an argument that starts with `prefix` (zombies have none).
+fn processes_naming(prefix: &str) -> Vec<u32> {
     let Ok(entries) = std::fs::read_dir("/proc") else {
         return Vec::new();
     };
@@ -660,8 +736,11 @@ fn processes_naming(arg: &str) -> Vec<u32> {
         .flatten()
         .filter_map(|entry| entry.file_name().to_str()?.parse::<u32>().ok())
         .filter(|pid| {
-            std::fs::read(format!("/proc/{pid}/cmdline"))
-                .is_ok_and(|cmdline| cmdline.split(|&b| b == 0).any(|a| a == arg.as_bytes()))
+            std::fs::read(format!("/proc/{pid}/cmdline")).is_ok_and(|cmdline| {
+                cmdline
+                    .split(|&b| b == 0)
+                    .any(|a| a.starts_with(prefix.as_bytes()))
+            })
         })
         .collect()
 }
@@ -739,28 +818,29 @@ mod tests {
     }
 
     #[test]
-    fn processes_are_found_by_an_exact_argument() {
+    fn processes_are_found_by_a_user_data_dir_inside_the_folder_and_no_other() {
         // `sh -c SCRIPT ARG0`: ARG0 stays in the shell's command line; the shell waits
         // (builtin `read`, no child) until its stdin closes.
         let mut child = Command::new("sh")
             .args([
                 "-c",
                 "read line",
-                "--user-data-dir=/tmp/qa-check-browser-probe",
+                "--user-data-dir=/tmp/qa-check-browser-probe/profile-1",
             ])
             .stdin(Stdio::piped())
             .spawn()
             .unwrap();
         // Right after exec, a process's command line can still read as empty.
-        let flag = "--user-data-dir=/tmp/qa-check-browser-probe";
+        let inside = "--user-data-dir=/tmp/qa-check-browser-probe/";
         qa_testkit::process::wait_until("the shell's command line", Duration::from_secs(5), || {
-            !processes_naming(flag).is_empty()
+            !processes_naming(inside).is_empty()
         });
-        let found = processes_naming(flag);
-        let prefix_only = processes_naming("--user-data-dir=/tmp/qa-check-browser-pro");
+        let found = processes_naming(inside);
+        // A folder whose name the other only starts with is another folder.
+        let sibling = processes_naming("--user-data-dir=/tmp/qa-check-browser-pro/");
         drop(child.stdin.take());
         child.wait().unwrap();
         assert_eq!(found, vec![child.id()]);
-        assert!(prefix_only.is_empty());
+        assert!(sibling.is_empty());
     }
 }

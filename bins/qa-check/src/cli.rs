@@ -55,8 +55,10 @@ pub const MAX_EXEC_TIMEOUT_SECS: u64 = 1800;
 /// are unsupported: unverified, never a pass. Responses are capped at 4 MiB.
 ///
 /// A browser check (needs --allow-network and --browser-module) does the same against a
-/// page's WebMCP API (`document.modelContext`: getTools, executeTool) in a fresh headless
-/// Chromium per check, closed on completion and on cancel; `observePath` is a CSS
+/// page's WebMCP API (`document.modelContext`: getTools, executeTool) in a headless
+/// Chromium launched once per run, each check's page in a fresh browser context (no
+/// cookies, storage or cache of an earlier check's), the browser closed at the end of the
+/// run and on cancel, and relaunched after a check that had to kill it; `observePath` is a CSS
 /// selector (default `body`) whose text is observed. When the plan's target is a
 /// production environment of the host profile (a `profile` record in the stream), every
 /// request of the page that matches a `write_signatures` entry and no `allow_signatures`

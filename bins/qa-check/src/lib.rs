@@ -20,6 +20,7 @@ pub mod screenshot;
 pub mod secret;
 pub mod waiting;
 
+use std::cell::RefCell;
 use std::io::{BufRead, Write};
 use std::time::Instant;
 
@@ -78,6 +79,7 @@ pub fn run<W: Write>(plan: Plan, settings: &Settings, out: &mut RecordWriter<W>)
         client: http::Client::new(settings.token.clone()),
         // One budget for the whole plan, started when the checks start.
         deadline: Instant::now() + settings.timeout,
+        browser: RefCell::new(None),
     };
     let mut progress = Progress::new(plan.checks.len());
     let mut cancelled = None;
@@ -131,6 +133,8 @@ pub fn run<W: Write>(plan: Plan, settings: &Settings, out: &mut RecordWriter<W>)
         )?)?;
         progress.tick();
     }
+    // The run's browser closes before the run ends.
+    drop(runner.browser.take());
     progress.finish();
     let Some(exit) = cancelled else {
         if without_browser > 0 && without_browser == mine {
@@ -188,6 +192,9 @@ struct Runner<'a> {
     target: Option<&'a Read<TargetData>>,
     client: http::Client,
     deadline: Instant,
+    /// The run's browser, launched by its first browser check and kept for the next ones
+    /// (each gets a fresh browser context); gone once a check had to end it.
+    browser: RefCell<Option<BrowserSession>>,
 }
 
 impl Runner<'_> {
@@ -280,23 +287,34 @@ impl Runner<'_> {
                 if spec.observes() {
                     seen.observe = Some(selector.clone());
                 }
-                let browser = match self.browser() {
-                    Ok(browser) => browser,
-                    Err(why) => return Outcome::unverified(why),
+                let mut running = self.browser.borrow_mut();
+                // A browser an earlier check had to end is killed already: a new one then.
+                let session = match running.take().filter(BrowserSession::alive) {
+                    Some(session) => running.insert(session),
+                    None => {
+                        let browser = match self.browser() {
+                            Ok(browser) => browser,
+                            Err(why) => return Outcome::unverified(why),
+                        };
+                        match browser.launch(self.deadline, cancel::requested) {
+                            Ok(session) => running.insert(session),
+                            Err(stop) => return agent::stopped(stop),
+                        }
+                    }
                 };
-                match browser.open(&endpoint, &selector, self.deadline, cancel::requested) {
-                    Ok(mut session) => {
+                match session.visit(&endpoint, &selector) {
+                    Ok(()) => {
                         let mut outcome = agent::judge(
-                            &mut session,
+                            session,
                             spec,
                             settings.allow_tool_calls,
                             token,
                             &mut seen,
                         );
                         if let Some(guard) = &self.guard {
-                            guarded(&mut session, guard, &mut seen, &mut outcome);
+                            guarded(session, guard, &mut seen, &mut outcome);
                         }
-                        seen.closed = session.close();
+                        seen.closed = session.leave();
                         let (shots, notes) = session.take_screenshots();
                         outcome.evidence.screenshots = shots;
                         if !notes.is_empty() {

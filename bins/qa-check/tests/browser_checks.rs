@@ -9,6 +9,8 @@ use qa_records::acceptance::TargetStatus;
 use qa_testkit::http::Server;
 use qa_testkit::{peers, Run};
 use serde_json::{json, Value};
+use std::os::unix::fs::PermissionsExt as _;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
@@ -284,6 +286,102 @@ fn a_missing_module_with_another_check_beside_it_exits_0() {
         .unwrap()
         .contains("--browser-module"));
     assert_eq!(obs[1]["status"], "pass");
+}
+
+// --- one browser per run, a fresh browser context per check ---
+
+/// A Chromium that appends a line to `log` each time it is launched, then runs as the
+/// real one (`--browser` takes it as any executable).
+fn counting_chromium(dir: &Path, log: &Path) -> PathBuf {
+    let script = dir.join("chromium");
+    let text = format!(
+        "#!/bin/sh\necho launched >> '{}'\nexec '{}' \"$@\"\n",
+        log.display(),
+        peers::chromium().display()
+    );
+    std::fs::write(&script, text).unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    script
+}
+
+/// qa-check on `checks` against `page` with the counting Chromium: its observations and
+/// how many browsers it launched.
+fn counted_run(server: &Server, page: &str, checks: &[Value]) -> (Vec<Value>, usize) {
+    let target = url_target(&server.url(page), TargetStatus::Captured, None);
+    let project = tempfile::tempdir().unwrap();
+    let log = project.path().join("launches.log");
+    let chromium = counting_chromium(project.path(), &log);
+    let run = qa_check()
+        .invocation()
+        .arg("--repo")
+        .arg(project.path())
+        .arg("--browser-module")
+        .arg(peers::playwright_module())
+        .arg("--browser")
+        .arg(&chromium)
+        .args(CALLS)
+        .stdin(routed(&target, checks).bytes())
+        .run();
+    let obs = observations(&records(&run, 0));
+    let launches = std::fs::read_to_string(&log).map_or(0, |text| text.lines().count());
+    (obs, launches)
+}
+
+#[test]
+fn a_run_launches_one_browser_for_all_its_browser_checks() {
+    let server = serve();
+    let checks = [
+        browser("find", json!({"tool": "add_item"})),
+        browser("missing", json!({"tool": "checkout"})),
+        browser(
+            "add",
+            json!({"tool": "add_item", "input": {"text": "bread"},
+                   "observePath": "#items", "observeContains": "bread"}),
+        ),
+    ];
+    let (obs, launches) = counted_run(&server, "/webmcp.html", &checks);
+    let statuses: Vec<&Value> = obs.iter().map(|o| &o["status"]).collect();
+    assert_eq!(statuses, ["pass", "fail", "pass"], "{obs:#?}");
+    assert_eq!(launches, 1);
+}
+
+#[test]
+fn a_check_that_had_to_end_the_browser_leaves_the_next_check_a_new_one() {
+    let server = serve();
+    let checks = [
+        // A reply over the cap ends the session: its browser is killed.
+        browser(
+            "huge",
+            json!({"tool": "huge_result", "path": "/limits.html", "input": {}, "readOnly": true}),
+        ),
+        browser("find", json!({"tool": "add_item"})),
+    ];
+    let (obs, launches) = counted_run(&server, "/webmcp.html", &checks);
+    assert_eq!(obs[0]["status"], "fail", "{obs:#?}");
+    assert_eq!(obs[1]["status"], "pass", "{obs:#?}");
+    assert_eq!(launches, 2);
+}
+
+#[test]
+fn what_a_checks_page_keeps_in_the_browser_is_not_found_by_the_next_checks_page() {
+    let server = serve();
+    let checks = [
+        // The control: within its own check, the page finds what it kept.
+        browser(
+            "keep",
+            json!({"tool": "keep", "input": {"text": "bread"},
+                   "observePath": "#kept", "observeContains": "kept: bread, cookie: bread"}),
+        ),
+        browser(
+            "look",
+            json!({"tool": "look", "input": {},
+                   "observePath": "#kept", "observeContains": "nothing kept"}),
+        ),
+    ];
+    let (obs, launches) = counted_run(&server, "/storage.html", &checks);
+    assert_eq!(obs[0]["status"], "pass", "{obs:#?}");
+    assert_eq!(obs[1]["status"], "pass", "{obs:#?}");
+    assert_eq!(launches, 1, "both pages were in the same browser");
 }
 
 /// Live Chromium processes of the qa-check process `pid` (its user data dirs are named

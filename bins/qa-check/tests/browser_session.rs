@@ -62,13 +62,13 @@ fn unverified(stop: Stop) -> String {
     }
 }
 
-/// How many live processes name `dir` as their user data dir (counted by `pgrep`, not by
-/// the code under test).
+/// How many live processes name a user data dir inside the session's folder `dir`
+/// (counted by `pgrep`, not by the code under test).
 fn chromium_processes(dir: &Path) -> usize {
     let output = Command::new("pgrep")
         .args(["-c", "-f", "--"])
-        // Anchored: session dirs are numbered, and `...-1` must not count `...-12`.
-        .arg(format!("--user-data-dir={}( |$)", dir.display()))
+        // The slash anchors it: session dirs are numbered, and `...-1` must not count `...-12`.
+        .arg(format!("--user-data-dir={}/", dir.display()))
         .output()
         .expect("running pgrep");
     String::from_utf8_lossy(&output.stdout)
@@ -129,6 +129,24 @@ fn observe_reads_the_text_of_the_selected_element() {
     let server = serve();
     let mut session = open(&server, "/webmcp.html", "#items");
     assert_eq!(session.observe(), Ok("milk".to_string()));
+}
+
+#[test]
+fn a_page_visited_after_another_finds_nothing_the_first_kept_in_the_browser() {
+    let server = serve();
+    let mut session = open(&server, "/storage.html", "#kept");
+    session
+        .call("keep", &json!({"text": "bread"}))
+        .expect("keep");
+    // The control: the page itself finds what it kept.
+    assert_eq!(
+        session.observe(),
+        Ok("kept: bread, cookie: bread".to_string())
+    );
+    session
+        .visit(&server.url("/storage.html"), "#kept")
+        .expect("the second visit");
+    assert_eq!(session.observe(), Ok("nothing kept".to_string()));
 }
 
 #[test]
@@ -284,11 +302,8 @@ fn a_missing_playwright_module_is_unverified_naming_its_path() {
 /// refuses to launch, saying which file it came from; `package.json` is `manifest`.
 fn two_entry_package(manifest: &Value) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    let refusing = |from: &str| {
-        format!(
-            "launchPersistentContext: async () => {{ throw new Error('launched from {from}'); }}"
-        )
-    };
+    let refusing =
+        |from: &str| format!("launch: async () => {{ throw new Error('launched from {from}'); }}");
     std::fs::write(
         dir.path().join("index.mjs"),
         format!("export const chromium = {{ {} }};\n", refusing("index.mjs")),
@@ -372,7 +387,7 @@ fn a_tool_that_never_settles_times_out_at_the_deadline_and_leaves_no_chromium() 
     let mut session = browser()
         .open(&server.url("/limits.html"), "body", deadline, never)
         .expect("the page opens");
-    let dir = session.user_data_dir().to_path_buf();
+    let dir = session.dir().to_path_buf();
     assert!(chromium_processes(&dir) > 0, "the browser runs");
     let stop = session.call("wait_forever", &json!({}));
     assert_eq!(stop, Err(Stop::Unverified("timed out".to_string())));
@@ -402,7 +417,7 @@ fn a_signal_during_a_call_cancels_it_and_leaves_no_chromium() {
             interrupted_once_signalled,
         )
         .expect("the page opens");
-    let dir = session.user_data_dir().to_path_buf();
+    let dir = session.dir().to_path_buf();
     assert!(chromium_processes(&dir) > 0, "the browser runs");
     std::thread::spawn(|| {
         std::thread::sleep(Duration::from_millis(300));
@@ -436,7 +451,7 @@ fn a_result_over_the_reply_cap_fails() {
 fn closing_is_clean_and_removes_the_browser_and_its_profile() {
     let server = serve();
     let mut session = open(&server, "/webmcp.html", "#items");
-    let dir = session.user_data_dir().to_path_buf();
+    let dir = session.dir().to_path_buf();
     assert!(chromium_processes(&dir) > 0, "the browser runs");
     let mode = std::fs::metadata(&dir).unwrap().permissions().mode();
     assert_eq!(mode & 0o777, 0o700, "the profile is private");
@@ -449,7 +464,7 @@ fn closing_is_clean_and_removes_the_browser_and_its_profile() {
 fn dropping_a_session_leaves_no_chromium() {
     let server = serve();
     let session = open(&server, "/webmcp.html", "#items");
-    let dir = session.user_data_dir().to_path_buf();
+    let dir = session.dir().to_path_buf();
     assert!(chromium_processes(&dir) > 0, "the browser runs");
     drop(session);
     assert_eq!(chromium_left(&dir), 0);

@@ -1,5 +1,5 @@
-//! qa-mcp end to end: the official MCP Python SDK's client (the tests/peers virtualenv)
-//! starts the built server over stdio and calls its tools, on git repositories and
+//! qa-mcp end to end: the official MCP Python SDK's client (the tests/peers virtualenv,
+//! started by fork from a warm interpreter) starts the built server over stdio and calls its tools, on git repositories and
 //! project folders built in temp dirs, against a real HTTP server on 127.0.0.1. The
 //! stages are the built binaries (`cargo build --bins`; QA_BIN_DIR or the target dir).
 
@@ -106,8 +106,9 @@ impl Launch {
             "steps": steps,
         });
         let client = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp_client.py");
-        let mut child = Command::new(qa_testkit::peers::python())
-            .arg(&client)
+        // By fork from a warm interpreter: a fresh client process per session, without
+        // the SDK's ~1 s of CPU in imports.
+        let mut child = qa_testkit::peers::forked_python(&client)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

@@ -4,6 +4,8 @@ Reads a JSON script on stdin:
   {"server": {"command": PATH, "args": [...], "env": {...}, "cwd": DIR},
    "steps": [STEP, ...]}
 and prints one JSON object: {"protocol": VERSION, "results": [RESULT per step]}.
+The tests start it through tests/peers/fork.py (a fork of a warm interpreter that has
+made its imports); `python mcp_client.py` works the same.
 
 Steps:
   {"op": "list"}                                   -> {"tools": [tool as listed]}
@@ -62,7 +64,7 @@ async def call(client, schemas, tool, args, want_progress):
     return out
 
 
-async def main():
+async def drive():
     script = json.load(sys.stdin)
     server = script["server"]
     params = StdioServerParameters(
@@ -116,4 +118,9 @@ async def main():
     json.dump({"protocol": protocol, "results": results}, sys.stdout)
 
 
-anyio.run(main)
+def main():
+    anyio.run(drive)
+
+
+if __name__ == "__main__":
+    main()

@@ -362,7 +362,8 @@ pub struct InterfaceEvidence {
     /// SHA-256 of the observed text before and after the call.
     pub before_sha256: Option<String>,
     pub after_sha256: Option<String>,
-    /// How the session ended (MCP: DELETE answered 204 or 405, or why it could not be).
+    /// How the session ended (MCP: DELETE answered 204 or 405, or why it could not be;
+    /// browser: None, or why the page's context or the browser had to be killed).
     pub closed: Option<String>,
     /// The production write guard a browser check ran under; absent elsewhere.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -31,19 +31,26 @@ pub enum Mode {
 }
 
 /// `tests/peers/mcp_server.py`: the media-player server on the official SDK, forked from
-/// a warm interpreter by `tests/peers/mcp_fork.py` (a fresh server process each time, as
-/// the script alone would start it, without its 0.9 s of CPU in imports).
+/// a warm interpreter ([`peers::forked_python`]: a fresh server process each time, as the
+/// script alone would start it, without its 0.9 s of CPU in imports).
 pub fn sdk_server(mode: Mode) -> Peer {
     let mode = match mode {
         Mode::Stateful => "stateful",
         Mode::Stateless => "stateless",
     };
-    Peer::start("mcp_fork.py", &["--mode", mode])
+    let script = peers::peers_dir().join("mcp_server.py");
+    Peer::start(
+        peers::forked_python(&script),
+        "mcp_server.py",
+        &["--mode", mode],
+    )
 }
 
 /// `tests/peers/hostile_mcp.py --behaviour BEHAVIOUR` (its docstring lists them).
 pub fn hostile(behaviour: &str) -> Peer {
-    Peer::start("hostile_mcp.py", &["--behaviour", behaviour])
+    let mut command = Command::new(peers::python());
+    command.arg(peers::peers_dir().join("hostile_mcp.py"));
+    Peer::start(command, "hostile_mcp.py", &["--behaviour", behaviour])
 }
 
 /// A running peer; dropping it kills its process group and reaps it.
@@ -54,18 +61,17 @@ pub struct Peer {
 }
 
 impl Peer {
-    /// Starts `tests/peers/SCRIPT ARGS` in its own process group and waits for `PORT n`.
-    fn start(script: &str, args: &[&str]) -> Peer {
-        let path = peers::peers_dir().join(script);
-        let mut child = Command::new(peers::python())
-            .arg(&path)
+    /// Starts `command ARGS` (the peer `script`) in its own process group and waits for
+    /// `PORT n`.
+    fn start(mut command: Command, script: &str, args: &[&str]) -> Peer {
+        let mut child = command
             .args(args)
             .process_group(0)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
-            .unwrap_or_else(|e| panic!("starting {}: {e}", path.display()));
+            .unwrap_or_else(|e| panic!("starting {script}: {e}"));
         // Both pipes are drained for the peer's whole life: a peer that logs every
         // request would block on a full stderr pipe otherwise.
         let stderr = Arc::new(Mutex::new(Vec::new()));

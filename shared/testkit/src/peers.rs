@@ -2,7 +2,8 @@
 //! Python SDK's virtualenv, playwright-core, and Debian's Chromium. A missing peer is a
 //! test failure that says how to install it, never a skipped test.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::process::Command;
 
 /// `tests/peers/` in the workspace: the peers' manifests and what `make peers` installs.
 pub fn peers_dir() -> PathBuf {
@@ -24,6 +25,16 @@ pub fn python() -> PathBuf {
         peers_dir().join("venv/bin/python"),
         "the MCP SDK virtualenv",
     )
+}
+
+/// `python SCRIPT` (the MCP SDK virtualenv's) started by fork from a warm interpreter that
+/// has made the script's imports (`tests/peers/fork.py`): a fresh process running the
+/// script's `main()` with this command's stdio, directory, environment and arguments,
+/// for a few tens of ms of CPU instead of the SDK's ~1 s of imports.
+pub fn forked_python(script: &Path) -> Command {
+    let mut command = Command::new(python());
+    command.arg(peers_dir().join("fork.py")).arg(script);
+    command
 }
 
 /// playwright-core's `index.mjs` (`tests/peers/package.json`).

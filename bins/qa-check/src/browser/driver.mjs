@@ -1,17 +1,23 @@
-// qa-check's browser driver: one fresh headless browser through an installed Playwright
-// module, probing the page's WebMCP API (document.modelContext). Run by browser.rs as
-// `node --input-type=module -e <this file>`. Protocol: line-delimited JSON, one reply line
-// per request line on stdout; nothing else is ever written to stdout.
+// qa-check's browser driver: one headless browser per qa-check run through an installed
+// Playwright module, a fresh browser context (no cookies, storage, cache or service workers
+// shared) for each check's page, probing the page's WebMCP API (document.modelContext). Run
+// by browser.rs as `node --input-type=module -e <this file>`, with TMPDIR its private
+// folder (Playwright makes the browser's profile there). Protocol: line-delimited JSON, one
+// reply line per request line on stdout; nothing else is ever written to stdout.
 //
-//   {"module","executable","args","userDataDir","url","timeoutMs","guard"?} -> {"ok":true}
-//       | {"ok":false,"stage":"module"|"launch"|"guard"|"navigate","error":"..."}
-//     guard: {"write":[{"method","url","body"}],"allow":[...]}: every request matching a
-//     write signature and no allow signature is aborted and remembered.
+//   {"module","executable","args","timeoutMs"} -> {"ok":true}
+//       | {"ok":false,"stage":"module"|"launch","error":"..."}
+//   {"op":"open","url","timeoutMs","guard"?} -> {"ok":true}
+//       | {"ok":false,"stage":"context"|"guard"|"navigate","error":"..."}
+//     A new context and page on url (the previous context, if any, is closed first).
+//     guard: {"write":[{"method","url","body"}],"allow":[...]}: every request of the
+//     context matching a write signature and no allow signature is aborted and remembered.
+//   {"op":"leave"}                     -> {"ok":true} once the page's context is closed
 //   {"op":"tools"}                     -> {"ok":true,"tools":...} | {"ok":false,"unsupported":"..."}
 //   {"op":"observe","selector":"css"}  -> {"ok":true,"text":"..."} | {"ok":false,"error":"..."}
 //   {"op":"call","tool":"name","input":{...}}
 //       -> {"ok":true,"result":...} | {"ok":true,"thrown":"..."} | {"ok":false,"unsupported":"..."}
-//   {"op":"aborted"}                   -> {"ok":true,"aborted":[{"method","url"}]}
+//   {"op":"aborted"}                   -> {"ok":true,"aborted":[{"method","url"}]} (this page's)
 //   {"op":"screenshot","maxBytes":n,"timeoutMs":n,"hide":["..."]?}
 //       -> {"ok":true,"png":"<base64>"} | {"ok":true,"oversize":bytes}
 //        | {"ok":true,"shown":true} (the page's text holds a `hide` string: no picture taken)
@@ -35,15 +41,27 @@ const message = (error) => String((error && error.message) || error).split('\n')
 // The page's viewport: what a screenshot shows (a PNG of it is at most this size).
 const VIEWPORT = { width: 1280, height: 800 };
 
+let browser = null;
 let context = null;
 let closing = null;
-// Requests the write guard aborted, in order.
-const aborted = [];
+// Requests the write guard aborted on the current page, in order.
+let aborted = [];
 
 // Closes the browser once; a second request waits for the first.
 function close() {
-  closing ??= (context ? context.close().catch(() => {}) : Promise.resolve());
+  closing ??= (browser ? browser.close().catch(() => {}) : Promise.resolve());
   return closing;
+}
+
+// Closes the current page's context, if any.
+async function leave() {
+  const current = context;
+  context = null;
+  aborted = [];
+  if (current) {
+    await current.close();
+  }
+  return { ok: true };
 }
 
 async function shutdown() {
@@ -77,7 +95,7 @@ async function load(module) {
   return twin ? createRequire(twin)(twin) : import(pathToFileURL(module).href);
 }
 
-async function open(config) {
+async function launch(config) {
   let playwright;
   try {
     playwright = await load(config.module);
@@ -85,36 +103,47 @@ async function open(config) {
     return { ok: false, stage: 'module', error: message(error) };
   }
   const chromium = playwright.chromium ?? playwright.default?.chromium;
-  if (!chromium || typeof chromium.launchPersistentContext !== 'function') {
-    return { ok: false, stage: 'module', error: 'the module exports no chromium.launchPersistentContext' };
+  if (!chromium || typeof chromium.launch !== 'function') {
+    return { ok: false, stage: 'module', error: 'the module exports no chromium.launch' };
   }
   try {
-    context = await chromium.launchPersistentContext(config.userDataDir, {
+    browser = await chromium.launch({
       executablePath: config.executable,
       headless: true,
       args: config.args,
       timeout: config.timeoutMs,
-      viewport: VIEWPORT,
       // This driver closes the browser itself on signals and reports how.
       handleSIGINT: false,
       handleSIGTERM: false,
       handleSIGHUP: false,
-      // A service worker's requests would bypass the write guard's routing.
-      serviceWorkers: config.guard ? 'block' : 'allow',
     });
   } catch (error) {
     return { ok: false, stage: 'launch', error: message(error) };
   }
-  if (config.guard) {
+  return { ok: true };
+}
+
+async function open(request) {
+  await leave();
+  try {
+    context = await browser.newContext({
+      viewport: VIEWPORT,
+      // A service worker's requests would bypass the write guard's routing.
+      serviceWorkers: request.guard ? 'block' : 'allow',
+    });
+  } catch (error) {
+    return { ok: false, stage: 'context', error: message(error) };
+  }
+  if (request.guard) {
     try {
-      await guard(config.guard);
+      await guard(request.guard);
     } catch (error) {
       return { ok: false, stage: 'guard', error: message(error) };
     }
   }
   try {
-    const page = context.pages()[0] ?? (await context.newPage());
-    const response = await page.goto(config.url, { timeout: config.timeoutMs, waitUntil: 'load' });
+    const page = await context.newPage();
+    const response = await page.goto(request.url, { timeout: request.timeoutMs, waitUntil: 'load' });
     // An error page is not the page under test.
     if (response && response.status() >= 400) {
       return { ok: false, stage: 'navigate', error: `HTTP status ${response.status()}` };
@@ -310,6 +339,10 @@ async function handle(request) {
       return call(request.tool, request.input);
     case 'observe':
       return observe(request.selector);
+    case 'open':
+      return open(request);
+    case 'leave':
+      return leave();
     case 'aborted':
       return { ok: true, aborted };
     case 'screenshot':
@@ -334,9 +367,9 @@ for await (const line of lines) {
   }
   if (!configured) {
     configured = true;
-    const opened = await open(request);
-    reply(opened);
-    if (!opened.ok) {
+    const launched = await launch(request);
+    reply(launched);
+    if (!launched.ok) {
       break;
     }
     continue;
