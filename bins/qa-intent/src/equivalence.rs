@@ -112,12 +112,9 @@ fn judged(
             (Some((b, _)), Some((h, _)), Some(ahead)) => ahead.take(p, *b, *h),
             _ => None,
         };
-        files.extend(match (early, text(&before), text(&after), Grammar::of(p)) {
-            (Some(Early::Done(differs)), ..) => differs,
-            (Some(Early::Whole(edits)), Some(b), Some(h), Some(grammar)) => {
-                whole_differing(grammar, p, b, h, &edits, keep)
-            }
-            (_, before, after, _) => differing(p, before, after, keep),
+        files.extend(match early {
+            Some(Early(differs)) => differs,
+            None => differing(p, text(&before), text(&after), keep),
         });
     }
     Some(judge(&files))
@@ -130,8 +127,9 @@ fn text(version: &Option<(Oid, String)>) -> Option<&str> {
 
 /// Files compared ahead, while the range's own trees stand ([`crate::deltas`] reads
 /// them): a file one judged commit alone changed in the range has that commit's two
-/// versions as its base and head, and its trees without the far blocks need not be
-/// parsed a second time. Each comparison is kept under the two blob ids until its
+/// versions as its base and head, and its trees (whole, or without the far blocks) need
+/// not be parsed a second time; a file whose trees without the far blocks differ is read
+/// whole there, once. Each comparison is kept under the two blob ids until its
 /// commit is judged ([`Ahead::take`]), so only the same versions meet it.
 #[derive(Debug, Default)]
 pub struct Ahead {
@@ -140,19 +138,15 @@ pub struct Ahead {
     found: Mutex<HashMap<(String, Oid, Oid), Early>>,
 }
 
-/// The largest pair of versions (bytes) compared ahead.
+/// The largest pair of versions (bytes) compared ahead from trees without their far
+/// blocks: such a pair found to differ is read whole there, beside the range's largest
+/// trees. Whole trees are compared ahead at any size: they stand already.
 const AHEAD_MAX_BYTES: usize = 64 << 10;
 
-/// What a comparison made ahead found.
+/// What a comparison made ahead found: the file's part of the judgement, `None` when the
+/// versions are the same code.
 #[derive(Debug)]
-enum Early {
-    /// The file's part of the judgement: `None` when the versions are the same code.
-    Done(Option<Differs>),
-    /// The trees without their far blocks differ, or were whole: the versions are read
-    /// whole, with these line edits (the same trees as the range's when nothing was
-    /// left out).
-    Whole(Vec<trees::LineEdit>),
-}
+struct Early(Option<Differs>);
 
 impl Ahead {
     /// Compares ahead the files of `wanted`.
@@ -175,9 +169,12 @@ impl Ahead {
         edits: &[trees::LineEdit],
         pair: &trees::Pair,
     ) {
-        // A large file's comparison, beside the large trees the range's reading holds
-        // then, would raise the stage's peak memory: its verdict compares it later.
-        if !self.wanted.contains(path) || base.len() + head.len() > AHEAD_MAX_BYTES {
+        if !self.wanted.contains(path) {
+            return;
+        }
+        // A large file read whole, beside the large trees the range's reading holds then,
+        // would raise the stage's peak memory: its verdict compares it later.
+        if pair.left_out > 0 && base.len() + head.len() > AHEAD_MAX_BYTES {
             return;
         }
         let (Some(b), Some(h)) = (oids.0, oids.1) else {
@@ -189,14 +186,17 @@ impl Ahead {
         if line_edits(base, head).as_deref() != Some(edits) {
             return;
         }
-        // Whole trees are read by the verdict: their tokens held here, beside the
-        // range's trees, would raise the stage's peak memory.
+        let Some(grammar) = Grammar::of(path) else {
+            return;
+        };
         let early = match partial(path, base, head, Keep::All, pair) {
-            Partial::Same => Early::Done(None),
-            Partial::Differ | Partial::Whole => Early::Whole(edits.to_vec()),
+            Partial::Same => None,
+            // The verdict's own trees would be these: the same versions and line edits.
+            Partial::Whole => from_whole(path, base, head, Keep::All, pair),
+            Partial::Differ => whole_differing(grammar, path, base, head, edits, Keep::All),
         };
         let mut found = self.found.lock().unwrap_or_else(|e| e.into_inner());
-        found.insert((path.to_string(), b, h), early);
+        found.insert((path.to_string(), b, h), Early(early));
     }
 
     fn take(&self, path: &str, base: Oid, head: Oid) -> Option<Early> {

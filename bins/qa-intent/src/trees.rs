@@ -220,9 +220,33 @@ pub fn whole_from(grammar: Grammar, partial: &Tree, text: &str) -> Option<Tree> 
     parser.parse(text, Some(partial))
 }
 
+/// The byte ranges of `text` outside the ranges `tree` was parsed from (the blocks a
+/// partial tree of [`pair`] left out, in order; none for a whole tree).
+pub fn left_out(tree: &Tree, text: &str) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let mut from = 0;
+    for r in tree.included_ranges() {
+        if r.start_byte > from {
+            out.push(from..r.start_byte);
+        }
+        from = from.max(r.end_byte);
+    }
+    if from < text.len() {
+        out.push(from..text.len());
+    }
+    out
+}
+
 /// The tree of `text` parsed without the byte ranges `left_out` (blocks a partial tree of
-/// [`pair`] left out, in order), when it checks out as [`pair`]'s trees do.
-pub fn without(grammar: Grammar, text: &str, left_out: &[Range<usize>]) -> Option<Tree> {
+/// [`pair`] left out, in order), when it checks out as [`pair`]'s trees do. `narrower`,
+/// a tree of the same text that left out more, is re-parsed: its subtrees outside the
+/// newly included blocks are reused, as [`whole_from`] reuses a partial tree's.
+pub fn without(
+    grammar: Grammar,
+    text: &str,
+    left_out: &[Range<usize>],
+    narrower: &Tree,
+) -> Option<Tree> {
     let starts = line_starts(text);
     let range = |start: usize, end: usize| tree_sitter::Range {
         start_byte: start,
@@ -243,7 +267,7 @@ pub fn without(grammar: Grammar, text: &str, left_out: &[Range<usize>]) -> Optio
     }
     let mut parser = qa_syntax::parser(grammar)?;
     parser.set_included_ranges(&included).ok()?;
-    let tree = parser.parse(text, None)?;
+    let tree = parser.parse(text, Some(narrower))?;
     regions::sound(&tree, left_out).then_some(tree)
 }
 

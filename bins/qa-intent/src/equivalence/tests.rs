@@ -189,13 +189,18 @@ fn files_without_a_grammar_are_neutral_only_for_layout() {
 /// A repository whose second commit changes `src/big.rs` from `base` to `head`: the
 /// commit's record and the repository.
 fn committed(base: &str, head: &str) -> (tempfile::TempDir, Repository, CommitData) {
+    committed_as("big.rs", base, head)
+}
+
+/// [`committed`], the file being `src/` and `name`.
+fn committed_as(name: &str, base: &str, head: &str) -> (tempfile::TempDir, Repository, CommitData) {
     let dir = tempfile::tempdir().unwrap();
     let git = Repository::init(dir.path()).unwrap();
     let sig = git2::Signature::now("t", "t@example.com").unwrap();
     let commit = |text: &str, parents: &[&git2::Commit]| -> Oid {
         let blob = git.blob(text.as_bytes()).unwrap();
         let mut src = git.treebuilder(None).unwrap();
-        src.insert("big.rs", blob, 0o100644).unwrap();
+        src.insert(name, blob, 0o100644).unwrap();
         let src = src.write().unwrap();
         let mut root = git.treebuilder(None).unwrap();
         root.insert("src", src, 0o040000).unwrap();
@@ -216,7 +221,7 @@ fn committed(base: &str, head: &str) -> (tempfile::TempDir, Repository, CommitDa
         scope: None,
         breaking: false,
         tickets: vec![],
-        files: vec!["src/big.rs".into()],
+        files: vec![format!("src/{name}")],
     };
     (dir, git, data)
 }
@@ -332,4 +337,76 @@ fn a_mark_is_made_once_per_kind_and_side() {
     assert!(std::ptr::eq(open, mark("if_statement", true)));
     assert_eq!(mark("if_statement", false), "if_statement>");
     assert_eq!(mark("call_expression", true), "<call_expression");
+}
+
+/// An [`Ahead`] wanting `path`, offered its versions `base` and `head` with the trees the
+/// range's reading makes of them.
+fn offered(path: &str, base: &str, head: &str) -> Ahead {
+    let ahead = Ahead::of(HashSet::from([path.to_string()]));
+    let edits = line_edits(base, head).unwrap();
+    let grammar = Grammar::of(path).unwrap();
+    let pair = trees::pair(grammar, Some(base), Some(head), Some(&edits));
+    let oid = |text: &str| {
+        Oid::hash_object(git2::ObjectType::Blob, text.as_bytes())
+            .unwrap()
+            .to_string()
+    };
+    let (b, h) = (oid(base), oid(head));
+    ahead.offer(path, (Some(&b), Some(&h)), (base, head), &edits, &pair);
+    ahead
+}
+
+fn compared(ahead: &Ahead) -> usize {
+    ahead.found.lock().unwrap().len()
+}
+
+#[test]
+fn whole_trees_are_compared_ahead_at_any_size_and_judged_as_afresh() {
+    let mut base = PARSE.to_string();
+    for i in 0..3000 {
+        base.push_str(&format!("fn f{i}() -> u32 {{\n    {i}\n}}\n"));
+    }
+    assert!(2 * base.len() > AHEAD_MAX_BYTES);
+    for head in [
+        base.replace("value.is_empty()", "value.len() < 2"),
+        base.replace("value", "trimmed"),
+        base.replace("    let value", "    // trimmed\n    let value"),
+    ] {
+        let (_dir, git, c) = committed(&base, &head);
+        let ahead = offered("src/big.rs", &base, &head);
+        assert_eq!(compared(&ahead), 1);
+        assert_eq!(
+            verdict_ahead(&git, &c, |_| true, &ahead),
+            verdict(&git, &c, |_| true)
+        );
+        assert_eq!(compared(&ahead), 0, "the comparison is taken by its commit");
+    }
+}
+
+#[test]
+fn a_large_pair_without_its_far_blocks_is_left_to_its_verdict() {
+    let (base, head) = (module(200, "x > 0"), module(200, "x > 1"));
+    assert!(base.len() + head.len() > AHEAD_MAX_BYTES);
+    assert_eq!(compared(&offered("src/m.ts", &base, &head)), 0);
+    // The control: a small one is compared ahead.
+    let (base, head) = (module(4, "x > 0"), module(4, "x > 1"));
+    assert_eq!(compared(&offered("src/m.ts", &base, &head)), 1);
+}
+
+#[test]
+fn a_pair_differing_without_its_far_blocks_is_read_whole_ahead_as_its_verdict_would() {
+    let base = module(4, "x > 0");
+    let relaid = base.replacen("if (x > 0) {", "if (x > 0)   {  // why", 1);
+    let rename = |s: &str| s.replace('x', "y").replace("eyport", "export");
+    for (head, expected) in [
+        (relaid, Verdict::Neutral),
+        (module(4, "x > 1"), Verdict::Changes),
+        (rename(&base), Verdict::Renamed),
+    ] {
+        let (_dir, git, c) = committed_as("m.ts", &base, &head);
+        let ahead = offered("src/m.ts", &base, &head);
+        assert_eq!(compared(&ahead), 1);
+        assert_eq!(verdict_ahead(&git, &c, |_| true, &ahead), Some(expected));
+        assert_eq!(verdict(&git, &c, |_| true), Some(expected));
+    }
 }

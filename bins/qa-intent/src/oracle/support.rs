@@ -264,12 +264,13 @@ pub fn own_helpers(
     if called.is_empty() {
         return None;
     }
+    // The widest tree read without the far blocks: the whole tree is re-parsed from it.
+    let mut wider: Option<tree_sitter::Tree> = None;
     if partial {
         // Parsing the far blocks costs more than the rest of the file: their functions
         // count only when one bears a name the tests call or the helpers read call. The
         // blocks that may define one are parsed too, and the reading done again.
-        let mut far = left_out(tree, text);
-        let mut wider: Option<tree_sitter::Tree> = None;
+        let mut far = trees::left_out(tree, text);
         loop {
             let root = wider.as_ref().unwrap_or(tree).root_node();
             let own = read_own(grammar, root, text, &called);
@@ -289,7 +290,7 @@ pub fn own_helpers(
             if rest.is_empty() {
                 break;
             }
-            match trees::without(grammar, text, &rest) {
+            match trees::without(grammar, text, &rest, wider.as_ref().unwrap_or(tree)) {
                 Some(t) => (wider, far) = (Some(t), rest),
                 None => break,
             }
@@ -297,7 +298,7 @@ pub fn own_helpers(
     }
     let whole;
     let tree = if partial {
-        whole = trees::whole_from(grammar, tree, text)?;
+        whole = trees::whole_from(grammar, wider.as_ref().unwrap_or(tree), text)?;
         &whole
     } else {
         tree
@@ -307,22 +308,6 @@ pub fn own_helpers(
         return None;
     }
     Some(read_own(grammar, tree.root_node(), text, &called))
-}
-
-/// The byte ranges of `text` outside the ranges `tree` was parsed from.
-fn left_out(tree: &tree_sitter::Tree, text: &str) -> Vec<Range<usize>> {
-    let mut out = Vec::new();
-    let mut from = 0;
-    for r in tree.included_ranges() {
-        if r.start_byte > from {
-            out.push(from..r.start_byte);
-        }
-        from = from.max(r.end_byte);
-    }
-    if from < text.len() {
-        out.push(from..text.len());
-    }
-    out
 }
 
 /// True when JavaScript or TypeScript code in the `far` byte ranges of `text` may define

@@ -193,11 +193,17 @@ fn java_elements_of_constant_collections_enums_and_switch_arms() {
 /// A spec of a `describe` with three 14-line tests; `expected` is the middle test's
 /// first expectation.
 fn spec_with(expected: &str) -> String {
+    spec_of(&["one", "two", "three"], "two", expected)
+}
+
+/// A spec of a test per title, each of 12 expectations, the first of `changed`'s being
+/// `expected`.
+fn spec_of(titles: &[&str], changed: &str, expected: &str) -> String {
     let mut s = String::from("import { f } from '../src/f'\n\ndescribe('f', () => {\n");
-    for title in ["one", "two", "three"] {
+    for &title in titles {
         s.push_str(&format!("  it('{title}', () => {{\n"));
         for i in 0..12 {
-            let value = if title == "two" && i == 0 {
+            let value = if title == changed && i == 0 {
                 expected.to_string()
             } else {
                 i.to_string()
@@ -303,6 +309,62 @@ fn a_partial_tree_with_a_syntax_error_gives_way_to_the_whole_file() {
     let pair = pair(Grammar::TypeScript, Some(&base), Some(&head), Some(&edits));
     assert_eq!(pair.left_out, 0);
     assert!(!pair.base.unwrap().root_node().has_error());
+}
+
+/// A spec of five tests whose third changes, and its line edit: the first and the last
+/// test are far from the change.
+fn five_tests() -> (String, String, [LineEdit; 1]) {
+    let titles = ["one", "two", "three", "four", "five"];
+    let (base, head) = (
+        spec_of(&titles, "three", "0"),
+        spec_of(&titles, "three", "'changed'"),
+    );
+    // Line 33 (0-based 32) is the third test's first expectation.
+    let edits = [LineEdit {
+        base: (32, 33),
+        head: (32, 33),
+    }];
+    (base, head, edits)
+}
+
+#[test]
+fn a_partial_tree_names_the_blocks_it_left_out_and_a_whole_tree_none() {
+    let (base, head, edits) = five_tests();
+    let pair = pair(Grammar::TypeScript, Some(&base), Some(&head), Some(&edits));
+    let gaps = left_out(pair.base.as_ref().unwrap(), &base);
+    assert_eq!(gaps.len(), 2, "the first and fifth tests");
+    assert_eq!(gaps.iter().map(|g| g.len()).sum::<usize>(), pair.left_out);
+    let whole = parse(Grammar::TypeScript, &base).unwrap();
+    assert!(left_out(&whole, &base).is_empty());
+}
+
+/// Every node of a tree with its kind and bytes, in document order.
+fn nodes(tree: &Tree) -> Vec<(&str, Range<usize>)> {
+    Walk::new(tree.root_node(), None)
+        .all
+        .iter()
+        .map(|n| (n.kind(), n.byte_range()))
+        .collect()
+}
+
+#[test]
+fn a_tree_widened_from_a_narrower_one_is_the_tree_parsed_afresh() {
+    let (base, head, edits) = five_tests();
+    let narrow = pair(Grammar::TypeScript, Some(&base), Some(&head), Some(&edits))
+        .head
+        .unwrap();
+    let gaps = left_out(&narrow, &head);
+    // The first test parsed too; the fifth still left out.
+    let rest = &gaps[1..];
+    let widened = without(Grammar::TypeScript, &head, rest, &narrow).unwrap();
+    assert_eq!(left_out(&widened, &head), rest);
+    let mut parser = qa_syntax::parser(Grammar::TypeScript).unwrap();
+    parser
+        .set_included_ranges(&widened.included_ranges())
+        .unwrap();
+    let afresh = parser.parse(&head, None).unwrap();
+    assert_eq!(nodes(&widened), nodes(&afresh));
+    assert_ne!(nodes(&widened), nodes(&narrow));
 }
 
 fn kotlin(text: &str) -> Outline {
