@@ -570,7 +570,9 @@ fn lines_from<'a>(
     text: &'a str,
     keep: Keep,
 ) -> Lines<'a> {
-    let mut rows: Vec<Vec<Tok>> = vec![Vec::new(); text.lines().count() + 1];
+    // A row for each line a node may start on (empty rows are dropped below).
+    let newlines = memchr::memchr_iter(b'\n', text.as_bytes()).count();
+    let mut rows: Vec<Vec<Tok>> = vec![Vec::new(); newlines + 2];
     match tree {
         Some(tree) => {
             let skip = Skip {

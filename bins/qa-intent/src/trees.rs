@@ -635,7 +635,7 @@ pub fn byte_ranges(text: &str, runs: impl Iterator<Item = (usize, usize)>) -> Ve
 /// Byte offsets where each line starts.
 fn line_starts(text: &str) -> Vec<usize> {
     std::iter::once(0)
-        .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+        .chain(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1))
         .filter(|&i| i < text.len() || i == 0)
         .collect()
 }
