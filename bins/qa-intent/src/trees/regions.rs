@@ -23,7 +23,7 @@ const MARGIN: usize = 2;
 /// `tests` says the file may define tests: its top-level constants stay then (a test
 /// may read its cases from one).
 pub fn skippable(text: &str, changed: &[(usize, usize)], tests: bool) -> Vec<(usize, usize)> {
-    let lines: Vec<&str> = text.split('\n').collect();
+    let lines: Vec<Line> = text.split('\n').map(Line::of).collect();
     let mut skip = Vec::new();
     let near = |(start, end): (usize, usize)| {
         changed
@@ -51,7 +51,7 @@ enum Scope {
 }
 
 fn visit(
-    lines: &[&str],
+    lines: &[Line],
     lo: usize,
     hi: usize,
     scope: Scope,
@@ -61,14 +61,14 @@ fn visit(
     for (start, end) in blocks(lines, lo, hi) {
         // What the block is, from its first line of code (after comments and decorators).
         let first = (start..end)
-            .map(|i| lines[i].trim_start())
+            .map(|i| lines[i].rest)
             .find(|t| !(t.is_empty() || lead_in(t)))
             .unwrap_or("");
         if near((start, end)) {
             // A touched group: its header and closing line stay, its members are
             // blocks in turn.
             if let Some(inner) = group(first) {
-                let last = (start..end).rev().find(|&i| !lines[i].trim().is_empty());
+                let last = (start..end).rev().find(|&i| !lines[i].blank());
                 if let Some(last) = last.filter(|&l| l > start + 1) {
                     visit(lines, start + 1, last, inner, near, skip);
                 }
@@ -82,11 +82,10 @@ fn visit(
 /// Sibling blocks of lines `[lo, hi)`: each starts on a line at the run's smallest
 /// indentation that does not continue the line before (a closing bracket, an operator,
 /// a `.method()` chain); comments and decorators go with the block after them.
-fn blocks(lines: &[&str], lo: usize, hi: usize) -> Vec<(usize, usize)> {
-    let indent = |l: &str| l.len() - l.trim_start().len();
+fn blocks(lines: &[Line], lo: usize, hi: usize) -> Vec<(usize, usize)> {
     let Some(level) = (lo..hi)
-        .filter(|&i| !lines[i].trim().is_empty())
-        .map(|i| indent(lines[i]))
+        .filter(|&i| !lines[i].blank())
+        .map(|i| lines[i].indent)
         .min()
     else {
         return Vec::new();
@@ -94,10 +93,10 @@ fn blocks(lines: &[&str], lo: usize, hi: usize) -> Vec<(usize, usize)> {
     let mut starts: Vec<usize> = Vec::new();
     let mut lead_in = false;
     for (i, line) in lines.iter().enumerate().take(hi).skip(lo) {
-        if line.trim().is_empty() || indent(line) != level {
+        if line.blank() || line.indent != level {
             continue;
         }
-        let t = line.trim_start();
+        let t = line.rest;
         if continues(t) {
             continue;
         }
@@ -115,6 +114,31 @@ fn blocks(lines: &[&str], lo: usize, hi: usize) -> Vec<(usize, usize)> {
         out.push((last, hi));
     }
     out
+}
+
+/// A line of the text, its indentation measured once: blocks nest, and each level reads
+/// the lines of the one around it again.
+#[derive(Debug, Clone, Copy)]
+struct Line<'t> {
+    /// Bytes of leading whitespace.
+    indent: usize,
+    /// The line without them.
+    rest: &'t str,
+}
+
+impl<'t> Line<'t> {
+    fn of(line: &'t str) -> Line<'t> {
+        let rest = line.trim_start();
+        Line {
+            indent: line.len() - rest.len(),
+            rest,
+        }
+    }
+
+    /// Only whitespace (what is left after the indentation starts with none).
+    fn blank(&self) -> bool {
+        self.rest.is_empty()
+    }
 }
 
 /// True when a line (its indentation removed) opens what follows it: a comment or a
