@@ -378,22 +378,30 @@ fn a_check_that_had_to_end_the_browser_leaves_the_next_check_a_new_one() {
     assert_eq!(launches, 2);
 }
 
+/// A check of storage.html that keeps `text` in the page's localStorage and a cookie, and
+/// passes when the page then finds both.
+fn keep(text: &str) -> Value {
+    browser(
+        "keep",
+        json!({"tool": "keep", "input": {"text": text}, "observePath": "#kept",
+               "observeContains": format!("kept: {text}, cookie: {text}")}),
+    )
+}
+
+/// A check of storage.html that passes when the page finds nothing kept.
+fn look() -> Value {
+    browser(
+        "look",
+        json!({"tool": "look", "input": {},
+               "observePath": "#kept", "observeContains": "nothing kept"}),
+    )
+}
+
 #[test]
 fn what_a_checks_page_keeps_in_the_browser_is_not_found_by_the_next_checks_page() {
     let server = serve();
-    let checks = [
-        // The control: within its own check, the page finds what it kept.
-        browser(
-            "keep",
-            json!({"tool": "keep", "input": {"text": "bread"},
-                   "observePath": "#kept", "observeContains": "kept: bread, cookie: bread"}),
-        ),
-        browser(
-            "look",
-            json!({"tool": "look", "input": {},
-                   "observePath": "#kept", "observeContains": "nothing kept"}),
-        ),
-    ];
+    // The control first: within its own check, the page finds what it kept.
+    let checks = [keep("bread"), look()];
     let (obs, launches) = counted_run(&server, "/storage.html", &checks);
     assert_eq!(obs[0]["status"], "pass", "{obs:#?}");
     assert_eq!(obs[1]["status"], "pass", "{obs:#?}");
@@ -609,19 +617,8 @@ fn on_production_screenshots_are_taken_with_the_write_guard_still_aborting_write
 #[test]
 fn checks_in_a_browser_server_each_get_a_fresh_context() {
     let server = serve();
-    let checks = [
-        // The control: within its own check, the page finds what it kept.
-        browser(
-            "keep",
-            json!({"tool": "keep", "input": {"text": "bread"},
-                   "observePath": "#kept", "observeContains": "kept: bread, cookie: bread"}),
-        ),
-        browser(
-            "look",
-            json!({"tool": "look", "input": {},
-                   "observePath": "#kept", "observeContains": "nothing kept"}),
-        ),
-    ];
+    // The control first: within its own check, the page finds what it kept.
+    let checks = [keep("bread"), look()];
     let obs = observations(&records(
         &run_on(&server, "/storage.html", &checks, CALLS),
         0,
@@ -633,19 +630,9 @@ fn checks_in_a_browser_server_each_get_a_fresh_context() {
 #[test]
 fn what_one_run_keeps_in_a_browser_server_is_not_found_by_the_next_run() {
     let server = serve();
-    let keep = browser(
-        "keep",
-        json!({"tool": "keep", "input": {"text": "tea"},
-               "observePath": "#kept", "observeContains": "kept: tea, cookie: tea"}),
-    );
-    let look = browser(
-        "look",
-        json!({"tool": "look", "input": {},
-               "observePath": "#kept", "observeContains": "nothing kept"}),
-    );
-    let kept = only_observation(&run_on(&server, "/storage.html", &[keep], CALLS));
+    let kept = only_observation(&run_on(&server, "/storage.html", &[keep("tea")], CALLS));
     assert_eq!(kept["status"], "pass", "the control: {kept:#}");
-    let looked = only_observation(&run_on(&server, "/storage.html", &[look], CALLS));
+    let looked = only_observation(&run_on(&server, "/storage.html", &[look()], CALLS));
     assert_eq!(looked["status"], "pass", "{looked:#}");
 }
 
