@@ -1,4 +1,5 @@
-//! The WebMCP browser session: one headless Chromium per run, driven through an installed
+//! The WebMCP browser session: one headless Chromium per run (or a connection to a running
+//! Playwright browser server, `--browser-endpoint`), driven through an installed
 //! Playwright module by a node driver, with a fresh browser context per check's page (no
 //! cookies, storage, cache or service workers carry over), probing the page's
 //! `document.modelContext`.
@@ -26,6 +27,7 @@ use serde_json::{json, Map, Value};
 
 use crate::agent::{Listing, Reply, Session, Stop, Tool};
 use crate::checks::TIMED_OUT;
+use crate::endpoint::BrowserEndpoint;
 use crate::guard::WriteGuard;
 use crate::process::kill_group;
 use crate::screenshot::{self, Screenshots};
@@ -66,6 +68,26 @@ const SWEEP_GRACE: Duration = Duration::from_secs(3);
 /// painted costs the check its picture, not its time.
 const SCREENSHOT_TIME: Duration = Duration::from_secs(10);
 
+/// The browser a session's checks run in.
+#[derive(Debug, Clone)]
+pub enum Chromium {
+    /// This executable, launched with [`CHROMIUM_ARGS`] for the run and closed after it.
+    Launch(PathBuf),
+    /// A running Playwright browser server (`--browser-endpoint`), connected to for the
+    /// run and left running: it was launched by someone else, with its own switches.
+    Connect(BrowserEndpoint),
+}
+
+impl Chromium {
+    /// `text` with the endpoint's secret path redacted (unchanged for a launched browser).
+    fn redact(&self, text: &str) -> String {
+        match self {
+            Chromium::Launch(_) => text.to_string(),
+            Chromium::Connect(endpoint) => endpoint.redact(text).into_owned(),
+        }
+    }
+}
+
 /// Where the browser check finds node, the Playwright module and the browser.
 #[derive(Debug, Clone)]
 pub struct Browser {
@@ -73,8 +95,8 @@ pub struct Browser {
     pub node: PathBuf,
     /// An installed Playwright's `index.mjs` (`--browser-module`).
     pub module: PathBuf,
-    /// The Chromium to launch.
-    pub executable: PathBuf,
+    /// The Chromium to launch, or the running browser server to connect to.
+    pub chromium: Chromium,
     /// The production write guard every request of the page goes through, if any.
     pub guard: Option<WriteGuard>,
     /// Where screenshots of the page are kept; None takes none (`--no-screenshots`).
@@ -115,11 +137,13 @@ impl Browser {
                 self.module.display()
             )));
         }
-        if !self.executable.is_file() {
-            return Err(Stop::Unverified(format!(
-                "the browser executable {} does not exist",
-                self.executable.display()
-            )));
+        if let Chromium::Launch(executable) = &self.chromium {
+            if !executable.is_file() {
+                return Err(Stop::Unverified(format!(
+                    "the browser executable {} does not exist",
+                    executable.display()
+                )));
+            }
         }
         let profile = private_dir()
             .map_err(|e| Stop::Unverified(format!("creating the browser's folder: {e}")))?;
@@ -146,27 +170,35 @@ impl Browser {
         let mut session = BrowserSession::start(child, profile, deadline, cancelled);
         session.pictures.clone_from(&self.screenshots);
         session.guard.clone_from(&self.guard);
-        let config = json!({
-            "module": self.module,
-            "executable": self.executable,
-            "args": CHROMIUM_ARGS,
-            "timeoutMs": session.millis_left(),
-        });
+        session.chromium = self.chromium.clone();
+        let mut config = json!({"module": self.module, "timeoutMs": session.millis_left()});
+        match &self.chromium {
+            Chromium::Launch(executable) => {
+                config["executable"] = json!(executable);
+                config["args"] = json!(CHROMIUM_ARGS);
+            }
+            Chromium::Connect(endpoint) => config["endpoint"] = json!(endpoint.url()),
+        }
         let reply = session.exchange(&config)?;
         if reply.get("ok") == Some(&Value::Bool(true)) {
             return Ok(session);
         }
-        let error = text_of(&reply, "error");
+        let error = self.chromium.redact(&text_of(&reply, "error"));
         Err(Stop::Unverified(
             match reply.get("stage").and_then(Value::as_str) {
                 Some("module") => format!(
                     "the Playwright module {} could not be used: {error}",
                     self.module.display()
                 ),
-                Some("launch") => format!(
-                    "the browser {} could not be launched: {error}",
-                    self.executable.display()
-                ),
+                Some("launch" | "connect") => match &self.chromium {
+                    Chromium::Launch(executable) => format!(
+                        "the browser {} could not be launched: {error}",
+                        executable.display()
+                    ),
+                    Chromium::Connect(endpoint) => {
+                        format!("the browser server {endpoint} could not be connected to: {error}")
+                    }
+                },
                 _ => format!("the browser driver refused to start: {error}"),
             },
         ))
@@ -198,6 +230,8 @@ pub struct BrowserSession {
     shots: Vec<Screenshot>,
     /// Why a screenshot was not kept, one note each.
     shot_notes: Vec<String>,
+    /// The browser launched or connected to: what redacts the driver's messages.
+    chromium: Chromium,
 }
 
 /// What the reader thread saw on the driver's stdout.
@@ -239,6 +273,7 @@ impl BrowserSession {
             pictures: None,
             shots: Vec::new(),
             shot_notes: Vec::new(),
+            chromium: Chromium::Launch(PathBuf::new()),
         }
     }
 
@@ -374,7 +409,10 @@ impl BrowserSession {
             .map(|l| l.clone())
             .unwrap_or_default();
         match why.or((!last.is_empty()).then_some(last)) {
-            Some(why) => format!("the browser driver ended without a reply: {why}"),
+            Some(why) => format!(
+                "the browser driver ended without a reply: {}",
+                self.chromium.redact(&why)
+            ),
             None => "the browser driver ended without a reply".to_string(),
         }
     }

@@ -9,6 +9,7 @@ use qa_records::Exit;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use crate::endpoint::BrowserEndpoint;
 use crate::secret::Secret;
 
 /// The whole-plan timeout when --timeout is not given.
@@ -151,6 +152,16 @@ pub struct Args {
     #[arg(long, value_name = "PATH")]
     pub browser: Option<PathBuf>,
 
+    /// Run browser checks in the Playwright browser server at this WebSocket URL
+    /// (`chromium.launchServer()`'s `wsEndpoint()`) instead of launching Chromium: each check
+    /// still gets a fresh browser context, and the server is left running. Its path is a
+    /// secret and is redacted from every message and record. Launch the server with the
+    /// switches qa-check launches Chromium with: --headless --no-sandbox --disable-gpu
+    /// --disable-quic --no-first-run --disable-background-networking
+    /// --disable-component-update --disable-sync --enable-features=WebMCP. Not with --browser.
+    #[arg(long, value_name = "WS-URL")]
+    pub browser_endpoint: Option<String>,
+
     /// The Node.js executable that runs the Playwright module.
     #[arg(long, value_name = "PATH", default_value = "node")]
     pub node: PathBuf,
@@ -186,6 +197,8 @@ pub struct Args {
 pub struct BrowserSettings {
     pub module: Option<PathBuf>,
     pub executable: Option<PathBuf>,
+    /// The running browser server to connect to instead of launching `executable`.
+    pub endpoint: Option<BrowserEndpoint>,
     pub node: Option<PathBuf>,
 }
 
@@ -244,6 +257,7 @@ impl Args {
             ),
             None => None,
         };
+        let endpoint = self.endpoint()?;
         let token = match &self.pipeline.auth_env {
             Some(name) => Some(Secret::from_env(name)?),
             None => None,
@@ -260,10 +274,13 @@ impl Args {
             allow_tool_calls: self.pipeline.allow_tool_calls,
             browser: BrowserSettings {
                 module: self.browser_module.clone(),
-                executable: match &self.browser {
-                    Some(path) => Some(path.clone()),
-                    None => on_path("chromium"),
+                executable: match (&self.browser, &endpoint) {
+                    (Some(path), _) => Some(path.clone()),
+                    // Nothing is launched: no Chromium needs to be installed here.
+                    (None, Some(_)) => None,
+                    (None, None) => on_path("chromium"),
                 },
+                endpoint,
                 node: on_path(&self.node.to_string_lossy()),
             },
             timeout: Duration::from_secs(secs),
@@ -274,6 +291,25 @@ impl Args {
             shard,
             screenshots: !self.no_screenshots,
         })
+    }
+}
+
+impl Args {
+    /// --browser-endpoint parsed; refused (usage error) beside --browser, which would say
+    /// to launch a browser the run does not launch. No message holds the URL's path.
+    fn endpoint(&self) -> Result<Option<BrowserEndpoint>> {
+        let Some(url) = &self.browser_endpoint else {
+            return Ok(None);
+        };
+        if self.browser.is_some() {
+            return Err(failure(
+                Exit::Usage,
+                "--browser-endpoint connects to a running browser and --browser launches one: give one of them",
+            ));
+        }
+        BrowserEndpoint::parse(url)
+            .map(Some)
+            .map_err(|why| failure(Exit::Usage, why))
     }
 }
 
@@ -335,7 +371,7 @@ pub const EXIT_STATUS: &[(Exit, &str)] = &[
     ),
     (
         Exit::Usage,
-        "usage error (bad flags, --timeout over 300, or over 1800 with --exec, --auth-env variable not set or its value starting or ending with a space, --shard not I/N with 1 <= I <= N <= 1000)",
+        "usage error (bad flags, --browser-endpoint not a ws:// or wss:// URL or given with --browser, --timeout over 300, or over 1800 with --exec, --auth-env variable not set or its value starting or ending with a space, --shard not I/N with 1 <= I <= N <= 1000)",
     ),
     (Exit::DataErr, "malformed input records"),
     (
@@ -360,4 +396,65 @@ pub const EXIT_STATUS: &[(Exit, &str)] = &[
 /// The clap command, with examples and exit status after the options.
 pub fn command() -> clap::Command {
     Args::command().after_help(after_help(EXAMPLES, EXIT_STATUS))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use qa_records::exit::exit_of;
+
+    const URL: &str = "ws://127.0.0.1:41234/0123456789abcdef";
+
+    fn settings(flags: &[&str]) -> Result<Settings> {
+        let argv = ["qa-check", "--repo", "."].iter().chain(flags);
+        Args::try_parse_from(argv).unwrap().settings()
+    }
+
+    /// The usage error's message, asserting exit 64, one line, and no endpoint path.
+    fn usage_error(flags: &[&str]) -> String {
+        let err = settings(flags).unwrap_err();
+        assert_eq!(exit_of(&err), Exit::Usage);
+        let message = format!("{err:#}");
+        assert_eq!(message.lines().count(), 1, "{message}");
+        assert!(!message.contains("0123456789abcdef"), "{message}");
+        message
+    }
+
+    #[test]
+    fn a_browser_endpoint_is_connected_to_and_no_chromium_is_looked_for() {
+        let settings = settings(&["--browser-endpoint", URL]).unwrap();
+        let endpoint = settings.browser.endpoint.expect("the endpoint");
+        assert_eq!(endpoint.url(), URL);
+        assert_eq!(settings.browser.executable, None);
+    }
+
+    #[test]
+    fn without_a_browser_endpoint_chromium_is_launched() {
+        let settings = settings(&["--browser", "/opt/chromium"]).unwrap();
+        assert!(settings.browser.endpoint.is_none());
+        assert_eq!(settings.browser.executable, Some("/opt/chromium".into()));
+    }
+
+    #[test]
+    fn a_browser_endpoint_beside_browser_is_a_usage_error() {
+        let message = usage_error(&["--browser-endpoint", URL, "--browser", "/opt/chromium"]);
+        assert!(message.contains("give one of them"), "{message}");
+    }
+
+    #[test]
+    fn a_browser_endpoint_that_is_not_a_websocket_url_is_a_usage_error() {
+        let message = usage_error(&[
+            "--browser-endpoint",
+            "http://127.0.0.1:41234/0123456789abcdef",
+        ]);
+        assert!(message.contains("ws://"), "{message}");
+    }
+
+    #[test]
+    fn the_help_lists_every_switch_qa_check_launches_chromium_with() {
+        let help = command().render_long_help().to_string();
+        for switch in crate::browser::CHROMIUM_ARGS {
+            assert!(help.contains(switch), "--help does not list {switch}");
+        }
+    }
 }

@@ -6,6 +6,7 @@ pub mod agent;
 pub mod browser;
 pub mod checks;
 pub mod cli;
+pub mod endpoint;
 pub mod excerpt;
 pub mod exec;
 pub mod files;
@@ -35,7 +36,7 @@ use qa_records::shard::{CheckRef, Shard};
 use qa_records::{cancel, clock, Envelope, Exit, Kind, Record};
 
 use crate::agent::{AgentSpec, Interface, Session};
-use crate::browser::{Browser, BrowserSession};
+use crate::browser::{Browser, BrowserSession, Chromium};
 use crate::checks::{Outcome, Ready, Spec, TIMED_OUT};
 use crate::cli::Settings;
 use crate::guard::WriteGuard;
@@ -111,7 +112,11 @@ pub fn run<W: Write>(plan: Plan, settings: &Settings, out: &mut RecordWriter<W>)
         }
         let mut observation = outcome.into_observation(&check.data, spec.expected(&check.data));
         observation.shard = settings.shard;
-        secret::redact_observation(settings.token.as_ref(), &mut observation);
+        secret::redact_observation(
+            settings.token.as_ref(),
+            settings.browser.endpoint.as_ref(),
+            &mut observation,
+        );
         let mut from = vec![check.id.clone()];
         from.extend(route.map(|r| r.id.clone()));
         from.extend(runner.target.map(|t| t.id.clone()));
@@ -346,10 +351,14 @@ impl Runner<'_> {
                 module.display()
             ));
         }
-        let Some(executable) = wanted.executable.clone().filter(|p| p.is_file()) else {
-            return Err(format!(
+        let chromium = match (&wanted.endpoint, wanted.executable.clone()) {
+            (Some(endpoint), _) => Chromium::Connect(endpoint.clone()),
+            (None, Some(executable)) if executable.is_file() => Chromium::Launch(executable),
+            (None, _) => {
+                return Err(format!(
                 "{BROWSER_MISSING}: no Chromium executable (--browser PATH, or chromium on PATH)"
-            ));
+            ))
+            }
         };
         let Some(node) = wanted.node.clone().filter(|p| p.is_file()) else {
             return Err(format!(
@@ -359,7 +368,7 @@ impl Runner<'_> {
         Ok(Browser {
             node,
             module: module.clone(),
-            executable,
+            chromium,
             guard: self.guard.clone(),
             screenshots: self.settings.screenshots.then(|| Screenshots {
                 repo: self.settings.repo.clone(),

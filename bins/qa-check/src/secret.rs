@@ -1,15 +1,23 @@
-//! Redaction of the `--auth-env` token from what qa-check writes (the token type itself
-//! is shared: `qa_records::secret`).
+//! Redaction of the `--auth-env` token and of the `--browser-endpoint` URL's path from what
+//! qa-check writes (the token type itself is shared: `qa_records::secret`).
 
 use std::borrow::Cow;
 
 use qa_records::acceptance::ObservationData;
+
+use crate::endpoint::BrowserEndpoint;
 pub use qa_records::secret::{redact, Secret};
 
 /// Redacts every text field of an observation in place: the last line of defence before
 /// a record is written (excerpts are redacted before they are cut, see `excerpt`).
-pub fn redact_observation(token: Option<&Secret>, observation: &mut ObservationData) {
-    let Some(secret) = token else { return };
+pub fn redact_observation(
+    token: Option<&Secret>,
+    endpoint: Option<&BrowserEndpoint>,
+    observation: &mut ObservationData,
+) {
+    if token.is_none() && endpoint.is_none() {
+        return;
+    }
     let fields = [
         Some(&mut observation.expected),
         Some(&mut observation.observed),
@@ -31,7 +39,10 @@ pub fn redact_observation(token: Option<&Secret>, observation: &mut ObservationD
         .into_iter()
         .flatten();
     for field in fields.into_iter().chain(interface_fields).flatten() {
-        if let Cow::Owned(clean) = secret.redact(field) {
+        if let Some(Cow::Owned(clean)) = token.map(|secret| secret.redact(field)) {
+            *field = clean;
+        }
+        if let Some(Cow::Owned(clean)) = endpoint.map(|endpoint| endpoint.redact(field)) {
             *field = clean;
         }
     }

@@ -5,9 +5,10 @@
 use crate::common;
 
 use common::{observations, only_observation, qa_check, records, routed, url_target};
+use qa_check::browser::CHROMIUM_ARGS;
 use qa_records::acceptance::TargetStatus;
 use qa_testkit::http::Server;
-use qa_testkit::{peers, Run};
+use qa_testkit::{browser_server, peers, Run};
 use serde_json::{json, Value};
 use std::os::unix::fs::PermissionsExt as _;
 use std::path::{Path, PathBuf};
@@ -18,7 +19,20 @@ fn serve() -> Server {
     common::serve_pages()
 }
 
+/// The browser flags of a run in the test run's shared browser server (`--browser-endpoint`,
+/// testkit's `browser_server`): a fresh browser context per check, as in a launched one.
+/// Tests about launching the browser use [`launching_flags`].
 fn browser_flags() -> Vec<String> {
+    vec![
+        "--browser-module".into(),
+        peers::playwright_module().to_string_lossy().into_owned(),
+        "--browser-endpoint".into(),
+        browser_server::endpoint(CHROMIUM_ARGS),
+    ]
+}
+
+/// The browser flags of a run that launches its own Chromium.
+fn launching_flags() -> Vec<String> {
     vec![
         "--browser-module".into(),
         peers::playwright_module().to_string_lossy().into_owned(),
@@ -27,8 +41,9 @@ fn browser_flags() -> Vec<String> {
     ]
 }
 
-/// qa-check on `checks` against `page` of `server`, with the browser flags and `flags`,
-/// in a project of its own (where screenshots go).
+/// qa-check on `checks` against `page` of `server`, in the shared browser server, with
+/// `flags` and no screenshots (browser_screenshots.rs is about those), in a project of
+/// its own.
 fn run_on(server: &Server, page: &str, checks: &[Value], flags: &[&str]) -> Run {
     let target = url_target(&server.url(page), TargetStatus::Captured, None);
     let project = tempfile::tempdir().unwrap();
@@ -37,6 +52,7 @@ fn run_on(server: &Server, page: &str, checks: &[Value], flags: &[&str]) -> Run 
         .arg("--repo")
         .arg(project.path())
         .args(browser_flags())
+        .arg("--no-screenshots")
         .args(flags)
         .stdin(routed(&target, checks).bytes())
         .run()
@@ -362,22 +378,30 @@ fn a_check_that_had_to_end_the_browser_leaves_the_next_check_a_new_one() {
     assert_eq!(launches, 2);
 }
 
+/// A check of storage.html that keeps `text` in the page's localStorage and a cookie, and
+/// passes when the page then finds both.
+fn keep(text: &str) -> Value {
+    browser(
+        "keep",
+        json!({"tool": "keep", "input": {"text": text}, "observePath": "#kept",
+               "observeContains": format!("kept: {text}, cookie: {text}")}),
+    )
+}
+
+/// A check of storage.html that passes when the page finds nothing kept.
+fn look() -> Value {
+    browser(
+        "look",
+        json!({"tool": "look", "input": {},
+               "observePath": "#kept", "observeContains": "nothing kept"}),
+    )
+}
+
 #[test]
 fn what_a_checks_page_keeps_in_the_browser_is_not_found_by_the_next_checks_page() {
     let server = serve();
-    let checks = [
-        // The control: within its own check, the page finds what it kept.
-        browser(
-            "keep",
-            json!({"tool": "keep", "input": {"text": "bread"},
-                   "observePath": "#kept", "observeContains": "kept: bread, cookie: bread"}),
-        ),
-        browser(
-            "look",
-            json!({"tool": "look", "input": {},
-                   "observePath": "#kept", "observeContains": "nothing kept"}),
-        ),
-    ];
+    // The control first: within its own check, the page finds what it kept.
+    let checks = [keep("bread"), look()];
     let (obs, launches) = counted_run(&server, "/storage.html", &checks);
     assert_eq!(obs[0]["status"], "pass", "{obs:#?}");
     assert_eq!(obs[1]["status"], "pass", "{obs:#?}");
@@ -409,7 +433,7 @@ fn sigint_during_a_browser_check_cancels_it_and_leaves_no_browser() {
     let mut child = Command::new(env!("CARGO_BIN_EXE_qa-check"))
         .arg("--repo")
         .arg(dir.path())
-        .args(browser_flags())
+        .args(launching_flags())
         .args(CALLS)
         .args(["--timeout", "60", "--in"])
         .arg(&input)
@@ -485,6 +509,11 @@ fn guarded_run(server: &Server, env: &str, tool: &str) -> Value {
 }
 
 fn guarded_call(server: &Server, env: &str, tool: &str, item: &str) -> Value {
+    guarded(server, env, tool, item, &["--no-screenshots"])
+}
+
+/// The observation of `tool` called with `item` on the guarded page of environment `env`.
+fn guarded(server: &Server, env: &str, tool: &str, item: &str, flags: &[&str]) -> Value {
     let check = browser(
         tool,
         json!({"tool": tool, "input": {"item": item}, "readOnly": true, "observePath": "h1"}),
@@ -496,6 +525,7 @@ fn guarded_call(server: &Server, env: &str, tool: &str, item: &str) -> Value {
         .arg(project.path())
         .args(browser_flags())
         .args(CALLS)
+        .args(flags)
         .stdin(profiled_stream(server, env, check).bytes())
         .run();
     only_observation(&run)
@@ -568,7 +598,7 @@ fn on_production_screenshots_are_taken_with_the_write_guard_still_aborting_write
     // The guard routes every request of the browser context for the whole session: the
     // pictures around the call are taken under it, and the write still never leaves.
     let server = serve();
-    let obs = guarded_run(&server, "live", "add_to_cart");
+    let obs = guarded(&server, "live", "add_to_cart", "tea", &[]);
     assert_eq!(obs["status"], "pass", "{obs:#}");
     let moments: Vec<&Value> = obs["evidence"]["screenshots"]
         .as_array()
@@ -580,4 +610,69 @@ fn on_production_screenshots_are_taken_with_the_write_guard_still_aborting_write
     let aborted = &obs["evidence"]["interface"]["write_guard"]["aborted"];
     assert_eq!(aborted.as_array().map(Vec::len), Some(1), "{obs:#}");
     assert_eq!(server.calls("/api/cart"), 0, "the write reached the server");
+}
+
+// --- a running browser server (--browser-endpoint) ---
+
+#[test]
+fn checks_in_a_browser_server_each_get_a_fresh_context() {
+    let server = serve();
+    // The control first: within its own check, the page finds what it kept.
+    let checks = [keep("bread"), look()];
+    let obs = observations(&records(
+        &run_on(&server, "/storage.html", &checks, CALLS),
+        0,
+    ));
+    assert_eq!(obs[0]["status"], "pass", "{obs:#?}");
+    assert_eq!(obs[1]["status"], "pass", "{obs:#?}");
+}
+
+#[test]
+fn what_one_run_keeps_in_a_browser_server_is_not_found_by_the_next_run() {
+    let server = serve();
+    let kept = only_observation(&run_on(&server, "/storage.html", &[keep("tea")], CALLS));
+    assert_eq!(kept["status"], "pass", "the control: {kept:#}");
+    let looked = only_observation(&run_on(&server, "/storage.html", &[look()], CALLS));
+    assert_eq!(looked["status"], "pass", "{looked:#}");
+}
+
+#[test]
+fn a_browser_endpoint_that_does_not_answer_is_unverified_without_its_path() {
+    let pages = serve();
+    // An HTTP server that is no browser server: the WebSocket upgrade is refused.
+    let endpoint = pages
+        .url("/no-browser-here-0123456789abcdef")
+        .replacen("http", "ws", 1);
+    let target = url_target(&pages.url("/webmcp.html"), TargetStatus::Captured, None);
+    let project = tempfile::tempdir().unwrap();
+    let run = qa_check()
+        .invocation()
+        .arg("--repo")
+        .arg(project.path())
+        .arg("--browser-module")
+        .arg(peers::playwright_module())
+        .arg("--browser-endpoint")
+        .arg(&endpoint)
+        .args(CALLS)
+        .stdin(routed(&target, &[browser("find", json!({"tool": "add_item"}))]).bytes())
+        .run();
+    let obs = only_observation(&run);
+    assert_eq!(obs["status"], "unverified", "{obs:#}");
+    let reason = obs["reason"].as_str().unwrap();
+    let redacted = format!(
+        "{}/[redacted]",
+        pages
+            .url("")
+            .trim_end_matches('/')
+            .replacen("http", "ws", 1)
+    );
+    assert!(
+        reason.contains(&format!(
+            "the browser server {redacted} could not be connected to"
+        )),
+        "{reason}"
+    );
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(!stdout.contains("0123456789abcdef"), "{stdout}");
+    assert!(!run.stderr.contains("0123456789abcdef"), "{}", run.stderr);
 }

@@ -9,17 +9,18 @@ use std::os::unix::fs::PermissionsExt as _;
 use std::path::Path;
 
 use common::{only_observation, qa_check, routed, url_target};
+use qa_check::browser::CHROMIUM_ARGS;
 use qa_records::acceptance::TargetStatus;
 use qa_records::hash::sha256_hex;
 use qa_testkit::http::Server;
 use qa_testkit::run::Invocation;
-use qa_testkit::{peers, Run};
+use qa_testkit::{browser_server, peers, Run};
 use serde_json::{json, Value};
 use tempfile::TempDir;
 
 const CALLS: &[&str] = &["--allow-network", "--allow-tool-calls"];
 
-/// qa-check with the browser flags on one browser check `spec` against `page`, in the
+/// qa-check in the shared browser server on one browser check `spec` against `page`, in the
 /// project `repo`; the caller adds flags.
 fn invocation(repo: &Path, server: &Server, page: &str, spec: Value) -> Invocation {
     let mut check = json!({"id": "shot", "criterion": "page", "kind": "browser"});
@@ -33,8 +34,9 @@ fn invocation(repo: &Path, server: &Server, page: &str, spec: Value) -> Invocati
         .arg(repo)
         .arg("--browser-module")
         .arg(peers::playwright_module())
-        .arg("--browser")
-        .arg(peers::chromium())
+        // The test run's shared browser server: a fresh browser context per check.
+        .arg("--browser-endpoint")
+        .arg(browser_server::endpoint(CHROMIUM_ARGS))
         .stdin(routed(&target, &[check]).bytes())
 }
 

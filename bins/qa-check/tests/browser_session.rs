@@ -12,21 +12,33 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use qa_check::agent::{Reply, Session, Stop};
-use qa_check::browser::{Browser, BrowserSession};
+use qa_check::browser::{Browser, BrowserSession, Chromium, CHROMIUM_ARGS};
+use qa_check::endpoint::BrowserEndpoint;
 use qa_records::Exit;
 use qa_testkit::http::Server;
-use qa_testkit::peers;
+use qa_testkit::{browser_server, peers};
 use serde_json::{json, Value};
 
 fn serve() -> Server {
     common::serve_pages()
 }
 
+/// A browser connected to the test run's shared browser server (testkit's
+/// `browser_server`): each page still in a fresh browser context.
 fn browser() -> Browser {
+    let endpoint = browser_server::endpoint(CHROMIUM_ARGS);
+    Browser {
+        chromium: Chromium::Connect(BrowserEndpoint::parse(&endpoint).unwrap()),
+        ..launching()
+    }
+}
+
+/// A browser launched for the session, for the tests about launching and ending it.
+fn launching() -> Browser {
     Browser {
         node: PathBuf::from("node"),
         module: peers::playwright_module(),
-        executable: peers::chromium(),
+        chromium: Chromium::Launch(peers::chromium()),
         guard: None,
         screenshots: None,
     }
@@ -43,6 +55,13 @@ fn in_30_s() -> Instant {
 /// A session on `path` of `server`, observing `selector`.
 fn open(server: &Server, path: &str, selector: &str) -> BrowserSession {
     browser()
+        .open(&server.url(path), selector, in_30_s(), never)
+        .unwrap_or_else(|stop| panic!("opening {path}: {stop:?}"))
+}
+
+/// A session on `path` of `server` in a browser launched for it.
+fn launched(server: &Server, path: &str, selector: &str) -> BrowserSession {
+    launching()
         .open(&server.url(path), selector, in_30_s(), never)
         .unwrap_or_else(|stop| panic!("opening {path}: {stop:?}"))
 }
@@ -325,7 +344,7 @@ fn two_entry_package(manifest: &Value) -> tempfile::TempDir {
 fn launch_refusal(package: &tempfile::TempDir, file: &str) -> String {
     let browser = Browser {
         module: package.path().join(file),
-        ..browser()
+        ..launching()
     };
     unverified(refused(&browser, "http://127.0.0.1:9/never-loaded"))
 }
@@ -351,8 +370,8 @@ fn an_es_module_the_package_does_not_pair_with_a_twin_is_imported_itself() {
 fn a_missing_browser_executable_is_unverified_naming_its_path() {
     let server = serve();
     let browser = Browser {
-        executable: PathBuf::from("/nonexistent/chromium"),
-        ..browser()
+        chromium: Chromium::Launch(PathBuf::from("/nonexistent/chromium")),
+        ..launching()
     };
     let why = unverified(refused(&browser, &server.url("/webmcp.html")));
     assert!(why.contains("/nonexistent/chromium"), "{why}");
@@ -384,7 +403,7 @@ fn a_tool_that_never_settles_times_out_at_the_deadline_and_leaves_no_chromium() 
     // The deadline also bounds the launch: far enough that a loaded machine still opens
     // the page before it (a launch has taken over 6 s under a load of 10).
     let deadline = Instant::now() + Duration::from_secs(10);
-    let mut session = browser()
+    let mut session = launching()
         .open(&server.url("/limits.html"), "body", deadline, never)
         .expect("the page opens");
     let dir = session.dir().to_path_buf();
@@ -409,7 +428,7 @@ fn interrupted_once_signalled() -> Option<Exit> {
 #[test]
 fn a_signal_during_a_call_cancels_it_and_leaves_no_chromium() {
     let server = serve();
-    let mut session = browser()
+    let mut session = launching()
         .open(
             &server.url("/limits.html"),
             "body",
@@ -450,7 +469,7 @@ fn a_result_over_the_reply_cap_fails() {
 #[test]
 fn closing_is_clean_and_removes_the_browser_and_its_profile() {
     let server = serve();
-    let mut session = open(&server, "/webmcp.html", "#items");
+    let mut session = launched(&server, "/webmcp.html", "#items");
     let dir = session.dir().to_path_buf();
     assert!(chromium_processes(&dir) > 0, "the browser runs");
     let mode = std::fs::metadata(&dir).unwrap().permissions().mode();
@@ -463,7 +482,7 @@ fn closing_is_clean_and_removes_the_browser_and_its_profile() {
 #[test]
 fn dropping_a_session_leaves_no_chromium() {
     let server = serve();
-    let session = open(&server, "/webmcp.html", "#items");
+    let session = launched(&server, "/webmcp.html", "#items");
     let dir = session.dir().to_path_buf();
     assert!(chromium_processes(&dir) > 0, "the browser runs");
     drop(session);

@@ -6,11 +6,13 @@
 //! use qa-records; it runs the stages as built binaries and must not depend on a stage's
 //! crate.
 
+pub mod browser_server;
 pub mod cli;
 pub mod documents;
 pub mod filter;
 pub mod http;
 pub mod mcp;
+pub mod once;
 pub mod page;
 pub mod peers;
 pub mod process;

@@ -3,21 +3,20 @@
 //! that nothing in it was active.
 //!
 //! Launching Chromium costs more than looking at a page, so the pages of one test run
-//! share one browser: `page/serve.mjs`, started by the first test that needs it (under a
-//! file lock, in its own process group, its stdio closed so no test waits on it), listens
-//! on a Unix socket in the temp folder and exits after 20 s without a request. Each page
+//! share one browser: `page/serve.mjs`, started by the first test that needs it
+//! ([`crate::once`]: under a file lock, in its own process group, its stdio closed so no
+//! test waits on it), listens on a Unix socket in the temp folder and exits after 20 s
+//! without a request. Each page
 //! gets a new browser context, so nothing carries over from one page to the next. This
 //! holds under `cargo test` (one process per binary) and nextest (one per test) alike.
 
-use crate::peers;
+use crate::{once, peers};
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::fs::MetadataExt;
 use std::os::unix::net::UnixStream;
-use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
 
 /// What `look.mjs` saw of `report`; with `filter`, the cards left visible after clicking
 /// that filter; with `shot`, a full-page PNG written there.
@@ -66,48 +65,21 @@ fn ask(request: &Value) -> std::io::Result<Value> {
 
 fn connect_or_start() -> UnixStream {
     let socket = socket();
-    if let Ok(stream) = UnixStream::connect(&socket) {
-        return stream;
-    }
-    let lock =
-        std::fs::File::create(socket.with_extension("lock")).expect("the server's lock file");
-    lock.lock().expect("locking the page server's lock file");
-    // Another test may have started it while this one waited for the lock.
-    if let Ok(stream) = UnixStream::connect(&socket) {
-        return stream;
-    }
-    let _ = std::fs::remove_file(&socket);
     let config = json!({
         "module": peers::playwright_module(),
         "executable": peers::chromium(),
         "socket": socket,
     });
-    let mut server = Command::new("node")
+    let mut server = Command::new("node");
+    server
         .arg(scripts().join("serve.mjs"))
-        .arg(config.to_string())
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .process_group(0)
-        .spawn()
-        .expect("node runs (Node.js is a test peer)");
-    let started = Instant::now();
-    loop {
-        if let Ok(stream) = UnixStream::connect(&socket) {
-            // Reaped by a thread of its own: the server outlives no test run for long.
-            std::thread::spawn(move || server.wait());
-            return stream;
-        }
-        if let Ok(Some(status)) = server.try_wait() {
-            panic!("serve.mjs exited before listening ({status}): run it by hand to see why");
-        }
-        assert!(
-            started.elapsed() < Duration::from_secs(30),
-            "serve.mjs did not listen on {} within 30 s",
-            socket.display()
-        );
-        std::thread::sleep(Duration::from_millis(25));
-    }
+        .arg(config.to_string());
+    once::reach_or_start(
+        &socket.with_extension("lock"),
+        || UnixStream::connect(&socket).ok(),
+        server,
+        "the report pages' browser (page/serve.mjs)",
+    )
 }
 
 /// [`open`]; with `QAPIPE_HTML_SHOTS=DIR` in the environment, also a full-page PNG of the

@@ -7,6 +7,9 @@
 //
 //   {"module","executable","args","timeoutMs"} -> {"ok":true}
 //       | {"ok":false,"stage":"module"|"launch","error":"..."}
+//   {"module","endpoint","timeoutMs"} -> {"ok":true} | {"ok":false,"stage":"module"|"connect","error":"..."}
+//     Connects to a running Playwright browser server instead of launching one; closing
+//     then disconnects (the contexts this driver made are closed, the server runs on).
 //   {"op":"open","url","timeoutMs","guard"?} -> {"ok":true}
 //       | {"ok":false,"stage":"context"|"guard"|"navigate","error":"..."}
 //     A new context and page on url (the previous context, if any, is closed first).
@@ -103,6 +106,17 @@ async function launch(config) {
     return { ok: false, stage: 'module', error: message(error) };
   }
   const chromium = playwright.chromium ?? playwright.default?.chromium;
+  if (config.endpoint) {
+    if (!chromium || typeof chromium.connect !== 'function') {
+      return { ok: false, stage: 'module', error: 'the module exports no chromium.connect' };
+    }
+    try {
+      browser = await chromium.connect(config.endpoint, { timeout: config.timeoutMs });
+    } catch (error) {
+      return { ok: false, stage: 'connect', error: message(error) };
+    }
+    return { ok: true };
+  }
   if (!chromium || typeof chromium.launch !== 'function') {
     return { ok: false, stage: 'module', error: 'the module exports no chromium.launch' };
   }

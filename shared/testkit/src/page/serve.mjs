@@ -5,6 +5,7 @@
 // report-page tests of one run open dozens (shared/testkit/src/page.rs starts it under a
 // lock). It exits once no page was asked for during IDLE_MS, or when the browser dies.
 // Usage: node serve.mjs '{"module","executable","socket"}'
+import { unlinkSync } from 'node:fs';
 import net from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { look } from './look.mjs';
@@ -55,4 +56,10 @@ const server = net.createServer((socket) => {
   });
   socket.on('error', () => {});
 });
+// A socket left by a server that died is in the way; page.rs starts this one under its lock.
+try {
+  unlinkSync(config.socket);
+} catch {
+  // None there.
+}
 server.listen(config.socket, rest);
