@@ -1,6 +1,9 @@
 //! FastAPI and Flask handlers: `@app.get("/items")`, `@router.post(..)` and
 //! `@bp.route("/x", methods=[..])` decorators in modules importing fastapi or flask,
-//! each an endpoint (`GET /items`) implemented by its module.
+//! each an endpoint (`GET /items`) implemented by its module. A decorator is read from
+//! the module's Python syntax tree, so one quoted in a docstring or a string (Flask's own
+//! documentation holds many) is no endpoint; a text search first spares the parse of a
+//! module holding no decorator-like line.
 
 use super::add_entrypoint;
 use crate::adapter::{Adapter, Context, Detection, Layer, TextTest};
@@ -11,6 +14,8 @@ use git2::Oid;
 use qa_records::change::Confidence;
 use qa_records::code_pattern;
 use qa_records::graph::{NodeKind, Support};
+use qa_syntax::tree_sitter::Node;
+use qa_syntax::{text_of, Grammar};
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -30,13 +35,12 @@ impl Default for PythonWeb {
 
 static WEB_IMPORT: LazyLock<Regex> =
     LazyLock::new(|| code_pattern::regex(r"(?m)^[ \t]*(?:from|import)[ \t]+(fastapi|flask)\b"));
-static DECORATOR: LazyLock<Regex> = LazyLock::new(|| {
+/// A line that may start a route decorator: only a module holding one is parsed.
+static DECORATOR_LINE: LazyLock<Regex> = LazyLock::new(|| {
     code_pattern::regex(
-        r#"(?m)^[ \t]*@\w+\.(get|post|put|patch|delete|head|options|route|api_route)\(\s*[rf]?['"]([^'"]*)['"]([^)]*)\)"#,
+        r"(?m)^[ \t]*@[ \t]*\w+[ \t]*\.[ \t]*(?:get|post|put|patch|delete|head|options|route|api_route)\b",
     )
 });
-static METHODS: LazyLock<Regex> =
-    LazyLock::new(|| code_pattern::regex(r#"methods\s*=\s*[\[(]\s*['"](\w+)['"]"#));
 
 fn web_module(text: &str) -> bool {
     WEB_IMPORT.is_match(text)
@@ -95,23 +99,77 @@ impl Adapter for PythonWeb {
     }
 }
 
-/// (`METHOD /path`, byte offset) of each route decorator.
+/// (`METHOD /path`, byte offset) of each route decorator of a Python module.
 fn endpoints(text: &str) -> Vec<(String, usize)> {
-    DECORATOR
-        .captures_iter(text)
-        .map(|c| {
-            let method = match &c[1] {
-                "route" | "api_route" => METHODS
-                    .captures(&c[3])
-                    .map_or("GET".to_string(), |m| m[1].to_uppercase()),
-                verb => verb.to_uppercase(),
-            };
-            (
-                format!("{method} {}", &c[2]),
-                c.get(0).map_or(0, |m| m.start()),
-            )
-        })
-        .collect()
+    if !DECORATOR_LINE.is_match(text) {
+        return Vec::new();
+    }
+    let Some(tree) = qa_syntax::parse(Grammar::Python, text) else {
+        return Vec::new();
+    };
+    let mut found = Vec::new();
+    qa_syntax::walk::descend(tree.root_node(), |node| match node.kind() {
+        "decorator" => {
+            if let Some(name) = endpoint(node, text) {
+                found.push((name, node.start_byte()));
+            }
+            false
+        }
+        // No decorator stands inside a literal: its text is not walked.
+        "string" | "comment" => false,
+        _ => true,
+    });
+    found
+}
+
+/// `METHOD /path` of a decorator `@x.verb("/path", ..)`; a `route`/`api_route` takes the
+/// first of its `methods=[..]`, else GET.
+fn endpoint(decorator: Node, text: &str) -> Option<String> {
+    let call = decorator.named_child(0).filter(|c| c.kind() == "call")?;
+    let function = call
+        .child_by_field_name("function")
+        .filter(|f| f.kind() == "attribute")?;
+    function
+        .child_by_field_name("object")
+        .filter(|o| o.kind() == "identifier")?;
+    let verb = text_of(function.child_by_field_name("attribute")?, text);
+    let arguments = call.child_by_field_name("arguments")?;
+    let mut cursor = arguments.walk();
+    let mut arguments = arguments.named_children(&mut cursor);
+    let path = string_value(arguments.next()?, text)?;
+    let method = match verb {
+        "route" | "api_route" => arguments
+            .find_map(|a| methods_head(a, text))
+            .map_or("GET".to_string(), str::to_uppercase),
+        "get" | "post" | "put" | "patch" | "delete" | "head" | "options" => verb.to_uppercase(),
+        _ => return None,
+    };
+    Some(format!("{method} {path}"))
+}
+
+/// The first method of a `methods=[..]` (or tuple) argument.
+fn methods_head<'a>(argument: Node, text: &'a str) -> Option<&'a str> {
+    if argument.kind() != "keyword_argument"
+        || text_of(argument.child_by_field_name("name")?, text) != "methods"
+    {
+        return None;
+    }
+    let list = argument
+        .child_by_field_name("value")
+        .filter(|v| matches!(v.kind(), "list" | "tuple"))?;
+    string_value(list.named_child(0)?, text)
+}
+
+/// The text of a string literal without prefix and quotes (an f-string's as written).
+fn string_value<'a>(node: Node, text: &'a str) -> Option<&'a str> {
+    if node.kind() != "string" {
+        return None;
+    }
+    let start = node.child(0).filter(|c| c.kind() == "string_start")?;
+    let end = node
+        .child(node.child_count().checked_sub(1)?)
+        .filter(|c| c.kind() == "string_end")?;
+    text.get(start.end_byte()..end.start_byte())
 }
 
 #[cfg(test)]
@@ -126,8 +184,29 @@ mod tests {
     }
 
     #[test]
+    fn decorators_spanning_lines_are_read_at_their_line() {
+        let text = "import flask\n\n@bp.route(\n    '/orders',\n    methods=('PUT', 'POST'),\n)\ndef order(): ...\n";
+        assert_eq!(endpoints(text), [("PUT /orders".to_string(), 14)]);
+    }
+
+    #[test]
     fn other_decorators_are_not_endpoints() {
-        assert!(endpoints("@pytest.fixture('x')\n@app.middleware('http')\n").is_empty());
+        assert!(endpoints(
+            "@pytest.fixture('x')\ndef f(): ...\n@app.middleware('http')\ndef g(): ...\n"
+        )
+        .is_empty());
+    }
+
+    #[test]
+    fn a_decorator_quoted_in_a_docstring_is_no_endpoint() {
+        let text = "def register():\n    \"\"\"Use it as:\n\n    @app.route('/docs')\n    def docs(): ...\n    \"\"\"\n";
+        assert!(endpoints(text).is_empty());
+    }
+
+    #[test]
+    fn a_decorator_in_a_string_is_no_endpoint() {
+        let text = "SNIPPET = '''\n@app.get('/snippet')\ndef snippet(): ...\n'''\n";
+        assert!(endpoints(text).is_empty());
     }
 
     #[test]
