@@ -1,7 +1,6 @@
 //! Language adapters: one source-file node per file of the language, `imports` edges to
 //! the files its imports resolve to, and the module table later layers read. Each
-//! language supplies which of a file's symbols it keeps (the file is read by qa-syntax's
-//! syntax trees) and how to resolve one import.
+//! language supplies how to parse a file and how to resolve one import.
 
 pub mod cargo;
 pub mod go;
@@ -32,8 +31,7 @@ pub trait Language: Send + Sync + 'static {
     /// What resolution needs to know of one tree.
     type Tree;
     fn read_tree(snapshot: &Snapshot) -> Self::Tree;
-    /// What a file at `path` (its extension picks the grammar) imports and declares.
-    fn parse(path: &str, text: &str) -> Parsed;
+    fn parse(text: &str) -> Parsed;
     fn resolve(
         tree: &Self::Tree,
         snapshot: &Snapshot,
@@ -93,15 +91,20 @@ impl<L: Language> Adapter for LanguageAdapter<L> {
 
     fn look(&self, path: &str, blob: Oid, text: &str) {
         if has_extension(path, L::EXTENSIONS) {
-            self.parsed
-                .learn(blob, text, |text| kept(L::parse(path, text)));
+            self.parsed.learn(blob, text, |text| kept(L::parse(text)));
         }
     }
 }
 
-/// An import as written, before resolution: the module specifier (`./Button`,
-/// `shop.pricing`, `crate::db`), its line and the local names it binds.
-pub type RawImport = qa_syntax::Import;
+/// An import as written, before resolution.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RawImport {
+    /// The module specifier (`./Button`, `shop.pricing`, `crate::db`).
+    pub spec: String,
+    pub line: u32,
+    /// Local names it binds.
+    pub names: Vec<String>,
+}
 
 /// What parsing one file gives, independent of the rest of the tree.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -145,13 +148,13 @@ fn analyze_files(
     snapshot: &Snapshot,
     parsed: &Memo<Arc<Parsed>>,
     extensions: &[&str],
-    parse: fn(&str, &str) -> Parsed,
+    parse: fn(&str) -> Parsed,
     resolve: impl Fn(&str, &RawImport) -> Vec<(String, Confidence)>,
 ) -> Fragment {
     let mut fragment = Fragment::default();
     for path in files_with(snapshot, extensions) {
         let blob = snapshot.files[path];
-        let Some(parsed) = parsed.get(snapshot, path, |text| kept(parse(path, text))) else {
+        let Some(parsed) = parsed.get(snapshot, path, |text| kept(parse(text))) else {
             continue;
         };
         // One copy of the path for the node and every edge it starts.
@@ -188,24 +191,13 @@ fn analyze_files(
     fragment
 }
 
-/// A file read by its syntax tree: its imports, and the symbols `keep` takes, with the
-/// line of each name. A grammar the parser cannot load reads as an empty file.
-pub fn read(
-    grammar: qa_syntax::Grammar,
-    text: &str,
-    keep: impl Fn(&qa_syntax::Symbol) -> bool,
-) -> Parsed {
-    let file = qa_syntax::read(grammar, text);
-    let symbols: Symbols = file
-        .symbols
-        .iter()
-        .filter(|s| keep(s))
-        .map(|s| (s.name.as_str(), s.line))
+/// Each first group of `declaration` in `text`, with its line: a file's symbols.
+pub fn symbols(declaration: &regex::Regex, text: &str, lines: &Lines) -> Arc<Symbols> {
+    let symbols: Symbols = declaration
+        .captures_iter(text)
+        .filter_map(|c| Some((c.get(1)?.as_str(), lines.at(&c, 1))))
         .collect();
-    Parsed {
-        imports: file.imports,
-        symbols: Arc::new(symbols),
-    }
+    Arc::new(symbols)
 }
 
 /// 1-based line numbers of byte offsets in one text.

