@@ -6,7 +6,7 @@
 //! module holding no decorator-like line.
 
 use super::add_entrypoint;
-use crate::adapter::{Adapter, Context, Detection, Layer, TextTest};
+use crate::adapter::{Adapter, Context, Detection, Layer, Memo, TextTest};
 use crate::language::{files_with, python, Lines};
 use crate::model::{Fragment, Located};
 use crate::tree::Snapshot;
@@ -17,28 +17,32 @@ use qa_records::graph::{NodeKind, Support};
 use qa_syntax::tree_sitter::Node;
 use qa_syntax::{text_of, Grammar};
 use regex::Regex;
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock};
 
 /// The FastAPI/Flask framework adapter.
 #[derive(Debug)]
 pub struct PythonWeb {
     web_modules: TextTest,
+    /// A module's endpoints by blob: a module both trees hold is parsed once.
+    endpoints: Memo<Arc<[(String, u32)]>>,
 }
 
 impl Default for PythonWeb {
     fn default() -> PythonWeb {
         PythonWeb {
             web_modules: TextTest::new(python::EXTENSIONS, web_module),
+            endpoints: Memo::default(),
         }
     }
 }
 
 static WEB_IMPORT: LazyLock<Regex> =
     LazyLock::new(|| code_pattern::regex(r"(?m)^[ \t]*(?:from|import)[ \t]+(fastapi|flask)\b"));
-/// A line that may start a route decorator: only a module holding one is parsed.
+/// A line that may start a route decorator (its `@` the group): only a module holding one
+/// is parsed, and only there is the tree asked for a decorator.
 static DECORATOR_LINE: LazyLock<Regex> = LazyLock::new(|| {
     code_pattern::regex(
-        r"(?m)^[ \t]*@[ \t]*\w+[ \t]*\.[ \t]*(?:get|post|put|patch|delete|head|options|route|api_route)\b",
+        r"(?m)^[ \t]*(@)[ \t]*\w+[ \t]*\.[ \t]*(?:get|post|put|patch|delete|head|options|route|api_route)\b",
     )
 });
 
@@ -75,18 +79,16 @@ impl Adapter for PythonWeb {
             if !self.web_modules.passes(cx.snapshot, path) {
                 continue;
             }
-            let Some(text) = cx.snapshot.text(path) else {
+            let Some(found) = self.endpoints.get(cx.snapshot, path, endpoint_lines) else {
                 continue;
             };
-            let lines = Lines::new(&text);
-            for (name, offset) in endpoints(&text) {
-                let at = Located::new(path, lines.of(offset));
+            for (name, line) in found.iter() {
                 add_entrypoint(
                     &mut fragment,
                     NodeKind::Endpoint,
-                    &name,
+                    name,
                     path,
-                    at,
+                    Located::new(path, *line),
                     Confidence::High,
                 );
             }
@@ -99,27 +101,39 @@ impl Adapter for PythonWeb {
     }
 }
 
+/// (`METHOD /path`, line) of each route decorator of a Python module.
+fn endpoint_lines(text: &str) -> Arc<[(String, u32)]> {
+    let lines = Lines::new(text);
+    endpoints(text)
+        .into_iter()
+        .map(|(name, offset)| (name, lines.of(offset)))
+        .collect()
+}
+
 /// (`METHOD /path`, byte offset) of each route decorator of a Python module.
 fn endpoints(text: &str) -> Vec<(String, usize)> {
-    if !DECORATOR_LINE.is_match(text) {
+    let ats: Vec<usize> = DECORATOR_LINE
+        .captures_iter(text)
+        .filter_map(|c| c.get(1).map(|at| at.start()))
+        .collect();
+    if ats.is_empty() {
         return Vec::new();
     }
     let Some(tree) = qa_syntax::parse(Grammar::Python, text) else {
         return Vec::new();
     };
-    let mut found = Vec::new();
-    qa_syntax::walk::descend(tree.root_node(), |node| match node.kind() {
-        "decorator" => {
-            if let Some(name) = endpoint(node, text) {
-                found.push((name, node.start_byte()));
-            }
-            false
-        }
-        // No decorator stands inside a literal: its text is not walked.
-        "string" | "comment" => false,
-        _ => true,
-    });
-    found
+    let root = tree.root_node();
+    // The `@` of a decorator is a token of its own whose parent is the decorator; in a
+    // string or comment it is a byte of the literal, and no decorator stands there.
+    ats.into_iter()
+        .filter_map(|at| {
+            let decorator = root
+                .descendant_for_byte_range(at, at + 1)?
+                .parent()
+                .filter(|p| p.kind() == "decorator")?;
+            Some((endpoint(decorator, text)?, decorator.start_byte()))
+        })
+        .collect()
 }
 
 /// `METHOD /path` of a decorator `@x.verb("/path", ..)`; a `route`/`api_route` takes the
