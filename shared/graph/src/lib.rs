@@ -2,8 +2,9 @@
 //! commands and their edges), built by layered adapters from git objects without a
 //! checkout, and what a change between a base and a head tree reaches.
 //!
-//! It may use qa-records (the `node` and `edge` payloads) and qa-team-manifest (flows as
-//! nodes); it must not depend on a stage, nor on qa-cli or qa-commands.
+//! It may use qa-records (the `node` and `edge` payloads), qa-team-manifest (flows as
+//! nodes) and qa-syntax (Python's route decorators); it must not depend on a stage, nor
+//! on qa-cli or qa-commands.
 
 pub mod adapter;
 pub mod framework;
