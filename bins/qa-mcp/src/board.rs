@@ -187,7 +187,10 @@ impl Board {
         };
         let first = !a.cancelled;
         a.cancelled = true;
-        for g in a.groups.iter().filter(|g| g.on_cancel) {
+        // Downstream first (groups are in pipeline order): qa-report must hold the signal
+        // before the stage feeding it dies and closes its input, or it can finish on that
+        // end of input as a plain incomplete run (exit 2) instead of a cancelled one (143).
+        for g in a.groups.iter().rev().filter(|g| g.on_cancel) {
             signal(g.pgid, libc::SIGTERM);
         }
         drop(state);
