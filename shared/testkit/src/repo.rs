@@ -25,9 +25,19 @@ impl Repo {
     /// `git init` with `main` as the first branch.
     pub fn new() -> Repo {
         let repo = Repo::empty();
-        repo.git(&["init", "-q", "-b", "main"]);
+        if repo.init_in_process().is_err() {
+            repo.git(&["init", "-q", "-b", "main"]);
+        }
         repo.never_sign();
         repo
+    }
+
+    /// `git init -q -b main` through libgit2: the same .git/config and HEAD (a test holds
+    /// them beside the CLI's), no git process.
+    fn init_in_process(&self) -> Result<(), git2::Error> {
+        let mut options = git2::RepositoryInitOptions::new();
+        options.initial_head("main").external_template(false);
+        git2::Repository::init_opts(self.path(), &options).map(drop)
     }
 
     /// `git config commit.gpgsign false`, written into .git/config without a git process
@@ -170,7 +180,18 @@ impl Repo {
 
     /// Creates branch `name` at HEAD and checks it out.
     pub fn branch(&self, name: &str) {
-        self.git(&["checkout", "-q", "-b", name]);
+        if self.branch_in_process(name).is_err() {
+            self.git(&["checkout", "-q", "-b", name]);
+        }
+    }
+
+    /// `git checkout -q -b NAME` through libgit2 where HEAD is a commit: the branch at it,
+    /// HEAD on the branch, the index and working tree as they are (as the CLI leaves them).
+    fn branch_in_process(&self, name: &str) -> Result<(), git2::Error> {
+        let repo = git2::Repository::open(self.path())?;
+        let head = repo.head()?.peel_to_commit()?;
+        repo.branch(name, &head, false)?;
+        repo.set_head(&format!("refs/heads/{name}"))
     }
 
     /// Stages everything and commits with a fixed, advancing date. Returns the commit id.
@@ -458,6 +479,46 @@ mod tests {
         // file untracked and ignored.
         assert_eq!(r.git(&["status", "--porcelain"]), "");
         assert_eq!(r.git(&["ls-files", "run.log"]), "");
+    }
+
+    #[test]
+    fn a_new_repository_is_the_one_git_init_makes() {
+        let ours = Repo::new();
+        let cli = Repo::empty();
+        cli.git(&["init", "-q", "-b", "main"]);
+        cli.never_sign();
+        // The same settings (in another order in the file, which git does not read into).
+        let config = |r: &Repo| {
+            let list = r.git(&["config", "--local", "--list"]);
+            list.lines()
+                .map(str::to_string)
+                .collect::<std::collections::BTreeSet<_>>()
+        };
+        assert_eq!(config(&ours), config(&cli));
+        let head = |r: &Repo| std::fs::read_to_string(r.path().join(".git/HEAD")).unwrap();
+        assert_eq!(head(&ours), "ref: refs/heads/main\n");
+        assert_eq!(head(&ours), head(&cli));
+    }
+
+    #[test]
+    fn a_branch_starts_at_head_keeping_uncommitted_changes_as_the_cli_does() {
+        let (r, head) = two_commits();
+        r.write("a.txt", "uncommitted\n");
+        r.write("new.txt", "untracked\n");
+        r.branch("next");
+        assert_eq!(r.git(&["branch", "--show-current"]).trim(), "next");
+        assert_eq!(r.rev("next"), head);
+        assert_eq!(r.git(&["status", "--porcelain"]), " M a.txt\n?? new.txt\n");
+    }
+
+    #[test]
+    fn a_branch_before_the_first_commit_renames_the_unborn_one_as_the_cli_does() {
+        let mut r = Repo::new();
+        r.branch("first");
+        r.write("a.txt", "a\n");
+        r.commit("init");
+        assert_eq!(r.git(&["branch", "--show-current"]).trim(), "first");
+        assert_eq!(r.git(&["branch", "--list"]).trim(), "* first");
     }
 
     #[test]
