@@ -192,7 +192,7 @@ impl Repo {
     /// `git checkout -q -b NAME` through libgit2 where HEAD is a commit: the branch at it,
     /// HEAD on the branch, the index and working tree as they are (as the CLI leaves them).
     fn branch_in_process(&self, name: &str) -> Result<(), git2::Error> {
-        let repo = git2::Repository::open(self.path())?;
+        let repo = open_hermetic(self.path())?;
         let head = repo.head()?.peel_to_commit()?;
         repo.branch(name, &head, false)?;
         repo.set_head(&format!("refs/heads/{name}"))
@@ -209,7 +209,7 @@ impl Repo {
     /// `git add -A` through libgit2, in this process: the suite builds thousands of
     /// commits, and a git process is ~2-5 ms of CPU each (bench/README.md, issue 28).
     fn stage_all(&self) -> Result<(), git2::Error> {
-        let repo = git2::Repository::open(self.path())?;
+        let repo = open_hermetic(self.path())?;
         let mut index = repo.index()?;
         index.add_all(["*"], git2::IndexAddOption::DEFAULT, None)?;
         index.update_all(["*"], None)?;
@@ -249,7 +249,7 @@ impl Repo {
     /// The commit of the index on HEAD, by libgit2; an error, with nothing written, when
     /// the repository is not in its plain state or HEAD is neither a commit nor unborn.
     fn commit_in_process(&self, message: &str) -> Result<String, git2::Error> {
-        let repo = git2::Repository::open(self.path())?;
+        let repo = open_hermetic(self.path())?;
         if repo.state() != git2::RepositoryState::Clean {
             return Err(git2::Error::from_str("an operation is under way"));
         }
@@ -354,6 +354,61 @@ impl Repo {
         }
         bytes
     }
+}
+
+/// Sections of the machine's git config (system, global, XDG) that cannot change what
+/// `add -A`, `commit` or `checkout -b` write: identities, credentials, remotes, display.
+const INERT_MACHINE_CONFIG: &[&str] = &[
+    "user.",
+    "credential",
+    "safe.",
+    "color.",
+    "alias.",
+    "advice.",
+    "http.",
+    "url.",
+    "pull.",
+    "push.",
+    "fetch.",
+    "gpg.",
+    "commit.gpgsign",
+    "tag.gpgsign",
+    "help.",
+    "web.",
+];
+
+/// The repository at `path` for libgit2, or an error when the machine's git config holds
+/// a setting outside [`INERT_MACHINE_CONFIG`] (a global `core.excludesFile` or
+/// `core.autocrlf`, say): libgit2 in this process reads the machine's config, the git CLI
+/// under the private HOME and `GIT_CONFIG_NOSYSTEM` does not, so the CLI takes over.
+fn open_hermetic(path: &Path) -> Result<git2::Repository, git2::Error> {
+    let repo = git2::Repository::open(path)?;
+    let config = repo.config()?.snapshot()?;
+    let mut entries = config.entries(None)?;
+    while let Some(entry) = entries.next() {
+        let entry = entry?;
+        if changes_what_is_written(entry.level(), entry.name()?) {
+            return Err(git2::Error::from_str("the machine's git config"));
+        }
+    }
+    Ok(repo)
+}
+
+/// Whether the setting `name` found at `level` is one the git CLI under the private HOME
+/// would not read and that could change what libgit2 writes.
+fn changes_what_is_written(level: git2::ConfigLevel, name: &str) -> bool {
+    let machine = matches!(
+        level,
+        git2::ConfigLevel::ProgramData
+            | git2::ConfigLevel::System
+            | git2::ConfigLevel::XDG
+            | git2::ConfigLevel::Global
+    );
+    let name = name.to_ascii_lowercase();
+    machine
+        && !INERT_MACHINE_CONFIG
+            .iter()
+            .any(|inert| name.starts_with(inert))
 }
 
 /// The commit date of tick `tick` of a repository's clock, in seconds since the epoch:
@@ -483,6 +538,22 @@ mod tests {
         // file untracked and ignored.
         assert_eq!(r.git(&["status", "--porcelain"]), "");
         assert_eq!(r.git(&["ls-files", "run.log"]), "");
+    }
+
+    #[test]
+    fn a_machine_setting_that_changes_what_is_committed_hands_the_commit_to_the_cli() {
+        use git2::ConfigLevel::{Global, Local, System, XDG};
+        assert!(changes_what_is_written(Global, "core.excludesFile"));
+        assert!(changes_what_is_written(System, "core.autocrlf"));
+        assert!(changes_what_is_written(XDG, "i18n.commitEncoding"));
+        // The controls: identities and credentials change nothing written, and the
+        // repository's own settings are the CLI's too.
+        assert!(!changes_what_is_written(Global, "user.name"));
+        assert!(!changes_what_is_written(
+            System,
+            "credential.https://example.com.helper"
+        ));
+        assert!(!changes_what_is_written(Local, "core.autocrlf"));
     }
 
     #[test]
