@@ -588,8 +588,10 @@ fn env_and_key_files_are_listed_as_excluded_and_a_check_on_one_is_unverified() {
 // --- cancellation, the project lock, determinism ---------------------------------------
 
 /// Starts acceptance.sh in its own process group on a plan whose second http check waits
-/// 30 s for its answer, sends SIGINT to the group once qa-check is waiting on it, and
-/// waits for the whole group to end (10 s at most). The first check has passed by then.
+/// 30 s for its answer, sends SIGINT to the group once qa-check is waiting on it and
+/// qa-report holds the run's lock (the run has begun: on a loaded machine qa-check can
+/// reach its second check before qa-report has started), and waits for the whole group
+/// to end (10 s at most). The first check has passed by then.
 fn interrupted_run() -> (Project, GroupOutput) {
     let server = server_with(vec![
         ("/health", Reply::ok("ok")),
@@ -614,6 +616,7 @@ fn interrupted_run() -> (Project, GroupOutput) {
         server.wait_for("/export", Duration::from_secs(10)),
         "qa-check never requested /export"
     );
+    wait_for("the run's lock", || project.lock_file().is_file());
     assert!(
         group.signal("INT"),
         "kill could not signal the pipeline's group"
