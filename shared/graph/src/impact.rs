@@ -85,20 +85,19 @@ impl<'g> Index<'g> {
             head_dependants: Vec::new(),
             base_dependants: Vec::new(),
         };
-        let ends = |g: &'g Graph| g.edges.iter().flat_map(|e| [&e.from, &e.to]);
-        let all = head.nodes.keys().chain(base.nodes.keys());
-        for key in all.chain(ends(head)).chain(ends(base)) {
+        for key in head.nodes.keys() {
+            let id = index.id(key);
+            index.in_head[id] = true;
+        }
+        for key in base.nodes.keys() {
             index.id(key);
         }
-        for key in head.nodes.keys() {
-            index.in_head[index.ids[key]] = true;
-        }
         for e in &head.edges {
-            let (to, from) = (index.ids[&e.to], index.ids[&e.from]);
+            let (to, from) = (index.id(&e.to), index.id(&e.from));
             index.head_dependants[to].push((e.kind, from));
         }
         for e in &base.edges {
-            let (to, from) = (index.ids[&e.to], index.ids[&e.from]);
+            let (to, from) = (index.id(&e.to), index.id(&e.from));
             index.base_dependants[to].push((e.kind, from));
         }
         index
