@@ -159,6 +159,8 @@ pub fn compare(
             direct.insert(key, Side::Head);
         }
     }
+    // Let go before the walks' index is built: the stage's peak memory is here.
+    drop((base_prints, head_prints));
 
     let mut impacts = Impacts {
         bounds,
