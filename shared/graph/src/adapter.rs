@@ -104,6 +104,12 @@ impl<T: Clone> Memo<T> {
     }
 }
 
+/// True when `text` holds `needle`: `memchr`'s vectorised search, several times faster
+/// than `str::contains` on the texts of a tree, which most tests read to the end.
+pub fn holds(text: &str, needle: &str) -> bool {
+    memchr::memmem::find(text.as_bytes(), needle.as_bytes()).is_some()
+}
+
 /// A yes-or-no test of the texts of files with some extensions, remembered by blob id.
 #[derive(Debug)]
 pub struct TextTest {

@@ -3,9 +3,9 @@
 //! screen, commands starting in a changed file) are propagated, breadth first and
 //! bounded in depth and fan-out; the bounds and what they cut are recorded.
 
-use crate::model::{Edge, Graph, NodeKey};
+use crate::model::{Graph, NodeKey};
 use qa_records::graph::{EdgeKind, Impact};
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 
 /// How far impact travels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -66,6 +66,57 @@ impl Impacts {
 /// and the edges it starts.
 type Fingerprint<'g> = (Option<&'g str>, Vec<(EdgeKind, &'g NodeKey)>);
 
+/// The nodes of both graphs and the ends of their edges, numbered, with each one's
+/// dependants in either graph in the order [`Graph::dependants`] gives them.
+struct Index<'g> {
+    keys: Vec<&'g NodeKey>,
+    ids: HashMap<&'g NodeKey, usize>,
+    in_head: Vec<bool>,
+    head_dependants: Vec<Vec<(EdgeKind, usize)>>,
+    base_dependants: Vec<Vec<(EdgeKind, usize)>>,
+}
+
+impl<'g> Index<'g> {
+    fn new(base: &'g Graph, head: &'g Graph) -> Index<'g> {
+        let mut index = Index {
+            keys: Vec::new(),
+            ids: HashMap::new(),
+            in_head: Vec::new(),
+            head_dependants: Vec::new(),
+            base_dependants: Vec::new(),
+        };
+        for key in head.nodes.keys() {
+            let id = index.id(key);
+            index.in_head[id] = true;
+        }
+        for key in base.nodes.keys() {
+            index.id(key);
+        }
+        for e in &head.edges {
+            let (to, from) = (index.id(&e.to), index.id(&e.from));
+            index.head_dependants[to].push((e.kind, from));
+        }
+        for e in &base.edges {
+            let (to, from) = (index.id(&e.to), index.id(&e.from));
+            index.base_dependants[to].push((e.kind, from));
+        }
+        index
+    }
+
+    fn id(&mut self, key: &'g NodeKey) -> usize {
+        if let Some(&id) = self.ids.get(key) {
+            return id;
+        }
+        let id = self.keys.len();
+        self.keys.push(key);
+        self.ids.insert(key, id);
+        self.in_head.push(false);
+        self.head_dependants.push(Vec::new());
+        self.base_dependants.push(Vec::new());
+        id
+    }
+}
+
 fn fingerprints(graph: &Graph) -> BTreeMap<&NodeKey, Fingerprint<'_>> {
     let mut prints: BTreeMap<&NodeKey, Fingerprint<'_>> = graph
         .nodes
@@ -108,9 +159,9 @@ pub fn compare(
             direct.insert(key, Side::Head);
         }
     }
+    // Let go before the walks' index is built: the stage's peak memory is here.
+    drop((base_prints, head_prints));
 
-    let head_dependants = head.dependants();
-    let base_dependants = base.dependants();
     let mut impacts = Impacts {
         bounds,
         ..Impacts::default()
@@ -125,60 +176,74 @@ pub fn compare(
             },
         );
     }
-    for (seed, side) in &direct {
+    // The walks run over numbered nodes: one walk per direct node, each visiting most of
+    // what it reaches, made the ordered maps' lookups most of the comparison's cost.
+    let index = Index::new(base, head);
+    let mut reached: Vec<Option<Reached>> = vec![None; index.keys.len()];
+    let mut seen_by = vec![usize::MAX; index.keys.len()];
+    let mut queue: VecDeque<(usize, Side, u32, u32)> = VecDeque::new();
+    let mut is_direct = vec![false; index.keys.len()];
+    for seed in direct.keys() {
+        is_direct[index.ids[seed]] = true;
+    }
+    for (walk, (seed, side)) in direct.iter().enumerate() {
+        let seed_id = index.ids[seed];
         let mut reached_entrypoints = BTreeSet::new();
-        let mut seen: BTreeSet<&NodeKey> = BTreeSet::from([seed]);
-        let mut queue: VecDeque<(&NodeKey, Side, u32, u32)> = VecDeque::from([(seed, *side, 0, 0)]);
+        seen_by[seed_id] = walk;
+        queue.clear();
+        queue.push_back((seed_id, *side, 0, 0));
         while let Some((node, side, depth, hops)) = queue.pop_front() {
-            if node.kind.is_entrypoint() {
-                reached_entrypoints.insert(node.clone());
+            let key = index.keys[node];
+            if key.kind.is_entrypoint() {
+                reached_entrypoints.insert(key.clone());
             }
             // A node that is still in head is followed through head's edges; a removed
             // one through the base graph's, where its dependants last depended on it.
-            let (dependants, side) = if side == Side::Head || head.nodes.contains_key(node) {
-                (head_dependants.get(node), Side::Head)
+            let (dependants, side) = if side == Side::Head || index.in_head[node] {
+                (&index.head_dependants[node], Side::Head)
             } else {
-                (base_dependants.get(node), Side::Base)
+                (&index.base_dependants[node], Side::Base)
             };
-            let Some(dependants) = dependants else {
-                continue;
-            };
-            let followed: &[&Edge] = if dependants.len() > bounds.fan_out {
+            let followed = if dependants.len() > bounds.fan_out {
                 impacts.cut_by_fan_out += dependants.len() - bounds.fan_out;
                 &dependants[..bounds.fan_out]
             } else {
-                dependants
+                &dependants[..]
             };
-            for edge in followed {
-                let next_depth = depth + u32::from(edge.kind == EdgeKind::Imports);
+            for &(kind, from) in followed {
+                let next_depth = depth + u32::from(kind == EdgeKind::Imports);
                 if next_depth > bounds.depth {
                     impacts.cut_by_depth += 1;
                     continue;
                 }
                 // The visited set is what keeps an import cycle from looping.
-                if !seen.insert(&edge.from) {
+                if seen_by[from] == walk {
                     continue;
                 }
-                match impacts.nodes.get_mut(&edge.from) {
-                    Some(known) if known.impact == Impact::Propagated => {
-                        known.hops = known.hops.min(hops + 1)
-                    }
-                    Some(_) => {}
-                    None => {
-                        let reached = Reached {
-                            impact: Impact::Propagated,
-                            hops: hops + 1,
-                            side,
-                        };
-                        impacts.nodes.insert(edge.from.clone(), reached);
+                seen_by[from] = walk;
+                if !is_direct[from] {
+                    match &mut reached[from] {
+                        Some(known) => known.hops = known.hops.min(hops + 1),
+                        slot @ None => {
+                            *slot = Some(Reached {
+                                impact: Impact::Propagated,
+                                hops: hops + 1,
+                                side,
+                            })
+                        }
                     }
                 }
-                queue.push_back((&edge.from, side, next_depth, hops + 1));
+                queue.push_back((from, side, next_depth, hops + 1));
             }
         }
         impacts
             .entrypoints
             .insert(seed.clone(), reached_entrypoints);
+    }
+    for (id, reached) in reached.into_iter().enumerate() {
+        if let Some(reached) = reached {
+            impacts.nodes.insert(index.keys[id].clone(), reached);
+        }
     }
     impacts
 }

@@ -11,7 +11,7 @@ pub mod workspace;
 
 use crate::adapter::{Adapter, Context, Detection, Layer, Memo};
 use crate::model::{Edge, Fragment, Import, Located, Module, Node, NodeKey, Symbols};
-use crate::tree::{file_name, Snapshot};
+use crate::tree::Snapshot;
 use git2::Oid;
 use qa_records::change::Confidence;
 use qa_records::graph::{EdgeKind, Support};
@@ -125,9 +125,13 @@ fn kept(mut parsed: Parsed) -> Arc<Parsed> {
 
 /// True when `path` has one of `extensions`.
 pub fn has_extension(path: &str, extensions: &[&str]) -> bool {
-    file_name(path)
-        .rsplit_once('.')
-        .is_some_and(|(_, ext)| extensions.contains(&ext))
+    // An extension holds no `.` or `/`, so a path ending in `.ext` has it as the file
+    // name's last extension; asked for every file by every adapter, so no split.
+    extensions.iter().any(|ext| {
+        path.len() > ext.len()
+            && path.ends_with(ext)
+            && path.as_bytes()[path.len() - ext.len() - 1] == b'.'
+    })
 }
 
 /// The files of `snapshot` with one of `extensions`.
@@ -232,6 +236,18 @@ impl Lines {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_extension_is_the_last_one_of_the_file_name() {
+        let ts = &["ts", "tsx"];
+        assert!(has_extension("src/a.ts", ts));
+        assert!(has_extension(".ts", ts));
+        assert!(has_extension("a.b.tsx", ts));
+        assert!(!has_extension("src/a.ts.map", ts));
+        assert!(!has_extension("src/ts", ts));
+        assert!(!has_extension("src/ats", ts));
+        assert!(!has_extension("ts", ts));
+    }
 
     #[test]
     fn lines_count_from_one() {

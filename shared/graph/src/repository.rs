@@ -6,7 +6,7 @@
 pub mod assertions;
 pub mod flows;
 
-use crate::adapter::{Adapter, Context, Detection, Layer, TextTest};
+use crate::adapter::{holds, Adapter, Context, Detection, Layer, TextTest};
 use crate::language::{go, python, rust, typescript};
 use crate::model::{Edge, Fragment, Located, Node, NodeKey};
 use crate::tree::{file_name, join, normalize, parent, Snapshot};
@@ -35,7 +35,7 @@ impl Default for Commands {
 /// Go files of a `main` package declaring `func main(`, for [`declared`].
 pub fn go_mains() -> TextTest {
     TextTest::new(go::EXTENSIONS, |t| {
-        t.contains("package main") && t.contains("func main(")
+        holds(t, "package main") && holds(t, "func main(")
     })
 }
 

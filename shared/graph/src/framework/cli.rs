@@ -4,7 +4,7 @@
 //! each a command `<program> <sub>` starting at the module its dispatch calls into.
 
 use super::{add_handled_entrypoint, arguments, handler_module, string_literal};
-use crate::adapter::{Adapter, Context, Detection, Layer, TextTest};
+use crate::adapter::{holds, Adapter, Context, Detection, Layer, TextTest};
 use crate::language::{files_with, python, rust, typescript, Lines};
 use crate::model::{Fragment, Located, Module};
 use crate::repository::{self, Declared};
@@ -28,8 +28,12 @@ pub struct Cli {
 impl Default for Cli {
     fn default() -> Cli {
         Cli {
-            clap: TextTest::new(rust::EXTENSIONS, |t| CLAP_USE.is_match(t)),
-            argparse: TextTest::new(python::EXTENSIONS, |t| ARGPARSE_IMPORT.is_match(t)),
+            clap: TextTest::new(rust::EXTENSIONS, |t| {
+                holds(t, "clap") && CLAP_USE.is_match(t)
+            }),
+            argparse: TextTest::new(python::EXTENSIONS, |t| {
+                holds(t, "argparse") && ARGPARSE_IMPORT.is_match(t)
+            }),
             go_mains: repository::go_mains(),
         }
     }

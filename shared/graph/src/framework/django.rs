@@ -6,7 +6,7 @@
 use super::{
     add_handled_entrypoint, arguments, handler_module, mounted_prefixes, string_literal, Mount,
 };
-use crate::adapter::{Adapter, Context, Detection, Layer, TextTest};
+use crate::adapter::{holds, Adapter, Context, Detection, Layer, TextTest};
 use crate::language::{files_with, python, Lines, RawImport};
 use crate::model::{Fragment, Located, Module};
 use crate::tree::{join, parent, Snapshot};
@@ -40,7 +40,7 @@ static INCLUDE: LazyLock<Regex> = LazyLock::new(|| code_pattern::regex(r"^includ
 
 /// A module that declares URL patterns with django.
 fn url_conf(text: &str) -> bool {
-    text.contains("urlpatterns") && DJANGO_IMPORT.is_match(text)
+    holds(text, "urlpatterns") && DJANGO_IMPORT.is_match(text)
 }
 
 impl Adapter for Django {

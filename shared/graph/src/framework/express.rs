@@ -7,7 +7,7 @@
 use super::{
     add_handled_entrypoint, arguments, handler_module, mounted_prefixes, string_literal, Mount,
 };
-use crate::adapter::{Adapter, Context, Detection, Layer, TextTest};
+use crate::adapter::{holds, Adapter, Context, Detection, Layer, TextTest};
 use crate::language::{files_with, typescript, workspace::Workspace, Lines};
 use crate::model::{Fragment, Located, Module};
 use crate::tree::Snapshot;
@@ -71,7 +71,7 @@ static QUOTED_WORD: LazyLock<Regex> = LazyLock::new(|| code_pattern::regex(r#"['
 const CONVENTIONAL: &[&str] = &["app", "router", "server", "fastify", "api", "instance"];
 
 fn web_module(text: &str) -> bool {
-    WEB_IMPORT.is_match(text)
+    (holds(text, "express") || holds(text, "fastify")) && WEB_IMPORT.is_match(text)
 }
 
 impl Adapter for Express {

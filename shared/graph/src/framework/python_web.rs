@@ -6,7 +6,7 @@
 //! module holding no decorator-like line.
 
 use super::add_entrypoint;
-use crate::adapter::{Adapter, Context, Detection, Layer, Memo, TextTest};
+use crate::adapter::{holds, Adapter, Context, Detection, Layer, Memo, TextTest};
 use crate::language::{files_with, python, Lines};
 use crate::model::{Fragment, Located};
 use crate::tree::Snapshot;
@@ -47,7 +47,8 @@ static DECORATOR_LINE: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 fn web_module(text: &str) -> bool {
-    WEB_IMPORT.is_match(text)
+    // The names first: the line-anchored pattern has no literal to skip ahead with.
+    (holds(text, "fastapi") || holds(text, "flask")) && WEB_IMPORT.is_match(text)
 }
 
 impl Adapter for PythonWeb {

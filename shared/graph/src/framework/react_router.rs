@@ -3,7 +3,7 @@
 //! `X` was imported from (or the router file, when it declares `X` itself).
 
 use super::add_route;
-use crate::adapter::{Adapter, Context, Detection, Layer, TextTest};
+use crate::adapter::{holds, Adapter, Context, Detection, Layer, TextTest};
 use crate::language::{files_with, typescript, Lines};
 use crate::model::{Fragment, Located};
 use crate::tree::Snapshot;
@@ -27,10 +27,10 @@ impl Default for ReactRouter {
     fn default() -> ReactRouter {
         ReactRouter {
             importers: TextTest::new(typescript::EXTENSIONS, |t| {
-                t.contains("from 'react-router") || t.contains("from \"react-router")
+                holds(t, "from 'react-router") || holds(t, "from \"react-router")
             }),
             route_tables: TextTest::new(typescript::EXTENSIONS, |t| {
-                t.contains("<Route") || t.contains("path:")
+                holds(t, "<Route") || holds(t, "path:")
             }),
         }
     }

@@ -3,13 +3,14 @@
 //! (see [`super::cargo`]); `fn`, `struct`, `enum` and `trait` names as symbols.
 
 use super::cargo::Crates;
-use super::{symbols, Language, Lines, Parsed, RawImport};
+use super::{Language, Lines, Parsed, RawImport};
+use crate::model::Symbols;
 use crate::tree::{file_name, join, parent, Snapshot};
 use qa_records::change::Confidence;
 use qa_records::code_pattern;
 use qa_records::graph::Support;
 use regex::Regex;
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock};
 
 pub const EXTENSIONS: &[&str] = &["rs"];
 
@@ -158,8 +159,9 @@ static ITEM: LazyLock<Regex> = LazyLock::new(|| {
 /// `mod` declarations (as `mod NAME`) and every path a `use` tree names.
 pub fn parse(text: &str) -> Parsed {
     let lines = Lines::new(text);
+    let heads = line_heads(text);
     let mut imports = Vec::new();
-    for c in MOD.captures_iter(text) {
+    for c in line_matches(&MOD, text, &heads, &["mod"], Reach::Line) {
         imports.push(RawImport {
             spec: format!("mod {}", &c[1]),
             line: lines.at(&c, 0),
@@ -167,7 +169,7 @@ pub fn parse(text: &str) -> Parsed {
             names: vec![c[1].to_string()],
         });
     }
-    for c in USE.captures_iter(text) {
+    for c in line_matches(&USE, text, &heads, &["use"], Reach::Semicolon) {
         let line = lines.at(&c, 0);
         let unaliased = ALIAS.replace_all(&c[1], "");
         let tree: String = unaliased.chars().filter(|ch| !ch.is_whitespace()).collect();
@@ -183,8 +185,105 @@ pub fn parse(text: &str) -> Parsed {
         }
     }
     imports.sort_by_key(|i| i.line);
-    let symbols = symbols(&ITEM, text, &lines);
-    Parsed { imports, symbols }
+    let items = ["async", "fn", "struct", "enum", "trait"];
+    let symbols: Symbols = line_matches(&ITEM, text, &heads, &items, Reach::Line)
+        .filter_map(|c| Some((c.get(1)?.as_str(), lines.at(&c, 1))))
+        .collect();
+    Parsed {
+        imports,
+        symbols: Arc::new(symbols),
+    }
+}
+
+/// How far a match of a line-anchored pattern starting at a line can reach.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reach {
+    /// To the end of the line (of the line of the `)` closing a `pub(..)`).
+    Line,
+    /// Past the first `;` (after a `pub(..)`): `use` trees span lines.
+    Semicolon,
+}
+
+/// A line that may start a match of a line-anchored pattern: where it starts, where
+/// its visibility ends (the `)` of a `pub(..)`, else the line's start) and where the
+/// word after blanks and visibility starts.
+#[derive(Debug, Clone, Copy)]
+struct LineHead {
+    start: usize,
+    head: usize,
+    word: usize,
+}
+
+/// The lines of `text` whose first word after blanks and a visibility (`pub`,
+/// `pub(..)`, then blanks) may be a keyword: a line starting otherwise starts no match
+/// of `(?m)^[ \t]*(?:pub(?:\([^)]*\))?[ \t]+)?...`, so only these are searched.
+fn line_heads(text: &str) -> Vec<LineHead> {
+    let bytes = text.as_bytes();
+    let blank = |c: char| c == ' ' || c == '\t';
+    let starts = std::iter::once(0).chain(memchr::memchr_iter(b'\n', bytes).map(|at| at + 1));
+    starts
+        .filter_map(|start| {
+            let rest = text[start..].trim_start_matches(blank);
+            // The first letters of `pub` and of every keyword: most lines stop here.
+            if !rest.starts_with(['p', 'm', 'u', 'a', 'f', 's', 'e', 't']) {
+                return None;
+            }
+            let Some(after) = rest.strip_prefix("pub") else {
+                let word = text.len() - rest.len();
+                return Some(LineHead {
+                    start,
+                    head: start,
+                    word,
+                });
+            };
+            // `[^)]*` ends at the first `)`.
+            let (head, after) = match after.starts_with('(') {
+                true => {
+                    let close = start + memchr::memchr(b')', &bytes[start..])?;
+                    (close, &text[close + 1..])
+                }
+                false => (start, after),
+            };
+            let word = after.trim_start_matches(blank);
+            (word.len() < after.len()).then(|| LineHead {
+                start,
+                head,
+                word: text.len() - word.len(),
+            })
+        })
+        .collect()
+}
+
+/// The matches of a line-anchored `pattern` as `captures_iter` finds them, searched only
+/// at the `heads` whose word is one of `words` and only as far as `reach` lets a match
+/// there go: each pattern scanned whole texts, most of whose lines cannot start a match.
+fn line_matches<'t>(
+    pattern: &'t Regex,
+    text: &'t str,
+    heads: &'t [LineHead],
+    words: &'t [&'t str],
+    reach: Reach,
+) -> impl Iterator<Item = regex::Captures<'t>> + 't {
+    let bytes = text.as_bytes();
+    let mut done = 0;
+    heads.iter().filter_map(move |line| {
+        if line.start < done || !words.iter().any(|w| text[line.word..].starts_with(w)) {
+            return None;
+        }
+        // Nothing of a match crosses a line but a `pub(..)` and a `use` tree, which
+        // ends at its first `;`.
+        let end = match reach {
+            Reach::Line => {
+                memchr::memchr(b'\n', &bytes[line.head..]).map_or(text.len(), |at| line.head + at)
+            }
+            Reach::Semicolon => line.head + memchr::memchr(b';', &bytes[line.head..])? + 1,
+        };
+        let captures = pattern
+            .captures_at(&text[..end], line.start)
+            .filter(|c| c.get(0).is_some_and(|m| m.start() == line.start))?;
+        done = captures.get(0).map_or(done, |m| m.end());
+        Some(captures)
+    })
 }
 
 /// Expands a `use` tree (`a::{b, c::{d, e}}`) into its paths.
@@ -237,6 +336,28 @@ fn expand_item(prefix: &str, item: &str, out: &mut Vec<String>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn line_patterns_are_read_as_a_whole_text_search_reads_them() {
+        let text = "mod a;\n  pub(crate) mod b ;\npub(in\n crate) fn c() {}\nuse x::{\n  y,\n  z,\n};\nlet s = \"\nuse q;\";\nstruct\tD;\npub async fn e() {}\n// mod f;\nfnord g;\n";
+        for (pattern, words, reach) in [
+            (&*MOD, &["mod"][..], Reach::Line),
+            (&*USE, &["use"][..], Reach::Semicolon),
+            (
+                &*ITEM,
+                &["async", "fn", "struct", "enum", "trait"][..],
+                Reach::Line,
+            ),
+        ] {
+            let spans = |c: regex::Captures| c.get(0).map(|m| (m.start(), m.end()));
+            let heads = line_heads(text);
+            let windowed: Vec<_> = line_matches(pattern, text, &heads, words, reach)
+                .map(spans)
+                .collect();
+            let whole: Vec<_> = pattern.captures_iter(text).map(spans).collect();
+            assert_eq!(windowed, whole, "{pattern}");
+        }
+    }
 
     #[test]
     fn use_trees_expand_into_paths() {

@@ -221,31 +221,192 @@ pub fn parse(text: &str) -> Parsed {
     let code = blank_comments(text);
     let mut lines = LineCounter::new(&code);
     let mut imports = Vec::new();
-    for c in IMPORT_FROM.captures_iter(&code) {
-        let (clause, spec) = (&c[1], &c[2]);
-        imports.push(RawImport {
-            spec: spec.to_string(),
-            line: lines.at(&c, 0),
-            names: bindings(clause),
-        });
+    // Each pattern runs only where its literal tail is (most files hold no `import(`,
+    // `require(` or bare `import '...'`, and none after their last import): a search
+    // that cannot match costs a scan to the end of the text, and a text with non-ASCII
+    // characters is scanned by the slow engine (the fast one has no Unicode `\b`).
+    // `import ... from '...'`: a match ends at one `from` tail and starts in the run of
+    // clause characters before it, so each tail's window holds the match ending there.
+    let mut done = 0;
+    for (from, end) in tails(&code, "from", Tail::Quoted) {
+        let mut at = clause_start(&code, from).max(done);
+        while let Some(m) = IMPORT_FROM.find_at(&code[..end], at) {
+            (done, at) = (m.end(), m.end());
+            // The groups by hand: the backtracking engine a regex's groups need costs
+            // 20 times the search on these patterns.
+            let Some((clause, spec)) = import_from_groups(&code, m) else {
+                continue;
+            };
+            imports.push(RawImport {
+                spec: spec.to_string(),
+                line: lines.of(m.start()),
+                names: bindings(clause),
+            });
+        }
     }
-    for c in IMPORT_BARE.captures_iter(&code) {
-        imports.push(RawImport {
-            spec: c[1].to_string(),
-            line: lines.at(&c, 0),
-            names: Vec::new(),
-        });
+    // `import '...'`: a match is a tail and its word.
+    let mut done = 0;
+    for (at, end) in tails(&code, "import", Tail::Quoted) {
+        let mut from = at.max(done);
+        while let Some(m) = IMPORT_BARE.find_at(&code[..end], from) {
+            (done, from) = (m.end(), m.end());
+            imports.push(RawImport {
+                spec: quoted_spec(m.as_str()).to_string(),
+                line: lines.of(m.start()),
+                names: Vec::new(),
+            });
+        }
     }
-    for c in IMPORT_CALL.captures_iter(&code) {
-        imports.push(RawImport {
-            spec: c[2].to_string(),
-            line: lines.at(&c, 2),
-            names: c.get(1).map_or_else(Vec::new, |m| bindings(m.as_str())),
-        });
+    // A call's match may start far before its word (`const {\n a,\n} = require(...)`), even
+    // before another call, so it is searched from the start to the last tail's end.
+    let last = ["require", "import"]
+        .iter()
+        .filter_map(|word| tails(&code, word, Tail::Called).last())
+        .map(|(_, end)| end)
+        .max();
+    if let Some(end) = last {
+        for c in captures_in(&IMPORT_CALL, &code[..end], 0) {
+            imports.push(RawImport {
+                spec: c[2].to_string(),
+                line: lines.at(&c, 2),
+                names: c.get(1).map_or_else(Vec::new, |m| bindings(m.as_str())),
+            });
+        }
     }
     imports.sort_by_key(|i| i.line);
     let symbols = Arc::new(declarations(&code));
     Parsed { imports, symbols }
+}
+
+/// What follows the word of an import pattern, up to the end of its match.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Tail {
+    /// `\s*['"]spec['"]`: `from '...'`, `import '...'`.
+    Quoted,
+    /// `\s*\(\s*['"]spec['"]\s*\)`: `require('...')`, `import('...')`.
+    Called,
+}
+
+/// Each `word` whose tail follows it, with the offset past the tail, in order: where a
+/// match of a pattern ending in `word` + `tail` can end. `\s` is Unicode white space, as
+/// `trim_start` reads it.
+fn tails<'c>(
+    code: &'c str,
+    word: &'c str,
+    tail: Tail,
+) -> impl Iterator<Item = (usize, usize)> + 'c {
+    memchr::memmem::find_iter(code.as_bytes(), word.as_bytes())
+        // `word` is ASCII, so `at + len` is a character boundary.
+        .filter_map(move |at| Some((at, tail_end(code, at + word.len(), tail)?)))
+}
+
+/// The offset just past `tail` read from `at`, when it is there.
+fn tail_end(code: &str, at: usize, tail: Tail) -> Option<usize> {
+    let mut rest = code[at..].trim_start();
+    if tail == Tail::Called {
+        rest = rest.strip_prefix('(')?.trim_start();
+    }
+    rest = rest.strip_prefix(['\'', '"'])?;
+    let spec = rest
+        .bytes()
+        .position(|b| matches!(b, b'\'' | b'"' | b'\n'))?;
+    rest = rest[spec..]
+        .strip_prefix(['\'', '"'])
+        .filter(|_| spec > 0)?;
+    if tail == Tail::Called {
+        rest = rest.trim_start().strip_prefix(')')?;
+    }
+    Some(code.len() - rest.len())
+}
+
+/// Where an import clause ending at `from` (offset of the `from` of `... from '...'`) can
+/// begin at the earliest: the start of the run of clause characters before it (`[\w$*{},\s]`,
+/// which holds `import`/`export` and `type` too). A match of [`IMPORT_FROM`] holds such a
+/// `from`, and none can start before the first one's run: a quote ends every run.
+fn clause_start(code: &str, from: usize) -> usize {
+    let run = code[..from]
+        .char_indices()
+        .rev()
+        .take_while(|&(_, c)| in_clause(c))
+        .last();
+    run.map_or(from, |(at, _)| at)
+}
+
+/// A character of an import clause: `[\w$*{},\s]` with `\w` as [`code_pattern::WORD`].
+fn in_clause(c: char) -> bool {
+    c.is_ascii_alphanumeric()
+        || matches!(c, '_' | '$' | '*' | '{' | '}' | ',')
+        || !c.is_ascii()
+        || c.is_whitespace()
+}
+
+/// The groups of a match of [`IMPORT_FROM`] (the clause and the specifier), as the
+/// regex's leftmost-first order chooses them: blanks after the keyword all taken, `type`
+/// and its blanks taken when the rest still matches, then the shortest clause after
+/// which `\s*from\s*['"]spec['"]` follows. None only if this reading disagrees with the
+/// match (then the regex's own groups are asked for).
+fn import_from_groups<'c>(code: &'c str, m: regex::Match<'c>) -> Option<(&'c str, &'c str)> {
+    let text = m.as_str();
+    let after_keyword = skip_blanks(text, "import".len());
+    let typed = text[after_keyword..]
+        .strip_prefix("type")
+        .filter(|rest| rest.starts_with(char::is_whitespace))
+        .map(|_| skip_blanks(text, after_keyword + "type".len()));
+    let read = typed
+        .and_then(|start| shortest_clause(text, start).map(|end| (start, end)))
+        .or_else(|| Some((after_keyword, shortest_clause(text, after_keyword)?)));
+    match read {
+        Some((start, end))
+            if tail_end(text, skip_blanks(text, end) + 4, Tail::Quoted) == Some(text.len()) =>
+        {
+            Some((&text[start..end], quoted_spec(text)))
+        }
+        _ => {
+            let c = IMPORT_FROM.captures_at(&code[..m.end()], m.start())?;
+            Some((c.get(1)?.as_str(), c.get(2)?.as_str()))
+        }
+    }
+}
+
+/// The end of the shortest clause from `start` that `\s*from\s*['"]spec['"]` follows in
+/// `text`, every character of it a clause character.
+fn shortest_clause(text: &str, start: usize) -> Option<usize> {
+    let mut at = start;
+    loop {
+        let from = skip_blanks(text, at);
+        if text[from..].starts_with("from") && tail_end(text, from + 4, Tail::Quoted).is_some() {
+            return Some(at);
+        }
+        let c = text[at..].chars().next().filter(|&c| in_clause(c))?;
+        at += c.len_utf8();
+    }
+}
+
+/// The offset past the blanks (Unicode white space) at `at`.
+fn skip_blanks(text: &str, at: usize) -> usize {
+    text.len() - text[at..].trim_start().len()
+}
+
+/// The specifier of a match ending in `['"]spec['"]`: none holds a quote.
+fn quoted_spec(text: &str) -> &str {
+    let inner = &text[..text.len() - 1];
+    let open = inner.rfind(['\'', '"']).map_or(0, |at| at + 1);
+    &inner[open..]
+}
+
+/// The matches of `pattern` in `code` from offset `start` on, as `captures_iter` finds
+/// them past it (`\b` still sees the character before `start`); matches are never empty.
+fn captures_in<'c>(
+    pattern: &'c Regex,
+    code: &'c str,
+    start: usize,
+) -> impl Iterator<Item = regex::Captures<'c>> + 'c {
+    let mut at = start;
+    std::iter::from_fn(move || {
+        let captures = pattern.captures_at(code, at)?;
+        at = captures.get(0).map_or(code.len(), |m| m.end());
+        Some(captures)
+    })
 }
 
 /// Declared names with their lines: on a line of its own, after blanks and any of
@@ -269,8 +430,13 @@ fn declarations(code: &str) -> Symbols {
     ];
     let blanks = |s: &str| s.trim_start_matches([' ', '\t']).len() < s.len();
     let mut found = Vec::new();
-    for (n, line) in code.split('\n').enumerate() {
+    for (n, line) in lines_of(code).enumerate() {
         let mut rest = line.trim_start_matches([' ', '\t']);
+        // Every modifier and keyword starts with one of these letters: most lines are
+        // left at their first byte.
+        if !rest.starts_with(['e', 'd', 'a', 'f', 'c', 'l', 'v', 'i', 't']) {
+            continue;
+        }
         for modifier in MODIFIERS {
             if let Some(after) = rest.strip_prefix(modifier).filter(|a| blanks(a)) {
                 rest = after.trim_start_matches([' ', '\t']);
@@ -305,6 +471,26 @@ fn declarations(code: &str) -> Symbols {
     found.into_iter().collect()
 }
 
+/// The lines of `text` as `split('\n')` gives them, found with `memchr` (a `char` split
+/// costs a searcher set-up for every line).
+fn lines_of(text: &str) -> impl Iterator<Item = &str> + '_ {
+    let mut newlines = memchr::memchr_iter(b'\n', text.as_bytes());
+    let mut start = Some(0);
+    std::iter::from_fn(move || {
+        let from = start?;
+        match newlines.next() {
+            Some(end) => {
+                start = Some(end + 1);
+                Some(&text[from..end])
+            }
+            None => {
+                start = None;
+                Some(&text[from..])
+            }
+        }
+    })
+}
+
 /// 1-based lines of offsets asked for mostly in increasing order (each regex's matches
 /// are), as [`super::Lines`] gives them: the newlines since the last offset asked for are
 /// counted, not every line start of the text indexed.
@@ -328,6 +514,7 @@ impl<'a> LineCounter<'a> {
         self.of(captures.get(group).map_or(0, |m| m.start()))
     }
 
+    /// The line holding byte `offset`.
     fn of(&mut self, offset: usize) -> u32 {
         if offset < self.offset {
             (self.offset, self.line) = (0, 1);
@@ -380,6 +567,9 @@ pub fn blank_comments(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     // `text[copied..i]` is code or literals still to copy as they are.
     let (mut copied, mut i) = (0, 0);
+    // The first backtick at or after `i`: rare, so found once and again only when passed
+    // (a fourth byte `memchr` does not search for together with the other three).
+    let mut tick = memchr::memchr(b'`', bytes);
     while i < bytes.len() {
         match bytes[i] {
             b'/' if bytes.get(i + 1) == Some(&b'/') => {
@@ -409,10 +599,12 @@ pub fn blank_comments(text: &str) -> String {
                 let ends_at_newline = quote != b'`';
                 i += 1;
                 loop {
-                    let Some(at) = bytes[i..]
-                        .iter()
-                        .position(|&b| b == quote || b == b'\\' || (b == b'\n' && ends_at_newline))
-                    else {
+                    let rest = &bytes[i..];
+                    let end = match ends_at_newline {
+                        true => memchr::memchr3(quote, b'\\', b'\n', rest),
+                        false => memchr::memchr2(quote, b'\\', rest),
+                    };
+                    let Some(at) = end else {
                         i = bytes.len();
                         break;
                     };
@@ -426,11 +618,15 @@ pub fn blank_comments(text: &str) -> String {
                 }
             }
             _ => {
-                i += bytes[i..]
-                    .iter()
-                    .position(|&b| matches!(b, b'/' | b'"' | b'\'' | b'`'))
-                    .unwrap_or(bytes.len() - i)
-                    .max(1);
+                if tick.is_some_and(|at| at < i) {
+                    tick = memchr_from(bytes, b'`', i);
+                }
+                let other = memchr::memchr3(b'/', b'"', b'\'', &bytes[i..]).map(|at| i + at);
+                let next = match (other, tick) {
+                    (Some(a), Some(b)) => a.min(b),
+                    (found, None) | (None, found) => found.unwrap_or(bytes.len()),
+                };
+                i = next.max(i + 1);
             }
         }
     }
@@ -440,10 +636,7 @@ pub fn blank_comments(text: &str) -> String {
 
 /// The position of the first `byte` at or after `from`.
 fn memchr_from(bytes: &[u8], byte: u8, from: usize) -> Option<usize> {
-    bytes[from..]
-        .iter()
-        .position(|&b| b == byte)
-        .map(|at| from + at)
+    memchr::memchr(byte, &bytes[from..]).map(|at| from + at)
 }
 
 fn push_spaces(out: &mut String, n: usize) {
@@ -514,6 +707,95 @@ mod tests {
         assert_eq!(blank_comments("s = 'a\\'//b' // c"), "s = 'a\\'//b'     ");
         assert_eq!(blank_comments("t = `//\n/*` /* z"), "t = `//\n/*`     ");
         assert_eq!(blank_comments("u = \"é\\\n//\" v"), "u = \"é\\\n//\" v");
+    }
+
+    #[test]
+    fn lines_split_as_a_newline_split_does() {
+        for text in ["", "a", "a\n", "\n\nb\nc", "é\nü\n\n"] {
+            assert_eq!(
+                lines_of(text).collect::<Vec<_>>(),
+                text.split('\n').collect::<Vec<_>>()
+            );
+        }
+    }
+
+    #[test]
+    fn an_import_pattern_runs_only_where_its_literal_tail_is() {
+        let code = "x = from\n 'a'; fromage; from('b') import ( \"c\" ) from '';";
+        let all = |word, tail| tails(code, word, tail).collect::<Vec<_>>();
+        assert_eq!(all("from", Tail::Quoted), [(4, 13)]);
+        assert_eq!(all("import", Tail::Called), [(34, 48)]);
+        assert_eq!(all("require", Tail::Called), []);
+        let called = tails("require('a'\n)", "require", Tail::Called);
+        assert_eq!(called.collect::<Vec<_>>(), [(0, 13)]);
+        assert_eq!(tails("import 'a\n'", "import", Tail::Quoted).count(), 0);
+    }
+
+    #[test]
+    fn a_call_inside_a_destructuring_default_is_read_as_the_whole_text_search_does() {
+        let parsed = parse("const {a = require('b')} = require('c');\n");
+        assert_eq!(
+            parsed
+                .imports
+                .iter()
+                .map(|i| i.spec.as_str())
+                .collect::<Vec<_>>(),
+            ["c"]
+        );
+    }
+
+    #[test]
+    fn an_import_clause_is_read_as_the_regex_groups_read_it() {
+        let cases = [
+            "import   A , {B}  from  './a'",
+            "import type { T } from './t'",
+            "import type from './t'",
+            "import typeX from './t'",
+            "export * from \"./x\"",
+            "import from from './f'",
+            "import a,\n  b\n  from './ab'",
+            "import { from } from './f'",
+            "import café from './c'",
+            "export {a as b}from'./q'",
+        ];
+        for code in cases {
+            let m = IMPORT_FROM.find(code).unwrap();
+            let c = IMPORT_FROM.captures(code).unwrap();
+            assert_eq!(
+                import_from_groups(code, m),
+                Some((&c[1], &c[2])),
+                "{code:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn two_imports_on_one_line_are_both_read() {
+        assert_eq!(
+            specs("import a from './a'; import b from './b'; import './c'; import './d'"),
+            ["./a", "./b", "./c", "./d"]
+        );
+    }
+
+    #[test]
+    fn a_call_binding_before_its_word_is_read() {
+        let parsed = parse("x;\nconst {\n a,\n b\n} = require('./r');\n");
+        assert_eq!(parsed.imports[0].names, ["a", "b"]);
+        assert_eq!(parsed.imports[0].line, 5);
+    }
+
+    #[test]
+    fn an_import_clause_starts_after_the_last_quote_or_operator_before_its_from() {
+        let code = "a = 'q'; import {\n X } from './x'";
+        assert_eq!(clause_start(code, code.find("from").unwrap()), 8);
+        assert_eq!(parse(code).imports[0].spec, "./x");
+    }
+
+    #[test]
+    fn an_import_after_a_word_character_is_not_read_when_search_starts_late() {
+        // `\b` must see the `x` before the search's start, as a whole-text search does.
+        assert_eq!(specs("ximport './a';\nimport './b';\n"), ["./b"]);
+        assert_eq!(specs("=ximport a from './a';\n"), Vec::<String>::new());
     }
 
     #[test]
