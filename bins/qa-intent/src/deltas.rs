@@ -130,8 +130,9 @@ impl std::fmt::Display for Stats {
 
 /// Reads and parses the two versions of every changed file with a grammar, and compares
 /// them: on this thread, and on a second one once `idle` says a core is free (the
-/// behavior graph is built on the other core first). Files without a grammar have no
-/// delta; the added lines of Vue and Svelte components are read too ([`Components`]).
+/// behavior graph is built on the other core first; this thread reads the smallest files
+/// meanwhile, the largest after). Files without a grammar have no delta; the added lines
+/// of Vue and Svelte components are read too ([`Components`]).
 pub fn of_changeset(
     cs: &Changeset,
     repo: &Path,
@@ -167,6 +168,10 @@ pub fn of_changeset(
                 // The graph's reads filled libgit2's cache of delta bases (up to 16 MB,
                 // held while any handle keeps the pack open): let it go with the pack.
                 reader.reopen();
+                // The graph's thread has ended and the pack is closed: the memory they
+                // held (the graph itself excepted) goes back before the largest files
+                // are parsed.
+                crate::memory::release_freed();
                 let (queue, macros, added) = (&queue, &macros, &added);
                 helper = Some(scope.spawn(move || {
                     let mut reader = Reader::new(repo, macros, added, ahead);
@@ -176,7 +181,14 @@ pub fn of_changeset(
                     reader.finish().0
                 }));
             }
-            let Some(f) = queue.largest() else { break };
+            // While the graph is built on the other core, its thread holds most of the
+            // heap: this one reads the smallest files meanwhile and the largest once
+            // that memory is freed.
+            let next = match helper {
+                None => queue.smallest(),
+                Some(_) => queue.largest(),
+            };
+            let Some(f) = next else { break };
             reader.read(f);
         }
         let theirs = helper.map(|h| h.join().unwrap_or_default());
@@ -299,8 +311,9 @@ fn hashes_of(files: &[&FileData], op: Op) -> HashSet<u64> {
 /// added lines' hashes the bases it read hold.
 type Part = (Vec<(String, FileDelta)>, Stats, HashSet<u64>);
 
-/// The files to read, largest first: one thread takes from the front, the other from the
-/// back, so the two largest trees are not held at once and both end together.
+/// The files to read, largest first: once both threads read, one takes from the front and
+/// the other from the back, so the two largest trees are not held at once and both end
+/// together (before that, the one thread takes from the back).
 struct Queue<'a> {
     files: Vec<&'a FileData>,
     /// The untaken files are `files[ends.0..ends.1]`.

@@ -9,6 +9,7 @@ pub mod graph;
 pub mod intents;
 pub mod joining;
 pub mod lifecycle;
+pub mod memory;
 pub mod moves;
 pub mod oracle;
 pub use qa_team_manifest as manifest;
@@ -95,6 +96,8 @@ fn write<W: Write>(
         return Ok(());
     }
     let (mut deltas, components, stats) = deltas::of_changeset(cs, repo, || building.finished());
+    // The trees are parsed and compared: their memory is free.
+    memory::release_freed();
     if options.timings {
         eprintln!("qa-intent: {stats}");
     }
@@ -109,6 +112,9 @@ fn write<W: Write>(
         ahead
             .join()
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        // The verdicts' thread has ended: its arena's free pages go before the intents
+        // are derived on this one.
+        memory::release_freed();
         let derived: Vec<_> = intents::derive(cs, manifest, &deltas, &components)
             .into_iter()
             .map(|intent| {
