@@ -57,15 +57,19 @@ pub fn run<R: BufRead, W: Write>(
     std::thread::scope(|scope| {
         let mut cs = Changeset::in_repo(repo);
         let mut building = graph::Building::none();
-        let read = qa_records::ndjson::forward_each(source, input, out, |line, envelope| {
-            cs.take(source, line, envelope)?;
-            if let (false, Some(range)) = (building.started(), &cs.range) {
-                let range = range.data.clone();
-                graph::holds_head(repo, &range)?;
-                building = graph::Building::on(scope.spawn(move || graph::trees(&range, repo)));
-            }
-            Ok(())
-        });
+        // A file record's data is read from its text: as a `Value` tree first, the largest
+        // (hunks line by line) took several times its size, for as long as the stream
+        // was read, beside the graph being built.
+        let read =
+            qa_records::ndjson::forward_each_text(source, input, out, |line, envelope, text| {
+                cs.take(source, line, envelope, text)?;
+                if let (false, Some(range)) = (building.started(), &cs.range) {
+                    let range = range.data.clone();
+                    graph::holds_head(repo, &range)?;
+                    building = graph::Building::on(scope.spawn(move || graph::trees(&range, repo)));
+                }
+                Ok(())
+            });
         // Joined once the intents are derived (or at once on bad input).
         match read {
             Ok(_) => write(&cs, building, manifest, repo, options, out),
