@@ -181,14 +181,9 @@ pub fn of_changeset(
                     reader.finish().0
                 }));
             }
-            // While the graph is built on the other core, its thread holds most of the
-            // heap: this one reads the smallest files meanwhile and the largest once
-            // that memory is freed.
-            let next = match helper {
-                None => queue.smallest(),
-                Some(_) => queue.largest(),
+            let Some(f) = queue.first_threads(helper.is_none()) else {
+                break;
             };
-            let Some(f) = next else { break };
             reader.read(f);
         }
         let theirs = helper.map(|h| h.join().unwrap_or_default());
@@ -332,6 +327,16 @@ impl<'a> Queue<'a> {
             ends.0 += 1;
             self.files[ends.0 - 1]
         })
+    }
+
+    /// The next file for the thread that reads from the start: while the behavior graph is
+    /// still being built on the other core its thread holds most of the heap, so the
+    /// smallest file then, and the largest once that memory is freed.
+    fn first_threads(&self, graph_building: bool) -> Option<&'a FileData> {
+        match graph_building {
+            true => self.smallest(),
+            false => self.largest(),
+        }
     }
 
     fn smallest(&self) -> Option<&'a FileData> {
@@ -1171,6 +1176,40 @@ fn head_line_of(file: &FileData, base_line: u32) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn changed(path: &str) -> FileData {
+        serde_json::from_value(serde_json::json!({
+            "added": 1, "binary": false, "delta": "branch", "hunk_count": 0, "hunks": [],
+            "new_oid": null, "old_oid": null, "old_path": null, "path": path, "removed": 0,
+            "role": "product", "sha256": null, "status": "modified", "truncated": false
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn the_first_thread_reads_the_smallest_file_while_the_graph_is_built() {
+        let files = [
+            changed("large.ts"),
+            changed("middle.ts"),
+            changed("small.ts"),
+        ];
+        let queue = Queue::new(files.iter().collect());
+        assert_eq!(queue.first_threads(true).unwrap().path, "small.ts");
+    }
+
+    #[test]
+    fn the_first_thread_reads_the_largest_file_once_the_graph_is_built() {
+        let files = [
+            changed("large.ts"),
+            changed("middle.ts"),
+            changed("small.ts"),
+        ];
+        let queue = Queue::new(files.iter().collect());
+        assert_eq!(queue.first_threads(false).unwrap().path, "large.ts");
+        assert_eq!(queue.smallest().unwrap().path, "small.ts");
+        assert_eq!(queue.first_threads(false).unwrap().path, "middle.ts");
+        assert!(queue.first_threads(true).is_none());
+    }
 
     #[test]
     fn squeeze_drops_ascii_and_unicode_whitespace_and_keeps_every_other_character() {

@@ -57,9 +57,9 @@ pub fn run<R: BufRead, W: Write>(
     std::thread::scope(|scope| {
         let mut cs = Changeset::in_repo(repo);
         let mut building = graph::Building::none();
-        // A file record's data is read from its text: as a `Value` tree first, the largest
-        // (hunks line by line) took several times its size, for as long as the stream
-        // was read, beside the graph being built.
+        // A file record's data is read from its text: built as a `Value` tree first, the
+        // largest record (a file's hunks, line by line) took several times its size,
+        // beside the graph being built.
         let read =
             qa_records::ndjson::forward_each_text(source, input, out, |line, envelope, text| {
                 cs.take(source, line, envelope, text)?;
