@@ -1186,24 +1186,21 @@ mod tests {
         .unwrap()
     }
 
+    /// Three changed files, largest first (as `by_size` orders them).
+    fn by_size_order() -> [FileData; 3] {
+        ["large.ts", "middle.ts", "small.ts"].map(changed)
+    }
+
     #[test]
     fn the_first_thread_reads_the_smallest_file_while_the_graph_is_built() {
-        let files = [
-            changed("large.ts"),
-            changed("middle.ts"),
-            changed("small.ts"),
-        ];
+        let files = by_size_order();
         let queue = Queue::new(files.iter().collect());
         assert_eq!(queue.first_threads(true).unwrap().path, "small.ts");
     }
 
     #[test]
     fn the_first_thread_reads_the_largest_file_once_the_graph_is_built() {
-        let files = [
-            changed("large.ts"),
-            changed("middle.ts"),
-            changed("small.ts"),
-        ];
+        let files = by_size_order();
         let queue = Queue::new(files.iter().collect());
         assert_eq!(queue.first_threads(false).unwrap().path, "large.ts");
         assert_eq!(queue.smallest().unwrap().path, "small.ts");
