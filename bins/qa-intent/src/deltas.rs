@@ -17,6 +17,7 @@ use crate::moves::{self, Forest, Matched};
 use crate::oracle::Test;
 use crate::sources;
 use crate::trees::{self, ExitKind, Grammar, ItemKind, Outline};
+use tree_sitter::Tree;
 
 /// A located fact of one version: `item` is the enclosing item's path (`""` at file level).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -526,6 +527,7 @@ pub fn delta(
         base: base_tree,
         head: head_tree,
         left_out,
+        marked,
     } = pair;
     *left_out_bytes += left_out;
     // Only what overlaps the changed lines is read (the items around them included);
@@ -535,14 +537,25 @@ pub fn delta(
     };
     let base_ranges = v.base.as_deref().and_then(|t| limit(t, |e| e.base));
     let head_ranges = v.head.as_deref().and_then(|t| limit(t, |e| e.head));
-    let base = base_tree
-        .as_ref()
-        .zip(v.base.as_deref())
-        .map(|(tree, text)| trees::outline_of(grammar, tree, text, macros, base_ranges.as_deref()));
-    let head = head_tree
-        .as_ref()
-        .zip(v.head.as_deref())
-        .map(|(tree, text)| trees::outline_of(grammar, tree, text, macros, head_ranges.as_deref()));
+    let outline =
+        |tree: Option<&Tree>, text: Option<&str>, ranges: Option<&[Range<usize>]>, marked| {
+            let (tree, text) = tree.zip(text)?;
+            Some(trees::outline_marked(
+                grammar, tree, text, macros, ranges, marked,
+            ))
+        };
+    let base = outline(
+        base_tree.as_ref(),
+        v.base.as_deref(),
+        base_ranges.as_deref(),
+        marked[0],
+    );
+    let head = outline(
+        head_tree.as_ref(),
+        v.head.as_deref(),
+        head_ranges.as_deref(),
+        marked[1],
+    );
     if base.is_none() && head.is_none() {
         return None;
     }
