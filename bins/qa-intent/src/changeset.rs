@@ -2,8 +2,9 @@
 
 use anyhow::Result;
 use qa_records::change::{CommitData, Delta, FileData, RangeView, Role};
-use qa_records::ndjson::data_of;
+use qa_records::ndjson::data_of_text;
 use qa_records::{Envelope, Kind};
+use serde_json::value::RawValue;
 
 use crate::equivalence::{self, Ahead, Verdict};
 
@@ -101,21 +102,28 @@ impl Changeset {
         equivalence::tests_only(&git, commit, |p| self.role(p).is_some_and(bears_behaviour))
     }
 
-    /// Takes the records qa-intent needs and ignores the rest.
-    pub fn take(&mut self, source: &str, line: u64, envelope: Envelope) -> Result<()> {
+    /// Takes the records qa-intent needs and ignores the rest; `text` is the data's own
+    /// text where the reader kept it ([`qa_records::ndjson::forward_each_text`]).
+    pub fn take(
+        &mut self,
+        source: &str,
+        line: u64,
+        envelope: Envelope,
+        text: Option<&RawValue>,
+    ) -> Result<()> {
         match envelope.known_kind() {
             Some(Kind::Range) => {
                 self.range = Some(Read {
-                    data: data_of(source, line, &envelope)?,
+                    data: data_of_text(source, line, &envelope, text)?,
                     id: envelope.id,
                 })
             }
             Some(Kind::Commit) => self.commits.push(Read {
-                data: data_of(source, line, &envelope)?,
+                data: data_of_text(source, line, &envelope, text)?,
                 id: envelope.id,
             }),
             Some(Kind::File) => {
-                let data: FileData = data_of(source, line, &envelope)?;
+                let data: FileData = data_of_text(source, line, &envelope, text)?;
                 let read = Read {
                     id: envelope.id,
                     data,

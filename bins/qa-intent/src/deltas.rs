@@ -17,6 +17,7 @@ use crate::moves::{self, Forest, Matched};
 use crate::oracle::Test;
 use crate::sources;
 use crate::trees::{self, ExitKind, Grammar, ItemKind, Outline};
+use tree_sitter::Tree;
 
 /// A located fact of one version: `item` is the enclosing item's path (`""` at file level).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -130,8 +131,9 @@ impl std::fmt::Display for Stats {
 
 /// Reads and parses the two versions of every changed file with a grammar, and compares
 /// them: on this thread, and on a second one once `idle` says a core is free (the
-/// behavior graph is built on the other core first). Files without a grammar have no
-/// delta; the added lines of Vue and Svelte components are read too ([`Components`]).
+/// behavior graph is built on the other core first; this thread reads the smallest files
+/// meanwhile, the largest after). Files without a grammar have no delta; the added lines
+/// of Vue and Svelte components are read too ([`Components`]).
 pub fn of_changeset(
     cs: &Changeset,
     repo: &Path,
@@ -167,6 +169,10 @@ pub fn of_changeset(
                 // The graph's reads filled libgit2's cache of delta bases (up to 16 MB,
                 // held while any handle keeps the pack open): let it go with the pack.
                 reader.reopen();
+                // The graph's thread has ended and the pack is closed: the memory they
+                // held (the graph itself excepted) goes back before the largest files
+                // are parsed.
+                crate::memory::release_freed();
                 let (queue, macros, added) = (&queue, &macros, &added);
                 helper = Some(scope.spawn(move || {
                     let mut reader = Reader::new(repo, macros, added, ahead);
@@ -176,7 +182,9 @@ pub fn of_changeset(
                     reader.finish().0
                 }));
             }
-            let Some(f) = queue.largest() else { break };
+            let Some(f) = queue.first_threads(helper.is_none()) else {
+                break;
+            };
             reader.read(f);
         }
         let theirs = helper.map(|h| h.join().unwrap_or_default());
@@ -299,8 +307,9 @@ fn hashes_of(files: &[&FileData], op: Op) -> HashSet<u64> {
 /// added lines' hashes the bases it read hold.
 type Part = (Vec<(String, FileDelta)>, Stats, HashSet<u64>);
 
-/// The files to read, largest first: one thread takes from the front, the other from the
-/// back, so the two largest trees are not held at once and both end together.
+/// The files to read, largest first: once both threads read, one takes from the front and
+/// the other from the back, so the two largest trees are not held at once and both end
+/// together (before that, the one thread takes from the back).
 struct Queue<'a> {
     files: Vec<&'a FileData>,
     /// The untaken files are `files[ends.0..ends.1]`.
@@ -319,6 +328,16 @@ impl<'a> Queue<'a> {
             ends.0 += 1;
             self.files[ends.0 - 1]
         })
+    }
+
+    /// The next file for the thread that reads from the start: while the behavior graph is
+    /// still being built on the other core its thread holds most of the heap, so the
+    /// smallest file then, and the largest once that memory is freed.
+    fn first_threads(&self, graph_building: bool) -> Option<&'a FileData> {
+        match graph_building {
+            true => self.smallest(),
+            false => self.largest(),
+        }
     }
 
     fn smallest(&self) -> Option<&'a FileData> {
@@ -508,6 +527,7 @@ pub fn delta(
         base: base_tree,
         head: head_tree,
         left_out,
+        marked,
     } = pair;
     *left_out_bytes += left_out;
     // Only what overlaps the changed lines is read (the items around them included);
@@ -517,14 +537,25 @@ pub fn delta(
     };
     let base_ranges = v.base.as_deref().and_then(|t| limit(t, |e| e.base));
     let head_ranges = v.head.as_deref().and_then(|t| limit(t, |e| e.head));
-    let base = base_tree
-        .as_ref()
-        .zip(v.base.as_deref())
-        .map(|(tree, text)| trees::outline_of(grammar, tree, text, macros, base_ranges.as_deref()));
-    let head = head_tree
-        .as_ref()
-        .zip(v.head.as_deref())
-        .map(|(tree, text)| trees::outline_of(grammar, tree, text, macros, head_ranges.as_deref()));
+    let outline =
+        |tree: Option<&Tree>, text: Option<&str>, ranges: Option<&[Range<usize>]>, marked| {
+            let (tree, text) = tree.zip(text)?;
+            Some(trees::outline_marked(
+                grammar, tree, text, macros, ranges, marked,
+            ))
+        };
+    let base = outline(
+        base_tree.as_ref(),
+        v.base.as_deref(),
+        base_ranges.as_deref(),
+        marked[0],
+    );
+    let head = outline(
+        head_tree.as_ref(),
+        v.head.as_deref(),
+        head_ranges.as_deref(),
+        marked[1],
+    );
     if base.is_none() && head.is_none() {
         return None;
     }
@@ -1158,6 +1189,37 @@ fn head_line_of(file: &FileData, base_line: u32) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn changed(path: &str) -> FileData {
+        serde_json::from_value(serde_json::json!({
+            "added": 1, "binary": false, "delta": "branch", "hunk_count": 0, "hunks": [],
+            "new_oid": null, "old_oid": null, "old_path": null, "path": path, "removed": 0,
+            "role": "product", "sha256": null, "status": "modified", "truncated": false
+        }))
+        .unwrap()
+    }
+
+    /// Three changed files, largest first (as `by_size` orders them).
+    fn by_size_order() -> [FileData; 3] {
+        ["large.ts", "middle.ts", "small.ts"].map(changed)
+    }
+
+    #[test]
+    fn the_first_thread_reads_the_smallest_file_while_the_graph_is_built() {
+        let files = by_size_order();
+        let queue = Queue::new(files.iter().collect());
+        assert_eq!(queue.first_threads(true).unwrap().path, "small.ts");
+    }
+
+    #[test]
+    fn the_first_thread_reads_the_largest_file_once_the_graph_is_built() {
+        let files = by_size_order();
+        let queue = Queue::new(files.iter().collect());
+        assert_eq!(queue.first_threads(false).unwrap().path, "large.ts");
+        assert_eq!(queue.smallest().unwrap().path, "small.ts");
+        assert_eq!(queue.first_threads(false).unwrap().path, "middle.ts");
+        assert!(queue.first_threads(true).is_none());
+    }
 
     #[test]
     fn squeeze_drops_ascii_and_unicode_whitespace_and_keeps_every_other_character() {

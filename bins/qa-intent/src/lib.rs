@@ -9,6 +9,7 @@ pub mod graph;
 pub mod intents;
 pub mod joining;
 pub mod lifecycle;
+pub mod memory;
 pub mod moves;
 pub mod oracle;
 pub use qa_team_manifest as manifest;
@@ -56,15 +57,19 @@ pub fn run<R: BufRead, W: Write>(
     std::thread::scope(|scope| {
         let mut cs = Changeset::in_repo(repo);
         let mut building = graph::Building::none();
-        let read = qa_records::ndjson::forward_each(source, input, out, |line, envelope| {
-            cs.take(source, line, envelope)?;
-            if let (false, Some(range)) = (building.started(), &cs.range) {
-                let range = range.data.clone();
-                graph::holds_head(repo, &range)?;
-                building = graph::Building::on(scope.spawn(move || graph::trees(&range, repo)));
-            }
-            Ok(())
-        });
+        // A file record's data is read from its text: built as a `Value` tree first, the
+        // largest record (a file's hunks, line by line) took several times its size,
+        // beside the graph being built.
+        let read =
+            qa_records::ndjson::forward_each_text(source, input, out, |line, envelope, text| {
+                cs.take(source, line, envelope, text)?;
+                if let (false, Some(range)) = (building.started(), &cs.range) {
+                    let range = range.data.clone();
+                    graph::holds_head(repo, &range)?;
+                    building = graph::Building::on(scope.spawn(move || graph::trees(&range, repo)));
+                }
+                Ok(())
+            });
         // Joined once the intents are derived (or at once on bad input).
         match read {
             Ok(_) => write(&cs, building, manifest, repo, options, out),
@@ -95,6 +100,8 @@ fn write<W: Write>(
         return Ok(());
     }
     let (mut deltas, components, stats) = deltas::of_changeset(cs, repo, || building.finished());
+    // The trees are parsed and compared: their memory is free.
+    memory::release_freed();
     if options.timings {
         eprintln!("qa-intent: {stats}");
     }
@@ -109,6 +116,9 @@ fn write<W: Write>(
         ahead
             .join()
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        // The verdicts' thread has ended: its arena's free pages go before the intents
+        // are derived on this one.
+        memory::release_freed();
         let derived: Vec<_> = intents::derive(cs, manifest, &deltas, &components)
             .into_iter()
             .map(|intent| {

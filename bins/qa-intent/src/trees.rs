@@ -198,10 +198,23 @@ pub fn outline_of(
     test_macros: &[String],
     ranges: Option<&[Range<usize>]>,
 ) -> Outline {
+    outline_marked(grammar, tree, text, test_macros, ranges, None)
+}
+
+/// [`outline_of`] given what [`oracle::may_define_tests`] says of `text` where [`pair`]
+/// searched it already (`marked`, see [`Pair::marked`]): the search is not made twice.
+pub fn outline_marked(
+    grammar: Grammar,
+    tree: &Tree,
+    text: &str,
+    test_macros: &[String],
+    ranges: Option<&[Range<usize>]>,
+    marked: Option<bool>,
+) -> Outline {
     let mut out = read(grammar, tree, text, ranges);
     let mut macros = test_macros.to_vec();
     macros.extend(out.test_macros.iter().cloned());
-    if oracle::may_define_tests(grammar, text, &macros) {
+    if marked.unwrap_or_else(|| oracle::may_define_tests(grammar, text, &macros)) {
         out.tests = oracle::tests(grammar, tree.root_node(), text, &macros, ranges);
     }
     out
@@ -323,9 +336,15 @@ pub fn pair(
 ) -> Pair {
     if let (Some(b), Some(h), Some(edits)) = (base, head, edits) {
         if grammar.is_javascript() {
-            if let Some(pair) = partial_pair(grammar, b, h, edits) {
-                return pair;
-            }
+            // Searched once here, for the blocks that may be left out and for the
+            // outlines (a test marker of these grammars does not depend on macros).
+            let marked = [b, h].map(|text| oracle::may_define_tests(grammar, text, &[]));
+            let pair = partial_pair(grammar, b, h, edits, marked[0] || marked[1])
+                .unwrap_or_else(|| whole_pair(grammar, base, head, Some(edits)));
+            return Pair {
+                marked: marked.map(Some),
+                ..pair
+            };
         }
     }
     whole_pair(grammar, base, head, edits)
@@ -351,6 +370,7 @@ pub fn whole_pair(
         base: base_tree,
         head: head_tree,
         left_out: 0,
+        marked: [None, None],
     }
 }
 
@@ -360,14 +380,22 @@ pub struct Pair {
     pub head: Option<Tree>,
     /// Bytes of the base left out of its tree (the head leaves out the same blocks).
     pub left_out: usize,
+    /// Whether the base and the head text may define tests
+    /// ([`oracle::may_define_tests`]), where making the trees searched them already.
+    pub marked: [Option<bool>; 2],
 }
 
 /// Both trees without the blocks far from the change; None when there is nothing to
 /// leave out or a tree does not check out.
-fn partial_pair(grammar: Grammar, base: &str, head: &str, edits: &[LineEdit]) -> Option<Pair> {
+/// `tests` says whether either text may define tests.
+fn partial_pair(
+    grammar: Grammar,
+    base: &str,
+    head: &str,
+    edits: &[LineEdit],
+    tests: bool,
+) -> Option<Pair> {
     let changed: Vec<(usize, usize)> = edits.iter().map(|e| e.base).collect();
-    let tests = oracle::may_define_tests(grammar, base, &[])
-        || oracle::may_define_tests(grammar, head, &[]);
     let skip = regions::skippable(base, &changed, tests);
     if skip.is_empty() {
         return None;
@@ -417,6 +445,7 @@ fn partial_pair(grammar: Grammar, base: &str, head: &str, edits: &[LineEdit]) ->
         base: Some(base_tree),
         head: Some(head_tree),
         left_out: base_gaps.iter().map(|g| g.len()).sum(),
+        marked: [None, None],
     })
 }
 

@@ -4,6 +4,7 @@
 use crate::envelope::{Envelope, EnvelopeError};
 use crate::exit::{failure, Exit, Failure};
 use crate::output::RecordWriter;
+use serde_json::value::RawValue;
 use std::fmt;
 use std::io::{self, BufRead, Read};
 use std::path::Path;
@@ -501,9 +502,11 @@ pub fn forward_each_writing<R: BufRead, W: std::io::Write>(
     source: &str,
     input: R,
     out: &mut RecordWriter<W>,
-    visit: impl FnMut(u64, Envelope, &mut RecordWriter<W>) -> anyhow::Result<()>,
+    mut visit: impl FnMut(u64, Envelope, &mut RecordWriter<W>) -> anyhow::Result<()>,
 ) -> anyhow::Result<u64> {
-    forward_lines(source, input, out, None, visit)
+    forward_lines(source, input, out, Data::Built, |line, envelope, _, out| {
+        visit(line, envelope, out)
+    })
 }
 
 /// [`forward_each`] for a stage that reads the data of some kinds only: `reads` names
@@ -516,18 +519,49 @@ pub fn forward_each_reading<R: BufRead, W: std::io::Write>(
     reads: impl Fn(&str) -> bool,
     mut visit: impl FnMut(u64, Envelope) -> anyhow::Result<()>,
 ) -> anyhow::Result<u64> {
-    forward_lines(source, input, out, Some(&reads), |line, envelope, _| {
-        visit(line, envelope)
+    forward_lines(
+        source,
+        input,
+        out,
+        Data::Reading(&reads),
+        |line, envelope, _, _| visit(line, envelope),
+    )
+}
+
+/// [`forward_each`] for a stage that reads record data into its own types: `visit` gets
+/// the data's text where it is canonical, as every stage writes it, with the envelope's
+/// `data` left unbuilt (`Value::Null`); other data is built as [`forward_each`] builds
+/// it, with no text ([`Envelope::parse_canonical`]). Read with [`data_of_text`], a large
+/// record never becomes a `Value` tree, several times the size of its line.
+pub fn forward_each_text<R: BufRead, W: std::io::Write>(
+    source: &str,
+    input: R,
+    out: &mut RecordWriter<W>,
+    mut visit: impl FnMut(u64, Envelope, Option<&RawValue>) -> anyhow::Result<()>,
+) -> anyhow::Result<u64> {
+    forward_lines(source, input, out, Data::Text, |line, envelope, text, _| {
+        visit(line, envelope, text)
     })
 }
 
-/// The reading loop; `reads` None reads every record's data (in one pass, not two).
+/// Which record data the reading loop builds.
+#[derive(Clone, Copy)]
+enum Data<'r> {
+    /// Every record's, as a `Value`.
+    Built,
+    /// The data of the kinds this accepts; `Value::Null` for any other.
+    Reading(&'r dyn Fn(&str) -> bool),
+    /// None where the data is canonical: its text is handed on instead.
+    Text,
+}
+
+/// The reading loop, each line parsed once.
 fn forward_lines<R: BufRead, W: std::io::Write>(
     source: &str,
     input: R,
     out: &mut RecordWriter<W>,
-    reads: Option<&dyn Fn(&str) -> bool>,
-    mut visit: impl FnMut(u64, Envelope, &mut RecordWriter<W>) -> anyhow::Result<()>,
+    data: Data,
+    mut visit: impl FnMut(u64, Envelope, Option<&RawValue>, &mut RecordWriter<W>) -> anyhow::Result<()>,
 ) -> anyhow::Result<u64> {
     let mut reader = LineReader::new(input).cancellable();
     let mut count = 0;
@@ -549,14 +583,17 @@ fn forward_lines<R: BufRead, W: std::io::Write>(
             // An overlong line: this reader has no stream limit and makes no copy.
             Err(e) => return Err(failure(Exit::DataErr, format!("{source} {e}"))),
         };
-        let envelope = match reads {
-            Some(reads) => Envelope::parse_reading(bytes, reads),
-            None => Envelope::parse(bytes),
+        let (envelope, text) = match data {
+            Data::Built => Envelope::parse(bytes).map(|envelope| (envelope, None)),
+            Data::Reading(reads) => {
+                Envelope::parse_reading(bytes, reads).map(|envelope| (envelope, None))
+            }
+            Data::Text => Envelope::parse_canonical(bytes, |_| false),
         }
         .map_err(|e| bad_line(source, line, e))?;
         out.forward(bytes)?;
         count += 1;
-        visit(line, envelope, out)?;
+        visit(line, envelope, text, out)?;
     }
     Ok(count)
 }
@@ -573,6 +610,29 @@ pub fn data_of<T: serde::de::DeserializeOwned>(
             Exit::DataErr,
             format!("{source} line {line}: `{}` record data: {e}", envelope.kind),
         )
+    })
+}
+
+/// [`data_of`] for a record [`forward_each_text`] read: from the data's text where it
+/// kept it, without building a `Value`. Data that does not read as `T` is judged again as
+/// [`data_of`] judges it, so the error is the same whichever way the record came.
+pub fn data_of_text<T: serde::de::DeserializeOwned>(
+    source: &str,
+    line: u64,
+    envelope: &Envelope,
+    text: Option<&RawValue>,
+) -> anyhow::Result<T> {
+    let Some(text) = text else {
+        return data_of(source, line, envelope);
+    };
+    serde_json::from_str(text.get()).or_else(|_| {
+        // Canonical text always reads as a `Value` (`Envelope::parse_canonical`).
+        let data = serde_json::from_str(text.get()).unwrap_or_default();
+        let built = Envelope {
+            data,
+            ..envelope.clone()
+        };
+        data_of(source, line, &built)
     })
 }
 
@@ -809,6 +869,94 @@ mod tests {
             "{err}"
         );
         assert_eq!(out, format!("{UNKNOWN}\n").into_bytes());
+    }
+
+    /// The envelopes and data texts `forward_each_text` hands on for `input`.
+    fn forwarded_text(input: &str) -> Vec<(Envelope, Option<String>)> {
+        let mut out = RecordWriter::new(Vec::new());
+        let mut seen = Vec::new();
+        forward_each_text(
+            "up.ndjson",
+            input.as_bytes(),
+            &mut out,
+            |_, envelope, text| {
+                seen.push((envelope, text.map(|t| t.get().to_string())));
+                Ok(())
+            },
+        )
+        .unwrap();
+        seen
+    }
+
+    fn with_data(data: &str) -> String {
+        UNKNOWN.replace(r#"{"b":1, "a":2}"#, data)
+    }
+
+    #[test]
+    fn text_forwarding_hands_canonical_data_on_as_text_unbuilt() {
+        let seen = forwarded_text(&with_data(r#"{"a":2,"b":[1]}"#));
+        assert_eq!(seen[0].1.as_deref(), Some(r#"{"a":2,"b":[1]}"#));
+        assert_eq!(seen[0].0.data, serde_json::Value::Null);
+    }
+
+    #[test]
+    fn text_forwarding_builds_data_that_is_not_canonical() {
+        let seen = forwarded_text(UNKNOWN);
+        assert_eq!(seen[0].1, None);
+        assert_eq!(seen[0].0.data, serde_json::json!({"a": 2, "b": 1}));
+    }
+
+    #[derive(Debug, PartialEq, serde::Deserialize)]
+    struct Pair {
+        a: u32,
+        b: Vec<u32>,
+    }
+
+    /// `data_of_text` and `data_of` on the same line, read each way.
+    fn both_ways(data: &str) -> (anyhow::Result<Pair>, anyhow::Result<Pair>) {
+        let line = with_data(data);
+        let (envelope, text) = forwarded_text(&line).remove(0);
+        let text = text.map(|t| RawValue::from_string(t).unwrap());
+        let from_text = data_of_text(source(), 3, &envelope, text.as_deref());
+        let built = parse_envelope(source(), 3, line.as_bytes()).unwrap();
+        (from_text, data_of(source(), 3, &built))
+    }
+
+    fn source() -> &'static str {
+        "up.ndjson"
+    }
+
+    #[test]
+    fn data_read_from_text_is_the_data_read_from_its_value() {
+        let (from_text, from_value) = both_ways(r#"{"a":2,"b":[1,3]}"#);
+        assert_eq!(
+            from_text.unwrap(),
+            Pair {
+                a: 2,
+                b: vec![1, 3]
+            }
+        );
+        assert_eq!(
+            from_value.unwrap(),
+            Pair {
+                a: 2,
+                b: vec![1, 3]
+            }
+        );
+    }
+
+    #[test]
+    fn data_of_the_wrong_shape_read_from_text_fails_as_from_its_value() {
+        let (from_text, from_value) = both_ways(r#"{"a":"two","b":[1]}"#);
+        let (from_text, from_value) = (from_text.unwrap_err(), from_value.unwrap_err());
+        assert_eq!(from_text.to_string(), from_value.to_string());
+        assert!(
+            from_text
+                .to_string()
+                .starts_with("up.ndjson line 3: `x-note` record data: invalid type"),
+            "{from_text}"
+        );
+        assert_eq!(crate::exit::exit_of(&from_text), Exit::DataErr);
     }
 
     #[test]

@@ -244,6 +244,7 @@ fn whole(base: &str, head: &str, edits: &[LineEdit]) -> Pair {
         base: Some(base_tree),
         head: Some(head_tree),
         left_out: 0,
+        marked: [None, None],
     }
 }
 
