@@ -16,7 +16,7 @@ use qa_records::change::CommitData;
 use tree_sitter::Node;
 
 use crate::sources;
-use crate::trees::{self, Grammar};
+use crate::trees::{self, ByKind, Grammar};
 
 /// What a commit's diff says about its product files.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -602,7 +602,7 @@ struct Skip {
 
 fn tokens<'a, 't>(root: Node<'t>, text: &'a str, rows: &mut [Vec<Tok<'a>>], skip: Skip) {
     let erased = skip.types;
-    let mut kinds: Kinds<'t> = Kinds::default();
+    let mut kinds: ByKind<KindFacts<'t>> = ByKind::default();
     let mut push = |row: usize, tok: Tok<'a>| {
         if let Some(r) = rows.get_mut(row) {
             r.push(tok);
@@ -620,7 +620,7 @@ fn tokens<'a, 't>(root: Node<'t>, text: &'a str, rows: &mut [Vec<Tok<'a>>], skip
     while let Some(step) = stack.pop() {
         match step {
             Step::Open(node, wiring) => {
-                let facts = kinds.of(node);
+                let facts = kinds.of(node, KindFacts::of);
                 if node.is_extra()
                     || (erased && (is_annotation(node, &facts) || annotates(node, &facts)))
                     || (skip.tests && is_test_item(node, text))
@@ -708,17 +708,6 @@ fn tokens<'a, 't>(root: Node<'t>, text: &'a str, rows: &mut [Vec<Tok<'a>>], skip
     }
 }
 
-/// What [`tokens`] reads of a node's kind, by kind id, looked up once per kind and walk:
-/// the kind's name is a function of its id.
-#[derive(Default)]
-struct Kinds<'t> {
-    facts: Vec<Option<KindFacts<'t>>>,
-}
-
-/// The kind ids a walk keeps facts of (a grammar has a few hundred kinds; the error
-/// kinds' ids are near 65535 and are looked up each time).
-const KIND_IDS: usize = 4096;
-
 /// What [`tokens`] reads of one node kind.
 #[derive(Clone, Copy)]
 struct KindFacts<'t> {
@@ -734,19 +723,6 @@ struct KindFacts<'t> {
     introducer: bool,
     /// The kind alone makes a node wiring ([`is_wiring`]).
     wiring: bool,
-}
-
-impl<'t> Kinds<'t> {
-    fn of(&mut self, node: Node<'t>) -> KindFacts<'t> {
-        let id = usize::from(node.kind_id());
-        if id >= KIND_IDS {
-            return KindFacts::of(node.kind());
-        }
-        if id >= self.facts.len() {
-            self.facts.resize(id + 1, None);
-        }
-        *self.facts[id].get_or_insert_with(|| KindFacts::of(node.kind()))
-    }
 }
 
 impl<'t> KindFacts<'t> {

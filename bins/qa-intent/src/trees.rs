@@ -527,6 +527,7 @@ impl<'t> Walk<'t> {
         // under it: asking tree-sitter for a parent or a previous sibling scans from the
         // root each time.
         let mut open: Vec<(u32, Option<Node>)> = Vec::new();
+        let (mut decorated, mut attribute) = (ByKind::default(), ByKind::default());
         'walk: loop {
             let node = cursor.node();
             let (parent, previous) = open
@@ -535,10 +536,11 @@ impl<'t> Walk<'t> {
             let inside = node == root
                 || touches(ranges, node)
                 || ranges.is_some()
-                    && (parent
-                        .is_some_and(|p| p.kind() == "decorated_definition" && touches(ranges, p))
-                        || previous
-                            .is_some_and(|p| p.kind() == "attribute_item" && touches(ranges, p)));
+                    && (parent.is_some_and(|p| {
+                        decorated.of(p, |k| k == "decorated_definition") && touches(ranges, p)
+                    }) || previous.is_some_and(|p| {
+                        attribute.of(p, |k| k == "attribute_item") && touches(ranges, p)
+                    }));
             if node.is_named() {
                 if let Some(top) = open.last_mut() {
                     top.1 = Some(node);
@@ -633,6 +635,38 @@ fn touches(ranges: Option<&[Range<usize>]>, n: Node) -> bool {
 
 /// Calls `visit` on a node and its descendants in document order.
 pub use qa_syntax::walk::descend;
+
+/// A fact of a node's kind, found once per kind id of one tree: `Node::kind` checks the
+/// name's UTF-8 on every call, and a walk asks it of every node. An id stands for one
+/// kind (a keyword token and a named node of the same name have two ids), so the fact is
+/// the one its name gives; use one per tree (ids are a grammar's own).
+pub struct ByKind<T> {
+    facts: Vec<Option<T>>,
+}
+
+/// The kind ids a [`ByKind`] keeps facts of (a grammar has a few hundred kinds; the error
+/// kinds' ids are near 65535 and are looked up each time).
+const KIND_IDS: usize = 4096;
+
+impl<T> Default for ByKind<T> {
+    fn default() -> ByKind<T> {
+        ByKind { facts: Vec::new() }
+    }
+}
+
+impl<T: Copy> ByKind<T> {
+    /// `fact` of `node`'s kind name, from the first node of that kind id when it is kept.
+    pub fn of<'t>(&mut self, node: Node<'t>, fact: impl FnOnce(&'t str) -> T) -> T {
+        let id = usize::from(node.kind_id());
+        if id >= KIND_IDS {
+            return fact(node.kind());
+        }
+        if id >= self.facts.len() {
+            self.facts.resize(id + 1, None);
+        }
+        *self.facts[id].get_or_insert_with(|| fact(node.kind()))
+    }
+}
 
 /// The byte ranges of runs of lines (0-based, end-exclusive), merged; an empty run (the
 /// spot where lines were inserted or removed) covers the bytes around it.

@@ -9,7 +9,7 @@ use std::collections::{BTreeSet, HashMap};
 use tree_sitter::Node;
 
 use super::{literal, named_children, Call, Expectation};
-use crate::trees::{text_of, Grammar, Walk};
+use crate::trees::{text_of, ByKind, Grammar, Walk};
 
 /// A function defined in test code, read for what its body asserts.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -60,8 +60,11 @@ impl<'t> Definitions<'t> {
     pub fn of(grammar: Grammar, root: Node<'t>, text: &'t str) -> Definitions<'t> {
         // One cursor walk in document order, keeping nothing but the functions.
         let mut functions = Vec::new();
+        let mut defining = ByKind::default();
         crate::trees::descend(root, |n| {
-            functions.extend(function_parts(grammar, n, text));
+            if defining.of(n, |kind| function_kinds(grammar).contains(&kind)) {
+                functions.extend(function_parts(grammar, n, text));
+            }
             true
         });
         // A call named like an assertion (`assertEquals`, `self.assertIn`) is a library's
@@ -382,13 +385,9 @@ fn statement_of(n: Node) -> Node {
     at
 }
 
-/// A function definition's name, parameter names and body.
-fn function_parts<'t>(
-    grammar: Grammar,
-    n: Node<'t>,
-    text: &'t str,
-) -> Option<(&'t str, Vec<String>, Node<'t>)> {
-    let kinds: &[&str] = match grammar {
+/// The kinds of node that may define a function in `grammar`.
+fn function_kinds(grammar: Grammar) -> &'static [&'static str] {
+    match grammar {
         Grammar::Rust => &["function_item"],
         Grammar::Python => &["function_definition"],
         Grammar::Go => &["function_declaration", "method_declaration"],
@@ -399,8 +398,16 @@ fn function_parts<'t>(
             "method_definition",
             "variable_declarator",
         ],
-    };
-    if !kinds.contains(&n.kind()) {
+    }
+}
+
+/// A function definition's name, parameter names and body.
+fn function_parts<'t>(
+    grammar: Grammar,
+    n: Node<'t>,
+    text: &'t str,
+) -> Option<(&'t str, Vec<String>, Node<'t>)> {
+    if !function_kinds(grammar).contains(&n.kind()) {
         return None;
     }
     let name = text_of(n.child_by_field_name("name")?, text);
