@@ -617,6 +617,8 @@ fn tokens<'a, 't>(root: Node<'t>, text: &'a str, rows: &mut [Vec<Tok<'a>>], skip
     }
     let mut stack = vec![Step::Open(root, false)];
     let mut children: Vec<Node> = Vec::new();
+    // One cursor for every node's children: making one allocates.
+    let mut cursor = root.walk();
     while let Some(step) = stack.pop() {
         match step {
             Step::Open(node, wiring) => {
@@ -667,7 +669,7 @@ fn tokens<'a, 't>(root: Node<'t>, text: &'a str, rows: &mut [Vec<Tok<'a>>], skip
                 // Children in reverse, each preceded (in document order) by the text of
                 // the gap before it; the gap after the last child too.
                 children.clear();
-                children.extend(node.children(&mut node.walk()));
+                children.extend(node.children(&mut cursor));
                 let mut end = node.end_byte();
                 for child in children.iter().rev() {
                     let row = child.end_position().row;
