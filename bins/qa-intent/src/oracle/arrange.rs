@@ -1,6 +1,7 @@
 //! What a test sets up before the call it checks (options and fields set to a value,
 //! environment, fixtures), in words, and that call: the arrange and act a tester follows.
 
+use std::cell::OnceCell;
 use std::collections::HashMap;
 
 use tree_sitter::Node;
@@ -15,12 +16,16 @@ const MAX_ITEMS: usize = 4;
 /// test's parameters a runner provides (pytest fixtures).
 pub fn read(body: Node, text: &str, fixtures: &[String], t: &mut Test) {
     let mut items: Vec<String> = Vec::new();
+    let around = Around {
+        body,
+        listed: OnceCell::new(),
+    };
     for st in statements(body) {
         let code = text_of(st, text);
         if asserts(code) {
             break;
         }
-        settings(st, text, &mut items);
+        settings(st, text, &around, &mut items);
         if items.len() >= MAX_ITEMS {
             break;
         }
@@ -124,11 +129,11 @@ fn asserts(code: &str) -> bool {
 /// (`r.StrictSlash = true`, `app.config["X"] = 1`), literal options passed to a
 /// constructor (`{ strict: false }`, `Config{Strict: true}`, `follow_redirects=True`),
 /// environment variables (`t.Setenv("K", "v")`).
-fn settings(st: Node, text: &str, out: &mut Vec<String>) {
+fn settings(st: Node, text: &str, around: &Around, out: &mut Vec<String>) {
     // The values already named: an option inside one is part of it, not another setting.
     let mut named: Vec<std::ops::Range<usize>> = Vec::new();
     let walk = Walk::new(st, None);
-    let tabled = tabled(&walk, st);
+    let tabled = tabled(&walk, st, around);
     for (n, tabled) in walk.all.into_iter().zip(tabled) {
         if named.iter().any(|r| r.contains(&n.start_byte())) {
             continue;
@@ -192,10 +197,18 @@ fn settings(st: Node, text: &str, out: &mut Vec<String>) {
     }
 }
 
+/// The body a statement stands in, and whether the body or one of its ancestors is a list
+/// of cases: found once for all its statements (tree-sitter finds a node's parent by
+/// searching down from the root each time).
+struct Around<'t> {
+    body: Node<'t>,
+    listed: OnceCell<bool>,
+}
+
 /// For each node of the walk of `st`, whether it sits in a list of cases inside `st`
 /// (`[]struct{...}{{...}}`, `[{...}]`): each node's answer is its parent's, read down the
 /// walk (tree-sitter finds a node's parent by searching down from the root each time).
-fn tabled(walk: &Walk, st: Node) -> Vec<bool> {
+fn tabled(walk: &Walk, st: Node, around: &Around) -> Vec<bool> {
     let mut tabled = vec![false; walk.all.len()];
     for i in 1..walk.all.len() {
         tabled[i] = match walk.parent_index(i) {
@@ -207,6 +220,10 @@ fn tabled(walk: &Walk, st: Node) -> Vec<bool> {
     if let Some(first) = tabled.first_mut() {
         let mut at = st.parent();
         while let Some(p) = at {
+            if p == around.body {
+                *first = *around.listed.get_or_init(|| listed_or_inside(p));
+                break;
+            }
             if listed(p) {
                 *first = true;
                 break;
@@ -215,6 +232,18 @@ fn tabled(walk: &Walk, st: Node) -> Vec<bool> {
         }
     }
     tabled
+}
+
+/// True when `node` or one of its ancestors is a list of cases.
+fn listed_or_inside(node: Node) -> bool {
+    let mut at = Some(node);
+    while let Some(p) = at {
+        if listed(p) {
+            return true;
+        }
+        at = p.parent();
+    }
+    false
 }
 
 /// A list of cases: an array, list or tuple, or a Go slice or array literal.
@@ -367,4 +396,44 @@ fn bindings(body: Node, text: &str) -> HashMap<String, String> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::trees::{descend, parse, Grammar};
+
+    /// Whether the first statement of the first function literal of `go` counts as
+    /// tabled, through its body's answer and through its own chain of parents.
+    fn first_statement_tabled(go: &str) -> (bool, bool) {
+        let tree = parse(Grammar::Go, go).expect("parsed");
+        let mut body = None;
+        descend(tree.root_node(), |n| {
+            if body.is_none() && n.kind() == "func_literal" {
+                body = Some(n);
+            }
+            body.is_none()
+        });
+        let body = body.expect("a function literal");
+        let st = statements(body)[0];
+        let around = Around {
+            body,
+            listed: OnceCell::new(),
+        };
+        let walk = Walk::new(st, None);
+        (tabled(&walk, st, &around)[0], listed_or_inside(st))
+    }
+
+    #[test]
+    fn a_statement_of_a_body_inside_a_list_of_cases_is_tabled() {
+        let go = "package p\n\nfunc T() {\n\tcases := []func(){func() {\n\t\tr.Prefix = \"/v1\"\n\t}}\n\t_ = cases\n}\n";
+        assert_eq!(first_statement_tabled(go), (true, true));
+    }
+
+    #[test]
+    fn a_statement_of_a_body_outside_any_list_is_not_tabled() {
+        let go =
+            "package p\n\nfunc T() {\n\tf := func() {\n\t\tr.Prefix = \"/v1\"\n\t}\n\t_ = f\n}\n";
+        assert_eq!(first_statement_tabled(go), (false, false));
+    }
 }
