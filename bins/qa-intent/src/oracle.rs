@@ -9,7 +9,7 @@ use regex::Regex;
 
 use tree_sitter::Node;
 
-use crate::trees::{excerpt, line_of, text_of, Grammar, Walk};
+use crate::trees::{excerpt, line_of, text_of, ByKind, Grammar, Walk};
 
 /// The test framework family, as the `contracts[].framework` field names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -132,12 +132,14 @@ fn is_expectation_key(key: &str) -> bool {
 /// Table-driven cases in a test body: `{name: "x", want: "y"}` rows (Go keyed elements,
 /// JavaScript object pairs, Python dict entries) whose key names an expectation.
 fn table_rows(nodes: &[Node], text: &str, out: &mut Vec<Expectation>) {
+    let mut kinds = ByKind::default();
     for &n in nodes {
-        if n.kind() == "composite_literal" {
+        let kind = kinds.of(n, |k| k);
+        if kind == "composite_literal" {
             go_positional_rows(n, text, out);
             continue;
         }
-        let (key, value) = match n.kind() {
+        let (key, value) = match kind {
             "keyed_element" => (n.child_by_field_name("key"), n.child_by_field_name("value")),
             "pair" => (n.child_by_field_name("key"), n.child_by_field_name("value")),
             _ => continue,
@@ -971,8 +973,9 @@ const TEST_MODIFIERS: &[&str] = &[
 
 fn js_tests(walk: &Walk, text: &str) -> Vec<Test> {
     let mut out = Vec::new();
+    let mut calls = ByKind::default();
     for &node in &walk.all {
-        if node.kind() != "call_expression" {
+        if !calls.of(node, |k| k == "call_expression") {
             continue;
         }
         let Some(callee) = node.child_by_field_name("function") else {

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use tree_sitter::Node;
 
 use super::{is_literal_value, literal, named_children, Test};
-use crate::trees::{excerpt, text_of, Walk};
+use crate::trees::{excerpt, text_of, ByKind, Walk};
 
 /// Most set-up items named.
 const MAX_ITEMS: usize = 4;
@@ -134,6 +134,7 @@ fn settings(st: Node, text: &str, around: &Around, out: &mut Vec<String>) {
     let mut named: Vec<std::ops::Range<usize>> = Vec::new();
     let walk = Walk::new(st, None);
     let tabled = tabled(&walk, st, around);
+    let mut kinds = ByKind::default();
     for (n, tabled) in walk.all.into_iter().zip(tabled) {
         if named.iter().any(|r| r.contains(&n.start_byte())) {
             continue;
@@ -142,7 +143,7 @@ fn settings(st: Node, text: &str, around: &Around, out: &mut Vec<String>) {
         if tabled {
             continue;
         }
-        let (target, value) = match n.kind() {
+        let (target, value) = match kinds.of(n, |k| k) {
             "assignment_statement" | "assignment_expression" | "assignment" => {
                 match (
                     n.child_by_field_name("left"),
