@@ -522,6 +522,12 @@ impl<'t> Walk<'t> {
         // attribute, are walked too.
         let mut all: Vec<Node> = Vec::new();
         let mut up = Vec::new();
+        if ranges.is_none() {
+            // A whole walk keeps every node: their count is known (the tree keeps it), so
+            // the lists are made once at their size rather than grown by doubling.
+            all.reserve_exact(root.descendant_count());
+            up.reserve_exact(root.descendant_count());
+        }
         let mut cursor = root.walk();
         // The walk keeps each open node (its index in `all`) with the last named child seen
         // under it: asking tree-sitter for a parent or a previous sibling scans from the
