@@ -111,15 +111,18 @@ pub fn exits_within(
         return Vec::new();
     };
     let walk = Walk::new(node, None);
+    let mut names = ByKind::default();
     walk.all
         .iter()
         .enumerate()
-        .filter_map(
-            |(i, &n)| match kinds::role(grammar, n, text, &|m| walk.parent_of(i, m)) {
+        .filter_map(|(i, &n)| {
+            match kinds::role(grammar, n, names.of(n, |k| k), text, &|m| {
+                walk.parent_of(i, m)
+            }) {
                 Some(Role::Exit(kind)) => Some((kind, shape_of(text_of(n, text)))),
                 _ => None,
-            },
-        )
+            }
+        })
         .collect()
 }
 
@@ -782,8 +785,10 @@ fn read(grammar: Grammar, tree: &Tree, text: &str, ranges: Option<&[Range<usize>
     let mut lists = Vec::new();
     let mut arms = Vec::new();
     let walk = Walk::new(tree.root_node(), ranges);
+    let mut names = ByKind::default();
     for (i, &node) in walk.all.iter().enumerate() {
-        match kinds::role(grammar, node, text, &|n| walk.parent_of(i, n)) {
+        let kind = names.of(node, |k| k);
+        match kinds::role(grammar, node, kind, text, &|n| walk.parent_of(i, n)) {
             Some(Role::Item { kind, name, params }) => items.push(Item {
                 kind,
                 name: excerpt(text_of(name, text)),

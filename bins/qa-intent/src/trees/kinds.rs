@@ -29,15 +29,24 @@ pub enum Role<'t> {
 /// tree-sitter searches down from the root for each.
 pub type Up<'a, 't> = &'a dyn Fn(Node<'t>) -> Option<Node<'t>>;
 
-/// The role of `node` in a file of `grammar`, if any; `up` gives the parents above it.
-pub fn role<'t>(grammar: Grammar, node: Node<'t>, text: &str, up: Up<'_, 't>) -> Option<Role<'t>> {
+/// The role of `node` (of `kind`, its kind's name) in a file of `grammar`, if any; `up`
+/// gives the parents above it.
+pub fn role<'t>(
+    grammar: Grammar,
+    node: Node<'t>,
+    kind: &str,
+    text: &str,
+    up: Up<'_, 't>,
+) -> Option<Role<'t>> {
     match grammar {
-        Grammar::Rust => rust(node, text, up),
-        Grammar::TypeScript | Grammar::Tsx | Grammar::JavaScript => ecmascript(grammar, node, up),
-        Grammar::Python => python(node, up),
-        Grammar::Go => go(node, text, up),
-        Grammar::Java => java(node, text, up),
-        Grammar::Kotlin => kotlin(node, text, up),
+        Grammar::Rust => rust(node, kind, text, up),
+        Grammar::TypeScript | Grammar::Tsx | Grammar::JavaScript => {
+            ecmascript(grammar, node, kind, up)
+        }
+        Grammar::Python => python(node, kind, up),
+        Grammar::Go => go(node, kind, text, up),
+        Grammar::Java => java(node, kind, text, up),
+        Grammar::Kotlin => kotlin(node, kind, text, up),
     }
 }
 
@@ -57,8 +66,8 @@ fn parent_kind<'t>(node: Node<'t>, up: Up<'_, 't>) -> &'t str {
     up(node).map_or("", |p| p.kind())
 }
 
-fn rust<'t>(node: Node<'t>, text: &str, up: Up<'_, 't>) -> Option<Role<'t>> {
-    match node.kind() {
+fn rust<'t>(node: Node<'t>, kind: &str, text: &str, up: Up<'_, 't>) -> Option<Role<'t>> {
+    match kind {
         "function_item" => item(ItemKind::Function, node, "name", Some("parameters")),
         "struct_item" | "enum_item" | "trait_item" => item(ItemKind::Type, node, "name", None),
         "impl_item" => item(ItemKind::Type, node, "type", None),
@@ -107,9 +116,14 @@ fn rust<'t>(node: Node<'t>, text: &str, up: Up<'_, 't>) -> Option<Role<'t>> {
     }
 }
 
-fn ecmascript<'t>(grammar: Grammar, node: Node<'t>, up: Up<'_, 't>) -> Option<Role<'t>> {
+fn ecmascript<'t>(
+    grammar: Grammar,
+    node: Node<'t>,
+    kind: &str,
+    up: Up<'_, 't>,
+) -> Option<Role<'t>> {
     let ts = grammar != Grammar::JavaScript;
-    match node.kind() {
+    match kind {
         "function_declaration" | "generator_function_declaration" | "method_definition" => {
             item(ItemKind::Function, node, "name", Some("parameters"))
         }
@@ -155,8 +169,8 @@ fn ecmascript<'t>(grammar: Grammar, node: Node<'t>, up: Up<'_, 't>) -> Option<Ro
     }
 }
 
-fn python<'t>(node: Node<'t>, up: Up<'_, 't>) -> Option<Role<'t>> {
-    match node.kind() {
+fn python<'t>(node: Node<'t>, kind: &str, up: Up<'_, 't>) -> Option<Role<'t>> {
+    match kind {
         "function_definition" => item(ItemKind::Function, node, "name", Some("parameters")),
         "class_definition" => item(ItemKind::Type, node, "name", None),
         "assignment" => {
@@ -190,8 +204,8 @@ fn python<'t>(node: Node<'t>, up: Up<'_, 't>) -> Option<Role<'t>> {
     }
 }
 
-fn go<'t>(node: Node<'t>, text: &str, up: Up<'_, 't>) -> Option<Role<'t>> {
-    match node.kind() {
+fn go<'t>(node: Node<'t>, kind: &str, text: &str, up: Up<'_, 't>) -> Option<Role<'t>> {
+    match kind {
         "function_declaration" | "method_declaration" => {
             item(ItemKind::Function, node, "name", Some("parameters"))
         }
@@ -229,8 +243,8 @@ fn go<'t>(node: Node<'t>, text: &str, up: Up<'_, 't>) -> Option<Role<'t>> {
     }
 }
 
-fn java<'t>(node: Node<'t>, text: &str, up: Up<'_, 't>) -> Option<Role<'t>> {
-    match node.kind() {
+fn java<'t>(node: Node<'t>, kind: &str, text: &str, up: Up<'_, 't>) -> Option<Role<'t>> {
+    match kind {
         "class_declaration"
         | "interface_declaration"
         | "enum_declaration"
@@ -364,8 +378,8 @@ fn child_of_kind<'t>(node: Node<'t>, kinds: &[&str]) -> Option<Node<'t>> {
     found
 }
 
-fn kotlin<'t>(node: Node<'t>, text: &str, up: Up<'_, 't>) -> Option<Role<'t>> {
-    match node.kind() {
+fn kotlin<'t>(node: Node<'t>, kind: &str, text: &str, up: Up<'_, 't>) -> Option<Role<'t>> {
+    match kind {
         // `class`, `interface`, `enum class`, `data class` are all `class_declaration`.
         "class_declaration" | "object_declaration" => item(ItemKind::Type, node, "name", None),
         "function_declaration" => Some(Role::Item {
