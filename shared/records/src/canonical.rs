@@ -96,6 +96,44 @@ pub fn to_vec(value: &Value) -> Result<Vec<u8>, NotCanonical> {
     Ok(out)
 }
 
+/// The canonical form of `value` as a `RawValue`, written once by serde_json's own
+/// writer (the same escaping and integer digits as [`write`]) with object keys sorted:
+/// serde_json builds a `RawValue` from its own output without parsing it again, as
+/// `RawValue::from_string` would. `pointer` is where `value` stands, for errors.
+pub fn to_raw_value_at_pointer(
+    value: &Value,
+    pointer: &str,
+) -> Result<Box<serde_json::value::RawValue>, NotCanonical> {
+    serde_json::value::to_raw_value(&Sorted(value)).or_else(|_| {
+        // Only a refused number fails: `write_at_pointer` finds it and names its path.
+        let mut bytes = Vec::new();
+        write_at_pointer(value, &mut bytes, pointer)?;
+        let text = String::from_utf8(bytes).expect("canonical JSON is UTF-8");
+        Ok(serde_json::value::RawValue::from_string(text).expect("canonical JSON is JSON"))
+    })
+}
+
+/// A `Value` that serializes in canonical form; a refused number is an error.
+struct Sorted<'a>(&'a Value);
+
+impl serde::Serialize for Sorted<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self.0 {
+            Value::Number(n) if refused(n).is_some() => {
+                Err(serde::ser::Error::custom("a number canonical JSON refuses"))
+            }
+            Value::Array(items) => s.collect_seq(items.iter().map(Sorted)),
+            Value::Object(map) => {
+                // Sorted explicitly, as in `write_value`.
+                let mut entries: Vec<(&String, &Value)> = map.iter().collect();
+                entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
+                s.collect_map(entries.into_iter().map(|(k, v)| (k, Sorted(v))))
+            }
+            other => other.serialize(s),
+        }
+    }
+}
+
 /// One step of the path to a value; only rendered when a number is refused.
 enum Step<'a> {
     Key(&'a str),
@@ -336,6 +374,26 @@ mod tests {
 
     fn canon(v: Value) -> String {
         String::from_utf8(to_vec(&v).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn the_raw_value_form_holds_the_canonical_bytes() {
+        let v = json!({"z": [{"b": "\u{1}é\"", "a": -3}], "a": {"y": null, "x": true}, "m": 18446744073709551615u64});
+        let raw = to_raw_value_at_pointer(&v, "/data").unwrap();
+        assert_eq!(raw.get(), canon(v));
+    }
+
+    #[test]
+    fn the_raw_value_form_refuses_a_float_naming_its_full_pointer() {
+        let v = json!({"a": [1, {"b": 2.5}]});
+        let err = to_raw_value_at_pointer(&v, "/data").unwrap_err();
+        assert_eq!(
+            err,
+            NotCanonical {
+                pointer: "/data/a/1/b".into(),
+                reason: Reason::Float
+            }
+        );
     }
 
     #[test]
