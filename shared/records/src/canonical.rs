@@ -281,6 +281,7 @@ impl Scan<'_> {
         let start = self.at;
         let mut escaped = false;
         loop {
+            self.at = to_string_end_or_escape::<true>(self.bytes, self.at);
             match *self.bytes.get(self.at)? {
                 b'"' => {
                     self.at += 1;
@@ -362,6 +363,29 @@ impl Scan<'_> {
     }
 }
 
+/// The first `"` or `\\` (or, with `CONTROLS`, control byte below 0x20) of `bytes` at or
+/// after `at` (or its end): eight bytes at a time where none stands among them (most of a
+/// record's bytes are string contents). Text already known to be JSON needs no `CONTROLS`.
+pub(crate) fn to_string_end_or_escape<const CONTROLS: bool>(bytes: &[u8], mut at: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    // True when a byte of `word` is below `n` (n <= 0x80): the classic test, exact as a
+    // whole word; a byte equal to `byte` is a zero byte of `word ^ (ONES * byte)`.
+    let below = |word: u64, n: u8| word.wrapping_sub(ONES * u64::from(n)) & !word & HIGHS != 0;
+    let holds = |word: u64, byte: u8| below(word ^ (ONES * u64::from(byte)), 1);
+    while let Some(chunk) = bytes.get(at..at + 8) {
+        let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
+        if holds(word, b'"') || holds(word, b'\\') || (CONTROLS && below(word, 0x20)) {
+            break;
+        }
+        at += 8;
+    }
+    while at < bytes.len() && !(matches!(bytes[at], b'"' | b'\\') || CONTROLS && bytes[at] < 0x20) {
+        at += 1;
+    }
+    at
+}
+
 fn write_string(s: &str, out: &mut Vec<u8>) {
     // Writing a str into a Vec cannot fail.
     serde_json::to_writer(&mut *out, s).expect("serializing a string into memory");
@@ -374,6 +398,26 @@ mod tests {
 
     fn canon(v: Value) -> String {
         String::from_utf8(to_vec(&v).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn is_canonical_finds_a_raw_control_byte_or_a_bad_escape_at_every_offset_of_a_long_string() {
+        for pad in 0..17 {
+            let run = "a".repeat(pad);
+            for (inner, canonical) in [
+                ("\\\"", true),
+                ("\\n", true),
+                ("\\u001f", true),
+                ("ü", true),
+                ("\u{1f}", false),
+                ("\t", false),
+                ("\\u00e9", false),
+                ("\\/", false),
+            ] {
+                let text = format!(r#"{{"k":"{run}{inner}{run}","n":"{run}"}}"#);
+                assert_eq!(is_canonical(&text), canonical, "{text:?}");
+            }
+        }
     }
 
     #[test]

@@ -209,7 +209,7 @@ fn plain(json: &str) -> bool {
         if b == b'"' {
             // Inside a string only a `\u` escape matters: skipped to its end.
             loop {
-                at = to_quote_or_backslash(bytes, at);
+                at = canonical::to_string_end_or_escape::<false>(bytes, at);
                 match bytes.get(at) {
                     Some(b'\\') if bytes.get(at + 1) == Some(&b'u') => return false,
                     Some(b'\\') => at += 2,
@@ -237,29 +237,6 @@ fn plain(json: &str) -> bool {
         previous = b;
     }
     true
-}
-
-/// The first `"` or `\\` of `bytes` at or after `at` (or its end): eight bytes at a time
-/// where neither stands among them (most of a record's bytes are string contents).
-fn to_quote_or_backslash(bytes: &[u8], mut at: usize) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    // True when a byte of `word` is `byte` (the classic zero-byte test, exact as a whole).
-    let holds = |word: u64, byte: u8| {
-        let x = word ^ (ONES * u64::from(byte));
-        x.wrapping_sub(ONES) & !x & HIGHS != 0
-    };
-    while let Some(chunk) = bytes.get(at..at + 8) {
-        let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
-        if holds(word, b'"') || holds(word, b'\\') {
-            break;
-        }
-        at += 8;
-    }
-    while at < bytes.len() && !matches!(bytes[at], b'"' | b'\\') {
-        at += 1;
-    }
-    at
 }
 
 fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<&'de RawValue>, D::Error> {
