@@ -40,7 +40,7 @@ pub fn emit(
             continue;
         };
         let data = node_data(node, &graph.commit, reached.impact, reached.hops);
-        let record = Record::new(Kind::Node, by, from.to_vec(), node_src(node), &data)?;
+        let record = Record::new_sorted(Kind::Node, by, from.to_vec(), node_src(node), &data)?;
         ids.insert(key.clone(), record.id.clone());
         datas.insert(key.clone(), data);
         write(&record)?;
@@ -60,7 +60,7 @@ pub fn emit(
             adapter: DIFF_ADAPTER.to_string(),
             support: Support::Generic,
         };
-        let record = Record::new(Kind::Node, by, from.to_vec(), Src::new(), &data)?;
+        let record = Record::new_sorted(Kind::Node, by, from.to_vec(), Src::new(), &data)?;
         ids.insert(key, record.id.clone());
         write(&record)?;
     }
@@ -102,7 +102,7 @@ pub fn emit(
                 evidence: vec![evidence(&e.evidence, &graph.commit)],
                 adapter: e.adapter.to_string(),
             };
-            let record = Record::new(
+            let record = Record::new_sorted(
                 Kind::Edge,
                 by,
                 vec![from_id.clone(), to_id.clone()],
@@ -129,7 +129,7 @@ pub fn emit(
                 evidence: seed_data.evidence.clone(),
                 adapter: IMPACT_ADAPTER.to_string(),
             };
-            write(&Record::new(
+            write(&Record::new_sorted(
                 Kind::Edge,
                 by,
                 vec![entry_id.clone(), seed_id.clone()],

@@ -96,6 +96,44 @@ pub fn to_vec(value: &Value) -> Result<Vec<u8>, NotCanonical> {
     Ok(out)
 }
 
+/// The canonical form of `value` as a `RawValue`, written once by serde_json's own
+/// writer (the same escaping and integer digits as [`write`]) with object keys sorted:
+/// serde_json builds a `RawValue` from its own output without parsing it again, as
+/// `RawValue::from_string` would. `pointer` is where `value` stands, for errors.
+pub fn to_raw_value_at_pointer(
+    value: &Value,
+    pointer: &str,
+) -> Result<Box<serde_json::value::RawValue>, NotCanonical> {
+    serde_json::value::to_raw_value(&Sorted(value)).or_else(|_| {
+        // Only a refused number fails: `write_at_pointer` finds it and names its path.
+        let mut bytes = Vec::new();
+        write_at_pointer(value, &mut bytes, pointer)?;
+        let text = String::from_utf8(bytes).expect("canonical JSON is UTF-8");
+        Ok(serde_json::value::RawValue::from_string(text).expect("canonical JSON is JSON"))
+    })
+}
+
+/// A `Value` that serializes in canonical form; a refused number is an error.
+struct Sorted<'a>(&'a Value);
+
+impl serde::Serialize for Sorted<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self.0 {
+            Value::Number(n) if refused(n).is_some() => {
+                Err(serde::ser::Error::custom("a number canonical JSON refuses"))
+            }
+            Value::Array(items) => s.collect_seq(items.iter().map(Sorted)),
+            Value::Object(map) => {
+                // Sorted explicitly, as in `write_value`.
+                let mut entries: Vec<(&String, &Value)> = map.iter().collect();
+                entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
+                s.collect_map(entries.into_iter().map(|(k, v)| (k, Sorted(v))))
+            }
+            other => other.serialize(s),
+        }
+    }
+}
+
 /// One step of the path to a value; only rendered when a number is refused.
 enum Step<'a> {
     Key(&'a str),
@@ -243,6 +281,7 @@ impl Scan<'_> {
         let start = self.at;
         let mut escaped = false;
         loop {
+            self.at = to_string_end_or_escape::<true>(self.bytes, self.at);
             match *self.bytes.get(self.at)? {
                 b'"' => {
                     self.at += 1;
@@ -324,6 +363,29 @@ impl Scan<'_> {
     }
 }
 
+/// The first `"` or `\\` (or, with `CONTROLS`, control byte below 0x20) of `bytes` at or
+/// after `at` (or its end): eight bytes at a time where none stands among them (most of a
+/// record's bytes are string contents). Text already known to be JSON needs no `CONTROLS`.
+pub(crate) fn to_string_end_or_escape<const CONTROLS: bool>(bytes: &[u8], mut at: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    // True when a byte of `word` is below `n` (n <= 0x80): the classic test, exact as a
+    // whole word; a byte equal to `byte` is a zero byte of `word ^ (ONES * byte)`.
+    let below = |word: u64, n: u8| word.wrapping_sub(ONES * u64::from(n)) & !word & HIGHS != 0;
+    let holds = |word: u64, byte: u8| below(word ^ (ONES * u64::from(byte)), 1);
+    while let Some(chunk) = bytes.get(at..at + 8) {
+        let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
+        if holds(word, b'"') || holds(word, b'\\') || (CONTROLS && below(word, 0x20)) {
+            break;
+        }
+        at += 8;
+    }
+    while at < bytes.len() && !(matches!(bytes[at], b'"' | b'\\') || CONTROLS && bytes[at] < 0x20) {
+        at += 1;
+    }
+    at
+}
+
 fn write_string(s: &str, out: &mut Vec<u8>) {
     // Writing a str into a Vec cannot fail.
     serde_json::to_writer(&mut *out, s).expect("serializing a string into memory");
@@ -336,6 +398,46 @@ mod tests {
 
     fn canon(v: Value) -> String {
         String::from_utf8(to_vec(&v).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn is_canonical_finds_a_raw_control_byte_or_a_bad_escape_at_every_offset_of_a_long_string() {
+        for pad in 0..17 {
+            let run = "a".repeat(pad);
+            for (inner, canonical) in [
+                ("\\\"", true),
+                ("\\n", true),
+                ("\\u001f", true),
+                ("ü", true),
+                ("\u{1f}", false),
+                ("\t", false),
+                ("\\u00e9", false),
+                ("\\/", false),
+            ] {
+                let text = format!(r#"{{"k":"{run}{inner}{run}","n":"{run}"}}"#);
+                assert_eq!(is_canonical(&text), canonical, "{text:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_raw_value_form_holds_the_canonical_bytes() {
+        let v = json!({"z": [{"b": "\u{1}é\"", "a": -3}], "a": {"y": null, "x": true}, "m": 18446744073709551615u64});
+        let raw = to_raw_value_at_pointer(&v, "/data").unwrap();
+        assert_eq!(raw.get(), canon(v));
+    }
+
+    #[test]
+    fn the_raw_value_form_refuses_a_float_naming_its_full_pointer() {
+        let v = json!({"a": [1, {"b": 2.5}]});
+        let err = to_raw_value_at_pointer(&v, "/data").unwrap_err();
+        assert_eq!(
+            err,
+            NotCanonical {
+                pointer: "/data/a/1/b".into(),
+                reason: Reason::Float
+            }
+        );
     }
 
     #[test]

@@ -45,10 +45,9 @@ impl Record {
     ) -> anyhow::Result<Record> {
         let value =
             serde_json::to_value(data).with_context(|| format!("serializing a {kind} record"))?;
-        let mut bytes = Vec::with_capacity(256);
-        canonical::write_at_pointer(&value, &mut bytes, "/data")
+        let data = canonical::to_raw_value_at_pointer(&value, "/data")
             .with_context(|| format!("hashing a {kind} record"))?;
-        Ok(Record::from_canonical(kind, by, from, src, bytes))
+        Ok(Record::from_canonical(kind, by, from, src, data))
     }
 
     /// Like [`Record::new`] without the detour through a `serde_json::Value`, for large
@@ -62,28 +61,33 @@ impl Record {
         src: Src,
         data: &impl Serialize,
     ) -> anyhow::Result<Record> {
-        let bytes =
-            serde_json::to_vec(data).with_context(|| format!("serializing a {kind} record"))?;
+        // serde_json's own output becomes a RawValue without being parsed again.
+        let data = serde_json::value::to_raw_value(data)
+            .with_context(|| format!("serializing a {kind} record"))?;
         #[cfg(debug_assertions)]
         {
             let value: Value =
-                serde_json::from_slice(&bytes).expect("serde_json reads its own output");
+                serde_json::from_str(data.get()).expect("serde_json reads its own output");
             let canonical = canonical::to_vec(&value).expect("no floats in sorted records");
             assert!(
-                canonical == bytes,
+                canonical == data.get().as_bytes(),
                 "{kind} data does not serialize canonically: declare its fields in sorted order"
             );
         }
-        Ok(Record::from_canonical(kind, by, from, src, bytes))
+        Ok(Record::from_canonical(kind, by, from, src, data))
     }
 
-    fn from_canonical(kind: Kind, by: &str, from: Vec<String>, src: Src, data: Vec<u8>) -> Record {
+    /// The record of `data`, already in canonical form.
+    fn from_canonical(
+        kind: Kind,
+        by: &str,
+        from: Vec<String>,
+        src: Src,
+        data: Box<RawValue>,
+    ) -> Record {
         let kind_name = kind.as_str().to_string();
         let v = kind.version();
-        let id = id_of_canonical(&kind_name, v, &from, &src, &data);
-        // Canonical JSON is UTF-8 and valid JSON by construction.
-        let text = String::from_utf8(data).expect("canonical JSON is UTF-8");
-        let data = RawValue::from_string(text).expect("canonical JSON is valid JSON");
+        let id = id_of_canonical(&kind_name, v, &from, &src, data.get().as_bytes());
         Record {
             kind: kind_name,
             v,
@@ -97,8 +101,12 @@ impl Record {
 
     /// The record as one NDJSON line, without the newline.
     pub fn to_line(&self) -> Vec<u8> {
+        // Room for the whole line up front: the data, ids of 71 bytes, the rest short.
+        let room = self.data.get().len() + 160 + 74 * self.from.len() + 96 * self.src.len();
+        let mut line = Vec::with_capacity(room);
         // A Record holds only strings, integers and raw JSON: serializing cannot fail.
-        serde_json::to_vec(self).expect("serializing a record")
+        serde_json::to_writer(&mut line, self).expect("serializing a record");
+        line
     }
 }
 
@@ -201,7 +209,7 @@ fn plain(json: &str) -> bool {
         if b == b'"' {
             // Inside a string only a `\u` escape matters: skipped to its end.
             loop {
-                at = to_quote_or_backslash(bytes, at);
+                at = canonical::to_string_end_or_escape::<false>(bytes, at);
                 match bytes.get(at) {
                     Some(b'\\') if bytes.get(at + 1) == Some(&b'u') => return false,
                     Some(b'\\') => at += 2,
@@ -229,29 +237,6 @@ fn plain(json: &str) -> bool {
         previous = b;
     }
     true
-}
-
-/// The first `"` or `\\` of `bytes` at or after `at` (or its end): eight bytes at a time
-/// where neither stands among them (most of a record's bytes are string contents).
-fn to_quote_or_backslash(bytes: &[u8], mut at: usize) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    // True when a byte of `word` is `byte` (the classic zero-byte test, exact as a whole).
-    let holds = |word: u64, byte: u8| {
-        let x = word ^ (ONES * u64::from(byte));
-        x.wrapping_sub(ONES) & !x & HIGHS != 0
-    };
-    while let Some(chunk) = bytes.get(at..at + 8) {
-        let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
-        if holds(word, b'"') || holds(word, b'\\') {
-            break;
-        }
-        at += 8;
-    }
-    while at < bytes.len() && !matches!(bytes[at], b'"' | b'\\') {
-        at += 1;
-    }
-    at
 }
 
 fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<&'de RawValue>, D::Error> {

@@ -135,14 +135,17 @@ impl Support {
 }
 
 /// Where a node or an edge was read: a line of a file at a commit, or a manifest entry.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+///
+/// The payload types below declare their fields in code-point order of their names, so
+/// they serialize canonically as they are (`Record::new_sorted`, checked in debug builds).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct GraphEvidence {
+    /// The commit whose tree holds that file (head, or base for what the change removed).
+    pub commit: Option<String>,
     /// Repository-relative path.
     pub file: String,
     /// 1-based line; 0 when the evidence is the whole file.
     pub line: u32,
-    /// The commit whose tree holds that file (head, or base for what the change removed).
-    pub commit: Option<String>,
     /// The SHA-256 of the manifest the evidence comes from, when it does.
     pub manifest: Option<String>,
 }
@@ -150,18 +153,18 @@ pub struct GraphEvidence {
 /// `node` data.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NodeData {
+    /// The adapter that produced the node (`typescript`, `nextjs`, ...).
+    pub adapter: String,
+    pub confidence: Confidence,
+    /// Never empty: a node without provenance never influences a decision.
+    pub evidence: Vec<GraphEvidence>,
+    /// Dependency steps from the nearest directly changed node (0 when direct).
+    pub hops: u32,
+    pub impact: Impact,
     pub kind: NodeKind,
     /// Path for a source file, `/checkout` for a route, `GET /items` for an endpoint,
     /// the program name for a command.
     pub name: String,
-    pub impact: Impact,
-    /// Dependency steps from the nearest directly changed node (0 when direct).
-    pub hops: u32,
-    pub confidence: Confidence,
-    /// Never empty: a node without provenance never influences a decision.
-    pub evidence: Vec<GraphEvidence>,
-    /// The adapter that produced the node (`typescript`, `nextjs`, ...).
-    pub adapter: String,
     /// How much of the behavior-impact contract that adapter supports.
     pub support: Support,
 }
@@ -176,14 +179,14 @@ impl NodeData {
 /// `edge` data. `from` and `to` are ids of `node` records written earlier in the stream.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EdgeData {
-    pub kind: EdgeKind,
-    pub from: String,
-    pub to: String,
-    /// `propagated` when the change's impact travelled along this edge, else `none`.
-    pub impact: Impact,
+    pub adapter: String,
     pub confidence: Confidence,
     pub evidence: Vec<GraphEvidence>,
-    pub adapter: String,
+    pub from: String,
+    /// `propagated` when the change's impact travelled along this edge, else `none`.
+    pub impact: Impact,
+    pub kind: EdgeKind,
+    pub to: String,
 }
 
 #[cfg(test)]
