@@ -587,10 +587,6 @@ fn lines_from<'a>(
     rows.into_iter().filter(|r| !r.is_empty()).collect()
 }
 
-/// Pushes the tokens of `root`'s tree onto their rows: leaves, any text between a node's
-/// children (string contents some grammars leave unnamed), and an opening and a closing
-/// mark for each named node, so that the nesting is part of the stream. Comments (the
-/// grammar's extras) are left out.
 /// What [`tokens`] leaves out besides comments.
 #[derive(Debug, Clone, Copy)]
 struct Skip {
@@ -600,6 +596,10 @@ struct Skip {
     tests: bool,
 }
 
+/// Pushes the tokens of `root`'s tree onto their rows: leaves, any text between a node's
+/// children (string contents some grammars leave unnamed), and an opening and a closing
+/// mark for each named node, so that the nesting is part of the stream. Comments (the
+/// grammar's extras) are left out.
 fn tokens<'a, 't>(root: Node<'t>, text: &'a str, rows: &mut [Vec<Tok<'a>>], skip: Skip) {
     let erased = skip.types;
     let mut kinds: ByKind<KindFacts<'t>> = ByKind::default();
