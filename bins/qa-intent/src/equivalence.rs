@@ -16,7 +16,8 @@ use qa_records::change::CommitData;
 use tree_sitter::Node;
 
 use crate::sources;
-use crate::trees::{self, ByKind, Grammar};
+use crate::trees::{self, Grammar};
+use qa_syntax::walk::ByKind;
 
 /// What a commit's diff says about its product files.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -632,7 +633,7 @@ fn tokens<'a, 't>(root: Node<'t>, text: &'a str, rows: &mut [Vec<Tok<'a>>], skip
                 let wiring = wiring || is_wiring(node, &facts, text);
                 let row = node.start_position().row;
                 if node.child_count() == 0 {
-                    let t = trees::text_of(node, text).trim();
+                    let t = qa_syntax::text_of(node, text).trim();
                     if !t.is_empty() {
                         push(
                             row,
@@ -831,7 +832,7 @@ fn is_annotation(node: Node, facts: &KindFacts) -> bool {
 fn is_test_item(node: Node, text: &str) -> bool {
     let names_test = |n: Node| {
         n.kind() == "attribute_item" && {
-            let t = trees::text_of(n, text);
+            let t = qa_syntax::text_of(n, text);
             t.contains("test]") || t.contains("cfg(test)") || t.contains("::test")
         }
     };
@@ -873,7 +874,7 @@ fn untyped(kind: &str) -> Option<&str> {
 /// a `use`, a `mod x;`, a package clause.
 fn is_wiring(node: Node, facts: &KindFacts, text: &str) -> bool {
     facts.wiring
-        || (facts.kind == "mod_item" && trees::text_of(node, text).trim_end().ends_with(';'))
+        || (facts.kind == "mod_item" && qa_syntax::text_of(node, text).trim_end().ends_with(';'))
 }
 
 /// Words and single marks, line by line, for a file without a grammar.

@@ -9,7 +9,9 @@ use regex::Regex;
 
 use tree_sitter::Node;
 
-use crate::trees::{excerpt, line_of, text_of, ByKind, Grammar, Walk};
+use crate::trees::Grammar;
+use qa_syntax::walk::{ByKind, Walk};
+use qa_syntax::{excerpt, line_of, text_of};
 
 /// The test framework family, as the `contracts[].framework` field names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

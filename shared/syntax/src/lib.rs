@@ -135,13 +135,28 @@ pub fn read_node(grammar: Grammar, root: Node, text: &str) -> File {
 }
 
 /// The text of `node`, empty when its bytes are not a slice of `text`.
+#[inline]
 pub fn text_of<'a>(node: Node, text: &'a str) -> &'a str {
     text.get(node.byte_range()).unwrap_or("")
 }
 
-/// The 1-based line a byte range starts on.
-fn line_of(node: Node) -> u32 {
+/// The 1-based line a node starts on.
+#[inline]
+pub fn line_of(node: Node) -> u32 {
     u32::try_from(node.start_position().row + 1).unwrap_or(u32::MAX)
+}
+
+/// Longest excerpt of code, in characters, that [`excerpt`] keeps.
+const EXCERPT: usize = 120;
+
+/// A one-line excerpt of code: whitespace runs collapsed, at most 120 characters (then
+/// an ellipsis).
+pub fn excerpt(code: &str) -> String {
+    let one: String = code.split_whitespace().collect::<Vec<_>>().join(" ");
+    match one.char_indices().nth(EXCERPT) {
+        Some((i, _)) => format!("{}…", &one[..i]),
+        None => one,
+    }
 }
 
 /// The 1-based line a node ends on (a node ending at a line's start ends on the line

@@ -7,7 +7,8 @@ use std::collections::HashMap;
 use tree_sitter::Node;
 
 use super::{is_literal_value, literal, named_children, Test};
-use crate::trees::{excerpt, text_of, ByKind, Walk};
+use qa_syntax::walk::{ByKind, Walk};
+use qa_syntax::{excerpt, text_of};
 
 /// Most set-up items named.
 const MAX_ITEMS: usize = 4;

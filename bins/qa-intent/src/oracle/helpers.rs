@@ -9,7 +9,9 @@ use std::collections::{BTreeSet, HashMap};
 use tree_sitter::Node;
 
 use super::{literal, named_children, Call, Expectation};
-use crate::trees::{text_of, ByKind, Grammar, Walk};
+use crate::trees::Grammar;
+use qa_syntax::text_of;
+use qa_syntax::walk::{ByKind, Walk};
 
 /// A function defined in test code, read for what its body asserts.
 #[derive(Debug, Clone, PartialEq, Eq)]

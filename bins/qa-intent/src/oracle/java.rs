@@ -11,7 +11,8 @@ use super::jvm::{
 use super::{
     is_literal, literal, matcher_words, named_children, row_text, Expectation, Framework, Test,
 };
-use crate::trees::{excerpt, line_of, text_of, Walk};
+use qa_syntax::walk::Walk;
+use qa_syntax::{excerpt, line_of, text_of};
 
 /// Class name endings of test classes (`CartTest`, `CartTests`, `CartIT`).
 const TEST_CLASS_SUFFIXES: &[&str] = &["Test", "Tests", "IT", "TestCase"];

@@ -9,7 +9,8 @@ use super::jvm::{
     equality, literal_comparison, string_content, Side, SKIP_ANNOTATIONS, TEST_ANNOTATIONS,
 };
 use super::{is_literal, literal, matcher_words, named_children, Expectation, Framework, Test};
-use crate::trees::{excerpt, line_of, text_of, Walk};
+use qa_syntax::walk::Walk;
+use qa_syntax::{excerpt, line_of, text_of};
 
 /// A marker a file must hold to define Kotlin tests.
 pub(super) const MARKER: &str = r"@(?:[\w.]+\.)?(?:Test|ParameterizedTest|RepeatedTest|TestFactory|TestTemplate)\b|\bTestCase\(\)";
@@ -120,7 +121,7 @@ fn test(
         .iter()
         .find(|a| a.name == "DisplayName")
         .and_then(|a| {
-            crate::trees::Walk::new(a.node, None)
+            Walk::new(a.node, None)
                 .all
                 .into_iter()
                 .find(|n| n.kind() == "string_literal")

@@ -431,32 +431,3 @@ fn kotlin_elements_of_constant_lists_enums_and_when_arms() {
         ]
     );
 }
-
-#[test]
-fn a_fact_by_kind_is_the_fact_of_each_nodes_own_kind_name() {
-    // `string` is both a named node (the literal) and a keyword token (the type) in the
-    // TypeScript grammar: two ids, each with its own fact.
-    let text = "let s: string = \"a\";\nlet n: number = 1;\n";
-    let tree = parse(Grammar::TypeScript, text).expect("parsed");
-    let (mut by_kind, mut asked) = (ByKind::default(), 0);
-    let mut strings = Vec::new();
-    descend(tree.root_node(), |n| {
-        let fact = by_kind.of(n, |k| {
-            asked += 1;
-            (k, k == "string")
-        });
-        assert_eq!(fact.0, n.kind());
-        if fact.1 {
-            strings.push(n.is_named());
-        }
-        true
-    });
-    strings.sort();
-    assert_eq!(strings, [false, true], "the keyword and the literal");
-    let kinds: std::collections::BTreeSet<u16> = Walk::new(tree.root_node(), None)
-        .all
-        .iter()
-        .map(|n| n.kind_id())
-        .collect();
-    assert_eq!(asked, kinds.len(), "each kind id asked once");
-}
