@@ -14,9 +14,9 @@ use qa_syntax::lines::LineFacts;
 use crate::changeset::Changeset;
 use crate::equivalence::Ahead;
 use crate::moves::{self, Forest, Matched};
-use crate::oracle::Test;
 use crate::sources;
 use crate::trees::{self, ExitKind, Grammar, ItemKind, Outline};
+use qa_syntax::suite::Test;
 use tree_sitter::Tree;
 
 /// A located fact of one version: `item` is the enclosing item's path (`""` at file level).

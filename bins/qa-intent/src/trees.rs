@@ -2,7 +2,7 @@
 //! outline read from them: items, conditions, error exits, list elements, tests.
 //!
 //! What each language's nodes are to the outline is a table of node kinds (`kinds`); the
-//! tests and their expectations are read by `oracle`. Everything here is pure: the same
+//! tests and their expectations are read by `qa_syntax::suite`. Everything here is pure: the same
 //! text gives the same outline.
 
 use std::ops::Range;
@@ -11,8 +11,8 @@ use qa_syntax::walk::{ByKind, Walk};
 use qa_syntax::{excerpt, line_of, text_of};
 use tree_sitter::{Node, Tree};
 
-use crate::oracle::{self, Test};
 use kinds::Role;
+use qa_syntax::suite::{self, Test};
 
 mod kinds;
 mod regions;
@@ -202,7 +202,7 @@ pub fn outline_of(
     outline_marked(grammar, tree, text, test_macros, ranges, None)
 }
 
-/// [`outline_of`] given what [`oracle::may_define_tests`] says of `text` where [`pair`]
+/// [`outline_of`] given what [`suite::may_define_tests`] says of `text` where [`pair`]
 /// searched it already (`marked`, see [`Pair::marked`]): the search is not made twice.
 pub fn outline_marked(
     grammar: Grammar,
@@ -215,8 +215,8 @@ pub fn outline_marked(
     let mut out = read(grammar, tree, text, ranges);
     let mut macros = test_macros.to_vec();
     macros.extend(out.test_macros.iter().cloned());
-    if marked.unwrap_or_else(|| oracle::may_define_tests(grammar, text, &macros)) {
-        out.tests = oracle::tests(grammar, tree.root_node(), text, &macros, ranges);
+    if marked.unwrap_or_else(|| suite::may_define_tests(grammar, text, &macros)) {
+        out.tests = suite::tests(grammar, tree.root_node(), text, &macros, ranges);
     }
     out
 }
@@ -339,7 +339,7 @@ pub fn pair(
         if grammar.is_javascript() {
             // Searched once here, for the blocks that may be left out and for the
             // outlines (a test marker of these grammars does not depend on macros).
-            let marked = [b, h].map(|text| oracle::may_define_tests(grammar, text, &[]));
+            let marked = [b, h].map(|text| suite::may_define_tests(grammar, text, &[]));
             let pair = partial_pair(grammar, b, h, edits, marked[0] || marked[1])
                 .unwrap_or_else(|| whole_pair(grammar, base, head, Some(edits)));
             return Pair {
@@ -382,7 +382,7 @@ pub struct Pair {
     /// Bytes of the base left out of its tree (the head leaves out the same blocks).
     pub left_out: usize,
     /// Whether the base and the head text may define tests
-    /// ([`oracle::may_define_tests`]), where making the trees searched them already.
+    /// ([`suite::may_define_tests`]), where making the trees searched them already.
     pub marked: [Option<bool>; 2],
 }
 

@@ -1,8 +1,9 @@
 //! qa-syntax: source code read with tree-sitter. It owns the grammars, which file takes
 //! which ([`Grammar::of`]) and the parser's setup, and, one module per language, the
 //! outline of a file (functions, methods, classes and types with their names and line
-//! spans) and its imports; what each line says ([`lines`]) and the `@qa` annotations of
-//! declarations ([`annotations`]). Vue and Svelte components are split by the HTML grammar
+//! spans) and its imports; what each line says ([`lines`]), the `@qa` annotations of
+//! declarations ([`annotations`]) and the tests a file defines with the values they
+//! expect and the assertion helpers they call ([`suite`]). Vue and Svelte components are split by the HTML grammar
 //! ([`sfc`]): each `<script>` block is read by the TypeScript or JavaScript grammar at its
 //! true place in the file.
 //!
@@ -18,6 +19,7 @@ mod python;
 mod reading;
 mod rust;
 pub mod sfc;
+pub mod suite;
 mod typescript;
 pub mod walk;
 

@@ -52,6 +52,7 @@ pub fn parent_in<'t>(open: &[Node<'t>], node: Node<'t>, n: Node<'t>) -> Option<N
 /// slice of it (preorder keeps a node's descendants right after it). A walk limited to
 /// byte ranges skips every subtree outside them; a test's body is then walked whole.
 pub struct Walk<'t> {
+    /// The nodes walked, in document order: the root first.
     pub all: Vec<Node<'t>>,
     /// The index in `all` of each node's parent (`u32::MAX` for the walk's root).
     up: Vec<u32>,
@@ -59,6 +60,7 @@ pub struct Walk<'t> {
 }
 
 impl<'t> Walk<'t> {
+    /// Walks `root`'s subtree, only the nodes overlapping `ranges` (bytes) when given.
     pub fn new(root: Node<'t>, ranges: Option<&[Range<usize>]>) -> Walk<'t> {
         // A changed decorator or attribute changes the test it marks: the definition
         // under a touched `decorated_definition`, and the item right after a touched

@@ -9,11 +9,11 @@ use std::sync::LazyLock;
 use qa_records::change::Op;
 use regex::Regex;
 
-use super::helpers::{self, Helper};
 use crate::changeset::Changeset;
 use crate::deltas::Deltas;
 use crate::sources;
 use crate::trees::{self, Grammar};
+use qa_syntax::suite::helpers::{self, Helper};
 
 /// Most support files parsed for one changed test file: the ones it imports, not the repo.
 const MAX_SUPPORT: usize = 8;
@@ -842,8 +842,8 @@ impl Files for HeadFiles<'_> {
 mod tests {
     use super::{defines, far_defines, own_helpers, read_own};
     use crate::deltas::FileDelta;
-    use crate::oracle::{Call, Framework, Test};
     use crate::trees::{self, Grammar, LineEdit};
+    use qa_syntax::suite::{Call, Framework, Test};
 
     #[test]
     fn a_definition_is_told_from_a_call() {
@@ -1002,5 +1002,60 @@ mod tests {
         );
         assert_eq!(own.helpers, whole(&head));
         assert!(own.helpers.iter().any(|h| h.name == "compile"));
+    }
+
+    /// A head revision held in memory, for support-file lookups.
+    struct MemFiles(Vec<(&'static str, &'static str)>);
+
+    impl super::Files for MemFiles {
+        fn list(&self, dir: &str) -> Vec<String> {
+            self.0
+                .iter()
+                .filter_map(|(p, _)| {
+                    let (d, name) = p.rsplit_once('/').unwrap_or(("", p));
+                    (d == dir).then(|| name.to_string())
+                })
+                .collect()
+        }
+        fn read(&self, path: &str) -> Option<String> {
+            self.0
+                .iter()
+                .find(|(p, _)| *p == path)
+                .map(|(_, t)| t.to_string())
+        }
+    }
+
+    #[test]
+    fn a_glob_import_of_the_test_crate_root_reaches_the_modules_it_declares() {
+        let files = MemFiles(vec![
+            (
+                "tests/lib.rs",
+                "use crate::test::Test;\nmod lists;\nmod test;\n",
+            ),
+            ("tests/test.rs", "pub struct Test;\n"),
+            ("tests/lists.rs", "use super::*;\n#[test]\nfn len() {}\n"),
+        ]);
+        let text = files.0[2].1;
+        let found = super::support_files(Grammar::Rust, "tests/lists.rs", text, &files);
+        assert!(found.contains(&"tests/lib.rs".to_string()), "{found:?}");
+        assert!(found.contains(&"tests/test.rs".to_string()), "{found:?}");
+        // Control: a module that imports nothing from its parent reaches neither.
+        let alone = "#[test]\nfn len() {}\n";
+        assert!(super::support_files(Grammar::Rust, "tests/lists.rs", alone, &files).is_empty());
+    }
+
+    #[test]
+    fn a_kotlin_test_reaches_the_non_test_files_of_its_package_directory() {
+        let dir = "src/test/kotlin/dns";
+        let files = MemFiles(vec![
+            ("src/test/kotlin/dns/CallTest.kt", "class CallTest\n"),
+            ("src/test/kotlin/dns/CallTester.kt", "fun testCall() {}\n"),
+            ("src/test/kotlin/dns/OtherTest.kt", "class OtherTest\n"),
+            ("src/test/kotlin/dns/notes.md", "x\n"),
+        ]);
+        let found =
+            super::support_files(Grammar::Kotlin, &format!("{dir}/CallTest.kt"), "", &files);
+        // Control: other test classes and non-Kotlin files are no support.
+        assert_eq!(found, [format!("{dir}/CallTester.kt")]);
     }
 }

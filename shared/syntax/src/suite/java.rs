@@ -11,8 +11,8 @@ use super::jvm::{
 use super::{
     is_literal, literal, matcher_words, named_children, row_text, Expectation, Framework, Test,
 };
-use qa_syntax::walk::Walk;
-use qa_syntax::{excerpt, line_of, text_of};
+use crate::walk::Walk;
+use crate::{excerpt, line_of, text_of};
 
 /// Class name endings of test classes (`CartTest`, `CartTests`, `CartIT`).
 const TEST_CLASS_SUFFIXES: &[&str] = &["Test", "Tests", "IT", "TestCase"];

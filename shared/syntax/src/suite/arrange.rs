@@ -7,8 +7,8 @@ use std::collections::HashMap;
 use tree_sitter::Node;
 
 use super::{is_literal_value, literal, named_children, Test};
-use qa_syntax::walk::{ByKind, Walk};
-use qa_syntax::{excerpt, text_of};
+use crate::walk::{ByKind, Walk};
+use crate::{excerpt, text_of};
 
 /// Most set-up items named.
 const MAX_ITEMS: usize = 4;
@@ -403,7 +403,8 @@ fn bindings(body: Node, text: &str) -> HashMap<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::trees::{descend, parse, Grammar};
+    use crate::walk::descend;
+    use crate::{parse, Grammar};
 
     /// Whether the first statement of the first function literal of `go` counts as
     /// tabled, through its body's answer and through its own chain of parents.

@@ -9,13 +9,13 @@ use std::collections::{BTreeSet, HashMap};
 use tree_sitter::Node;
 
 use super::{literal, named_children, Call, Expectation};
-use crate::trees::Grammar;
-use qa_syntax::text_of;
-use qa_syntax::walk::{ByKind, Walk};
+use crate::walk::{ByKind, Walk};
+use crate::{text_of, Grammar};
 
 /// A function defined in test code, read for what its body asserts.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Helper {
+    /// The function's name (a method's, without its type).
     pub name: String,
     /// Parameter names in call order, a method's receiver left out (`self`, `cls`).
     pub params: Vec<String>,
@@ -32,7 +32,7 @@ pub struct Helper {
     /// True when the body asserts itself (not only through another helper).
     pub direct: bool,
     /// Calls in the body: the callee's last name and the identifiers of each argument.
-    pub(super) calls: Vec<(String, Vec<BTreeSet<String>>)>,
+    pub calls: Vec<(String, Vec<BTreeSet<String>>)>,
     /// Receiver fields the body stores a parameter in (`self.stdout = stdout.into()`),
     /// with that parameter's index.
     pub(super) stores: Vec<(usize, String)>,
@@ -59,11 +59,12 @@ pub struct Definitions<'t> {
 }
 
 impl<'t> Definitions<'t> {
+    /// The functions `root` defines, their bodies not read yet.
     pub fn of(grammar: Grammar, root: Node<'t>, text: &'t str) -> Definitions<'t> {
         // One cursor walk in document order, keeping nothing but the functions.
         let mut functions = Vec::new();
         let mut defining = ByKind::default();
-        crate::trees::descend(root, |n| {
+        crate::walk::descend(root, |n| {
             if defining.of(n, |kind| function_kinds(grammar).contains(&kind)) {
                 functions.extend(function_parts(grammar, n, text));
             }

@@ -1,10 +1,14 @@
 use super::*;
-use crate::oracle::{helpers, support};
-use crate::trees::{outline, Grammar};
+use crate::{parse, Grammar};
 
+/// The tests of `text`, read as a stage reads a whole file: only when it has a test marker.
 fn tests_of(g: Grammar, text: &str, macros: &[&str]) -> Vec<Test> {
     let macros: Vec<String> = macros.iter().map(|m| m.to_string()).collect();
-    outline(g, text, &macros).expect("parsed").tests
+    let tree = parse(g, text).expect("parsed");
+    if !may_define_tests(g, text, &macros) {
+        return Vec::new();
+    }
+    tests(g, tree.root_node(), text, &macros, None)
 }
 
 fn expects(t: &Test) -> Vec<&str> {
@@ -335,7 +339,7 @@ fn junit3_test_methods_need_a_test_case_or_an_unannotated_test_class() {
 
 /// The expectations a file's tests pass to the assertion helpers `support` defines.
 fn helper_expects(g: Grammar, test: &str, support: &str) -> Vec<String> {
-    let tree = crate::trees::parse(g, support).expect("parsed");
+    let tree = parse(g, support).expect("parsed");
     let h = helpers::assertion_helpers(helpers::defined(g, tree.root_node(), support));
     tests_of(g, test, &[])
         .iter()
@@ -597,46 +601,6 @@ fn a_javascript_builder_that_compares_this_field_makes_its_setter_an_expectation
     );
 }
 
-/// A head revision held in memory, for support-file lookups.
-struct MemFiles(Vec<(&'static str, &'static str)>);
-
-impl support::Files for MemFiles {
-    fn list(&self, dir: &str) -> Vec<String> {
-        self.0
-            .iter()
-            .filter_map(|(p, _)| {
-                let (d, name) = p.rsplit_once('/').unwrap_or(("", p));
-                (d == dir).then(|| name.to_string())
-            })
-            .collect()
-    }
-    fn read(&self, path: &str) -> Option<String> {
-        self.0
-            .iter()
-            .find(|(p, _)| *p == path)
-            .map(|(_, t)| t.to_string())
-    }
-}
-
-#[test]
-fn a_glob_import_of_the_test_crate_root_reaches_the_modules_it_declares() {
-    let files = MemFiles(vec![
-        (
-            "tests/lib.rs",
-            "use crate::test::Test;\nmod lists;\nmod test;\n",
-        ),
-        ("tests/test.rs", "pub struct Test;\n"),
-        ("tests/lists.rs", "use super::*;\n#[test]\nfn len() {}\n"),
-    ]);
-    let text = files.0[2].1;
-    let found = support::support_files(Grammar::Rust, "tests/lists.rs", text, &files);
-    assert!(found.contains(&"tests/lib.rs".to_string()), "{found:?}");
-    assert!(found.contains(&"tests/test.rs".to_string()), "{found:?}");
-    // Control: a module that imports nothing from its parent reaches neither.
-    let alone = "#[test]\nfn len() {}\n";
-    assert!(support::support_files(Grammar::Rust, "tests/lists.rs", alone, &files).is_empty());
-}
-
 #[test]
 fn a_request_chains_own_expect_calls_are_expectations() {
     let src = "it('redirects', function (done) {\n  request(app)\n    .get('/old')\n    .expect('Location', '/new')\n    .expect(301, 'Moved', done);\n});\nit('finds', async () => {\n  await request(app).get('/x').expect(200);\n});\n";
@@ -818,20 +782,6 @@ fn a_kotlin_helper_that_asserts_makes_its_literal_arguments_expectations() {
         helper_expects(Grammar::Kotlin, test, support),
         ["`assertPresent`: `expected` is \"x\" for `key` \"a\""]
     );
-}
-
-#[test]
-fn a_kotlin_test_reaches_the_non_test_files_of_its_package_directory() {
-    let dir = "src/test/kotlin/dns";
-    let files = MemFiles(vec![
-        ("src/test/kotlin/dns/CallTest.kt", "class CallTest\n"),
-        ("src/test/kotlin/dns/CallTester.kt", "fun testCall() {}\n"),
-        ("src/test/kotlin/dns/OtherTest.kt", "class OtherTest\n"),
-        ("src/test/kotlin/dns/notes.md", "x\n"),
-    ]);
-    let found = support::support_files(Grammar::Kotlin, &format!("{dir}/CallTest.kt"), "", &files);
-    // Control: other test classes and non-Kotlin files are no support.
-    assert_eq!(found, [format!("{dir}/CallTester.kt")]);
 }
 
 #[test]

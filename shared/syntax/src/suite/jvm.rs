@@ -4,7 +4,7 @@
 use tree_sitter::Node;
 
 use super::Expectation;
-use qa_syntax::text_of;
+use crate::text_of;
 
 /// Annotations that make a method a test (JUnit 4/5, TestNG, kotlin.test).
 pub(super) const TEST_ANNOTATIONS: &[&str] = &[

@@ -9,8 +9,8 @@ use super::jvm::{
     equality, literal_comparison, string_content, Side, SKIP_ANNOTATIONS, TEST_ANNOTATIONS,
 };
 use super::{is_literal, literal, matcher_words, named_children, Expectation, Framework, Test};
-use qa_syntax::walk::Walk;
-use qa_syntax::{excerpt, line_of, text_of};
+use crate::walk::Walk;
+use crate::{excerpt, line_of, text_of};
 
 /// A marker a file must hold to define Kotlin tests.
 pub(super) const MARKER: &str = r"@(?:[\w.]+\.)?(?:Test|ParameterizedTest|RepeatedTest|TestFactory|TestTemplate)\b|\bTestCase\(\)";
