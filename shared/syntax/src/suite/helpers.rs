@@ -533,7 +533,7 @@ fn assertion_regions<'t>(
                 .child_by_field_name("macro")
                 .map(|m| text_of(m, text).rsplit("::").next().unwrap_or(""))
                 .unwrap_or("");
-            if !super::is_assert_macro(name) {
+            if !super::rust::is_assert_macro(name) {
                 return Vec::new();
             }
             // `assert!(cond, "message {}", x)` compares its first argument, the others

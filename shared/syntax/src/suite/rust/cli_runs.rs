@@ -1,7 +1,8 @@
 //! Command-line test builders (assert_cmd's `cmd().arg("x").assert().success()`): the
 //! command line a Rust test runs and what it expects of that run.
 
-use super::{group_args, literal, rust_literal, Expectation, Tok};
+use super::{group_args, rust_literal, Tok};
+use crate::suite::{literal, Expectation};
 
 /// The outcome methods of an assert_cmd `Assert`, with how each reads.
 const OUTCOMES: &[&str] = &[

@@ -1,0 +1,342 @@
+//! JavaScript and TypeScript tests: `it`/`test` calls with their modifiers, `test.each`
+//! tables, and the values `expect(..)` matchers, `assert.*` and request chains expect.
+
+use tree_sitter::Node;
+
+use super::{
+    arrange, call_with_literals, literal, matcher_words, named_children, row_text, table_rows,
+    Expectation, Framework, Test,
+};
+use crate::walk::{ByKind, Walk};
+use crate::{excerpt, line_of, text_of};
+
+const TEST_FNS: &[&str] = &["it", "test", "specify", "xit", "xtest", "fit"];
+const TEST_MODIFIERS: &[&str] = &[
+    "only",
+    "skip",
+    "todo",
+    "concurrent",
+    "failing",
+    "sequential",
+    "fails",
+    "runIf",
+    "skipIf",
+];
+
+/// The `it`/`test` calls of the walk, `test.each` rows included, read.
+pub(super) fn tests(walk: &Walk, text: &str) -> Vec<Test> {
+    let mut out = Vec::new();
+    let mut calls = ByKind::default();
+    for &node in &walk.all {
+        if !calls.of(node, |k| k == "call_expression") {
+            continue;
+        }
+        let Some(callee) = node.child_by_field_name("function") else {
+            continue;
+        };
+        let Some((base, modifiers)) = js_test_callee(callee, text) else {
+            continue;
+        };
+        let Some(args) = node.child_by_field_name("arguments") else {
+            continue;
+        };
+        let args = named_children(args);
+        let Some(title) = args.first().and_then(|a| js_string(*a, text)) else {
+            continue;
+        };
+        let body = args.iter().find(|a| {
+            matches!(
+                a.kind(),
+                "arrow_function" | "function_expression" | "function"
+            )
+        });
+        let skipped = if base.starts_with('x') {
+            Some(base.to_string())
+        } else if let Some(m) = modifiers.iter().find(|m| matches!(**m, "skip" | "todo")) {
+            Some(format!("{base}.{m}"))
+        } else if body.is_none() {
+            Some(format!("{base} without a body"))
+        } else {
+            None
+        };
+        let mut t = Test {
+            skipped,
+            ..Test::at(node, title.clone(), title, Framework::Jest)
+        };
+        // `test.each(table)(title, fn)`: the table's rows, by the function's parameters.
+        if callee.kind() == "call_expression" {
+            if let Some(table) = callee.child_by_field_name("arguments") {
+                let params = body.map(|b| js_params(*b, text)).unwrap_or_default();
+                each_rows(table, &params, text, &mut t.expects);
+            }
+        }
+        if let Some(body) = body {
+            let nodes = walk.subtree(*body);
+            table_rows(&nodes, text, &mut t.expects);
+            for &n in nodes.iter() {
+                if n.kind() != "call_expression" {
+                    continue;
+                }
+                if let Some(e) = js_expectation(n, text) {
+                    t.expects.push(e);
+                } else if let Some(f) = n.child_by_field_name("function") {
+                    let name = match f.kind() {
+                        "identifier" => Some(f),
+                        "member_expression" => f.child_by_field_name("property"),
+                        _ => None,
+                    };
+                    let name = name.map(|n| text_of(n, text)).filter(|n| *n != "expect");
+                    if let Some(name) = name {
+                        let args = n
+                            .child_by_field_name("arguments")
+                            .map(named_children)
+                            .unwrap_or_default();
+                        t.helper_calls
+                            .extend(call_with_literals(name, line_of(n), &args, text));
+                        t.calls.push(name.to_string());
+                    }
+                }
+            }
+            arrange::read(*body, text, &[], &mut t);
+        }
+        out.push(t);
+    }
+    out
+}
+
+/// A test function's parameter names, a destructured object's keys included
+/// (`(a, b, expected)`, `({ input, expected })`).
+fn js_params(f: Node, text: &str) -> Vec<String> {
+    let Some(params) = f
+        .child_by_field_name("parameters")
+        .or_else(|| f.child_by_field_name("parameter"))
+    else {
+        return Vec::new();
+    };
+    Walk::new(params, None)
+        .all
+        .iter()
+        .filter(|n| {
+            matches!(
+                n.kind(),
+                "identifier" | "shorthand_property_identifier_pattern"
+            ) && !n.parent().is_some_and(|p| {
+                p.kind() == "pair_pattern" && p.child_by_field_name("value") != Some(**n)
+            })
+        })
+        .map(|n| text_of(*n, text).to_string())
+        .collect()
+}
+
+/// The rows of a `test.each` table: an array of arrays (cells by the parameters), of
+/// objects (cells by key), of single values, or a template literal whose first line
+/// names the columns (`a | b | expected`).
+fn each_rows(table: Node, params: &[String], text: &str, out: &mut Vec<Expectation>) {
+    if table.kind() == "template_string" {
+        let first = line_of(table);
+        let body = text_of(table, text).trim_matches('`');
+        let mut lines = body
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty());
+        let Some((_, header)) = lines.next() else {
+            return;
+        };
+        let names: Vec<String> = header.split('|').map(|c| c.trim().to_string()).collect();
+        for (k, row) in lines {
+            let cells: Vec<String> = row
+                .split('|')
+                .map(|c| {
+                    let c = c.trim();
+                    let c = c
+                        .strip_prefix("${")
+                        .and_then(|c| c.strip_suffix('}'))
+                        .unwrap_or(c);
+                    literal(c)
+                })
+                .collect();
+            out.push(Expectation {
+                line: first + k as u32,
+                text: row_text(&names, &cells),
+            });
+        }
+        return;
+    }
+    let Some(array) = named_children(table).into_iter().next() else {
+        return;
+    };
+    if array.kind() != "array" {
+        return;
+    }
+    for row in named_children(array) {
+        let (names, cells): (Vec<String>, Vec<Node>) = match row.kind() {
+            "array" => (params.to_vec(), named_children(row)),
+            "object" => named_children(row)
+                .into_iter()
+                .filter(|p| p.kind() == "pair")
+                .filter_map(|p| {
+                    let k = p.child_by_field_name("key")?;
+                    let k = text_of(k, text).trim_matches(|c| c == '"' || c == '\'');
+                    Some((k.to_string(), p.child_by_field_name("value")?))
+                })
+                .unzip(),
+            _ => (params.iter().take(1).cloned().collect(), vec![row]),
+        };
+        let cells: Vec<String> = cells.iter().map(|c| literal(text_of(*c, text))).collect();
+        out.push(Expectation {
+            line: line_of(row),
+            text: row_text(&names, &cells),
+        });
+    }
+}
+
+/// `it`, `test.skip`, `it.each(table)`, `describe.only`...: the test function and its
+/// modifiers, for a call that defines one test (describe blocks define none).
+fn js_test_callee<'t>(callee: Node, text: &'t str) -> Option<(&'t str, Vec<&'t str>)> {
+    match callee.kind() {
+        "identifier" => {
+            let name = text_of(callee, text);
+            TEST_FNS.contains(&name).then(|| (name, Vec::new()))
+        }
+        "member_expression" => {
+            let object = callee.child_by_field_name("object")?;
+            let property = text_of(callee.child_by_field_name("property")?, text);
+            if !TEST_MODIFIERS.contains(&property) {
+                return None;
+            }
+            let (base, mut mods) = js_test_callee(object, text)?;
+            mods.push(property);
+            Some((base, mods))
+        }
+        // `it.each(table)(title, fn)`: the inner call names the function.
+        "call_expression" => {
+            let inner = callee.child_by_field_name("function")?;
+            if inner.kind() != "member_expression" {
+                return None;
+            }
+            let property = text_of(inner.child_by_field_name("property")?, text);
+            if property != "each" {
+                return None;
+            }
+            js_test_callee(inner.child_by_field_name("object")?, text).or_else(|| {
+                let o = inner.child_by_field_name("object")?;
+                let name = text_of(o, text);
+                TEST_FNS.contains(&name).then(|| (name, Vec::new()))
+            })
+        }
+        _ => None,
+    }
+}
+
+/// The text of a string or template literal argument.
+fn js_string(node: Node, text: &str) -> Option<String> {
+    match node.kind() {
+        "string" | "template_string" => {
+            let t = text_of(node, text);
+            Some(
+                t.get(1..t.len().saturating_sub(1))
+                    .unwrap_or("")
+                    .to_string(),
+            )
+        }
+        _ => None,
+    }
+}
+
+/// `expect(x)[.not|.resolves|.rejects].toMatcher(y)` or `assert.equal(x, y)`.
+fn js_expectation(call: Node, text: &str) -> Option<Expectation> {
+    let f = call.child_by_field_name("function")?;
+    if f.kind() != "member_expression" {
+        return None;
+    }
+    let matcher = text_of(f.child_by_field_name("property")?, text);
+    let args: Vec<Node> = call
+        .child_by_field_name("arguments")
+        .map(named_children)
+        .unwrap_or_default();
+    let arg = |i: usize| args.get(i).map(|a| literal(text_of(*a, text)));
+    let object = f.child_by_field_name("object")?;
+    if text_of(object, text) == "assert" {
+        let other = arg(0).unwrap_or_default();
+        let want = arg(1)?;
+        return Some(Expectation {
+            line: line_of(call),
+            text: format!("`{}` {} {want}", excerpt(&other), matcher_words(matcher)),
+        });
+    }
+    if matcher == "expect" && matches!(object.kind(), "call_expression" | "member_expression") {
+        return chained_expectation(call, object, &args, text);
+    }
+    if !matcher.starts_with("to") {
+        return None;
+    }
+    // Walk `.not` / `.resolves` / `.rejects` down to `expect(subject)`.
+    let mut negated = false;
+    let mut node = object;
+    loop {
+        match node.kind() {
+            "member_expression" => {
+                let p = text_of(node.child_by_field_name("property")?, text);
+                negated ^= p == "not";
+                node = node.child_by_field_name("object")?;
+            }
+            "call_expression" => break,
+            _ => return None,
+        }
+    }
+    let expect = node.child_by_field_name("function")?;
+    if text_of(expect, text) != "expect" {
+        return None;
+    }
+    let subject = node
+        .child_by_field_name("arguments")
+        .and_then(|a| named_children(a).into_iter().next())
+        .map(|s| excerpt(text_of(s, text)))
+        .unwrap_or_default();
+    let words = matcher_words(matcher);
+    let words = if negated {
+        format!("not {words}")
+    } else {
+        words
+    };
+    let text = match arg(0) {
+        Some(want) => format!("`{subject}` {words} {want}"),
+        None => format!("`{subject}` {words}"),
+    };
+    Some(Expectation {
+        line: line_of(call),
+        text,
+    })
+}
+
+/// A request chain's own assertion, as supertest writes it:
+/// `request(app).get('/').expect(200, 'ok', done)`, `.expect('Content-Type', /json/)`,
+/// `.expect({ id: 1 })`. The literal arguments are what the response must be; a callback
+/// (`done`, a function) is not.
+fn chained_expectation(call: Node, object: Node, args: &[Node], text: &str) -> Option<Expectation> {
+    let values: Vec<Node> = args
+        .iter()
+        .copied()
+        .filter(|a| {
+            matches!(
+                a.kind(),
+                "number" | "string" | "template_string" | "regex" | "object" | "array"
+            )
+        })
+        .collect();
+    let first = values.first()?;
+    let chain = text_of(object, text);
+    // `.expect(200).expect('x')`: the request is what comes before the first assertion.
+    let subject = excerpt(chain.split(".expect(").next().unwrap_or(chain));
+    let value = |n: &Node| literal(text_of(*n, text));
+    let said = match (first.kind(), values.get(1)) {
+        ("number", Some(body)) => format!("responds {} with body {}", value(first), value(body)),
+        ("number", None) => format!("responds {}", value(first)),
+        ("string", Some(v)) => format!("has header {} matching {}", value(first), value(v)),
+        _ => format!("responds with body {}", value(first)),
+    };
+    Some(Expectation {
+        line: line_of(call),
+        text: format!("`{subject}` {said}"),
+    })
+}
