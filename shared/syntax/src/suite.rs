@@ -378,7 +378,7 @@ pub(crate) fn named_children(node: Node) -> Vec<Node> {
 
 /// A literal as a reader should see it: quotes kept, line continuations joined, newlines
 /// shown as `\n`, bounded.
-pub fn literal(code: &str) -> String {
+pub(crate) fn literal(code: &str) -> String {
     let mut s = String::new();
     let mut chars = code.trim().chars().peekable();
     while let Some(c) = chars.next() {
