@@ -156,11 +156,12 @@ fn read_cut<R>(
 }
 
 /// The imports of a file, each from a node of its tree. Where the language bounds the
-/// part of a file imports can stand in (Go: its head), only that part is parsed; the
-/// other grammars parse the whole text.
+/// part of a file imports can stand in (Go: its head; Python: up to the line of its last
+/// word `import`), only that part is parsed; the other grammars parse the whole text.
 pub fn imports(grammar: Grammar, text: &str) -> Vec<Import> {
     match grammar {
         Grammar::Go => go::imports::read(text),
+        Grammar::Python => python::imports::read(text),
         _ => read(grammar, text).imports,
     }
 }
