@@ -5,7 +5,6 @@
 //! the repository's git config names is executed here.
 
 use std::collections::BTreeMap;
-use std::io::Write as _;
 use std::path::Path;
 
 use anyhow::{Context, Result};
@@ -326,9 +325,23 @@ fn held(path: &Path) -> Result<String> {
     };
     let mut hasher = Sha256::new();
     let mut file = std::fs::File::open(path)?;
-    std::io::copy(&mut file, &mut hasher)?;
-    hasher.flush()?;
+    std::io::copy(&mut file, &mut Hashing(&mut hasher))?;
     Ok(format!("{mode} {}", hex(&hasher.finalize())))
+}
+
+/// A hasher as an `io::Write`, so `io::copy` streams a file into it (sha2 0.11's hasher is
+/// none).
+struct Hashing<'h>(&'h mut Sha256);
+
+impl std::io::Write for Hashing<'_> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.update(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 #[cfg(test)]

@@ -106,6 +106,17 @@ pub struct RawImport {
     pub names: Vec<String>,
 }
 
+impl From<qa_syntax::Import> for RawImport {
+    /// An import read from a syntax tree.
+    fn from(import: qa_syntax::Import) -> RawImport {
+        RawImport {
+            spec: import.spec,
+            line: import.line,
+            names: import.names,
+        }
+    }
+}
+
 /// What parsing one file gives, independent of the rest of the tree.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Parsed {

@@ -5,6 +5,8 @@ use crate::reading::{unquoted, Declared, Import, Reader, SymbolKind};
 use crate::{line_of, text_of};
 use tree_sitter::Node;
 
+pub mod imports;
+
 pub struct Go;
 
 impl Reader for Go {

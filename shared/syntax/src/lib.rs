@@ -111,6 +111,63 @@ pub fn parse(grammar: Grammar, text: &str) -> Option<Tree> {
     parser(grammar)?.parse(text, None)
 }
 
+thread_local! {
+    /// One parser per grammar and thread: the graph asks for the imports of every file
+    /// of a tree, and a parser's setup is worth keeping.
+    static PARSERS: std::cell::RefCell<Vec<(Grammar, Parser)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// `f` with this thread's parser for `grammar`; None when the grammar has none.
+fn with_parser<R>(grammar: Grammar, f: impl FnOnce(&mut Parser) -> R) -> Option<R> {
+    PARSERS.with_borrow_mut(|parsers| {
+        let at = match parsers.iter().position(|(g, _)| *g == grammar) {
+            Some(at) => at,
+            None => {
+                parsers.push((grammar, parser(grammar)?));
+                parsers.len() - 1
+            }
+        };
+        let parser = &mut parsers[at].1;
+        // A parse left unfinished by an earlier caller must not leak into this one.
+        parser.reset();
+        Some(f(parser))
+    })
+}
+
+/// The tree of `text[..cut]`, a part of the text the caller knows to hold what it reads,
+/// handed to `read`; of the whole text when the part's tree has an error (the cut fell
+/// in a comment, a string or an unclosed bracket, or the code is broken there), as if no
+/// cut had been tried. Nodes' bytes and lines are the text's either way.
+fn read_cut<R>(
+    grammar: Grammar,
+    text: &str,
+    cut: usize,
+    read: impl FnOnce(&Tree) -> R,
+) -> Option<R> {
+    with_parser(grammar, |parser| {
+        let part = parser.parse(&text[..cut], None)?;
+        let tree = if part.root_node().has_error() && cut < text.len() {
+            parser.parse(text, None)?
+        } else {
+            part
+        };
+        Some(read(&tree))
+    })
+    .flatten()
+}
+
+/// The imports of a file, each from a node of its tree. Where the language bounds the
+/// part of a file imports can stand in (Go: its head; Python: up to the line of its last
+/// word `import`), only that part is parsed; the other grammars parse the whole text.
+pub fn imports(grammar: Grammar, text: &str) -> Vec<Import> {
+    match grammar {
+        Grammar::Go => go::imports::read(text),
+        Grammar::Python => python::imports::read(text),
+        _ => read(grammar, text).imports,
+    }
+}
+
 /// What a file declares and imports.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct File {

@@ -7,6 +7,8 @@ use crate::reading::{function_in, Declared, Import, Reader, SymbolKind};
 use crate::{line_of, text_of};
 use tree_sitter::Node;
 
+pub mod imports;
+
 pub struct Python;
 
 impl Reader for Python {

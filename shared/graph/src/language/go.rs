@@ -1,13 +1,14 @@
 //! Go: package imports inside a go.mod module path (or a `replace` of the importing
 //! module pointing at a directory of the tree), resolved to every non-test file of the
 //! imported package's directory (Go imports packages, not files); `func` and `type`
-//! names as symbols.
+//! names as symbols (imports from a syntax tree, names from the text).
 
 use super::{symbols, Language, Lines, Parsed, RawImport};
 use crate::tree::{join, normalize, parent, Snapshot};
 use qa_records::change::Confidence;
 use qa_records::code_pattern;
 use qa_records::graph::Support;
+use qa_syntax::Grammar;
 use regex::Regex;
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
@@ -173,39 +174,20 @@ pub fn package_files(snapshot: &Snapshot, dir: &str) -> Vec<String> {
         .collect()
 }
 
-static IMPORT_ONE: LazyLock<Regex> =
-    LazyLock::new(|| code_pattern::regex(r#"(?m)^import[ \t]+(?:[\w.]+[ \t]+)?"([^"]+)""#));
-static IMPORT_BLOCK: LazyLock<Regex> =
-    LazyLock::new(|| code_pattern::regex(r"(?ms)^import[ \t]*\((.*?)\)"));
-static QUOTED: LazyLock<Regex> =
-    LazyLock::new(|| code_pattern::regex(r#"(?m)^[ \t]*(?:[\w.]+[ \t]+)?"([^"]+)""#));
 static DECLARATION: LazyLock<Regex> = LazyLock::new(|| {
     code_pattern::regex(r"(?m)^(?:func|type)[ \t]+(?:\([^)]*\)[ \t]*)?([A-Za-z_]\w*)")
 });
 
-/// Imports (single and grouped) and top-level `func`/`type` names of one file.
+/// Imports (single and grouped) and top-level `func`/`type` names of one file. The
+/// imports come from qa-syntax's tree of the file's head (Go allows them nowhere else);
+/// the names are still read from the text, as a tree of every body would cost a parse of
+/// the whole file.
 pub fn parse(text: &str) -> Parsed {
     let lines = Lines::new(text);
-    let mut imports = Vec::new();
-    for c in IMPORT_ONE.captures_iter(text) {
-        imports.push(RawImport {
-            spec: c[1].to_string(),
-            line: lines.at(&c, 0),
-            names: Vec::new(),
-        });
-    }
-    for block in IMPORT_BLOCK.captures_iter(text) {
-        let body = block.get(1).expect("the block regex has a group");
-        for c in QUOTED.captures_iter(body.as_str()) {
-            let start = body.start() + c.get(1).map_or(0, |m| m.start());
-            imports.push(RawImport {
-                spec: c[1].to_string(),
-                line: lines.of(start),
-                names: Vec::new(),
-            });
-        }
-    }
-    imports.sort_by_key(|i| i.line);
+    let imports = qa_syntax::imports(Grammar::Go, text)
+        .into_iter()
+        .map(RawImport::from)
+        .collect();
     let symbols = symbols(&DECLARATION, text, &lines);
     Parsed { imports, symbols }
 }
@@ -232,6 +214,14 @@ mod tests {
             ]
         );
         assert_eq!(parsed.symbols.iter().collect::<Vec<_>>(), [("main", 9)]);
+    }
+
+    #[test]
+    fn an_import_in_a_raw_string_or_a_comment_is_no_edge() {
+        let text = "package main\n\nimport (\n\t\"fmt\" // (stdout)\n\t\"os\"\n)\n\n// import \"gone\"\nvar usage = `\nimport \"quoted\"\n`\n";
+        let parsed = parse(text);
+        let specs: Vec<&str> = parsed.imports.iter().map(|i| i.spec.as_str()).collect();
+        assert_eq!(specs, ["fmt", "os"]);
     }
 
     #[test]

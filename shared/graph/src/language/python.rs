@@ -2,13 +2,14 @@
 //! and packages (`__init__.py`) under the repository root, `src/`, and every directory
 //! holding a pyproject.toml, setup.py or setup.cfg, with its `src/` layout and the
 //! package directories its pyproject.toml names (setuptools `where` and `package-dir`,
-//! Poetry `from`); `def` and `class` names as symbols.
+//! Poetry `from`); `def` and `class` names as symbols (imports from a syntax tree, names from the text).
 
 use super::{symbols, Language, Lines, Parsed, RawImport};
 use crate::tree::{file_name, join, normalize, parent, Snapshot};
 use qa_records::change::Confidence;
 use qa_records::code_pattern;
 use qa_records::graph::Support;
+use qa_syntax::Grammar;
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -167,49 +168,19 @@ pub fn module_file(snapshot: &Snapshot, module: &str) -> Option<String> {
         .find(|p| snapshot.has(p))
 }
 
-static IMPORT: LazyLock<Regex> = LazyLock::new(|| {
-    code_pattern::regex(
-        r"(?m)^[ \t]*import[ \t]+([\w.]+(?:[ \t]+as[ \t]+\w+)?(?:[ \t]*,[ \t]*[\w.]+(?:[ \t]+as[ \t]+\w+)?)*)",
-    )
-});
-static FROM_IMPORT: LazyLock<Regex> = LazyLock::new(|| {
-    code_pattern::regex(r"(?m)^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#]+)")
-});
 static DEFINITION: LazyLock<Regex> =
     LazyLock::new(|| code_pattern::regex(r"(?m)^(?:async[ \t]+)?(?:def|class)[ \t]+(\w+)"));
 
-/// Imports and top-level definitions of one module.
+/// Imports and top-level definitions of one module. The imports come from qa-syntax's
+/// tree of the module up to its last `import` line (any depth: a function's own import
+/// too); the definitions are still read from the text, as their tree would cost a parse
+/// of the whole module.
 pub fn parse(text: &str) -> Parsed {
     let lines = Lines::new(text);
-    let mut imports = Vec::new();
-    for c in IMPORT.captures_iter(text) {
-        let line = lines.at(&c, 0);
-        for item in c[1].split(',') {
-            let mut words = item.split_whitespace();
-            let Some(module) = words.next() else { continue };
-            let local = words.nth(1).unwrap_or(module);
-            imports.push(RawImport {
-                spec: module.to_string(),
-                line,
-                names: vec![local.to_string()],
-            });
-        }
-    }
-    for c in FROM_IMPORT.captures_iter(text) {
-        let names = c[2]
-            .trim_matches(|ch: char| ch == '(' || ch == ')' || ch.is_whitespace())
-            .split(',')
-            .filter_map(|item| item.split_whitespace().next())
-            .filter(|n| *n != "*" && n.chars().all(|ch| ch == '_' || ch.is_alphanumeric()))
-            .map(str::to_string)
-            .collect();
-        imports.push(RawImport {
-            spec: c[1].to_string(),
-            line: lines.at(&c, 0),
-            names,
-        });
-    }
-    imports.sort_by_key(|i| i.line);
+    let imports = qa_syntax::imports(Grammar::Python, text)
+        .into_iter()
+        .map(RawImport::from)
+        .collect();
     let symbols = symbols(&DEFINITION, text, &lines);
     Parsed { imports, symbols }
 }
@@ -231,6 +202,13 @@ mod tests {
         assert_eq!(got[2].0, ".pricing");
         assert_eq!(got[2].1, ["total", "tax"]);
         assert_eq!(got[3], (".", &["models".to_string()][..]));
+    }
+
+    #[test]
+    fn an_import_in_a_docstring_is_no_edge_a_function_level_one_is() {
+        let parsed = parse("\"\"\"\nimport shop.fake\n\"\"\"\nimport os\n\n\ndef f():\n    from shop import late\n");
+        let specs: Vec<&str> = parsed.imports.iter().map(|i| i.spec.as_str()).collect();
+        assert_eq!(specs, ["os", "shop"]);
     }
 
     #[test]
