@@ -1,10 +1,10 @@
 #!/bin/sh
 # `make check`: formatting of the workspace, clippy, then the tests of the crates the
 # change touches: files changed against HEAD, untracked ones included, each mapped to the
-# crate folder it sits in (bins/*, shared/*, tests/*). Clippy and the test build cover the
-# whole workspace as `make test` does, so they share its build (selecting packages with -p
-# would resolve other features and build everything again once); only what changed is
-# rebuilt, and only the touched crates' tests run. RUNNER=nextest|cargo as in the Makefile.
+# crate folder it sits in (bins/*, shared/*, tests/*). The test build covers the whole
+# workspace as `make test` does, so it shares its build (selecting packages with -p would
+# resolve other features and build everything again once); only what changed is rebuilt
+# (and linted), and only the touched crates' tests run. RUNNER=nextest|cargo as in the Makefile.
 set -eu
 cargo=${CARGO:-cargo}
 cd "$(dirname "$0")/.."
@@ -21,8 +21,9 @@ if [ -z "$packages" ]; then
   echo "check: no crate changed against HEAD: formatting only"
   exit 0
 fi
-echo "check: clippy, then the tests of$packages"
-$cargo clippy --workspace --all-targets -- -D warnings
+# The Makefile runs this with clippy-driver as the workspace's rustc wrapper (CLIPPY_BUILD,
+# as `make test` does): the test build below is clippy's run too, and shares make test's build.
+echo "check: the tests of$packages, built by clippy-driver (its lints are errors)"
 if [ "${RUNNER:-cargo}" = nextest ]; then
   filter=
   for p in $packages; do filter="${filter:+$filter | }package($p)"; done
