@@ -81,7 +81,7 @@ peers:
 	@todo=; \
 	if ! $(MAKE) -q --no-print-directory $(VENV_STAMP); then todo=1; \
 	  echo "peers: installing the MCP Python SDK and pytest ($(PEERS)/requirements.txt, from PyPI) into $(PEERS)/venv: the real MCP server the agent-interface checks are tested against, and the pytest qa-check --exec counts"; fi; \
-	if ! $(MAKE) -q --no-print-directory $(NPM_STAMP); then todo=1; \
+	if ! test -L $(PEERS)/node_modules && ! $(MAKE) -q --no-print-directory $(NPM_STAMP); then todo=1; \
 	  echo "peers: installing playwright-core, @playwright/test, vitest and jest ($(PEERS)/package-lock.json, from npm) into $(PEERS)/node_modules: the browser driver of the browser checks, and the runners of qa-route's narrowed JS commands"; fi; \
 	if ! test -x $(CHROMIUM_HEADLESS); then todo=1; \
 	  echo "peers: installing Debian's chromium-headless-shell (apt-get install --no-install-recommends, needs root) into /usr/lib/chromium: the headless Chromium the browser tests drive"; fi; \
@@ -105,7 +105,12 @@ $(VENV_STAMP): $(PEERS)/requirements.txt
 
 $(NPM_STAMP): $(PEERS)/package.json $(PEERS)/package-lock.json
 	# A registry connection that stalls is dropped after 60 s and retried (npm waits 5 min by default).
-	npm ci --prefix $(PEERS) --no-audit --no-fund --fetch-timeout=60000 --fetch-retries=4
+	# npm ci empties node_modules first: through a link (a worktree sharing another checkout's
+	# peers, whose stamp looks older than the worktree's fresh package.json) it would empty
+	# the other checkout's install under its running tests, so a link is left alone.
+	@if test -L $(PEERS)/node_modules; then \
+	  echo "peers: $(PEERS)/node_modules is a link to another install: not reinstalled through it"; \
+	else npm ci --prefix $(PEERS) --no-audit --no-fund --fetch-timeout=60000 --fetch-retries=4; fi
 
 ## Regenerate man/ from --help (a test fails when they drift).
 man:
