@@ -82,29 +82,33 @@ pipeline-tests: $(if $(filter unit test,$(MAKECMDGOALS)),,build) peers
 	QA_BIN_DIR=$(DEBUG_DIR) sh tests/run.sh
 
 ## The real protocol peers the tests drive (shared/testkit/src/peers.rs): the MCP Python SDK's
-## virtualenv, playwright-core, @playwright/test, vitest and jest, Debian's Chromium; and
-## Debian's shellcheck, which make lint runs. It
+## virtualenv, playwright-core, @playwright/test, vitest and jest, Debian's Chromium headless
+## shell (chromium-headless-shell: real headless Chromium, about half the CPU and memory of a
+## launch of the full browser); and Debian's shellcheck, which make lint runs. It
 ## first says what it will install, where and why (one line each); each step is skipped when
 ## already done.
 PEERS := tests/peers
 VENV_STAMP := $(PEERS)/venv/.installed
 NPM_STAMP := $(PEERS)/node_modules/.package-lock.json
+# The browser the tests launch (qa_testkit::peers::chromium); the product's default stays
+# `chromium` on PATH.
+CHROMIUM_HEADLESS := /usr/lib/chromium/chromium-headless-shell
 peers:
 	@todo=; \
 	if ! $(MAKE) -q --no-print-directory $(VENV_STAMP); then todo=1; \
 	  echo "peers: installing the MCP Python SDK and pytest ($(PEERS)/requirements.txt, from PyPI) into $(PEERS)/venv: the real MCP server the agent-interface checks are tested against, and the pytest qa-check --exec counts"; fi; \
-	if ! $(MAKE) -q --no-print-directory $(NPM_STAMP); then todo=1; \
+	if ! test -L $(PEERS)/node_modules && ! $(MAKE) -q --no-print-directory $(NPM_STAMP); then todo=1; \
 	  echo "peers: installing playwright-core, @playwright/test, vitest and jest ($(PEERS)/package-lock.json, from npm) into $(PEERS)/node_modules: the browser driver of the browser checks, and the runners of qa-route's narrowed JS commands"; fi; \
-	if ! test -x /usr/bin/chromium; then todo=1; \
-	  echo "peers: installing Debian's chromium (apt-get install --no-install-recommends, needs root) into /usr/bin: the browser the browser checks drive"; fi; \
+	if ! test -x $(CHROMIUM_HEADLESS); then todo=1; \
+	  echo "peers: installing Debian's chromium-headless-shell (apt-get install --no-install-recommends, needs root) into /usr/lib/chromium: the headless Chromium the browser tests drive"; fi; \
 	if ! command -v shellcheck >/dev/null; then todo=1; \
 	  echo "peers: installing Debian's shellcheck (apt-get install --no-install-recommends, needs root) into /usr/bin: the linter make lint runs on pipelines/ and examples/ shell scripts"; fi; \
-	test -n "$$todo" || echo "peers: all present ($(PEERS)/venv, $(PEERS)/node_modules, /usr/bin/chromium, shellcheck)"
+	test -n "$$todo" || echo "peers: all present ($(PEERS)/venv, $(PEERS)/node_modules, $(CHROMIUM_HEADLESS), shellcheck)"
 	@$(MAKE) --no-print-directory $(VENV_STAMP) $(NPM_STAMP)
-	@test -x /usr/bin/chromium || { \
+	@test -x $(CHROMIUM_HEADLESS) || { \
 	  if [ "$$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then \
-	    echo "peers: /usr/bin/chromium is missing: install it as root (apt-get install --no-install-recommends chromium), then run make peers again" >&2; exit 1; fi; \
-	  apt-get update -qq && apt-get install -y -q --no-install-recommends chromium; }
+	    echo "peers: $(CHROMIUM_HEADLESS) is missing: install it as root (apt-get install --no-install-recommends chromium-headless-shell), then run make peers again" >&2; exit 1; fi; \
+	  apt-get update -qq && apt-get install -y -q --no-install-recommends chromium-headless-shell; }
 	@command -v shellcheck >/dev/null || { \
 	  if [ "$$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then \
 	    echo "peers: shellcheck is missing: install it as root (apt-get install --no-install-recommends shellcheck), then run make peers again" >&2; exit 1; fi; \
@@ -117,7 +121,12 @@ $(VENV_STAMP): $(PEERS)/requirements.txt
 
 $(NPM_STAMP): $(PEERS)/package.json $(PEERS)/package-lock.json
 	# A registry connection that stalls is dropped after 60 s and retried (npm waits 5 min by default).
-	npm ci --prefix $(PEERS) --no-audit --no-fund --fetch-timeout=60000 --fetch-retries=4
+	# npm ci empties node_modules first: through a link (a worktree sharing another checkout's
+	# peers, whose stamp looks older than the worktree's fresh package.json) it would empty
+	# the other checkout's install under its running tests, so a link is left alone.
+	@if test -L $(PEERS)/node_modules; then \
+	  echo "peers: $(PEERS)/node_modules is a link to another install: not reinstalled through it"; \
+	else npm ci --prefix $(PEERS) --no-audit --no-fund --fetch-timeout=60000 --fetch-retries=4; fi
 
 ## Regenerate man/ from --help (a test fails when they drift).
 man:

@@ -5,7 +5,8 @@ Usage: python3 bench/agent_bench.py --bin-dir DIR [--work DIR] [--runs 5] [--bro
                                     [--mcp-server SCRIPT] [--json FILE]
 
 Needs the peers `make peers` installs: tests/peers/venv (the official MCP Python SDK),
-tests/peers/node_modules/playwright-core and /usr/bin/chromium, plus node on PATH.
+tests/peers/node_modules/playwright-core and Chromium's headless shell
+(/usr/lib/chromium/chromium-headless-shell, Debian's chromium-headless-shell), plus node on PATH.
 
 MCP: starts tests/peers/mcp_server.py --mode stateful with the venv's Python on 127.0.0.1
 (an ephemeral port, read from its `PORT n` line) and writes a plan in --work (default
@@ -26,7 +27,7 @@ connection either way.
 Browser: serves bins/qa-check/tests/pages/ from a ThreadingHTTPServer on 127.0.0.1 and runs
 one browser check (add_item, observeContains on #items) through the same pipeline, with
 `--browser-module tests/peers/node_modules/playwright-core/index.mjs --browser
-/usr/bin/chromium --no-screenshots` (the reference takes no picture); the reference is a plain node script that launches the same Chromium
+/usr/lib/chromium/chromium-headless-shell --no-screenshots` (the reference takes no picture); the reference is a plain node script that launches the same Chromium
 with the same switches (qa-check's CHROMIUM_ARGS, read from bins/qa-check/src/browser.rs)
 through playwright-core, opens the page, calls document.modelContext.executeTool once and
 closes. One warm-up each, then --browser-runs alternating rounds. Then qa-check alone, with
@@ -72,7 +73,9 @@ PEERS = os.path.join(ROOT, "tests", "peers")
 PYTHON = os.path.join(PEERS, "venv", "bin", "python")
 MCP_SERVER = os.path.join(PEERS, "mcp_server.py")
 PLAYWRIGHT = os.path.join(PEERS, "node_modules", "playwright-core", "index.mjs")
-CHROMIUM = "/usr/bin/chromium"
+# The browser `make peers` installs (the tests' too); runs before 2026-12-03 used the full
+# /usr/bin/chromium, about twice the CPU a launch (bench/README.md, issue 28, eighth pass).
+CHROMIUM = "/usr/lib/chromium/chromium-headless-shell"
 PAGES = os.path.join(ROOT, "bins", "qa-check", "tests", "pages")
 BROWSER_RS = os.path.join(ROOT, "bins", "qa-check", "src", "browser.rs")
 STAGES = ["qa-intent", "qa-fetch", "qa-route", "qa-check"]

@@ -67,8 +67,8 @@ pub struct Args {
     #[arg(long, value_name = "PATH")]
     pub browser_module: Option<PathBuf>,
 
-    /// The Chromium executable browser checks launch (qa-check --browser) [default:
-    /// chromium on PATH].
+    /// The Chromium executable browser checks launch (qa-check --browser; Chromium's headless
+    /// shell works too) [default: chromium on PATH].
     #[arg(long, value_name = "PATH")]
     pub browser: Option<PathBuf>,
 }

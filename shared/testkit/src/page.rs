@@ -1,5 +1,5 @@
 //! A report page (report.html) opened in the real headless Chromium of the test peers
-//! (playwright-core, Debian's Chromium): what the page made of itself, and the assertion
+//! (playwright-core, Debian's Chromium headless shell): what the page made of itself, and the assertion
 //! that nothing in it was active.
 //!
 //! Launching Chromium costs more than looking at a page, so the pages of one test run

@@ -45,10 +45,14 @@ pub fn playwright_module() -> PathBuf {
     )
 }
 
-/// Debian's Chromium.
+/// Debian's Chromium headless shell: real headless Chromium (the build Playwright runs
+/// headless pages in), the same version and WebMCP API as the full browser, at about half
+/// its CPU and memory a launch (bench/README.md, issue 28, eighth pass). The executable
+/// itself, not `/usr/bin/chromium-headless-shell`: that wrapper runs it under a shell that
+/// does not `exec`, so the browser's pid would be the shell's.
 pub fn chromium() -> PathBuf {
     installed(
-        PathBuf::from("/usr/bin/chromium"),
-        "Chromium (Debian package chromium)",
+        PathBuf::from("/usr/lib/chromium/chromium-headless-shell"),
+        "Chromium's headless shell (Debian package chromium-headless-shell)",
     )
 }

@@ -17,6 +17,7 @@ pub const CONFIG: &str = "playwright.qa-trace.config.mjs";
 /// `QA_BROWSER` (else Playwright's own), closed-network Chromium flags, one worker.
 const CONFIG_TEXT: &str = r#"// Written by qa-trace: runs the qa-trace drafts in this directory.
 // QA_BASE_URL=http://127.0.0.1:PORT QA_BROWSER=/usr/bin/chromium npx playwright test --config THIS_FILE
+// (QA_BROWSER may name Chromium's headless shell: /usr/lib/chromium/chromium-headless-shell)
 export default {
   testDir: '.',
   testMatch: 'qa-*.spec.ts',
