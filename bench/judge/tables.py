@@ -4,14 +4,16 @@ import re
 import statistics
 
 # The issue's targets: (column, test on the value, what it says).
+# "Cited and routed to the changed test with a valid command in at least 90% of commits":
+# the bar is on the conjunction; cites % and routed % alone are shown for reading.
 TARGETS = {
     "zero": (lambda v: v == 0, "= 0"),
-    "routed %": (lambda v: v >= 90, ">= 90 (>= 80 per ecosystem)"),
+    "cited+routed %": (lambda v: v >= 90, ">= 90 (>= 80 per ecosystem)"),
     "quotes %": (lambda v: v >= 85, ">= 85"),
     "false_removed": (lambda v: v == 0, "= 0"),
     "bare steps %": (lambda v: v < 5, "< 5"),
 }
-COLUMNS = ["commits", "with test", "zero", "cites %", "routed %", "quotes %", "false_removed",
+COLUMNS = ["commits", "with test", "zero", "cites %", "routed %", "cited+routed %", "quotes %", "false_removed",
            "bare steps %", "stage failures", "median wall s"]
 SHEET = ["repo", "ecosystem", "group", "number", "commit", "subject", "scenarios", "zero",
          "cites", "routed", "routed_reason", "routed_command", "quotable", "quotes",
@@ -35,6 +37,7 @@ def aggregate(rows):
         "zero": sum(1 for r in tested if r["zero"]),
         "cites %": pct(sum(1 for r in tested if r["cites"]), len(tested)),
         "routed %": pct(sum(1 for r in tested if r["routed"]), len(tested)),
+        "cited+routed %": pct(sum(1 for r in tested if r["cites"] and r["routed"]), len(tested)),
         "quotes %": pct(sum(1 for r in quotable if r["quotes"]), len(quotable)),
         "false_removed": sum(r["false_removed"] for r in rows),
         "bare steps %": pct(sum(r["bare_steps"] for r in rows), steps),
@@ -55,7 +58,7 @@ def cell(column, value, judged, per_ecosystem=False):
         text += f" ({judged['quotable']})"
     if judged.get("_judge") and column in TARGETS and value is not None:
         ok = TARGETS[column][0](value)
-        if column == "routed %" and per_ecosystem:
+        if column == "cited+routed %" and per_ecosystem:
             ok = value >= 80
         if not ok:
             text += " MISS"
@@ -80,7 +83,9 @@ def summary(half, ecosystems, repos, rows, notes):
     """The summary page: a table per ecosystem, then the total over all ecosystems."""
     out = [f"# The change-flow judge: half `{half}`", ""]
     out += [f"- {n}" for n in notes]
-    out += ["", "Targets (issue 29): zero = 0; routed >= 90% overall and >= 80% per ecosystem; "
+    out += ["", "Targets (issue 29): zero = 0; cited and routed (the same commit cites a changed "
+            "test line and routes the changed test with a valid command) >= 90% overall and "
+            ">= 80% per ecosystem (cites % and routed % alone are for reading); "
             "quotes >= 85% of quotable commits; false_removed = 0; bare steps < 5%. "
             "Percentages of the commits with a test (quotes: of those whose test holds a "
             "literal expectation, count in brackets). MISS marks a missed target.", ""]

@@ -292,19 +292,36 @@ class Tables(unittest.TestCase):
 
     def test_a_missed_target_is_marked(self):
         total = tables.aggregate([self.row(routed=False), self.row()])
-        self.assertIn("MISS", tables.cell("routed %", total["routed %"], dict(total, _judge=True)))
+        self.assertIn("MISS", tables.cell("cited+routed %", total["cited+routed %"], dict(total, _judge=True)))
+
+    def test_a_commit_counts_as_cited_and_routed_only_when_both_hold(self):
+        total = tables.aggregate([self.row(), self.row(cites=False), self.row(routed=False),
+                                  self.row(cites=False, routed=False)])
+        self.assertEqual((total["cites %"], total["routed %"], total["cited+routed %"]), (50.0, 50.0, 25.0))
+
+    def test_commits_without_a_test_are_not_counted_in_cited_and_routed(self):
+        total = tables.aggregate([self.row(), self.row(group="without-test", cites=False, routed=False)])
+        self.assertEqual(total["cited+routed %"], 100.0)
+
+    def test_the_target_is_on_cited_and_routed_not_on_routed_alone(self):
+        # Every commit routed, half of them cited: routed alone would meet the bar.
+        total = tables.aggregate([self.row(), self.row(cites=False)])
+        judged = dict(total, _judge=True)
+        self.assertNotIn("MISS", tables.cell("routed %", total["routed %"], judged))
+        self.assertNotIn("MISS", tables.cell("cites %", total["cites %"], judged))
+        self.assertIn("MISS", tables.cell("cited+routed %", total["cited+routed %"], judged))
 
     def test_an_ecosystem_row_of_the_total_is_judged_against_80_percent(self):
-        rows = [dict(self.row(routed=i < 17), ecosystem="go-lib", repo="a") for i in range(20)] + \
+        rows = [dict(self.row(cites=i < 17), ecosystem="go-lib", repo="a") for i in range(20)] + \
             [dict(self.row(routed=i < 15), ecosystem="jvm", repo="b") for i in range(20)]
         text = tables.summary("tune", {"go-lib": "Go", "jvm": "JVM"}, [], rows, [])
         total = text.split("### Total")[1]
-        self.assertIn("| go-lib | 20 | 20 | 0 | 100 | 85 |", total)
-        self.assertIn("| jvm | 20 | 20 | 0 | 100 | 75 MISS |", total)
+        self.assertIn("| go-lib | 20 | 20 | 0 | 85 | 100 | 85 |", total)
+        self.assertIn("| jvm | 20 | 20 | 0 | 100 | 75 | 75 MISS |", total)
 
     def test_a_met_target_is_not(self):
         total = tables.aggregate([self.row(), self.row()])
-        self.assertNotIn("MISS", tables.cell("routed %", total["routed %"], dict(total, _judge=True)))
+        self.assertNotIn("MISS", tables.cell("cited+routed %", total["cited+routed %"], dict(total, _judge=True)))
 
 
 class Selection(unittest.TestCase):

@@ -16,7 +16,7 @@ use crate::equivalence::Ahead;
 use crate::moves::{self, Forest, Matched};
 use crate::sources;
 use crate::trees::{self, ExitKind, Grammar, ItemKind, Outline};
-use qa_syntax::suite::Test;
+use qa_syntax::suite::{Expectation, Test};
 use tree_sitter::Tree;
 
 /// A located fact of one version: `item` is the enclosing item's path (`""` at file level).
@@ -65,6 +65,16 @@ pub struct FileDelta {
     /// Added lines whose text (whitespace aside) already stood as a line of the base
     /// file, or that another changed file lost: copied or moved, not new.
     pub copied_lines: BTreeSet<u32>,
+    /// Every added line (head numbering): a changed test is cited at a line the change
+    /// wrote, not only at its unchanged header.
+    pub added_lines: BTreeSet<u32>,
+    /// For each kept expectation of a changed test that the change wrote, by the line it
+    /// starts on: the first added line of its statement (itself when added). A
+    /// multi-line assertion the change edited inside is cited where it was edited.
+    pub written_expectations: BTreeMap<u32, u32>,
+    /// The last line of the statement starting on each expectation's and assertion
+    /// helper call's line of the changed tests, from the head tree.
+    pub statement_ends: BTreeMap<u32, u32>,
     /// Where the claims above stand in the trees, for the structural move detection;
     /// emptied once [`of_changeset`] has matched the range.
     pub sites: Sites,
@@ -572,6 +582,10 @@ pub fn delta(
         .filter(|l| l.op == Op::Add && line_hash(&l.text).is_some_and(|h| base_lines.contains(&h)))
         .map(|l| l.line)
         .collect();
+    let statement_end = |line: u32| match (&head_tree, v.head.as_deref()) {
+        (Some(tree), Some(text)) => trees::statement_end(tree, text, line),
+        _ => line,
+    };
     let mut d = compare(
         base,
         head,
@@ -579,6 +593,7 @@ pub fn delta(
         &removed,
         file,
         &Squeezed::of(v.base.as_deref()),
+        &statement_end,
     );
     d.copied_lines = copied_lines;
     let head_text = v.head.as_deref().unwrap_or("");
@@ -834,6 +849,7 @@ pub fn compare(
     removed: &BTreeSet<u32>,
     file: &FileData,
     base_squeezed: &Squeezed,
+    statement_end: &dyn Fn(u32) -> u32,
 ) -> FileDelta {
     let mut d = FileDelta::default();
     let at = |o: &Outline, item: Option<usize>, line: u32, text: &str| At {
@@ -1011,14 +1027,61 @@ pub fn compare(
     d.changed_tests
         .sort_by_key(|t| base_tests.contains(t.name.as_str()));
     // When the change wrote some of a test's expectations, those are the oracle; the
-    // unchanged rows beside them are context.
-    for t in &mut d.changed_tests {
-        if t.expects.iter().any(|e| added.contains(&e.line)) {
-            t.expects.retain(|e| added.contains(&e.line));
-        }
-        t.expects.truncate(MAX_EXPECTS);
+    // unchanged rows beside them are context. An expectation is written by the change
+    // when an added line stands anywhere in its statement, not only on its first line
+    // (a message edited inside a multi-line assertion).
+    // The helpers' calls become expectations later (oracle::support): their statements too.
+    let starts: BTreeSet<u32> = d
+        .changed_tests
+        .iter()
+        .flat_map(|t| {
+            t.expects
+                .iter()
+                .map(|e| e.line)
+                .chain(t.helper_calls.iter().map(|c| c.line))
+        })
+        .collect();
+    d.statement_ends = starts.into_iter().map(|l| (l, statement_end(l))).collect();
+    d.added_lines = added.clone();
+    let FileDelta {
+        changed_tests,
+        added_lines,
+        statement_ends,
+        written_expectations,
+        ..
+    } = &mut d;
+    for t in changed_tests {
+        keep_written(t, added_lines, statement_ends, written_expectations);
     }
     d
+}
+
+/// Keeps the expectations of changed test `t` that the change wrote, when it wrote any
+/// (the unchanged rows beside them are context), at most [`MAX_EXPECTS`], and notes in
+/// `written` the first added line of each kept one that was written. An expectation is
+/// written when an added line stands anywhere in its statement (`ends`: the last line
+/// of the statement starting on a line), not only on its first line: a message edited
+/// inside a multi-line assertion.
+pub fn keep_written(
+    t: &mut Test,
+    added: &BTreeSet<u32>,
+    ends: &BTreeMap<u32, u32>,
+    written: &mut BTreeMap<u32, u32>,
+) {
+    let edit = |e: &Expectation| {
+        let last = ends.get(&e.line).copied().unwrap_or(e.line);
+        let last = last.clamp(e.line, t.end.max(e.line));
+        added.range(e.line..=last).next().copied()
+    };
+    if t.expects.iter().any(|e| edit(e).is_some()) {
+        t.expects.retain(|e| edit(e).is_some());
+    }
+    t.expects.truncate(MAX_EXPECTS);
+    for e in &t.expects {
+        if let Some(at) = edit(e) {
+            written.insert(e.line, at);
+        }
+    }
 }
 
 /// Most expectations kept per changed test.

@@ -155,8 +155,11 @@ impl Ctx<'_> {
         } else {
             TestClass::Edge
         };
-        let mut evidence = evidence;
-        evidence.truncate(MAX_EVIDENCE);
+        let tested = |e: &Evidence| {
+            self.intent.roles.get(&e.file) == Some(&Role::Test)
+                || d.contracts.iter().any(|c| c.file == e.file)
+        };
+        let mut evidence = within_limit(evidence, MAX_EVIDENCE, tested);
         if let Some((oid, wording)) = &self.intent.wording {
             evidence.push(Evidence {
                 file: oid.clone(),
@@ -276,13 +279,9 @@ impl Ctx<'_> {
             .map(|f| self.evidence(f, Relation::Direct))
             .collect();
         evidence.extend(args.iter().map(|f| self.evidence(f, Relation::Supporting)));
-        evidence.extend(oracle.iter().take(3).map(|(c, e)| Evidence {
-            file: c.file.clone(),
-            line: e.line,
-            relation: Relation::Direct,
-            stage: Some(Stage::ObservableOutcome),
-            text: e.text.clone(),
-        }));
+        let quoted = &oracle[..oracle.len().min(3)];
+        evidence.extend(quoted.iter().map(|(c, e)| self.expected_evidence(c, e)));
+        evidence.extend(self.changed_test_evidence(quoted));
         let gap = (output.is_empty() && exits.is_empty() && oracle.is_empty())
             .then(|| "No changed line shows the command's stdout, stderr or exit code; state what a run with the changed arguments prints and returns.".to_string());
         let primary = self.scenario(
@@ -366,7 +365,7 @@ impl Ctx<'_> {
             ),
         }];
         steps.push("Capture stdout, stderr and the exit code".to_string());
-        let (assertions, evidence): (Vec<String>, Vec<Evidence>) = if oracle.is_empty() {
+        let (assertions, mut evidence): (Vec<String>, Vec<Evidence>) = if oracle.is_empty() {
             running
                 .iter()
                 .take(3)
@@ -375,7 +374,7 @@ impl Ctx<'_> {
                         format!("Changed test passes: {}", c.title),
                         Evidence {
                             file: c.file.clone(),
-                            line: c.line,
+                            line: self.test_line(c),
                             relation: Relation::Supporting,
                             stage: Some(Stage::ObservableOutcome),
                             text: c.title.clone(),
@@ -390,17 +389,12 @@ impl Ctx<'_> {
                 .map(|(c, e)| {
                     (
                         format!("Test `{}` expects {}", test_name(c), e.text),
-                        Evidence {
-                            file: c.file.clone(),
-                            line: e.line,
-                            relation: Relation::Direct,
-                            stage: Some(Stage::ObservableOutcome),
-                            text: e.text.clone(),
-                        },
+                        self.expected_evidence(c, e),
                     )
                 })
                 .unzip()
         };
+        evidence.extend(self.changed_test_evidence(&oracle[..oracle.len().min(3)]));
         let gap = oracle.is_empty().then(|| {
             "The changed tests' checks were not read as values; state what a run prints and returns.".to_string()
         });
@@ -545,7 +539,7 @@ impl Ctx<'_> {
             .iter()
             .map(|c| Evidence {
                 file: c.file.clone(),
-                line: c.line,
+                line: self.test_line(c),
                 relation: Relation::Direct,
                 stage: Some(Stage::ObservableOutcome),
                 text: c.title.clone(),
@@ -574,6 +568,91 @@ impl Ctx<'_> {
             evidence,
             with_removed_tests(with_skipped_tests(gap, &d.contracts), self.removed_tests()),
         )
+    }
+
+    /// Evidence for an expectation of a changed test, at the line the change wrote in it:
+    /// its first line, or the line edited inside a multi-line assertion.
+    fn expected_evidence(&self, c: &TestContract, e: &Expected) -> Evidence {
+        let line = self
+            .intent
+            .deltas
+            .get(&c.file)
+            .and_then(|d| d.written_expectations.get(&e.line))
+            .copied()
+            .unwrap_or(e.line);
+        Evidence {
+            file: c.file.clone(),
+            line,
+            relation: Relation::Direct,
+            stage: Some(Stage::ObservableOutcome),
+            text: e.text.clone(),
+        }
+    }
+
+    /// A line the change wrote in changed test `c`: its header when new, else its first
+    /// expectation the change wrote (where it wrote in it), else the first added line of
+    /// its body; none when the change only removed lines from it.
+    fn changed_line(&self, c: &TestContract) -> Option<u32> {
+        let d = self.intent.deltas.get(&c.file)?;
+        let added = &d.added_lines;
+        if added.contains(&c.line) {
+            return Some(c.line);
+        }
+        if let Some(&at) = c
+            .expects
+            .iter()
+            .find_map(|e| d.written_expectations.get(&e.line))
+        {
+            return Some(at);
+        }
+        d.changed_tests
+            .iter()
+            .find(|t| t.line == c.line)
+            .and_then(|t| added.range(t.line..=t.end).next().copied())
+    }
+
+    /// The line at which a changed test is cited: a line the change wrote in it, else
+    /// its header. A test whose body changed is evidence through what changed, not
+    /// through its unchanged name.
+    fn test_line(&self, c: &TestContract) -> u32 {
+        self.changed_line(c).unwrap_or(c.line)
+    }
+
+    /// For the expectations a scenario quotes that the change did not write (context
+    /// kept because it wrote none of the test's checks: a set-up, a call, a fixture
+    /// changed), the line it did write in each such test: the evidence names what
+    /// changed in the test, not only what stayed.
+    fn changed_test_evidence(&self, quoted: &[(&TestContract, &Expected)]) -> Vec<Evidence> {
+        let mut out: Vec<Evidence> = Vec::new();
+        for (c, _) in quoted {
+            let written = quoted.iter().any(|(o, e)| {
+                o.file == c.file
+                    && o.line == c.line
+                    && self
+                        .intent
+                        .deltas
+                        .get(&c.file)
+                        .is_some_and(|d| d.written_expectations.contains_key(&e.line))
+            });
+            let Some(ev) = self.changed_here(c).filter(|_| !written) else {
+                continue;
+            };
+            if !out.iter().any(|e| e.file == ev.file && e.line == ev.line) {
+                out.push(ev);
+            }
+        }
+        out
+    }
+
+    /// Evidence at the line the change wrote in changed test `c`, if any.
+    fn changed_here(&self, c: &TestContract) -> Option<Evidence> {
+        Some(Evidence {
+            file: c.file.clone(),
+            line: self.changed_line(c)?,
+            relation: Relation::Supporting,
+            stage: None,
+            text: format!("test `{}` changed here", test_name(c)),
+        })
     }
 
     /// Tests the change deletes, in any file of the intent.
@@ -891,6 +970,37 @@ fn test_name(c: &TestContract) -> &str {
     c.name.as_deref().unwrap_or(&c.title)
 }
 
+/// At most `max` evidence items, in their order: the changed tests' lines (`tested`)
+/// keep up to half the room whatever the product lines before them, so a change with
+/// many product lines still cites the test that says what it does.
+fn within_limit(
+    evidence: Vec<Evidence>,
+    max: usize,
+    tested: impl Fn(&Evidence) -> bool,
+) -> Vec<Evidence> {
+    if evidence.len() <= max {
+        return evidence;
+    }
+    let from_tests = evidence.iter().filter(|e| tested(e)).count();
+    let others = evidence.len() - from_tests;
+    // Half the room for the tests, or more when the other lines leave it free.
+    let mut tests_left = from_tests.min((max / 2).max(max.saturating_sub(others)));
+    let mut others_left = max - tests_left;
+    evidence
+        .into_iter()
+        .filter(|e| {
+            let room = if tested(e) {
+                &mut tests_left
+            } else {
+                &mut others_left
+            };
+            let keep = *room > 0;
+            *room = room.saturating_sub(1);
+            keep
+        })
+        .collect()
+}
+
 /// The last segment of an item path: `Cart::save` -> `save`.
 fn short(path: &str) -> &str {
     path.rsplit("::").next().unwrap_or(path)
@@ -1059,6 +1169,44 @@ fn list_lines(facts: &[&Fact]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn ev(file: &str, line: u32) -> Evidence {
+        Evidence {
+            file: file.to_string(),
+            line,
+            relation: Relation::Direct,
+            stage: None,
+            text: String::new(),
+        }
+    }
+
+    #[test]
+    fn test_lines_after_many_product_lines_keep_half_the_evidence_room() {
+        let mut all: Vec<Evidence> = (1..=20).map(|l| ev("src/lib.rs", l)).collect();
+        all.extend((1..=3).map(|l| ev("tests/t.rs", l)));
+        let kept = within_limit(all, 12, |e| e.file.starts_with("tests/"));
+        assert_eq!(kept.len(), 12);
+        assert_eq!(kept.iter().filter(|e| e.file == "tests/t.rs").count(), 3);
+        // Order stays: product lines first, as written.
+        assert_eq!(kept[0].line, 1);
+        assert_eq!(kept[8].file, "src/lib.rs");
+        assert_eq!(kept[9].file, "tests/t.rs");
+    }
+
+    #[test]
+    fn evidence_within_the_limit_or_without_test_lines_is_cut_as_before() {
+        let few: Vec<Evidence> = (1..=5).map(|l| ev("src/lib.rs", l)).collect();
+        assert_eq!(within_limit(few.clone(), 12, |_| false), few);
+        let many: Vec<Evidence> = (1..=20).map(|l| ev("src/lib.rs", l)).collect();
+        let kept = within_limit(many.clone(), 12, |_| false);
+        assert_eq!(kept, many[..12].to_vec());
+        // Many test lines with few product lines: the free room goes to the tests.
+        let mut mixed: Vec<Evidence> = (1..=2).map(|l| ev("src/lib.rs", l)).collect();
+        mixed.extend((1..=20).map(|l| ev("tests/t.rs", l)));
+        let kept = within_limit(mixed, 12, |e| e.file.starts_with("tests/"));
+        assert_eq!(kept.iter().filter(|e| e.file == "src/lib.rs").count(), 2);
+        assert_eq!(kept.len(), 12);
+    }
 
     #[test]
     fn checks_that_name_no_value_are_told_from_expected_values() {

@@ -536,6 +536,37 @@ pub fn byte_ranges(text: &str, runs: impl Iterator<Item = (usize, usize)>) -> Ve
     merged
 }
 
+/// The last line (1-based) of the construct that starts on `line`: the widest node
+/// beginning at the line's first non-blank byte, so an assertion written over several
+/// lines (`assert_eq!(\n a,\n "..."\n)`) spans all of them. `line` itself when the text
+/// has no such line or the tree holds nothing there.
+pub fn statement_end(tree: &Tree, text: &str, line: u32) -> u32 {
+    let starts = line_starts(text);
+    let Some(&start) = (line as usize).checked_sub(1).and_then(|i| starts.get(i)) else {
+        return line;
+    };
+    let rest = &text.as_bytes()[start..];
+    let Some(col) = rest
+        .iter()
+        .take_while(|&&b| b != b'\n')
+        .position(|b| !b.is_ascii_whitespace())
+    else {
+        return line;
+    };
+    let byte = start + col;
+    let Some(mut node) = tree.root_node().descendant_for_byte_range(byte, byte) else {
+        return line;
+    };
+    // Up while the parent still starts at that byte (the root spans the whole text).
+    while let Some(up) = node.parent() {
+        if up.start_byte() != byte || up.parent().is_none() {
+            break;
+        }
+        node = up;
+    }
+    (node.end_position().row as u32 + 1).max(line)
+}
+
 /// Byte offsets where each line starts.
 fn line_starts(text: &str) -> Vec<usize> {
     std::iter::once(0)

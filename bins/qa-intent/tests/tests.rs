@@ -2,6 +2,7 @@
 //! module per behaviour area. Run one area with `cargo test -p qa-intent --test integration AREA::`.
 
 mod behavior_graph;
+mod citations;
 mod cli;
 mod common;
 mod gates;

@@ -20,8 +20,6 @@ const MAX_SUPPORT: usize = 8;
 /// Most candidate files looked into (a text search, no parse) for one changed test file:
 /// a glob import of a test crate's root brings every module the root declares.
 const MAX_CANDIDATES: usize = 256;
-/// Most expectations kept per changed test (as the deltas keep them).
-const MAX_EXPECTS: usize = 6;
 
 /// The files of the head revision, as support reading needs them.
 pub trait Files {
@@ -110,7 +108,13 @@ pub fn resolve(cs: &Changeset, repo: &Path, deltas: &mut Deltas) {
         let Some(delta) = deltas.get_mut(&path) else {
             continue;
         };
-        for t in &mut delta.changed_tests {
+        let crate::deltas::FileDelta {
+            changed_tests,
+            statement_ends,
+            written_expectations,
+            ..
+        } = delta;
+        for t in changed_tests {
             let found = helpers::expectations(&t.helper_calls, &helpers);
             if found.is_empty() {
                 continue;
@@ -119,10 +123,7 @@ pub fn resolve(cs: &Changeset, repo: &Path, deltas: &mut Deltas) {
             t.expects.sort_by_key(|e| e.line);
             let mut seen = BTreeSet::new();
             t.expects.retain(|e| seen.insert(e.text.clone()));
-            if t.expects.iter().any(|e| added.contains(&e.line)) {
-                t.expects.retain(|e| added.contains(&e.line));
-            }
-            t.expects.truncate(MAX_EXPECTS);
+            crate::deltas::keep_written(t, &added, statement_ends, written_expectations);
             // The act is the call the first expectation checks: a helper's call when
             // its expectation leads (its computed argument, when it is a call).
             if let Some(c) = t

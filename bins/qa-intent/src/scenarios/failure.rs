@@ -139,13 +139,7 @@ impl Ctx<'_> {
         });
         for (c, e) in failing.take(2) {
             assertions.push(format!("Test `{}` expects {}", test_name(c), e.text));
-            evidence.push(Evidence {
-                file: c.file.clone(),
-                line: e.line,
-                relation: Relation::Direct,
-                stage: Some(Stage::ObservableOutcome),
-                text: e.text.clone(),
-            });
+            evidence.push(self.expected_evidence(c, e));
         }
     }
 
@@ -200,13 +194,7 @@ impl Ctx<'_> {
                 }];
                 for (c, e) in speaking.iter().take(2) {
                     assertions.push(format!("Test `{}` expects {}", test_name(c), e.text));
-                    evidence.push(Evidence {
-                        file: c.file.clone(),
-                        line: e.line,
-                        relation: Relation::Direct,
-                        stage: Some(Stage::ObservableOutcome),
-                        text: e.text.clone(),
-                    });
+                    evidence.push(self.expected_evidence(c, e));
                 }
                 let gap = speaking.is_empty().then(|| {
                     format!("No changed test shows what `{item}` returns now that it no longer {verb}; state the expected result.")

@@ -126,14 +126,9 @@ impl Ctx<'_> {
         let mut contract_evidence = Vec::new();
         for (c, e) in oracle.iter().take(3) {
             assertions.push(format!("Test `{}` expects {}", test_name(c), e.text));
-            contract_evidence.push(Evidence {
-                file: c.file.clone(),
-                line: e.line,
-                relation: Relation::Direct,
-                stage: Some(Stage::ObservableOutcome),
-                text: e.text.clone(),
-            });
+            contract_evidence.push(self.expected_evidence(c, e));
         }
+        contract_evidence.extend(self.changed_test_evidence(&oracle[..oracle.len().min(3)]));
         let mut exercised: Vec<&Exercised> = Vec::new();
         for x in d.contracts.iter().flat_map(|c| c.exercises.iter()) {
             if !exercised
@@ -212,13 +207,24 @@ impl Ctx<'_> {
                 .map(|(file, e)| element_evidence(file, e, "gains")),
         );
         let mut located_proof = !assertions.is_empty();
+        // Changed tests whose checks carry no value the reader takes (a constant, a
+        // computed status) still say where the change is tested: cited where it wrote in
+        // them, beside the product lines that give the outcome.
+        if located_proof && oracle.is_empty() {
+            contract_evidence.extend(
+                self.running_tests()
+                    .into_iter()
+                    .take(3)
+                    .filter_map(|c| self.changed_here(c)),
+            );
+        }
         if !located_proof && !d.contracts.is_empty() {
             // A changed test of this intent states the outcome the product lines do not.
             for c in d.contracts.iter().take(3) {
                 assertions.push(format!("Changed test passes: {}", c.title));
                 contract_evidence.push(Evidence {
                     file: c.file.clone(),
-                    line: c.line,
+                    line: self.test_line(c),
                     relation: Relation::Supporting,
                     stage: Some(Stage::ObservableOutcome),
                     text: c.title.clone(),

@@ -431,3 +431,23 @@ fn kotlin_elements_of_constant_lists_enums_and_when_arms() {
         ]
     );
 }
+
+/// The last line of the statement starting on each of `lines` of `text`.
+fn ends(grammar: Grammar, text: &str, lines: &[u32]) -> Vec<u32> {
+    let tree = parse(grammar, text).expect("parsed");
+    lines
+        .iter()
+        .map(|&l| statement_end(&tree, text, l))
+        .collect()
+}
+
+#[test]
+fn a_multi_line_assertion_ends_on_its_last_line_and_a_one_line_one_on_its_own() {
+    let rust = "fn t() {\n    assert!(a);\n    assert_eq!(\n        x,\n        \"y\"\n    );\n    let z = 1;\n}\n";
+    // Line 3 opens the multi-line check; the one-line check (2) and the statement after
+    // it (7) do not run into their neighbours.
+    assert_eq!(ends(Grammar::Rust, rust, &[3, 2, 7]), [6, 2, 7]);
+    // A line continuing a statement begun above spans only itself.
+    let python = "def t():\n    assert f(\n        1,\n    ) == 2\n";
+    assert_eq!(ends(Grammar::Python, python, &[2, 3]), [4, 3]);
+}

@@ -1,0 +1,140 @@
+//! Where a scenario built from a changed test cites it: at a line the change wrote (an
+//! edit inside a multi-line assertion, a changed body under an unchanged header), never
+//! only at an unchanged line of the test. Each with a negative control. Needs the built
+//! qa-diff (`cargo build --bins`).
+
+use qa_testkit::Repo;
+use serde_json::Value;
+
+use crate::common::{flow, rust_crate, scenarios};
+
+/// Every evidence item of every scenario.
+fn evidence(rs: &[Value]) -> Vec<Value> {
+    scenarios(rs)
+        .iter()
+        .flat_map(|s| {
+            s["data"]["evidence"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+/// Every (file, line) a scenario's evidence names.
+fn cited(rs: &[Value]) -> Vec<(String, u64)> {
+    evidence(rs)
+        .iter()
+        .map(|e| {
+            (
+                e["file"].as_str().unwrap_or_default().to_string(),
+                e["line"].as_u64().unwrap_or(0),
+            )
+        })
+        .collect()
+}
+
+/// Asserts that some scenario's evidence names one of `lines` of `file` (`cites`), or
+/// that none does.
+fn assert_cites(rs: &[Value], file: &str, lines: &[u64], cites: bool) {
+    let all = cited(rs);
+    let any = all.iter().any(|(f, l)| f == file && lines.contains(l));
+    assert_eq!(any, cites, "{file} {lines:?} in {all:#?}");
+}
+
+/// Evidence items at `line` of `file`, with their text.
+fn texts_at(rs: &[Value], file: &str, line: u64) -> Vec<String> {
+    evidence(rs)
+        .iter()
+        .filter(|e| e["file"] == file && e["line"].as_u64() == Some(line))
+        .map(|e| e["text"].as_str().unwrap_or_default().to_string())
+        .collect()
+}
+
+/// A crate whose `usage` text names the program; its test compares the text over a
+/// multi-line string. `test` is the test file at each side.
+fn usage_repo(base_test: &str, head_test: &str) -> Repo {
+    let mut r = rust_crate("pub fn usage() -> String {\n    \"Usage: fd-find [OPTIONS]\\n\\nMore\\n\".to_string()\n}\n");
+    r.write("tests/usage.rs", base_test);
+    r.commit("init");
+    r.branch("feature");
+    r.write(
+        "src/lib.rs",
+        "pub fn usage() -> String {\n    \"Usage: fd [OPTIONS]\\n\\nMore\\n\".to_string()\n}\n",
+    );
+    r.write("tests/usage.rs", head_test);
+    r.commit("Name the program fd in its usage");
+    r
+}
+
+/// The test: two checks before the multi-line one, whose middle line names the program.
+fn usage_test(program: &str, setup: &str) -> String {
+    format!(
+        "#[test]\nfn usage_text() {{\n    let text = walk::usage();\n{setup}    assert!(text.starts_with(\"Usage\"));\n    assert!(text.ends_with(\"More\\n\"));\n    assert_eq!(\n        text,\n        \"Usage: {program} [OPTIONS]\\n\\\n         \\n\\\n         More\\n\"\n    );\n}}\n"
+    )
+}
+
+#[test]
+fn an_edit_inside_a_multi_line_assertion_is_cited_at_the_edited_line() {
+    let rs = flow(&usage_repo(
+        &usage_test("fd-find", ""),
+        &usage_test("fd", ""),
+    ));
+    // Line 8 is `"Usage: fd [OPTIONS]\n\` inside the `assert_eq!` starting at line 6.
+    assert_cites(&rs, "tests/usage.rs", &[8], true);
+    // The expectation cited there is the multi-line one; the unchanged checks (lines 4
+    // and 5) are context, not the oracle.
+    let at = texts_at(&rs, "tests/usage.rs", 8);
+    assert!(at.iter().any(|t| t.contains("Usage: fd")), "{at:#?}");
+    assert_cites(&rs, "tests/usage.rs", &[4, 5], false);
+}
+
+#[test]
+fn a_setup_line_added_between_assertions_is_no_edit_of_the_assertion_before_it() {
+    // The change adds a set-up line (line 4) before the checks and leaves every
+    // assertion as it was: no expectation is cited at the set-up line as if the change
+    // wrote it.
+    let rs = flow(&usage_repo(
+        &usage_test("fd", ""),
+        &usage_test("fd", "    let _len = text.len();\n"),
+    ));
+    let at = texts_at(&rs, "tests/usage.rs", 4);
+    assert!(
+        !at.iter()
+            .any(|t| t.contains("starts_with") || t.contains("is \"Usage")),
+        "{at:#?}"
+    );
+}
+
+/// A crate with a smoke test `runs` (it asserts nothing) and, on the branch, `body` as
+/// the test file: the change touches tests only.
+fn smoke_repo(head_test: &str) -> Repo {
+    let mut r = rust_crate("pub fn run() -> u32 {\n    1\n}\n");
+    r.write(
+        "tests/smoke.rs",
+        "#[test]\nfn runs() {\n    walk::run();\n}\n",
+    );
+    r.commit("init");
+    r.branch("feature");
+    r.write("tests/smoke.rs", head_test);
+    r.commit("Run twice in the smoke test");
+    r
+}
+
+#[test]
+fn a_test_whose_body_changed_under_its_header_is_cited_at_the_changed_line() {
+    let rs = flow(&smoke_repo(
+        "#[test]\nfn runs() {\n    walk::run();\n    walk::run();\n}\n",
+    ));
+    assert_cites(&rs, "tests/smoke.rs", &[4], true);
+    // The unchanged header (attribute or signature) is not what it cites.
+    assert_cites(&rs, "tests/smoke.rs", &[1, 2], false);
+}
+
+#[test]
+fn a_new_test_is_cited_at_its_header() {
+    let rs = flow(&smoke_repo(
+        "#[test]\nfn runs() {\n    walk::run();\n}\n\n#[test]\nfn runs_twice() {\n    walk::run();\n    walk::run();\n}\n",
+    ));
+    assert_cites(&rs, "tests/smoke.rs", &[6, 7], true);
+}
