@@ -29,7 +29,7 @@ impl Language for Rust {
         Crates::read(snapshot)
     }
 
-    fn parse(text: &str) -> Parsed {
+    fn parse(_path: &str, text: &str) -> Parsed {
         parse(text)
     }
 
