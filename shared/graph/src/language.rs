@@ -225,12 +225,8 @@ pub struct Lines {
 impl Lines {
     pub fn new(text: &str) -> Lines {
         let mut starts = vec![0];
-        starts.extend(
-            text.bytes()
-                .enumerate()
-                .filter(|&(_, b)| b == b'\n')
-                .map(|(i, _)| i + 1),
-        );
+        // `memchr` over the bytes: a byte loop cost Rust's reader as much as its regexes.
+        starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|at| at + 1));
         Lines { starts }
     }
 
