@@ -145,7 +145,11 @@ fn expand_within(
             let Some(path) = tree.child_by_field_name("path") else {
                 return;
             };
-            let path = join(&compact(text_of(path, text)));
+            // `{self as ts}` names the list's module itself.
+            let path = match text_of(path, text) {
+                "self" if !prefix.is_empty() => prefix.to_string(),
+                path => join(&compact(path)),
+            };
             let alias = tree
                 .child_by_field_name("alias")
                 .map(|a| text_of(a, text).to_string())

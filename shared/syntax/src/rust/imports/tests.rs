@@ -82,3 +82,23 @@ fn a_file_without_items_is_not_parsed() {
     assert!(items(b"fn main() {}\n// use a;\n").is_empty());
     assert!(read("struct S;\n").is_empty());
 }
+
+#[test]
+fn self_renamed_in_a_list_names_the_module_itself() {
+    let text = "use tokio_tungstenite::{tungstenite::{self as ts}, connect};\n";
+    assert_eq!(
+        imports(text),
+        [
+            (
+                "tokio_tungstenite::tungstenite".into(),
+                1,
+                vec!["ts".into()]
+            ),
+            (
+                "tokio_tungstenite::connect".into(),
+                1,
+                vec!["connect".into()]
+            ),
+        ]
+    );
+}
