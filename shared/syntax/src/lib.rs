@@ -189,8 +189,10 @@ fn included(text: &str, ranges: &[std::ops::Range<usize>]) -> Vec<tree_sitter::R
     // The row and the line's start at `at`, counted on from the last offset asked for.
     let (mut at, mut row, mut line) = (0, 0, 0);
     let mut point = |to: usize| {
-        for newline in memchr::memchr_iter(b'\n', &bytes[at..to]) {
-            row += 1;
+        // Counted, not iterated: memchr counts a run of short lines many bytes at a time.
+        let gap = &bytes[at..to];
+        row += memchr::memchr_iter(b'\n', gap).count();
+        if let Some(newline) = memchr::memrchr(b'\n', gap) {
             line = at + newline + 1;
         }
         at = to;
