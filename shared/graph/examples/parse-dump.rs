@@ -2,9 +2,11 @@
 //! trees (each blob once), one block per blob, so two builds' readings can be diffed
 //! file by file (a cheaper reader proven equal to the one it replaces).
 
-use git2::{ObjectType, Repository, TreeWalkMode, TreeWalkResult};
+#[path = "common/blobs.rs"]
+mod blobs;
+
+use git2::Repository;
 use qa_graph::language::{self, Language, Parsed};
-use std::collections::BTreeMap;
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -25,17 +27,7 @@ fn main() -> ExitCode {
 
 fn dump(repo: &str, revs: &[String]) -> anyhow::Result<()> {
     let git = Repository::open(repo)?;
-    let mut blobs: BTreeMap<git2::Oid, String> = BTreeMap::new();
-    for rev in revs {
-        let tree = git.revparse_single(rev)?.peel_to_tree()?;
-        tree.walk(TreeWalkMode::PreOrder, |dir, entry| {
-            if entry.kind() == Some(ObjectType::Blob) {
-                let path = format!("{dir}{}", entry.name().unwrap_or(""));
-                blobs.entry(entry.id()).or_insert(path);
-            }
-            TreeWalkResult::Ok
-        })?;
-    }
+    let blobs = blobs::of(&git, revs)?;
     let out = std::io::stdout();
     let mut out = out.lock();
     for (oid, path) in &blobs {
@@ -44,7 +36,7 @@ fn dump(repo: &str, revs: &[String]) -> anyhow::Result<()> {
         let Ok(text) = std::str::from_utf8(blob.content()) else {
             continue;
         };
-        let parsed = parse(text);
+        let parsed = parse(path, text);
         writeln!(out, "== {path} {oid}")?;
         for import in &parsed.imports {
             writeln!(
@@ -61,7 +53,7 @@ fn dump(repo: &str, revs: &[String]) -> anyhow::Result<()> {
 }
 
 /// The language reader of a path, by extension.
-fn reader(path: &str) -> Option<fn(&str) -> Parsed> {
+fn reader(path: &str) -> Option<fn(&str, &str) -> Parsed> {
     let ext = path.rsplit_once('.')?.1;
     let of = |extensions: &[&str]| extensions.contains(&ext);
     if of(language::typescript::TypeScript::EXTENSIONS) {

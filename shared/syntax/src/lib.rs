@@ -157,13 +157,70 @@ fn read_cut<R>(
     .flatten()
 }
 
+/// The tree of the parts `ranges` of `text` (in order, apart from each other) parsed as
+/// one text, handed to `read`; of the whole text when the parts' tree has an error (a
+/// part began or ended inside a literal or a comment, or was no whole statement), as if
+/// no parts had been chosen. Nodes' bytes and lines are the text's either way.
+fn read_ranges<R>(
+    grammar: Grammar,
+    text: &str,
+    ranges: &[std::ops::Range<usize>],
+    read: impl FnOnce(&Tree) -> R,
+) -> Option<R> {
+    let included = included(text, ranges);
+    with_parser(grammar, |parser| {
+        parser.set_included_ranges(&included).ok()?;
+        let part = parser.parse(text, None);
+        // The parser is this thread's for every later caller: whole texts again.
+        parser.set_included_ranges(&[]).ok()?;
+        let part = part?;
+        let tree = match part.root_node().has_error() {
+            true => parser.parse(text, None)?,
+            false => part,
+        };
+        Some(read(&tree))
+    })
+    .flatten()
+}
+
+/// `ranges` as tree-sitter's included ranges, with the rows and columns of their ends.
+fn included(text: &str, ranges: &[std::ops::Range<usize>]) -> Vec<tree_sitter::Range> {
+    let bytes = text.as_bytes();
+    // The row and the line's start at `at`, counted on from the last offset asked for.
+    let (mut at, mut row, mut line) = (0, 0, 0);
+    let mut point = |to: usize| {
+        // Counted, not iterated: memchr counts a run of short lines many bytes at a time.
+        let gap = &bytes[at..to];
+        row += memchr::memchr_iter(b'\n', gap).count();
+        if let Some(newline) = memchr::memrchr(b'\n', gap) {
+            line = at + newline + 1;
+        }
+        at = to;
+        tree_sitter::Point::new(row, to - line)
+    };
+    ranges
+        .iter()
+        .map(|range| tree_sitter::Range {
+            start_byte: range.start,
+            start_point: point(range.start),
+            end_byte: range.end,
+            end_point: point(range.end),
+        })
+        .collect()
+}
+
 /// The imports of a file, each from a node of its tree. Where the language bounds the
 /// part of a file imports can stand in (Go: its head; Python: up to the line of its last
-/// word `import`), only that part is parsed; the other grammars parse the whole text.
+/// word `import`; TypeScript, JavaScript and Rust: the statements around their import
+/// keywords in code), only that part is parsed; the other grammars parse the whole text.
 pub fn imports(grammar: Grammar, text: &str) -> Vec<Import> {
     match grammar {
         Grammar::Go => go::imports::read(text),
         Grammar::Python => python::imports::read(text),
+        Grammar::TypeScript | Grammar::Tsx | Grammar::JavaScript => {
+            typescript::imports::read(grammar, text)
+        }
+        Grammar::Rust => rust::imports::read(text),
         _ => read(grammar, text).imports,
     }
 }

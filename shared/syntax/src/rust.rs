@@ -2,6 +2,8 @@
 //! `mod`, `impl` blocks named by their type) and imports (`mod x;` declarations and every
 //! path a `use` tree names).
 
+pub mod imports;
+
 use crate::reading::{function_in, Declared, Import, Reader, SymbolKind};
 use crate::{line_of, text_of};
 use tree_sitter::Node;
@@ -143,7 +145,11 @@ fn expand_within(
             let Some(path) = tree.child_by_field_name("path") else {
                 return;
             };
-            let path = join(&compact(text_of(path, text)));
+            // `{self as ts}` names the list's module itself.
+            let path = match text_of(path, text) {
+                "self" if !prefix.is_empty() => prefix.to_string(),
+                path => join(&compact(path)),
+            };
             let alias = tree
                 .child_by_field_name("alias")
                 .map(|a| text_of(a, text).to_string())
@@ -190,6 +196,10 @@ fn expand_within(
 
 /// A path as written without its layout (`a ::\n b` is `a::b`).
 fn compact(path: &str) -> String {
+    // Nearly every path is written on one line without blanks: copied whole.
+    if !path.contains(char::is_whitespace) {
+        return path.to_string();
+    }
     path.chars().filter(|c| !c.is_whitespace()).collect()
 }
 

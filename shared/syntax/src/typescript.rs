@@ -3,6 +3,8 @@
 //! a function) and imports (`import`, `export .. from`, `import x = require(..)`, and
 //! `require('x')` / `import('x')` calls with the names a declaration binds to them).
 
+pub mod imports;
+
 use crate::reading::{child_of_kind, function_in, unquoted, Declared, Import, Reader, SymbolKind};
 use crate::{line_of, text_of};
 use tree_sitter::Node;

@@ -30,7 +30,7 @@ impl Language for Go {
         Modules::read(snapshot)
     }
 
-    fn parse(text: &str) -> Parsed {
+    fn parse(_path: &str, text: &str) -> Parsed {
         parse(text)
     }
 

@@ -30,7 +30,7 @@ impl Language for Python {
         Roots::of(snapshot)
     }
 
-    fn parse(text: &str) -> Parsed {
+    fn parse(_path: &str, text: &str) -> Parsed {
         parse(text)
     }
 

@@ -9,6 +9,7 @@ use crate::tree::{file_name, join, parent, Snapshot};
 use qa_records::change::Confidence;
 use qa_records::code_pattern;
 use qa_records::graph::Support;
+use qa_syntax::Grammar;
 use regex::Regex;
 use std::sync::{Arc, LazyLock};
 
@@ -29,7 +30,7 @@ impl Language for Rust {
         Crates::read(snapshot)
     }
 
-    fn parse(text: &str) -> Parsed {
+    fn parse(_path: &str, text: &str) -> Parsed {
         parse(text)
     }
 
@@ -143,65 +144,30 @@ fn resolve(snapshot: &Snapshot, crates: &Crates, from: &str, raw: &RawImport) ->
     }
 }
 
-static MOD: LazyLock<Regex> = LazyLock::new(|| {
-    code_pattern::regex(r"(?m)^[ \t]*(?:pub(?:\([^)]*\))?[ \t]+)?mod[ \t]+([A-Za-z_]\w*)[ \t]*;")
-});
-static USE: LazyLock<Regex> = LazyLock::new(|| {
-    code_pattern::regex(r"(?m)^[ \t]*(?:pub(?:\([^)]*\))?[ \t]+)?use[ \t]+([^;]+);")
-});
-static ALIAS: LazyLock<Regex> = LazyLock::new(|| code_pattern::regex(r"\s+as\s+\w+"));
 static ITEM: LazyLock<Regex> = LazyLock::new(|| {
     code_pattern::regex(
         r"(?m)^[ \t]*(?:pub(?:\([^)]*\))?[ \t]+)?(?:async[ \t]+)?(?:fn|struct|enum|trait)[ \t]+([A-Za-z_]\w*)",
     )
 });
 
-/// `mod` declarations (as `mod NAME`) and every path a `use` tree names.
+/// `mod` declarations (as `mod NAME`) and every path a `use` tree names, from qa-syntax's
+/// tree of the file's `use` and `mod x;` items (at any depth); `fn`, `struct`, `enum` and
+/// `trait` names still from the text, as their tree would cost a parse of the whole file.
 pub fn parse(text: &str) -> Parsed {
     let lines = Lines::new(text);
     let heads = line_heads(text);
-    let mut imports = Vec::new();
-    for c in line_matches(&MOD, text, &heads, &["mod"], Reach::Line) {
-        imports.push(RawImport {
-            spec: format!("mod {}", &c[1]),
-            line: lines.at(&c, 0),
-            // `mod export;` binds `export`: a dispatch `export::run()` names that file.
-            names: vec![c[1].to_string()],
-        });
-    }
-    for c in line_matches(&USE, text, &heads, &["use"], Reach::Semicolon) {
-        let line = lines.at(&c, 0);
-        let unaliased = ALIAS.replace_all(&c[1], "");
-        let tree: String = unaliased.chars().filter(|ch| !ch.is_whitespace()).collect();
-        let mut paths = Vec::new();
-        expand("", &tree, &mut paths);
-        for path in paths {
-            let name = path.rsplit("::").next().unwrap_or(&path).to_string();
-            imports.push(RawImport {
-                spec: path,
-                line,
-                names: vec![name],
-            });
-        }
-    }
-    imports.sort_by_key(|i| i.line);
+    let imports = qa_syntax::imports(Grammar::Rust, text)
+        .into_iter()
+        .map(RawImport::from)
+        .collect();
     let items = ["async", "fn", "struct", "enum", "trait"];
-    let symbols: Symbols = line_matches(&ITEM, text, &heads, &items, Reach::Line)
+    let symbols: Symbols = line_matches(&ITEM, text, &heads, &items)
         .filter_map(|c| Some((c.get(1)?.as_str(), lines.at(&c, 1))))
         .collect();
     Parsed {
         imports,
         symbols: Arc::new(symbols),
     }
-}
-
-/// How far a match of a line-anchored pattern starting at a line can reach.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Reach {
-    /// To the end of the line (of the line of the `)` closing a `pub(..)`).
-    Line,
-    /// Past the first `;` (after a `pub(..)`): `use` trees span lines.
-    Semicolon,
 }
 
 /// A line that may start a match of a line-anchored pattern: where it starts, where
@@ -224,8 +190,8 @@ fn line_heads(text: &str) -> Vec<LineHead> {
     starts
         .filter_map(|start| {
             let rest = text[start..].trim_start_matches(blank);
-            // The first letters of `pub` and of every keyword: most lines stop here.
-            if !rest.starts_with(['p', 'm', 'u', 'a', 'f', 's', 'e', 't']) {
+            // The first letters of `pub` and of every item keyword: most lines stop here.
+            if !rest.starts_with(['p', 'a', 'f', 's', 'e', 't']) {
                 return None;
             }
             let Some(after) = rest.strip_prefix("pub") else {
@@ -255,14 +221,14 @@ fn line_heads(text: &str) -> Vec<LineHead> {
 }
 
 /// The matches of a line-anchored `pattern` as `captures_iter` finds them, searched only
-/// at the `heads` whose word is one of `words` and only as far as `reach` lets a match
-/// there go: each pattern scanned whole texts, most of whose lines cannot start a match.
+/// at the `heads` whose word is one of `words` and only as far as the line (of the `)`
+/// closing a `pub(..)`): the pattern scanned whole texts, most of whose lines cannot
+/// start a match.
 fn line_matches<'t>(
     pattern: &'t Regex,
     text: &'t str,
     heads: &'t [LineHead],
     words: &'t [&'t str],
-    reach: Reach,
 ) -> impl Iterator<Item = regex::Captures<'t>> + 't {
     let bytes = text.as_bytes();
     let mut done = 0;
@@ -270,14 +236,8 @@ fn line_matches<'t>(
         if line.start < done || !words.iter().any(|w| text[line.word..].starts_with(w)) {
             return None;
         }
-        // Nothing of a match crosses a line but a `pub(..)` and a `use` tree, which
-        // ends at its first `;`.
-        let end = match reach {
-            Reach::Line => {
-                memchr::memchr(b'\n', &bytes[line.head..]).map_or(text.len(), |at| line.head + at)
-            }
-            Reach::Semicolon => line.head + memchr::memchr(b';', &bytes[line.head..])? + 1,
-        };
+        let end =
+            memchr::memchr(b'\n', &bytes[line.head..]).map_or(text.len(), |at| line.head + at);
         let captures = pattern
             .captures_at(&text[..end], line.start)
             .filter(|c| c.get(0).is_some_and(|m| m.start() == line.start))?;
@@ -286,87 +246,25 @@ fn line_matches<'t>(
     })
 }
 
-/// Expands a `use` tree (`a::{b, c::{d, e}}`) into its paths.
-fn expand(prefix: &str, tree: &str, out: &mut Vec<String>) {
-    match tree.find('{') {
-        None => {
-            let path = if prefix.is_empty() {
-                tree.to_string()
-            } else {
-                format!("{prefix}::{tree}")
-            };
-            out.push(path.trim_end_matches("::*").to_string());
-        }
-        Some(open) => {
-            let head = tree[..open].trim_end_matches("::");
-            let prefix = match (prefix.is_empty(), head.is_empty()) {
-                (true, _) => head.to_string(),
-                (false, true) => prefix.to_string(),
-                (false, false) => format!("{prefix}::{head}"),
-            };
-            let inner = tree[open + 1..]
-                .strip_suffix('}')
-                .unwrap_or(&tree[open + 1..]);
-            let mut depth = 0;
-            let mut start = 0;
-            for (i, ch) in inner.char_indices() {
-                match ch {
-                    '{' => depth += 1,
-                    '}' => depth -= 1,
-                    ',' if depth == 0 => {
-                        expand_item(&prefix, &inner[start..i], out);
-                        start = i + 1;
-                    }
-                    _ => {}
-                }
-            }
-            expand_item(&prefix, &inner[start..], out);
-        }
-    }
-}
-
-fn expand_item(prefix: &str, item: &str, out: &mut Vec<String>) {
-    match item {
-        "" => {}
-        "self" => out.push(prefix.to_string()),
-        _ => expand(prefix, item, out),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn line_patterns_are_read_as_a_whole_text_search_reads_them() {
-        let text = "mod a;\n  pub(crate) mod b ;\npub(in\n crate) fn c() {}\nuse x::{\n  y,\n  z,\n};\nlet s = \"\nuse q;\";\nstruct\tD;\npub async fn e() {}\n// mod f;\nfnord g;\n";
-        for (pattern, words, reach) in [
-            (&*MOD, &["mod"][..], Reach::Line),
-            (&*USE, &["use"][..], Reach::Semicolon),
-            (
-                &*ITEM,
-                &["async", "fn", "struct", "enum", "trait"][..],
-                Reach::Line,
-            ),
-        ] {
-            let spans = |c: regex::Captures| c.get(0).map(|m| (m.start(), m.end()));
-            let heads = line_heads(text);
-            let windowed: Vec<_> = line_matches(pattern, text, &heads, words, reach)
-                .map(spans)
-                .collect();
-            let whole: Vec<_> = pattern.captures_iter(text).map(spans).collect();
-            assert_eq!(windowed, whole, "{pattern}");
-        }
+    fn specs(text: &str) -> Vec<String> {
+        parse(text).imports.into_iter().map(|i| i.spec).collect()
     }
 
     #[test]
-    fn use_trees_expand_into_paths() {
-        let mut out = Vec::new();
-        expand("", "crate::{db,cart::{self,Line},*}", &mut out);
-        assert_eq!(
-            out,
-            ["crate::db", "crate::cart", "crate::cart::Line", "crate"]
-        );
+    fn item_lines_are_read_as_a_whole_text_search_reads_them() {
+        let text = "mod a;\n  pub(crate) mod b ;\npub(in\n crate) fn c() {}\nuse x::{\n  y,\n  z,\n};\nlet s = \"\nuse q;\";\nstruct\tD;\npub async fn e() {}\n// mod f;\nfnord g;\n";
+        let spans = |c: regex::Captures| c.get(0).map(|m| (m.start(), m.end()));
+        let heads = line_heads(text);
+        let items = ["async", "fn", "struct", "enum", "trait"];
+        let windowed: Vec<_> = line_matches(&ITEM, text, &heads, &items)
+            .map(spans)
+            .collect();
+        let whole: Vec<_> = ITEM.captures_iter(text).map(spans).collect();
+        assert_eq!(windowed, whole);
     }
 
     #[test]
@@ -375,6 +273,17 @@ mod tests {
         let specs: Vec<&str> = parsed.imports.iter().map(|i| i.spec.as_str()).collect();
         assert_eq!(specs, ["mod db", "mod cart", "crate::db::Pool"]);
         assert_eq!(parsed.symbols.iter().collect::<Vec<_>>(), [("main", 4)]);
+    }
+
+    #[test]
+    fn a_use_in_a_raw_string_is_no_edge_one_in_a_test_module_is() {
+        let text = "pub use crate::db::{self, Pool as P};\nconst FIXTURE: &str = r#\"\nuse crate::fake;\nmod fake;\n\"#;\nmod inline {\n    fn f() {}\n}\n#[cfg(test)]\nmod tests {\n    use super::*;\n    use crate::cart::Line;\n}\n";
+        assert_eq!(
+            specs(text),
+            ["crate::db", "crate::db::Pool", "super", "crate::cart::Line"]
+        );
+        let names: Vec<Vec<String>> = parse(text).imports.into_iter().map(|i| i.names).collect();
+        assert_eq!(names[1], ["P"]);
     }
 
     #[test]

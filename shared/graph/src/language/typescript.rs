@@ -34,7 +34,7 @@ impl Language for TypeScript {
         Workspace::read(snapshot)
     }
 
-    fn parse(text: &str) -> Parsed {
+    fn parse(_path: &str, text: &str) -> Parsed {
         parse(text)
     }
 

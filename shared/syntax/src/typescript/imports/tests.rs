@@ -1,0 +1,101 @@
+use super::{read, statements};
+use crate::Grammar;
+
+const TS: Grammar = Grammar::TypeScript;
+
+fn specs(grammar: Grammar, text: &str) -> Vec<String> {
+    read(grammar, text).into_iter().map(|i| i.spec).collect()
+}
+
+/// The text of each chosen range.
+fn parts(text: &str) -> Vec<&str> {
+    statements(text)
+        .unwrap()
+        .into_iter()
+        .map(|r| &text[r])
+        .collect()
+}
+
+#[test]
+fn only_the_lines_of_import_statements_are_parsed() {
+    let text = "/* license */\nimport A from './a';\nimport {\n  B,\n} from './b';\n\nexport const x = 1;\nexport { y } from './y';\nfunction f() {\n  return 1;\n}\n";
+    assert_eq!(
+        parts(text),
+        [
+            "import A from './a';\nimport {\n  B,\n} from './b';\n",
+            "export { y } from './y';\n"
+        ]
+    );
+    assert_eq!(specs(TS, text), ["./a", "./b", "./y"]);
+}
+
+#[test]
+fn a_dynamic_import_or_require_late_in_a_function_is_read_with_its_bindings() {
+    let text = "import a from './a';\n\ndescribe('x', () => {\n  it('y', async () => {\n    const { list, show: view } =\n      await import('./late');\n    const z = require('./z');\n  });\n});\n";
+    let imports = read(TS, text);
+    let got: Vec<(&str, u32, Vec<&str>)> = imports
+        .iter()
+        .map(|i| {
+            let names = i.names.iter().map(String::as_str).collect();
+            (i.spec.as_str(), i.line, names)
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("./a", 1, vec!["a"]),
+            ("./late", 6, vec!["list", "view"]),
+            ("./z", 7, vec!["z"]),
+        ]
+    );
+}
+
+#[test]
+fn an_import_in_a_comment_string_or_template_literal_is_none() {
+    let text = "// import a from './c1';\n/* require('./c2') */\nconst s = \"import b from './s1'\";\nconst t = `\nimport c from './t1'\n${ok ? `require('./t2')` : ''}\n`;\nconst r = /import('.\\/r1')/;\nexport * from './real';\n";
+    assert_eq!(specs(TS, text), ["./real"]);
+}
+
+#[test]
+fn a_call_inside_a_template_substitution_is_code() {
+    let text = "const t = `${require('./in')}`;\n";
+    assert_eq!(specs(TS, text), ["./in"]);
+}
+
+#[test]
+fn a_division_is_no_regular_expression() {
+    // Read as a regex, `/ 2; const b = require('./x') /` would hide the call.
+    let text = "const a = (x) / 2; const b = require('./x') / 1;\n";
+    assert_eq!(specs(TS, text), ["./x"]);
+}
+
+#[test]
+fn import_meta_export_declarations_and_methods_named_require_are_no_imports() {
+    let text = "const u = import.meta.url;\nexport const k = 1;\nexport function g() {}\nloader.require('./no');\n";
+    assert!(parts(text).is_empty());
+    assert!(read(TS, text).is_empty());
+}
+
+#[test]
+fn lines_that_are_no_whole_statement_fall_back_to_the_whole_file() {
+    // A method's line alone parses with an error (a call followed by a block): the whole
+    // file is read, as its tree reads it.
+    let text = "class A {\n  x = 1;\n  m() { return require('./m') }\n}\n";
+    assert_eq!(parts(text), ["  m() { return require('./m') }\n"]);
+    assert_eq!(read(TS, text), crate::read(TS, text).imports);
+    assert_eq!(specs(TS, text), ["./m"]);
+}
+
+#[test]
+fn a_regular_expression_after_a_condition_is_no_division() {
+    // Read as a division, the quote in the regex would open a string that hides the call.
+    let text = "if (x) /'/.test(s); const y = require('./y');\n";
+    assert_eq!(specs(TS, text), ["./y"]);
+}
+
+#[test]
+fn jsx_is_read_by_its_own_grammar() {
+    let text = "import React from 'react';\nconst App = () => <p>It's {a / b}</p>;\nconst Page = lazy(() => import('./page'));\n";
+    assert_eq!(specs(Grammar::JavaScript, text), ["react", "./page"]);
+    assert_eq!(specs(Grammar::Tsx, text), ["react", "./page"]);
+}
