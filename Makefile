@@ -58,10 +58,18 @@ CLIPPY_BUILD = RUSTC_WORKSPACE_WRAPPER=clippy-driver CLIPPY_ARGS=-D__CLIPPY_HACK
 # RUNNER=cargo forces the plain one. nextest's JUnit report feeds `make test-times`.
 RUNNER ?= $(if $(shell $(CARGO) nextest --version 2>/dev/null),nextest,cargo)
 TEST_RUN = $(if $(filter nextest,$(RUNNER)),$(CARGO) nextest run --no-fail-fast,$(CARGO) test)
+# The tests' TMPDIR: a private folder on /dev/shm when it is a usable tmpfs (tests/tmpdir.sh):
+# on a disk mounted with online discard, removing the tests' temporary repositories waits on
+# the device. TEST_TMPDIR=DIR picks another, TEST_TMPDIR= keeps the caller's TMPDIR.
+# Probed once, and only by the targets that run tests.
+ifeq ($(origin TEST_TMPDIR),undefined)
+TEST_TMPDIR = $(eval TEST_TMPDIR := $$(shell sh tests/tmpdir.sh))$(TEST_TMPDIR)
+endif
+TEST_ENV = QA_BIN_DIR=$(DEBUG_DIR)$(if $(TEST_TMPDIR), TMPDIR=$(TEST_TMPDIR))
 unit: peers
-	@echo "unit: running the tests with $(RUNNER)$(if $(LINTED), (clippy-driver builds the workspace: its lints are errors))"
+	@echo "unit: running the tests with $(RUNNER)$(if $(LINTED), (clippy-driver builds the workspace: its lints are errors))$(if $(TEST_TMPDIR), (TMPDIR $(TEST_TMPDIR)))"
 	$(if $(LINTED),$(CLIPPY_BUILD) sh tests/clippy-probe.sh)
-	QA_BIN_DIR=$(DEBUG_DIR) $(if $(LINTED),$(CLIPPY_BUILD) )$(TEST_RUN) --workspace
+	$(TEST_ENV) $(if $(LINTED),$(CLIPPY_BUILD) )$(TEST_RUN) --workspace
 
 ## The 20 slowest tests of the last `make test` run by nextest (its JUnit report), slowest
 ## first; runs the tests first when there is no report. nextest keeps it under the
@@ -75,7 +83,7 @@ test-times:
 ## (files changed against HEAD, untracked ones included); see tests/check.sh.
 check:
 	@$(CLIPPY_BUILD) sh tests/clippy-probe.sh
-	@CARGO="$(CARGO)" RUNNER=$(RUNNER) QA_BIN_DIR=$(DEBUG_DIR) $(CLIPPY_BUILD) sh tests/check.sh
+	@CARGO="$(CARGO)" RUNNER=$(RUNNER) $(TEST_ENV) $(CLIPPY_BUILD) sh tests/check.sh
 
 # After `unit` (as in `make test`) the binaries are built; alone, it builds them first.
 pipeline-tests: $(if $(filter unit test,$(MAKECMDGOALS)),,build) peers

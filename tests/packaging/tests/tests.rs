@@ -6,4 +6,5 @@ mod common;
 mod completions;
 mod dist;
 mod first_contact;
+mod suite_tmpdir;
 mod version;
