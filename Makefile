@@ -87,7 +87,7 @@ check:
 
 # After `unit` (as in `make test`) the binaries are built; alone, it builds them first.
 pipeline-tests: $(if $(filter unit test,$(MAKECMDGOALS)),,build) peers
-	QA_BIN_DIR=$(DEBUG_DIR) sh tests/run.sh
+	$(TEST_ENV) sh tests/run.sh
 
 ## The real protocol peers the tests drive (shared/testkit/src/peers.rs): the MCP Python SDK's
 ## virtualenv, playwright-core, @playwright/test, vitest and jest, Debian's Chromium headless

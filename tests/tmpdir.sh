@@ -1,7 +1,8 @@
 #!/bin/sh
-# The temporary folder `make test` and `make check` give the tests (TMPDIR): a private
-# folder on /dev/shm when that is a tmpfs this user can write, run programs from and that
-# has room, else nothing (the tests keep the caller's TMPDIR). Prints the folder's path.
+# The temporary folder `make test` and `make check` give the tests and the pipeline cases
+# (TMPDIR): a private folder on /dev/shm when that is a tmpfs this user can write, run
+# programs from and that has room, else nothing (the tests keep the caller's TMPDIR).
+# Prints the folder's path.
 #
 # Why: the tests create and remove tens of thousands of files (a git repository each, run
 # folders, 10,000 folders for a walk limit). On a disk mounted with online `discard`, as on
