@@ -67,7 +67,7 @@ fn a_test_file_changed_only_in_its_imports_is_guarded_at_the_written_line() {
     let rs = flow(&run_repo(RUNS, &head));
     let g = the_guard(&rs);
     assert!(cites(g, "tests/run.rs", 1), "{g:#?}");
-    assert_says(g, "steps", "Run the tests in tests/run.rs");
+    assert_says(g, "steps", "Run the tests in or using tests/run.rs");
     assert_eq!(g["data"]["test_class"], "regression");
     assert_eq!(g["data"]["focus"], "verification");
 }
@@ -140,11 +140,11 @@ fn docstring_repo(test: bool) -> Repo {
     let check = "from app.__main__ import main\n\n\ndef test_main_runs():\n    main()\n";
     r.write(
         "app/__main__.py",
-        &format!("\"\"\"The entry point.\"\"\"\n{main}"),
+        format!("\"\"\"The entry point.\"\"\"\n{main}"),
     );
     r.write(
         "tests/test_main.py",
-        &format!("\"\"\"Tests of main.\"\"\"\n{check}"),
+        format!("\"\"\"Tests of main.\"\"\"\n{check}"),
     );
     r.commit("init");
     r.branch("feature");

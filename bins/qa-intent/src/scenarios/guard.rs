@@ -23,6 +23,23 @@ struct Uncited<'a> {
     case: Option<Case>,
 }
 
+impl Uncited<'_> {
+    /// The compile-test case a file is or records the output of: `x.rs` for `x.stderr`.
+    fn case_file(&self) -> String {
+        match recorded_output(self.file) {
+            Some(stem) => format!("{stem}.rs"),
+            None => self.file.to_string(),
+        }
+    }
+}
+
+/// The path without extension of a compile-test case's recorded output
+/// (`tests/ui/x.stderr`, `tests/ui/x.stdout`).
+fn recorded_output(file: &str) -> Option<&str> {
+    file.strip_suffix(".stderr")
+        .or_else(|| file.strip_suffix(".stdout"))
+}
+
 /// What a compile-test case is expected to do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Case {
@@ -41,7 +58,7 @@ impl Ctx<'_> {
             .flat_map(|s| s.evidence.iter())
             .map(|e| (e.file.as_str(), e.line))
             .collect();
-        let uncited: Vec<Uncited> = self
+        let mut files: Vec<(&String, &Vec<(u32, String)>)> = self
             .intent
             .written_tests
             .iter()
@@ -50,9 +67,19 @@ impl Ctx<'_> {
                     .iter()
                     .any(|(l, _)| cited.contains(&(file.as_str(), *l)))
             })
-            .take(MAX_FILES)
-            .map(|(file, lines)| self.uncited(file, lines))
             .collect();
+        // Test code first: a recorded output or a data file is read by a test, and the
+        // test is what runs.
+        files.sort_by_key(|(file, _)| crate::trees::Grammar::of(file).is_none());
+        let mut uncited: Vec<Uncited> = Vec::new();
+        for (file, lines) in files {
+            let u = self.uncited(file, lines);
+            // A case's recorded output is the case's evidence: named once, by the case.
+            let named = |o: &Uncited| o.case.is_some() && o.case_file() == u.case_file();
+            if uncited.len() < MAX_FILES && !(u.case.is_some() && uncited.iter().any(named)) {
+                uncited.push(u);
+            }
+        }
         if uncited.is_empty() {
             return self.shortened_guard(made);
         }
@@ -62,25 +89,26 @@ impl Ctx<'_> {
         for u in &uncited {
             match (u.case, u.tests.as_slice()) {
                 (Some(case), _) => {
+                    let case_file = u.case_file();
                     steps.push(format!(
-                        "Build the compile-test case {} with the crate's UI test harness (trybuild)",
-                        u.file
+                        "Build the compile-test case {case_file} with the crate's UI test harness (trybuild)"
                     ));
                     assertions.push(match case {
                         Case::Fails => format!(
-                            "{} fails to compile with the error its `.stderr` file records",
-                            u.file
+                            "{case_file} fails to compile with the error its `.stderr` file records"
                         ),
-                        Case::Compiles => format!("{} compiles", u.file),
+                        Case::Compiles => format!("{case_file} compiles"),
                     });
                     evidence.push(self.written_here(u.file, u.line, "compile-test case"));
                 }
                 (None, []) => {
+                    // No test of the file is read as changed: it may hold tests, or
+                    // support them (helpers, fixtures, recorded outputs).
                     steps.push(format!(
-                        "Run the tests in {}, which the commit changed",
+                        "Run the tests in or using {}, which the commit changed",
                         u.file
                     ));
-                    assertions.push(format!("Every test in {} passes", u.file));
+                    assertions.push(format!("The tests in or using {} pass", u.file));
                     evidence.push(self.written_here(u.file, u.line, "test file"));
                 }
                 (None, tests) => {
@@ -232,6 +260,20 @@ impl Ctx<'_> {
 /// wrote, or a `.stderr` file of the same stem among the changed `files`. A case with a
 /// `.stderr` file, or in a `fail` folder, must fail to compile; another must compile.
 fn compile_case(file: &str, lines: &[(u32, String)], files: &[String]) -> Option<Case> {
+    // The recorded error of a case (`x.stderr` beside `x.rs`): the case must fail so.
+    if let Some(stem) = recorded_output(file) {
+        let parts: Vec<&str> = file.split('/').collect();
+        let below_tests = parts.contains(&"tests");
+        // A folder of compile-test cases: `ui`, `derive_ui`, `fail`, `compile-fail`.
+        let cases = parts.iter().any(|p| {
+            *p == "ui"
+                || p.ends_with("_ui")
+                || p.ends_with("-ui")
+                || matches!(*p, "fail" | "pass" | "compile-fail" | "compile_fail")
+        });
+        let beside = format!("{stem}.rs");
+        return (below_tests && (files.contains(&beside) || cases)).then_some(Case::Fails);
+    }
     let stem = file.strip_suffix(".rs")?;
     let below_tests = file
         .split('/')
@@ -275,6 +317,24 @@ mod tests {
         let file = "macros/tests/typed_path/pass/affixed.rs";
         let case = compile_case(file, &lines(&["struct P;", "fn main() {}"]), &[]);
         assert_eq!(case, Some(Case::Compiles));
+    }
+
+    #[test]
+    fn a_recorded_error_in_a_folder_of_cases_names_its_case() {
+        let file = "tests/derive_ui/bool_value_enum.stderr";
+        let case = compile_case(file, &lines(&["error: oops"]), &[]);
+        assert_eq!(case, Some(Case::Fails));
+        assert_eq!(
+            recorded_output(file),
+            Some("tests/derive_ui/bool_value_enum")
+        );
+    }
+
+    #[test]
+    fn a_recorded_output_outside_a_folder_of_cases_is_no_compile_case() {
+        // A command's snapshot beside no changed case.
+        let file = "tests/snapshots/help.stderr";
+        assert_eq!(compile_case(file, &lines(&["Usage: x"]), &[]), None);
     }
 
     #[test]
