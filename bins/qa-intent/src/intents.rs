@@ -44,6 +44,12 @@ pub struct Intent {
     /// Every string literal on those added lines, as written with its quotes (`"{}"`):
     /// an entry whose key the change writes again elsewhere is re-expressed, not gone.
     pub product_strings: BTreeSet<String>,
+    /// The non-blank lines the intent's commits wrote in each of its test files, with
+    /// their text (head numbering).
+    pub written_tests: BTreeMap<String, Vec<(u32, String)>>,
+    /// The test files the intent's commits changed only by removing lines, with the head
+    /// line where the first removal was.
+    pub shortened_tests: BTreeMap<String, u32>,
 }
 
 /// Most lifecycle steps kept per stage.
@@ -252,6 +258,8 @@ fn build(
     );
 
     let (product_literals, product_strings) = evidence::product_literals(cs, g, &roles);
+    let written_tests = evidence::written_tests(cs, g, &commits, &roles);
+    let shortened_tests = evidence::shortened_tests(cs, g, &roles);
     let mut lifecycle = evidence::lifecycle_of(description.as_deref(), &facts, &annotations);
     let tree_steps = if cleanup {
         Vec::new()
@@ -368,6 +376,8 @@ fn build(
         deltas: own_deltas,
         product_literals,
         product_strings,
+        written_tests,
+        shortened_tests,
     }
 }
 

@@ -4,6 +4,7 @@
 
 mod boundary;
 mod failure;
+mod guard;
 mod primary;
 mod state;
 
@@ -31,7 +32,8 @@ const MAX_EVIDENCE: usize = 12;
 /// Most failure, boundary or state-transition scenarios per intent.
 const MAX_EDGE: usize = 3;
 
-/// Every scenario of an intent; cleanup intents have none.
+/// Every scenario of an intent, and the guard of its uncited changed tests; cleanup
+/// intents have none.
 pub fn for_intent(intent: &Intent) -> Vec<Scenario> {
     let d = &intent.data;
     if d.cleanup {
@@ -54,6 +56,7 @@ pub fn for_intent(intent: &Intent) -> Vec<Scenario> {
 
     if d.focus == Focus::Verification {
         out.push(ctx.verification());
+        out.extend(ctx.guard(&out));
         return out;
     }
     let product = facts_of(Role::Product);
@@ -89,6 +92,9 @@ pub fn for_intent(intent: &Intent) -> Vec<Scenario> {
     if !workflow.is_empty() {
         out.push(ctx.workflow(&workflow));
     }
+    // Whatever the roles made, a changed test none of it cites still says what the
+    // author expects: it gets the scenario that runs it.
+    out.extend(ctx.guard(&out));
     out
 }
 

@@ -6,6 +6,7 @@ mod citations;
 mod cli;
 mod common;
 mod gates;
+mod guard;
 mod manifest_bounds;
 mod moves;
 mod oracle;

@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use qa_records::change::{
     Annotation, CommitData, Exercised, Expected, IntentSource, LifecycleStep, Location, Op, Origin,
-    Role, Stage, TestContract,
+    Role, Stage, Status, TestContract,
 };
 
 use super::grouping::Group;
@@ -131,6 +131,57 @@ pub fn contracts_and_annotations(
         }
     }
     (contracts, annotations)
+}
+
+/// The lines the group's own commits wrote in each of its test files (head numbering,
+/// blank lines left out), with their text: a changed test no scenario cites is still
+/// evidence that its author expects it to pass as written.
+pub fn written_tests(
+    cs: &Changeset,
+    g: &Group,
+    commits: &[&CommitData],
+    roles: &BTreeMap<String, Role>,
+) -> BTreeMap<String, Vec<(u32, String)>> {
+    let own_commits: BTreeSet<&str> = commits.iter().map(|c| c.oid.as_str()).collect();
+    g.files
+        .iter()
+        .filter(|f| roles.get(*f) == Some(&Role::Test))
+        .filter_map(|f| cs.file(f).map(|file| (f, file)))
+        .map(|(f, file)| {
+            let others = others_lines(&file.data, &own_commits);
+            let lines: Vec<(u32, String)> = added_lines(&file.data)
+                .into_iter()
+                .filter(|(l, text)| !text.trim().is_empty() && !others.contains(l))
+                .map(|(l, text)| (l, text.trim().to_string()))
+                .collect();
+            (f.clone(), lines)
+        })
+        .filter(|(_, lines)| !lines.is_empty())
+        .collect()
+}
+
+/// The test files of the group, still there at head, that its commits changed only by
+/// removing lines, each with the head line where the first removal was: nothing there
+/// can be cited, but the tests left must still pass.
+pub fn shortened_tests(
+    cs: &Changeset,
+    g: &Group,
+    roles: &BTreeMap<String, Role>,
+) -> BTreeMap<String, u32> {
+    g.files
+        .iter()
+        .filter(|f| roles.get(*f) == Some(&Role::Test))
+        .filter_map(|f| cs.file(f).map(|file| (f, &file.data)))
+        .filter(|(_, data)| data.status != Status::Deleted && added_lines(data).is_empty())
+        .filter_map(|(f, data)| {
+            let hunk = data
+                .hunks
+                .iter()
+                .find(|h| h.lines.iter().any(|l| l.op == Op::Remove))?;
+            // A hunk that only removes lines starts at the head line before the gap.
+            Some((f.clone(), (hunk.new_start + 1).max(1)))
+        })
+        .collect()
 }
 
 /// String literals on the added lines of a group's product and command files: the
