@@ -582,10 +582,11 @@ pub fn delta(
         .filter(|l| l.op == Op::Add && line_hash(&l.text).is_some_and(|h| base_lines.contains(&h)))
         .map(|l| l.line)
         .collect();
-    let statement_end = |line: u32| match (&head_tree, v.head.as_deref()) {
-        (Some(tree), Some(text)) => trees::statement_end(tree, text, line),
-        _ => line,
+    let statements = match (&head_tree, v.head.as_deref()) {
+        (Some(tree), Some(text)) => Some(trees::Statements::new(tree, text)),
+        _ => None,
     };
+    let statement_end = |line: u32| statements.as_ref().map_or(line, |s| s.end(line));
     let mut d = compare(
         base,
         head,

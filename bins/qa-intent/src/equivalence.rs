@@ -160,8 +160,8 @@ impl Ahead {
 
     /// Takes `path`'s two versions `base` and `head` (blob ids `oids`) and the trees the
     /// range's reading made of them with line `edits`: compared as the verdict would,
-    /// when the path is wanted and the verdict's own line edits are the same (so are
-    /// then its trees).
+    /// when the path is wanted and the edits turn the base into the head (then the
+    /// trees are these versions' trees).
     pub fn offer(
         &self,
         path: &str,
@@ -184,7 +184,10 @@ impl Ahead {
         let (Ok(b), Ok(h)) = (Oid::from_str(b), Oid::from_str(h)) else {
             return;
         };
-        if line_edits(base, head).as_deref() != Some(edits) {
+        // The trees were made with these edits: they must turn the base into the head.
+        // The stream's hunks of the two blobs are git's own diff of them, the edits the
+        // verdict would make (diffing the texts again here cost more than the check).
+        if !trees::edits_hold(base, head, edits) {
             return;
         }
         let Some(grammar) = Grammar::of(path) else {

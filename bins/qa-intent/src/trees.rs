@@ -454,23 +454,8 @@ fn partial_pair(
 /// base text into the head text.
 fn edited(base_tree: &Tree, base: &str, head: &str, edits: &[LineEdit]) -> Option<Tree> {
     let (bs, hs) = (line_starts(base), line_starts(head));
-    let at =
-        |starts: &[usize], text: &str, line: usize| starts.get(line).copied().unwrap_or(text.len());
-    // The unchanged runs between edits must be the same text on both sides.
-    let (mut b, mut h) = (0, 0);
-    for e in edits.iter().chain(std::iter::once(&LineEdit {
-        base: (bs.len(), bs.len()),
-        head: (hs.len(), hs.len()),
-    })) {
-        if e.base.0 < b || e.head.0 < h || e.base.0 - b != e.head.0 - h {
-            return None;
-        }
-        let same = base.get(at(&bs, base, b)..at(&bs, base, e.base.0))
-            == head.get(at(&hs, head, h)..at(&hs, head, e.head.0));
-        if !same {
-            return None;
-        }
-        (b, h) = (e.base.1, e.head.1);
+    if !hold(base, head, &bs, &hs, edits) {
+        return None;
     }
     let mut tree = base_tree.clone();
     // Last edit first: the earlier ones keep their base positions.
@@ -497,6 +482,36 @@ fn edited(base_tree: &Tree, base: &str, head: &str, edits: &[LineEdit]) -> Optio
         });
     }
     Some(tree)
+}
+
+/// Whether `edits` turn `base` into `head`: the unchanged runs between them are the same
+/// text on both sides. A linear check, where diffing the texts again would hash both.
+pub fn edits_hold(base: &str, head: &str, edits: &[LineEdit]) -> bool {
+    hold(base, head, &line_starts(base), &line_starts(head), edits)
+}
+
+fn hold(base: &str, head: &str, bs: &[usize], hs: &[usize], edits: &[LineEdit]) -> bool {
+    let (mut b, mut h) = (0, 0);
+    for e in edits.iter().chain(std::iter::once(&LineEdit {
+        base: (bs.len(), bs.len()),
+        head: (hs.len(), hs.len()),
+    })) {
+        if e.base.0 < b || e.head.0 < h || e.base.0 - b != e.head.0 - h {
+            return false;
+        }
+        let same = base.get(at(bs, base, b)..at(bs, base, e.base.0))
+            == head.get(at(hs, head, h)..at(hs, head, e.head.0));
+        if !same {
+            return false;
+        }
+        (b, h) = (e.base.1, e.head.1);
+    }
+    true
+}
+
+/// The byte where 0-based `line` starts; the text's end past its last line.
+fn at(starts: &[usize], text: &str, line: usize) -> usize {
+    starts.get(line).copied().unwrap_or(text.len())
 }
 
 /// An exit's shape: its text up to the first bracket, whitespace-free (`raiseNoSuchOption`,
@@ -536,35 +551,64 @@ pub fn byte_ranges(text: &str, runs: impl Iterator<Item = (usize, usize)>) -> Ve
     merged
 }
 
-/// The last line (1-based) of the construct that starts on `line`: the widest node
-/// beginning at the line's first non-blank byte, so an assertion written over several
-/// lines (`assert_eq!(\n a,\n "..."\n)`) spans all of them. `line` itself when the text
-/// has no such line or the tree holds nothing there.
-pub fn statement_end(tree: &Tree, text: &str, line: u32) -> u32 {
-    let starts = line_starts(text);
-    let Some(&start) = (line as usize).checked_sub(1).and_then(|i| starts.get(i)) else {
-        return line;
-    };
-    let rest = &text.as_bytes()[start..];
-    let Some(col) = rest
-        .iter()
-        .take_while(|&&b| b != b'\n')
-        .position(|b| !b.is_ascii_whitespace())
-    else {
-        return line;
-    };
-    let byte = start + col;
-    let Some(mut node) = tree.root_node().descendant_for_byte_range(byte, byte) else {
-        return line;
-    };
-    // Up while the parent still starts at that byte (the root spans the whole text).
-    while let Some(up) = node.parent() {
-        if up.start_byte() != byte || up.parent().is_none() {
+/// Where the constructs that start on a text's lines end: the text's line starts are
+/// found once for all the lines a file asks about.
+pub struct Statements<'t> {
+    tree: &'t Tree,
+    text: &'t str,
+    starts: Vec<usize>,
+}
+
+impl<'t> Statements<'t> {
+    pub fn new(tree: &'t Tree, text: &'t str) -> Statements<'t> {
+        Statements {
+            tree,
+            text,
+            starts: line_starts(text),
+        }
+    }
+
+    /// The last line (1-based) of the construct that starts on `line`: the widest node
+    /// beginning at the line's first non-blank byte, so an assertion written over several
+    /// lines (`assert_eq!(\n a,\n "..."\n)`) spans all of them. `line` itself when the
+    /// text has no such line or the tree holds nothing there.
+    pub fn end(&self, line: u32) -> u32 {
+        let Some(&start) = (line as usize)
+            .checked_sub(1)
+            .and_then(|i| self.starts.get(i))
+        else {
+            return line;
+        };
+        let rest = &self.text.as_bytes()[start..];
+        let Some(col) = rest
+            .iter()
+            .take_while(|&&b| b != b'\n')
+            .position(|b| !b.is_ascii_whitespace())
+        else {
+            return line;
+        };
+        let node = widest_at(self.tree, start + col);
+        (node.end_position().row as u32 + 1).max(line)
+    }
+}
+
+/// The outermost node below the root that starts at `byte`, on the way down to the
+/// smallest node holding it (as `descendant_for_byte_range` goes); that smallest node when
+/// none on the way starts there. Going down with a cursor spares `Node::parent`, which
+/// tree-sitter answers by searching down from the root each time.
+fn widest_at(tree: &Tree, byte: usize) -> Node<'_> {
+    let mut cursor = tree.walk();
+    while cursor.goto_first_child_for_byte(byte).is_some() {
+        let node = cursor.node();
+        if node.start_byte() > byte {
+            cursor.goto_parent();
             break;
         }
-        node = up;
+        if node.start_byte() == byte {
+            return node;
+        }
     }
-    (node.end_position().row as u32 + 1).max(line)
+    cursor.node()
 }
 
 /// Byte offsets where each line starts.

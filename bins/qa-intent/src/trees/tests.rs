@@ -435,10 +435,8 @@ fn kotlin_elements_of_constant_lists_enums_and_when_arms() {
 /// The last line of the statement starting on each of `lines` of `text`.
 fn ends(grammar: Grammar, text: &str, lines: &[u32]) -> Vec<u32> {
     let tree = parse(grammar, text).expect("parsed");
-    lines
-        .iter()
-        .map(|&l| statement_end(&tree, text, l))
-        .collect()
+    let statements = Statements::new(&tree, text);
+    lines.iter().map(|&l| statements.end(l)).collect()
 }
 
 #[test]
@@ -450,4 +448,22 @@ fn a_multi_line_assertion_ends_on_its_last_line_and_a_one_line_one_on_its_own() 
     // A line continuing a statement begun above spans only itself.
     let python = "def t():\n    assert f(\n        1,\n    ) == 2\n";
     assert_eq!(ends(Grammar::Python, python, &[2, 3]), [4, 3]);
+}
+
+#[test]
+fn a_line_inside_a_multi_line_string_ends_where_the_string_ends() {
+    // No node starts at the line's first byte: the smallest node holding it decides.
+    let python = "x = \"\"\"\n  abc\n\"\"\"\ny = 1\n";
+    assert_eq!(ends(Grammar::Python, python, &[2, 4]), [3, 4]);
+}
+
+#[test]
+fn edits_hold_only_when_they_turn_the_base_into_the_head() {
+    let (base, head) = ("a\nb\nc\n", "a\nB\nc\nd\n");
+    let right = [LineEdit::of_hunk(2, 1, 2, 1), LineEdit::of_hunk(3, 0, 4, 1)];
+    assert!(edits_hold(base, head, &right));
+    // The edit one line off, or a missing edit, leaves unchanged runs that differ.
+    let shifted = [LineEdit::of_hunk(1, 1, 1, 1), LineEdit::of_hunk(3, 0, 4, 1)];
+    assert!(!edits_hold(base, head, &shifted));
+    assert!(!edits_hold(base, head, &right[..1]));
 }
