@@ -14,7 +14,11 @@ use std::path::PathBuf;
 /// review-only: commit wording or context only), the evidence counts, the existing
 /// validation commands of the repository that cover the scenario's files (Cargo,
 /// npm/pnpm/yarn/bun scripts, pytest, go test, Maven/Gradle, Make; the changed test first,
-/// then its package, then the whole suite; a changed JavaScript test goes to the runner of
+/// then its package, then the whole suite; within one of these, a test the change adds
+/// (its declaration on a line the `file` records show added) before tests it only adapts;
+/// a Go package with the packages below it (`go test ./pkg/...`), the package at the
+/// module root alone (`go test ./`: `./...` there is the whole module); a changed
+/// JavaScript test goes to the runner of
 /// the `test` script when a path the script names covers it or it names none, else to the
 /// sibling script whose runner's path arguments cover it most narrowly, never a watching
 /// one; a script file that starts a runner, `node bin/hotfix.js mocha test/`, is stepped
