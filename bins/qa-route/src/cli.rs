@@ -22,7 +22,10 @@ use std::path::PathBuf;
 /// the `test` script when a path the script names covers it or it names none, else to the
 /// sibling script whose runner's path arguments cover it most narrowly, never a watching
 /// one; a script file that starts a runner, `node bin/hotfix.js mocha test/`, is stepped
-/// over), and an action contract (risk, approval, whether
+/// over; an Angular project whose `test` script is `ng test` with the
+/// `@angular-builders/jest:run` builder gets its changed spec files as Jest path patterns,
+/// `pnpm test --test-path-patterns <spec>`, the option named by the `jest` version it
+/// declares: `--test-path-pattern` before Jest 30), and an action contract (risk, approval, whether
 /// it executes project code, what it writes, network, preconditions). Configuration and
 /// shipped files (bundler and TypeScript configuration, package.json, lint configuration,
 /// .env files and feature flags, app.json and platform manifests, images, fonts and files

@@ -631,3 +631,57 @@ fn a_go_package_at_the_module_root_runs_alone_before_the_module() {
         [". go test ./doc/...", ". go test ./..."]
     );
 }
+
+/// An Angular UI in `ui/` (its own pnpm project) whose `ng test` runs the builder `builder`,
+/// with one changed spec: the route's commands.
+fn angular_ui(builder: &str) -> Vec<String> {
+    let tree = Tree::new();
+    tree.write(
+        "ui/package.json",
+        r#"{"name": "ui", "scripts": {"test": "ng test"}, "devDependencies": {"jest": "30.4.2"}}"#,
+    )
+    .write("ui/pnpm-lock.yaml", "lockfileVersion: '9.0'\n")
+    .write(
+        "ui/angular.json",
+        &format!(
+            r#"{{"projects": {{"ui": {{"architect": {{"test": {{"builder": "{builder}"}}}}}}}}}}"#
+        ),
+    )
+    .write("ui/src/app/cart.component.ts", "")
+    .write("ui/src/app/cart.component.spec.ts", "");
+    route_one(
+        tree.path(),
+        &Stubs::new(&["pnpm"]),
+        "ui/src/app/cart.component.ts",
+        &[
+            "ui/src/app/cart.component.ts",
+            "ui/src/app/cart.component.spec.ts",
+        ],
+        &[],
+    )
+    .records
+    .iter()
+    .filter(|r| r["kind"] == "route")
+    .flat_map(|r| commands(&r["data"]))
+    .collect()
+}
+
+#[test]
+fn an_angular_spec_run_by_the_jest_builder_is_routed_as_a_jest_path_pattern() {
+    assert_eq!(
+        angular_ui("@angular-builders/jest:run"),
+        [
+            "ui pnpm test --test-path-patterns src/app/cart.component.spec.ts",
+            "ui pnpm test"
+        ]
+    );
+}
+
+#[test]
+fn an_angular_spec_run_by_karma_gets_the_package_command_only() {
+    // Control: Karma's builder takes no path pattern; the package's tests still run.
+    assert_eq!(
+        angular_ui("@angular-devkit/build-angular:karma"),
+        ["ui pnpm test"]
+    );
+}
