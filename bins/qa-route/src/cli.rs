@@ -14,11 +14,18 @@ use std::path::PathBuf;
 /// review-only: commit wording or context only), the evidence counts, the existing
 /// validation commands of the repository that cover the scenario's files (Cargo,
 /// npm/pnpm/yarn/bun scripts, pytest, go test, Maven/Gradle, Make; the changed test first,
-/// then its package, then the whole suite; a changed JavaScript test goes to the runner of
+/// then its package, then the whole suite; within one of these, a test the change adds
+/// (its declaration on a line the `file` records show added) before tests it only adapts;
+/// a Go package with the packages below it (`go test ./pkg/...`), the package at the
+/// module root alone (`go test ./`: `./...` there is the whole module); a changed
+/// JavaScript test goes to the runner of
 /// the `test` script when a path the script names covers it or it names none, else to the
 /// sibling script whose runner's path arguments cover it most narrowly, never a watching
 /// one; a script file that starts a runner, `node bin/hotfix.js mocha test/`, is stepped
-/// over), and an action contract (risk, approval, whether
+/// over; an Angular project whose `test` script is `ng test` with the
+/// `@angular-builders/jest:run` builder gets its changed spec files as Jest path patterns,
+/// `pnpm test --test-path-patterns <spec>`, the option named by the `jest` version it
+/// declares: `--test-path-pattern` before Jest 30), and an action contract (risk, approval, whether
 /// it executes project code, what it writes, network, preconditions). Configuration and
 /// shipped files (bundler and TypeScript configuration, package.json, lint configuration,
 /// .env files and feature flags, app.json and platform manifests, images, fonts and files

@@ -4,6 +4,7 @@
 //! blocked, unsupported).
 
 pub mod action;
+pub mod added;
 pub mod capability;
 pub mod checks;
 pub mod cli;

@@ -3,6 +3,7 @@
 //! diagnostics, and the capability receipts (change-flow streams only).
 
 use crate::action::{action, Outcome};
+use crate::added::{Added, FileLines};
 use crate::capability::{self, IntentQuality, Observed};
 use crate::checks::{Checks, Permissions};
 use crate::commands;
@@ -48,6 +49,8 @@ struct Kept {
     /// Graph nodes that are routes, endpoints or commands.
     reached_entrypoints: usize,
     checks: Checks,
+    /// The lines the change wrote, by file: which changed tests are new.
+    added: Added,
 }
 
 /// A diagnostic to append, with the scenarios it is about.
@@ -144,12 +147,13 @@ pub fn run<R: BufRead, W: Write>(
 ) -> anyhow::Result<()> {
     let tree = Tree::open(&opts.repo)?;
     let mut kept = Kept::default();
-    // Edges, commits and files pass through unread: their data decides no route.
+    // Edges and commits pass through unread: their data decides no route.
     let reads = |kind: &str| {
         matches!(
             Kind::parse(kind),
             Some(
                 Kind::Range
+                    | Kind::File
                     | Kind::Intent
                     | Kind::Scenario
                     | Kind::TargetSpec
@@ -164,6 +168,13 @@ pub fn run<R: BufRead, W: Write>(
             Some(Kind::Range) => {
                 let range: RangeView = data_of(source, line, &envelope)?;
                 crate::repository::holds_head(&opts.repo, &range)?;
+            }
+            Some(Kind::File) => {
+                // Lenient: the added lines only order the commands, so a file record
+                // this build cannot read leaves the order as it was.
+                if let Ok(file) = serde_json::from_value::<FileLines>(envelope.data) {
+                    kept.added.record(file);
+                }
             }
             Some(Kind::Intent) => {
                 let intent: IntentData = data_of(source, line, &envelope)?;
@@ -282,7 +293,8 @@ fn route(
         return (route, Src::new(), from);
     }
 
-    let (targets, skipped) = Targets::of(scenario, intent, tree);
+    let (mut targets, skipped) = Targets::of(scenario, intent, tree);
+    targets.lead_with_new_tests(|file, line| kept.added.contains(file, line));
     for skip in skipped {
         let (severity, message) = match skip {
             Skipped::Outside(p) => (

@@ -6,8 +6,10 @@
 use crate::common;
 
 use common::*;
-use qa_records::change::{Confidence, Priority, Relation};
+use qa_records::change::{Confidence, FileData, Priority, Relation};
+use qa_records::envelope::Src;
 use qa_records::hash::sha256_hex;
+use qa_records::{Kind, Record};
 
 const CARGO_ROOT: &str = "[workspace]\nmembers = [\"crates/*\"]\n";
 const ALPHA: &str = "[package]\nname = \"alpha\"\nversion = \"0.1.0\"\n";
@@ -513,5 +515,173 @@ fn a_package_name_with_a_line_break_is_not_a_command() {
     assert_eq!(
         diags(&records),
         ["the package name in `pkgs/a/package.json` contains NUL, CR or LF; it is not used in a command"]
+    );
+}
+
+/// qa-diff's `file` record of `path` whose added lines are `added`.
+fn file_record(path: &str, added: &[u32]) -> Record {
+    let lines: Vec<serde_json::Value> = added
+        .iter()
+        .map(|line| serde_json::json!({"line": line, "op": "+", "text": "    added"}))
+        .collect();
+    let hunk = serde_json::json!({"lines": lines, "new_lines": added.len(),
+        "new_start": added.first().copied().unwrap_or(1), "old_lines": 0, "old_start": 1});
+    let data: FileData = serde_json::from_value(serde_json::json!({
+        "added": added.len(), "binary": false, "delta": "branch", "hunk_count": 1,
+        "hunks": [hunk], "new_oid": null, "old_oid": null, "old_path": null, "path": path,
+        "removed": 0, "role": "test", "sha256": null, "status": "modified", "truncated": false
+    }))
+    .unwrap();
+    Record::new(Kind::File, "test/0", vec![], Src::new(), data).unwrap()
+}
+
+/// A package whose library holds an inline test and whose `tests/cli.rs` holds another,
+/// both changed tests (declared on line 5) of a scenario resting on the library.
+fn cargo_with_two_changed_tests(cli_added: &[u32]) -> Vec<String> {
+    let tree = Tree::new();
+    tree.write("Cargo.toml", ALPHA)
+        .write(
+            "src/lib.rs",
+            "#[cfg(test)]\nmod tests {\n    #[test]\n    fn other() {}\n    fn parses_ok() {}\n}\n",
+        )
+        .write(
+            "tests/cli.rs",
+            "use alpha;\n\n#[test]\n\nfn prints_help() {}\n",
+        );
+    let stubs = Stubs::new(&["cargo"]);
+    let i = intent(
+        &["src/lib.rs", "tests/cli.rs"],
+        &[
+            ("src/lib.rs", "parses_ok", "rust"),
+            ("tests/cli.rs", "prints_help", "rust"),
+        ],
+        Confidence::High,
+    );
+    let s = scenario(
+        &i,
+        "help",
+        Priority::Recommended,
+        &[("src/lib.rs", 3, Relation::Direct)],
+    );
+    let files = [
+        file_record("src/lib.rs", &[6]),
+        file_record("tests/cli.rs", cli_added),
+    ];
+    let input = ndjson(&[&files[0], &files[1], &i, &s]);
+    let records = qa_route(tree.path(), &stubs, &input, &[]).records();
+    stubs.assert_none_ran();
+    commands(only_route(&records))
+}
+
+#[test]
+fn a_test_the_change_adds_is_routed_before_one_it_only_adapts() {
+    let runs = cargo_with_two_changed_tests(&[3, 4, 5]);
+    assert_eq!(
+        runs[..2],
+        [
+            ". cargo test -p alpha --test cli prints_help -- --exact",
+            ". cargo test -p alpha --lib tests::parses_ok -- --exact",
+        ]
+    );
+}
+
+#[test]
+fn tests_the_change_only_adapts_keep_the_order_of_the_evidence() {
+    // Control: the integration test's declaration stands unchanged (only its body moved).
+    let runs = cargo_with_two_changed_tests(&[6]);
+    assert_eq!(
+        runs[..2],
+        [
+            ". cargo test -p alpha --lib tests::parses_ok -- --exact",
+            ". cargo test -p alpha --test cli prints_help -- --exact",
+        ]
+    );
+}
+
+#[test]
+fn a_go_package_at_the_module_root_runs_alone_before_the_module() {
+    let tree = Tree::new();
+    tree.write("go.mod", "module example.com/cli\n\ngo 1.22\n")
+        .write("command.go", "")
+        .write("command_test.go", "")
+        .write("doc/man.go", "");
+    let records = route_one(
+        tree.path(),
+        &Stubs::new(&["go"]),
+        "command.go",
+        &["command.go", "command_test.go"],
+        &[],
+    )
+    .records;
+    assert_eq!(
+        commands(only_route(&records)),
+        [". go test ./", ". go test ./..."]
+    );
+    // Control: a package below the root runs with the packages below it.
+    let records = route_one(
+        tree.path(),
+        &Stubs::new(&["go"]),
+        "doc/man.go",
+        &["doc/man.go"],
+        &[],
+    )
+    .records;
+    assert_eq!(
+        commands(only_route(&records)),
+        [". go test ./doc/...", ". go test ./..."]
+    );
+}
+
+/// An Angular UI in `ui/` (its own pnpm project) whose `ng test` runs the builder `builder`,
+/// with one changed spec: the route's commands.
+fn angular_ui(builder: &str) -> Vec<String> {
+    let tree = Tree::new();
+    tree.write(
+        "ui/package.json",
+        r#"{"name": "ui", "scripts": {"test": "ng test"}, "devDependencies": {"jest": "30.4.2"}}"#,
+    )
+    .write("ui/pnpm-lock.yaml", "lockfileVersion: '9.0'\n")
+    .write(
+        "ui/angular.json",
+        &format!(
+            r#"{{"projects": {{"ui": {{"architect": {{"test": {{"builder": "{builder}"}}}}}}}}}}"#
+        ),
+    )
+    .write("ui/src/app/cart.component.ts", "")
+    .write("ui/src/app/cart.component.spec.ts", "");
+    route_one(
+        tree.path(),
+        &Stubs::new(&["pnpm"]),
+        "ui/src/app/cart.component.ts",
+        &[
+            "ui/src/app/cart.component.ts",
+            "ui/src/app/cart.component.spec.ts",
+        ],
+        &[],
+    )
+    .records
+    .iter()
+    .filter(|r| r["kind"] == "route")
+    .flat_map(|r| commands(&r["data"]))
+    .collect()
+}
+
+#[test]
+fn an_angular_spec_run_by_the_jest_builder_is_routed_as_a_jest_path_pattern() {
+    assert_eq!(
+        angular_ui("@angular-builders/jest:run"),
+        [
+            "ui pnpm test --test-path-patterns src/app/cart.component.spec.ts",
+            "ui pnpm test"
+        ]
+    );
+}
+
+#[test]
+fn an_angular_spec_run_by_karma_gets_the_package_command_only() {
+    // Control: Karma's builder takes no path pattern; the package's tests still run.
+    assert_eq!(
+        angular_ui("@angular-devkit/build-angular:karma"),
+        ["ui pnpm test"]
     );
 }

@@ -71,7 +71,13 @@ pub fn discover(reader: &mut Reader, targets: &Targets, found: &mut Found) {
                 );
             }
         }
-        let run = format!("go test {pkg}...");
+        // A package's command runs it with the packages below it; at the module root
+        // that is the whole module (the suite), so the root package runs alone.
+        let run = if rel_dir.is_empty() {
+            format!("go test {pkg}")
+        } else {
+            format!("go test {pkg}...")
+        };
         found.push(
             Runner::Go,
             run,
@@ -141,6 +147,26 @@ mod tests {
         assert_eq!(
             runs(&tree, &t, discover),
             [". go test ./pkg/...", ". go test ./..."]
+        );
+    }
+
+    #[test]
+    fn a_package_at_the_module_root_runs_alone_before_the_suite() {
+        let (_d, tree) = tree_with(MODULE);
+        let t = files(&["command_test.go"]);
+        assert_eq!(
+            runs(&tree, &t, discover),
+            [". go test ./", ". go test ./..."]
+        );
+    }
+
+    #[test]
+    fn a_package_below_the_root_runs_with_its_subpackages() {
+        let (_d, tree) = tree_with(MODULE);
+        let t = files(&["internal/auth/login.go"]);
+        assert_eq!(
+            runs(&tree, &t, discover),
+            [". go test ./internal/auth/...", ". go test ./..."]
         );
     }
 

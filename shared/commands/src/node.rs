@@ -3,6 +3,7 @@
 //! that runner, then the package's and the root's `test` scripts; for configuration and
 //! shipped files, the owning package's build, typecheck, lint and validation scripts.
 
+mod angular;
 mod checks;
 mod covering;
 mod manager;
@@ -204,9 +205,44 @@ fn exact(reader: &mut Reader, targets: &Targets, workspace: &Workspace, found: &
     }
 }
 
+/// The changed spec files of each project whose `test` script is `ng test` running Jest
+/// (see [`angular`]): one command per project, handing them over as path patterns.
+fn angular_specs(reader: &mut Reader, targets: &Targets, workspace: &Workspace, found: &mut Found) {
+    let mut groups: Vec<(Package, Vec<String>)> = Vec::new();
+    for file in &targets.files {
+        if !reader.tree().is_file(file) {
+            continue;
+        }
+        let Some(Owner::Project(pkg)) = workspace.owner(reader, file) else {
+            continue;
+        };
+        let rel = under(file, &pkg.dir).unwrap_or(file).to_string();
+        if !narrowed::is_test_file(&rel, runners::TestRunner::Jest) {
+            continue;
+        }
+        match groups.iter_mut().find(|(p, _)| p.dir == pkg.dir) {
+            Some((_, files)) => files.push(rel),
+            None => groups.push((pkg, vec![rel])),
+        }
+    }
+    for (pkg, files) in groups {
+        let manager = pkg.manager(reader.tree());
+        if let Some(run) = angular::narrowed(reader, &pkg, manager, &files) {
+            found.push(
+                manager.runner(),
+                run,
+                &pkg.dir,
+                CommandScope::File,
+                &pkg.manifest,
+            );
+        }
+    }
+}
+
 pub fn discover(reader: &mut Reader, targets: &Targets, found: &mut Found) {
     let workspace = Workspace::read(reader);
     exact(reader, targets, &workspace, found);
+    angular_specs(reader, targets, &workspace, found);
     let root_manager = workspace.root.as_ref().map(|r| r.manager(reader.tree()));
     for file in &targets.files {
         match workspace.owner(reader, file) {

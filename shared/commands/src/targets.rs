@@ -106,6 +106,26 @@ impl Targets {
         (targets, skipped)
     }
 
+    /// Moves the files that hold a test the change adds (its declaration on a line
+    /// `added` says the change wrote) before the others, each group in its order: a new
+    /// test is written for this change, so the commands that run it come first among
+    /// commands of one scope, before tests the change only adapts.
+    pub fn lead_with_new_tests(&mut self, added: impl Fn(&str, u32) -> bool) {
+        let new: Vec<&str> = self
+            .tests
+            .iter()
+            .filter(|t| t.line > 0 && added(&t.file, t.line))
+            .map(|t| t.file.as_str())
+            .collect();
+        let (mut first, rest): (Vec<String>, Vec<String>) = self
+            .files
+            .iter()
+            .cloned()
+            .partition(|f| new.contains(&f.as_str()));
+        first.extend(rest);
+        self.files = first;
+    }
+
     /// The names of the changed tests known in `file`.
     pub fn tests_in(&self, file: &str) -> Vec<&str> {
         self.tests
@@ -208,6 +228,56 @@ mod tests {
         assert_eq!(targets.files, ["a.rs", "b.rs", "tests/t.rs"]);
         assert_eq!(targets.tests_in("tests/t.rs"), ["works"]);
         assert!(skipped.is_empty());
+    }
+
+    fn contract(file: &str, line: u32, title: &str) -> TestContract {
+        TestContract {
+            file: file.into(),
+            line,
+            title: title.into(),
+            framework: "rust".into(),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn a_file_with_a_test_the_change_adds_leads_the_files() {
+        let (_d, tree) = tree();
+        let intent = IntentFiles {
+            files: vec![
+                "src/assets.rs".into(),
+                "src/lib.rs".into(),
+                "tests/cli.rs".into(),
+            ],
+            contracts: vec![
+                contract("src/assets.rs", 40, "adapted"),
+                contract("tests/cli.rs", 90, "added"),
+            ],
+        };
+        let s = scenario(vec![evidence("src/assets.rs", 12, "x")]);
+        let (mut targets, _) = Targets::of(&s, Some(&intent), &tree);
+        targets.lead_with_new_tests(|file, line| file == "tests/cli.rs" && line >= 88);
+        assert_eq!(
+            targets.files,
+            ["tests/cli.rs", "src/assets.rs", "src/lib.rs"]
+        );
+    }
+
+    #[test]
+    fn files_whose_tests_the_change_only_adapts_keep_their_order() {
+        let (_d, tree) = tree();
+        let intent = IntentFiles {
+            files: vec!["src/assets.rs".into(), "tests/cli.rs".into()],
+            contracts: vec![
+                contract("src/assets.rs", 40, "adapted"),
+                contract("tests/cli.rs", 90, "adapted too"),
+            ],
+        };
+        let s = scenario(vec![evidence("src/assets.rs", 12, "x")]);
+        let (mut targets, _) = Targets::of(&s, Some(&intent), &tree);
+        // The changed lines are inside the tests, none on a declaration.
+        targets.lead_with_new_tests(|_, line| line == 41 || line == 93);
+        assert_eq!(targets.files, ["src/assets.rs", "tests/cli.rs"]);
     }
 
     #[test]

@@ -60,6 +60,17 @@ impl Manager {
         }
     }
 
+    /// The `test` script of the package in the command's directory with `args` handed to
+    /// the program it starts (npm needs `--` before them; the others pass them on).
+    pub fn test_with(self, args: &str) -> String {
+        match self {
+            Manager::Npm => format!("npm test -- {args}"),
+            Manager::Pnpm => format!("pnpm test {args}"),
+            Manager::Yarn => format!("yarn test {args}"),
+            Manager::Bun => format!("bun run test {args}"),
+        }
+    }
+
     /// A workspace member's `test` script, run from the workspace root.
     pub fn member(self, name: &str) -> String {
         match self {

@@ -44,6 +44,14 @@ impl Package {
             .unwrap_or_else(|| EMPTY.get_or_init(Map::new))
     }
 
+    /// The version range the package declares for `name` (dependencies, then
+    /// devDependencies).
+    pub fn dependency(&self, name: &str) -> Option<&str> {
+        ["dependencies", "devDependencies"]
+            .iter()
+            .find_map(|k| self.json.get(*k)?.get(name)?.as_str())
+    }
+
     /// The `test` script when it is a real one and fit to stand behind a command.
     pub fn test_script(&self, found: &mut Found) -> Option<&str> {
         let script = self.scripts().get("test")?.as_str()?;
