@@ -100,29 +100,62 @@ fn judged(
         Some(parent) => Some(parent.tree().ok()?),
         None => None,
     };
-    // Only the files whose versions are not the same code take part in the judgement;
-    // each file's versions, trees and tokens are let go before the next is read.
-    let mut files: Vec<Differs> = Vec::new();
+    let mut versions = Vec::new();
     for p in commit.files.iter().filter(|p| bears(p)) {
         let before = match &base {
             Some(t) => text_at(git, t, p)?,
             None => None,
         };
-        let after = text_at(git, &head, p)?;
-        let early = match (&before, &after, ahead) {
+        versions.push((p.as_str(), before, text_at(git, &head, p)?));
+    }
+    // The files compared ahead first: their part is ready, and with it the commit may be
+    // shown to be a change before any other file is parsed ([`shown`]). The judgement
+    // itself takes the files in the commit's order.
+    let mut parts: Vec<Option<Early>> = versions
+        .iter()
+        .map(|(p, before, after)| match (before, after, ahead) {
             (Some((b, _)), Some((h, _)), Some(ahead)) => ahead.take(p, *b, *h),
             _ => None,
-        };
-        files.extend(match early {
-            Some(Early(differs)) => differs,
-            None => differing(p, text(&before), text(&after), keep),
-        });
+        })
+        .collect();
+    for i in 0..versions.len() {
+        if parts[i].is_some() {
+            continue;
+        }
+        if shown::changes(&shown_files(&versions, &parts)) {
+            return Some(Verdict::Changes);
+        }
+        let (p, before, after) = &versions[i];
+        // Each file's trees and tokens are let go before the next is read.
+        parts[i] = Some(Early(differing(p, text(before), text(after), keep)));
     }
+    let files: Vec<Differs> = parts.into_iter().flatten().filter_map(|e| e.0).collect();
     Some(judge(&files))
 }
 
+/// The commit's files as [`shown::changes`] reads them: compared (`parts`) or pending.
+fn shown_files<'a>(
+    versions: &'a [(&str, Version, Version)],
+    parts: &'a [Option<Early>],
+) -> Vec<shown::File<'a>> {
+    versions
+        .iter()
+        .zip(parts)
+        .map(|((_, before, after), part)| match part {
+            Some(Early(differs)) => shown::File::Compared(differs.as_ref()),
+            None => shown::File::Pending {
+                base: text(before),
+                head: text(after),
+            },
+        })
+        .collect()
+}
+
+/// A version of a file as [`text_at`] reads it: its blob id and text, `None` when absent.
+type Version = Option<(Oid, String)>;
+
 /// The text of a version read by [`text_at`].
-fn text(version: &Option<(Oid, String)>) -> Option<&str> {
+fn text(version: &Version) -> Option<&str> {
     version.as_ref().map(|(_, t)| t.as_str())
 }
 
@@ -903,6 +936,8 @@ fn plain_tokens<'a>(text: &'a str, rows: &mut [Vec<Tok<'a>>]) {
         }
     }
 }
+
+mod shown;
 
 #[cfg(test)]
 mod tests;

@@ -410,3 +410,60 @@ fn a_pair_differing_without_its_far_blocks_is_read_whole_ahead_as_its_verdict_wo
         assert_eq!(verdict(&git, &c, |_| true), Some(expected));
     }
 }
+
+/// What [`shown::changes`] says of `compared` files (path, base, head) with `pending`
+/// ones not compared yet.
+fn shown_with(compared: &[(&str, &str, &str)], pending: &[(&str, &str)]) -> bool {
+    fn side<'a>(path: &str, text: &'a str) -> Lines<'a> {
+        lines_of(path, (!text.is_empty()).then_some(text))
+    }
+    let differs: Vec<Option<Differs>> = compared
+        .iter()
+        .map(|(path, base, head)| Differs::of(&side(path, base), &side(path, head)))
+        .collect();
+    let files: Vec<shown::File> = differs
+        .iter()
+        .map(|d| shown::File::Compared(d.as_ref()))
+        .chain(pending.iter().map(|(base, head)| shown::File::Pending {
+            base: (!base.is_empty()).then_some(*base),
+            head: (!head.is_empty()).then_some(*head),
+        }))
+        .collect();
+    shown::changes(&files)
+}
+
+#[test]
+fn a_changed_line_no_pending_file_could_gain_shows_a_change_before_the_rest() {
+    let changed = HELPERS.replace("n > 3", "n >= 3");
+    // The pending file's head has no `>=`: the lost and the gained line are nowhere else.
+    assert!(shown_with(&[("a.go", HELPERS, &changed)], &[(KEPT, KEPT)]));
+    // And the whole commit is a change, as shown.
+    assert_eq!(
+        verdict_of(&[("a.go", HELPERS, &changed), ("b.go", KEPT, KEPT)]),
+        Verdict::Changes
+    );
+}
+
+#[test]
+fn a_line_a_pending_file_may_have_gained_shows_nothing() {
+    let moved =
+        "package a\n\nfunc Moved(n int) int {\n\tif n > 3 {\n\t\treturn n\n\t}\n\treturn 0\n}\n";
+    // The function lost here may stand in the pending file's head: moved, not changed.
+    assert!(!shown_with(&[("a.go", HELPERS, KEPT)], &[("", moved)]));
+    assert_eq!(
+        verdict_of(&[("a.go", HELPERS, KEPT), ("b.go", "", moved)]),
+        Verdict::Neutral
+    );
+    // With nothing pending that could hold it, the lost function is a change.
+    assert!(shown_with(&[("a.go", HELPERS, KEPT)], &[(KEPT, KEPT)]));
+}
+
+#[test]
+fn a_renamed_file_shows_no_change_whatever_is_pending() {
+    let head = "fn parse(input: &str) -> u32 {\n    let trimmed = input.trim();\n    if trimmed.is_empty() { return 0; }\n    trimmed.len() as u32\n}\n";
+    assert!(!shown_with(&[("src/a.rs", PARSE, head)], &[(KEPT, KEPT)]));
+    assert_eq!(
+        verdict_of(&[("src/a.rs", PARSE, head), ("b.go", KEPT, KEPT)]),
+        Verdict::Renamed
+    );
+}
