@@ -100,63 +100,80 @@ fn judged(
         Some(parent) => Some(parent.tree().ok()?),
         None => None,
     };
-    let mut versions = Vec::new();
+    // The blob ids first: a file too big to parse leaves the commit unjudged, whichever
+    // files the judgement then reads.
+    let mut versions: Vec<(&str, Option<Oid>, Option<Oid>)> = Vec::new();
     for p in commit.files.iter().filter(|p| bears(p)) {
         let before = match &base {
-            Some(t) => text_at(git, t, p)?,
+            Some(t) => id_at(git, t, p)?,
             None => None,
         };
-        versions.push((p.as_str(), before, text_at(git, &head, p)?));
+        versions.push((p.as_str(), before, id_at(git, &head, p)?));
     }
     // The files compared ahead first: their part is ready, and with it the commit may be
-    // shown to be a change before any other file is parsed ([`shown`]). The judgement
+    // shown to be a change before any other file is read ([`shown`]). The judgement
     // itself takes the files in the commit's order.
     let mut parts: Vec<Option<Early>> = versions
         .iter()
         .map(|(p, before, after)| match (before, after, ahead) {
-            (Some((b, _)), Some((h, _)), Some(ahead)) => ahead.take(p, *b, *h),
+            (Some(b), Some(h), Some(ahead)) => ahead.take(p, *b, *h),
             _ => None,
         })
         .collect();
+    let mut tries = 0;
     for i in 0..versions.len() {
         if parts[i].is_some() {
             continue;
         }
-        if shown::changes(&shown_files(&versions, &parts)) {
+        if tries < PROOFS && shown_now(git, &versions, &parts, &mut tries)? {
             return Some(Verdict::Changes);
         }
-        let (p, before, after) = &versions[i];
-        // Each file's trees and tokens are let go before the next is read.
-        parts[i] = Some(Early(differing(p, text(before), text(after), keep)));
+        let (p, before, after) = versions[i];
+        let (before, after) = (blob_text(git, before)?, blob_text(git, after)?);
+        // Each file's versions, trees and tokens are let go before the next is read.
+        parts[i] = Some(Early(differing(
+            p,
+            before.as_deref(),
+            after.as_deref(),
+            keep,
+        )));
     }
     let files: Vec<Differs> = parts.into_iter().flatten().filter_map(|e| e.0).collect();
     Some(judge(&files))
 }
 
-/// The commit's files as [`shown::changes`] reads them: compared (`parts`) or pending.
-fn shown_files<'a>(
-    versions: &'a [(&str, Version, Version)],
-    parts: &'a [Option<Early>],
-) -> Vec<shown::File<'a>> {
-    versions
+/// How many times a commit's files not compared yet are read to show it a change: each
+/// try reads them all, one at a time.
+const PROOFS: usize = 4;
+
+/// True when the files compared so far (`parts`) show the commit to be a change that no
+/// pending file can account for ([`shown`]); the pending files' texts are read one at a
+/// time, and only when there is a line to look for (a try, counted in `tries`). `None`
+/// when a version cannot be read.
+fn shown_now(
+    git: &Repository,
+    versions: &[(&str, Option<Oid>, Option<Oid>)],
+    parts: &[Option<Early>],
+    tries: &mut usize,
+) -> Option<bool> {
+    let compared: Vec<&Differs> = parts
         .iter()
-        .zip(parts)
-        .map(|((_, before, after), part)| match part {
-            Some(Early(differs)) => shown::File::Compared(differs.as_ref()),
-            None => shown::File::Pending {
-                base: text(before),
-                head: text(after),
-            },
-        })
-        .collect()
-}
-
-/// A version of a file as [`text_at`] reads it: its blob id and text, `None` when absent.
-type Version = Option<(Oid, String)>;
-
-/// The text of a version read by [`text_at`].
-fn text(version: &Version) -> Option<&str> {
-    version.as_ref().map(|(_, t)| t.as_str())
+        .filter_map(|p| p.as_ref().and_then(|e| e.0.as_ref()))
+        .collect();
+    let mut lines = match shown::proof(&compared) {
+        shown::Proof::Shown => return Some(true),
+        shown::Proof::Lines(lines) if lines.is_empty() => return Some(false),
+        shown::Proof::Lines(lines) => lines,
+    };
+    *tries += 1;
+    for ((_, before, after), _) in versions.iter().zip(parts).filter(|(_, p)| p.is_none()) {
+        let (b, h) = (blob_text(git, *before)?, blob_text(git, *after)?);
+        lines.retain(|l| l.excluded(b.as_deref(), h.as_deref()));
+        if lines.is_empty() {
+            return Some(false);
+        }
+    }
+    Some(true)
 }
 
 /// Files compared ahead, while the range's own trees stand ([`crate::deltas`] reads
@@ -366,18 +383,24 @@ fn line_edits(base: &str, head: &str) -> Option<Vec<trees::LineEdit>> {
         .collect()
 }
 
-/// The blob id and text of `path` in `tree`: `Some(None)` where the path is absent,
-/// `None` where it cannot be judged (too big to parse, or unreadable).
-fn text_at(git: &Repository, tree: &Tree, path: &str) -> Option<Option<(Oid, String)>> {
+/// The blob id of `path` in `tree`: `Some(None)` where the path is absent, `None` where
+/// it cannot be judged (too big to parse, or unreadable).
+fn id_at(git: &Repository, tree: &Tree, path: &str) -> Option<Option<Oid>> {
     let Ok(entry) = tree.get_path(std::path::Path::new(path)) else {
         return Some(None);
     };
-    let blob = git.find_blob(entry.id()).ok()?;
-    if blob.size() > sources::MAX_BYTES {
-        return None;
-    }
-    let text = String::from_utf8_lossy(blob.content()).into_owned();
-    Some(Some((entry.id(), text)))
+    let (size, _) = git.odb().ok()?.read_header(entry.id()).ok()?;
+    (size <= sources::MAX_BYTES).then_some(Some(entry.id()))
+}
+
+/// The text of blob `id` (`Some(None)` for an absent version); `None` when it cannot be
+/// read.
+fn blob_text(git: &Repository, id: Option<Oid>) -> Option<Option<String>> {
+    let Some(id) = id else {
+        return Some(None);
+    };
+    let blob = git.find_blob(id).ok()?;
+    Some(Some(String::from_utf8_lossy(blob.content()).into_owned()))
 }
 
 /// What the judgement needs of a file whose versions are not the same code token for

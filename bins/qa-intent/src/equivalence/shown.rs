@@ -20,38 +20,44 @@ use super::Differs;
 /// comparison, and the first few lines of a real change usually prove it.
 const TRIED: usize = 32;
 
-/// A file of the commit, compared or not yet.
-pub(super) enum File<'a> {
-    /// Compared: its part of the judgement (`None`: the same code).
-    Compared(Option<&'a Differs>),
-    /// Not compared yet: the texts of its two versions (`None`: absent).
-    Pending {
-        base: Option<&'a str>,
-        head: Option<&'a str>,
-    },
+/// What the compared files say towards a change.
+pub(super) enum Proof<'a> {
+    /// A change already: a file not renamed whose lines cannot be diffed.
+    Shown,
+    /// The lines that show a change if no pending file can account for them (none: no
+    /// proof).
+    Lines(Vec<Line<'a>>),
 }
 
-/// True when the files compared so far show the commit to be a change, whatever the
-/// pending ones hold (see the module's comment): [`judge`](super::judge) on all of them
-/// would say [`Verdict::Changes`](super::Verdict::Changes).
-pub(super) fn changes(files: &[File]) -> bool {
-    let compared = || {
-        files.iter().filter_map(|f| match f {
-            File::Compared(d) => *d,
-            File::Pending { .. } => None,
-        })
-    };
-    let pending = || {
-        files.iter().filter_map(|f| match f {
-            File::Pending { base, head } => Some((*base, *head)),
-            File::Compared(_) => None,
-        })
-    };
-    // A file not renamed whose lines cannot be diffed fails every set it is in.
-    if compared().any(|d| !d.renamed && d.runs.is_none()) {
-        return true;
+/// A line that no compared file accounts for: lost and in no gained line, or gained and
+/// in no lost line.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Line<'a> {
+    pub text: &'a str,
+    /// Lost (looked for among a pending file's head lines) or gained (its base lines).
+    pub lost: bool,
+}
+
+impl Line<'_> {
+    /// True when the pending file whose versions are `base` and `head` (`None`: absent)
+    /// cannot account for this line: the version that could hold it lacks one of its words.
+    pub fn excluded(&self, base: Option<&str>, head: Option<&str>) -> bool {
+        let text = if self.lost { head } else { base };
+        !text.is_some_and(|t| may_hold(t, self.text))
     }
-    let runs = || compared().filter_map(|d| d.runs.as_ref());
+}
+
+/// What the files compared so far (`compared`: those whose versions differ) show: a
+/// change, or the lines of the files not renamed that no compared file accounts for (at
+/// most [`TRIED`]). When no pending file can account for one of them, the commit is a
+/// change whatever the pending files hold: [`judge`](super::judge) on all the files would
+/// say [`Verdict::Changes`](super::Verdict::Changes).
+pub(super) fn proof<'a>(compared: &[&'a Differs]) -> Proof<'a> {
+    // A file not renamed whose lines cannot be diffed fails every set it is in.
+    if compared.iter().any(|d| !d.renamed && d.runs.is_none()) {
+        return Proof::Shown;
+    }
+    let runs = || compared.iter().filter_map(|d| d.runs.as_ref());
     let lost: HashSet<&str> = runs()
         .flat_map(|(removed, _)| removed.iter().flatten())
         .map(|(l, _)| l.as_str())
@@ -61,7 +67,8 @@ pub(super) fn changes(files: &[File]) -> bool {
         .map(|(l, _)| l.as_str())
         .collect();
     let own = || {
-        compared()
+        compared
+            .iter()
             .filter(|d| !d.renamed)
             .filter_map(|d| d.runs.as_ref())
     };
@@ -72,24 +79,15 @@ pub(super) fn changes(files: &[File]) -> bool {
         .flatten()
         .map(|(l, _)| l.as_str())
         .filter(|l| !gained.contains(l))
-        .map(|l| (l, true));
+        .map(|text| Line { text, lost: true });
     // A gained line that is not wiring must be covered by a lost run.
     let gained_lines = own()
         .flat_map(|(_, added)| added.iter().flatten())
         .filter(|(_, wiring)| !*wiring)
         .map(|(l, _)| l.as_str())
         .filter(|l| !lost.contains(l))
-        .map(|l| (l, false));
-    lost_lines
-        .chain(gained_lines)
-        .take(TRIED)
-        .any(|(line, lost)| {
-            pending().all(|(base, head)| {
-                // A lost line is looked for among the gained (head) lines, and the other way.
-                let text = if lost { head } else { base };
-                !text.is_some_and(|t| may_hold(t, line))
-            })
-        })
+        .map(|text| Line { text, lost: false });
+    Proof::Lines(lost_lines.chain(gained_lines).take(TRIED).collect())
 }
 
 /// False when `line` (a version's line as [`super::texts`] writes it) cannot be a line of

@@ -411,25 +411,28 @@ fn a_pair_differing_without_its_far_blocks_is_read_whole_ahead_as_its_verdict_wo
     }
 }
 
-/// What [`shown::changes`] says of `compared` files (path, base, head) with `pending`
-/// ones not compared yet.
+/// Whether the `compared` files (path, base, head) show a change that none of the
+/// `pending` ones (base, head) can account for, as [`judged`] asks [`shown`].
 fn shown_with(compared: &[(&str, &str, &str)], pending: &[(&str, &str)]) -> bool {
     fn side<'a>(path: &str, text: &'a str) -> Lines<'a> {
         lines_of(path, (!text.is_empty()).then_some(text))
     }
-    let differs: Vec<Option<Differs>> = compared
+    let differs: Vec<Differs> = compared
         .iter()
-        .map(|(path, base, head)| Differs::of(&side(path, base), &side(path, head)))
+        .filter_map(|(path, base, head)| Differs::of(&side(path, base), &side(path, head)))
         .collect();
-    let files: Vec<shown::File> = differs
-        .iter()
-        .map(|d| shown::File::Compared(d.as_ref()))
-        .chain(pending.iter().map(|(base, head)| shown::File::Pending {
-            base: (!base.is_empty()).then_some(*base),
-            head: (!head.is_empty()).then_some(*head),
-        }))
-        .collect();
-    shown::changes(&files)
+    let differs: Vec<&Differs> = differs.iter().collect();
+    let mut lines = match shown::proof(&differs) {
+        shown::Proof::Shown => return true,
+        shown::Proof::Lines(lines) => lines,
+    };
+    fn some(t: &str) -> Option<&str> {
+        (!t.is_empty()).then_some(t)
+    }
+    for (base, head) in pending {
+        lines.retain(|l| l.excluded(some(base), some(head)));
+    }
+    !lines.is_empty()
 }
 
 #[test]
