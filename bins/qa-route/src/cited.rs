@@ -49,7 +49,7 @@ pub fn lead(
     let runs_cited: HashSet<(String, String)> = commands::discover(reader, &own)
         .candidates
         .into_iter()
-        .filter(|c| runs_named_tests(c))
+        .filter(runs_named_tests)
         .map(|c| (c.dir, c.run))
         .collect();
     if runs_cited.is_empty() {
