@@ -1062,7 +1062,10 @@ pub fn compare(
 /// `written` the first added line of each kept one that was written. An expectation is
 /// written when an added line stands anywhere in its statement (`ends`: the last line
 /// of the statement starting on a line), not only on its first line: a message edited
-/// inside a multi-line assertion.
+/// inside a multi-line assertion. When the change wrote none of them but wrote in the
+/// test (a set-up, a call), the checks after its first written line are kept: they
+/// observe what it changed, and those before it cannot. A check repeated word for word
+/// is kept once, where the change wrote it if it did.
 pub fn keep_written(
     t: &mut Test,
     added: &BTreeSet<u32>,
@@ -1076,7 +1079,11 @@ pub fn keep_written(
     };
     if t.expects.iter().any(|e| edit(e).is_some()) {
         t.expects.retain(|e| edit(e).is_some());
+    } else if let Some(&first) = added.range(t.line..=t.end.max(t.line)).next() {
+        t.expects.retain(|e| e.line > first);
     }
+    let mut seen = HashSet::new();
+    t.expects.retain(|e| seen.insert(e.text.clone()));
     t.expects.truncate(MAX_EXPECTS);
     for e in &t.expects {
         if let Some(at) = edit(e) {

@@ -577,19 +577,23 @@ impl Ctx<'_> {
     }
 
     /// Evidence for an expectation of a changed test, at the line the change wrote in it:
-    /// its first line, or the line edited inside a multi-line assertion.
+    /// its first line, or the line edited inside a multi-line assertion. An expectation
+    /// the change did not write (a check after a changed set-up or call) supports the
+    /// scenario; it is no changed line.
     fn expected_evidence(&self, c: &TestContract, e: &Expected) -> Evidence {
-        let line = self
+        let written = self
             .intent
             .deltas
             .get(&c.file)
             .and_then(|d| d.written_expectations.get(&e.line))
-            .copied()
-            .unwrap_or(e.line);
+            .copied();
         Evidence {
             file: c.file.clone(),
-            line,
-            relation: Relation::Direct,
+            line: written.unwrap_or(e.line),
+            relation: match written {
+                Some(_) => Relation::Direct,
+                None => Relation::Supporting,
+            },
             stage: Some(Stage::ObservableOutcome),
             text: e.text.clone(),
         }

@@ -570,8 +570,9 @@ impl<'t> Statements<'t> {
 
     /// The last line (1-based) of the construct that starts on `line`: the widest node
     /// beginning at the line's first non-blank byte, so an assertion written over several
-    /// lines (`assert_eq!(\n a,\n "..."\n)`) spans all of them. `line` itself when the
-    /// text has no such line or the tree holds nothing there.
+    /// lines (`assert_eq!(\n a,\n "..."\n)`) spans all of them; on a line that goes on
+    /// with a method chain (`.stdout(\n "..."\n)`), the call that the line's `.` opens.
+    /// `line` itself when the text has no such line or the tree holds nothing there.
     pub fn end(&self, line: u32) -> u32 {
         let Some(&start) = (line as usize)
             .checked_sub(1)
@@ -587,9 +588,31 @@ impl<'t> Statements<'t> {
         else {
             return line;
         };
-        let node = widest_at(self.tree, start + col);
+        let at = start + col;
+        let chained = rest.get(col) == Some(&b'.') && rest.get(col + 1) != Some(&b'.');
+        let node = match chained {
+            true => innermost_call_at(self.tree, at).unwrap_or_else(|| widest_at(self.tree, at)),
+            false => widest_at(self.tree, at),
+        };
         (node.end_position().row as u32 + 1).max(line)
     }
+}
+
+/// The smallest call holding `byte` (a call expression, or a Java method invocation,
+/// whose `.` a chained line starts with).
+fn innermost_call_at(tree: &Tree, byte: usize) -> Option<Node<'_>> {
+    let mut cursor = tree.walk();
+    let mut call = None;
+    while cursor.goto_first_child_for_byte(byte).is_some() {
+        let node = cursor.node();
+        if node.start_byte() > byte {
+            break;
+        }
+        if node.kind().contains("call") || node.kind().contains("invocation") {
+            call = Some(node);
+        }
+    }
+    call
 }
 
 /// The outermost node below the root that starts at `byte`, on the way down to the

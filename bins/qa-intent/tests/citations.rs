@@ -138,3 +138,87 @@ fn a_new_test_is_cited_at_its_header() {
     ));
     assert_cites(&rs, "tests/smoke.rs", &[6, 7], true);
 }
+
+/// The relation of the evidence items at `line` of `file`.
+fn relations_at(rs: &[Value], file: &str, line: u64) -> Vec<String> {
+    evidence(rs)
+        .iter()
+        .filter(|e| e["file"] == file && e["line"].as_u64() == Some(line))
+        .map(|e| e["relation"].as_str().unwrap_or_default().to_string())
+        .collect()
+}
+
+/// A crate whose `second` changes; its test checks `first` (line 3), calls `second`
+/// (line 4, written by the change when `call` differs from `walk::second(0)`) and checks
+/// the result (line 5).
+fn call_repo(call: &str, check: &str) -> Repo {
+    let test = |call: &str, check: &str| {
+        format!("#[test]\nfn values() {{\n    assert_eq!(walk::first(), 1);\n    let n = {call};\n    {check}\n}}\n")
+    };
+    let mut r = rust_crate(
+        "pub fn first() -> u32 {\n    1\n}\n\npub fn second(x: u32) -> u32 {\n    x + 2\n}\n",
+    );
+    r.write(
+        "tests/values.rs",
+        &test("walk::second(0)", "assert_eq!(n, 2);"),
+    );
+    r.commit("init");
+    r.branch("feature");
+    r.write(
+        "src/lib.rs",
+        "pub fn first() -> u32 {\n    1\n}\n\npub fn second(x: u32) -> u32 {\n    x * 2 + 2\n}\n",
+    );
+    r.write("tests/values.rs", &test(call, check));
+    r.commit("Double the input of second");
+    r
+}
+
+#[test]
+fn a_test_changed_only_in_its_call_is_quoted_by_the_checks_after_the_call() {
+    let rs = flow(&call_repo("walk::second(1)", "assert_eq!(n, 2);"));
+    // The check after the changed call observes it: quoted, as support, not as a line
+    // the change wrote.
+    let after = texts_at(&rs, "tests/values.rs", 5);
+    assert!(after.iter().any(|t| t.contains('2')), "{after:#?}");
+    let relations = relations_at(&rs, "tests/values.rs", 5);
+    assert!(!relations.is_empty(), "{rs:#?}");
+    assert!(relations.iter().all(|r| r == "supporting"), "{relations:?}");
+    // The check before it cannot observe the change: not quoted.
+    assert_cites(&rs, "tests/values.rs", &[3], false);
+}
+
+#[test]
+fn a_check_the_change_wrote_is_direct_evidence() {
+    // Control: the change writes the check itself (line 5).
+    let rs = flow(&call_repo("walk::second(0)", "assert_eq!(n, 4);"));
+    let relations = relations_at(&rs, "tests/values.rs", 5);
+    assert!(relations.iter().any(|r| r == "direct"), "{relations:?}");
+}
+
+#[test]
+fn a_check_the_change_repeats_word_for_word_is_cited_where_it_wrote_it() {
+    // The change adds a second call and the same check after it (lines 6-7): the check
+    // is quoted at line 7, which it wrote, not at the identical line 5 it did not.
+    let mut r = rust_crate(
+        "pub fn first() -> u32 {\n    1\n}\n\npub fn second(x: u32) -> u32 {\n    x + 2\n}\n",
+    );
+    let test = |more: &str| {
+        format!("#[test]\nfn values() {{\n    assert_eq!(walk::first(), 1);\n    let n = walk::second(0);\n    assert_eq!(n, 2);\n{more}}}\n")
+    };
+    r.write("tests/values.rs", &test(""));
+    r.commit("init");
+    r.branch("feature");
+    r.write(
+        "src/lib.rs",
+        "pub fn first() -> u32 {\n    1\n}\n\npub fn second(x: u32) -> u32 {\n    x * 2 + 2\n}\n",
+    );
+    r.write(
+        "tests/values.rs",
+        &test("    let n = walk::second(0);\n    assert_eq!(n, 2);\n"),
+    );
+    r.commit("Double the input of second");
+    let rs = flow(&r);
+    let relations = relations_at(&rs, "tests/values.rs", 7);
+    assert!(relations.iter().any(|r| r == "direct"), "{rs:#?}");
+    assert_cites(&rs, "tests/values.rs", &[5], false);
+}

@@ -1,6 +1,8 @@
-//! The lines the change wrote in each file, read from qa-diff's file records: which
-//! changed tests the change adds rather than adapts.
+//! The lines the change wrote in each file and each file's role, read from qa-diff's file
+//! records: which changed tests the change adds rather than adapts, and which changed
+//! files are tests.
 
+use qa_records::change::Role;
 use serde::Deserialize;
 use std::collections::{HashMap, HashSet};
 
@@ -9,6 +11,7 @@ use std::collections::{HashMap, HashSet};
 #[derive(Deserialize)]
 pub struct FileLines {
     path: String,
+    role: Role,
     hunks: Vec<HunkLines>,
 }
 
@@ -27,10 +30,14 @@ struct LineNumber {
 #[derive(Debug, Default)]
 pub struct Added {
     lines: HashMap<String, HashSet<u32>>,
+    tests: HashSet<String>,
 }
 
 impl Added {
     pub fn record(&mut self, file: FileLines) {
+        if file.role == Role::Test {
+            self.tests.insert(file.path.clone());
+        }
         let added = file
             .hunks
             .iter()
@@ -38,6 +45,11 @@ impl Added {
             .filter(|l| l.op == "+")
             .map(|l| l.line);
         self.lines.entry(file.path).or_default().extend(added);
+    }
+
+    /// True when qa-diff gave the changed file `path` the test role.
+    pub fn is_test(&self, path: &str) -> bool {
+        self.tests.contains(path)
     }
 
     /// True when the change added line `line` of `path`.
@@ -65,5 +77,18 @@ mod tests {
         assert!(added.contains("tests/cli.rs", 12));
         assert!(!added.contains("tests/cli.rs", 9));
         assert!(!added.contains("src/lib.rs", 12));
+    }
+
+    #[test]
+    fn a_file_is_a_test_by_the_role_qa_diff_gave_it() {
+        let mut added = Added::default();
+        added.record(file(
+            r#"{"path": "tests/cli.rs", "role": "test", "hunks": []}"#,
+        ));
+        added.record(file(
+            r#"{"path": "src/lib.rs", "role": "product", "hunks": []}"#,
+        ));
+        assert!(added.is_test("tests/cli.rs"));
+        assert!(!added.is_test("src/lib.rs"));
     }
 }

@@ -7,6 +7,7 @@ pub mod action;
 pub mod added;
 pub mod capability;
 pub mod checks;
+pub mod cited;
 pub mod cli;
 pub mod installed;
 pub mod repository;

@@ -316,6 +316,13 @@ fn route(
         notes.add(Severity::Warning, problem, id);
     }
     let mut candidates = found.candidates;
+    crate::cited::lead(
+        &mut candidates,
+        scenario,
+        &targets,
+        |file| kept.added.is_test(file),
+        &mut reader,
+    );
     if wording_only {
         candidates.retain(|c| c.scope != CommandScope::Suite);
         if candidates.is_empty() {

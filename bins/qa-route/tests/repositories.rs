@@ -518,8 +518,14 @@ fn a_package_name_with_a_line_break_is_not_a_command() {
     );
 }
 
-/// qa-diff's `file` record of `path` whose added lines are `added`.
+/// qa-diff's `file` record of `path` whose added lines are `added`; its role is the one
+/// qa-diff gives: a test under `tests/`, product code elsewhere.
 fn file_record(path: &str, added: &[u32]) -> Record {
+    let role = if path.starts_with("tests/") {
+        "test"
+    } else {
+        "product"
+    };
     let lines: Vec<serde_json::Value> = added
         .iter()
         .map(|line| serde_json::json!({"line": line, "op": "+", "text": "    added"}))
@@ -529,7 +535,7 @@ fn file_record(path: &str, added: &[u32]) -> Record {
     let data: FileData = serde_json::from_value(serde_json::json!({
         "added": added.len(), "binary": false, "delta": "branch", "hunk_count": 1,
         "hunks": [hunk], "new_oid": null, "old_oid": null, "old_path": null, "path": path,
-        "removed": 0, "role": "test", "sha256": null, "status": "modified", "truncated": false
+        "removed": 0, "role": role, "sha256": null, "status": "modified", "truncated": false
     }))
     .unwrap();
     Record::new(Kind::File, "test/0", vec![], Src::new(), data).unwrap()
@@ -683,5 +689,70 @@ fn an_angular_spec_run_by_karma_gets_the_package_command_only() {
     assert_eq!(
         angular_ui("@angular-devkit/build-angular:karma"),
         ["ui pnpm test"]
+    );
+}
+
+/// The commands routed for a scenario citing `cites`, in a package whose library's inline
+/// test `parses_ok` is a changed test known by name and whose integration test file
+/// `tests/ui.rs` changed with no test known by name (a UI case list, a guard's test);
+/// the stream carries qa-diff's file records (their roles) when `with_file_records`.
+fn cargo_routes_citing(cites: &[(&str, u32)], with_file_records: bool) -> Vec<String> {
+    let tree = Tree::new();
+    tree.write("Cargo.toml", ALPHA)
+        .write(
+            "src/lib.rs",
+            "#[cfg(test)]\nmod tests {\n    #[test]\n    fn parses_ok() {}\n}\n",
+        )
+        .write("tests/ui.rs", "#[test]\nfn ui() {\n    cases();\n}\n");
+    let stubs = Stubs::new(&["cargo"]);
+    let i = intent(
+        &["src/lib.rs", "tests/ui.rs"],
+        &[("src/lib.rs", "parses_ok", "rust")],
+        Confidence::High,
+    );
+    let evidence: Vec<(&str, u32, Relation)> = cites
+        .iter()
+        .map(|(file, line)| (*file, *line, Relation::Direct))
+        .collect();
+    let s = scenario(&i, "ui", Priority::Recommended, &evidence);
+    let files = [
+        file_record("src/lib.rs", &[4]),
+        file_record("tests/ui.rs", &[3]),
+    ];
+    let input = match with_file_records {
+        true => ndjson(&[&files[0], &files[1], &i, &s]),
+        false => ndjson(&[&i, &s]),
+    };
+    let records = qa_route(tree.path(), &stubs, &input, &[]).records();
+    stubs.assert_none_ran();
+    commands(only_route(&records))
+}
+
+#[test]
+fn a_scenario_citing_a_changed_test_file_is_routed_to_the_command_that_runs_it() {
+    let runs = cargo_routes_citing(&[("tests/ui.rs", 3)], true);
+    assert_eq!(runs[0], ". cargo test -p alpha --test ui");
+    assert!(runs.contains(&". cargo test -p alpha --lib tests::parses_ok -- --exact".to_string()));
+}
+
+#[test]
+fn a_scenario_citing_the_library_keeps_the_exact_test_first() {
+    // Control: the scenario's own evidence is product code (which holds the test known by
+    // name), not a changed test file.
+    let runs = cargo_routes_citing(&[("src/lib.rs", 4)], true);
+    assert_eq!(
+        runs[0],
+        ". cargo test -p alpha --lib tests::parses_ok -- --exact"
+    );
+}
+
+#[test]
+fn a_cited_file_without_the_test_role_does_not_lead() {
+    // Control: the same evidence in a stream without qa-diff's file records, so no file
+    // is known to be a test: the intent's narrowest command stays first.
+    let runs = cargo_routes_citing(&[("tests/ui.rs", 3)], false);
+    assert_eq!(
+        runs[0],
+        ". cargo test -p alpha --lib tests::parses_ok -- --exact"
     );
 }

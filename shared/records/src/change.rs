@@ -412,7 +412,8 @@ pub enum Priority {
 pub enum Relation {
     /// The changed line is the behaviour under test.
     Direct,
-    /// A changed line the behaviour depends on.
+    /// A changed line the behaviour depends on, or an unchanged check of a changed test
+    /// that observes what the change wrote before it.
     Supporting,
     /// Commit wording, annotations or unchanged context.
     Contextual,

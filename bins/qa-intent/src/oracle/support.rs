@@ -121,8 +121,6 @@ pub fn resolve(cs: &Changeset, repo: &Path, deltas: &mut Deltas) {
             }
             t.expects.extend(found);
             t.expects.sort_by_key(|e| e.line);
-            let mut seen = BTreeSet::new();
-            t.expects.retain(|e| seen.insert(e.text.clone()));
             crate::deltas::keep_written(t, &added, statement_ends, written_expectations);
             // The act is the call the first expectation checks: a helper's call when
             // its expectation leads (its computed argument, when it is a call).

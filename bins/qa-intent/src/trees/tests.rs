@@ -451,6 +451,19 @@ fn a_multi_line_assertion_ends_on_its_last_line_and_a_one_line_one_on_its_own() 
 }
 
 #[test]
+fn a_chained_call_on_its_own_line_ends_where_its_arguments_end() {
+    // `.stdout(` (line 4) opens a call whose text runs to line 7; `.stderr("")` (line 8)
+    // is one line; `.success()` (line 3) too.
+    let rust = "fn t() {\n    cmd()\n        .success()\n        .stdout(\n            \"a\\\n             b\",\n        )\n        .stderr(\"\");\n}\n";
+    assert_eq!(ends(Grammar::Rust, rust, &[4, 8, 3]), [7, 8, 3]);
+    let js = "test('t', () => {\n  expect(x)\n    .toEqual({\n      a: 1,\n    })\n})\n";
+    assert_eq!(ends(Grammar::JavaScript, js, &[3]), [5]);
+    // Control: a spread (`...rest`) starting a line is no chained call.
+    let spread = "const a = [\n  ...rest,\n  1,\n]\n";
+    assert_eq!(ends(Grammar::JavaScript, spread, &[2]), [2]);
+}
+
+#[test]
 fn a_line_inside_a_multi_line_string_ends_where_the_string_ends() {
     // No node starts at the line's first byte: the smallest node holding it decides.
     let python = "x = \"\"\"\n  abc\n\"\"\"\ny = 1\n";
