@@ -160,7 +160,7 @@ fn call_repo(call: &str, check: &str) -> Repo {
     );
     r.write(
         "tests/values.rs",
-        &test("walk::second(0)", "assert_eq!(n, 2);"),
+        test("walk::second(0)", "assert_eq!(n, 2);"),
     );
     r.commit("init");
     r.branch("feature");
@@ -168,7 +168,7 @@ fn call_repo(call: &str, check: &str) -> Repo {
         "src/lib.rs",
         "pub fn first() -> u32 {\n    1\n}\n\npub fn second(x: u32) -> u32 {\n    x * 2 + 2\n}\n",
     );
-    r.write("tests/values.rs", &test(call, check));
+    r.write("tests/values.rs", test(call, check));
     r.commit("Double the input of second");
     r
 }
@@ -205,7 +205,7 @@ fn a_check_the_change_repeats_word_for_word_is_cited_where_it_wrote_it() {
     let test = |more: &str| {
         format!("#[test]\nfn values() {{\n    assert_eq!(walk::first(), 1);\n    let n = walk::second(0);\n    assert_eq!(n, 2);\n{more}}}\n")
     };
-    r.write("tests/values.rs", &test(""));
+    r.write("tests/values.rs", test(""));
     r.commit("init");
     r.branch("feature");
     r.write(
@@ -214,7 +214,7 @@ fn a_check_the_change_repeats_word_for_word_is_cited_where_it_wrote_it() {
     );
     r.write(
         "tests/values.rs",
-        &test("    let n = walk::second(0);\n    assert_eq!(n, 2);\n"),
+        test("    let n = walk::second(0);\n    assert_eq!(n, 2);\n"),
     );
     r.commit("Double the input of second");
     let rs = flow(&r);
