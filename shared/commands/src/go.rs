@@ -50,11 +50,18 @@ pub fn discover(reader: &mut Reader, targets: &Targets, found: &mut Found) {
             continue;
         };
         if file.ends_with("_test.go") {
-            let names: Vec<&str> = targets
-                .tests_in(file)
-                .into_iter()
-                .filter(|n| n.starts_with("Test") && is_identifier(n))
-                .collect();
+            // A subtest (`TestX/case title`) runs under its test function: `-run` matches
+            // each level of a name apart, and `TestX` at the first runs all its cases.
+            let mut names: Vec<&str> = Vec::new();
+            for name in targets.tests_in(file) {
+                let function = name.split('/').next().unwrap_or(name);
+                if function.starts_with("Test")
+                    && is_identifier(function)
+                    && !names.contains(&function)
+                {
+                    names.push(function);
+                }
+            }
             let pattern = match names.as_slice() {
                 [] => None,
                 [one] => Some(format!("^{one}$")),
@@ -137,6 +144,34 @@ mod tests {
         assert_eq!(
             runs(&tree, &t, discover)[0],
             ". go test ./ -run '^(TestA|TestB)$'"
+        );
+    }
+
+    #[test]
+    fn a_changed_subtest_runs_with_its_test_function() {
+        let (_d, tree) = tree_with(MODULE);
+        let t = in_file(
+            "cors_test.go",
+            &[
+                "TestCORS/OPTIONS without Origin reaches next",
+                "TestCORS/true preflight still short-circuits next",
+                "TestA",
+            ],
+        );
+        assert_eq!(
+            runs(&tree, &t, discover)[0],
+            ". go test ./ -run '^(TestCORS|TestA)$'"
+        );
+    }
+
+    #[test]
+    fn a_case_title_under_no_test_function_names_no_test() {
+        // Control: the part before `/` is no `Test` function.
+        let (_d, tree) = tree_with(MODULE);
+        let t = in_file("cors_test.go", &["cases/OPTIONS without Origin"]);
+        assert_eq!(
+            runs(&tree, &t, discover),
+            [". go test ./", ". go test ./..."]
         );
     }
 
