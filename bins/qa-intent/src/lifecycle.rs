@@ -97,6 +97,41 @@ static COMPARISON: LazyLock<Regex> = LazyLock::new(|| {
       | (-?\d+(?:\.\d+)?)\s*(<=|>=|<|>)\s*([\w.]+)
     ")
 });
+/// An input tested against a literal at its start or end (`code.ends_with("\r\n")`,
+/// `name.startsWith('_')`, `strings.HasPrefix(s, "v")`): like a comparison, a limit that
+/// splits inputs in two.
+static AFFIX: LazyLock<Regex> = LazyLock::new(|| {
+    re(r#"(?x)
+        ([\w.\]\)]+)\s*\.\s*(ends_with|endsWith|endswith|starts_with|startsWith|startswith)
+            \(\s*("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')\s*\)
+      | \b(HasSuffix|HasPrefix)\(\s*([\w.]+)\s*,\s*("(?:[^"\\]|\\.)*")\s*\)
+    "#)
+});
+
+/// A condition joining several tests (`a > 0 || b`): no single limit to probe.
+pub fn is_compound(condition: &str) -> bool {
+    condition.contains("||")
+        || condition.contains("&&")
+        || condition.contains(" and ")
+        || condition.contains(" or ")
+}
+
+/// What an affix test in `condition` probes: (the input, "starts" or "ends", the literal).
+pub fn affix_test(condition: &str) -> Option<(&str, &'static str, &str)> {
+    let c = AFFIX.captures(condition)?;
+    let (input, predicate, lit) = match c.get(1) {
+        Some(input) => (input, c.get(2)?, c.get(3)?),
+        None => (c.get(5)?, c.get(4)?, c.get(6)?),
+    };
+    let p = predicate.as_str().to_ascii_lowercase();
+    let side = if p.starts_with("ends") || p.ends_with("suffix") {
+        "ends"
+    } else {
+        "starts"
+    };
+    Some((input.as_str(), side, lit.as_str()))
+}
+
 static THROW: LazyLock<Regex> = LazyLock::new(|| {
     re(r#"(?x)
         \bthrow\s+new\s+\w*\s*\(\s*["'`]([^"'`]+)
@@ -561,7 +596,9 @@ fn product_facts(text: &str, facts: &LineFacts, at: &Location, out: &mut Vec<Fac
     if let Some(cond) = condition_of(text) {
         let cond = cond.as_str();
         if !facts.identifiers.is_empty() {
-            let kind = if COMPARISON.is_match(cond) {
+            // An affix test inside a compound condition is one case of several, no limit.
+            let affix = AFFIX.is_match(cond) && !is_compound(cond);
+            let kind = if COMPARISON.is_match(cond) || affix {
                 FactKind::Comparison
             } else {
                 FactKind::Condition

@@ -15,7 +15,7 @@ use qa_records::change::{
 
 use crate::deltas::{At, FileDelta};
 use crate::intents::Intent;
-use crate::lifecycle::{Fact, FactKind};
+use crate::lifecycle::{is_compound, Fact, FactKind};
 use crate::trees::ExitKind;
 use qa_records::steps::{action as action_step, given as given_step, trigger as trigger_step};
 use regex::Regex;
@@ -875,14 +875,6 @@ fn is_ignore_list(path: &str) -> bool {
         || name == ".editorconfig"
 }
 
-/// A condition joining several tests (`a > 0 || b`): no single limit to probe.
-fn is_compound(condition: &str) -> bool {
-    condition.contains("||")
-        || condition.contains("&&")
-        || condition.contains(" and ")
-        || condition.contains(" or ")
-}
-
 /// What a new exit is, in a step.
 fn exit_noun(kind: ExitKind) -> &'static str {
     match kind {
@@ -1075,6 +1067,9 @@ fn with_skipped_tests(gap: Option<String>, contracts: &[TestContract]) -> Option
 /// How to probe a comparison: an equality has one value to hit and one beside it, an
 /// ordering has a value on the limit and one on each side.
 fn boundary_step(condition: &str) -> String {
+    if let Some((input, side, lit)) = crate::lifecycle::affix_test(condition) {
+        return format!("Try a value of `{input}` that {side} with `{lit}` and one that does not");
+    }
     let equality = ["===", "!==", "==", "!="]
         .iter()
         .any(|op| condition.contains(op));
@@ -1280,5 +1275,9 @@ mod tests {
     fn equality_and_ordering_limits_are_probed_differently() {
         assert!(boundary_step("count == 0").contains("exact value"));
         assert!(boundary_step("amount < 0").contains("one step below"));
+        assert_eq!(
+            boundary_step("code.ends_with(\"\\r\\n\")"),
+            "Try a value of `code` that ends with `\"\\r\\n\"` and one that does not"
+        );
     }
 }

@@ -604,3 +604,43 @@ fn an_error_message_also_on_a_removed_line_is_preexisting() {
     .facts;
     assert!(!facts.iter().any(|f| f.preexisting));
 }
+
+#[test]
+fn a_test_of_an_input_against_a_literal_affix_is_a_boundary() {
+    for line in [
+        "if code.ends_with(\"\\r\\n\") {",
+        "if (name.startsWith('_')) {",
+        "if strings.HasPrefix(v, \"v\") {",
+    ] {
+        let k = kinds("src/read.rs", Role::Product, &[line]);
+        assert!(has(&k, |k| *k == FactKind::Comparison), "{line}: {k:?}");
+    }
+    // A predicate with no literal to probe at is a plain condition.
+    let k = kinds(
+        "src/read.rs",
+        Role::Product,
+        &["if code.ends_with(suffix) {"],
+    );
+    assert!(!has(&k, |k| *k == FactKind::Comparison), "{k:?}");
+    assert!(has(&k, |k| *k == FactKind::Condition), "{k:?}");
+    // Nor is one joined to other tests: a case of several, no single limit.
+    let k = kinds(
+        "src/read.rs",
+        Role::Product,
+        &["if strict && code.ends_with(\"/\") {"],
+    );
+    assert!(!has(&k, |k| *k == FactKind::Comparison), "{k:?}");
+}
+
+#[test]
+fn an_affix_test_names_its_input_side_and_literal() {
+    assert_eq!(
+        affix_test("code.ends_with(\"\\r\\n\")"),
+        Some(("code", "ends", "\"\\r\\n\""))
+    );
+    assert_eq!(
+        affix_test("strings.HasPrefix(v, \"v\")"),
+        Some(("v", "starts", "\"v\""))
+    );
+    assert_eq!(affix_test("code.is_empty()"), None);
+}

@@ -366,7 +366,18 @@ fn rust_expectations(
     };
     let negated = mac.contains("_ne");
     let mut out = Vec::new();
-    if mac.contains("eq") || mac.contains("ne") && mac.starts_with("assert") {
+    // `assert_snapshot!(actual, @"expected")`: an argument written `@LITERAL` is an inline
+    // snapshot, the value the first argument must render to.
+    let snapshot = args.iter().skip(1).find_map(|a| match a {
+        [at, lit] if at.text == "@" && rust_literal(lit.kind) => Some(lit),
+        _ => None,
+    });
+    if let (Some(lit), Some(first)) = (snapshot, args.first()) {
+        out.push(Expectation {
+            line: lit.line,
+            text: format!("`{}` is {}", code(first), inline_snapshot(lit.text)),
+        });
+    } else if mac.contains("eq") || mac.contains("ne") && mac.starts_with("assert") {
         // The literal side of a two-sided comparison; the other side is what is checked.
         let sides: Vec<Option<(String, u32)>> = args.iter().take(2).map(|a| value(a)).collect();
         for (k, side) in sides.iter().enumerate() {
@@ -409,6 +420,34 @@ fn rust_expectations(
         out.push(Expectation { line, text });
     }
     out
+}
+
+/// An inline snapshot's literal as the value it stands for: the text inside the quotes,
+/// without the blank first and last lines and the indent every line shares (how snapshot
+/// tools read it), quoted again.
+fn inline_snapshot(lit: &str) -> String {
+    let body = lit.trim_start_matches('r').trim_start_matches('#');
+    let body = body.strip_prefix('"').unwrap_or(body);
+    let body = body.trim_end_matches('#');
+    let body = body.strip_suffix('"').unwrap_or(body);
+    let lines: Vec<&str> = body.lines().collect();
+    let first = lines.iter().position(|l| !l.trim().is_empty());
+    let last = lines.iter().rposition(|l| !l.trim().is_empty());
+    let (Some(first), Some(last)) = (first, last) else {
+        return "\"\"".to_string();
+    };
+    let lines = &lines[first..=last];
+    let indent = lines
+        .iter()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.len() - l.trim_start().len())
+        .min()
+        .unwrap_or(0);
+    let text: Vec<&str> = lines
+        .iter()
+        .map(|l| l.get(indent..).unwrap_or(""))
+        .collect();
+    literal(&format!("\"{}\"", text.join("\n")))
 }
 
 mod cli_runs;

@@ -179,6 +179,22 @@ fn python_names_bound_to_literals_and_assert_true_read_as_expectations() {
 }
 
 #[test]
+fn an_inline_snapshot_is_the_value_its_first_argument_must_render_to() {
+    let src = "#[test]\nfn renders() {\n    let out = render(\"a\");\n    assert_snapshot!(out, @r#\"\n        (red)a(normal)\n          b\n        \"#);\n}\n";
+    let t = tests_of(Grammar::Rust, src, &[]);
+    assert_eq!(expects(&t[0]), ["`out` is \"(red)a(normal)\\n  b\""]);
+    assert_eq!(t[0].expects[0].line, 4);
+}
+
+#[test]
+fn a_snapshot_kept_in_a_file_names_no_value() {
+    let src =
+        "#[test]\nfn renders() {\n    let out = render(\"a\");\n    assert_snapshot!(out);\n}\n";
+    let t = tests_of(Grammar::Rust, src, &[]);
+    assert_eq!(expects(&t[0]), ["`out` holds"]);
+}
+
+#[test]
 fn rust_method_assertions_name_what_they_check() {
     let src = "rgtest!(crud, |dir: Dir, _cmd: TestCommand| {\n    dir.command().arg(\"--x-crud\").assert_exit_code(0);\n});\n";
     let t = tests_of(Grammar::Rust, src, &["rgtest"]);
