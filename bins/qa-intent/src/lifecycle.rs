@@ -102,7 +102,7 @@ static COMPARISON: LazyLock<Regex> = LazyLock::new(|| {
 /// splits inputs in two.
 static AFFIX: LazyLock<Regex> = LazyLock::new(|| {
     re(r#"(?x)
-        ([\w.\]\)]+)\s*\.\s*(ends_with|endsWith|endswith|starts_with|startsWith|startswith)
+        ((?:[\w.\[\]]|\(\))+)\s*\.\s*(ends_with|endsWith|endswith|starts_with|startsWith|startswith)
             \(\s*("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')\s*\)
       | \b(HasSuffix|HasPrefix)\(\s*([\w.]+)\s*,\s*("(?:[^"\\]|\\.)*")\s*\)
     "#)

@@ -642,5 +642,9 @@ fn an_affix_test_names_its_input_side_and_literal() {
         affix_test("strings.HasPrefix(v, \"v\")"),
         Some(("v", "starts", "\"v\""))
     );
+    assert_eq!(
+        affix_test("flagParts[0].trim().startsWith('-')"),
+        Some(("flagParts[0].trim()", "starts", "'-'"))
+    );
     assert_eq!(affix_test("code.is_empty()"), None);
 }
