@@ -177,9 +177,15 @@ pub fn discover(reader: &mut Reader, targets: &Targets, found: &mut Found) {
                 let Some(words) = words else {
                     continue;
                 };
+                // An `#[ignore]`d test runs only when libtest is asked to include it.
+                let include = if known.iter().any(|t| t.ignored) {
+                    " --include-ignored"
+                } else {
+                    ""
+                };
                 run = match words.as_slice() {
-                    [one] => format!("{run} {one} -- --exact"),
-                    many => format!("{run} -- {} --exact", many.join(" ")),
+                    [one] => format!("{run} {one} -- --exact{include}"),
+                    many => format!("{run} -- {} --exact{include}", many.join(" ")),
                 };
                 CommandScope::ExactTest
             };
@@ -221,6 +227,20 @@ mod tests {
         ("crates/alpha/tests/login.rs", ""),
         ("crates/beta/Cargo.toml", "[package]\nname = \"beta\"\n"),
     ];
+
+    #[test]
+    fn an_ignored_changed_test_is_run_with_the_ignored_tests_included() {
+        let (_d, tree) = tree_with(WORKSPACE);
+        let mut t = targets(
+            &["crates/alpha/src/lib.rs"],
+            &[("crates/alpha/src/lib.rs", "slow_case")],
+        );
+        t.tests[0].ignored = true;
+        assert_eq!(
+            runs(&tree, &t, discover)[0],
+            ". cargo test -p alpha --lib slow_case -- --exact --include-ignored"
+        );
+    }
 
     #[test]
     fn a_changed_unit_test_in_src_runs_by_name_in_its_package() {
@@ -363,6 +383,7 @@ mod tests {
                 name: ident.to_string(),
                 ident: ident.to_string(),
                 line,
+                ignored: false,
             }],
         }
     }

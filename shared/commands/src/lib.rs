@@ -372,6 +372,7 @@ pub(crate) mod tests_support {
                     name: name.to_string(),
                     ident: name.to_string(),
                     line: 0,
+                    ignored: false,
                 })
                 .collect(),
         }

@@ -213,6 +213,7 @@ mod tests {
                 name: "Expired sessions are refused".to_string(),
                 ident: ident.to_string(),
                 line,
+                ignored: false,
             }],
         };
         assert_eq!(

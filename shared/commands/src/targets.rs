@@ -17,6 +17,9 @@ pub struct KnownTest {
     pub ident: String,
     /// Where it is declared at head; 0 when unknown.
     pub line: u32,
+    /// Marked skipped by its framework (`#[ignore]`, `test.skip`): a runner that can be
+    /// asked to run it anyway must be, or the command naming it runs nothing.
+    pub ignored: bool,
 }
 
 /// The files and changed tests discovery looks at.
@@ -96,10 +99,15 @@ impl Targets {
                 name: c.title.clone(),
                 ident: c.name.clone().unwrap_or_else(|| c.title.clone()),
                 line: c.line,
+                ignored: c.skipped.is_some(),
             });
         let from_lines = scenario.evidence.iter().filter_map(declared_test);
         for test in declared.chain(from_lines) {
-            if targets.files.contains(&test.file) && !targets.tests.contains(&test) {
+            let known = targets.tests.iter().any(|t| {
+                (&t.file, &t.name, &t.ident, t.line)
+                    == (&test.file, &test.name, &test.ident, test.line)
+            });
+            if targets.files.contains(&test.file) && !known {
                 targets.tests.push(test);
             }
         }
@@ -169,6 +177,7 @@ fn declared_test(evidence: &Evidence) -> Option<KnownTest> {
         name: name.to_string(),
         ident: name.to_string(),
         line: evidence.line,
+        ignored: false,
     })
 }
 
@@ -228,6 +237,25 @@ mod tests {
         assert_eq!(targets.files, ["a.rs", "b.rs", "tests/t.rs"]);
         assert_eq!(targets.tests_in("tests/t.rs"), ["works"]);
         assert!(skipped.is_empty());
+    }
+
+    #[test]
+    fn a_changed_test_marked_skipped_is_known_as_ignored_and_a_plain_one_is_not() {
+        let (_d, tree) = tree();
+        let mut slow = contract("tests/t.rs", 3, "slow");
+        slow.skipped = Some("#[ignore]".into());
+        let intent = IntentFiles {
+            files: vec!["a.rs".into()],
+            contracts: vec![slow, contract("tests/t.rs", 9, "fast")],
+        };
+        let s = scenario(vec![evidence("a.rs", 4, "x")]);
+        let (targets, _) = Targets::of(&s, Some(&intent), &tree);
+        let ignored: Vec<(&str, bool)> = targets
+            .tests
+            .iter()
+            .map(|t| (t.ident.as_str(), t.ignored))
+            .collect();
+        assert_eq!(ignored, [("slow", true), ("fast", false)]);
     }
 
     fn contract(file: &str, line: u32, title: &str) -> TestContract {

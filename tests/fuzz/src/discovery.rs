@@ -55,6 +55,7 @@ pub fn discovery(data: &[u8]) {
             name: "works".into(),
             ident: "works".into(),
             line: 2,
+            ignored: false,
         }],
     };
     let found = validation::discover(&mut tree.reader(), &targets);

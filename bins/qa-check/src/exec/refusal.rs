@@ -218,6 +218,7 @@ mod tests {
             name: name.into(),
             ident: name.into(),
             line: 1,
+            ignored: false,
         }
     }
 
