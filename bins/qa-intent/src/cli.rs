@@ -37,12 +37,14 @@ use std::path::PathBuf;
 /// The base and head versions of every changed TypeScript/TSX, JavaScript, Python, Rust,
 /// Go, Java and Kotlin file are read as syntax trees (tree-sitter; the head re-parsed from the base
 /// where the hunks say): the item each hunk sits in, conditions new at head or only
-/// moved (a moved or copied check is never a new boundary), error exits added or removed
+/// moved (a moved or copied check is never a new boundary; a boundary is a comparison
+/// against a limit or a test of an input's start or end against a literal), error exits added or removed
 /// (a removed `todo!()` or `throw` is a failure scenario; code moved, extracted, inlined
 /// or renamed across the changed files, matched by its syntax subtrees, is neither removed
 /// nor new), list elements and match arms,
 /// parameters, and the changed tests with the values they expect (assertions, matchers,
-/// table rows, parametrize columns; repository test macros; a skipped test is a named
+/// table rows, parametrize columns, inline snapshots (`@"..."`); repository test macros; a
+/// skipped test is a named
 /// proof gap). A changed test's expected value becomes the scenario's assertion, quoted,
 /// with evidence at the test and at the product item it calls. Other files are read line
 /// by line.

@@ -16,7 +16,8 @@ use std::path::PathBuf;
 /// npm/pnpm/yarn/bun scripts, pytest, go test, Maven/Gradle, Make; the changed test first,
 /// then its package, then the whole suite; within one of these, a test the change adds
 /// (its declaration on a line the `file` records show added) before tests it only adapts;
-/// a Go package with the packages below it (`go test ./pkg/...`), the package at the
+/// a changed Rust test by its exact name, with `--include-ignored` when it is `#[ignore]`d
+/// (the command would run nothing otherwise); a Go package with the packages below it (`go test ./pkg/...`), the package at the
 /// module root alone (`go test ./`: `./...` there is the whole module); a changed
 /// JavaScript test goes to the runner of
 /// the `test` script when a path the script names covers it or it names none, else to the
