@@ -188,6 +188,17 @@ fn go_test_body(nodes: &[Node], node: Node, text: &str, name: String) -> Test {
                     t.skipped.get_or_insert_with(|| ftext.to_string());
                 } else if ftext.starts_with("assert.") || ftext.starts_with("require.") {
                     let m = ftext.split_once('.').map(|(_, m)| m).unwrap_or("");
+                    // `Truef(t, ok, "why %s", x)`: the formatted variant of `True`.
+                    let m = m.strip_suffix('f').filter(|b| !b.is_empty()).unwrap_or(m);
+                    if let (Some(words), Some(subject)) = (testify_one_value(m), args.get(1)) {
+                        // testify's one-value checks: (t, value, message...); the message
+                        // is no value.
+                        t.expects.push(Expectation {
+                            line: line_of(n),
+                            text: format!("`{}` {words}", excerpt(text_of(*subject, text))),
+                        });
+                        continue;
+                    }
                     // testify: (t, expected, actual, message...): the message is no value.
                     let compared = args.get(1..3).unwrap_or(&[]);
                     if let Some(v) = compared.iter().find_map(|a| value(*a, &bindings)) {
@@ -217,4 +228,23 @@ fn go_test_body(nodes: &[Node], node: Node, text: &str, name: String) -> Test {
         }
     }
     t
+}
+
+/// What a testify check of one value says of it (`True`, `NotNil`, `NoError`), or None for
+/// the checks that compare two (`Equal`, `Contains`, `Len`).
+fn testify_one_value(check: &str) -> Option<&'static str> {
+    Some(match check {
+        "True" => "is true",
+        "False" => "is false",
+        "Nil" | "NoError" => "is nil",
+        "NotNil" => "is not nil",
+        "Error" => "is an error",
+        "Empty" => "is empty",
+        "NotEmpty" => "is not empty",
+        "Zero" => "is zero",
+        "NotZero" => "is not zero",
+        "Panics" => "panics",
+        "NotPanics" => "does not panic",
+        _ => return None,
+    })
 }

@@ -224,6 +224,16 @@ fn a_testify_message_is_no_expected_value() {
 }
 
 #[test]
+fn a_testify_one_value_check_names_its_value_and_not_its_message() {
+    let src = "package p\nfunc TestOk(t *testing.T) {\n\tassert.True(t, ok, \"should be ok\")\n\trequire.NoErrorf(t, err, \"load %s\", name)\n\tassert.Equal(t, \"x\", got, \"the name\")\n}\n";
+    let t = tests_of(Grammar::Go, src, &[]);
+    assert_eq!(
+        expects(&t[0]),
+        ["`ok` is true", "`err` is nil", "`got` equals \"x\""]
+    );
+}
+
+#[test]
 fn a_go_comparison_guarding_a_nested_check_is_no_expectation() {
     let src = "package p\nfunc TestErr(t *testing.T) {\n\tif err != nil {\n\t\tif !tc.err {\n\t\t\tt.Errorf(\"unexpected\")\n\t\t}\n\t}\n\tif got != nil {\n\t\tt.Fatal(\"want nil\")\n\t}\n}\n";
     let t = tests_of(Grammar::Go, src, &[]);
