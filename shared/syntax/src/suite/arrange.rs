@@ -381,7 +381,7 @@ fn bindings(body: Node, text: &str) -> HashMap<String, String> {
             _ => value,
         };
         let code = text_of(value, text);
-        if !code.contains('(') || is_literal_value(value) {
+        if !code.contains('(') || is_literal_value(value) || is_built_in_place(value) {
             continue;
         }
         let ids: Vec<Node> = if names.kind() == "identifier" {
@@ -398,6 +398,24 @@ fn bindings(body: Node, text: &str) -> HashMap<String, String> {
         }
     }
     out
+}
+
+/// A value written out in place (`&Server{log: newLog()}`, `{ a: f() }`): the calls
+/// inside build a field, none is the call the test checks.
+fn is_built_in_place(value: Node) -> bool {
+    let value = match value.kind() {
+        "unary_expression" | "reference_expression" => {
+            match named_children(value).into_iter().last() {
+                Some(operand) => operand,
+                None => return false,
+            }
+        }
+        _ => value,
+    };
+    matches!(
+        value.kind(),
+        "composite_literal" | "struct_expression" | "object" | "dictionary"
+    )
 }
 
 #[cfg(test)]

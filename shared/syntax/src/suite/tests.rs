@@ -234,6 +234,17 @@ fn a_testify_one_value_check_names_its_value_and_not_its_message() {
 }
 
 #[test]
+fn the_act_is_the_checked_call_not_the_struct_its_receiver_was_built_as() {
+    let built = "package p\nfunc TestProvision(t *testing.T) {\n\ts := &Server{log: newLog(), Names: []string{\"a\"}}\n\trequire.NoError(t, s.provision())\n}\n";
+    let t = tests_of(Grammar::Go, built, &[]);
+    assert_eq!(t[0].act.as_deref(), Some("s.provision()"));
+    // A receiver bound to a call is still that call.
+    let called = "package p\nfunc TestProvision(t *testing.T) {\n\ts := NewServer(\"a\")\n\trequire.NoError(t, s.provision())\n}\n";
+    let t = tests_of(Grammar::Go, called, &[]);
+    assert_eq!(t[0].act.as_deref(), Some("NewServer(\"a\")"));
+}
+
+#[test]
 fn a_go_comparison_guarding_a_nested_check_is_no_expectation() {
     let src = "package p\nfunc TestErr(t *testing.T) {\n\tif err != nil {\n\t\tif !tc.err {\n\t\t\tt.Errorf(\"unexpected\")\n\t\t}\n\t}\n\tif got != nil {\n\t\tt.Fatal(\"want nil\")\n\t}\n}\n";
     let t = tests_of(Grammar::Go, src, &[]);
