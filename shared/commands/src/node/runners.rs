@@ -352,7 +352,13 @@ impl Reading<'_> {
                     k += 1;
                 }
                 if let Some(name) = after.get(k) {
-                    self.follow(name, &after[k + 1..], depth, env, out);
+                    let names = match pattern_of(manager, name) {
+                        Some(pattern) => self.matching(&pattern),
+                        None => vec![name.clone()],
+                    };
+                    for name in names {
+                        self.follow(&name, &after[k + 1..], depth, env.clone(), out);
+                    }
                 }
             }
             ("npm", "test" | "t" | "tst") | ("pnpm" | "yarn", "test") => {
@@ -365,6 +371,18 @@ impl Reading<'_> {
             }
             _ => self.command(&args[j..], depth, env, out),
         }
+    }
+
+    /// The scripts whose names `pattern` matches, by name.
+    fn matching(&self, pattern: &regex::Regex) -> Vec<String> {
+        let mut names: Vec<String> = self
+            .scripts
+            .keys()
+            .filter(|n| pattern.is_match(n))
+            .cloned()
+            .collect();
+        names.sort();
+        names
     }
 
     /// The script `name`, one level further, with the arguments forwarded to it.
@@ -389,6 +407,19 @@ impl Reading<'_> {
             self.script(body, depth + 1, &env, out);
         }
     }
+}
+
+/// `pnpm run "/^test:.*/"`: pnpm runs every script whose name the regular expression
+/// between the slashes matches. Bounded in size, as the pattern is the repository's.
+fn pattern_of(manager: &str, name: &str) -> Option<regex::Regex> {
+    let inner = name.strip_prefix('/')?.strip_suffix('/')?;
+    if manager != "pnpm" || inner.is_empty() {
+        return None;
+    }
+    regex::RegexBuilder::new(inner)
+        .size_limit(1 << 16)
+        .build()
+        .ok()
 }
 
 /// The runner `program` starts with `args`, if it is one.
@@ -712,6 +743,30 @@ mod tests {
     fn npm_run_is_followed_to_the_script_it_names() {
         let s = scripts(&[("test", "npm run test:unit"), ("test:unit", "vitest run")]);
         assert_eq!(read(&s, "test").runner.unwrap().runner, TestRunner::Vitest);
+    }
+
+    #[test]
+    fn pnpm_run_of_a_pattern_follows_every_script_it_matches() {
+        let s = scripts(&[
+            ("test", "pnpm run \"/^test:.*/\""),
+            ("test:format", "prettier . --list-different"),
+            ("test:types", "tsc --noEmit"),
+            ("test:spec", "vitest run"),
+            ("bench", "vitest bench"),
+        ]);
+        assert_eq!(read(&s, "test").runner.unwrap().runner, TestRunner::Vitest);
+        // A pattern matching no script that starts a runner finds none; npm has no
+        // patterns, so the same words name one script there.
+        let none = scripts(&[
+            ("test", "pnpm run \"/^check:.*/\""),
+            ("test:spec", "vitest run"),
+        ]);
+        assert_eq!(read(&none, "test").runner, None);
+        let npm = scripts(&[
+            ("test", "npm run \"/^test:.*/\""),
+            ("test:spec", "vitest run"),
+        ]);
+        assert_eq!(read(&npm, "test").runner, None);
     }
 
     #[test]
