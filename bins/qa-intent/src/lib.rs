@@ -106,19 +106,22 @@ fn write<W: Write>(
         eprintln!("qa-intent: {stats}");
     }
     // The commits' own diffs are judged on a second thread while this one reads what a
-    // changed test passes to the repository's assertion helpers, then compares the graphs
-    // and makes their records: each needs only what is read by now, and both cores are
-    // free once the trees are done.
+    // changed test passes to the repository's assertion helpers; then the graphs are
+    // compared and made into records on a second thread while this one derives the
+    // intents. Each needs only what is read by now, and both cores are free once the
+    // trees are done: finished on this thread, the graph held the intents back by as much
+    // work as the helper search. The graph waits for the verdicts' thread to end, so that
+    // its allocations take that thread's arena rather than a third one.
     let (derived, graph) = std::thread::scope(|scope| {
         let ahead = scope.spawn(|| cs.judge_ahead());
         oracle::support::resolve(cs, repo, &mut deltas);
-        let graph = graph::finish(cs, building);
         ahead
             .join()
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         // The verdicts' thread has ended: its arena's free pages go before the intents
         // are derived on this one.
         memory::release_freed();
+        let finishing = scope.spawn(|| graph::finish(cs, building));
         let derived: Vec<_> = intents::derive(cs, manifest, &deltas, &components)
             .into_iter()
             .map(|intent| {
@@ -126,6 +129,9 @@ fn write<W: Write>(
                 (intent, scenarios)
             })
             .collect();
+        let graph = finishing
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         (derived, graph)
     });
     let graph = match graph? {
