@@ -122,13 +122,19 @@ pub struct Built {
     pub diags: Vec<qa_records::diag::Diag>,
 }
 
-/// Waits for the graphs, compares them and makes their records.
-pub fn finish(cs: &Changeset, building: Building) -> Result<Finished> {
-    Ok(match building.graphs() {
+/// Waits for the graphs and compares them: the trees are dropped here.
+pub fn compared(cs: &Changeset, building: Building) -> Option<Result<ChangeGraph>> {
+    building
+        .graphs()
+        .map(|built| built.map(|trees| compare(cs, trees)))
+}
+
+/// Makes the records of the compared graphs ([`compared`]).
+pub fn finish(cs: &Changeset, compared: Option<Result<ChangeGraph>>) -> Result<Finished> {
+    Ok(match compared {
         None => Finished::None,
         Some(Err(e)) => Finished::Failed(e),
-        Some(Ok(trees)) => {
-            let graph = compare(cs, trees);
+        Some(Ok(graph)) => {
             let mut lines = Vec::new();
             let diags = emit(cs, &graph, crate::BY, &mut |record| {
                 lines.push(record.to_line());

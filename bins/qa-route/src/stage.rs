@@ -20,7 +20,7 @@ use qa_records::change::{
 use qa_records::diag::{Diag, Severity};
 use qa_records::envelope::Src;
 use qa_records::graph::{Impact, NodeData, Support};
-use qa_records::ndjson::{data_of, forward_each_reading};
+use qa_records::ndjson::{data_of_text, forward_each_text};
 use qa_records::output::RecordWriter;
 use qa_records::{Kind, Record};
 use std::collections::HashMap;
@@ -147,37 +147,24 @@ pub fn run<R: BufRead, W: Write>(
 ) -> anyhow::Result<()> {
     let tree = Tree::open(&opts.repo)?;
     let mut kept = Kept::default();
-    // Edges and commits pass through unread: their data decides no route.
-    let reads = |kind: &str| {
-        matches!(
-            Kind::parse(kind),
-            Some(
-                Kind::Range
-                    | Kind::File
-                    | Kind::Intent
-                    | Kind::Scenario
-                    | Kind::TargetSpec
-                    | Kind::Profile
-                    | Kind::CheckSpec
-                    | Kind::Node
-            )
-        )
-    };
-    forward_each_reading(source, input, out, reads, |line, envelope| {
+    // Each record's data is read from its text into the type it is kept as: built as a
+    // `Value` first, the file records (every changed line, read for the added ones) cost
+    // more than the routing. Edges and commits pass through unread.
+    forward_each_text(source, input, out, |line, envelope, text| {
         match envelope.known_kind() {
             Some(Kind::Range) => {
-                let range: RangeView = data_of(source, line, &envelope)?;
+                let range: RangeView = data_of_text(source, line, &envelope, text)?;
                 crate::repository::holds_head(&opts.repo, &range)?;
             }
             Some(Kind::File) => {
                 // Lenient: the added lines only order the commands, so a file record
                 // this build cannot read leaves the order as it was.
-                if let Ok(file) = serde_json::from_value::<FileLines>(envelope.data) {
+                if let Some(file) = lenient::<FileLines>(envelope.data, text) {
                     kept.added.record(file);
                 }
             }
             Some(Kind::Intent) => {
-                let intent: IntentData = data_of(source, line, &envelope)?;
+                let intent: IntentData = data_of_text(source, line, &envelope, text)?;
                 kept.qualities.push(IntentQuality {
                     confidence: intent.confidence,
                     located: intent
@@ -188,22 +175,29 @@ pub fn run<R: BufRead, W: Write>(
                 kept.intents.insert(envelope.id, IntentFiles::from(&intent));
             }
             Some(Kind::Scenario) => {
-                let scenario: ScenarioData = data_of(source, line, &envelope)?;
+                let scenario: ScenarioData = data_of_text(source, line, &envelope, text)?;
                 kept.scenarios.push((envelope.id, scenario));
             }
             Some(Kind::TargetSpec) => {
-                let target: TargetSpec = data_of(source, line, &envelope)?;
+                let target: TargetSpec = data_of_text(source, line, &envelope, text)?;
                 kept.checks.target(&envelope.from, target);
             }
-            Some(Kind::Profile) => kept.checks.profile(&envelope.data),
+            Some(Kind::Profile) => {
+                // Canonical text always reads as a `Value` (`Envelope::parse_canonical`).
+                let profile = match text {
+                    Some(text) => serde_json::from_str(text.get()).unwrap_or_default(),
+                    None => envelope.data,
+                };
+                kept.checks.profile(&profile)
+            }
             Some(Kind::CheckSpec) => {
-                let spec: CheckSpecData = data_of(source, line, &envelope)?;
+                let spec: CheckSpecData = data_of_text(source, line, &envelope, text)?;
                 kept.checks.spec(envelope.id, envelope.from, spec);
             }
             Some(Kind::Node) => {
                 kept.behavior_graph = true;
                 // Lenient: a node this build cannot read still shows a graph is present.
-                if let Ok(node) = serde_json::from_value::<NodeData>(envelope.data) {
+                if let Some(node) = lenient::<NodeData>(envelope.data, text) {
                     if node.kind.is_entrypoint() {
                         kept.reached_entrypoints += 1;
                     }
@@ -395,6 +389,18 @@ fn route(
         .map(commands::Candidate::to_command)
         .collect();
     (route, reader.into_src(), from)
+}
+
+/// The data of a record read leniently: from its text where the reader kept it, else from
+/// the `Value` it built; `None` when it does not read as `T`.
+fn lenient<T: serde::de::DeserializeOwned>(
+    data: serde_json::Value,
+    text: Option<&serde_json::value::RawValue>,
+) -> Option<T> {
+    match text {
+        Some(text) => serde_json::from_str(text.get()).ok(),
+        None => serde_json::from_value(data).ok(),
+    }
 }
 
 /// What keeps a command from starting, as a diagnostic says it.
