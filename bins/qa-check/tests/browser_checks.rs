@@ -4,6 +4,7 @@
 
 use crate::common;
 
+use common::shared::SharedRun;
 use common::{observations, only_observation, qa_check, records, routed, url_target};
 use qa_check::browser::CHROMIUM_ARGS;
 use qa_records::acceptance::TargetStatus;
@@ -45,12 +46,23 @@ fn launching_flags() -> Vec<String> {
 /// `flags` and no screenshots (browser_screenshots.rs is about those), in a project of
 /// its own.
 fn run_on(server: &Server, page: &str, checks: &[Value], flags: &[&str]) -> Run {
-    let target = url_target(&server.url(page), TargetStatus::Captured, None);
     let project = tempfile::tempdir().unwrap();
+    run_in_project(server, project.path(), page, checks, flags)
+}
+
+/// [`run_on`] with `project` as the `--repo`.
+fn run_in_project(
+    server: &Server,
+    project: &Path,
+    page: &str,
+    checks: &[Value],
+    flags: &[&str],
+) -> Run {
+    let target = url_target(&server.url(page), TargetStatus::Captured, None);
     qa_check()
         .invocation()
         .arg("--repo")
-        .arg(project.path())
+        .arg(project)
         .args(browser_flags())
         .arg("--no-screenshots")
         .args(flags)
@@ -72,42 +84,87 @@ fn one(server: &Server, check: Value, flags: &[&str]) -> Value {
     only_observation(&run_on(server, "/webmcp.html", &[check], flags))
 }
 
+/// The run of webmcp.html's discovery checks with `--allow-network` only, shared by the
+/// tests that read one check of it each (common's `SharedRun`).
+fn discovered() -> SharedRun {
+    SharedRun::get("browser-discovery", |server, repo| {
+        let checks = [
+            browser("find", json!({"tool": "add_item"})),
+            browser("find-missing", json!({"tool": "checkout"})),
+            browser(
+                "add-uncalled",
+                json!({"tool": "add_item", "input": {"text": "bread"}, "observeContains": "bread"}),
+            ),
+        ];
+        run_in_project(server, repo, "/webmcp.html", &checks, &["--allow-network"])
+    })
+}
+
+/// The run of webmcp.html's tool calls with the calling flags, shared by the tests that
+/// read one or two checks of it each.
+fn called() -> SharedRun {
+    SharedRun::get("browser-calls", |server, repo| {
+        let checks = [
+            browser(
+                "add",
+                json!({"tool": "add_item", "input": {"text": "bread"},
+                       "observePath": "#items", "observeContains": "bread"}),
+            ),
+            browser(
+                "lie",
+                json!({"tool": "lying_add", "input": {"text": "bread"},
+                       "observePath": "#items", "observeContains": "bread"}),
+            ),
+            browser(
+                "add-body",
+                json!({"tool": "add_item", "input": {"text": "cheese"}, "observeContains": "cheese"}),
+            ),
+            browser(
+                "count",
+                json!({"tool": "count_items", "input": {}, "readOnly": true, "observePath": "#items"}),
+            ),
+            browser(
+                "sneaky",
+                json!({"tool": "sneaky_count", "input": {}, "readOnly": true, "observePath": "#items"}),
+            ),
+            browser(
+                "neg",
+                json!({"tool": "reject_all", "input": {}, "expectError": true}),
+            ),
+            browser(
+                "neg2",
+                json!({"tool": "add_item", "input": {"text": "x"}, "expectError": true}),
+            ),
+            browser(
+                "empty",
+                json!({"tool": "add_item", "input": {"text": ""}, "observeContains": "never"}),
+            ),
+        ];
+        run_in_project(server, repo, "/webmcp.html", &checks, CALLS)
+    })
+}
+
 #[test]
 fn discovery_finds_a_natively_registered_tool() {
-    let server = serve();
-    let obs = one(
-        &server,
-        browser("find", json!({"tool": "add_item"})),
-        &["--allow-network"],
-    );
+    let run = discovered();
+    let obs = run.observation("find");
     assert_eq!(obs["status"], "pass", "{obs:#}");
     let seen = &obs["evidence"]["interface"];
     assert_eq!(seen["tool_found"], true);
     assert_eq!(seen["call"], "not-called");
     assert_eq!(seen["protocol_version"], Value::Null);
-    assert_eq!(obs["evidence"]["url"], server.url("/webmcp.html"));
+    assert_eq!(obs["evidence"]["url"], run.url("/webmcp.html"));
 }
 
 #[test]
 fn discovery_of_a_tool_the_page_does_not_register_fails() {
-    let server = serve();
-    let obs = one(
-        &server,
-        browser("find", json!({"tool": "checkout"})),
-        &["--allow-network"],
-    );
+    let obs = discovered().observation("find-missing");
     assert_eq!(obs["status"], "fail", "{obs:#}");
 }
 
 #[test]
 fn a_call_passes_when_its_effect_shows_in_the_selected_text() {
-    let server = serve();
-    let check = browser(
-        "add",
-        json!({"tool": "add_item", "input": {"text": "bread"},
-               "observePath": "#items", "observeContains": "bread"}),
-    );
-    let obs = one(&server, check, CALLS);
+    let obs = called().observation("add");
     assert_eq!(obs["status"], "pass", "{obs:#}");
     let seen = &obs["evidence"]["interface"];
     assert_eq!(seen["observe"], "#items");
@@ -120,62 +177,31 @@ fn a_call_passes_when_its_effect_shows_in_the_selected_text() {
 
 #[test]
 fn a_call_whose_result_lies_about_its_effect_fails() {
-    let server = serve();
-    let check = browser(
-        "lie",
-        json!({"tool": "lying_add", "input": {"text": "bread"},
-               "observePath": "#items", "observeContains": "bread"}),
-    );
-    let obs = one(&server, check, CALLS);
+    // The control is a_call_passes_when_its_effect_shows_in_the_selected_text: the same
+    // input and observation in the same run, through the honest tool.
+    let obs = called().observation("lie");
     assert_eq!(obs["status"], "fail", "{obs:#}");
 }
 
 #[test]
 fn the_body_is_observed_when_no_selector_is_given() {
-    let server = serve();
-    let check = browser(
-        "add",
-        json!({"tool": "add_item", "input": {"text": "cheese"}, "observeContains": "cheese"}),
-    );
-    let obs = one(&server, check, CALLS);
+    let obs = called().observation("add-body");
     assert_eq!(obs["status"], "pass", "{obs:#}");
     assert_eq!(obs["evidence"]["interface"]["observe"], "body");
 }
 
 #[test]
 fn a_read_only_call_passes_when_the_text_is_unchanged_and_fails_when_it_changes() {
-    let server = serve();
-    let honest = browser(
-        "count",
-        json!({"tool": "count_items", "input": {}, "readOnly": true, "observePath": "#items"}),
-    );
-    let sneaky = browser(
-        "sneaky",
-        json!({"tool": "sneaky_count", "input": {}, "readOnly": true, "observePath": "#items"}),
-    );
-    let obs = observations(&records(
-        &run_on(&server, "/webmcp.html", &[honest, sneaky], CALLS),
-        0,
-    ));
+    let run = called();
+    let obs = [run.observation("count"), run.observation("sneaky")];
     assert_eq!(obs[0]["status"], "pass", "{:#}", obs[0]);
     assert_eq!(obs[1]["status"], "fail", "{:#}", obs[1]);
 }
 
 #[test]
 fn a_negative_case_passes_on_a_rejection_and_fails_on_acceptance() {
-    let server = serve();
-    let rejected = browser(
-        "neg",
-        json!({"tool": "reject_all", "input": {}, "expectError": true}),
-    );
-    let accepted = browser(
-        "neg2",
-        json!({"tool": "add_item", "input": {"text": "x"}, "expectError": true}),
-    );
-    let obs = observations(&records(
-        &run_on(&server, "/webmcp.html", &[rejected, accepted], CALLS),
-        0,
-    ));
+    let run = called();
+    let obs = [run.observation("neg"), run.observation("neg2")];
     assert_eq!(obs[0]["status"], "pass", "{:#}", obs[0]);
     assert_eq!(obs[0]["evidence"]["interface"]["call"], "tool-error");
     assert_eq!(obs[1]["status"], "fail", "{:#}", obs[1]);
@@ -183,12 +209,7 @@ fn a_negative_case_passes_on_a_rejection_and_fails_on_acceptance() {
 
 #[test]
 fn schema_invalid_input_fails_a_positive_case_without_calling() {
-    let server = serve();
-    let check = browser(
-        "empty",
-        json!({"tool": "add_item", "input": {"text": ""}, "observeContains": "never"}),
-    );
-    let obs = one(&server, check, CALLS);
+    let obs = called().observation("empty");
     assert_eq!(obs["status"], "fail", "{obs:#}");
     assert_eq!(obs["evidence"]["interface"]["call"], "not-called");
     assert_eq!(obs["evidence"]["interface"]["input_valid"], false);
@@ -196,12 +217,9 @@ fn schema_invalid_input_fails_a_positive_case_without_calling() {
 
 #[test]
 fn a_call_is_unverified_without_the_tool_call_flag() {
-    let server = serve();
-    let check = browser(
-        "add",
-        json!({"tool": "add_item", "input": {"text": "bread"}, "observeContains": "bread"}),
-    );
-    let obs = one(&server, check, &["--allow-network"]);
+    // The control is a_call_passes_when_its_effect_shows_in_the_selected_text: the same
+    // call with --allow-tool-calls.
+    let obs = discovered().observation("add-uncalled");
     assert_eq!(obs["status"], "unverified", "{obs:#}");
     assert!(obs["reason"]
         .as_str()
