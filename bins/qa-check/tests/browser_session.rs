@@ -120,68 +120,40 @@ enum Step {
 }
 
 fn steps() -> Vec<(&'static str, &'static str, &'static str, Step)> {
-    let calls = |tool, input| Step::CallThenObserve(tool, input);
-    vec![
-        ("listing", "/webmcp.html", "#items", Step::Tools),
+    // webmcp.html's `#items` after a call: (step, tool, input).
+    let calls = [
+        ("add", "add_item", json!({"text": "eggs"})),
+        ("lie", "lying_add", json!({"text": "eggs"})),
+        ("sneaky", "sneaky_count", json!({})),
+        ("count", "count_items", json!({})),
+        ("reject", "reject_all", json!({})),
+        ("unlisted", "remove_item", json!({})),
+    ];
+    // The tools pages list: (step, page, selector).
+    let listings = [
+        ("listing", "/webmcp.html", "#items"),
+        ("plain", "/plain.html", "body"),
+        ("insecure", "data:text/html,<p>plain</p>", "body"),
+        ("property", "/odd-api.html?shape=property", "body"),
+        ("number", "/odd-api.html?shape=number", "body"),
+        ("nameless", "/odd-api.html?shape=nameless", "body"),
+    ];
+    let mut steps = vec![
         ("observe", "/webmcp.html", "#items", Step::Observe),
         ("no-match", "/webmcp.html", "#basket", Step::Observe),
-        (
-            "add",
+    ];
+    for (name, tool, input) in calls {
+        steps.push((
+            name,
             "/webmcp.html",
             "#items",
-            calls("add_item", json!({"text": "eggs"})),
-        ),
-        (
-            "lie",
-            "/webmcp.html",
-            "#items",
-            calls("lying_add", json!({"text": "eggs"})),
-        ),
-        (
-            "sneaky",
-            "/webmcp.html",
-            "#items",
-            calls("sneaky_count", json!({})),
-        ),
-        (
-            "count",
-            "/webmcp.html",
-            "#items",
-            calls("count_items", json!({})),
-        ),
-        (
-            "reject",
-            "/webmcp.html",
-            "#items",
-            calls("reject_all", json!({})),
-        ),
-        (
-            "unlisted",
-            "/webmcp.html",
-            "#items",
-            calls("remove_item", json!({})),
-        ),
-        ("plain", "/plain.html", "body", Step::Tools),
-        (
-            "insecure",
-            "data:text/html,<p>plain</p>",
-            "body",
-            Step::Tools,
-        ),
-        (
-            "property",
-            "/odd-api.html?shape=property",
-            "body",
-            Step::Tools,
-        ),
-        ("number", "/odd-api.html?shape=number", "body", Step::Tools),
-        (
-            "nameless",
-            "/odd-api.html?shape=nameless",
-            "body",
-            Step::Tools,
-        ),
-    ]
+            Step::CallThenObserve(tool, input),
+        ));
+    }
+    for (name, page, selector) in listings {
+        steps.push((name, page, selector, Step::Tools));
+    }
+    steps
 }
 
 /// What each step of the tour came to (by its name), the tour taken once per test run
