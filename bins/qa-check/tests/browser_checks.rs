@@ -489,8 +489,8 @@ fn sigint_during_a_browser_check_cancels_it_and_leaves_no_browser() {
 // --- the production write guard (host profile write_signatures / allow_signatures) ---
 
 /// A stream whose plan targets environment `env` of a host profile (`live` is production,
-/// `staging` is not), with one routed browser check on `page`.
-fn profiled_stream(server: &Server, env: &str, check: Value) -> common::Stream {
+/// `staging` is not), with the routed browser `checks` on the guarded page.
+fn profiled_stream(server: &Server, env: &str, checks: &[Value]) -> common::Stream {
     use qa_records::acceptance::{TargetKind, TargetSpec};
     use qa_records::Kind;
     let mut stream = common::Stream::default();
@@ -518,48 +518,66 @@ fn profiled_stream(server: &Server, env: &str, check: Value) -> common::Stream {
     let spec_id = stream.push(Kind::TargetSpec, vec![], spec);
     let target = url_target(&server.url("/guarded.html"), TargetStatus::Captured, None);
     stream.push(Kind::Target, vec![spec_id], target);
-    stream.routed(check);
+    for check in checks {
+        stream.routed(check.clone());
+    }
     stream
 }
 
-fn guarded_run(server: &Server, env: &str, tool: &str) -> Value {
-    guarded_call(server, env, tool, "tea")
-}
-
-fn guarded_call(server: &Server, env: &str, tool: &str, item: &str) -> Value {
-    guarded(server, env, tool, item, &["--no-screenshots"])
-}
-
-/// The observation of `tool` called with `item` on the guarded page of environment `env`.
-fn guarded(server: &Server, env: &str, tool: &str, item: &str, flags: &[&str]) -> Value {
-    let check = browser(
-        tool,
+/// The check `id` calling `tool` with `item` on the guarded page, read-only, observing `h1`.
+fn guarded_check(id: &str, tool: &str, item: &str) -> Value {
+    browser(
+        id,
         json!({"tool": tool, "input": {"item": item}, "readOnly": true, "observePath": "h1"}),
-    );
-    let project = tempfile::tempdir().unwrap();
-    let run = qa_check()
+    )
+}
+
+/// qa-check on `checks` of the guarded page of environment `env`, with `flags`.
+fn guarded_run(
+    server: &Server,
+    project: &Path,
+    env: &str,
+    checks: &[Value],
+    flags: &[&str],
+) -> Run {
+    qa_check()
         .invocation()
         .arg("--repo")
-        .arg(project.path())
+        .arg(project)
         .args(browser_flags())
         .args(CALLS)
         .args(flags)
-        .stdin(profiled_stream(server, env, check).bytes())
-        .run();
-    only_observation(&run)
+        .stdin(profiled_stream(server, env, checks).bytes())
+        .run()
+}
+
+/// The calls on production's guarded page without screenshots, one run shared by the
+/// tests that read one or two checks of it: each check calls a tool whose request goes
+/// to a path of its own (`/api/cart`, `/api/search`, `/graphql`), so each test's count of
+/// its path's requests is what a run of its check alone would have counted.
+fn guarded_on_production() -> SharedRun {
+    SharedRun::get("browser-write-guard", |server, repo| {
+        let checks = [
+            guarded_check("add_to_cart", "add_to_cart", "tea"),
+            guarded_check("search", "search", "tea"),
+            guarded_check("graphql-write", "graphql", "mutation { addToCart }"),
+            guarded_check("graphql-read", "graphql", "query { cart }"),
+        ];
+        guarded_run(server, repo, "live", &checks, &["--no-screenshots"])
+    })
 }
 
 #[test]
 fn on_production_a_request_matching_a_write_signature_is_aborted_and_recorded() {
-    let server = serve();
-    let obs = guarded_run(&server, "live", "add_to_cart");
+    let run = guarded_on_production();
+    let obs = run.observation("add_to_cart");
     assert_eq!(obs["status"], "pass", "{obs:#}");
     let guard = &obs["evidence"]["interface"]["write_guard"];
     let aborted = guard["aborted"].as_array().unwrap();
     assert_eq!(aborted.len(), 1, "{guard:#}");
-    assert_eq!(aborted[0], format!("POST {}", server.url("/api/cart")));
+    assert_eq!(aborted[0], format!("POST {}", run.url("/api/cart")));
     assert_eq!(guard["write_signatures"], 2);
-    assert_eq!(server.calls("/api/cart"), 0, "the write reached the server");
+    assert_eq!(run.calls("/api/cart"), 0, "the write reached the server");
     let observed = obs["observed"].as_str().unwrap();
     assert!(
         observed.contains("a write no signature matches is not prevented"),
@@ -569,18 +587,27 @@ fn on_production_a_request_matching_a_write_signature_is_aborted_and_recorded() 
 
 #[test]
 fn on_production_a_request_an_allow_signature_matches_goes_through() {
-    let server = serve();
-    let obs = guarded_run(&server, "live", "search");
+    let run = guarded_on_production();
+    let obs = run.observation("search");
     assert_eq!(obs["status"], "pass", "{obs:#}");
     let guard = &obs["evidence"]["interface"]["write_guard"];
     assert_eq!(guard["aborted"], json!([]));
-    assert_eq!(server.calls("/api/search"), 1);
+    assert_eq!(run.calls("/api/search"), 1);
 }
 
 #[test]
 fn off_production_no_guard_runs_and_the_request_goes_through() {
     let server = serve();
-    let obs = guarded_run(&server, "staging", "add_to_cart");
+    let project = tempfile::tempdir().unwrap();
+    let checks = [guarded_check("add_to_cart", "add_to_cart", "tea")];
+    let run = guarded_run(
+        &server,
+        project.path(),
+        "staging",
+        &checks,
+        &["--no-screenshots"],
+    );
+    let obs = only_observation(&run);
     assert_eq!(obs["status"], "pass", "{obs:#}");
     assert!(
         obs["evidence"]["interface"].get("write_guard").is_none(),
@@ -591,24 +618,20 @@ fn off_production_no_guard_runs_and_the_request_goes_through() {
 
 #[test]
 fn on_production_a_signature_with_a_body_pattern_aborts_only_matching_bodies() {
-    let server = serve();
-    let write = guarded_call(&server, "live", "graphql", "mutation { addToCart }");
+    let run = guarded_on_production();
+    let write = run.observation("graphql-write");
     assert_eq!(
         write["evidence"]["interface"]["write_guard"]["aborted"],
-        json!([format!("POST {}", server.url("/graphql"))]),
+        json!([format!("POST {}", run.url("/graphql"))]),
         "{write:#}"
     );
-    let read = guarded_call(&server, "live", "graphql", "query { cart }");
+    let read = run.observation("graphql-read");
     assert_eq!(
         read["evidence"]["interface"]["write_guard"]["aborted"],
         json!([]),
         "{read:#}"
     );
-    assert_eq!(
-        server.calls("/graphql"),
-        1,
-        "only the read reached the server"
-    );
+    assert_eq!(run.calls("/graphql"), 1, "only the read reached the server");
 }
 
 #[test]
@@ -616,7 +639,9 @@ fn on_production_screenshots_are_taken_with_the_write_guard_still_aborting_write
     // The guard routes every request of the browser context for the whole session: the
     // pictures around the call are taken under it, and the write still never leaves.
     let server = serve();
-    let obs = guarded(&server, "live", "add_to_cart", "tea", &[]);
+    let project = tempfile::tempdir().unwrap();
+    let checks = [guarded_check("add_to_cart", "add_to_cart", "tea")];
+    let obs = only_observation(&guarded_run(&server, project.path(), "live", &checks, &[]));
     assert_eq!(obs["status"], "pass", "{obs:#}");
     let moments: Vec<&Value> = obs["evidence"]["screenshots"]
         .as_array()

@@ -15,6 +15,8 @@ pub struct SharedRun {
     pub run: Run,
     /// The origin of the pages server the run was made against.
     origin: String,
+    /// How many requests each path of the pages server got during the run.
+    calls: Value,
     /// The project folder the run had as `--repo`.
     pub repo: PathBuf,
 }
@@ -32,6 +34,7 @@ impl SharedRun {
             let run = make(&server, &repo);
             let saved = json!({
                 "origin": server.url(""),
+                "calls": server.every_call(),
                 "code": run.code,
                 "stdout": String::from_utf8(run.stdout).expect("qa-check's stdout is UTF-8"),
                 "stderr": run.stderr,
@@ -50,6 +53,7 @@ impl SharedRun {
                 stderr: string("stderr"),
             },
             origin: string("origin"),
+            calls: saved["calls"].clone(),
             repo: dir.join("repo"),
         }
     }
@@ -57,6 +61,11 @@ impl SharedRun {
     /// `path` on the pages server the run was made against.
     pub fn url(&self, path: &str) -> String {
         format!("{}{path}", self.origin)
+    }
+
+    /// How many requests `path` of the pages server got during the run.
+    pub fn calls(&self, path: &str) -> u64 {
+        self.calls[path].as_u64().unwrap_or(0)
     }
 
     /// The observation of the check `id` in a run that exited 0 (its records validated).
