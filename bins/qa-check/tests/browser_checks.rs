@@ -95,6 +95,12 @@ fn discovered() -> SharedRun {
                 "add-uncalled",
                 json!({"tool": "add_item", "input": {"text": "bread"}, "observeContains": "bread"}),
             ),
+            // Checks of other pages of the target's origin (a check's own `path`).
+            browser("plain", json!({"tool": "add_item", "path": "/plain.html"})),
+            browser(
+                "odd-api",
+                json!({"tool": "add_item", "path": "/odd-api.html"}),
+            ),
         ];
         run_in_project(server, repo, "/webmcp.html", &checks, &["--allow-network"])
     })
@@ -139,6 +145,9 @@ fn called() -> SharedRun {
                 "empty",
                 json!({"tool": "add_item", "input": {"text": ""}, "observeContains": "never"}),
             ),
+            // storage.html (a check's own `path`): one check keeps, the next looks.
+            on_page(keep("tea"), "/storage.html"),
+            on_page(look(), "/storage.html"),
         ];
         run_in_project(server, repo, "/webmcp.html", &checks, CALLS)
     })
@@ -230,14 +239,8 @@ fn a_call_is_unverified_without_the_tool_call_flag() {
 #[test]
 fn a_page_that_registers_no_tools_fails_discovery() {
     // Chromium with WebMCP gives every secure page the API; this one registers nothing.
-    let server = serve();
-    let run = run_on(
-        &server,
-        "/plain.html",
-        &[browser("find", json!({"tool": "add_item"}))],
-        &["--allow-network"],
-    );
-    let obs = only_observation(&run);
+    // The control is discovery_finds_a_natively_registered_tool, in the same run.
+    let obs = discovered().observation("plain");
     assert_eq!(obs["status"], "fail", "{obs:#}");
     assert!(
         obs["observed"].as_str().unwrap().contains("0 tools listed"),
@@ -247,14 +250,7 @@ fn a_page_that_registers_no_tools_fails_discovery() {
 
 #[test]
 fn a_page_whose_api_has_another_shape_is_unverified_not_guessed() {
-    let server = serve();
-    let run = run_on(
-        &server,
-        "/odd-api.html",
-        &[browser("find", json!({"tool": "add_item"}))],
-        &["--allow-network"],
-    );
-    let obs = only_observation(&run);
+    let obs = discovered().observation("odd-api");
     assert_eq!(obs["status"], "unverified", "{obs:#}");
     assert!(
         obs["reason"].as_str().unwrap().contains("WebMCP"),
@@ -404,6 +400,12 @@ fn keep(text: &str) -> Value {
         json!({"tool": "keep", "input": {"text": text}, "observePath": "#kept",
                "observeContains": format!("kept: {text}, cookie: {text}")}),
     )
+}
+
+/// `check` on `page` of the target's origin rather than the target's own page.
+fn on_page(mut check: Value, page: &str) -> Value {
+    check["path"] = json!(page);
+    check
 }
 
 /// A check of storage.html that passes when the page finds nothing kept.
@@ -659,22 +661,20 @@ fn on_production_screenshots_are_taken_with_the_write_guard_still_aborting_write
 
 #[test]
 fn checks_in_a_browser_server_each_get_a_fresh_context() {
-    let server = serve();
+    let run = called();
     // The control first: within its own check, the page finds what it kept.
-    let checks = [keep("bread"), look()];
-    let obs = observations(&records(
-        &run_on(&server, "/storage.html", &checks, CALLS),
-        0,
-    ));
-    assert_eq!(obs[0]["status"], "pass", "{obs:#?}");
-    assert_eq!(obs[1]["status"], "pass", "{obs:#?}");
+    let kept = run.observation("keep");
+    assert_eq!(kept["status"], "pass", "the control: {kept:#}");
+    let looked = run.observation("look");
+    assert_eq!(looked["status"], "pass", "{looked:#}");
 }
 
 #[test]
 fn what_one_run_keeps_in_a_browser_server_is_not_found_by_the_next_run() {
-    let server = serve();
-    let kept = only_observation(&run_on(&server, "/storage.html", &[keep("tea")], CALLS));
+    // The shared calls run kept "tea" in the browser server before this test's own run.
+    let kept = called().observation("keep");
     assert_eq!(kept["status"], "pass", "the control: {kept:#}");
+    let server = serve();
     let looked = only_observation(&run_on(&server, "/storage.html", &[look()], CALLS));
     assert_eq!(looked["status"], "pass", "{looked:#}");
 }
