@@ -4,7 +4,7 @@
 
 use crate::common;
 
-use common::shared::SharedRun;
+use common::shared::{SharedRun, BUDGET};
 use common::{observations, only_observation, qa_check, records, routed, url_target};
 use qa_check::browser::CHROMIUM_ARGS;
 use qa_records::acceptance::TargetStatus;
@@ -102,7 +102,8 @@ fn discovered() -> SharedRun {
                 json!({"tool": "add_item", "path": "/odd-api.html"}),
             ),
         ];
-        run_in_project(server, repo, "/webmcp.html", &checks, &["--allow-network"])
+        let flags = [&["--allow-network"][..], &BUDGET].concat();
+        run_in_project(server, repo, "/webmcp.html", &checks, &flags)
     })
 }
 
@@ -149,7 +150,8 @@ fn called() -> SharedRun {
             on_page(keep("tea"), "/storage.html"),
             on_page(look(), "/storage.html"),
         ];
-        run_in_project(server, repo, "/webmcp.html", &checks, CALLS)
+        let flags = [CALLS, &BUDGET].concat();
+        run_in_project(server, repo, "/webmcp.html", &checks, &flags)
     })
 }
 
@@ -565,7 +567,8 @@ fn guarded_on_production() -> SharedRun {
             guarded_check("graphql-write", "graphql", "mutation { addToCart }"),
             guarded_check("graphql-read", "graphql", "query { cart }"),
         ];
-        guarded_run(server, repo, "live", &checks, &["--no-screenshots"])
+        let flags = [&["--no-screenshots"][..], &BUDGET].concat();
+        guarded_run(server, repo, "live", &checks, &flags)
     })
 }
 

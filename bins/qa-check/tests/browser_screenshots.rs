@@ -8,7 +8,7 @@ use crate::common;
 use std::os::unix::fs::PermissionsExt as _;
 use std::path::Path;
 
-use common::shared::SharedRun;
+use common::shared::{SharedRun, BUDGET};
 use common::{only_observation, qa_check, routed, url_target};
 use qa_check::browser::CHROMIUM_ARGS;
 use qa_records::acceptance::TargetStatus;
@@ -83,6 +83,7 @@ fn called() -> SharedRun {
             &[("shot", headline_call()), ("unmet", unmet)],
         )
         .args(CALLS)
+        .args(BUDGET)
         .run()
     })
 }
@@ -101,6 +102,7 @@ fn discovered() -> SharedRun {
             ],
         )
         .arg("--allow-network")
+        .args(BUDGET)
         .run()
     })
 }

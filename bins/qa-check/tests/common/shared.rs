@@ -5,6 +5,10 @@ use qa_testkit::Run;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 
+/// The whole-plan budget of a shared run: a group runs up to ten checks where each test's
+/// own run had one or two within the default 30 s, so a loaded host does not cut it short.
+pub const BUDGET: [&str; 2] = ["--timeout", "120"];
+
 /// A qa-check run made once per test run for the tests of a group (testkit's `once::made`):
 /// checks of one page with one set of flags share one qa-check process, so one node driver
 /// loads playwright-core for all of them instead of one per test (~0.7 s of CPU each:
