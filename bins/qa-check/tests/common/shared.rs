@@ -13,8 +13,9 @@ pub const BUDGET: [&str; 2] = ["--timeout", "120"];
 /// checks of one page with one set of flags share one qa-check process, so one node driver
 /// loads playwright-core for all of them instead of one per test (~0.7 s of CPU each:
 /// bench/README.md, issue 28, eleventh pass). Each check still gets a fresh browser
-/// context; tests whose point is the driver's start, a launch, or the server's own record
-/// of requests keep runs of their own.
+/// context, and the run keeps the pages server's count of requests per path for tests
+/// whose checks each request paths of their own; tests whose point is the driver's start,
+/// a launch, or a run of its own keep runs of their own.
 pub struct SharedRun {
     pub run: Run,
     /// The origin of the pages server the run was made against.
