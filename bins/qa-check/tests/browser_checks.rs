@@ -4,6 +4,7 @@
 
 use crate::common;
 
+use common::shared::{SharedRun, BUDGET};
 use common::{observations, only_observation, qa_check, records, routed, url_target};
 use qa_check::browser::CHROMIUM_ARGS;
 use qa_records::acceptance::TargetStatus;
@@ -45,12 +46,23 @@ fn launching_flags() -> Vec<String> {
 /// `flags` and no screenshots (browser_screenshots.rs is about those), in a project of
 /// its own.
 fn run_on(server: &Server, page: &str, checks: &[Value], flags: &[&str]) -> Run {
-    let target = url_target(&server.url(page), TargetStatus::Captured, None);
     let project = tempfile::tempdir().unwrap();
+    run_in_project(server, project.path(), page, checks, flags)
+}
+
+/// [`run_on`] with `project` as the `--repo`.
+fn run_in_project(
+    server: &Server,
+    project: &Path,
+    page: &str,
+    checks: &[Value],
+    flags: &[&str],
+) -> Run {
+    let target = url_target(&server.url(page), TargetStatus::Captured, None);
     qa_check()
         .invocation()
         .arg("--repo")
-        .arg(project.path())
+        .arg(project)
         .args(browser_flags())
         .arg("--no-screenshots")
         .args(flags)
@@ -72,42 +84,98 @@ fn one(server: &Server, check: Value, flags: &[&str]) -> Value {
     only_observation(&run_on(server, "/webmcp.html", &[check], flags))
 }
 
+/// The run of webmcp.html's discovery checks with `--allow-network` only, shared by the
+/// tests that read one check of it each (common's `SharedRun`).
+fn discovered() -> SharedRun {
+    SharedRun::get("browser-discovery", |server, repo| {
+        let checks = [
+            browser("find", json!({"tool": "add_item"})),
+            browser("find-missing", json!({"tool": "checkout"})),
+            browser(
+                "add-uncalled",
+                json!({"tool": "add_item", "input": {"text": "bread"}, "observeContains": "bread"}),
+            ),
+            // Checks of other pages of the target's origin (a check's own `path`).
+            browser("plain", json!({"tool": "add_item", "path": "/plain.html"})),
+            browser(
+                "odd-api",
+                json!({"tool": "add_item", "path": "/odd-api.html"}),
+            ),
+        ];
+        let flags = [&["--allow-network"][..], &BUDGET].concat();
+        run_in_project(server, repo, "/webmcp.html", &checks, &flags)
+    })
+}
+
+/// The run of webmcp.html's tool calls with the calling flags, shared by the tests that
+/// read one or two checks of it each.
+fn called() -> SharedRun {
+    SharedRun::get("browser-calls", |server, repo| {
+        let checks = [
+            browser(
+                "add",
+                json!({"tool": "add_item", "input": {"text": "bread"},
+                       "observePath": "#items", "observeContains": "bread"}),
+            ),
+            browser(
+                "lie",
+                json!({"tool": "lying_add", "input": {"text": "bread"},
+                       "observePath": "#items", "observeContains": "bread"}),
+            ),
+            browser(
+                "add-body",
+                json!({"tool": "add_item", "input": {"text": "cheese"}, "observeContains": "cheese"}),
+            ),
+            browser(
+                "count",
+                json!({"tool": "count_items", "input": {}, "readOnly": true, "observePath": "#items"}),
+            ),
+            browser(
+                "sneaky",
+                json!({"tool": "sneaky_count", "input": {}, "readOnly": true, "observePath": "#items"}),
+            ),
+            browser(
+                "neg",
+                json!({"tool": "reject_all", "input": {}, "expectError": true}),
+            ),
+            browser(
+                "neg2",
+                json!({"tool": "add_item", "input": {"text": "x"}, "expectError": true}),
+            ),
+            browser(
+                "empty",
+                json!({"tool": "add_item", "input": {"text": ""}, "observeContains": "never"}),
+            ),
+            // storage.html (a check's own `path`): one check keeps, the next looks.
+            on_page(keep("tea"), "/storage.html"),
+            on_page(look(), "/storage.html"),
+        ];
+        let flags = [CALLS, &BUDGET].concat();
+        run_in_project(server, repo, "/webmcp.html", &checks, &flags)
+    })
+}
+
 #[test]
 fn discovery_finds_a_natively_registered_tool() {
-    let server = serve();
-    let obs = one(
-        &server,
-        browser("find", json!({"tool": "add_item"})),
-        &["--allow-network"],
-    );
+    let run = discovered();
+    let obs = run.observation("find");
     assert_eq!(obs["status"], "pass", "{obs:#}");
     let seen = &obs["evidence"]["interface"];
     assert_eq!(seen["tool_found"], true);
     assert_eq!(seen["call"], "not-called");
     assert_eq!(seen["protocol_version"], Value::Null);
-    assert_eq!(obs["evidence"]["url"], server.url("/webmcp.html"));
+    assert_eq!(obs["evidence"]["url"], run.url("/webmcp.html"));
 }
 
 #[test]
 fn discovery_of_a_tool_the_page_does_not_register_fails() {
-    let server = serve();
-    let obs = one(
-        &server,
-        browser("find", json!({"tool": "checkout"})),
-        &["--allow-network"],
-    );
+    let obs = discovered().observation("find-missing");
     assert_eq!(obs["status"], "fail", "{obs:#}");
 }
 
 #[test]
 fn a_call_passes_when_its_effect_shows_in_the_selected_text() {
-    let server = serve();
-    let check = browser(
-        "add",
-        json!({"tool": "add_item", "input": {"text": "bread"},
-               "observePath": "#items", "observeContains": "bread"}),
-    );
-    let obs = one(&server, check, CALLS);
+    let obs = called().observation("add");
     assert_eq!(obs["status"], "pass", "{obs:#}");
     let seen = &obs["evidence"]["interface"];
     assert_eq!(seen["observe"], "#items");
@@ -120,62 +188,31 @@ fn a_call_passes_when_its_effect_shows_in_the_selected_text() {
 
 #[test]
 fn a_call_whose_result_lies_about_its_effect_fails() {
-    let server = serve();
-    let check = browser(
-        "lie",
-        json!({"tool": "lying_add", "input": {"text": "bread"},
-               "observePath": "#items", "observeContains": "bread"}),
-    );
-    let obs = one(&server, check, CALLS);
+    // The control is a_call_passes_when_its_effect_shows_in_the_selected_text: the same
+    // input and observation in the same run, through the honest tool.
+    let obs = called().observation("lie");
     assert_eq!(obs["status"], "fail", "{obs:#}");
 }
 
 #[test]
 fn the_body_is_observed_when_no_selector_is_given() {
-    let server = serve();
-    let check = browser(
-        "add",
-        json!({"tool": "add_item", "input": {"text": "cheese"}, "observeContains": "cheese"}),
-    );
-    let obs = one(&server, check, CALLS);
+    let obs = called().observation("add-body");
     assert_eq!(obs["status"], "pass", "{obs:#}");
     assert_eq!(obs["evidence"]["interface"]["observe"], "body");
 }
 
 #[test]
 fn a_read_only_call_passes_when_the_text_is_unchanged_and_fails_when_it_changes() {
-    let server = serve();
-    let honest = browser(
-        "count",
-        json!({"tool": "count_items", "input": {}, "readOnly": true, "observePath": "#items"}),
-    );
-    let sneaky = browser(
-        "sneaky",
-        json!({"tool": "sneaky_count", "input": {}, "readOnly": true, "observePath": "#items"}),
-    );
-    let obs = observations(&records(
-        &run_on(&server, "/webmcp.html", &[honest, sneaky], CALLS),
-        0,
-    ));
+    let run = called();
+    let obs = [run.observation("count"), run.observation("sneaky")];
     assert_eq!(obs[0]["status"], "pass", "{:#}", obs[0]);
     assert_eq!(obs[1]["status"], "fail", "{:#}", obs[1]);
 }
 
 #[test]
 fn a_negative_case_passes_on_a_rejection_and_fails_on_acceptance() {
-    let server = serve();
-    let rejected = browser(
-        "neg",
-        json!({"tool": "reject_all", "input": {}, "expectError": true}),
-    );
-    let accepted = browser(
-        "neg2",
-        json!({"tool": "add_item", "input": {"text": "x"}, "expectError": true}),
-    );
-    let obs = observations(&records(
-        &run_on(&server, "/webmcp.html", &[rejected, accepted], CALLS),
-        0,
-    ));
+    let run = called();
+    let obs = [run.observation("neg"), run.observation("neg2")];
     assert_eq!(obs[0]["status"], "pass", "{:#}", obs[0]);
     assert_eq!(obs[0]["evidence"]["interface"]["call"], "tool-error");
     assert_eq!(obs[1]["status"], "fail", "{:#}", obs[1]);
@@ -183,12 +220,7 @@ fn a_negative_case_passes_on_a_rejection_and_fails_on_acceptance() {
 
 #[test]
 fn schema_invalid_input_fails_a_positive_case_without_calling() {
-    let server = serve();
-    let check = browser(
-        "empty",
-        json!({"tool": "add_item", "input": {"text": ""}, "observeContains": "never"}),
-    );
-    let obs = one(&server, check, CALLS);
+    let obs = called().observation("empty");
     assert_eq!(obs["status"], "fail", "{obs:#}");
     assert_eq!(obs["evidence"]["interface"]["call"], "not-called");
     assert_eq!(obs["evidence"]["interface"]["input_valid"], false);
@@ -196,12 +228,9 @@ fn schema_invalid_input_fails_a_positive_case_without_calling() {
 
 #[test]
 fn a_call_is_unverified_without_the_tool_call_flag() {
-    let server = serve();
-    let check = browser(
-        "add",
-        json!({"tool": "add_item", "input": {"text": "bread"}, "observeContains": "bread"}),
-    );
-    let obs = one(&server, check, &["--allow-network"]);
+    // The control is a_call_passes_when_its_effect_shows_in_the_selected_text: the same
+    // call with --allow-tool-calls.
+    let obs = discovered().observation("add-uncalled");
     assert_eq!(obs["status"], "unverified", "{obs:#}");
     assert!(obs["reason"]
         .as_str()
@@ -212,14 +241,8 @@ fn a_call_is_unverified_without_the_tool_call_flag() {
 #[test]
 fn a_page_that_registers_no_tools_fails_discovery() {
     // Chromium with WebMCP gives every secure page the API; this one registers nothing.
-    let server = serve();
-    let run = run_on(
-        &server,
-        "/plain.html",
-        &[browser("find", json!({"tool": "add_item"}))],
-        &["--allow-network"],
-    );
-    let obs = only_observation(&run);
+    // The control is discovery_finds_a_natively_registered_tool, in the same run.
+    let obs = discovered().observation("plain");
     assert_eq!(obs["status"], "fail", "{obs:#}");
     assert!(
         obs["observed"].as_str().unwrap().contains("0 tools listed"),
@@ -229,14 +252,7 @@ fn a_page_that_registers_no_tools_fails_discovery() {
 
 #[test]
 fn a_page_whose_api_has_another_shape_is_unverified_not_guessed() {
-    let server = serve();
-    let run = run_on(
-        &server,
-        "/odd-api.html",
-        &[browser("find", json!({"tool": "add_item"}))],
-        &["--allow-network"],
-    );
-    let obs = only_observation(&run);
+    let obs = discovered().observation("odd-api");
     assert_eq!(obs["status"], "unverified", "{obs:#}");
     assert!(
         obs["reason"].as_str().unwrap().contains("WebMCP"),
@@ -388,6 +404,12 @@ fn keep(text: &str) -> Value {
     )
 }
 
+/// `check` on `page` of the target's origin rather than the target's own page.
+fn on_page(mut check: Value, page: &str) -> Value {
+    check["path"] = json!(page);
+    check
+}
+
 /// A check of storage.html that passes when the page finds nothing kept.
 fn look() -> Value {
     browser(
@@ -471,8 +493,8 @@ fn sigint_during_a_browser_check_cancels_it_and_leaves_no_browser() {
 // --- the production write guard (host profile write_signatures / allow_signatures) ---
 
 /// A stream whose plan targets environment `env` of a host profile (`live` is production,
-/// `staging` is not), with one routed browser check on `page`.
-fn profiled_stream(server: &Server, env: &str, check: Value) -> common::Stream {
+/// `staging` is not), with the routed browser `checks` on the guarded page.
+fn profiled_stream(server: &Server, env: &str, checks: &[Value]) -> common::Stream {
     use qa_records::acceptance::{TargetKind, TargetSpec};
     use qa_records::Kind;
     let mut stream = common::Stream::default();
@@ -500,48 +522,67 @@ fn profiled_stream(server: &Server, env: &str, check: Value) -> common::Stream {
     let spec_id = stream.push(Kind::TargetSpec, vec![], spec);
     let target = url_target(&server.url("/guarded.html"), TargetStatus::Captured, None);
     stream.push(Kind::Target, vec![spec_id], target);
-    stream.routed(check);
+    for check in checks {
+        stream.routed(check.clone());
+    }
     stream
 }
 
-fn guarded_run(server: &Server, env: &str, tool: &str) -> Value {
-    guarded_call(server, env, tool, "tea")
-}
-
-fn guarded_call(server: &Server, env: &str, tool: &str, item: &str) -> Value {
-    guarded(server, env, tool, item, &["--no-screenshots"])
-}
-
-/// The observation of `tool` called with `item` on the guarded page of environment `env`.
-fn guarded(server: &Server, env: &str, tool: &str, item: &str, flags: &[&str]) -> Value {
-    let check = browser(
-        tool,
+/// The check `id` calling `tool` with `item` on the guarded page, read-only, observing `h1`.
+fn guarded_check(id: &str, tool: &str, item: &str) -> Value {
+    browser(
+        id,
         json!({"tool": tool, "input": {"item": item}, "readOnly": true, "observePath": "h1"}),
-    );
-    let project = tempfile::tempdir().unwrap();
-    let run = qa_check()
+    )
+}
+
+/// qa-check on `checks` of the guarded page of environment `env`, with `flags`.
+fn guarded_run(
+    server: &Server,
+    project: &Path,
+    env: &str,
+    checks: &[Value],
+    flags: &[&str],
+) -> Run {
+    qa_check()
         .invocation()
         .arg("--repo")
-        .arg(project.path())
+        .arg(project)
         .args(browser_flags())
         .args(CALLS)
         .args(flags)
-        .stdin(profiled_stream(server, env, check).bytes())
-        .run();
-    only_observation(&run)
+        .stdin(profiled_stream(server, env, checks).bytes())
+        .run()
+}
+
+/// The calls on production's guarded page without screenshots, one run shared by the
+/// tests that read one or two checks of it: each check calls a tool whose request goes
+/// to a path of its own (`/api/cart`, `/api/search`, `/graphql`), so each test's count of
+/// its path's requests is what a run of its check alone would have counted.
+fn guarded_on_production() -> SharedRun {
+    SharedRun::get("browser-write-guard", |server, repo| {
+        let checks = [
+            guarded_check("add_to_cart", "add_to_cart", "tea"),
+            guarded_check("search", "search", "tea"),
+            guarded_check("graphql-write", "graphql", "mutation { addToCart }"),
+            guarded_check("graphql-read", "graphql", "query { cart }"),
+        ];
+        let flags = [&["--no-screenshots"][..], &BUDGET].concat();
+        guarded_run(server, repo, "live", &checks, &flags)
+    })
 }
 
 #[test]
 fn on_production_a_request_matching_a_write_signature_is_aborted_and_recorded() {
-    let server = serve();
-    let obs = guarded_run(&server, "live", "add_to_cart");
+    let run = guarded_on_production();
+    let obs = run.observation("add_to_cart");
     assert_eq!(obs["status"], "pass", "{obs:#}");
     let guard = &obs["evidence"]["interface"]["write_guard"];
     let aborted = guard["aborted"].as_array().unwrap();
     assert_eq!(aborted.len(), 1, "{guard:#}");
-    assert_eq!(aborted[0], format!("POST {}", server.url("/api/cart")));
+    assert_eq!(aborted[0], format!("POST {}", run.url("/api/cart")));
     assert_eq!(guard["write_signatures"], 2);
-    assert_eq!(server.calls("/api/cart"), 0, "the write reached the server");
+    assert_eq!(run.calls("/api/cart"), 0, "the write reached the server");
     let observed = obs["observed"].as_str().unwrap();
     assert!(
         observed.contains("a write no signature matches is not prevented"),
@@ -551,18 +592,27 @@ fn on_production_a_request_matching_a_write_signature_is_aborted_and_recorded() 
 
 #[test]
 fn on_production_a_request_an_allow_signature_matches_goes_through() {
-    let server = serve();
-    let obs = guarded_run(&server, "live", "search");
+    let run = guarded_on_production();
+    let obs = run.observation("search");
     assert_eq!(obs["status"], "pass", "{obs:#}");
     let guard = &obs["evidence"]["interface"]["write_guard"];
     assert_eq!(guard["aborted"], json!([]));
-    assert_eq!(server.calls("/api/search"), 1);
+    assert_eq!(run.calls("/api/search"), 1);
 }
 
 #[test]
 fn off_production_no_guard_runs_and_the_request_goes_through() {
     let server = serve();
-    let obs = guarded_run(&server, "staging", "add_to_cart");
+    let project = tempfile::tempdir().unwrap();
+    let checks = [guarded_check("add_to_cart", "add_to_cart", "tea")];
+    let run = guarded_run(
+        &server,
+        project.path(),
+        "staging",
+        &checks,
+        &["--no-screenshots"],
+    );
+    let obs = only_observation(&run);
     assert_eq!(obs["status"], "pass", "{obs:#}");
     assert!(
         obs["evidence"]["interface"].get("write_guard").is_none(),
@@ -573,24 +623,20 @@ fn off_production_no_guard_runs_and_the_request_goes_through() {
 
 #[test]
 fn on_production_a_signature_with_a_body_pattern_aborts_only_matching_bodies() {
-    let server = serve();
-    let write = guarded_call(&server, "live", "graphql", "mutation { addToCart }");
+    let run = guarded_on_production();
+    let write = run.observation("graphql-write");
     assert_eq!(
         write["evidence"]["interface"]["write_guard"]["aborted"],
-        json!([format!("POST {}", server.url("/graphql"))]),
+        json!([format!("POST {}", run.url("/graphql"))]),
         "{write:#}"
     );
-    let read = guarded_call(&server, "live", "graphql", "query { cart }");
+    let read = run.observation("graphql-read");
     assert_eq!(
         read["evidence"]["interface"]["write_guard"]["aborted"],
         json!([]),
         "{read:#}"
     );
-    assert_eq!(
-        server.calls("/graphql"),
-        1,
-        "only the read reached the server"
-    );
+    assert_eq!(run.calls("/graphql"), 1, "only the read reached the server");
 }
 
 #[test]
@@ -598,7 +644,9 @@ fn on_production_screenshots_are_taken_with_the_write_guard_still_aborting_write
     // The guard routes every request of the browser context for the whole session: the
     // pictures around the call are taken under it, and the write still never leaves.
     let server = serve();
-    let obs = guarded(&server, "live", "add_to_cart", "tea", &[]);
+    let project = tempfile::tempdir().unwrap();
+    let checks = [guarded_check("add_to_cart", "add_to_cart", "tea")];
+    let obs = only_observation(&guarded_run(&server, project.path(), "live", &checks, &[]));
     assert_eq!(obs["status"], "pass", "{obs:#}");
     let moments: Vec<&Value> = obs["evidence"]["screenshots"]
         .as_array()
@@ -616,22 +664,20 @@ fn on_production_screenshots_are_taken_with_the_write_guard_still_aborting_write
 
 #[test]
 fn checks_in_a_browser_server_each_get_a_fresh_context() {
-    let server = serve();
+    let run = called();
     // The control first: within its own check, the page finds what it kept.
-    let checks = [keep("bread"), look()];
-    let obs = observations(&records(
-        &run_on(&server, "/storage.html", &checks, CALLS),
-        0,
-    ));
-    assert_eq!(obs[0]["status"], "pass", "{obs:#?}");
-    assert_eq!(obs[1]["status"], "pass", "{obs:#?}");
+    let kept = run.observation("keep");
+    assert_eq!(kept["status"], "pass", "the control: {kept:#}");
+    let looked = run.observation("look");
+    assert_eq!(looked["status"], "pass", "{looked:#}");
 }
 
 #[test]
 fn what_one_run_keeps_in_a_browser_server_is_not_found_by_the_next_run() {
-    let server = serve();
-    let kept = only_observation(&run_on(&server, "/storage.html", &[keep("tea")], CALLS));
+    // The shared calls run kept "tea" in the browser server before this test's own run.
+    let kept = called().observation("keep");
     assert_eq!(kept["status"], "pass", "the control: {kept:#}");
+    let server = serve();
     let looked = only_observation(&run_on(&server, "/storage.html", &[look()], CALLS));
     assert_eq!(looked["status"], "pass", "{looked:#}");
 }

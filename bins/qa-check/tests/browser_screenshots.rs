@@ -8,6 +8,7 @@ use crate::common;
 use std::os::unix::fs::PermissionsExt as _;
 use std::path::Path;
 
+use common::shared::{SharedRun, BUDGET};
 use common::{only_observation, qa_check, routed, url_target};
 use qa_check::browser::CHROMIUM_ARGS;
 use qa_records::acceptance::TargetStatus;
@@ -23,10 +24,26 @@ const CALLS: &[&str] = &["--allow-network", "--allow-tool-calls"];
 /// qa-check in the shared browser server on one browser check `spec` against `page`, in the
 /// project `repo`; the caller adds flags.
 fn invocation(repo: &Path, server: &Server, page: &str, spec: Value) -> Invocation {
-    let mut check = json!({"id": "shot", "criterion": "page", "kind": "browser"});
-    for (k, v) in spec.as_object().unwrap() {
-        check[k] = v.clone();
-    }
+    checks_invocation(repo, server, page, &[("shot", spec)])
+}
+
+/// [`invocation`] of several checks, each `(id, spec)`.
+fn checks_invocation(
+    repo: &Path,
+    server: &Server,
+    page: &str,
+    specs: &[(&str, Value)],
+) -> Invocation {
+    let checks: Vec<Value> = specs
+        .iter()
+        .map(|(id, spec)| {
+            let mut check = json!({"id": id, "criterion": "page", "kind": "browser"});
+            for (k, v) in spec.as_object().unwrap() {
+                check[k] = v.clone();
+            }
+            check
+        })
+        .collect();
     let target = url_target(&server.url(page), TargetStatus::Captured, None);
     qa_check()
         .invocation()
@@ -37,7 +54,7 @@ fn invocation(repo: &Path, server: &Server, page: &str, spec: Value) -> Invocati
         // The test run's shared browser server: a fresh browser context per check.
         .arg("--browser-endpoint")
         .arg(browser_server::endpoint(CHROMIUM_ARGS))
-        .stdin(routed(&target, &[check]).bytes())
+        .stdin(routed(&target, &checks).bytes())
 }
 
 fn run_in(repo: &Path, server: &Server, page: &str, spec: Value, flags: &[&str]) -> Run {
@@ -53,6 +70,43 @@ fn observe(page: &str, spec: Value, flags: &[&str]) -> (Value, TempDir) {
 }
 
 /// A call of `set_headline`, whose effect is a big coloured heading.
+/// headline.html's call whose effect shows ("shot") and one whose expected text never
+/// shows ("unmet"), with the calling flags: one run shared by the tests that read it.
+fn called() -> SharedRun {
+    SharedRun::get("screenshots-calls", |server, repo| {
+        let unmet = json!({"tool": "set_headline", "input": {"text": "Sold out"},
+                           "observePath": "#headline", "observeContains": "In stock"});
+        checks_invocation(
+            repo,
+            server,
+            "/headline.html",
+            &[("shot", headline_call()), ("unmet", unmet)],
+        )
+        .args(CALLS)
+        .args(BUDGET)
+        .run()
+    })
+}
+
+/// headline.html's discovery of a tool it registers ("shot") and of one it does not
+/// ("missing"), with the network flag only: one run shared by the tests that read it.
+fn discovered() -> SharedRun {
+    SharedRun::get("screenshots-discovery", |server, repo| {
+        checks_invocation(
+            repo,
+            server,
+            "/headline.html",
+            &[
+                ("shot", json!({"tool": "set_headline"})),
+                ("missing", json!({"tool": "checkout"})),
+            ],
+        )
+        .arg("--allow-network")
+        .args(BUDGET)
+        .run()
+    })
+}
+
 fn headline_call() -> Value {
     json!({"tool": "set_headline", "input": {"text": "Sold out"},
            "observePath": "#headline", "observeContains": "Sold out"})
@@ -91,13 +145,14 @@ fn mode(path: &Path) -> u32 {
 
 #[test]
 fn the_after_screenshot_is_the_png_the_observation_names() {
-    let (obs, repo) = observe("/headline.html", headline_call(), CALLS);
+    let run = called();
+    let obs = run.observation("shot");
     assert_eq!(obs["status"], "pass", "{obs:#}");
     let after = shot(&obs, "after");
     let path = after["path"].as_str().unwrap();
     let sha = after["sha256"].as_str().unwrap();
     assert_eq!(path, format!(".qa/screenshots/{sha}.png"));
-    let png = std::fs::read(repo.path().join(path)).unwrap();
+    let png = std::fs::read(run.repo.join(path)).unwrap();
     assert_eq!(sha256_hex(&png), sha);
     assert_eq!(after["bytes"], png.len());
     let (width, height) = png_dimensions(&png);
@@ -110,11 +165,12 @@ fn the_after_screenshot_is_the_png_the_observation_names() {
 
 #[test]
 fn a_call_that_changes_the_page_has_a_before_screenshot_that_differs_from_after() {
-    let (obs, repo) = observe("/headline.html", headline_call(), CALLS);
+    let run = called();
+    let obs = run.observation("shot");
     assert_eq!(moments(&obs), ["before", "after"], "{obs:#}");
     let (before, after) = (shot(&obs, "before"), shot(&obs, "after"));
     assert_ne!(before["sha256"], after["sha256"]);
-    let read = |s: &Value| std::fs::read(repo.path().join(s["path"].as_str().unwrap())).unwrap();
+    let read = |s: &Value| std::fs::read(run.repo.join(s["path"].as_str().unwrap())).unwrap();
     let before_png = read(before);
     assert_eq!(sha256_hex(&before_png), before["sha256"].as_str().unwrap());
     assert_ne!(before_png, read(after));
@@ -122,11 +178,7 @@ fn a_call_that_changes_the_page_has_a_before_screenshot_that_differs_from_after(
 
 #[test]
 fn a_discovery_check_keeps_only_an_after_screenshot() {
-    let (obs, _repo) = observe(
-        "/headline.html",
-        json!({"tool": "set_headline"}),
-        &["--allow-network"],
-    );
+    let obs = discovered().observation("shot");
     assert_eq!(obs["status"], "pass", "{obs:#}");
     assert_eq!(moments(&obs), ["after"]);
 }
@@ -134,26 +186,18 @@ fn a_discovery_check_keeps_only_an_after_screenshot() {
 #[test]
 fn a_check_that_fails_before_its_observation_keeps_a_failure_screenshot() {
     // The tool is not listed: the check fails at discovery, before any call.
-    let (obs, repo) = observe(
-        "/headline.html",
-        json!({"tool": "checkout"}),
-        &["--allow-network"],
-    );
+    let run = discovered();
+    let obs = run.observation("missing");
     assert_eq!(obs["status"], "fail", "{obs:#}");
     assert_eq!(moments(&obs), ["failure"]);
     let failure = shot(&obs, "failure");
-    let png = std::fs::read(repo.path().join(failure["path"].as_str().unwrap())).unwrap();
+    let png = std::fs::read(run.repo.join(failure["path"].as_str().unwrap())).unwrap();
     assert_eq!(sha256_hex(&png), failure["sha256"].as_str().unwrap());
 }
 
 #[test]
 fn a_failed_observation_keeps_its_after_screenshot() {
-    let (obs, _repo) = observe(
-        "/headline.html",
-        json!({"tool": "set_headline", "input": {"text": "Sold out"},
-               "observePath": "#headline", "observeContains": "In stock"}),
-        CALLS,
-    );
+    let obs = called().observation("unmet");
     assert_eq!(obs["status"], "fail", "{obs:#}");
     assert_eq!(moments(&obs), ["before", "after"]);
 }
@@ -170,19 +214,27 @@ fn no_screenshots_leaves_no_field_and_no_directory() {
 
 #[test]
 fn screenshots_are_0600_files_in_a_0700_directory() {
-    let (obs, repo) = observe("/headline.html", headline_call(), CALLS);
-    let dir = repo.path().join(".qa/screenshots");
+    let run = called();
+    let dir = run.repo.join(".qa/screenshots");
     assert_eq!(mode(&dir), 0o700);
-    for shot in obs["evidence"]["screenshots"].as_array().unwrap() {
-        assert_eq!(
-            mode(&repo.path().join(shot["path"].as_str().unwrap())),
-            0o600
-        );
+    let mut named = std::collections::BTreeSet::new();
+    for id in ["shot", "unmet"] {
+        for shot in run.observation(id)["evidence"]["screenshots"]
+            .as_array()
+            .unwrap()
+        {
+            let path = run.repo.join(shot["path"].as_str().unwrap());
+            assert_eq!(mode(&path), 0o600);
+            named.insert(path);
+        }
     }
-    let files = std::fs::read_dir(&dir).unwrap().count();
+    let files: std::collections::BTreeSet<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .collect();
     assert_eq!(
-        files, 2,
-        "the two PNGs and nothing else (no temp file left)"
+        files, named,
+        "the PNGs the observations name and nothing else (no temp file left)"
     );
 }
 

@@ -11,7 +11,7 @@ use std::process::Command;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use qa_check::agent::{Reply, Session, Stop};
+use qa_check::agent::{Listing, Reply, Session, Stop, Tool};
 use qa_check::browser::{Browser, BrowserSession, Chromium, CHROMIUM_ARGS};
 use qa_check::endpoint::BrowserEndpoint;
 use qa_records::Exit;
@@ -109,11 +109,217 @@ fn chromium_left(dir: &Path) -> usize {
     }
 }
 
+// --- the tour: one session in the shared browser server visiting a page per step ---
+
+/// The steps of the tour: its name, the page (a path on the pages server, or a URL), the
+/// selector observed there, and what is done on the page once it is opened.
+enum Step {
+    Tools,
+    Observe,
+    CallThenObserve(&'static str, Value),
+}
+
+fn steps() -> Vec<(&'static str, &'static str, &'static str, Step)> {
+    // webmcp.html's `#items` after a call: (step, tool, input).
+    let calls = [
+        ("add", "add_item", json!({"text": "eggs"})),
+        ("lie", "lying_add", json!({"text": "eggs"})),
+        ("sneaky", "sneaky_count", json!({})),
+        ("count", "count_items", json!({})),
+        ("reject", "reject_all", json!({})),
+        ("unlisted", "remove_item", json!({})),
+    ];
+    // The tools pages list: (step, page, selector).
+    let listings = [
+        ("listing", "/webmcp.html", "#items"),
+        ("plain", "/plain.html", "body"),
+        ("insecure", "data:text/html,<p>plain</p>", "body"),
+        ("property", "/odd-api.html?shape=property", "body"),
+        ("number", "/odd-api.html?shape=number", "body"),
+        ("nameless", "/odd-api.html?shape=nameless", "body"),
+    ];
+    let mut steps = vec![
+        ("observe", "/webmcp.html", "#items", Step::Observe),
+        ("no-match", "/webmcp.html", "#basket", Step::Observe),
+    ];
+    for (name, tool, input) in calls {
+        steps.push((
+            name,
+            "/webmcp.html",
+            "#items",
+            Step::CallThenObserve(tool, input),
+        ));
+    }
+    for (name, page, selector) in listings {
+        steps.push((name, page, selector, Step::Tools));
+    }
+    steps
+}
+
+/// What each step of the tour came to (by its name), the tour taken once per test run
+/// (testkit's `once::made`) for the tests that read one step each: one session, so one
+/// node driver loads playwright-core for them all instead of one per test (bench/README.md,
+/// issue 28, eleventh pass). Each step is a [`BrowserSession::visit`]: a page in a new
+/// browser context, nothing kept from the step before; the tests about opening, launching
+/// and ending a session keep sessions of their own.
+fn toured(step: &str) -> Value {
+    let base = std::env::temp_dir().join("qa-check-shared-runs");
+    let dir = qa_testkit::once::made(&base, "browser-session-tour", |dir| {
+        let server = serve();
+        let url = |page: &str| {
+            if page.starts_with('/') {
+                server.url(page)
+            } else {
+                page.to_string()
+            }
+        };
+        let deadline = Instant::now() + Duration::from_secs(120);
+        let mut session = browser()
+            .open(&server.url("/webmcp.html"), "body", deadline, never)
+            .unwrap_or_else(|stop| panic!("opening the tour: {stop:?}"));
+        let mut results = serde_json::Map::new();
+        for (name, page, selector, step) in steps() {
+            let result = match session.visit(&url(page), selector) {
+                Err(stop) => json!({"visit": stop_json(&stop)}),
+                Ok(()) => match step {
+                    Step::Tools => json!({"tools": listing_json(session.tools("add_item"))}),
+                    Step::Observe => json!({"observe": text_json(session.observe())}),
+                    Step::CallThenObserve(tool, input) => json!({
+                        "call": reply_json(session.call(tool, &input)),
+                        "observe": text_json(session.observe()),
+                    }),
+                },
+            };
+            results.insert(name.to_string(), result);
+        }
+        assert_eq!(session.close(), None, "the tour's session closes cleanly");
+        std::fs::write(dir.join("steps.json"), Value::Object(results).to_string()).unwrap();
+    });
+    let text = std::fs::read_to_string(dir.join("steps.json")).unwrap();
+    let mut results: Value = serde_json::from_str(&text).unwrap();
+    let result = results[step].take();
+    assert!(
+        result.get("visit").is_none(),
+        "the tour could not open {step}: {result}"
+    );
+    result
+}
+
+fn stop_json(stop: &Stop) -> Value {
+    match stop {
+        Stop::Unverified(why) => json!({"unverified": why}),
+        Stop::Fail(why) => json!({"fail": why}),
+        Stop::Cancelled(exit) => json!({"cancelled": format!("{exit:?}")}),
+    }
+}
+
+fn stop_of(value: &Value) -> Stop {
+    let text = |key: &str| value[key].as_str().map(str::to_string);
+    if let Some(why) = text("unverified") {
+        Stop::Unverified(why)
+    } else if let Some(why) = text("fail") {
+        Stop::Fail(why)
+    } else {
+        panic!("the tour was cancelled: {value}")
+    }
+}
+
+fn text_json(text: Result<String, Stop>) -> Value {
+    match text {
+        Ok(text) => json!({"ok": text}),
+        Err(stop) => json!({"err": stop_json(&stop)}),
+    }
+}
+
+fn text_of(value: &Value) -> Result<String, Stop> {
+    match value["ok"].as_str() {
+        Some(text) => Ok(text.to_string()),
+        None => Err(stop_of(&value["err"])),
+    }
+}
+
+fn reply_json(reply: Result<Reply, Stop>) -> Value {
+    match reply {
+        Ok(Reply::Result(value)) => json!({"ok": {"result": value}}),
+        Ok(Reply::ToolError(why)) => json!({"ok": {"tool_error": why}}),
+        Ok(Reply::RpcError { code, message }) => {
+            json!({"ok": {"rpc_error": {"code": code, "message": message}}})
+        }
+        Err(stop) => json!({"err": stop_json(&stop)}),
+    }
+}
+
+fn reply_of(value: &Value) -> Result<Reply, Stop> {
+    let Some(reply) = value.get("ok") else {
+        return Err(stop_of(&value["err"]));
+    };
+    if let Some(result) = reply.get("result") {
+        Ok(Reply::Result(result.clone()))
+    } else if let Some(why) = reply["tool_error"].as_str() {
+        Ok(Reply::ToolError(why.to_string()))
+    } else {
+        let error = &reply["rpc_error"];
+        Ok(Reply::RpcError {
+            code: error["code"].as_i64().unwrap(),
+            message: error["message"].as_str().unwrap().to_string(),
+        })
+    }
+}
+
+fn listing_json(listing: Result<Listing, Stop>) -> Value {
+    match listing {
+        Ok(listing) => {
+            let tools: Vec<Value> = listing
+                .tools
+                .iter()
+                .map(|t| json!({"name": t.name, "description": t.description, "input_schema": t.input_schema}))
+                .collect();
+            json!({"ok": {"tools": tools, "pages": listing.pages, "cut": listing.cut}})
+        }
+        Err(stop) => json!({"err": stop_json(&stop)}),
+    }
+}
+
+fn listing_of(value: &Value) -> Result<Listing, Stop> {
+    let Some(listing) = value.get("ok") else {
+        return Err(stop_of(&value["err"]));
+    };
+    let text = |v: &Value| v.as_str().map(str::to_string);
+    Ok(Listing {
+        tools: listing["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| Tool {
+                name: text(&t["name"]).unwrap(),
+                description: text(&t["description"]),
+                input_schema: Some(t["input_schema"].clone()).filter(|s| !s.is_null()),
+            })
+            .collect(),
+        pages: listing["pages"].as_u64().unwrap() as u32,
+        cut: text(&listing["cut"]),
+    })
+}
+
+/// The tour step `step`'s listing of the tools.
+fn toured_tools(step: &str) -> Result<Listing, Stop> {
+    listing_of(&toured(step)["tools"])
+}
+
+/// The tour step `step`'s observation.
+fn toured_observe(step: &str) -> Result<String, Stop> {
+    text_of(&toured(step)["observe"])
+}
+
+/// The tour step `step`'s reply to its call, and the observation after.
+fn toured_call(step: &str) -> (Result<Reply, Stop>, Result<String, Stop>) {
+    let result = toured(step);
+    (reply_of(&result["call"]), text_of(&result["observe"]))
+}
+
 #[test]
 fn discovery_lists_every_tool_the_page_registered() {
-    let server = serve();
-    let mut session = open(&server, "/webmcp.html", "#items");
-    let listing = session.tools("add_item").expect("the listing");
+    let listing = toured_tools("listing").expect("the listing");
     let mut names: Vec<&str> = listing.tools.iter().map(|t| t.name.as_str()).collect();
     names.sort_unstable();
     assert_eq!(
@@ -145,9 +351,7 @@ fn discovery_lists_every_tool_the_page_registered() {
 
 #[test]
 fn observe_reads_the_text_of_the_selected_element() {
-    let server = serve();
-    let mut session = open(&server, "/webmcp.html", "#items");
-    assert_eq!(session.observe(), Ok("milk".to_string()));
+    assert_eq!(toured_observe("observe"), Ok("milk".to_string()));
 }
 
 #[test]
@@ -170,23 +374,13 @@ fn a_page_visited_after_another_finds_nothing_the_first_kept_in_the_browser() {
 
 #[test]
 fn observing_a_selector_that_matches_nothing_is_unverified() {
-    let server = serve();
-    let mut session = open(&server, "/webmcp.html", "#basket");
-    let why = unverified(session.observe().unwrap_err());
+    let why = unverified(toured_observe("no-match").unwrap_err());
     assert!(why.contains("no element matches #basket"), "{why}");
-}
-
-/// Calls `tool` with `input` on a fresh webmcp.html: the reply, and `#items`' text after.
-fn call_then_observe(tool: &str, input: Value) -> (Result<Reply, Stop>, Result<String, Stop>) {
-    let server = serve();
-    let mut session = open(&server, "/webmcp.html", "#items");
-    let reply = session.call(tool, &input);
-    (reply, session.observe())
 }
 
 #[test]
 fn calling_add_item_appends_to_the_dom_and_returns_its_parsed_json_result() {
-    let (reply, text) = call_then_observe("add_item", json!({"text": "eggs"}));
+    let (reply, text) = toured_call("add");
     assert_eq!(
         reply,
         Ok(Reply::Result(json!({"added": "eggs", "count": 2})))
@@ -196,30 +390,28 @@ fn calling_add_item_appends_to_the_dom_and_returns_its_parsed_json_result() {
 
 #[test]
 fn lying_add_resolves_added_and_leaves_the_dom_as_it_was() {
-    let (reply, text) = call_then_observe("lying_add", json!({"text": "eggs"}));
+    let (reply, text) = toured_call("lie");
     assert_eq!(reply, Ok(Reply::Result(json!("added"))));
     assert_eq!(text, Ok("milk".to_string()));
 }
 
 #[test]
 fn sneaky_count_changes_the_dom_it_claims_only_to_read() {
-    let (reply, text) = call_then_observe("sneaky_count", json!({}));
+    let (reply, text) = toured_call("sneaky");
     assert_eq!(reply, Ok(Reply::Result(json!({"count": 1}))));
     assert_eq!(text, Ok("milk\nsneaky".to_string()));
 }
 
 #[test]
 fn count_items_answers_without_changing_the_dom() {
-    let (reply, text) = call_then_observe("count_items", json!({}));
+    let (reply, text) = toured_call("count");
     assert_eq!(reply, Ok(Reply::Result(json!({"count": 1}))));
     assert_eq!(text, Ok("milk".to_string()));
 }
 
 #[test]
 fn a_rejecting_tool_is_a_tool_error() {
-    let server = serve();
-    let mut session = open(&server, "/webmcp.html", "#items");
-    match session.call("reject_all", &json!({})) {
+    match toured_call("reject").0 {
         Ok(Reply::ToolError(why)) => assert!(!why.is_empty()),
         other => panic!("not a tool error: {other:?}"),
     }
@@ -227,10 +419,8 @@ fn a_rejecting_tool_is_a_tool_error() {
 
 #[test]
 fn calling_a_tool_the_page_does_not_list_is_a_tool_error() {
-    let server = serve();
-    let mut session = open(&server, "/webmcp.html", "#items");
     assert_eq!(
-        session.call("remove_item", &json!({})),
+        toured_call("unlisted").0,
         Ok(Reply::ToolError(
             "getTools lists no tool named \"remove_item\"".to_string()
         ))
@@ -239,55 +429,43 @@ fn calling_a_tool_the_page_does_not_list_is_a_tool_error() {
 
 #[test]
 fn a_page_that_registers_nothing_lists_no_tools() {
-    let server = serve();
-    let mut session = open(&server, "/plain.html", "body");
-    assert!(session
-        .tools("add_item")
-        .expect("the listing")
-        .tools
-        .is_empty());
+    assert!(toured_tools("plain").expect("the listing").tools.is_empty());
 }
 
-/// Why listing the tools of `url` is unverified.
-fn unlisted(url: &str) -> String {
-    let mut session = browser()
-        .open(url, "body", in_30_s(), never)
-        .unwrap_or_else(|stop| panic!("opening {url}: {stop:?}"));
-    unverified(session.tools("add_item").unwrap_err())
+/// Why the tour step `step`'s listing of the tools is unverified.
+fn unlisted(step: &str) -> String {
+    unverified(toured_tools(step).unwrap_err())
 }
 
 #[test]
 fn a_page_outside_a_secure_context_has_no_api_and_is_unverified() {
     // Chromium gives document.modelContext to secure contexts only: a data: URL is not one.
     assert_eq!(
-        unlisted("data:text/html,<p>plain</p>"),
+        unlisted("insecure"),
         "unsupported WebMCP API: document.modelContext is absent"
     );
 }
 
 #[test]
 fn a_get_tools_that_is_not_a_function_is_unverified() {
-    let server = serve();
     assert_eq!(
-        unlisted(&server.url("/odd-api.html?shape=property")),
+        unlisted("property"),
         "unsupported WebMCP API: document.modelContext.getTools is not a function"
     );
 }
 
 #[test]
 fn a_get_tools_resolving_to_a_number_is_unverified() {
-    let server = serve();
     assert_eq!(
-        unlisted(&server.url("/odd-api.html?shape=number")),
+        unlisted("number"),
         "unsupported WebMCP API: getTools returned a number (42)"
     );
 }
 
 #[test]
 fn a_get_tools_listing_a_nameless_tool_is_unverified() {
-    let server = serve();
     assert_eq!(
-        unlisted(&server.url("/odd-api.html?shape=nameless")),
+        unlisted("nameless"),
         "unsupported WebMCP API: getTools returned an array whose item 0 (an object) has no string name"
     );
 }

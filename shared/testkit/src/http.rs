@@ -129,6 +129,16 @@ impl Server {
         received.calls.get(path).copied().unwrap_or(0)
     }
 
+    /// How many requests each requested path got so far.
+    pub fn every_call(&self) -> std::collections::BTreeMap<String, usize> {
+        let received = self.lock();
+        received
+            .calls
+            .iter()
+            .map(|(path, n)| (path.clone(), *n))
+            .collect()
+    }
+
     /// The request line and headers of every request so far, as sent.
     pub fn requests(&self) -> Vec<String> {
         self.lock().heads.clone()

@@ -6,7 +6,6 @@ use crate::common;
 use qa_testkit::{Program, Run};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
-use std::time::{Duration, SystemTime};
 
 fn dist_into(out: &Path, bin_dir: &Path) -> Run {
     common::make(["dist"])
@@ -21,36 +20,18 @@ fn dist_into(out: &Path, bin_dir: &Path) -> Run {
 }
 
 /// `make dist` of the built binaries, made once per test run for the tests that only read
-/// it (the third one makes its own, failing, dist). `cargo test` runs them in one process;
-/// nextest runs each in its own process of one run (`NEXTEST_RUN_ID`), so the archive is
-/// made under a file lock in the target's tmp folder, and earlier runs' folders (an hour
-/// old) are removed.
+/// it (the third one makes its own, failing, dist): `cargo test` runs them in one process,
+/// nextest each in its own process of one run, so testkit's `once::made` makes it under a
+/// file lock in the target's tmp folder.
 fn shared_dist() -> PathBuf {
     static DIST: OnceLock<PathBuf> = OnceLock::new();
     DIST.get_or_init(|| {
-        let run = std::env::var("NEXTEST_RUN_ID")
-            .unwrap_or_else(|_| format!("pid-{}", std::process::id()));
-        let base = Path::new(env!("CARGO_TARGET_TMPDIR")).join("packaging-dist");
-        std::fs::create_dir_all(&base).unwrap();
-        let lock = std::fs::File::create(base.join(".lock")).unwrap();
-        lock.lock().unwrap();
-        let dir = base.join(&run);
-        let out = dir.join("dist");
-        if !dir.join(".done").exists() {
-            let stale = SystemTime::now() - Duration::from_secs(3600);
-            for old in std::fs::read_dir(&base).unwrap().filter_map(|e| e.ok()) {
-                let modified = old.metadata().and_then(|m| m.modified());
-                if old.path().is_dir() && modified.is_ok_and(|m| m < stale) {
-                    let _ = std::fs::remove_dir_all(old.path());
-                }
-            }
-            let _ = std::fs::remove_dir_all(&dir);
-            std::fs::create_dir_all(&dir).unwrap();
-            let made = dist_into(&out, &qa_testkit::run::bin_dir());
+        let base = Path::new(env!("CARGO_TARGET_TMPDIR"));
+        let dir = qa_testkit::once::made(base, "packaging-dist", |dir| {
+            let made = dist_into(&dir.join("dist"), &qa_testkit::run::bin_dir());
             assert_eq!(made.code, 0, "make dist: {}", made.stderr);
-            std::fs::write(dir.join(".done"), "").unwrap();
-        }
-        out
+        });
+        dir.join("dist")
     })
     .clone()
 }

@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod server;
+pub mod shared;
 
 use qa_records::acceptance::{
     CheckDecision, CheckRouteData, CheckSpecData, Entry, Excluded, TargetData, TargetKind,
