@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use qa_commands::path::SearchPath;
 use qa_commands::targets::{KnownTest, Targets};
 use qa_commands::tree::{self, Tree};
-use qa_commands::{self as validation, wrapper, Candidate, MAX_VALUE};
+use qa_commands::{self as validation, wrapper, Candidate, Runner, MAX_VALUE};
 use qa_records::change::{Command, CommandScope};
 use qa_records::execution::BlockedReason;
 use qa_records::untrusted::{is_hidden, neutralize, MARKER};
@@ -167,10 +167,15 @@ fn names(candidate: &Candidate, test: &KnownTest) -> bool {
     let base = file.rsplit('/').next().unwrap_or(file);
     let stem = base.split('.').next().unwrap_or(base);
     let stem = (candidate.scope == CommandScope::ExactTest).then_some(stem);
+    // A Go subtest (`TestX/case`) is run by its test function's name, as qa-route writes it.
+    let function = (candidate.runner == Runner::Go)
+        .then(|| test.name.split_once('/').map(|(f, _)| f))
+        .flatten();
     candidate.runner.covers(file)
         && [test.ident.as_str(), test.name.as_str(), file, from_dir]
             .into_iter()
             .chain(stem)
+            .chain(function)
             .any(|word| has_word(run, word))
 }
 
@@ -210,7 +215,6 @@ fn inside(root: &Path, dir: &str) -> Result<PathBuf, Refusal> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use qa_commands::Runner;
 
     fn known(file: &str, name: &str) -> KnownTest {
         KnownTest {
@@ -231,6 +235,9 @@ mod tests {
         let go = candidate(Runner::Go, "go test ./ -run '^(TestA|TestB)$'");
         assert!(names(&go, &known("a_test.go", "TestA")));
         assert!(!names(&go, &known("a_test.go", "TestAB")));
+        // A subtest by its test function; another function's subtest is not named.
+        assert!(names(&go, &known("a_test.go", "TestA/empty input")));
+        assert!(!names(&go, &known("a_test.go", "TestC/empty input")));
         let pytest = candidate(Runner::Pytest, "pytest tests/test_cart.py");
         assert!(names(&pytest, &known("tests/test_cart.py", "test_total")));
         assert!(!names(&pytest, &known("tests/test_tax.py", "test_total")));
