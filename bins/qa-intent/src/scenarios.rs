@@ -768,7 +768,16 @@ impl Ctx<'_> {
     }
 
     /// Functions of product files holding an added line: (file, item path, head line).
+    /// A test the file holds itself (Rust's inline `#[test]`) is a changed test, no
+    /// product function to exercise.
     fn changed_functions(&self) -> Vec<(&str, &str, u32)> {
+        let contracts = &self.intent.data.contracts;
+        let is_test = |file: &str, path: &str, line: u32| {
+            let name = short(path);
+            contracts.iter().any(|c| {
+                c.file == file && (c.line == line || c.name.as_deref().unwrap_or(&c.title) == name)
+            })
+        };
         self.product_deltas()
             .flat_map(|(file, d)| {
                 d.changed_items
@@ -776,6 +785,7 @@ impl Ctx<'_> {
                     .filter(|(_, kind, _)| *kind == crate::trees::ItemKind::Function)
                     .map(move |(path, _, line)| (file, path.as_str(), *line))
             })
+            .filter(|&(file, path, line)| !is_test(file, path, line))
             .collect()
     }
 

@@ -404,3 +404,27 @@ fn an_assert_cmd_test_is_quoted_with_the_command_line_it_runs_and_its_outcome() 
         "{all:#?}"
     );
 }
+
+/// The product functions a change modified are the way in when no test sets up the case;
+/// a test function the product file holds itself is a changed test, not one of them.
+#[test]
+fn an_inline_test_function_is_no_changed_code_to_exercise() {
+    let base = "pub fn hist_file(home: &str) -> String {\n    format!(\"{home}/.lesshst\")\n}\n";
+    let head = "pub fn hist_file(home: &str) -> String {\n    let state = format!(\"{home}/.local/state\");\n    format!(\"{state}/lesshst\")\n}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    #[ignore]\n    fn prints_hist_file() {\n        dbg!(super::hist_file(\"/home/u\"));\n    }\n}\n";
+    let mut r = rust_crate(base);
+    r.commit("init");
+    r.branch("feature");
+    r.write("src/lib.rs", head);
+    r.commit("History file: look at the state directory");
+    let steps = steps(&flow(&r));
+    assert!(
+        steps
+            .iter()
+            .any(|s| s.starts_with("Exercise `hist_file` (src/lib.rs:1)")),
+        "{steps:#?}"
+    );
+    assert!(
+        !steps.iter().any(|s| s.contains("`prints_hist_file`")),
+        "{steps:#?}"
+    );
+}
