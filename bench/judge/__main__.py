@@ -10,8 +10,8 @@ import time
 
 USAGE = """\
 Usage: python3 bench/judge [--half tune|report|all] [--repo NAME ...] [--bin-dir DIR]
-                           [--jobs N] [--out DIR] [--timeout S]
-       python3 bench/judge fetch [--from DIR] [--repo NAME ...]
+                           [--jobs N] [--out DIR] [--timeout S] [--clones DIR]
+       python3 bench/judge fetch [--from DIR] [--repo NAME ...] [--clones DIR]
 
 `fetch` clones each repository of bench/corpus.toml from a bare mirror (<DIR>/<owner>+<name>/repo,
 default /work/.mirror) into bench/work/corpus/<owner>+<name> without a checkout, or fetches
@@ -202,7 +202,9 @@ def main(argv=None):
     ap = argparse.ArgumentParser(prog="python3 bench/judge", description=__doc__, epilog=USAGE,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--repo", action="append", help="only this repository (owner/name), repeatable")
-    ap.add_argument("--clones", default=corpus.CLONES, help=argparse.SUPPRESS)
+    ap.add_argument("--clones", default=corpus.CLONES,
+                    help="folder of the clones <owner>+<name> (bench/work/corpus); the run checks"
+                         " out commits in them, so two runs at once need two folders")
     if argv[:1] == ["fetch"]:
         ap.add_argument("--from", dest="mirrors", default="/work/.mirror",
                         help="folder of bare mirrors <owner>+<name>/repo (/work/.mirror)")
