@@ -153,10 +153,17 @@ def select(repo, head, max_files, with_test, without_test, scan=2000):
 
 
 def halves(selection, half):
-    """The numbers (with test, without test) a half takes, from the corpus [selection]."""
+    """The numbers (with test, without test) a half takes, from the corpus [selection]:
+    tune 1-10 and 1-2, report 11-20 and 3-5, holdout 21-30 and 6-7, all 1-20 and 1-5."""
     tw, tn = selection["tune_with_test"], selection["tune_without_test"]
     if half == "tune":
         return range(1, tw + 1), range(1, tn + 1)
     if half == "report":
         return range(tw + 1, selection["with_test"] + 1), range(tn + 1, selection["without_test"] + 1)
+    if half == "holdout":
+        # As many again as the tuning half, older than the reporting half: a check that what
+        # was tuned holds on commits it was not tuned on, without spending the reporting half
+        # (whose commits the walk passes but never runs).
+        w, n = selection["with_test"], selection["without_test"]
+        return range(w + 1, w + tw + 1), range(n + 1, n + tn + 1)
     return range(1, selection["with_test"] + 1), range(1, selection["without_test"] + 1)

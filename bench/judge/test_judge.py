@@ -181,6 +181,20 @@ class Classification(unittest.TestCase):
             self.assertTrue(selection.is_product(path), path)
 
 
+class Halves(unittest.TestCase):
+    SELECTION = {"with_test": 20, "without_test": 5, "tune_with_test": 10, "tune_without_test": 2}
+
+    def test_the_halves_share_no_commit(self):
+        taken = {h: selection.halves(self.SELECTION, h) for h in ("tune", "report", "holdout")}
+        for group in (0, 1):
+            seen = [n for h in taken for n in taken[h][group]]
+            self.assertEqual(len(seen), len(set(seen)), group)
+
+    def test_the_holdout_is_older_than_the_reporting_half(self):
+        w, n = selection.halves(self.SELECTION, "holdout")
+        self.assertEqual((list(w), list(n)), (list(range(21, 31)), [6, 7]))
+
+
 class Routes(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()
