@@ -281,9 +281,16 @@ def depends_on(pkg, name):
     return any(n in d for n in BIN_PACKAGES.get(name, [name]) for d in deps)
 
 
+# Flags whose value is a test-name pattern, never a file (`-t 'uses Array/Set'`).
+NAME_FILTERS = ("-t", "--testNamePattern", "--grep", "-g")
+
+
 def file_args(work, folders, args, tool):
-    """Each argument that looks like a file (a `/` or an extension) exists at the commit."""
-    for a in args:
+    """Each argument that looks like a file (a `/` or an extension) exists at the commit;
+    a name filter's value is a title, not a file."""
+    for i, a in enumerate(args):
+        if i and args[i - 1] in NAME_FILTERS:
+            continue
         if a.startswith("-") or not ("/" in a or re.search(r"\.\w{1,4}$", a)):
             continue
         path = a.split("::")[0]
@@ -363,7 +370,7 @@ def title_filter(work, bases, args, tool):
     so a part of a title is enough)."""
     pattern = None
     for i, a in enumerate(args):
-        if a in ("-t", "--testNamePattern", "--grep", "-g") and i + 1 < len(args):
+        if a in NAME_FILTERS and i + 1 < len(args):
             pattern = args[i + 1]
         elif a.startswith(("--testNamePattern=", "-t=")):
             pattern = a.split("=", 1)[1]

@@ -241,6 +241,14 @@ class Routes(unittest.TestCase):
         self.assertIsNone(routes.validate(self.work, "c", ok))
         self.assertIn("matches no test title", routes.validate(self.work, "c", bad))
 
+    def test_a_name_filter_with_a_slash_is_a_title_not_a_file(self):
+        self.write("package.json", '{"devDependencies": {"vitest": "1"}}')
+        self.write("a.test.ts", "it('uses the Array/Set model type', () => {})")
+        ok = self.cmd("pnpm exec vitest run a.test.ts -t 'uses the Array/Set model type'", "pnpm")
+        gone = self.cmd("pnpm exec vitest run b/a.test.ts -t 'uses the Array/Set model type'", "pnpm")
+        self.assertIsNone(routes.validate(self.work, "c", ok))
+        self.assertIn("b/a.test.ts does not exist", routes.validate(self.work, "c", gone))
+
     def test_a_gradle_test_task_of_a_multiplatform_module_is_invalid(self):
         self.write("lib/build.gradle.kts", 'plugins {\n  kotlin("jvm")\n}\n')
         self.write("lib/src/test/kotlin/ATest.kt", "class ATest")
