@@ -461,8 +461,16 @@ pub fn numbers_as_code(text: &str) -> String {
 
 /// The record of a call that passes a literal (`name` is the callee's last name), for
 /// [`helpers`] to read as an assertion helper's expectations once the helpers are known.
-fn call_with_literals(name: &str, line: u32, args: &[Node], text: &str) -> Option<Call> {
-    let args: Vec<Arg> = args.iter().map(|a| arg_of(*a, text)).collect();
+/// `bound` gives the literal a test-local name holds (`const want = "x"; check(got, want)`
+/// passes `"x"`).
+fn call_with_literals(
+    name: &str,
+    line: u32,
+    args: &[Node],
+    text: &str,
+    bound: &dyn Fn(&str) -> Option<String>,
+) -> Option<Call> {
+    let args: Vec<Arg> = args.iter().map(|a| arg_of(*a, text, bound)).collect();
     args.iter().any(|a| a.literal).then(|| Call {
         name: name.to_string(),
         line,
@@ -470,16 +478,25 @@ fn call_with_literals(name: &str, line: u32, args: &[Node], text: &str) -> Optio
     })
 }
 
-fn arg_of(a: Node, text: &str) -> Arg {
+fn arg_of(a: Node, text: &str, bound: &dyn Fn(&str) -> Option<String>) -> Arg {
     // Python's `expected="x"`: the keyword names the parameter.
     if a.kind() == "keyword_argument" {
         if let (Some(k), Some(v)) = (
             a.child_by_field_name("name"),
             a.child_by_field_name("value"),
         ) {
-            let mut arg = arg_of(v, text);
+            let mut arg = arg_of(v, text, bound);
             arg.keyword = Some(text_of(k, text).to_string());
             return arg;
+        }
+    }
+    if matches!(a.kind(), "identifier" | "simple_identifier") {
+        if let Some(value) = bound(text_of(a, text)) {
+            return Arg {
+                keyword: None,
+                text: value,
+                literal: true,
+            };
         }
     }
     let is = is_literal_value(a);

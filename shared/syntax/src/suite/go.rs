@@ -218,8 +218,13 @@ fn go_test_body(nodes: &[Node], node: Node, text: &str, name: String) -> Test {
                         _ => Some(f),
                     };
                     if let Some(c) = callee.map(|c| text_of(c, text)) {
-                        t.helper_calls
-                            .extend(call_with_literals(c, line_of(n), &args, text));
+                        t.helper_calls.extend(call_with_literals(
+                            c,
+                            line_of(n),
+                            &args,
+                            text,
+                            &|name| bindings.get(name).cloned(),
+                        ));
                         t.calls.push(c.to_string());
                     }
                 }

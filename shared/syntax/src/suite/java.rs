@@ -245,6 +245,7 @@ fn test(
                                 line_of(n),
                                 &args,
                                 text,
+                                &|name| reader.bindings.get(name).map(|(v, _)| v.clone()),
                             ));
                             t.calls.push(callee.to_string());
                         }

@@ -1,6 +1,7 @@
 //! JavaScript and TypeScript tests: `it`/`test` calls with their modifiers, `test.each`
 //! tables, and the values `expect(..)` matchers, `assert.*` and request chains expect.
 
+use std::collections::HashMap;
 use tree_sitter::Node;
 
 use super::{
@@ -73,6 +74,7 @@ pub(super) fn tests(walk: &Walk, text: &str) -> Vec<Test> {
         if let Some(body) = body {
             let nodes = walk.subtree(*body);
             table_rows(&nodes, text, &mut t.expects);
+            let bindings = literal_locals(&nodes, text);
             for &n in nodes.iter() {
                 if n.kind() != "call_expression" {
                     continue;
@@ -91,8 +93,13 @@ pub(super) fn tests(walk: &Walk, text: &str) -> Vec<Test> {
                             .child_by_field_name("arguments")
                             .map(named_children)
                             .unwrap_or_default();
-                        t.helper_calls
-                            .extend(call_with_literals(name, line_of(n), &args, text));
+                        t.helper_calls.extend(call_with_literals(
+                            name,
+                            line_of(n),
+                            &args,
+                            text,
+                            &|name| bindings.get(name).cloned(),
+                        ));
                         t.calls.push(name.to_string());
                     }
                 }
@@ -192,6 +199,32 @@ fn each_rows(table: Node, params: &[String], text: &str, out: &mut Vec<Expectati
 
 /// `it`, `test.skip`, `it.each(table)`, `describe.only`...: the test function and its
 /// modifiers, for a call that defines one test (describe blocks define none).
+/// The locals a test body declares once with a literal (`const want = "x"`), by name, the
+/// literal as a reader sees it; a name declared twice holds no one value.
+fn literal_locals(nodes: &[Node], text: &str) -> HashMap<String, String> {
+    let mut seen: HashMap<String, Option<String>> = HashMap::new();
+    for n in nodes.iter().filter(|n| n.kind() == "variable_declarator") {
+        let (Some(name), value) = (
+            n.child_by_field_name("name"),
+            n.child_by_field_name("value"),
+        ) else {
+            continue;
+        };
+        if name.kind() != "identifier" {
+            continue;
+        }
+        let value = value
+            .filter(|v| super::is_literal_value(*v))
+            .map(|v| literal(text_of(v, text)));
+        seen.entry(text_of(name, text).to_string())
+            .and_modify(|v| *v = None)
+            .or_insert(value);
+    }
+    seen.into_iter()
+        .filter_map(|(k, v)| Some((k, v?)))
+        .collect()
+}
+
 fn js_test_callee<'t>(callee: Node, text: &'t str) -> Option<(&'t str, Vec<&'t str>)> {
     match callee.kind() {
         "identifier" => {

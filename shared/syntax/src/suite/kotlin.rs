@@ -175,6 +175,7 @@ fn test(
                     line_of(n),
                     &call.args,
                     text,
+                    &|name| reader.bindings.get(name).map(|(v, _)| v.clone()),
                 ));
                 if !call.name.starts_with("assert") {
                     t.calls.push(call.name.to_string());

@@ -149,8 +149,13 @@ pub(super) fn tests(walk: &Walk, text: &str) -> Vec<Test> {
                             _ => Some(f),
                         };
                         if let Some(c) = callee.map(|c| text_of(c, text)) {
-                            t.helper_calls
-                                .extend(call_with_literals(c, line_of(n), &args, text));
+                            t.helper_calls.extend(call_with_literals(
+                                c,
+                                line_of(n),
+                                &args,
+                                text,
+                                &|name| bindings.get(name).cloned(),
+                            ));
                             t.calls.push(c.to_string());
                         }
                     }

@@ -243,6 +243,15 @@ fn rust_test(node: Node, text: &str, name: String) -> Test {
                         let args: Vec<Arg> = args
                             .iter()
                             .map(|a| {
+                                // `let expected = "..";` then `helper(args, expected)`: the
+                                // name passes the literal it was bound to.
+                                if let Some((bound, _)) = bound_literal(a, &bindings) {
+                                    return Arg {
+                                        keyword: None,
+                                        text: literal(bound),
+                                        literal: true,
+                                    };
+                                }
                                 let is = rust_literal_arg(a);
                                 let code = match (a.first(), a.last()) {
                                     (Some(x), Some(y)) => {
@@ -289,6 +298,20 @@ fn rust_test(node: Node, text: &str, name: String) -> Test {
         setup: None,
         helper_calls,
         act: None,
+    }
+}
+
+/// The literal a test-local name was bound to (`let want = "x";`), when the argument is
+/// that name alone (`want`, `&want`).
+fn bound_literal<'t>(
+    arg: &[Tok],
+    bindings: &HashMap<&str, (&'t str, u32)>,
+) -> Option<(&'t str, u32)> {
+    match arg {
+        [name] | [Tok { text: "&", .. }, name] if name.kind == "identifier" => {
+            bindings.get(name.text).copied()
+        }
+        _ => None,
     }
 }
 

@@ -397,6 +397,20 @@ fn a_rust_helper_that_asserts_through_another_makes_its_literal_arguments_expect
 }
 
 #[test]
+fn a_local_bound_to_a_literal_passes_that_literal_to_a_helper() {
+    let test = "#[test]\nfn flag() {\n    let te = TestEnv::new();\n    let expected = \"[tool error]: bad flag\";\n    te.assert_failure_with_error(&[\"pat\"], expected);\n}\n";
+    assert_eq!(
+        helper_expects(Grammar::Rust, test, RUST_ENV),
+        ["`assert_failure_with_error`: `expected` is \"[tool error]: bad flag\" for `args` &[\"pat\"]"]
+    );
+    // Control: a local bound to a call's result passes no literal.
+    let computed = test.replace("\"[tool error]: bad flag\"", "message()");
+    assert!(helper_expects(Grammar::Rust, &computed, RUST_ENV)
+        .iter()
+        .all(|e| !e.contains("bad flag") && !e.contains("message()")));
+}
+
+#[test]
 fn a_helper_of_the_same_shape_that_asserts_nothing_passes_no_expectation() {
     let test = "#[test]\nfn flag() {\n    let te = TestEnv::new();\n    te.run_with_error(&[\"pat\"], \"[tool error]: bad flag\");\n}\n";
     assert!(helper_expects(Grammar::Rust, test, RUST_ENV).is_empty());
@@ -443,6 +457,41 @@ fn python_and_javascript_helpers_are_read_by_what_they_assert() {
         ["`expectOutput`: `want` is 'Usage: cli' for `args` ['--help']"]
     );
 }
+#[test]
+fn locals_bound_once_to_a_literal_pass_it_to_a_helper_in_every_language() {
+    let go_support = "package cli\n\nfunc checkContains(t *testing.T, got, want string) {\n\tif !strings.Contains(got, want) {\n\t\tt.Errorf(\"%q\", got)\n\t}\n}\n";
+    let go_test = "package cli\n\nfunc TestHelp(t *testing.T) {\n\twant := \"Usage: app\"\n\tcheckContains(t, run(\"--help\"), want)\n}\n";
+    assert_eq!(
+        helper_expects(Grammar::Go, go_test, go_support),
+        ["`run(\"--help\")` is \"Usage: app\" (`checkContains`)"]
+    );
+    let py_support = "def assert_status(response, expected_status=200):\n    assert response.status_code == expected_status\n";
+    let py_test =
+        "def test_redirect(client):\n    code = 301\n    assert_status(client.get('/a'), code)\n";
+    assert_eq!(
+        helper_expects(Grammar::Python, py_test, py_support),
+        ["`client.get('/a')` is 301 (`assert_status`)"]
+    );
+    let ts_support = "export function expectOutput(args: string[], want: string) {\n  expect(run(args)).toBe(want);\n}\n";
+    let ts_test = "it('prints help', () => {\n  const usage = 'Usage: cli';\n  expectOutput(['--help'], usage);\n});\n";
+    assert_eq!(
+        helper_expects(Grammar::TypeScript, ts_test, ts_support),
+        ["`expectOutput`: `want` is 'Usage: cli' for `args` ['--help']"]
+    );
+    // Controls: a local bound to a call, or declared twice, holds no one literal.
+    let computed = ts_test.replace("'Usage: cli'", "usageOf('cli')");
+    assert!(helper_expects(Grammar::TypeScript, &computed, ts_support)
+        .iter()
+        .all(|e| !e.contains("Usage")));
+    let twice = ts_test.replace(
+        "  expectOutput",
+        "  {\n    const usage = 'other';\n  }\n  expectOutput",
+    );
+    assert!(helper_expects(Grammar::TypeScript, &twice, ts_support)
+        .iter()
+        .all(|e| !e.contains("Usage") && !e.contains("other")));
+}
+
 #[test]
 fn test_each_rows_are_quoted_with_their_inputs() {
     let src = "test.each([[1, 1, 2], [1, 2, 3]])('add(%i, %i)', (a, b, expected) => {\n  expect(add(a, b)).toBe(expected);\n});\ntest.each`\n  a    | b    | expected\n  ${1} | ${1} | ${2}\n  ${2} | ${1} | ${3}\n`('returns $expected', ({ a, b, expected }) => {\n  expect(a + b).toBe(expected);\n});\nit.each([{ input: 'x', output: 'X' }])('upper', ({ input, output }) => {});\n";
