@@ -272,16 +272,28 @@ fn has_doc_name(p: &PathInfo) -> bool {
 // ---------------------------------------------------------------------------
 // 4. generated
 
-const GENERATED_DIRS: &[&str] = &[
-    "dist",
-    "build",
-    "vendor",
-    "node_modules",
-    "target",
-    "out",
-    "coverage",
-    "__pycache__",
-];
+/// Third-party code and caches, wherever they sit.
+const VENDORED_DIRS: &[&str] = &["vendor", "node_modules", "__pycache__"];
+
+/// Where builds write their output: at a package's top, never inside its source tree.
+const OUTPUT_DIRS: &[&str] = &["dist", "build", "target", "out", "coverage"];
+
+/// Directories that hold a package's own source: an output directory's name below one
+/// of them is a module (`src/build/usage_parser.rs`, Go's `internal/build/`).
+const SOURCE_TREES: &[&str] = &["src", "lib", "internal", "pkg"];
+
+/// True when an output directory stands outside every source tree of the path.
+fn in_output_dir(p: &PathInfo) -> bool {
+    for dir in p.dirs() {
+        if SOURCE_TREES.contains(&dir) {
+            return false;
+        }
+        if OUTPUT_DIRS.contains(&dir) {
+            return true;
+        }
+    }
+    false
+}
 
 /// Lockfiles without a `.lock` extension; `Cargo.lock`, `yarn.lock`,
 /// `poetry.lock`, `Pipfile.lock`, `composer.lock`, `Gemfile.lock` and `uv.lock`
@@ -307,7 +319,8 @@ static GENERATED_MARKER: LazyLock<Regex> =
     LazyLock::new(|| alternation(&[r"@gen(?:)erated", r"DO NOT(?:) EDIT"]));
 
 fn is_generated(p: &PathInfo, content: Option<&[u8]>, binary: bool) -> bool {
-    p.has_dir_in(GENERATED_DIRS)
+    p.has_dir_in(VENDORED_DIRS)
+        || in_output_dir(p)
         || p.ext == "lock"
         || LOCKFILE_NAMES.contains(&p.name)
         || p.name.ends_with(".min.js")
@@ -794,6 +807,23 @@ mod tests {
                 "target/debug/build/output",
                 "coverage/lcov.info",
             ],
+        );
+    }
+
+    #[test]
+    fn an_output_directory_inside_a_source_tree_is_a_module() {
+        assert_all(
+            Role::Product,
+            &[
+                "src/build/usage_parser.rs",
+                "internal/build/plan.go",
+                "lib/out/format.js",
+            ],
+        );
+        // Control: the same names at a package's top are build output.
+        assert_all(
+            Role::Generated,
+            &["build/usage_parser.rs", "web/dist/app.js", "out/format.js"],
         );
     }
 
