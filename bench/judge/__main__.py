@@ -74,7 +74,7 @@ def score_commit(repo, entry, commit, stream, status):
     after = file_texts(repo, commit.sha, [p for s, p in code if s != "D"])
     false = scoring.false_removed(scenarios, before, after)
     quoted = scoring.quotes(scenarios, literals)
-    cited = scoring.cites(scenarios, added)
+    cited = scoring.cites(scenarios, added, scoring.deleted_lines(repo, commit.sha, commit.tests))
     routed, reason, command = False, "no test in the commit", None
     if tested:
         names = routes.test_names(repo, commit.tests, added)

@@ -33,6 +33,28 @@ def diff_lines(repo, sha, paths):
     return rows
 
 
+def deleted_lines(repo, sha, paths):
+    """{path: {head line: {text}}} of the lines the commit deleted from paths, each at the
+    head line its hunk starts at (git's -U0 new start, at least 1): where a deletion is
+    cited, since a deleted line has no line of its own at head."""
+    out, path, at = {}, None, 0
+    if not paths:
+        return out
+    diff = git(repo, "diff", "-U0", "--no-color", "--no-ext-diff", "-M", f"{sha}^", sha, "--",
+               *sorted(paths), check=False)
+    for line in diff.splitlines():
+        if line.startswith("--- "):
+            path = line[6:] if line.startswith("--- a/") else None
+        elif line.startswith("+++ "):
+            path = line[6:] if line.startswith("+++ b/") else path
+        elif line.startswith("@@"):
+            m = re.match(r"@@ -\d+(?:,\d+)? \+(\d+)", line)
+            at = max(int(m.group(1)), 1) if m else 0
+        elif line.startswith("-") and path and line[1:].strip():
+            out.setdefault(path, {}).setdefault(at, set()).add(line[1:].strip())
+    return out
+
+
 def added_lines(rows):
     """{path: {line number}} of the added (or changed) lines of diff rows."""
     out = {}
@@ -269,14 +291,21 @@ def quote_miss(scenarios, literals):
     return "no expected value in the steps or assertions"
 
 
-def cites(scenarios, added):
+def cites(scenarios, added, deleted=None):
     """Return [(scenario index, "file:line")]: evidence items citing a line the commit added
-    or changed in a changed test file (added: {path: {line}})."""
+    or changed in a changed test file (added: {path: {line}}), or a line it deleted from one
+    (deleted: {path: {head line: {text}}}): at the head line its hunk starts at, quoting the
+    deleted text (a line of 4 characters or more, so a lone brace cites nothing)."""
+    deleted = deleted or {}
     hits = []
     for i, sc in enumerate(scenarios):
         for ev in sc.get("evidence") or []:
             if ev.get("line") in added.get(ev.get("file"), ()):
                 hits.append((i, f"{ev['file']}:{ev['line']}"))
+                break
+            gone = deleted.get(ev.get("file"), {}).get(ev.get("line"), ())
+            if any(len(t) >= 4 and t in (ev.get("text") or "") for t in gone):
+                hits.append((i, f"{ev['file']}:{ev['line']} (deleted)"))
                 break
     return hits
 

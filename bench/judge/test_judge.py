@@ -111,6 +111,18 @@ class Cites(unittest.TestCase):
         sc = scenario(evidence=[{"file": "t.py", "line": 4}, {"file": "src/a.py", "line": 3}])
         self.assertEqual(scoring.cites([sc], {"t.py": {3}}), [])
 
+    def test_evidence_quoting_a_deleted_line_at_its_hunk_cites_it(self):
+        deleted = {"t.js": {12: {".expect(201, done)", "})"}}}
+        sc = scenario(evidence=[{"file": "t.js", "line": 12, "text": "deleted: .expect(201, done)"}])
+        self.assertEqual(scoring.cites([sc], {}, deleted), [(0, "t.js:12 (deleted)")])
+
+    def test_a_deleted_line_elsewhere_or_unquoted_or_too_short_does_not(self):
+        deleted = {"t.js": {12: {".expect(201, done)", "})"}}}
+        for ev in ({"file": "t.js", "line": 13, "text": ".expect(201, done)"},
+                   {"file": "t.js", "line": 12, "text": "test `a` changed here"},
+                   {"file": "t.js", "line": 12, "text": "deleted: })"}):
+            self.assertEqual(scoring.cites([scenario(evidence=[ev])], {}, deleted), [], ev)
+
 
 class FalseRemoved(unittest.TestCase):
     BEFORE = ["fn f(x: u8) {\n    match x {\n        _ => unreachable!(\"no\"),\n    }\n}\n"]
@@ -348,6 +360,27 @@ class Tables(unittest.TestCase):
 
 class Selection(unittest.TestCase):
     """The selection on a real git repository in a temporary folder."""
+
+    def test_deleted_lines_sit_at_the_head_line_their_hunk_starts_at(self):
+        with tempfile.TemporaryDirectory() as repo:
+            env = dict(selection.bench_env(), GIT_AUTHOR_NAME="a", GIT_AUTHOR_EMAIL="a@a",
+                       GIT_COMMITTER_NAME="a", GIT_COMMITTER_EMAIL="a@a")
+
+            def sh(*args):
+                subprocess.run(["git", "-C", repo, *args], check=True, capture_output=True, env=env)
+
+            def write(text):
+                with open(os.path.join(repo, "t.js"), "w") as fh:
+                    fh.write(text)
+            sh("init", "-q")
+            write("a\nb\nit('x', () => {\n  expect(1).toBe(2)\n})\nc\n")
+            sh("add", "."), sh("commit", "-qm", "one")
+            write("a\nb\nc\n")
+            sh("commit", "-qam", "two")
+            sha = subprocess.run(["git", "-C", repo, "rev-parse", "HEAD"], capture_output=True,
+                                 text=True, env=env).stdout.strip()
+            got = scoring.deleted_lines(repo, sha, {"t.js"})
+            self.assertEqual(got, {"t.js": {2: {"it('x', () => {", "expect(1).toBe(2)", "})"}}})
 
     def test_commits_are_numbered_newest_first_per_group(self):
         with tempfile.TemporaryDirectory() as repo:

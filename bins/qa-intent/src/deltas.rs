@@ -27,6 +27,18 @@ pub struct At {
     pub text: String,
 }
 
+/// A test the change deletes, read at base: what it set up, called and expected, the
+/// behaviour the change stops checking.
+#[derive(Debug, Clone)]
+pub struct DeletedTest {
+    /// The test at base (its lines are base lines).
+    pub test: qa_syntax::suite::Test,
+    /// Where it was, mapped to the head.
+    pub line: u32,
+    /// Each expectation's line as written at base, trimmed, in the order of `test.expects`.
+    pub written: Vec<String>,
+}
+
 /// The changes of one file that has a grammar.
 #[derive(Debug, Clone, Default)]
 pub struct FileDelta {
@@ -55,6 +67,8 @@ pub struct FileDelta {
     /// Tests the change deletes: at base, with every line removed, and their name
     /// nowhere in the head file. `line` is where they were, mapped to the head.
     pub removed_tests: Vec<At>,
+    /// The same deleted tests as they stood at base, with what they checked.
+    pub deleted_tests: Vec<DeletedTest>,
     /// Every condition on a changed head line with the last line of its statement:
     /// what the condition guards.
     pub condition_spans: Vec<(u32, u32)>,
@@ -246,6 +260,8 @@ pub fn of_changeset(
     for d in deltas.values_mut() {
         d.removed_tests
             .retain(|t| !tests_elsewhere.contains(&t.item));
+        d.deleted_tests
+            .retain(|t| !tests_elsewhere.contains(&t.test.name));
     }
     // A line another changed file lost, or has at base, is moved or copied code where
     // it appears.
@@ -605,10 +621,25 @@ pub fn delta(
         }
         let all_removed = (t.line..=t.end).all(|l| removed.contains(&l));
         if all_removed && !head_text.contains(t.name.as_str()) {
+            let line = head_line_of(file, t.line);
             d.removed_tests.push(At {
                 item: t.name.clone(),
-                line: head_line_of(file, t.line),
+                line,
                 text: t.title.clone(),
+            });
+            let base_text = v.base.as_deref().unwrap_or("");
+            let written = t
+                .expects
+                .iter()
+                .map(|e| {
+                    let at = (e.line as usize).saturating_sub(1);
+                    base_text.lines().nth(at).unwrap_or("").trim().to_string()
+                })
+                .collect();
+            d.deleted_tests.push(DeletedTest {
+                test: t.clone(),
+                line,
+                written,
             });
         }
     }

@@ -13,7 +13,7 @@ use qa_records::change::{
     ScenarioKind, Stage, TestClass, TestContract,
 };
 
-use crate::deltas::{At, FileDelta};
+use crate::deltas::{At, DeletedTest, FileDelta};
 use crate::intents::Intent;
 use crate::lifecycle::{is_compound, Fact, FactKind};
 use crate::trees::ExitKind;
@@ -671,6 +671,17 @@ impl Ctx<'_> {
             .deltas
             .iter()
             .flat_map(|(f, d)| d.removed_tests.iter().map(move |t| (f.as_str(), t)))
+    }
+
+    /// The first test the change deletes that expected something and was not skipped,
+    /// with its file: the oracle of the behaviour a removal gives up.
+    fn deleted_oracle(&self) -> Option<(&str, &DeletedTest)> {
+        self.intent.deltas.iter().find_map(|(f, d)| {
+            d.deleted_tests
+                .iter()
+                .find(|t| !t.test.expects.is_empty() && t.test.skipped.is_none())
+                .map(|t| (f.as_str(), t))
+        })
     }
 
     /// The intent's changed tests that are not skipped.

@@ -428,3 +428,69 @@ fn an_inline_test_function_is_no_changed_code_to_exercise() {
         "{steps:#?}"
     );
 }
+
+// ---------------------------------------------------------------------------------------
+// Deleted tests
+
+const RES_BASE: &str = "function jsonp(obj) {\n  var val = obj;\n  if (arguments.length === 2) {\n    this.status = arguments[0];\n    val = arguments[1];\n  }\n  return JSON.stringify(val);\n}\nmodule.exports = { jsonp };\n";
+const RES_HEAD: &str =
+    "function jsonp(obj) {\n  return JSON.stringify(obj);\n}\nmodule.exports = { jsonp };\n";
+const SERIALIZES: &str =
+    "it('serializes the object', () => {\n  expect(jsonp({ id: 1 })).toBe('{\"id\":1}');\n});\n";
+const STATUS_FIRST: &str = "it('takes a status first', () => {\n  expect(jsonp(201, { id: 2 })).toBe('{\"id\":2}');\n});\n";
+const REQUIRE: &str = "const { jsonp } = require('../lib/res');\n";
+
+/// A removal that deletes the test of what it removes: that test, read as it stood, is
+/// the oracle of the behaviour given up.
+#[test]
+fn a_test_deleted_with_the_code_it_checked_says_what_no_longer_has_to_hold() {
+    let base_test = format!("{REQUIRE}{SERIALIZES}{STATUS_FIRST}");
+    let head_test = format!("{REQUIRE}{SERIALIZES}");
+    let r = changed(
+        &[("lib/res.js", RES_BASE), ("test/res.test.js", &base_test)],
+        &[("lib/res.js", RES_HEAD), ("test/res.test.js", &head_test)],
+        "Remove jsonp(status, obj) signature",
+    );
+    let rs = flow(&r);
+    assert!(
+        quoted(
+            &rs,
+            &[
+                "The deleted test `takes a status first` expected",
+                "'{\"id\":2}'"
+            ]
+        ),
+        "{:#?}",
+        assertions(&rs)
+    );
+    assert!(
+        steps(&rs)
+            .iter()
+            .any(|s| s.starts_with("Set up") && s.contains("deleted test `takes a status first`")),
+        "{:#?}",
+        steps(&rs)
+    );
+}
+
+/// Control: a test moved to another file is moved, not deleted: it says nothing is given up.
+#[test]
+fn a_test_moved_to_another_file_is_no_deleted_oracle() {
+    let base_test = format!("{REQUIRE}{SERIALIZES}{STATUS_FIRST}");
+    let head_test = format!("{REQUIRE}{SERIALIZES}");
+    let moved = format!("{REQUIRE}{STATUS_FIRST}");
+    let r = changed(
+        &[("lib/res.js", RES_BASE), ("test/res.test.js", &base_test)],
+        &[
+            ("lib/res.js", RES_HEAD),
+            ("test/res.test.js", &head_test),
+            ("test/status.test.js", &moved),
+        ],
+        "Remove jsonp(status, obj) signature",
+    );
+    let rs = flow(&r);
+    assert!(
+        !assertions(&rs).iter().any(|a| a.contains("deleted test")),
+        "{:#?}",
+        assertions(&rs)
+    );
+}

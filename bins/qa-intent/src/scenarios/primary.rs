@@ -21,6 +21,15 @@ impl Ctx<'_> {
             states,
             ..
         } = f;
+        // Without a changed test to follow, a test the change deletes says which
+        // behaviour it gives up: what that test did is the way in, what it expected is
+        // what no longer has to hold.
+        let deleted = if oracle.is_empty() {
+            self.deleted_oracle()
+        } else {
+            None
+        };
+        let followed = !oracle.is_empty() || deleted.is_some();
         // Primary: the journey and what proves it.
         let mut steps: Vec<String> = Vec::new();
         for t in triggers.iter().take(2) {
@@ -28,7 +37,7 @@ impl Ctx<'_> {
         }
         // The oracle is computed before the steps: a changed test's set-up and call are
         // the way in, the commit's wording only without one.
-        if triggers.is_empty() && oracle.is_empty() {
+        if triggers.is_empty() && !followed {
             steps.extend(self.commit_steps(Stage::Trigger));
         }
         // A condition that guards an error belongs to the failure scenario, not the journey.
@@ -62,14 +71,14 @@ impl Ctx<'_> {
             .iter()
             .filter(|c| c.kind == FactKind::Condition && !c.preexisting && !guards_error(c))
             .filter(|c| guards_behaviour(&c.at.file, c.at.line))
-            .take(usize::from(oracle.is_empty()))
+            .take(usize::from(!followed))
         {
             steps.push(given_step(&c.text));
             given += 1;
         }
         // A condition the trees see as new where the line reader saw none (`let x = if
         // ... {`, a multi-line condition).
-        if given == 0 && oracle.is_empty() {
+        if given == 0 && !followed {
             if let Some((file, c)) = self
                 .new_conditions()
                 .into_iter()
@@ -81,12 +90,15 @@ impl Ctx<'_> {
         // What the changed tests set up and the call they check: the way in a tester
         // can follow, before the changed calls the product lines name.
         steps.extend(oracle_steps(oracle));
+        if let Some((file, dt)) = deleted {
+            steps.extend(deleted_steps(file, dt));
+        }
         for a in actions.iter().take(2) {
             steps.push(action_step(&a.text));
         }
         if triggers.is_empty() && actions.is_empty() {
             // No test to follow: the changed functions are the way in.
-            if oracle.is_empty() {
+            if !followed {
                 for (file, path, line) in self.changed_functions().into_iter().take(2) {
                     steps.push(format!(
                         "Exercise `{}` ({file}:{line}), the code this change modified",
@@ -207,6 +219,30 @@ impl Ctx<'_> {
                 .map(|(file, e)| element_evidence(file, e, "gains")),
         );
         let mut located_proof = !assertions.is_empty();
+        // What a deleted test expected is what held before; no line says what holds now.
+        let mut deleted_gap = None;
+        if let Some((file, dt)) = deleted {
+            let title = &dt.test.title;
+            for (e, written) in dt.test.expects.iter().zip(&dt.written).take(3) {
+                assertions.push(format!(
+                    "The deleted test `{title}` expected {}: check what the same call gives after this change, and that the difference is intended",
+                    e.text
+                ));
+                contract_evidence.push(Evidence {
+                    file: file.to_string(),
+                    line: dt.line,
+                    relation: Relation::Supporting,
+                    stage: Some(Stage::ObservableOutcome),
+                    text: format!("deleted: {written}"),
+                });
+            }
+            if !located_proof {
+                deleted_gap = Some(
+                    "What the deleted test expected held before this change; no changed line says what holds now: state it.".to_string(),
+                );
+                located_proof = true;
+            }
+        }
         // Changed tests whose checks carry no value the reader takes (a constant, a
         // computed status) still say where the change is tested: cited where it wrote in
         // them, beside the product lines that give the outcome.
@@ -269,7 +305,7 @@ impl Ctx<'_> {
                     .to_string()
             })
         } else {
-            None
+            deleted_gap
         };
         let proof_gap = with_skipped_tests(proof_gap, &d.contracts);
         let proof_gap = with_removed_tests(proof_gap, self.removed_tests());
@@ -283,4 +319,21 @@ impl Ctx<'_> {
             proof_gap,
         )
     }
+}
+
+/// Set-up and call of a test the change deletes, in words, as it stood at base.
+fn deleted_steps(file: &str, dt: &DeletedTest) -> Vec<String> {
+    let title = &dt.test.title;
+    let mut steps = vec![match &dt.test.setup {
+        Some(setup) => format!(
+            "Set up as the deleted test `{title}` did ({file}, before this change): {setup}"
+        ),
+        None => {
+            format!("Set up the case the deleted test `{title}` built ({file}, before this change)")
+        }
+    }];
+    if let Some(call) = &dt.test.act {
+        steps.push(format!("Call `{call}` as that test did"));
+    }
+    steps
 }
