@@ -9,11 +9,13 @@ from selection import git
 # The changed test lines
 
 
-def diff_lines(repo, sha, paths):
-    """Return [(path, sign, line number, text)] of the -U0 diff of paths in commit sha."""
+def diff_rows(repo, sha, paths):
+    """Yield (path, sign, line number, text, head start) for each line of the -U0 diff of
+    paths in commit sha: a `-` row's number is its base line, a `+` row's its head line;
+    head start is the head line its hunk starts at (git's new start, at least 1)."""
     if not paths:
-        return []
-    rows, path, old, new = [], None, 0, 0
+        return
+    path, old, new, start = None, 0, 0, 0
     out = git(repo, "diff", "-U0", "--no-color", "--no-ext-diff", "-M", f"{sha}^", sha, "--",
               *sorted(paths), check=False)
     for line in out.splitlines():
@@ -24,34 +26,28 @@ def diff_lines(repo, sha, paths):
         elif line.startswith("@@"):
             m = re.match(r"@@ -(\d+)(?:,\d+)? \+(\d+)", line)
             old, new = (int(m.group(1)), int(m.group(2))) if m else (0, 0)
+            start = max(new, 1)
         elif line.startswith("+") and path:
-            rows.append((path, "+", new, line[1:]))
+            yield path, "+", new, line[1:], start
             new += 1
         elif line.startswith("-") and path:
-            rows.append((path, "-", old, line[1:]))
+            yield path, "-", old, line[1:], start
             old += 1
-    return rows
+
+
+def diff_lines(repo, sha, paths):
+    """Return [(path, sign, line number, text)] of the -U0 diff of paths in commit sha."""
+    return [row[:4] for row in diff_rows(repo, sha, paths)]
 
 
 def deleted_lines(repo, sha, paths):
     """{path: {head line: {text}}} of the lines the commit deleted from paths, each at the
-    head line its hunk starts at (git's -U0 new start, at least 1): where a deletion is
-    cited, since a deleted line has no line of its own at head."""
-    out, path, at = {}, None, 0
-    if not paths:
-        return out
-    diff = git(repo, "diff", "-U0", "--no-color", "--no-ext-diff", "-M", f"{sha}^", sha, "--",
-               *sorted(paths), check=False)
-    for line in diff.splitlines():
-        if line.startswith("--- "):
-            path = line[6:] if line.startswith("--- a/") else None
-        elif line.startswith("+++ "):
-            path = line[6:] if line.startswith("+++ b/") else path
-        elif line.startswith("@@"):
-            m = re.match(r"@@ -\d+(?:,\d+)? \+(\d+)", line)
-            at = max(int(m.group(1)), 1) if m else 0
-        elif line.startswith("-") and path and line[1:].strip():
-            out.setdefault(path, {}).setdefault(at, set()).add(line[1:].strip())
+    head line its hunk starts at: where a deletion is cited, since a deleted line has no
+    line of its own at head."""
+    out = {}
+    for path, sign, _, text, start in diff_rows(repo, sha, paths):
+        if sign == "-" and text.strip():
+            out.setdefault(path, {}).setdefault(start, set()).add(text.strip())
     return out
 
 
