@@ -614,20 +614,23 @@ pub fn delta(
     );
     d.copied_lines = copied_lines;
     let head_text = v.head.as_deref().unwrap_or("");
+    let base_text = v.base.as_deref().unwrap_or("");
     for t in &base.tests {
         // A subtest goes with its test: `TestX/case` is named by `TestX`.
         if t.name.contains('/') {
             continue;
         }
         let all_removed = (t.line..=t.end).all(|l| removed.contains(&l));
-        if all_removed && !head_text.contains(t.name.as_str()) {
+        // Its name stands fewer times at head than at base: gone, even when another
+        // test of the file bears the same title (`it('sets the status')` in two describes).
+        let name = t.name.as_str();
+        if all_removed && head_text.matches(name).count() < base_text.matches(name).count() {
             let line = head_line_of(file, t.line);
             d.removed_tests.push(At {
                 item: t.name.clone(),
                 line,
                 text: t.title.clone(),
             });
-            let base_text = v.base.as_deref().unwrap_or("");
             let written = t
                 .expects
                 .iter()

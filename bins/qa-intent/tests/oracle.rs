@@ -494,3 +494,42 @@ fn a_test_moved_to_another_file_is_no_deleted_oracle() {
         assertions(&rs)
     );
 }
+
+/// A deleted test that shares its title with a kept one (two `describe`s) is deleted: its
+/// title stands fewer times at head than at base.
+#[test]
+fn a_deleted_test_sharing_its_title_with_a_kept_one_is_deleted() {
+    let kept = "describe('jsonp(obj)', () => {\n  it('sets the body', () => {\n    expect(jsonp({ id: 1 })).toBe('{\"id\":1}');\n  });\n});\n";
+    let gone = "describe('jsonp(status, obj)', () => {\n  it('sets the body', () => {\n    expect(jsonp(201, { id: 2 })).toBe('{\"id\":2}');\n  });\n});\n";
+    let base_test = format!("{REQUIRE}{kept}{gone}");
+    let r = changed(
+        &[("lib/res.js", RES_BASE), ("test/res.test.js", &base_test)],
+        &[
+            ("lib/res.js", RES_HEAD),
+            ("test/res.test.js", &format!("{REQUIRE}{kept}")),
+        ],
+        "Remove jsonp(status, obj) signature",
+    );
+    let rs = flow(&r);
+    assert!(
+        quoted(
+            &rs,
+            &["The deleted test `sets the body` expected", "'{\"id\":2}'"]
+        ),
+        "{:#?}",
+        assertions(&rs)
+    );
+    // Control: both kept, the product change alone deletes no test.
+    let r = changed(
+        &[("lib/res.js", RES_BASE), ("test/res.test.js", &base_test)],
+        &[("lib/res.js", RES_HEAD)],
+        "Remove jsonp(status, obj) signature",
+    );
+    assert!(
+        !assertions(&flow(&r))
+            .iter()
+            .any(|a| a.contains("deleted test")),
+        "{:#?}",
+        assertions(&flow(&r))
+    );
+}
