@@ -79,7 +79,7 @@ pub(super) fn tests(walk: &Walk, text: &str) -> Vec<Test> {
                 if n.kind() != "call_expression" {
                     continue;
                 }
-                if let Some(e) = js_expectation(n, text) {
+                if let Some(e) = js_expectation(n, text).or_else(|| bdd_expectation(n, text)) {
                     t.expects.push(e);
                 } else if let Some(f) = n.child_by_field_name("function") {
                     let name = match f.kind() {
@@ -339,6 +339,105 @@ fn js_expectation(call: Node, text: &str) -> Option<Expectation> {
     Some(Expectation {
         line: line_of(call),
         text,
+    })
+}
+
+/// The words of a BDD assertion chain that only read well (chai's language chains).
+const CHAIN_FILLERS: &[&str] = &[
+    "to", "be", "been", "is", "that", "which", "and", "has", "have", "with", "at", "of", "same",
+    "but", "does", "still", "also",
+];
+
+/// The flags of a chain that change what is compared.
+const CHAIN_FLAGS: &[&str] = &[
+    "not",
+    "deep",
+    "nested",
+    "own",
+    "ordered",
+    "any",
+    "all",
+    "itself",
+    "eventually",
+];
+
+/// A BDD chain, as chai and should.js write one: `expect(x).to.equal(1)`,
+/// `expect(x).to.not.deep.equal({..})`, `x.should.containEql('a')`,
+/// `should(err).have.property('message')`. Only a call ends one (a bare property such as
+/// `.to.be.true` is none), and every word between its root and its matcher is one of
+/// chai's chains or flags, so an ordinary method chain is never read as one.
+fn bdd_expectation(call: Node, text: &str) -> Option<Expectation> {
+    let f = call.child_by_field_name("function")?;
+    if f.kind() != "member_expression" {
+        return None;
+    }
+    let matcher = text_of(f.child_by_field_name("property")?, text);
+    let mut flags: Vec<&str> = Vec::new();
+    let mut node = f.child_by_field_name("object")?;
+    let subject = loop {
+        match node.kind() {
+            "member_expression" => {
+                let word = text_of(node.child_by_field_name("property")?, text);
+                let object = node.child_by_field_name("object")?;
+                if word == "should" {
+                    break object;
+                }
+                if CHAIN_FLAGS.contains(&word) {
+                    flags.push(word);
+                } else if !CHAIN_FILLERS.contains(&word) {
+                    return None;
+                }
+                node = object;
+            }
+            "call_expression" => {
+                let root = text_of(node.child_by_field_name("function")?, text);
+                if !matches!(root, "expect" | "chai.expect" | "should") {
+                    return None;
+                }
+                break node
+                    .child_by_field_name("arguments")
+                    .and_then(|a| named_children(a).into_iter().next())?;
+            }
+            _ => return None,
+        }
+    };
+    flags.reverse();
+    let verb = match matcher {
+        "equal" | "equals" | "eq" | "eql" | "eqls" => "equals".to_string(),
+        "include" | "includes" | "contain" | "contains" | "containEql" => "contains".to_string(),
+        "property" | "ownProperty" | "haveOwnProperty" => "has the property".to_string(),
+        "above" | "greaterThan" | "gt" => "is greater than".to_string(),
+        "below" | "lessThan" | "lt" => "is less than".to_string(),
+        "least" | "gte" => "is at least".to_string(),
+        "most" | "lte" => "is at most".to_string(),
+        "length" | "lengthOf" => "has length".to_string(),
+        "a" | "an" | "instanceOf" | "instanceof" => "is a".to_string(),
+        "match" | "matches" => "matches".to_string(),
+        "throw" | "throws" | "Throw" => "throws".to_string(),
+        m => matcher_words(m),
+    };
+    let negated = flags.contains(&"not");
+    let flags: Vec<&str> = flags.into_iter().filter(|w| *w != "not").collect();
+    let mut words = String::new();
+    if negated {
+        words.push_str("not ");
+    }
+    for w in &flags {
+        words.push_str(w);
+        words.push(' ');
+    }
+    words.push_str(&verb);
+    let want = call
+        .child_by_field_name("arguments")
+        .and_then(|a| named_children(a).into_iter().next())
+        .map(|a| literal(text_of(a, text)));
+    let subject = excerpt(text_of(subject, text));
+    Some(Expectation {
+        line: line_of(call),
+        text: match want {
+            Some(want) => format!("`{subject}` {words} {want}"),
+            None => format!("`{subject}` {words}"),
+        },
     })
 }
 

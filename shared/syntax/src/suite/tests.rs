@@ -77,6 +77,30 @@ fn jest_tests_with_modifiers_each_and_skips() {
 }
 
 #[test]
+fn chai_and_should_chains_are_read_by_their_matcher() {
+    let src = "it('errors', () => {\n  expect(res.status).to.equal(201);\n  expect(body).to.not.deep.equal({ id: 1 });\n  error.message.should.containEql('middleware');\n  should(error).have.property('message');\n});\n";
+    let t = tests_of(Grammar::JavaScript, src, &[]);
+    assert_eq!(
+        expects(&t[0]),
+        [
+            "`res.status` equals 201",
+            "`body` not deep equals { id: 1 }",
+            "`error.message` contains 'middleware'",
+            "`error` has the property 'message'",
+        ]
+    );
+}
+
+#[test]
+fn a_method_chain_without_an_assertion_root_is_no_expectation() {
+    // Chain words alone make no assertion: the root must be `expect(..)`, `should(..)` or
+    // a `.should`; and a word outside chai's chains breaks the sentence.
+    let src = "it('builds', () => {\n  config.to.equal(1);\n  list.have.include('a');\n  expect(x).to.render.equal(1);\n});\n";
+    let t = tests_of(Grammar::JavaScript, src, &[]);
+    assert!(expects(&t[0]).is_empty(), "{:?}", expects(&t[0]));
+}
+
+#[test]
 fn a_describe_block_and_other_calls_are_not_tests() {
     let t = tests_of(
         Grammar::JavaScript,
