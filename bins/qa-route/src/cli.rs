@@ -22,7 +22,10 @@ use std::path::PathBuf;
 /// JavaScript test goes to the runner of
 /// the `test` script when a path the script names covers it or it names none, else to the
 /// sibling script whose runner's path arguments cover it most narrowly, never a watching
-/// one; a script file that starts a runner, `node bin/hotfix.js mocha test/`, is stepped
+/// one, else to a `karma start` script when it is spec-named (karma's configuration lists
+/// its files: the changed tests are named by title, `karma start karma.conf.cjs
+/// --single-run -- --grep=<titles>`, and without a known test there is no narrowed karma
+/// run); a script file that starts a runner, `node bin/hotfix.js mocha test/`, is stepped
 /// over; an Angular project whose `test` script is `ng test` with the
 /// `@angular-builders/jest:run` builder gets its changed spec files as Jest path patterns,
 /// `pnpm test --test-path-patterns <spec>`, the option named by the `jest` version it

@@ -181,6 +181,7 @@ fn exact(reader: &mut Reader, targets: &Targets, workspace: &Workspace, found: &
                 [test] => Some(test),
                 _ => None,
             },
+            tests: &tests,
             origin: &holder.manifest,
         };
         let Some(run) = narrowing.command(found) else {

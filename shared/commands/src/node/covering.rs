@@ -67,6 +67,8 @@ fn covers(path: &str, file: &str, runner: TestRunner) -> bool {
         TestRunner::NodeTest | TestRunner::Ava => {
             under(file, &path).is_some() && is_test_file(file, runner)
         }
+        // Karma takes no test path: its configuration lists the files.
+        TestRunner::Karma => false,
     }
 }
 
@@ -80,7 +82,9 @@ fn literal_len(path: &str) -> usize {
 }
 
 /// The sibling script of `scripts` (not `test`, not watching) whose runner's named paths
-/// cover `file` most narrowly; among equals, the first by name.
+/// cover `file` most narrowly (among equals, the first by name); else the first karma
+/// script whose conventions take the file: karma's configuration, not its command line,
+/// lists the files it loads.
 pub fn sibling(scripts: &Map<String, Value>, file: &str) -> Option<Invocation> {
     let mut best: Option<(usize, &Invocation)> = None;
     let siblings = siblings(scripts);
@@ -91,7 +95,13 @@ pub fn sibling(scripts: &Map<String, Value>, file: &str) -> Option<Invocation> {
             }
         }
     }
-    best.map(|(_, invocation)| invocation.clone())
+    if let Some((_, invocation)) = best {
+        return Some(invocation.clone());
+    }
+    siblings
+        .iter()
+        .find(|i| i.runner == TestRunner::Karma && is_test_file(file, TestRunner::Karma))
+        .cloned()
 }
 
 /// Most `scripts` objects whose sibling runners are kept.
@@ -126,7 +136,7 @@ fn siblings(scripts: &Map<String, Value>) -> std::rc::Rc<Vec<Invocation>> {
         let Some(invocation) = script.runner.filter(|_| !script.watches) else {
             continue;
         };
-        if !invocation.paths.is_empty() {
+        if !invocation.paths.is_empty() || invocation.runner == TestRunner::Karma {
             out.push(invocation);
         }
     }
@@ -398,6 +408,23 @@ mod tests {
         let s = scripts(UPTIME);
         assert_eq!(sibling(&s, "test/e2e/specs/status-page.spec.js"), None);
         assert_eq!(sibling(&s, "server/model/monitor.js"), None);
+    }
+
+    #[test]
+    fn a_spec_file_no_named_path_covers_goes_to_the_karma_script() {
+        let s = scripts(&[
+            ("test", "npm run test:mocha && npm run test:karma"),
+            ("test:mocha", "mocha test/unit/**/*.js"),
+            ("test:karma", "karma start karma.conf.cjs --single-run"),
+        ]);
+        let karma = sibling(&s, "test/specs/helpers/toJSON.spec.js").unwrap();
+        assert_eq!(karma.runner, TestRunner::Karma);
+        // Controls: a named path still wins, and a file karma's conventions refuse stays.
+        assert_eq!(
+            sibling(&s, "test/unit/utils.js").map(|i| i.runner),
+            Some(TestRunner::Mocha)
+        );
+        assert_eq!(sibling(&s, "test/specs/__helpers.js"), None);
     }
 
     #[test]

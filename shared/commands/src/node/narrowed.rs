@@ -40,7 +40,7 @@ pub fn is_test_file(path: &str, runner: TestRunner) -> bool {
     }
     let in_dir = |names: &[&str]| dirs.iter().any(|d| names.contains(d));
     match runner {
-        TestRunner::Vitest | TestRunner::Playwright => named,
+        TestRunner::Vitest | TestRunner::Playwright | TestRunner::Karma => named,
         TestRunner::Jest => named || in_dir(&["__tests__"]),
         TestRunner::Mocha | TestRunner::NodeTest | TestRunner::Ava => {
             named
@@ -82,6 +82,8 @@ pub struct Narrowing<'a> {
     pub files: &'a [&'a str],
     /// The one changed test known in them, if there is exactly one.
     pub test: Option<&'a str>,
+    /// Every changed test known in them (one file): karma names them all by title.
+    pub tests: &'a [&'a str],
     /// The package.json the runner's script is declared in.
     pub origin: &'a str,
 }
@@ -113,14 +115,22 @@ impl Narrowing<'_> {
     /// the title can be matched literally: the command then selects that test, not its
     /// files whole.
     fn test_pattern(&self) -> Option<String> {
-        let names_tests = matches!(
-            self.invocation.runner,
-            TestRunner::Vitest | TestRunner::Jest
-        );
-        self.test
-            .filter(|_| names_tests)
-            .and_then(name_pattern)
-            .filter(|p| crate::refusal(p).is_none())
+        let pattern = match self.invocation.runner {
+            TestRunner::Vitest | TestRunner::Jest => self.test.and_then(name_pattern),
+            // One pattern for every known test: karma-jasmine matches it in each spec's
+            // full name, so a title alone selects its test.
+            TestRunner::Karma => {
+                let titles: Option<Vec<String>> =
+                    self.tests.iter().map(|t| name_pattern(t)).collect();
+                match titles?.as_slice() {
+                    [] => None,
+                    [one] => Some(one.clone()),
+                    many => Some(format!("({})", many.join("|"))),
+                }
+            }
+            _ => None,
+        };
+        pattern.filter(|p| crate::refusal(p).is_none())
     }
 
     /// True when [`Narrowing::command`] names the changed test by `-t`.
@@ -139,12 +149,23 @@ impl Narrowing<'_> {
             TestRunner::NodeTest => Vec::new(),
             TestRunner::Playwright => vec!["playwright".into(), "test".into()],
             TestRunner::Ava => vec!["ava".into()],
+            TestRunner::Karma => vec!["karma".into(), "start".into()],
         };
         for option in &self.invocation.options {
             words.push(found.word(option, "an option of the test script", self.origin)?);
         }
         if runner == TestRunner::NodeTest {
             words.push("--test".into());
+        }
+        // Karma runs the files its configuration lists, once, and only the tests the
+        // pattern names: without a known test there is no narrowed karma run.
+        if runner == TestRunner::Karma {
+            let pattern = self.test_pattern()?;
+            words.push("--single-run".into());
+            words.push("--".into());
+            let grep = format!("--grep={pattern}");
+            words.push(found.word(&grep, "a changed test name", self.origin)?);
+            return Some(words.join(" "));
         }
         // jest reads its file arguments as patterns: a path with pattern characters
         // (`app/[id]/page.test.tsx`) is only itself by path.
@@ -235,6 +256,38 @@ mod tests {
             "__tests__/helpers/render.ts",
             TestRunner::Jest
         ));
+    }
+
+    fn karma(tests: &[&str]) -> Option<String> {
+        let invocation = Invocation {
+            runner: TestRunner::Karma,
+            env: Vec::new(),
+            options: vec!["karma.conf.cjs".into()],
+            paths: Vec::new(),
+        };
+        let narrowing = Narrowing {
+            manager: Manager::Npm,
+            place: Place::Own,
+            invocation: &invocation,
+            files: &["test/specs/a.spec.js"],
+            test: match tests {
+                [one] => Some(one),
+                _ => None,
+            },
+            tests,
+            origin: "package.json",
+        };
+        narrowing.command(&mut Found::default())
+    }
+
+    #[test]
+    fn karma_names_every_known_test_by_title_and_no_file() {
+        assert_eq!(
+            karma(&["adds (one)", "keeps order"]).unwrap(),
+            r"npx --no karma start karma.conf.cjs --single-run -- '--grep=(adds \(one\)|keeps order)'"
+        );
+        // Control: without a known test karma would run every file it lists: no narrowed run.
+        assert_eq!(karma(&[]), None);
     }
 
     #[test]

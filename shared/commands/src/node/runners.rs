@@ -15,6 +15,9 @@ pub enum TestRunner {
     /// Playwright Test, `playwright test`.
     Playwright,
     Ava,
+    /// Karma, `karma start [config]`: browsers run the files its configuration lists, so a
+    /// narrowed run names the changed tests by title (`-- --grep=..`), never by file.
+    Karma,
 }
 
 /// What one option of a runner's command line is to a narrowed run.
@@ -105,6 +108,13 @@ impl TestRunner {
                 ("--config", KeepWithValue),
                 ("-c", KeepWithValue),
                 ("--project", DropWithValue),
+            ],
+            TestRunner::Karma => &[
+                ("--browsers", KeepWithValue),
+                ("--port", KeepWithValue),
+                ("--log-level", KeepWithValue),
+                // The narrowed run writes `--single-run` itself.
+                ("--single-run", Drop),
             ],
             TestRunner::Ava => &[
                 ("--config", KeepWithValue),
@@ -246,7 +256,15 @@ const WATCHERS: &[&str] = &[
 
 const MANAGERS: &[&str] = &["npm", "pnpm", "yarn", "bun"];
 
-const RUNNERS: &[&str] = &["vitest", "jest", "mocha", "node", "playwright", "ava"];
+const RUNNERS: &[&str] = &[
+    "vitest",
+    "jest",
+    "mocha",
+    "node",
+    "playwright",
+    "ava",
+    "karma",
+];
 
 /// Options that hand a script to workspace members: the runner is theirs, not this one's.
 const DELEGATING: &[&str] = &[
@@ -436,20 +454,32 @@ fn runner(program: &str, args: &[String], env: Vec<(String, String)>, out: &mut 
         "ava" => TestRunner::Ava,
         "playwright" if first == Some("test") => TestRunner::Playwright,
         "node" => TestRunner::NodeTest,
+        // `karma run` only asks a server started elsewhere.
+        "karma" if first == Some("start") => TestRunner::Karma,
         _ => return,
     };
     // The subcommand that starts a run is no path.
     let after_subcommand = match (runner, first) {
-        (TestRunner::Vitest, Some("run" | "watch" | "dev")) | (TestRunner::Playwright, _) => {
-            &args[1..]
-        }
+        (TestRunner::Vitest, Some("run" | "watch" | "dev"))
+        | (TestRunner::Playwright, _)
+        | (TestRunner::Karma, _) => &args[1..],
         _ => args,
     };
+    // Karma's one positional is its configuration file: kept, never a test path.
+    let (config, after_subcommand) = match (runner, after_subcommand.split_first()) {
+        (TestRunner::Karma, Some((first, rest))) if !first.starts_with('-') => {
+            (Some(first.clone()), rest)
+        }
+        _ => (None, after_subcommand),
+    };
     let Scanned {
-        kept: options,
+        kept: mut options,
         flags,
         paths,
     } = runner.scan(after_subcommand);
+    if let Some(config) = config {
+        options.insert(0, config);
+    }
     let has = |names: &[&str]| flags.iter().any(|f| names.contains(&f.as_str()));
     if runner == TestRunner::NodeTest && !has(&["--test"]) {
         return;
@@ -462,6 +492,8 @@ fn runner(program: &str, args: &[String], env: Vec<(String, String)>, out: &mut 
         TestRunner::NodeTest => has(&["--watch", "--watch-path"]),
         // The UI mode waits for a person.
         TestRunner::Playwright => has(&["--ui"]),
+        // Without `--single-run` (here or in its configuration) karma watches.
+        TestRunner::Karma => has(&["--auto-watch", "--no-single-run"]),
     };
     out.watches |= watches;
     if out.runner.is_none() {
@@ -723,6 +755,22 @@ mod tests {
             Some(TestRunner::Playwright)
         );
         assert_eq!(runner_of("ava --verbose"), Some(TestRunner::Ava));
+    }
+
+    #[test]
+    fn karma_start_keeps_its_configuration_file_and_names_no_path() {
+        let invocation = test_script(
+            "node bin/ssl_hotfix.js cross-env LISTEN_ADDR=:: karma start karma.conf.cjs --single-run",
+        )
+        .runner
+        .unwrap();
+        assert_eq!(invocation.runner, TestRunner::Karma);
+        assert_eq!(invocation.options, ["karma.conf.cjs"]);
+        assert!(invocation.paths.is_empty());
+        assert_eq!(invocation.env, [("LISTEN_ADDR".into(), "::".into())]);
+        // Controls: `karma run` asks a server started elsewhere; `--auto-watch` never ends.
+        assert_eq!(runner_of("karma run"), None);
+        assert!(test_script("karma start --auto-watch").watches);
     }
 
     #[test]
