@@ -426,6 +426,8 @@ def run_names(pattern):
 
 def check_go(work, _sha, cmd):
     ws = words(cmd["run"])
+    while ws and re.match(r"^[A-Za-z_]\w*=", ws[0]):  # `GO111MODULE=off go test`: the environment
+        ws = ws[1:]
     folder = cmd.get("dir") or "."
     pkgs, run, i = [], None, 2
     while i < len(ws):

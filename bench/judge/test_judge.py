@@ -236,6 +236,12 @@ class Routes(unittest.TestCase):
     def test_a_go_run_pattern_of_existing_tests_is_valid(self):
         self.assertIsNone(routes.validate(self.work, "c", self.cmd("go test ./pkg -run '^(TestParse)$'", "go")))
 
+    def test_a_go_command_behind_an_environment_setting_is_read_past_it(self):
+        ok = self.cmd("GO111MODULE=off go test ./pkg -run '^TestParse$'", "go")
+        gone = self.cmd("GO111MODULE=off go test ./pkg -run '^TestGone$'", "go")
+        self.assertIsNone(routes.validate(self.work, "c", ok))
+        self.assertIn("TestGone", routes.validate(self.work, "c", gone))
+
     def test_a_go_run_pattern_naming_a_missing_test_is_not(self):
         why = routes.validate(self.work, "c", self.cmd("go test ./pkg -run '^(TestParse|TestGone)$'", "go"))
         self.assertIn("TestGone", why)

@@ -18,7 +18,8 @@ use std::path::PathBuf;
 /// (its declaration on a line the `file` records show added) before tests it only adapts;
 /// a changed Rust test by its exact name, with `--include-ignored` when it is `#[ignore]`d
 /// (the command would run nothing otherwise); a Go package with the packages below it (`go test ./pkg/...`), the package at the
-/// module root alone (`go test ./`: `./...` there is the whole module); a changed
+/// module root alone (`go test ./`: `./...` there is the whole module), a package under no
+/// go.mod as Go built before modules (`GO111MODULE=off go test ./pkg/...`); a changed
 /// JavaScript test goes to the runner of
 /// the `test` script when a path the script names covers it or it names none, else to the
 /// sibling script whose runner's path arguments cover it most narrowly, never a watching

@@ -1,5 +1,6 @@
 //! Go: the module owning a changed file (nearest go.mod with a `module` line), its
-//! changed `TestX` functions, its package and the module suite.
+//! changed `TestX` functions, its package and the module suite; a package under no go.mod
+//! at all builds as Go did before modules (`GO111MODULE=off`, from the repository root).
 
 use super::{Found, Runner};
 use crate::targets::Targets;
@@ -40,8 +41,21 @@ fn package_path(rel_dir: &str) -> String {
 pub fn discover(reader: &mut Reader, targets: &Targets, found: &mut Found) {
     let mut modules: Vec<Module> = Vec::new();
     for file in targets.files.iter().filter(|f| f.ends_with(".go")) {
-        let Some(module) = ancestors(file).find_map(|dir| module_at(reader, dir)) else {
-            continue;
+        let owner = ancestors(file).find_map(|dir| module_at(reader, dir));
+        // No go.mod at any level (a go.mod without a `module` line is a broken module, not
+        // none): the package builds in GOPATH mode, the changed file declaring its command.
+        let gopath = owner.is_none()
+            && ancestors(file).all(|dir| reader.read(&join(dir, "go.mod")).is_none());
+        let (module, env) = match owner {
+            Some(module) => (module, ""),
+            None if gopath => (
+                Module {
+                    dir: String::new(),
+                    manifest: file.clone(),
+                },
+                "GO111MODULE=off ",
+            ),
+            None => continue,
         };
         let rel_dir = under(parent(file), &module.dir)
             .or((parent(file) == module.dir).then_some(""))
@@ -68,7 +82,7 @@ pub fn discover(reader: &mut Reader, targets: &Targets, found: &mut Found) {
                 many => Some(format!("^({})$", many.join("|"))),
             };
             if let Some(pattern) = pattern.and_then(|p| found.word(&p, "a test pattern", file)) {
-                let run = format!("go test {pkg} -run {pattern}");
+                let run = format!("{env}go test {pkg} -run {pattern}");
                 found.push(
                     Runner::Go,
                     run,
@@ -81,9 +95,9 @@ pub fn discover(reader: &mut Reader, targets: &Targets, found: &mut Found) {
         // A package's command runs it with the packages below it; at the module root
         // that is the whole module (the suite), so the root package runs alone.
         let run = if rel_dir.is_empty() {
-            format!("go test {pkg}")
+            format!("{env}go test {pkg}")
         } else {
-            format!("go test {pkg}...")
+            format!("{env}go test {pkg}...")
         };
         found.push(
             Runner::Go,
@@ -92,7 +106,8 @@ pub fn discover(reader: &mut Reader, targets: &Targets, found: &mut Found) {
             CommandScope::Package,
             &module.manifest,
         );
-        if !modules.iter().any(|m| m.dir == module.dir) {
+        // Outside a module there is no suite to name: `./...` would walk vendored trees.
+        if !gopath && !modules.iter().any(|m| m.dir == module.dir) {
             modules.push(module);
         }
     }
@@ -212,6 +227,19 @@ mod tests {
         assert_eq!(
             runs(&tree, &t, discover),
             ["tools go test ./gen/...", "tools go test ./..."]
+        );
+    }
+
+    #[test]
+    fn a_package_under_no_go_mod_runs_in_gopath_mode_without_a_suite() {
+        let (_d, tree) = tree_with(&[("flag.go", "package cli\n")]);
+        let t = in_file("flag_test.go", &["TestParseMultiString"]);
+        assert_eq!(
+            runs(&tree, &t, discover),
+            [
+                ". GO111MODULE=off go test ./ -run '^TestParseMultiString$'",
+                ". GO111MODULE=off go test ./",
+            ]
         );
     }
 
