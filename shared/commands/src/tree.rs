@@ -261,6 +261,13 @@ impl<'t> Reader<'t> {
             .collect()
     }
 
+    /// Counts as read here what another reader of the same tree read (`read`, its
+    /// hashes): the same files give the same hashes, whichever reader loads them.
+    pub fn note(&mut self, read: &Src) {
+        self.src
+            .extend(read.iter().map(|(k, v)| (k.clone(), v.clone())));
+    }
+
     /// The hashes of everything read.
     pub fn into_src(self) -> Src {
         self.src
