@@ -33,6 +33,9 @@ pub struct Tree {
     json: RefCell<HashMap<String, Option<Rc<serde_json::Value>>>>,
     /// Directory listings, by repository-relative directory.
     listed: RefCell<HashMap<String, Vec<(String, std::fs::FileType)>>>,
+    /// The root's npm workspace and the build files read for it: every discovery asks
+    /// again, twice.
+    pub(crate) workspace: RefCell<Option<(Rc<crate::node::workspace::Workspace>, Src)>>,
 }
 
 impl Tree {
@@ -54,6 +57,7 @@ impl Tree {
             nested: RefCell::new(HashMap::new()),
             listed: RefCell::new(HashMap::new()),
             json: RefCell::new(HashMap::new()),
+            workspace: RefCell::new(None),
         })
     }
 
