@@ -58,7 +58,7 @@ pub fn resolve(cs: &Changeset, repo: &Path, deltas: &mut Deltas) {
             continue;
         };
         let Some(file) = cs.file(&path) else { continue };
-        let Some(text) = sources::versions(&git, repo, &file.data).head else {
+        let Some(text) = sources::head(&git, repo, &file.data) else {
             continue;
         };
         let Some(delta) = deltas.get_mut(&path) else {
