@@ -119,21 +119,32 @@ fn a_helper_of_the_same_shape_that_asserts_nothing_gives_no_expectation() {
 /// A Go package whose help text changes; the branch's test checks it with a helper the
 /// package's other test file defines (`checkContains` fails the test on a condition).
 fn help_repo(asserting: bool) -> Repo {
+    let body = if asserting {
+        "\tif !strings.Contains(got, want) {\n\t\tt.Errorf(\"%q does not contain %q\", got, want)\n\t}\n"
+    } else {
+        "\tt.Logf(\"%q %q\", got, want)\n"
+    };
+    go_help_change(
+        &[(
+            "helpers_test.go",
+            format!("package cli\n\nimport (\n\t\"strings\"\n\t\"testing\"\n)\n\nfunc checkContains(t *testing.T, got, want string) {{\n\tt.Helper()\n{body}}}\n\nvar _ = strings.Contains\n"),
+        )],
+        "\tcheckContains(t, got, \"Usage: cli [--flag PATH]\")\n",
+    )
+}
+
+/// A Go package with the test files `supports`, whose `Help` text changes; the branch's
+/// `TestHelp` then makes the calls `checks` (lines of Go).
+fn go_help_change(supports: &[(&str, String)], checks: &str) -> Repo {
     let mut r = Repo::new();
     r.write("go.mod", "module example.com/cli\n\ngo 1.21\n");
     r.write(
         "help.go",
         "package cli\n\nfunc Help() string {\n\treturn \"usage: cli\"\n}\n",
     );
-    let body = if asserting {
-        "\tif !strings.Contains(got, want) {\n\t\tt.Errorf(\"%q does not contain %q\", got, want)\n\t}\n"
-    } else {
-        "\tt.Logf(\"%q %q\", got, want)\n"
-    };
-    r.write(
-        "helpers_test.go",
-        format!("package cli\n\nimport (\n\t\"strings\"\n\t\"testing\"\n)\n\nfunc checkContains(t *testing.T, got, want string) {{\n\tt.Helper()\n{body}}}\n\nvar _ = strings.Contains\n"),
-    );
+    for (path, text) in supports {
+        r.write(path, text);
+    }
     r.write(
         "help_test.go",
         "package cli\n\nimport \"testing\"\n\nfunc TestHelp(t *testing.T) {\n\tgot := Help()\n\t_ = got\n}\n",
@@ -146,7 +157,7 @@ fn help_repo(asserting: bool) -> Repo {
     );
     r.write(
         "help_test.go",
-        "package cli\n\nimport \"testing\"\n\nfunc TestHelp(t *testing.T) {\n\tgot := Help()\n\tcheckContains(t, got, \"Usage: cli [--flag PATH]\")\n}\n",
+        format!("package cli\n\nimport \"testing\"\n\nfunc TestHelp(t *testing.T) {{\n\tgot := Help()\n{checks}}}\n"),
     );
     r.commit("Help names the flag");
     r
@@ -169,6 +180,45 @@ fn a_go_helper_in_the_packages_other_test_file_that_fails_the_test_is_an_asserti
     );
     let rs = flow(&help_repo(false));
     assert!(!quoted(&rs, &["`checkContains`"]), "{:#?}", assertions(&rs));
+}
+
+/// A Go package whose test calls two helpers of the package's other test files:
+/// `checkContains` (in `a_test.go`, which also defines `same`) and `checkPrefix` (in
+/// `b_test.go`), which compares only through `same`. `a_test.go` is read for the helper the
+/// test calls before `checkPrefix` is found to call `same`: it is read again for it.
+fn two_supports_repo(asserting: bool) -> Repo {
+    let body = if asserting {
+        "\tif got != want {\n\t\tt.Errorf(\"%q is not %q\", got, want)\n\t}\n"
+    } else {
+        "\tt.Logf(\"%q %q\", got, want)\n"
+    };
+    go_help_change(
+        &[
+            (
+                "a_test.go",
+                format!("package cli\n\nimport (\n\t\"strings\"\n\t\"testing\"\n)\n\nfunc checkContains(t *testing.T, got, want string) {{\n\tt.Helper()\n\tif !strings.Contains(got, want) {{\n\t\tt.Errorf(\"%q does not contain %q\", got, want)\n\t}}\n}}\n\nfunc same(t *testing.T, got, want string) {{\n\tt.Helper()\n{body}}}\n"),
+            ),
+            (
+                "b_test.go",
+                "package cli\n\nimport \"testing\"\n\nfunc checkPrefix(t *testing.T, got, want string) {\n\tt.Helper()\n\tsame(t, got[:len(want)], want)\n}\n".to_string(),
+            ),
+        ],
+        "\tcheckContains(t, got, \"--flag PATH\")\n\tcheckPrefix(t, got, \"Usage: cli\")\n",
+    )
+}
+
+#[test]
+fn a_helper_comparing_through_one_of_a_support_file_read_before_is_an_assertion() {
+    let rs = flow(&two_supports_repo(true));
+    assert!(
+        quoted(&rs, &["TestHelp", "`checkPrefix`", "\"Usage: cli\""]),
+        "{:#?}",
+        assertions(&rs)
+    );
+    let rs = flow(&two_supports_repo(false));
+    assert!(!quoted(&rs, &["`checkPrefix`"]), "{:#?}", assertions(&rs));
+    // The helper the test calls directly asserts either way.
+    assert!(quoted(&rs, &["`checkContains`"]), "{:#?}", assertions(&rs));
 }
 
 // ---------------------------------------------------------------------------------------

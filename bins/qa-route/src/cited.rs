@@ -1,7 +1,8 @@
 //! The commands that run the test files a scenario itself cites, put before the rest of
 //! its intent's commands.
 
-use crate::commands::{self, Candidate};
+use crate::commands::Candidate;
+use crate::discovered::Discovered;
 use crate::targets::Targets;
 use crate::tree::Reader;
 use qa_records::change::{CommandPurpose, CommandScope, ScenarioData};
@@ -21,6 +22,7 @@ pub fn lead(
     targets: &Targets,
     is_test: impl Fn(&str) -> bool,
     reader: &mut Reader,
+    discovered: &mut Discovered,
 ) {
     let cited: HashSet<&str> = scenario
         .evidence
@@ -46,7 +48,8 @@ pub fn lead(
     if own.files.is_empty() || own.files.len() == targets.files.len() {
         return;
     }
-    let runs_cited: HashSet<(String, String)> = commands::discover(reader, &own)
+    let runs_cited: HashSet<(String, String)> = discovered
+        .discover(reader, &own)
         .candidates
         .into_iter()
         .filter(runs_named_tests)

@@ -9,6 +9,7 @@ pub mod capability;
 pub mod checks;
 pub mod cited;
 pub mod cli;
+pub mod discovered;
 pub mod installed;
 pub mod repository;
 pub mod routing;

@@ -7,6 +7,7 @@ use crate::added::{Added, FileLines};
 use crate::capability::{self, IntentQuality, Observed};
 use crate::checks::{Checks, Permissions};
 use crate::commands;
+use crate::discovered::Discovered;
 use crate::path::SearchPath;
 use crate::routing;
 use crate::targets::{IntentFiles, Skipped, Targets};
@@ -221,8 +222,17 @@ pub fn run<R: BufRead, W: Write>(
         scenarios: kept.scenarios.len(),
         ..Observed::default()
     };
+    let mut discovered = Discovered::new(&tree);
     for (id, scenario) in &kept.scenarios {
-        let (route, src, from) = route(id, scenario, &kept, &tree, path, &mut notes, &mut observed);
+        let (route, src, from) = route(
+            id,
+            scenario,
+            &kept,
+            (&tree, &mut discovered),
+            path,
+            &mut notes,
+            &mut observed,
+        );
         out.write(&Record::new(Kind::Route, BY, from, src, route)?)?;
     }
     for route in kept.checks.routes(opts.permissions) {
@@ -251,7 +261,7 @@ fn route(
     id: &str,
     scenario: &ScenarioData,
     kept: &Kept,
-    tree: &Tree,
+    (tree, discovered): (&Tree, &mut Discovered),
     path: &SearchPath,
     notes: &mut Notes,
     observed: &mut Observed,
@@ -305,7 +315,7 @@ fn route(
         notes.add(severity, message, id);
     }
     let mut reader = tree.reader();
-    let found = commands::discover(&mut reader, &targets);
+    let found = discovered.discover(&mut reader, &targets);
     for problem in found.problems {
         notes.add(Severity::Warning, problem, id);
     }
@@ -316,6 +326,7 @@ fn route(
         &targets,
         |file| kept.added.is_test(file),
         &mut reader,
+        discovered,
     );
     if wording_only {
         candidates.retain(|c| c.scope != CommandScope::Suite);

@@ -162,7 +162,7 @@ fn test_why(scope: CommandScope) -> &'static str {
 
 /// What discovery found for one scenario: candidates in order, and the build-file values
 /// it refused to turn into commands.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct Found {
     pub candidates: Vec<Candidate>,
     pub problems: Vec<String>,

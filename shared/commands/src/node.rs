@@ -9,7 +9,7 @@ mod covering;
 mod manager;
 mod narrowed;
 mod runners;
-mod workspace;
+pub(crate) mod workspace;
 
 use super::Found;
 use crate::targets::Targets;

@@ -33,6 +33,9 @@ pub struct Tree {
     json: RefCell<HashMap<String, Option<Rc<serde_json::Value>>>>,
     /// Directory listings, by repository-relative directory.
     listed: RefCell<HashMap<String, Vec<(String, std::fs::FileType)>>>,
+    /// The root's npm workspace and the build files read for it: every discovery asks
+    /// again, twice.
+    pub(crate) workspace: RefCell<Option<(Rc<crate::node::workspace::Workspace>, Src)>>,
 }
 
 impl Tree {
@@ -54,6 +57,7 @@ impl Tree {
             nested: RefCell::new(HashMap::new()),
             listed: RefCell::new(HashMap::new()),
             json: RefCell::new(HashMap::new()),
+            workspace: RefCell::new(None),
         })
     }
 
@@ -259,6 +263,13 @@ impl<'t> Reader<'t> {
             .keys()
             .filter_map(|k| k.strip_prefix("file:"))
             .collect()
+    }
+
+    /// Counts as read here what another reader of the same tree read (`read`, its
+    /// hashes): the same files give the same hashes, whichever reader loads them.
+    pub fn note(&mut self, read: &Src) {
+        self.src
+            .extend(read.iter().map(|(k, v)| (k.clone(), v.clone())));
     }
 
     /// The hashes of everything read.

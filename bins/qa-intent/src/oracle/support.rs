@@ -52,13 +52,13 @@ pub fn resolve(cs: &Changeset, repo: &Path, deltas: &mut Deltas) {
         git: &git,
         tree: tree.as_ref(),
     };
-    let mut read: HashMap<String, Vec<Helper>> = HashMap::new();
+    let mut read: HashMap<String, SupportRead> = HashMap::new();
     for path in waiting {
         let Some(grammar) = Grammar::of(&path) else {
             continue;
         };
         let Some(file) = cs.file(&path) else { continue };
-        let Some(text) = sources::versions(&git, repo, &file.data).head else {
+        let Some(text) = sources::head(&git, repo, &file.data) else {
             continue;
         };
         let Some(delta) = deltas.get_mut(&path) else {
@@ -142,6 +142,67 @@ pub fn resolve(cs: &Changeset, repo: &Path, deltas: &mut Deltas) {
     }
 }
 
+/// A support file's functions as read so far: whole for the names some changed test file
+/// needed (each one's body walked costs more than the file's parse), only named for the
+/// rest.
+#[derive(Debug, Clone)]
+struct SupportRead {
+    helpers: Vec<Helper>,
+    /// The names read whole; `None` when every function was.
+    whole: Option<BTreeSet<String>>,
+}
+
+impl SupportRead {
+    /// Reads `support` at head (`None`: every function whole), else whole the functions
+    /// named in `names` (with what the ones named in `called` call) and those whose bodies
+    /// name a receiver; in the file's order.
+    fn of(
+        files: &HeadFiles,
+        support: &str,
+        names: Option<(BTreeSet<String>, &BTreeSet<String>)>,
+    ) -> Option<Self> {
+        let text = files.read(support)?;
+        let grammar = Grammar::of(support);
+        let Some((mut names, called)) = names else {
+            let helpers = grammar.map_or_else(Vec::new, |g| defined(g, &text));
+            return Some(SupportRead {
+                helpers,
+                whole: None,
+            });
+        };
+        let tree = grammar
+            .filter(|_| text.len() <= sources::MAX_BYTES)
+            .and_then(|g| Some((g, trees::parse(g, &text)?)));
+        let mut helpers = Vec::new();
+        if let Some((g, tree)) = &tree {
+            let defs = helpers::Definitions::of(*g, tree.root_node(), &text);
+            helpers = defs.read_with_receivers(|n| names.contains(n));
+            // What the called helpers defined here call: looked up next, read now.
+            let inner: BTreeSet<String> = callees(&helpers, called)
+                .into_iter()
+                .filter(|n| !names.contains(n))
+                .collect();
+            if !inner.is_empty() {
+                names.extend(inner);
+                helpers = defs.read_with_receivers(|n| names.contains(n));
+            }
+        }
+        Some(SupportRead {
+            helpers,
+            whole: Some(names),
+        })
+    }
+
+    /// True when every function named in `names` was read whole.
+    fn covers(&self, names: &BTreeSet<String>) -> bool {
+        self.whole.as_ref().is_none_or(|whole| {
+            self.helpers
+                .iter()
+                .all(|h| !names.contains(&h.name) || whole.contains(&h.name))
+        })
+    }
+}
+
 /// One changed test file whose tests call helpers, as its definitions are gathered.
 struct Site<'a> {
     grammar: Grammar,
@@ -159,7 +220,7 @@ impl Site<'_> {
     fn definitions(
         &self,
         own: OwnHelpers,
-        read: &mut HashMap<String, Vec<Helper>>,
+        read: &mut HashMap<String, SupportRead>,
     ) -> Option<Vec<Helper>> {
         let Site {
             grammar,
@@ -178,6 +239,8 @@ impl Site<'_> {
         // the ones the tests call, then the ones those call (one more level, no further).
         let mut wanted = unknown(called.clone(), &defs);
         let mut parsed: BTreeSet<String> = BTreeSet::new();
+        // Where each support file's functions stand in `defs`.
+        let mut placed: Vec<(&String, Range<usize>)> = Vec::new();
         let supports = support_files(grammar, path, text, files);
         for _ in 0..2 {
             for support in &supports {
@@ -185,7 +248,20 @@ impl Site<'_> {
                     continue;
                 }
                 if let Some(got) = read.get(support) {
-                    if wanted.iter().any(|w| got.iter().any(|h| &h.name == w)) {
+                    if wanted
+                        .iter()
+                        .any(|w| got.helpers.iter().any(|h| &h.name == w))
+                    {
+                        // The helpers the tests call are read whole: what they call is
+                        // looked up next.
+                        if !got.covers(called) {
+                            let Some(whole) = SupportRead::of(files, support, None) else {
+                                continue;
+                            };
+                            read.insert(support.clone(), whole);
+                        }
+                        let got = &read[support].helpers;
+                        placed.push((support, defs.len()..defs.len() + got.len()));
                         defs.extend(got.iter().cloned());
                         parsed.insert(support.clone());
                     }
@@ -200,8 +276,19 @@ impl Site<'_> {
                 if !wanted.iter().any(|w| defines(&t, w)) {
                     continue;
                 }
-                let got = Grammar::of(support).map_or_else(Vec::new, |g| defined(g, &t));
-                defs.extend(got.iter().cloned());
+                // The called helpers, the names looked up, and what the called helpers
+                // read so far call are what the reading may need whole.
+                let names: BTreeSet<String> = called
+                    .iter()
+                    .chain(&wanted)
+                    .cloned()
+                    .chain(callees(&defs, called))
+                    .collect();
+                let Some(got) = SupportRead::of(files, support, Some((names, called))) else {
+                    continue;
+                };
+                placed.push((support, defs.len()..defs.len() + got.helpers.len()));
+                defs.extend(got.helpers.iter().cloned());
                 read.insert(support.clone(), got);
                 parsed.insert(support.clone());
             }
@@ -222,6 +309,17 @@ impl Site<'_> {
         let callees = callees(&defs, called);
         if callees.iter().any(|n| far_defines(text, &far, n)) {
             return None;
+        }
+        // A support file read before what the called helpers call was known is read whole
+        // when it defines one of those not read whole: as every support file once was.
+        let needed: BTreeSet<String> = called.iter().chain(&callees).cloned().collect();
+        for (support, at) in placed {
+            if read.get(support).is_some_and(|got| !got.covers(&needed)) {
+                if let Some(whole) = SupportRead::of(files, support, None) {
+                    defs.splice(at, whole.helpers.iter().cloned());
+                    read.insert(support.clone(), whole);
+                }
+            }
         }
         let unread = defs[..own_count]
             .iter()

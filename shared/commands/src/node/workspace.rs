@@ -5,6 +5,7 @@ use super::super::Found;
 use super::manager::Manager;
 use crate::tree::{ancestors, base_name, join, under, Reader, Tree};
 use serde_json::{Map, Value};
+use std::rc::Rc;
 
 /// npm's placeholder for a package without tests.
 const PLACEHOLDER: &str = "echo \"Error: no test specified\" && exit 1";
@@ -104,7 +105,24 @@ pub struct Workspace {
 }
 
 impl Workspace {
-    pub fn read(reader: &mut Reader) -> Workspace {
+    /// The tree's workspace, read once per tree: the build files read for it are counted
+    /// as `reader`'s each time.
+    pub fn read(reader: &mut Reader) -> Rc<Workspace> {
+        let tree = reader.tree();
+        if let Some((workspace, read)) = tree.workspace.borrow().as_ref() {
+            reader.note(read);
+            return workspace.clone();
+        }
+        // A reader of its own, so that what is kept is what reading the workspace read.
+        let mut own = tree.reader();
+        let workspace = Rc::new(Workspace::read_once(&mut own));
+        let read = own.into_src();
+        reader.note(&read);
+        *tree.workspace.borrow_mut() = Some((workspace.clone(), read));
+        workspace
+    }
+
+    fn read_once(reader: &mut Reader) -> Workspace {
         let root = Package::read(reader, "");
         let members = match &root {
             Some(root) => members(reader, root),
@@ -227,6 +245,53 @@ fn members(reader: &mut Reader, root: &Package) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A pnpm workspace with two members, `packages/a` and `packages/b`.
+    fn pnpm_workspace() -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::write(
+            root.join("package.json"),
+            r#"{"name":"root","private":true}"#,
+        )
+        .unwrap();
+        std::fs::write(
+            root.join("pnpm-workspace.yaml"),
+            "packages:\n  - packages/*\n",
+        )
+        .unwrap();
+        for m in ["a", "b"] {
+            let d = root.join("packages").join(m);
+            std::fs::create_dir_all(&d).unwrap();
+            std::fs::write(d.join("package.json"), format!(r#"{{"name":"{m}"}}"#)).unwrap();
+        }
+        dir
+    }
+
+    #[test]
+    fn a_workspace_read_again_has_its_members_and_its_build_files_counted_as_read() {
+        let dir = pnpm_workspace();
+        let tree = Tree::open(dir.path()).unwrap();
+        for _ in 0..2 {
+            let mut reader = tree.reader();
+            let workspace = Workspace::read(&mut reader);
+            assert_eq!(workspace.members, ["packages/a", "packages/b"]);
+            assert_eq!(reader.read_paths(), ["package.json", "pnpm-workspace.yaml"]);
+        }
+    }
+
+    #[test]
+    fn a_tree_without_a_root_package_has_no_workspace_and_reads_nothing() {
+        let dir = pnpm_workspace();
+        std::fs::remove_file(dir.path().join("package.json")).unwrap();
+        let tree = Tree::open(dir.path()).unwrap();
+        for _ in 0..2 {
+            let mut reader = tree.reader();
+            let workspace = Workspace::read(&mut reader);
+            assert!(workspace.root.is_none() && workspace.members.is_empty());
+            assert!(reader.read_paths().is_empty());
+        }
+    }
 
     #[test]
     fn pnpm_workspace_lists_are_read_until_the_next_key() {

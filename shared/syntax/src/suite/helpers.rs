@@ -106,6 +106,22 @@ impl<'t> Definitions<'t> {
             .collect()
     }
 
+    /// [`Definitions::read`], reading whole besides the wanted every function whose body
+    /// names a receiver (`self`, `this`): only such a body compares fields, and the fields
+    /// any function compares count for every other ([`assertion_helpers`]'s setters).
+    pub fn read_with_receivers(&self, wanted: impl Fn(&str) -> bool) -> Vec<Helper> {
+        let receivers: BTreeSet<&str> = self
+            .functions
+            .iter()
+            .filter(|(_, _, body)| {
+                let code = &self.text[body.byte_range()];
+                code.contains("self") || code.contains("this")
+            })
+            .map(|(name, _, _)| *name)
+            .collect();
+        self.read(|n| wanted(n) || receivers.contains(n))
+    }
+
     fn helper(&self, name: &str, params: &[String], body: Node<'t>) -> Helper {
         let (grammar, text) = (self.grammar, self.text);
         let nodes = Walk::new(body, None).all;
