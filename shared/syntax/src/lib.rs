@@ -167,20 +167,30 @@ fn read_ranges<R>(
     ranges: &[std::ops::Range<usize>],
     read: impl FnOnce(&Tree) -> R,
 ) -> Option<R> {
+    let tree = match parse_parts(grammar, text, ranges) {
+        Some(part) if !part.root_node().has_error() => part,
+        _ => parse_whole(grammar, text)?,
+    };
+    Some(read(&tree))
+}
+
+/// The tree of the parts `ranges` of `text` (in order, apart from each other) parsed as
+/// one text, errors and all; nodes' bytes and lines are the text's.
+fn parse_parts(grammar: Grammar, text: &str, ranges: &[std::ops::Range<usize>]) -> Option<Tree> {
     let included = included(text, ranges);
     with_parser(grammar, |parser| {
         parser.set_included_ranges(&included).ok()?;
         let part = parser.parse(text, None);
         // The parser is this thread's for every later caller: whole texts again.
         parser.set_included_ranges(&[]).ok()?;
-        let part = part?;
-        let tree = match part.root_node().has_error() {
-            true => parser.parse(text, None)?,
-            false => part,
-        };
-        Some(read(&tree))
+        part
     })
     .flatten()
+}
+
+/// The tree of the whole `text`, by this thread's parser of `grammar`.
+fn parse_whole(grammar: Grammar, text: &str) -> Option<Tree> {
+    with_parser(grammar, |parser| parser.parse(text, None)).flatten()
 }
 
 /// `ranges` as tree-sitter's included ranges, with the rows and columns of their ends.

@@ -5,7 +5,7 @@
 
 pub mod imports;
 
-use crate::reading::{child_of_kind, function_in, unquoted, Declared, Import, Reader, SymbolKind};
+use crate::reading::{function_in, unquoted, Declared, Import, Reader, SymbolKind};
 use crate::{line_of, text_of};
 use tree_sitter::Node;
 
@@ -55,42 +55,62 @@ impl Reader for TypeScript {
     }
 
     fn imports(&self, node: Node, text: &str, out: &mut Vec<Import>) -> bool {
-        match node.kind() {
-            "import_statement" | "export_statement" => {
-                let clause = child_of_kind(node, &["import_require_clause"]);
-                let Some(spec) = node
-                    .child_by_field_name("source")
-                    .or_else(|| clause.and_then(|c| c.child_by_field_name("source")))
-                    .and_then(|s| unquoted(text_of(s, text)))
-                else {
-                    // An export of a declaration holds calls to read.
-                    return false;
-                };
-                let mut names = Vec::new();
-                let mut cursor = node.walk();
-                for part in node.named_children(&mut cursor) {
-                    bindings(part, text, &mut names);
+        imports_of(node, text, &[], out)
+    }
+}
+
+/// The import `node` makes, pushed to `out`; true when it was one (its children hold no
+/// other). `lists` gives the names of the brace lists whose contents were left out of the
+/// parse, by the offset of their `{` (see [`imports::read`]).
+pub(crate) fn imports_of(
+    node: Node,
+    text: &str,
+    lists: &[(usize, Vec<String>)],
+    out: &mut Vec<Import>,
+) -> bool {
+    match node.kind() {
+        "import_statement" | "export_statement" => {
+            // One pass over the children: the `source` (of the statement, or of an
+            // `import x = require('y')` clause) and the names the others bind.
+            let mut source = None;
+            let mut names = Vec::new();
+            let mut cursor = node.walk();
+            let mut more = cursor.goto_first_child();
+            while more {
+                let part = cursor.node();
+                if cursor.field_name() == Some("source") {
+                    source = Some(part);
+                } else if part.is_named() {
+                    if part.kind() == "import_require_clause" {
+                        source = part.child_by_field_name("source");
+                    }
+                    bindings(part, text, lists, &mut names);
                 }
-                out.push(Import {
-                    spec: spec.to_string(),
-                    line: line_of(node),
-                    names,
-                });
-                true
+                more = cursor.goto_next_sibling();
             }
-            "call_expression" => {
-                let Some(spec) = loaded(node, text) else {
-                    return false;
-                };
-                out.push(Import {
-                    spec: spec.text.to_string(),
-                    line: line_of(spec.node),
-                    names: bound_to(node, text),
-                });
-                true
-            }
-            _ => false,
+            let Some(spec) = source.and_then(|s| unquoted(text_of(s, text))) else {
+                // An export of a declaration holds calls to read.
+                return false;
+            };
+            out.push(Import {
+                spec: spec.to_string(),
+                line: line_of(node),
+                names,
+            });
+            true
         }
+        "call_expression" => {
+            let Some(spec) = loaded(node, text) else {
+                return false;
+            };
+            out.push(Import {
+                spec: spec.text.to_string(),
+                line: line_of(spec.node),
+                names: bound_to(node, text),
+            });
+            true
+        }
+        _ => false,
     }
 }
 
@@ -139,15 +159,23 @@ fn bound_to(call: Node, text: &str) -> Vec<String> {
     };
     let mut names = Vec::new();
     if let Some(name) = declarator.child_by_field_name("name") {
-        bindings(name, text, &mut names);
+        bindings(name, text, &[], &mut names);
     }
     names
 }
 
 /// Local names an import clause, export clause or binding pattern binds: `A, { B, C as
 /// D }` gives A, B, D; `* as NS` gives NS; `{ list, show: view }` gives list, view.
-fn bindings(node: Node, text: &str, names: &mut Vec<String>) {
-    match node.kind() {
+/// A brace list in `lists` (its contents left out of the parse) gives the names read there.
+fn bindings(node: Node, text: &str, lists: &[(usize, Vec<String>)], names: &mut Vec<String>) {
+    let kind = node.kind();
+    if matches!(kind, "named_imports" | "export_clause") {
+        if let Some((_, list)) = lists.iter().find(|(open, _)| *open == node.start_byte()) {
+            names.extend(list.iter().cloned());
+            return;
+        }
+    }
+    match kind {
         "identifier" | "shorthand_property_identifier_pattern" => {
             names.push(text_of(node, text).to_string())
         }
@@ -178,13 +206,12 @@ fn bindings(node: Node, text: &str, names: &mut Vec<String>) {
         | "import_require_clause"
         | "object_pattern" => {
             let mut cursor = node.walk();
-            let parts: Vec<Node> = node.named_children(&mut cursor).collect();
-            for part in parts {
+            for part in node.named_children(&mut cursor) {
                 // `import x = require('y')`: the source is no binding.
                 if node.kind() == "import_require_clause" && part.kind() == "string" {
                     continue;
                 }
-                bindings(part, text, names);
+                bindings(part, text, lists, names);
             }
         }
         _ => {}

@@ -431,12 +431,18 @@ fn declarations(code: &str) -> Symbols {
     let blanks = |s: &str| s.trim_start_matches([' ', '\t']).len() < s.len();
     let mut found = Vec::new();
     for (n, line) in lines_of(code).enumerate() {
-        let mut rest = line.trim_start_matches([' ', '\t']);
         // Every modifier and keyword starts with one of these letters: most lines are
-        // left at their first byte.
-        if !rest.starts_with(['e', 'd', 'a', 'f', 'c', 'l', 'v', 'i', 't']) {
+        // left at their first byte (read as a byte: a blank or a letter is ASCII).
+        let head = line.bytes().position(|b| b != b' ' && b != b'\t');
+        let Some(head) = head.filter(|&at| {
+            matches!(
+                line.as_bytes()[at],
+                b'e' | b'd' | b'a' | b'f' | b'c' | b'l' | b'v' | b'i' | b't'
+            )
+        }) else {
             continue;
-        }
+        };
+        let mut rest = &line[head..];
         for modifier in MODIFIERS {
             if let Some(after) = rest.strip_prefix(modifier).filter(|a| blanks(a)) {
                 rest = after.trim_start_matches([' ', '\t']);

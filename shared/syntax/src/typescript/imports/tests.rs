@@ -1,4 +1,4 @@
-use super::{read, statements};
+use super::{left_out, read, statements};
 use crate::Grammar;
 
 const TS: Grammar = Grammar::TypeScript;
@@ -11,6 +11,7 @@ fn specs(grammar: Grammar, text: &str) -> Vec<String> {
 fn parts(text: &str) -> Vec<&str> {
     statements(text)
         .unwrap()
+        .ranges
         .into_iter()
         .map(|r| &text[r])
         .collect()
@@ -77,13 +78,83 @@ fn import_meta_export_declarations_and_methods_named_require_are_no_imports() {
 }
 
 #[test]
-fn lines_that_are_no_whole_statement_fall_back_to_the_whole_file() {
-    // A method's line alone parses with an error (a call followed by a block): the whole
-    // file is read, as its tree reads it.
-    let text = "class A {\n  x = 1;\n  m() { return require('./m') }\n}\n";
-    assert_eq!(parts(text), ["  m() { return require('./m') }\n"]);
+fn lines_that_are_no_whole_statement_are_read_from_their_top_level_statement() {
+    // A method's line alone parses with an error (a call followed by a block): the class
+    // around it is parsed next, and it reads what the whole file's tree reads.
+    let text =
+        "const a = 1;\nclass A {\n  x = 1;\n  m() { return require('./m') }\n}\nconst b = 2;\n";
+    let chosen = statements(text).unwrap();
+    let part = |r: &std::ops::Range<usize>| &text[r.clone()];
+    assert_eq!(
+        chosen.ranges.iter().map(part).collect::<Vec<_>>(),
+        ["  m() { return require('./m') }\n"]
+    );
+    let wider = chosen.top_level(text.as_bytes()).unwrap();
+    assert_eq!(
+        wider.iter().map(part).collect::<Vec<_>>(),
+        ["class A {\n  x = 1;\n  m() { return require('./m') }\n}\n"]
+    );
     assert_eq!(read(TS, text), crate::read(TS, text).imports);
     assert_eq!(specs(TS, text), ["./m"]);
+}
+
+#[test]
+fn a_brace_list_and_a_specifier_are_left_out_of_the_parse_and_the_names_kept() {
+    let text = "import {\n  a,\n  type B,\n  c as d, // why\n} from './x'\nimport type { T } from './t'\nexport { e } from \"./e\"\n";
+    let chosen = statements(text).unwrap();
+    let (parts, lists) = left_out(text, &chosen.ranges, &chosen.openers);
+    let parsed: Vec<&str> = parts.iter().map(|r| &text[r.clone()]).collect();
+    assert_eq!(
+        parsed,
+        [
+            "import {",
+            "} from '",
+            "'\nimport type {",
+            "} from '",
+            "'\nexport {",
+            "} from \"",
+            "\"\n"
+        ]
+    );
+    let names: Vec<Vec<String>> = lists.into_iter().map(|(_, names)| names).collect();
+    assert_eq!(names, [vec!["a", "B", "d"], vec!["T"], vec!["e"]]);
+    let imports = read(TS, text);
+    assert_eq!(imports, crate::read(TS, text).imports);
+    assert_eq!(imports[0].names, ["a", "B", "d"]);
+    assert_eq!(imports[0].spec, "./x");
+}
+
+#[test]
+fn a_list_that_is_no_plain_list_of_names_is_parsed_and_read_by_the_tree() {
+    // `type as b`, `default` alone and a default name beside a namespace are the tree's
+    // to read; the specifier with an escape is parsed too.
+    let text = "import { a, type as b } from './x'\nexport { default } from './d'\nimport c, * as ns from './n'\nimport { q } from './q\\'s'\n";
+    let chosen = statements(text).unwrap();
+    let (parts, lists) = left_out(text, &chosen.ranges, &chosen.openers);
+    assert_eq!(lists.len(), 1);
+    assert!(parts.iter().any(|r| text[r.clone()].contains("type as b")));
+    assert!(parts.iter().any(|r| text[r.clone()].contains("./q\\'s")));
+    assert_eq!(read(TS, text), crate::read(TS, text).imports);
+}
+
+#[test]
+fn a_type_alias_and_a_list_of_the_files_own_names_are_no_statements_to_parse() {
+    let text = "export type A<\n  T,\n> = T\nexport { a, b }\nexport type { C }\nexport { d } from './d'\nexport { e } /* later */ from './e'\n";
+    assert_eq!(
+        parts(text),
+        ["export { d } from './d'\nexport { e } /* later */ from './e'\n"]
+    );
+    assert_eq!(specs(TS, text), ["./d", "./e"]);
+}
+
+#[test]
+fn a_comment_ending_a_line_does_not_carry_the_statement_over_it() {
+    // The comments end with `,` and `.`, which in code would continue the statement.
+    let text = "// the notes,\nimport a from './a' // and more.\nconst x = 1\n";
+    assert_eq!(parts(text), ["import a from './a' // and more.\n"]);
+    // A continuing operator before a comment still carries it.
+    let text = "const y = cond ? // pick,\n  require('./y') : null\n";
+    assert_eq!(parts(text), [text]);
 }
 
 #[test]
