@@ -25,7 +25,8 @@ use std::path::PathBuf;
 /// sibling script whose runner's path arguments cover it most narrowly, never a watching
 /// one, else to a `karma start` script when it is spec-named (karma's configuration lists
 /// its files: the changed tests are named by title, `karma start karma.conf.cjs
-/// --single-run -- --grep=<titles>`, and without a known test there is no narrowed karma
+/// --single-run -- --grep=/<titles>/`, a regular expression as karma's adapters read one,
+/// and without a known test there is no narrowed karma
 /// run); a script file that starts a runner, `node bin/hotfix.js mocha test/`, is stepped
 /// over; an Angular project whose `test` script is `ng test` with the
 /// `@angular-builders/jest:run` builder gets its changed spec files as Jest path patterns,

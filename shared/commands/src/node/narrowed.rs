@@ -158,12 +158,14 @@ impl Narrowing<'_> {
             words.push("--test".into());
         }
         // Karma runs the files its configuration lists, once, and only the tests the
-        // pattern names: without a known test there is no narrowed karma run.
+        // pattern names: without a known test there is no narrowed karma run. The adapters
+        // (karma-jasmine, karma-mocha) read `--grep=/re/` as a regular expression and a
+        // bare value as literal text, so the pattern goes between slashes.
         if runner == TestRunner::Karma {
             let pattern = self.test_pattern()?;
             words.push("--single-run".into());
             words.push("--".into());
-            let grep = format!("--grep={pattern}");
+            let grep = format!("--grep=/{pattern}/");
             words.push(found.word(&grep, "a changed test name", self.origin)?);
             return Some(words.join(" "));
         }
@@ -284,7 +286,7 @@ mod tests {
     fn karma_names_every_known_test_by_title_and_no_file() {
         assert_eq!(
             karma(&["adds (one)", "keeps order"]).unwrap(),
-            r"npx --no karma start karma.conf.cjs --single-run -- '--grep=(adds \(one\)|keeps order)'"
+            r"npx --no karma start karma.conf.cjs --single-run -- '--grep=/(adds \(one\)|keeps order)/'"
         );
         // Control: without a known test karma would run every file it lists: no narrowed run.
         assert_eq!(karma(&[]), None);
