@@ -2,11 +2,14 @@
 //! so later stages can tell one commit's work from another's in a file both touched.
 //!
 //! Not git blame: blame walks the whole range for every file, 27 times git's time on a
-//! 320-commit history. Instead a net added line is credited to the newest commit that
-//! touched the file and whose diff of it added a line with the same text. The commits are
-//! read newest first, only until every added text has its commit, and a commit's diff is
-//! computed only when counting lines cannot settle it (see `settled_by_counts`). Work is
-//! bounded by the commits that touched the file, and capped.
+//! 320-commit history. Instead each line is followed by its position through the diffs of
+//! only the commits that touched the file, oldest first (`tracked`): a line is the commit's
+//! whose diff wrote it there, whatever other commit wrote the same text elsewhere (`});`,
+//! `r.exit.should.equal(true);`). When those commits are no chain of one blob to the next
+//! (a merge inside the range joined two lines of work on the file), a line is credited to
+//! the newest commit whose diff of the file added a line with its text (`by_text`: read
+//! newest first, a diff computed only when counting lines cannot settle it, see
+//! `settled_by_counts`). Work is bounded by the commits that touched the file, and capped.
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
@@ -73,13 +76,104 @@ impl Attribution {
     }
 }
 
-/// Names, for every added line of `file`, the newest of `commits` (oldest first) that
-/// added a line with its text: the commits are read newest first, and only while some
-/// text is still unclaimed, each for the texts still unclaimed.
+/// Names, for every added line of `file`, the commit of `commits` (oldest first) whose diff
+/// wrote it: by its position when the commits form one chain of blobs to the head's, else
+/// (and for a line the chain leaves unclaimed) by its text.
 fn attribute_lines(repo: &Repository, commits: &[(Oid, Oid, Oid)], file: &mut FileData) {
+    let head = file.new_oid.as_deref().and_then(|o| Oid::from_str(o).ok());
+    let origins = head.and_then(|head| tracked(repo, commits, &file.path, head));
+    let mut unclaimed = false;
+    for line in file.hunks.iter_mut().flat_map(|h| h.lines.iter_mut()) {
+        if line.op == Op::Add {
+            let at = (line.line as usize).checked_sub(1);
+            let origin = at.and_then(|i| origins.as_ref()?.get(i).copied().flatten());
+            line.commit = origin.map(|c| commits[c].0.to_string());
+            unclaimed |= line.commit.is_none();
+        }
+    }
+    if unclaimed {
+        by_text(repo, commits, file);
+    }
+}
+
+/// For each line of the head blob `head` of `path`, the index in `commits` (oldest first)
+/// of the commit whose diff wrote it, None for a line the range's base already had. Each
+/// commit's diff moves the lines it kept and writes its own; None when the commits are no
+/// chain from the base's blob to `head` or a blob cannot be read.
+fn tracked(
+    repo: &Repository,
+    commits: &[(Oid, Oid, Oid)],
+    path: &str,
+    head: Oid,
+) -> Option<Vec<Option<usize>>> {
+    let chained = commits.windows(2).all(|w| w[0].2 == w[1].1);
+    if !chained || commits.last()?.2 != head {
+        return None;
+    }
+    let mut origins: Vec<Option<usize>> = match commits[0].1 {
+        o if o.is_zero() => Vec::new(),
+        o => vec![None; line_count(repo.find_blob(o).ok()?.content())],
+    };
+    let mut opts = git2::DiffOptions::new();
+    opts.context_lines(0);
+    let path = Some(Path::new(path));
+    let mut blobs: Option<Blob> = None;
+    for (i, &(_, old, new)) in commits.iter().enumerate() {
+        let new_blob = repo.find_blob(new).ok()?;
+        if old.is_zero() {
+            // The commit created the file (again): every line is its own.
+            origins = vec![Some(i); line_count(new_blob.content())];
+            blobs = Some(new_blob);
+            continue;
+        }
+        let old_blob = match blobs.take().filter(|b| b.id() == old) {
+            Some(b) => b,
+            None => repo.find_blob(old).ok()?,
+        };
+        // Only the lines between the common leading and trailing ones are diffed (xdiff
+        // would hash every line of both blobs first); hunks count from the middle's start.
+        let (old_text, new_text) = (old_blob.content(), new_blob.content());
+        let (old_mid, new_mid) = changed_middle(old_text, new_text);
+        let skipped =
+            line_count(&old_text[..old_mid.as_ptr() as usize - old_text.as_ptr() as usize]);
+        let patch = Patch::from_buffers(old_mid, path, new_mid, path, Some(&mut opts)).ok()?;
+        let mut next = Vec::with_capacity(line_count(new_text));
+        let mut kept = 0;
+        for h in 0..patch.num_hunks() {
+            let (hunk, _) = patch.hunk(h).ok()?;
+            // An insertion's hunk starts at the line it follows; any other at its first line.
+            let (start, removed) = (hunk.old_start() as usize, hunk.old_lines() as usize);
+            let first = skipped
+                + if removed == 0 {
+                    start
+                } else {
+                    start.checked_sub(1)?
+                };
+            next.extend(origins.get(kept..first)?);
+            next.extend(std::iter::repeat_n(Some(i), hunk.new_lines() as usize));
+            kept = first + removed;
+        }
+        next.extend(origins.get(kept..)?);
+        drop(patch);
+        origins = next;
+        blobs = Some(new_blob);
+    }
+    Some(origins)
+}
+
+/// The number of lines of `content`, a last line without a newline counted.
+fn line_count(content: &[u8]) -> usize {
+    let newlines = content.iter().filter(|&&b| b == b'\n').count();
+    newlines + usize::from(content.last().is_some_and(|&b| b != b'\n'))
+}
+
+/// Names, for every added line of `file` still unclaimed, the newest of `commits` (oldest
+/// first) that added a line with its text: the commits are read newest first, and only
+/// while some text is still unclaimed, each for the texts still unclaimed.
+fn by_text(repo: &Repository, commits: &[(Oid, Oid, Oid)], file: &mut FileData) {
     let mut texts: HashMap<&str, Option<Oid>> = HashMap::new();
     for line in file.hunks.iter().flat_map(|h| h.lines.iter()) {
-        if line.op == Op::Add {
+        if line.op == Op::Add && line.commit.is_none() {
             texts.insert(line.text.as_str(), None);
         }
     }
@@ -127,7 +221,7 @@ fn attribute_lines(repo: &Repository, commits: &[(Oid, Oid, Oid)], file: &mut Fi
         .filter_map(|(text, oid)| Some((text.to_string(), oid?)))
         .collect();
     for line in file.hunks.iter_mut().flat_map(|h| h.lines.iter_mut()) {
-        if line.op == Op::Add {
+        if line.op == Op::Add && line.commit.is_none() {
             line.commit = found.get(&line.text).map(Oid::to_string);
         }
     }

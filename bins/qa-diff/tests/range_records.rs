@@ -398,18 +398,9 @@ fn lines_of_a_file_two_commits_changed_name_the_commit_that_added_them() {
     let second = r.commit("wip");
     let records = r.qa_diff(&[], &[]).records();
     let lines = |path: &str| -> Vec<(u64, Option<String>)> {
-        file(&records, path, "branch")["hunks"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .flat_map(|h| h["lines"].as_array().unwrap().clone())
-            .filter(|l| l["op"] == "+")
-            .map(|l| {
-                (
-                    l["line"].as_u64().unwrap(),
-                    l["commit"].as_str().map(str::to_string),
-                )
-            })
+        added_with_commits(&records, path)
+            .into_iter()
+            .map(|(line, _, commit)| (line, commit))
             .collect()
     };
     assert_eq!(
@@ -418,4 +409,78 @@ fn lines_of_a_file_two_commits_changed_name_the_commit_that_added_them() {
     );
     // One commit changed other.ts: its lines need no attribution.
     assert_eq!(lines("src/other.ts"), vec![(1, None)]);
+}
+
+/// The `+` lines of `path`'s branch diff, each with the commit it names.
+fn added_with_commits(
+    records: &[serde_json::Value],
+    path: &str,
+) -> Vec<(u64, String, Option<String>)> {
+    file(records, path, "branch")["hunks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|h| h["lines"].as_array().unwrap().clone())
+        .filter(|l| l["op"] == "+")
+        .map(|l| {
+            (
+                l["line"].as_u64().unwrap(),
+                l["text"].as_str().unwrap().to_string(),
+                l["commit"].as_str().map(str::to_string),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_line_whose_text_a_later_commit_also_wrote_stays_the_commit_that_wrote_it_there() {
+    let mut r = Repo::new();
+    r.write("test/cmd.test.js", "describe('cmd', () => {\n});\n");
+    r.commit("init");
+    r.git(&["checkout", "-q", "-b", "feature"]);
+    r.write(
+        "test/cmd.test.js",
+        "describe('cmd', () => {\n  it('absolute', () => {\n    r.exit.should.equal(true);\n  });\n});\n",
+    );
+    let first = r.commit("fix: absolute dirs");
+    r.write(
+        "test/cmd.test.js",
+        "describe('cmd', () => {\n  it('absolute', () => {\n    r.exit.should.equal(true);\n  });\n  it('visit', () => {\n    r.exit.should.equal(true);\n  });\n});\n",
+    );
+    let second = r.commit("fix: visit");
+    let records = r.qa_diff(&[], &[]).records();
+    let lines = added_with_commits(&records, "test/cmd.test.js");
+    let commit_of = |n: u64| lines.iter().find(|l| l.0 == n).unwrap().2.clone();
+    // The first test's check (line 3) is the first commit's, though the second wrote
+    // the same text at line 6.
+    assert_eq!(commit_of(3), Some(first.clone()));
+    assert_eq!(commit_of(2), Some(first));
+    assert_eq!(commit_of(6), Some(second.clone()));
+    assert_eq!(commit_of(5), Some(second));
+}
+
+#[test]
+fn lines_of_a_file_changed_on_two_merged_branches_are_credited_by_their_text() {
+    let mut r = Repo::new();
+    r.write("src/a.ts", "one\ntwo\nthree\n");
+    r.commit("init");
+    r.git(&["checkout", "-q", "-b", "feature"]);
+    r.git(&["checkout", "-q", "-b", "side"]);
+    r.write("src/a.ts", "one\nside\ntwo\nthree\n");
+    let side = r.commit("feat: side");
+    r.git(&["checkout", "-q", "feature"]);
+    r.write("src/a.ts", "one\ntwo\nthree\nmain\n");
+    let main = r.commit("feat: main");
+    r.git(&["merge", "-q", "--no-edit", "side"]);
+    let records = r.qa_diff(&[], &[]).records();
+    // No chain of blobs joins the two commits: each line goes to the commit whose diff
+    // added its text.
+    let lines = added_with_commits(&records, "src/a.ts");
+    assert_eq!(
+        lines,
+        vec![
+            (2, "side".to_string(), Some(side)),
+            (5, "main".to_string(), Some(main)),
+        ]
+    );
 }
