@@ -108,6 +108,42 @@ fn a_chore_that_renames_a_local_and_reformats_is_cleanup_without_scenarios() {
     assert_eq!(cleanup_commits(&rs), [oid]);
 }
 
+#[test]
+fn a_chore_that_reformats_and_changes_a_ci_workflow_keeps_the_workflow_change() {
+    let mut r = port_crate();
+    r.write(
+        ".github/workflows/ci.yml",
+        "on: push\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - run: cargo test\n",
+    );
+    r.commit("ci: test on push");
+    r.branch("robust");
+    r.write(
+        "src/lib.rs",
+        "pub fn parse_port(text: &str) -> u16 {\n    // The port as typed, spaces aside.\n    let trimmed = text\n        .trim();\n    trimmed.parse().unwrap()\n}\n",
+    );
+    r.write(
+        ".github/workflows/ci.yml",
+        "on: [push, pull_request]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - run: cargo test --locked\n",
+    );
+    let oid = r.commit("chore: improve build robustness");
+    let rs = flow(&r);
+    // The product lines only moved and gained a comment: cleanup, as without the workflow.
+    assert_eq!(cleanup_commits(&rs), [oid]);
+    // The workflow's new trigger and command are not the cleanup's to hide.
+    let workflow = records::of_kind(&rs, "intent")
+        .into_iter()
+        .find(|i| strings(&i["data"]["files"]).contains(&".github/workflows/ci.yml"))
+        .expect("an intent holds the workflow");
+    assert_eq!(workflow["data"]["focus"], "configuration", "{workflow:#}");
+    assert!(
+        scenarios(&rs).iter().any(|s| s["data"]["evidence"]
+            .to_string()
+            .contains(".github/workflows/ci.yml")),
+        "{:#?}",
+        scenarios(&rs)
+    );
+}
+
 /// A Go package with a limit check in `limits.go`; the branch moves `Clamp` into its
 /// own file, and, when `changed`, also changes its condition.
 fn clamp_move(changed: bool) -> (Repo, String) {

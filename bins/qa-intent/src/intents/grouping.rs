@@ -155,7 +155,11 @@ fn vocabulary_title(uncommitted: bool, topic: &[String], files: &BTreeSet<String
 
 /// Cleanup commits join the first intent sharing a behaviour file with them, else stand
 /// alone (kept for provenance). Run after the vocabulary partition, so a review-fix commit
-/// cannot claim the files of work whose own commit text was unusable.
+/// cannot claim the files of work whose own commit text was unusable. A cleanup is judged
+/// by the diff of its product files only, so it never holds the configuration and
+/// workflow files it also changed: those are left to their own intents
+/// ([`leftover_groups`]), or a pinned action and a new CI job would vanish with the
+/// reformatting they came with.
 pub fn attach_cleanups(
     groups: &mut Vec<Group>,
     cs: &Changeset,
@@ -163,7 +167,12 @@ pub fn attach_cleanups(
     role: &impl Fn(&str) -> Option<Role>,
 ) {
     for &c in cleanups {
-        let files: BTreeSet<String> = changed_in(cs, &cs.commits[c].data).collect();
+        let files: BTreeSet<String> = changed_in(cs, &cs.commits[c].data)
+            .filter(|f| {
+                !role(f)
+                    .is_some_and(|r| matches!(r, Role::Configuration | Role::RepositoryWorkflow))
+            })
+            .collect();
         let shared = groups.iter_mut().find(|g| {
             g.files
                 .iter()
