@@ -141,6 +141,7 @@ fn intents() -> Vec<IntentData> {
                 skipped: (i % 2 == 1).then(|| "it.skip".to_string()),
                 setup: Some("charge(cart)".into()),
                 act: Some("charge(cart, 2)".into()),
+                cases: i % 3 == 0,
                 exercises: vec![Exercised {
                     file: "src/checkout/pay.ts".into(),
                     line: 10,

@@ -17,7 +17,9 @@ use std::path::PathBuf;
 /// then its package, then the whole suite; within one of these, a test the change adds
 /// (its declaration on a line the `file` records show added) before tests it only adapts;
 /// a changed Rust test by its exact name, with `--include-ignored` when it is `#[ignore]`d
-/// (the command would run nothing otherwise); a Go package with the packages below it (`go test ./pkg/...`), the package at the
+/// (the command would run nothing otherwise), and one rstest expands into cases
+/// (`#[case]`, `#[values]`, rstest_reuse's `#[apply]`) by its name as a prefix (`name::`,
+/// no `--exact`, which would match none of its cases); a Go package with the packages below it (`go test ./pkg/...`), the package at the
 /// module root alone (`go test ./`: `./...` there is the whole module), a package under no
 /// go.mod as Go built before modules (`GO111MODULE=off go test ./pkg/...`); a changed
 /// JavaScript test goes to the runner of

@@ -169,7 +169,15 @@ pub fn discover(reader: &mut Reader, targets: &Targets, found: &mut Found) {
                     None => CommandScope::Package,
                 }
             } else {
-                let names = exact_names(reader, &placed, file, &known);
+                // A test rstest expands into cases runs as `name::case_1`, ...: only its
+                // name as a prefix (`name::`) selects them, and `--exact` would match
+                // none, so with one such test every name is a plain filter.
+                let expanded = known.iter().any(|t| t.cases);
+                let names: Vec<String> = exact_names(reader, &placed, file, &known)
+                    .into_iter()
+                    .zip(&known)
+                    .map(|(n, t)| if t.cases { format!("{n}::") } else { n })
+                    .collect();
                 let words: Option<Vec<String>> = names
                     .iter()
                     .map(|n| found.word(n, "a test filter", file))
@@ -178,14 +186,23 @@ pub fn discover(reader: &mut Reader, targets: &Targets, found: &mut Found) {
                     continue;
                 };
                 // An `#[ignore]`d test runs only when libtest is asked to include it.
-                let include = if known.iter().any(|t| t.ignored) {
-                    " --include-ignored"
-                } else {
-                    ""
-                };
-                run = match words.as_slice() {
-                    [one] => format!("{run} {one} -- --exact{include}"),
-                    many => format!("{run} -- {} --exact{include}", many.join(" ")),
+                let flags: Vec<&str> = [
+                    (!expanded).then_some("--exact"),
+                    known
+                        .iter()
+                        .any(|t| t.ignored)
+                        .then_some("--include-ignored"),
+                ]
+                .into_iter()
+                .flatten()
+                .collect();
+                run = match (words.as_slice(), flags.is_empty()) {
+                    ([one], true) => format!("{run} {one}"),
+                    ([one], false) => format!("{run} {one} -- {}", flags.join(" ")),
+                    (many, _) => format!(
+                        "{run} -- {}",
+                        [many.join(" "), flags.join(" ")].join(" ").trim_end()
+                    ),
                 };
                 CommandScope::ExactTest
             };
@@ -239,6 +256,34 @@ mod tests {
         assert_eq!(
             runs(&tree, &t, discover)[0],
             ". cargo test -p alpha --lib slow_case -- --exact --include-ignored"
+        );
+    }
+
+    #[test]
+    fn a_changed_test_rstest_expands_into_cases_is_run_by_its_name_as_a_prefix() {
+        let (_d, tree) = tree_with(WORKSPACE);
+        let mut t = targets(
+            &["crates/alpha/src/lib.rs"],
+            &[("crates/alpha/src/lib.rs", "ksh_ksh")],
+        );
+        t.tests[0].cases = true;
+        assert_eq!(
+            runs(&tree, &t, discover)[0],
+            ". cargo test -p alpha --lib ksh_ksh::"
+        );
+        // Beside a plain test, no name is matched exactly: `--exact` would run no case.
+        let mut t = targets(
+            &["crates/alpha/src/lib.rs"],
+            &[
+                ("crates/alpha/src/lib.rs", "ksh_ksh"),
+                ("crates/alpha/src/lib.rs", "plain"),
+            ],
+        );
+        t.tests[0].cases = true;
+        t.tests[1].ignored = true;
+        assert_eq!(
+            runs(&tree, &t, discover)[0],
+            ". cargo test -p alpha --lib -- ksh_ksh:: plain --include-ignored"
         );
     }
 
@@ -384,6 +429,7 @@ mod tests {
                 ident: ident.to_string(),
                 line,
                 ignored: false,
+                cases: false,
             }],
         }
     }

@@ -373,6 +373,7 @@ pub(crate) mod tests_support {
                     ident: name.to_string(),
                     line: 0,
                     ignored: false,
+                    cases: false,
                 })
                 .collect(),
         }

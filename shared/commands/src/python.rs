@@ -214,6 +214,7 @@ mod tests {
                 ident: ident.to_string(),
                 line,
                 ignored: false,
+                cases: false,
             }],
         };
         assert_eq!(

@@ -20,6 +20,9 @@ pub struct KnownTest {
     /// Marked skipped by its framework (`#[ignore]`, `test.skip`): a runner that can be
     /// asked to run it anyway must be, or the command naming it runs nothing.
     pub ignored: bool,
+    /// Expanded by its runner into cases named under its name (rstest's `#[case]`): its
+    /// name matched exactly runs none of them.
+    pub cases: bool,
 }
 
 /// The files and changed tests discovery looks at.
@@ -100,6 +103,7 @@ impl Targets {
                 ident: c.name.clone().unwrap_or_else(|| c.title.clone()),
                 line: c.line,
                 ignored: c.skipped.is_some(),
+                cases: c.cases,
             });
         let from_lines = scenario.evidence.iter().filter_map(declared_test);
         for test in declared.chain(from_lines) {
@@ -178,6 +182,7 @@ fn declared_test(evidence: &Evidence) -> Option<KnownTest> {
         ident: name.to_string(),
         line: evidence.line,
         ignored: false,
+        cases: false,
     })
 }
 

@@ -329,6 +329,10 @@ pub struct TestContract {
     /// text).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub act: Option<String>,
+    /// The runner expands the test into cases named under its name (`name::case_1`, rstest's
+    /// `#[case]`): a command naming it must select them all.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub cases: bool,
 }
 
 /// One value a changed test expects, at its assertion line.

@@ -82,6 +82,10 @@ pub struct Test {
     /// The call whose result the test asserts, as written with its arguments
     /// (`r.ServeHTTP(w, req)`, `parse(["--flag", "x"])`).
     pub act: Option<String>,
+    /// The runner expands it into cases named under its name (`name::case_1`): rstest's
+    /// `#[case]` and `#[values]`, rstest_reuse's `#[apply]`. Its name alone, matched
+    /// exactly, runs none of them.
+    pub cases: bool,
 }
 
 /// A call a test makes with at least one literal argument.
@@ -121,6 +125,7 @@ impl Test {
             setup: None,
             helper_calls: Vec::new(),
             act: None,
+            cases: false,
         }
     }
 }
@@ -292,6 +297,7 @@ fn table_tests(walk: &Walk, root: Node, text: &str, framework: Framework) -> Vec
                 setup: None,
                 helper_calls: Vec::new(),
                 act: None,
+                cases: false,
             });
         }
     }
@@ -346,8 +352,9 @@ pub fn tests(
 pub fn may_define_tests(grammar: Grammar, text: &str, test_macros: &[String]) -> bool {
     static MARKERS: LazyLock<[Regex; 6]> = LazyLock::new(|| {
         [
-            // `#[test]`, `#[tokio::test(flavor = ...)]`, `#[rstest]`.
-            r"#\[[\w:]*test\b",
+            // `#[test]`, `#[tokio::test(flavor = ...)]`, `#[rstest]`, rstest_reuse's
+            // `#[apply(template)]`.
+            r"#\[(?:[\w:]*test\b|(?:rstest_reuse::)?apply\()",
             // A test call at the start of a statement: `it(`, `test.each(`, `xit(`.
             r"(?m)^\s*(?:it|test|specify|xit|xtest|fit)\s*[.(]",
             r"(?m)^\s*(?:async\s+)?def\s+test",

@@ -56,6 +56,7 @@ pub fn discovery(data: &[u8]) {
             ident: "works".into(),
             line: 2,
             ignored: false,
+            cases: false,
         }],
     };
     let found = validation::discover(&mut tree.reader(), &targets);

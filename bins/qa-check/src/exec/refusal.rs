@@ -223,6 +223,7 @@ mod tests {
             ident: name.into(),
             line: 1,
             ignored: false,
+            cases: false,
         }
     }
 

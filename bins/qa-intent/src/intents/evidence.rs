@@ -348,6 +348,7 @@ fn tree_contracts(
             skipped: t.skipped.clone(),
             setup: t.setup.clone(),
             act: t.act.clone(),
+            cases: t.cases,
             exercises: product_items
                 .iter()
                 .filter(|(f, path, _)| {

@@ -1059,6 +1059,7 @@ mod tests {
                 args: Vec::new(),
             }],
             act: None,
+            cases: false,
         });
         let tree = pair.head.as_ref().unwrap();
         let own = own_helpers(Grammar::TypeScript, tree, true, &head, &delta).unwrap();

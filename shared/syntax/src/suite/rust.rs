@@ -68,10 +68,19 @@ pub(super) fn tests(walk: &Walk, text: &str, test_macros: &[String]) -> Vec<Test
         match node.kind() {
             "function_item" => {
                 let attrs = preceding_attributes(node, text);
-                let is_test = attrs.iter().any(|(name, _)| {
-                    name == "test" || name.ends_with("::test") || name.ends_with("test")
-                });
-                if !is_test {
+                let has = |want: &str| {
+                    attrs
+                        .iter()
+                        .any(|(name, _)| name == want || name.ends_with(&format!("::{want}")))
+                };
+                // rstest_reuse: `#[apply(t)]` runs a function as the cases of template
+                // `t`; the `#[template]` itself (often `#[rstest]` too) is no test.
+                let applied = has("apply") && text.contains("rstest_reuse");
+                let is_test = applied
+                    || attrs.iter().any(|(name, _)| {
+                        name == "test" || name.ends_with("::test") || name.ends_with("test")
+                    });
+                if !is_test || has("template") {
                     continue;
                 }
                 let name = node
@@ -79,6 +88,7 @@ pub(super) fn tests(walk: &Walk, text: &str, test_macros: &[String]) -> Vec<Test
                     .map(|n| text_of(n, text).to_string())
                     .unwrap_or_default();
                 let mut t = rust_test(node, text, name);
+                t.cases = applied || has("rstest") && (has("case") || case_parameters(node, text));
                 if let Some(b) = node.child_by_field_name("body") {
                     arrange::read(b, text, &[], &mut t);
                 }
@@ -161,6 +171,25 @@ fn preceding_attributes(node: Node, text: &str) -> Vec<(String, String)> {
         prev = p.prev_sibling();
     }
     out
+}
+
+/// Whether a parameter of function `node` takes rstest's values: `#[case]`, `#[values(..)]`,
+/// `#[files(..)]` (each value a case of its own).
+fn case_parameters(node: Node, text: &str) -> bool {
+    let Some(params) = node.child_by_field_name("parameters") else {
+        return false;
+    };
+    let mut cursor = params.walk();
+    let found = params.children(&mut cursor).any(|p| {
+        p.kind() == "attribute_item" && {
+            let attr = text_of(p, text).trim_start_matches("#[");
+            ["case", "values", "files"].iter().any(|w| {
+                attr.strip_prefix(w)
+                    .is_some_and(|r| r.starts_with([']', '(']))
+            })
+        }
+    });
+    found
 }
 
 fn rust_test(node: Node, text: &str, name: String) -> Test {
@@ -298,6 +327,7 @@ fn rust_test(node: Node, text: &str, name: String) -> Test {
         setup: None,
         helper_calls,
         act: None,
+        cases: false,
     }
 }
 

@@ -1003,3 +1003,34 @@ fn unittest_assert_true_of_a_comparison_reads_as_the_comparison() {
         ["`len(signed)` is at most 64", "`signed.isalnum()` holds"]
     );
 }
+
+#[test]
+fn an_rstest_reuse_applied_function_is_a_test_of_cases_and_its_template_is_none() {
+    let src = "mod tests {\n    use rstest::rstest;\n    use rstest_reuse::{apply, template};\n\n    #[template]\n    #[rstest]\n    fn opts(#[values(false, true)] echo: bool) {}\n\n    #[apply(opts)]\n    fn ksh_ksh(echo: bool) {\n        assert!(render(echo).is_ok());\n    }\n\n    #[test]\n    fn plain() {\n        assert_eq!(sum(1, 2), 3);\n    }\n}\n";
+    let t = tests_of(Grammar::Rust, src, &[]);
+    let names: Vec<(&str, bool)> = t.iter().map(|t| (t.name.as_str(), t.cases)).collect();
+    assert_eq!(names, [("ksh_ksh", true), ("plain", false)]);
+}
+
+#[test]
+fn an_apply_attribute_without_rstest_reuse_is_no_test() {
+    let src = "#[apply(opts)]\nfn configure(x: u8) {\n    assert!(x > 0);\n}\n#[test]\nfn a() {}\n";
+    let t = tests_of(Grammar::Rust, src, &[]);
+    let names: Vec<&str> = t.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["a"]);
+}
+
+#[test]
+fn an_rstest_with_case_values_expands_into_cases_and_one_with_fixtures_only_does_not() {
+    let src = "use rstest::*;\n\n#[rstest]\n#[case(1, 2)]\n#[case(2, 4)]\nfn doubles(#[case] n: u8, #[case] want: u8) {\n    assert_eq!(n * 2, want);\n}\n\n#[rstest]\nfn checks(#[values(\"a\", \"b\")] s: &str) {\n    assert!(!s.is_empty());\n}\n\n#[rstest]\nfn uses_a_fixture(db: Db) {\n    assert!(db.is_empty());\n}\n";
+    let t = tests_of(Grammar::Rust, src, &[]);
+    let names: Vec<(&str, bool)> = t.iter().map(|t| (t.name.as_str(), t.cases)).collect();
+    assert_eq!(
+        names,
+        [
+            ("doubles", true),
+            ("checks", true),
+            ("uses_a_fixture", false)
+        ]
+    );
+}
