@@ -362,7 +362,7 @@ impl Ctx<'_> {
         let at = format!("{}:{}", first.file, first.line);
         let mut steps = vec![match &first.setup {
             Some(setup) => format!(
-                "Run the command in {files} the way test `{}` does ({at}): `{setup}`",
+                "Run the command in {files} the way test `{}` does ({at}): {setup}",
                 test_name(first)
             ),
             None => format!(

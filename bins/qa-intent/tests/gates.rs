@@ -308,6 +308,12 @@ fn a_command_file_with_a_changed_test_makes_a_scenario_quoting_the_options_value
         .collect();
     assert_eq!(quoting.len(), 1, "{:#?}", scenarios(&rs));
     assert_eq!(quoting[0]["data"]["focus"], "command");
+    // The test's set-up is told as a step a tester follows, not quoted as code again.
+    let first = &strings(&quoting[0]["data"]["steps"])[0];
+    assert!(
+        first.ends_with("): run `let args = vec![\"-H\".to_string()];`"),
+        "{first}"
+    );
 }
 
 #[test]

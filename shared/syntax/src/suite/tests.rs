@@ -656,6 +656,21 @@ fn an_assert_cmd_chain_expects_its_outcomes_of_the_command_line_it_builds() {
 }
 
 #[test]
+fn a_std_command_named_by_a_literal_runs_that_program() {
+    let src = "#[test]\nfn ksh_parses() {\n    Command::new(\"ksh\").args([\"-n\", \"-c\", &source]).assert().success().stdout(\"\");\n    Command::new(bin_path()).arg(\"-V\").assert().success();\n}\n";
+    let t = tests_of(Grammar::Rust, src, &[]);
+    assert_eq!(
+        expects(&t[0]),
+        [
+            "running `ksh -n -c` succeeds",
+            "running `ksh -n -c` prints exactly \"\" on stdout",
+            // A program not named by a literal is not guessed.
+            "running `… -V` succeeds",
+        ]
+    );
+}
+
+#[test]
 fn an_assert_method_with_arguments_is_no_command_line_builder() {
     // Another API's `assert(x)`: read as before, a method assertion on its receiver.
     let src = "#[test]\nfn checks() {\n    state.assert(ready).success();\n}\n";

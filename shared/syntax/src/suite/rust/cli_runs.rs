@@ -74,14 +74,23 @@ fn the_literal(arg: &[Tok]) -> Option<String> {
     lits.next().is_none().then(|| literal(first.text))
 }
 
-/// The command line a receiver builds: the program (`Command::cargo_bin("fd")`'s name, or
-/// the builder function the test calls, `fd()`), then each `.arg(x)` and `.args([..])`
-/// literal, unquoted; an argument that is not a literal shows as `…`.
+/// The command line a receiver builds: the program (`Command::cargo_bin("fd")`'s or
+/// `Command::new("ksh")`'s name, or the builder function the test calls, `fd()`), then
+/// each `.arg(x)` and `.args([..])` literal, unquoted; an argument that is not a literal
+/// shows as `…`.
 fn command_line(receiver: &[Tok]) -> String {
-    let program = receiver
-        .windows(3)
-        .find(|w| w[0].text == "cargo_bin" && w[1].text == "(" && rust_literal(w[2].kind))
-        .map(|w| unquoted(w[2].text))
+    let named = |i: usize| match receiver[i].text {
+        "cargo_bin" => true,
+        "new" => i >= 2 && receiver[i - 2].text == "Command" && receiver[i - 1].text == "::",
+        _ => false,
+    };
+    // A program named by anything but a literal (`Command::new(bin_path())`) shows as `…`.
+    let program = (0..receiver.len().saturating_sub(2))
+        .find(|&i| named(i) && receiver[i + 1].text == "(")
+        .map(|i| match rust_literal(receiver[i + 2].kind) {
+            true => unquoted(receiver[i + 2].text),
+            false => "…".to_string(),
+        })
         .or_else(|| {
             receiver
                 .windows(2)
