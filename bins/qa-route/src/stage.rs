@@ -21,7 +21,7 @@ use qa_records::change::{
 use qa_records::diag::{Diag, Severity};
 use qa_records::envelope::Src;
 use qa_records::graph::{Impact, NodeData, Support};
-use qa_records::ndjson::{data_of_text, forward_each_text};
+use qa_records::ndjson::{data_of_text, forward_each_text_unread, Line};
 use qa_records::output::RecordWriter;
 use qa_records::{Kind, Record};
 use std::collections::HashMap;
@@ -150,68 +150,83 @@ pub fn run<R: BufRead, W: Write>(
     let mut kept = Kept::default();
     // Each record's data is read from its text into the type it is kept as: built as a
     // `Value` first, the file records (every changed line, read for the added ones) cost
-    // more than the routing. Edges and commits pass through unread.
-    forward_each_text(source, input, out, |line, envelope, text| {
-        match envelope.known_kind() {
-            Some(Kind::Range) => {
-                let range: RangeView = data_of_text(source, line, &envelope, text)?;
-                crate::repository::holds_head(&opts.repo, &range)?;
-            }
-            Some(Kind::File) => {
-                // Lenient: the added lines only order the commands, so a file record
-                // this build cannot read leaves the order as it was.
-                if let Some(file) = lenient::<FileLines>(envelope.data, text) {
-                    kept.added.record(file);
+    // more than the routing. Edges and commits pass through unread: written as stages
+    // write them, not even their envelopes are built (an edge says only that a graph is
+    // there).
+    forward_each_text_unread(
+        source,
+        input,
+        out,
+        &[Kind::Edge, Kind::Commit],
+        |line, read| {
+            let (envelope, text) = match read {
+                Line::Read(envelope, text) => (envelope, text),
+                Line::Unread(kind) => {
+                    kept.behavior_graph |= kind == Kind::Edge;
+                    return Ok(());
                 }
-            }
-            Some(Kind::Intent) => {
-                let intent: IntentData = data_of_text(source, line, &envelope, text)?;
-                kept.qualities.push(IntentQuality {
-                    confidence: intent.confidence,
-                    located: intent
-                        .lifecycle
-                        .iter()
-                        .any(|step| step.evidence.iter().any(|e| e.line > 0)),
-                });
-                kept.intents.insert(envelope.id, IntentFiles::from(&intent));
-            }
-            Some(Kind::Scenario) => {
-                let scenario: ScenarioData = data_of_text(source, line, &envelope, text)?;
-                kept.scenarios.push((envelope.id, scenario));
-            }
-            Some(Kind::TargetSpec) => {
-                let target: TargetSpec = data_of_text(source, line, &envelope, text)?;
-                kept.checks.target(&envelope.from, target);
-            }
-            Some(Kind::Profile) => {
-                // Canonical text always reads as a `Value` (`Envelope::parse_canonical`).
-                let profile = match text {
-                    Some(text) => serde_json::from_str(text.get()).unwrap_or_default(),
-                    None => envelope.data,
-                };
-                kept.checks.profile(&profile)
-            }
-            Some(Kind::CheckSpec) => {
-                let spec: CheckSpecData = data_of_text(source, line, &envelope, text)?;
-                kept.checks.spec(envelope.id, envelope.from, spec);
-            }
-            Some(Kind::Node) => {
-                kept.behavior_graph = true;
-                // Lenient: a node this build cannot read still shows a graph is present.
-                if let Some(node) = lenient::<NodeData>(envelope.data, text) {
-                    if node.kind.is_entrypoint() {
-                        kept.reached_entrypoints += 1;
-                    }
-                    if node.impact == Impact::Direct {
-                        kept.graph_support.push((node.adapter, node.support));
+            };
+            match envelope.known_kind() {
+                Some(Kind::Range) => {
+                    let range: RangeView = data_of_text(source, line, &envelope, text)?;
+                    crate::repository::holds_head(&opts.repo, &range)?;
+                }
+                Some(Kind::File) => {
+                    // Lenient: the added lines only order the commands, so a file record
+                    // this build cannot read leaves the order as it was.
+                    if let Some(file) = lenient::<FileLines>(envelope.data, text) {
+                        kept.added.record(file);
                     }
                 }
+                Some(Kind::Intent) => {
+                    let intent: IntentData = data_of_text(source, line, &envelope, text)?;
+                    kept.qualities.push(IntentQuality {
+                        confidence: intent.confidence,
+                        located: intent
+                            .lifecycle
+                            .iter()
+                            .any(|step| step.evidence.iter().any(|e| e.line > 0)),
+                    });
+                    kept.intents.insert(envelope.id, IntentFiles::from(&intent));
+                }
+                Some(Kind::Scenario) => {
+                    let scenario: ScenarioData = data_of_text(source, line, &envelope, text)?;
+                    kept.scenarios.push((envelope.id, scenario));
+                }
+                Some(Kind::TargetSpec) => {
+                    let target: TargetSpec = data_of_text(source, line, &envelope, text)?;
+                    kept.checks.target(&envelope.from, target);
+                }
+                Some(Kind::Profile) => {
+                    // Canonical text always reads as a `Value` (`Envelope::parse_canonical`).
+                    let profile = match text {
+                        Some(text) => serde_json::from_str(text.get()).unwrap_or_default(),
+                        None => envelope.data,
+                    };
+                    kept.checks.profile(&profile)
+                }
+                Some(Kind::CheckSpec) => {
+                    let spec: CheckSpecData = data_of_text(source, line, &envelope, text)?;
+                    kept.checks.spec(envelope.id, envelope.from, spec);
+                }
+                Some(Kind::Node) => {
+                    kept.behavior_graph = true;
+                    // Lenient: a node this build cannot read still shows a graph is present.
+                    if let Some(node) = lenient::<NodeData>(envelope.data, text) {
+                        if node.kind.is_entrypoint() {
+                            kept.reached_entrypoints += 1;
+                        }
+                        if node.impact == Impact::Direct {
+                            kept.graph_support.push((node.adapter, node.support));
+                        }
+                    }
+                }
+                Some(Kind::Edge) => kept.behavior_graph = true,
+                _ => {}
             }
-            Some(Kind::Edge) => kept.behavior_graph = true,
-            _ => {}
-        }
-        Ok(())
-    })?;
+            Ok(())
+        },
+    )?;
 
     let mut notes = Notes::default();
     let mut observed = Observed {

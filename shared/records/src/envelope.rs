@@ -150,6 +150,20 @@ pub fn is_id(s: &str) -> bool {
     s.strip_prefix(ID_PREFIX).is_some_and(hash::is_sha256_hex)
 }
 
+/// The text of a JSON string at the start of `rest` (its opening quote already taken)
+/// when it holds no escape and no control character, `rest` moved past its closing quote.
+fn plain_string<'l>(rest: &mut &'l [u8]) -> Option<&'l str> {
+    let end = rest
+        .iter()
+        .position(|&b| b == b'"' || b == b'\\' || b < 0x20)?;
+    if rest[end] != b'"' {
+        return None;
+    }
+    let text = std::str::from_utf8(&rest[..end]).ok()?;
+    *rest = &rest[end + 1..];
+    Some(text)
+}
+
 /// A record read from a stream, with its envelope checked for shape.
 #[derive(Debug, Clone)]
 pub struct Envelope {
@@ -320,6 +334,54 @@ impl Envelope {
         reads: impl Fn(&str) -> bool,
     ) -> Result<(Envelope, Option<&RawValue>), EnvelopeError> {
         Envelope::parse_raw(line, reads, true)
+    }
+
+    /// The kind of `line` when it is one of `kinds` written as every stage writes a
+    /// record (the envelope's fields in their order, `src` empty, the data canonical)
+    /// and [`Envelope::parse_canonical`] would accept it; `None` for anything else, which
+    /// that parse then judges. A stage that forwards such records unread is spared
+    /// building their envelopes.
+    pub fn unread_kind(line: &[u8], kinds: &[Kind]) -> Option<Kind> {
+        let mut rest = line.strip_prefix(br#"{"kind":""#)?;
+        let name = plain_string(&mut rest)?;
+        let kind = Kind::parse(name).filter(|k| kinds.contains(k))?;
+        rest = rest.strip_prefix(br#","v":"#)?;
+        let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+        let v: u64 = std::str::from_utf8(&rest[..digits]).ok()?.parse().ok()?;
+        // A leading zero is no JSON number; a newer version is refused by the parse.
+        if rest[0] == b'0' || v > kind.version() {
+            return None;
+        }
+        rest = rest[digits..].strip_prefix(br#","id":""#)?;
+        if !is_id(plain_string(&mut rest)?) {
+            return None;
+        }
+        rest = rest.strip_prefix(br#","by":""#)?;
+        plain_string(&mut rest)?;
+        rest = rest.strip_prefix(br#","from":["#)?;
+        if let Some(after) = rest.strip_prefix(b"]") {
+            rest = after;
+        } else {
+            loop {
+                rest = rest.strip_prefix(b"\"")?;
+                if !is_id(plain_string(&mut rest)?) {
+                    return None;
+                }
+                match rest.split_first()? {
+                    (b',', after) => rest = after,
+                    (b']', after) => {
+                        rest = after;
+                        break;
+                    }
+                    _ => return None,
+                }
+            }
+        }
+        let data = rest
+            .strip_prefix(br#","src":{},"data":"#)?
+            .strip_suffix(b"}")?;
+        let data = std::str::from_utf8(data).ok()?;
+        canonical::is_canonical(data).then_some(kind)
     }
 
     /// The raw path of [`Envelope::parse_reading`] and, with `canonical`, of
@@ -757,6 +819,65 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A stage-written edge line: `from` two ids, `src` empty.
+    fn edge_line() -> Vec<u8> {
+        let a = format!("sha256:{}", "a".repeat(64));
+        let b = format!("sha256:{}", "b".repeat(64));
+        Record::new(
+            Kind::Edge,
+            "qa-intent/0.1.0",
+            vec![a.clone(), b.clone()],
+            Src::new(),
+            json!({"from": a, "to": b, "kind": "calls", "evidence": [{"line": 1}]}),
+        )
+        .unwrap()
+        .to_line()
+    }
+
+    #[test]
+    fn a_stage_written_record_of_a_kind_left_unread_is_recognised_and_parses() {
+        let line = edge_line();
+        assert_eq!(
+            Envelope::unread_kind(&line, &[Kind::Edge]),
+            Some(Kind::Edge)
+        );
+        assert!(Envelope::parse_canonical(&line, |_| false).is_ok());
+        // Not among the kinds left unread: read.
+        assert_eq!(Envelope::unread_kind(&line, &[Kind::Commit]), None);
+    }
+
+    #[test]
+    fn a_record_not_written_as_stages_write_it_is_left_to_the_parse() {
+        let line = String::from_utf8(edge_line()).unwrap();
+        let variants = [
+            line.replace(r#""src":{}"#, r#""src":{"git.commit":"abc"}"#),
+            line.replace(r#""by":"qa-intent/0.1.0""#, r#""by":"qa\u002dintent""#),
+            line.replace(r#""v":1"#, r#""v":2"#),
+            line.replace(r#""v":1"#, r#""v":01"#),
+            line.replace(r#""v":1"#, r#""v":0"#),
+            line.replace(r#""line":1"#, r#""line": 1"#),
+            line.replace(r#""line":1"#, r#""line":1.5"#),
+            line.replacen("sha256:a", "sha256:A", 1),
+            line.replace(r#""kind":"edge""#, r#""kind": "edge""#),
+            line.replacen(r#""from":[""#, r#""from":[7,""#, 1),
+            format!("{line} "),
+            line[..line.len() - 1].to_string(),
+            line.replace(r#""to":"#, r#""to":{"#),
+        ];
+        for variant in &variants {
+            assert_eq!(
+                Envelope::unread_kind(variant.as_bytes(), &[Kind::Edge]),
+                None,
+                "{variant}"
+            );
+        }
+        // Each of them the parse judges: a newer version is refused with its own error.
+        assert!(matches!(
+            Envelope::parse_canonical(variants[2].as_bytes(), |_| false),
+            Err(EnvelopeError::NewerVersion { .. })
+        ));
     }
 
     #[test]

@@ -3,6 +3,7 @@
 
 use crate::envelope::{Envelope, EnvelopeError};
 use crate::exit::{failure, Exit, Failure};
+use crate::kind::Kind;
 use crate::output::RecordWriter;
 use serde_json::value::RawValue;
 use std::fmt;
@@ -504,8 +505,8 @@ pub fn forward_each_writing<R: BufRead, W: std::io::Write>(
     out: &mut RecordWriter<W>,
     mut visit: impl FnMut(u64, Envelope, &mut RecordWriter<W>) -> anyhow::Result<()>,
 ) -> anyhow::Result<u64> {
-    forward_lines(source, input, out, Data::Built, |line, envelope, _, out| {
-        visit(line, envelope, out)
+    forward_lines(source, input, out, Data::Built, |line, read, out| {
+        visit(line, envelope_of(read), out)
     })
 }
 
@@ -524,7 +525,7 @@ pub fn forward_each_reading<R: BufRead, W: std::io::Write>(
         input,
         out,
         Data::Reading(&reads),
-        |line, envelope, _, _| visit(line, envelope),
+        |line, read, _| visit(line, envelope_of(read)),
     )
 }
 
@@ -539,8 +540,44 @@ pub fn forward_each_text<R: BufRead, W: std::io::Write>(
     out: &mut RecordWriter<W>,
     mut visit: impl FnMut(u64, Envelope, Option<&RawValue>) -> anyhow::Result<()>,
 ) -> anyhow::Result<u64> {
-    forward_lines(source, input, out, Data::Text, |line, envelope, text, _| {
-        visit(line, envelope, text)
+    forward_lines(
+        source,
+        input,
+        out,
+        Data::Text(&[]),
+        |line, read, _| match read {
+            Line::Read(envelope, text) => visit(line, envelope, text),
+            Line::Unread(_) => unreachable!("no kind is left unread"),
+        },
+    )
+}
+
+/// A line [`forward_each_text_unread`] forwarded.
+// Handed to the visit once per line and never kept: boxing the envelope would cost an
+// allocation per record for nothing.
+#[allow(clippy::large_enum_variant)]
+pub enum Line<'l> {
+    /// A record read as [`forward_each_text`] reads it: its envelope and data text.
+    Read(Envelope, Option<&'l RawValue>),
+    /// A record of a kind the stage does not read, checked without building its
+    /// envelope ([`Envelope::unread_kind`]).
+    Unread(Kind),
+}
+
+/// [`forward_each_text`] for a stage that reads nothing of the records of `unread` kinds
+/// but their kind: those written as every stage writes them reach `visit` as
+/// [`Line::Unread`], checked as the parse checks them, without their envelope being built
+/// (any other line of those kinds is read as [`forward_each_text`] reads it, so a bad one
+/// fails the same way). Forwarded lines are the input's either way.
+pub fn forward_each_text_unread<R: BufRead, W: std::io::Write>(
+    source: &str,
+    input: R,
+    out: &mut RecordWriter<W>,
+    unread: &[Kind],
+    mut visit: impl FnMut(u64, Line) -> anyhow::Result<()>,
+) -> anyhow::Result<u64> {
+    forward_lines(source, input, out, Data::Text(unread), |line, read, _| {
+        visit(line, read)
     })
 }
 
@@ -551,8 +588,18 @@ enum Data<'r> {
     Built,
     /// The data of the kinds this accepts; `Value::Null` for any other.
     Reading(&'r dyn Fn(&str) -> bool),
-    /// None where the data is canonical: its text is handed on instead.
-    Text,
+    /// None where the data is canonical: its text is handed on instead. Records of the
+    /// kinds listed, written as stages write them, are not read at all.
+    Text(&'r [Kind]),
+}
+
+/// The envelope of a line the reading loop read, or `Line::Unread`.
+fn envelope_of(line: Line) -> Envelope {
+    match line {
+        Line::Read(envelope, _) => envelope,
+        // Only `Data::Text` with kinds to pass leaves lines unread.
+        Line::Unread(_) => unreachable!("a line left unread by a loop that reads all"),
+    }
 }
 
 /// The reading loop, each line parsed once.
@@ -561,7 +608,7 @@ fn forward_lines<R: BufRead, W: std::io::Write>(
     input: R,
     out: &mut RecordWriter<W>,
     data: Data,
-    mut visit: impl FnMut(u64, Envelope, Option<&RawValue>, &mut RecordWriter<W>) -> anyhow::Result<()>,
+    mut visit: impl FnMut(u64, Line, &mut RecordWriter<W>) -> anyhow::Result<()>,
 ) -> anyhow::Result<u64> {
     let mut reader = LineReader::new(input).cancellable();
     let mut count = 0;
@@ -583,17 +630,25 @@ fn forward_lines<R: BufRead, W: std::io::Write>(
             // An overlong line: this reader has no stream limit and makes no copy.
             Err(e) => return Err(failure(Exit::DataErr, format!("{source} {e}"))),
         };
-        let (envelope, text) = match data {
-            Data::Built => Envelope::parse(bytes).map(|envelope| (envelope, None)),
-            Data::Reading(reads) => {
-                Envelope::parse_reading(bytes, reads).map(|envelope| (envelope, None))
+        let read = match data {
+            Data::Text(unread) if !unread.is_empty() => Envelope::unread_kind(bytes, unread),
+            _ => None,
+        };
+        let read = match read {
+            Some(kind) => Line::Unread(kind),
+            None => match data {
+                Data::Built => Envelope::parse(bytes).map(|envelope| Line::Read(envelope, None)),
+                Data::Reading(reads) => {
+                    Envelope::parse_reading(bytes, reads).map(|envelope| Line::Read(envelope, None))
+                }
+                Data::Text(_) => Envelope::parse_canonical(bytes, |_| false)
+                    .map(|(envelope, text)| Line::Read(envelope, text)),
             }
-            Data::Text => Envelope::parse_canonical(bytes, |_| false),
-        }
-        .map_err(|e| bad_line(source, line, e))?;
+            .map_err(|e| bad_line(source, line, e))?,
+        };
         out.forward(bytes)?;
         count += 1;
-        visit(line, envelope, text, out)?;
+        visit(line, read, out)?;
     }
     Ok(count)
 }
@@ -845,6 +900,55 @@ mod tests {
         let result = forward("up.ndjson", input, &mut out);
         out.finish().unwrap();
         (result, buf)
+    }
+
+    /// The kinds and envelopes `forward_each_text_unread` hands on, and what it wrote.
+    fn forwarded_unread(input: &[u8]) -> (anyhow::Result<Vec<String>>, Vec<u8>) {
+        let mut buf = Vec::new();
+        let mut out = RecordWriter::new(&mut buf);
+        let mut seen = Vec::new();
+        let result =
+            forward_each_text_unread("up.ndjson", input, &mut out, &[Kind::Edge], |_, read| {
+                seen.push(match read {
+                    Line::Read(envelope, _) => format!("read {}", envelope.kind),
+                    Line::Unread(kind) => format!("unread {}", kind.as_str()),
+                });
+                Ok(())
+            });
+        out.finish().unwrap();
+        (result.map(|_| seen), buf)
+    }
+
+    fn edge_line(data: &str) -> String {
+        format!(
+            r#"{{"kind":"edge","v":1,"id":"sha256:{}","by":"x","from":[],"src":{{}},"data":{data}}}"#,
+            "0".repeat(64)
+        )
+    }
+
+    #[test]
+    fn records_left_unread_are_forwarded_byte_for_byte_and_others_read() {
+        let edge = edge_line(r#"{"a":1}"#);
+        let spaced = edge_line(r#"{"a": 1}"#);
+        let input = format!("{edge}\n{UNKNOWN}\n{spaced}\n");
+        let (seen, out) = forwarded_unread(input.as_bytes());
+        // A line with a space in its data is no stage's: read, as before.
+        assert_eq!(seen.unwrap(), ["unread edge", "read x-note", "read edge"]);
+        assert_eq!(out, input.into_bytes());
+    }
+
+    #[test]
+    fn a_bad_line_of_a_kind_left_unread_fails_as_the_reading_loop_fails() {
+        let input = format!("{}\n{}\n", edge_line(r#"{"a":1}"#), edge_line(r#"{"a":1"#));
+        let (result, out) = forwarded_unread(input.as_bytes());
+        let err = result.unwrap_err();
+        // The same error, exit code and output as the loop that reads every line.
+        let (expected, plain) = forwarded(input.as_bytes());
+        assert_eq!(err.to_string(), expected.unwrap_err().to_string());
+        assert!(err.to_string().starts_with("up.ndjson line 2: "), "{err}");
+        assert_eq!(crate::exit::exit_of(&err), Exit::DataErr);
+        assert_eq!(out, plain);
+        assert_eq!(out.iter().filter(|&&b| b == b'\n').count(), 1);
     }
 
     const UNKNOWN: &str = r#"{"kind":"x-note",  "v":9,"id":"sha256:0000000000000000000000000000000000000000000000000000000000000000","by":"x","from":[],"src":{},"data":{"b":1, "a":2}}"#;

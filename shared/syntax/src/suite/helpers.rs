@@ -64,11 +64,16 @@ impl<'t> Definitions<'t> {
         // One cursor walk in document order, keeping nothing but the functions.
         let mut functions = Vec::new();
         let mut defining = ByKind::default();
+        // Most of a test file's nodes sit in expressions that define no function: a
+        // subtree is skipped when it cannot hold one (each cursor step costs more than the
+        // look at its text). A tree with errors is walked whole: a missing token may stand
+        // for the brace the look relies on.
+        let prune = !root.has_error();
         crate::walk::descend(root, |n| {
             if defining.of(n, |kind| function_kinds(grammar).contains(&kind)) {
                 functions.extend(function_parts(grammar, n, text));
             }
-            true
+            !prune || may_define(grammar, n, text)
         });
         // A call named like an assertion (`assertEquals`, `self.assertIn`) is a library's
         // assertion, unless this file defines it: then its body says what it does.
@@ -420,6 +425,22 @@ fn function_kinds(grammar: Grammar) -> &'static [&'static str] {
     }
 }
 
+/// True unless `node`'s subtree, in a tree without errors, surely defines no function
+/// [`function_parts`] reads. In JavaScript and TypeScript each one holds a `{` (a
+/// function's or method's body) or a `=>` (an arrow function bound to a name, whose body
+/// may be an expression); a subtree with neither in its text defines none. Other grammars
+/// are walked whole.
+fn may_define(grammar: Grammar, node: Node, text: &str) -> bool {
+    if !matches!(
+        grammar,
+        Grammar::TypeScript | Grammar::Tsx | Grammar::JavaScript
+    ) {
+        return true;
+    }
+    let code = &text.as_bytes()[node.byte_range()];
+    memchr::memchr(b'{', code).is_some() || memchr::memmem::find(code, b"=>").is_some()
+}
+
 /// A function definition's name, parameter names and body.
 fn function_parts<'t>(
     grammar: Grammar,
@@ -759,4 +780,76 @@ fn identifiers(n: Node, text: &str) -> BTreeSet<String> {
         .filter(|m| m.kind() == "identifier")
         .map(|m| text_of(*m, text).to_string())
         .collect()
+}
+
+#[cfg(test)]
+mod pruned_walk_tests {
+    use super::*;
+    use crate::parse;
+
+    /// Every function [`function_parts`] reads, found by walking every node.
+    fn every_function(grammar: Grammar, text: &str) -> Vec<String> {
+        let tree = parse(grammar, text).unwrap();
+        let mut names = Vec::new();
+        crate::walk::descend(tree.root_node(), |n| {
+            names.extend(function_parts(grammar, n, text).map(|(name, _, _)| name.to_string()));
+            true
+        });
+        names
+    }
+
+    fn defined_names(grammar: Grammar, text: &str) -> Vec<String> {
+        let tree = parse(grammar, text).unwrap();
+        let defs = Definitions::of(grammar, tree.root_node(), text);
+        defs.read(|_| false).into_iter().map(|h| h.name).collect()
+    }
+
+    #[test]
+    fn the_pruned_walk_finds_every_function_a_whole_walk_finds() {
+        let text = "\
+export const check = (got) => expect(got).toBe(1)
+const twice = x => x * 2, other = run(a => a)
+function setup() { return 1 }
+describe('x', () => {
+  const local = (a, b) => expect(a).toEqual(b)
+  const obj = { method() { expect(1).toBe(1) }, arrow: () => 2 }
+  class Page { open(url) { this.url = url } }
+  it('works', () => wrap(function inner() { local(1, 1) }))
+  const named = function inner() { return 1 }
+  expect(foo(bar)).toMatchSnapshot()
+})
+";
+        let whole = every_function(Grammar::TypeScript, text);
+        assert_eq!(
+            whole,
+            ["check", "twice", "setup", "local", "method", "open", "named"]
+        );
+        assert_eq!(defined_names(Grammar::TypeScript, text), whole);
+    }
+
+    #[test]
+    fn a_subtree_without_a_brace_or_an_arrow_is_skipped_and_one_with_either_is_not() {
+        let text = "expect(foo(bar)).toBe(1)\nrun(() => 1)\nrun({ a: 1 })\n";
+        let tree = parse(Grammar::TypeScript, text).unwrap();
+        let statements = named_children(tree.root_node());
+        let may: Vec<bool> = statements
+            .iter()
+            .map(|n| may_define(Grammar::TypeScript, *n, text))
+            .collect();
+        assert_eq!(may, [false, true, true]);
+        // Other grammars are walked whole.
+        assert!(may_define(Grammar::Python, statements[0], text));
+    }
+
+    #[test]
+    fn a_tree_with_errors_is_walked_whole() {
+        // The method's body lacks its brace: a whole walk still reads what it finds.
+        let text = "class A { open(url) this.url = url }\nconst f = (a) => a\n";
+        let tree = parse(Grammar::TypeScript, text).unwrap();
+        assert!(tree.root_node().has_error());
+        assert_eq!(
+            defined_names(Grammar::TypeScript, text),
+            every_function(Grammar::TypeScript, text)
+        );
+    }
 }
