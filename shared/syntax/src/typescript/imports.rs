@@ -142,8 +142,8 @@ impl Source for Skeleton<'_> {
 }
 
 /// Skeletons kept at most: past it the kept trees are dropped (a repository's import
-/// statements have a few hundred).
-const SKELETONS_KEPT: usize = 4096;
+/// statements have a few hundred; a tree of a statement costs some kilobytes).
+const SKELETONS_KEPT: usize = 1024;
 
 /// The trees of one grammar's skeletons by their text; None for one with an error.
 type Kept = HashMap<Box<str>, Option<Tree>>;
