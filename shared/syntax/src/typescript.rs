@@ -59,12 +59,38 @@ impl Reader for TypeScript {
     }
 }
 
+/// The file text a tree's nodes stand for: the parsed text itself, or (see
+/// [`imports::read`]) a file whose statements were parsed apart, each node's bytes and
+/// line mapped back to the file's.
+pub(crate) trait Source {
+    /// The file's text of `node`.
+    fn text_of(&self, node: Node) -> &str;
+    /// The file's 1-based line where `node` starts.
+    fn line_of(&self, node: Node) -> u32;
+    /// The file's offset where `node` starts.
+    fn start_of(&self, node: Node) -> usize;
+}
+
+impl Source for str {
+    fn text_of(&self, node: Node) -> &str {
+        text_of(node, self)
+    }
+
+    fn line_of(&self, node: Node) -> u32 {
+        line_of(node)
+    }
+
+    fn start_of(&self, node: Node) -> usize {
+        node.start_byte()
+    }
+}
+
 /// The import `node` makes, pushed to `out`; true when it was one (its children hold no
 /// other). `lists` gives the names of the brace lists whose contents were left out of the
 /// parse, by the offset of their `{` (see [`imports::read`]).
-pub(crate) fn imports_of(
+pub(crate) fn imports_of<S: Source + ?Sized>(
     node: Node,
-    text: &str,
+    text: &S,
     lists: &[(usize, Vec<String>)],
     out: &mut Vec<Import>,
 ) -> bool {
@@ -88,13 +114,13 @@ pub(crate) fn imports_of(
                 }
                 more = cursor.goto_next_sibling();
             }
-            let Some(spec) = source.and_then(|s| unquoted(text_of(s, text))) else {
+            let Some(spec) = source.and_then(|s| unquoted(text.text_of(s))) else {
                 // An export of a declaration holds calls to read.
                 return false;
             };
             out.push(Import {
                 spec: spec.to_string(),
-                line: line_of(node),
+                line: text.line_of(node),
                 names,
             });
             true
@@ -105,7 +131,7 @@ pub(crate) fn imports_of(
             };
             out.push(Import {
                 spec: spec.text.to_string(),
-                line: line_of(spec.node),
+                line: text.line_of(spec.node),
                 names: bound_to(node, text),
             });
             true
@@ -120,10 +146,10 @@ struct Loaded<'a, 't> {
     node: Node<'t>,
 }
 
-fn loaded<'a, 't>(call: Node<'t>, text: &'a str) -> Option<Loaded<'a, 't>> {
+fn loaded<'a, 't, S: Source + ?Sized>(call: Node<'t>, text: &'a S) -> Option<Loaded<'a, 't>> {
     let function = call.child_by_field_name("function")?;
     let loads = function.kind() == "import"
-        || function.kind() == "identifier" && text_of(function, text) == "require";
+        || function.kind() == "identifier" && text.text_of(function) == "require";
     if !loads {
         return None;
     }
@@ -136,7 +162,7 @@ fn loaded<'a, 't>(call: Node<'t>, text: &'a str) -> Option<Loaded<'a, 't>> {
         return None;
     }
     Some(Loaded {
-        text: unquoted(text_of(node, text))?,
+        text: unquoted(text.text_of(node))?,
         node,
     })
 }
@@ -144,7 +170,7 @@ fn loaded<'a, 't>(call: Node<'t>, text: &'a str) -> Option<Loaded<'a, 't>> {
 /// The names a declaration binds to a loaded module: `items` of
 /// `const items = require('./items')`, `list` and `view` of
 /// `const { list, show: view } = await import('./handlers')`.
-fn bound_to(call: Node, text: &str) -> Vec<String> {
+fn bound_to<S: Source + ?Sized>(call: Node, text: &S) -> Vec<String> {
     let mut value = call;
     let mut declarator = call.parent();
     if let Some(wait) = declarator.filter(|p| p.kind() == "await_expression") {
@@ -167,17 +193,22 @@ fn bound_to(call: Node, text: &str) -> Vec<String> {
 /// Local names an import clause, export clause or binding pattern binds: `A, { B, C as
 /// D }` gives A, B, D; `* as NS` gives NS; `{ list, show: view }` gives list, view.
 /// A brace list in `lists` (its contents left out of the parse) gives the names read there.
-fn bindings(node: Node, text: &str, lists: &[(usize, Vec<String>)], names: &mut Vec<String>) {
+fn bindings<S: Source + ?Sized>(
+    node: Node,
+    text: &S,
+    lists: &[(usize, Vec<String>)],
+    names: &mut Vec<String>,
+) {
     let kind = node.kind();
     if matches!(kind, "named_imports" | "export_clause") {
-        if let Some((_, list)) = lists.iter().find(|(open, _)| *open == node.start_byte()) {
+        if let Some((_, list)) = lists.iter().find(|(open, _)| *open == text.start_of(node)) {
             names.extend(list.iter().cloned());
             return;
         }
     }
     match kind {
         "identifier" | "shorthand_property_identifier_pattern" => {
-            names.push(text_of(node, text).to_string())
+            names.push(text.text_of(node).to_string())
         }
         "import_specifier" | "export_specifier" => {
             if let Some(local) = node
@@ -185,7 +216,7 @@ fn bindings(node: Node, text: &str, lists: &[(usize, Vec<String>)], names: &mut 
                 .or_else(|| node.child_by_field_name("name"))
             {
                 if local.kind() == "identifier" {
-                    names.push(text_of(local, text).to_string());
+                    names.push(text.text_of(local).to_string());
                 }
             }
         }
@@ -195,7 +226,7 @@ fn bindings(node: Node, text: &str, lists: &[(usize, Vec<String>)], names: &mut 
                 .child_by_field_name("value")
                 .filter(|v| v.kind() == "identifier")
             {
-                names.push(text_of(value, text).to_string());
+                names.push(text.text_of(value).to_string());
             }
         }
         "import_clause"

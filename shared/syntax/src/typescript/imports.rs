@@ -4,13 +4,16 @@
 //! literals and comments, and the lines of the bracket-balanced statement around each
 //! are parsed together as one text; the tree decides what they mean.
 
-use super::imports_of;
+use super::{imports_of, Source};
 use crate::reading::Import;
 use crate::walk::descend;
 use crate::{parse_parts, parse_whole, Grammar};
 use memchr::memmem;
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::LazyLock;
+use tree_sitter::{Node, Tree};
 
 /// The imports of a TypeScript or JavaScript file, in the order they stand, at any depth
 /// (a dynamic `import()` or a `require` in a function too). The text only chooses which
@@ -29,12 +32,17 @@ pub fn read(grammar: Grammar, text: &str) -> Vec<Import> {
         if chosen.ranges.is_empty() {
             return Vec::new();
         }
+        // Each statement apart, its tree shared by every statement of the same text.
+        if let Some(found) = by_statement(grammar, text, &chosen) {
+            return found;
+        }
         let try_read = |ranges: &[Range<usize>]| {
             let (parts, lists) = left_out(text, ranges, &chosen.openers);
             let tree = parse_parts(grammar, text, &parts)?;
             (!tree.root_node().has_error()).then(|| read(&tree, &lists))
         };
-        // The statements; else, when a keyword's lines were no statement (a type's
+        // The statements as one text (a statement whose lines alone do not parse may
+        // with the others); else, when a keyword's lines were no statement (a type's
         // `import('x')` on a member's line of an interface), the top-level statements
         // around the nested keywords.
         if let Some(found) = try_read(&chosen.ranges) {
@@ -49,6 +57,126 @@ pub fn read(grammar: Grammar, text: &str) -> Vec<Import> {
 
 /// The names each brace list left out of the parse binds, by the offset of its `{`.
 type Lists = Vec<(usize, Vec<String>)>;
+
+/// The imports of the chosen statements, each statement's parts (what [`left_out`]
+/// leaves) parsed as a text of its own, a skeleton such as `import {} from ''`, whose
+/// tree is kept for the next statement of the same skeleton: most import statements of
+/// a repository share a few. A tree's nodes are read back in the file through
+/// [`Skeleton`]. None when a statement's skeleton parses with an error.
+fn by_statement(grammar: Grammar, text: &str, chosen: &Statements) -> Option<Vec<Import>> {
+    let bytes = text.as_bytes();
+    let (parts, lists) = left_out(text, &chosen.ranges, &chosen.openers);
+    let mut out = Vec::new();
+    let mut parts = parts.iter().peekable();
+    // The 0-based row of `counted`, counted on from one statement to the next.
+    let (mut counted, mut row) = (0, 0);
+    let mut skeleton = Skeleton {
+        text,
+        compact: String::new(),
+        map: Vec::new(),
+        start: 0,
+        row: 0,
+    };
+    for range in &chosen.ranges {
+        skeleton.compact.clear();
+        skeleton.map.clear();
+        while let Some(part) = parts.next_if(|part| part.start < range.end) {
+            skeleton.map.push((skeleton.compact.len(), part.start));
+            skeleton.compact.push_str(&text[part.clone()]);
+        }
+        row += memchr::memchr_iter(b'\n', &bytes[counted..range.start]).count();
+        counted = range.start;
+        (skeleton.start, skeleton.row) = (range.start, row);
+        let tree = skeleton_tree(grammar, &skeleton.compact)?;
+        descend(tree.root_node(), |node| {
+            !imports_of(node, &skeleton, &lists, &mut out)
+        });
+    }
+    Some(out)
+}
+
+/// One statement's skeleton and where its bytes stand in the file.
+struct Skeleton<'a> {
+    text: &'a str,
+    /// The statement's parts, one after the other.
+    compact: String,
+    /// Each part's offset in `compact` and in the file, in order.
+    map: Vec<(usize, usize)>,
+    /// The file's offset and 0-based row where the statement's lines start.
+    start: usize,
+    row: usize,
+}
+
+impl Skeleton<'_> {
+    /// The file's offset of `compact`'s byte at `at`.
+    fn file_offset(&self, at: usize) -> usize {
+        let k = self
+            .map
+            .partition_point(|&(c, _)| c <= at)
+            .saturating_sub(1);
+        self.map.get(k).map_or(at, |&(c, f)| f + (at - c))
+    }
+}
+
+impl Source for Skeleton<'_> {
+    fn text_of(&self, node: Node) -> &str {
+        let range = node.byte_range();
+        let start = self.file_offset(range.start);
+        // The end is past the node's last byte, which may open the next part.
+        let end = match range.end.checked_sub(1) {
+            Some(last) if range.end > range.start => self.file_offset(last) + 1,
+            _ => start,
+        };
+        self.text.get(start..end).unwrap_or("")
+    }
+
+    fn line_of(&self, node: Node) -> u32 {
+        let at = self.file_offset(node.start_byte());
+        let rows = memchr::memchr_iter(b'\n', &self.text.as_bytes()[self.start..at]).count();
+        u32::try_from(self.row + rows + 1).unwrap_or(u32::MAX)
+    }
+
+    fn start_of(&self, node: Node) -> usize {
+        self.file_offset(node.start_byte())
+    }
+}
+
+/// Skeletons kept at most: past it the kept trees are dropped (a repository's import
+/// statements have a few hundred; a tree of a statement costs some kilobytes).
+const SKELETONS_KEPT: usize = 1024;
+
+/// The trees of one grammar's skeletons by their text; None for one with an error.
+type Kept = HashMap<Box<str>, Option<Tree>>;
+
+thread_local! {
+    /// This thread's trees of skeletons, by grammar.
+    static SKELETONS: RefCell<Vec<(Grammar, Kept)>> =
+        const { RefCell::new(Vec::new()) };
+}
+
+/// The tree of a statement's skeleton, kept for the next of the same text; None when it
+/// has an error.
+fn skeleton_tree(grammar: Grammar, compact: &str) -> Option<Tree> {
+    SKELETONS.with_borrow_mut(|grammars| {
+        let at = match grammars.iter().position(|(g, _)| *g == grammar) {
+            Some(at) => at,
+            None => {
+                grammars.push((grammar, HashMap::new()));
+                grammars.len() - 1
+            }
+        };
+        let kept = &mut grammars[at].1;
+        if let Some(tree) = kept.get(compact) {
+            return tree.clone();
+        }
+        let tree = parse_whole(grammar, compact).filter(|tree| !tree.root_node().has_error());
+        if kept.len() >= SKELETONS_KEPT {
+            kept.clear();
+        }
+        kept.insert(Box::from(compact), tree.clone());
+        tree
+    })
+}
 
 /// The parts of the chosen ranges left to parse when the contents of every import's or
 /// re-export's brace list that [`specifiers`] can read are left out (the parser sees
@@ -352,8 +480,9 @@ fn statements(text: &str) -> Option<Statements> {
         if keyword != Keyword::Require {
             chosen.openers.push(at);
         }
+        // Statements that only touch stay apart (each is parsed as a skeleton of its own).
         match chosen.ranges.last_mut() {
-            Some(previous) if previous.end >= range.start => {
+            Some(previous) if previous.end > range.start => {
                 previous.end = previous.end.max(range.end)
             }
             _ => chosen.ranges.push(range),

@@ -1,4 +1,4 @@
-use super::{left_out, read, statements};
+use super::{left_out, read, skeleton_tree, statements};
 use crate::Grammar;
 
 const TS: Grammar = Grammar::TypeScript;
@@ -23,7 +23,8 @@ fn only_the_lines_of_import_statements_are_parsed() {
     assert_eq!(
         parts(text),
         [
-            "import A from './a';\nimport {\n  B,\n} from './b';\n",
+            "import A from './a';\n",
+            "import {\n  B,\n} from './b';\n",
             "export { y } from './y';\n"
         ]
     );
@@ -109,9 +110,11 @@ fn a_brace_list_and_a_specifier_are_left_out_of_the_parse_and_the_names_kept() {
         [
             "import {",
             "} from '",
-            "'\nimport type {",
+            "'\n",
+            "import type {",
             "} from '",
-            "'\nexport {",
+            "'\n",
+            "export {",
             "} from \"",
             "\"\n"
         ]
@@ -142,7 +145,10 @@ fn a_type_alias_and_a_list_of_the_files_own_names_are_no_statements_to_parse() {
     let text = "export type A<\n  T,\n> = T\nexport { a, b }\nexport type { C }\nexport { d } from './d'\nexport { e } /* later */ from './e'\n";
     assert_eq!(
         parts(text),
-        ["export { d } from './d'\nexport { e } /* later */ from './e'\n"]
+        [
+            "export { d } from './d'\n",
+            "export { e } /* later */ from './e'\n"
+        ]
     );
     assert_eq!(specs(TS, text), ["./d", "./e"]);
 }
@@ -169,4 +175,75 @@ fn jsx_is_read_by_its_own_grammar() {
     let text = "import React from 'react';\nconst App = () => <p>It's {a / b}</p>;\nconst Page = lazy(() => import('./page'));\n";
     assert_eq!(specs(Grammar::JavaScript, text), ["react", "./page"]);
     assert_eq!(specs(Grammar::Tsx, text), ["react", "./page"]);
+}
+
+/// Each import as (spec, line, names).
+fn readings(grammar: Grammar, text: &str) -> Vec<(String, u32, Vec<String>)> {
+    read(grammar, text)
+        .into_iter()
+        .map(|i| (i.spec, i.line, i.names))
+        .collect()
+}
+
+/// The same, from the whole file's tree.
+fn whole_readings(grammar: Grammar, text: &str) -> Vec<(String, u32, Vec<String>)> {
+    crate::read(grammar, text)
+        .imports
+        .into_iter()
+        .map(|i| (i.spec, i.line, i.names))
+        .collect()
+}
+
+#[test]
+fn statements_of_one_skeleton_share_a_tree_and_keep_their_own_specs_lines_and_names() {
+    // Both statements parse as `import {} from '';`: the second is read from the first's
+    // tree, its bytes and line mapped back to its own.
+    let text = "import { a, b as c } from './one';\n\n// why\nimport {\n  d,\n} from '../two';\n";
+    let names = |n: &[&str]| n.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    assert_eq!(
+        readings(TS, text),
+        [
+            ("./one".to_string(), 1, names(&["a", "c"])),
+            ("../two".to_string(), 4, names(&["d"])),
+        ]
+    );
+    assert_eq!(readings(TS, text), whole_readings(TS, text));
+    let kept = skeleton_tree(TS, "import {} from '';\n").expect("a tree without error");
+    assert_eq!(kept.root_node().named_child_count(), 1);
+}
+
+#[test]
+fn a_call_after_a_left_out_list_on_its_line_is_read_at_its_own_line() {
+    // The list's lines are out of the skeleton: the call's line is the file's, not the
+    // skeleton's.
+    let text =
+        "import {\n  a,\n  b,\n} from './x'; const c = require('./c');\nexport * from './y'\n";
+    assert_eq!(readings(TS, text), whole_readings(TS, text));
+    let lines: Vec<u32> = read(TS, text).iter().map(|i| i.line).collect();
+    assert_eq!(lines, [1, 4, 5]);
+}
+
+#[test]
+fn a_skeleton_with_an_error_is_read_from_a_wider_tree() {
+    // A member's lines alone are no statement (positive control: its skeleton has an
+    // error) and the interface around them is read instead; a statement's own skeleton
+    // is kept without error (negative control).
+    let text = "import { a } from './a'\ninterface I {\n  ast?: import('./t').T[]\n}\n";
+    assert!(skeleton_tree(TS, "  ast?: import('./t').T[]\n").is_none());
+    assert!(skeleton_tree(TS, "import {} from ''\n").is_some());
+    assert_eq!(readings(TS, text), whole_readings(TS, text));
+    assert_eq!(specs(TS, text)[0], "./a");
+}
+
+#[test]
+fn statements_that_only_touch_are_apart_and_a_shared_line_keeps_them_together() {
+    let text = "import a from './a'\nimport b from './b'; export * from './c'\n";
+    assert_eq!(
+        parts(text),
+        [
+            "import a from './a'\n",
+            "import b from './b'; export * from './c'\n"
+        ]
+    );
+    assert_eq!(specs(TS, text), ["./a", "./b", "./c"]);
 }
