@@ -612,6 +612,7 @@ pub fn delta(
         &Squeezed::of(v.base.as_deref()),
         &statement_end,
     );
+    rewritten_entries(&mut d, v.base.as_deref(), v.head.as_deref());
     d.copied_lines = copied_lines;
     let head_text = v.head.as_deref().unwrap_or("");
     let base_text = v.base.as_deref().unwrap_or("");
@@ -857,6 +858,32 @@ pub fn settle_moves(deltas: &mut Deltas) {
         d.new_conditions = new.into_iter().map(|(c, _)| c).collect();
         d.moved_conditions.extend(moved.into_iter().map(|(c, _)| c));
     }
+}
+
+/// Drops the removed entries whose text (whitespace aside) the head still holds at least as
+/// often as the base did: the code was rewritten around them (`Tokens(_) => true` arms
+/// become `matches!(self, Tokens(_))`), so "no longer has the entry" would claim the
+/// removal of code that still stands.
+fn rewritten_entries(d: &mut FileDelta, base: Option<&str>, head: Option<&str>) {
+    if d.removed_elements.is_empty() {
+        return;
+    }
+    let (base, head) = (Squeezed::of(base), Squeezed::of(head));
+    let gone: Vec<bool> = d
+        .removed_elements
+        .iter()
+        .map(|e| {
+            let entry = squeeze(&e.text);
+            entry.is_empty()
+                || head.get().matches(&entry).count() < base.get().matches(&entry).count()
+        })
+        .collect();
+    let mut keep = gone.iter();
+    d.removed_elements.retain(|_| *keep.next().unwrap_or(&true));
+    let mut keep = gone.iter();
+    d.sites
+        .removed_elements
+        .retain(|_| *keep.next().unwrap_or(&true));
 }
 
 /// The hunks as line edits (0-based, end-exclusive).

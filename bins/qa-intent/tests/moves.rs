@@ -388,6 +388,24 @@ fn a_catch_all_arm_rewritten_as_a_fall_through_is_no_removal() {
 }
 
 #[test]
+fn arms_rewritten_into_a_matches_macro_are_no_removal() {
+    let arms = "pub enum Template {\n    Tokens(Vec<u8>),\n    Text(String),\n}\n\nimpl Template {\n    pub fn has_tokens(&self) -> bool {\n        match self {\n            Template::Tokens(_) => true,\n            Template::Text(_) => false,\n        }\n    }\n}\n";
+    let macro_form = "pub enum Template {\n    Tokens(Vec<u8>),\n    Text(String),\n}\n\nimpl Template {\n    pub fn has_tokens(&self) -> bool {\n        matches!(self, Template::Tokens(_))\n    }\n}\n";
+    let rs = flow(&change(
+        &[("src/lib.rs", arms, macro_form)],
+        "Fix clippy warnings",
+    ));
+    // `Template::Tokens(_)` stands at head as often as before: rewritten, not removed.
+    assert!(
+        !claims(&rs)
+            .iter()
+            .any(|c| c.contains("Template::Tokens(_)")),
+        "{:#?}",
+        claims(&rs)
+    );
+}
+
+#[test]
 fn an_entry_whose_key_the_change_drops_is_a_removal() {
     let dropped = "pub enum Token {\n    Placeholder,\n    NoExt,\n    Text,\n}\n\npub fn token(p: &str) -> Token {\n    match p {\n        \"{}\" => Token::Placeholder,\n        _ => Token::Text,\n    }\n}\n";
     let rs = flow(&change(
