@@ -197,7 +197,8 @@ class Halves(unittest.TestCase):
     SELECTION = {"with_test": 20, "without_test": 5, "tune_with_test": 10, "tune_without_test": 2}
 
     def test_the_halves_share_no_commit(self):
-        taken = {h: selection.halves(self.SELECTION, h) for h in ("tune", "report", "holdout")}
+        taken = {h: selection.halves(self.SELECTION, h)
+                 for h in ("tune", "report", "holdout", "fresh")}
         for group in (0, 1):
             seen = [n for h in taken for n in taken[h][group]]
             self.assertEqual(len(seen), len(set(seen)), group)
@@ -205,6 +206,10 @@ class Halves(unittest.TestCase):
     def test_the_holdout_is_older_than_the_reporting_half(self):
         w, n = selection.halves(self.SELECTION, "holdout")
         self.assertEqual((list(w), list(n)), (list(range(21, 31)), [6, 7]))
+
+    def test_the_fresh_half_is_as_large_as_the_reporting_half_and_older_than_the_holdout(self):
+        w, n = selection.halves(self.SELECTION, "fresh")
+        self.assertEqual((list(w), list(n)), (list(range(31, 41)), [8, 9, 10]))
 
 
 class Routes(unittest.TestCase):
