@@ -167,6 +167,8 @@ fn is_test(p: &PathInfo) -> bool {
         || name.contains(".spec.")
         || name.ends_with("_test.go")
         || name.ends_with("_test.py")
+        // unittest's and Django's plural convention (`flaskr_tests.py`, `model_tests.py`).
+        || name.ends_with("_tests.py")
         || (name.starts_with("test_") && p.ext == "py")
         || name == "conftest.py"
         // Django's per-app test module.
@@ -696,6 +698,15 @@ mod tests {
                 "conftest.py",
             ],
         );
+    }
+
+    #[test]
+    fn a_plural_tests_module_is_a_test_even_under_examples() {
+        assert_eq!(role("examples/flaskr/flaskr_tests.py"), Role::Test);
+        assert_eq!(role("shop/model_tests.py"), Role::Test);
+        // Negative controls: a plural word that is not the `_tests` suffix, and another language.
+        assert_eq!(role("examples/flaskr/flaskr.py"), Role::Documentation);
+        assert_eq!(role("shop/contests.py"), Role::Product);
     }
 
     #[test]

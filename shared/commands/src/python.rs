@@ -1,5 +1,5 @@
 //! pytest: configured at the root (pytest.ini, pyproject.toml, setup.cfg, tox.ini,
-//! conftest.py) or implied by changed `test_*.py` / `*_test.py` files.
+//! conftest.py) or implied by changed `test_*.py` / `*_test.py` / `*_tests.py` files.
 
 use super::{Found, Runner};
 use crate::sections;
@@ -27,10 +27,12 @@ fn configured(reader: &mut Reader) -> Option<&'static str> {
     })
 }
 
-/// True for pytest's default test file names.
+/// True for pytest's default test file names and unittest's plural `*_tests.py`: pytest
+/// collects any file named on its command line, whatever its `python_files` says.
 fn is_test_file(path: &str) -> bool {
     let name = base_name(path);
-    name.ends_with(".py") && (name.starts_with("test_") || name.ends_with("_test.py"))
+    name.ends_with(".py")
+        && (name.starts_with("test_") || name.ends_with("_test.py") || name.ends_with("_tests.py"))
 }
 
 /// The pytest node id of a changed test: `file::Class::test_name` for a method of a test
@@ -193,7 +195,11 @@ mod tests {
             runs(&tree, &files(&["test_math.py"]), discover),
             [". pytest test_math.py", ". pytest"]
         );
-        assert!(runs(&tree, &files(&["testing.py", "math_tests.py"]), discover).is_empty());
+        assert_eq!(
+            runs(&tree, &files(&["examples/math_tests.py"]), discover),
+            [". pytest examples/math_tests.py", ". pytest"]
+        );
+        assert!(runs(&tree, &files(&["testing.py", "contests.py"]), discover).is_empty());
     }
 
     #[test]

@@ -25,7 +25,7 @@ const TEST_DIRS: &[&str] = &["tests", "test", "__tests__", "spec", "e2e"];
 static LITERAL: LazyLock<Regex> =
     LazyLock::new(|| code_pattern::regex(r#"['"`]([^'"`\n]{1,300})['"`]"#));
 
-/// True for a test file: `test_x.py`, `x_test.py`, `x_test.go`, `x.test.ts`,
+/// True for a test file: `test_x.py`, `x_test.py`, `x_tests.py`, `x_test.go`, `x.test.ts`,
 /// `x.spec.js`, or a source file under a test directory (not its package markers, not
 /// pytest's conftest, not fixture data).
 pub fn is_test_file(path: &str) -> bool {
@@ -38,6 +38,7 @@ pub fn is_test_file(path: &str) -> bool {
     }
     let by_name = (name.starts_with("test_") && name.ends_with(".py"))
         || name.ends_with("_test.py")
+        || name.ends_with("_tests.py")
         || name.ends_with("_test.go")
         || name.contains(".test.")
         || name.contains(".spec.");
@@ -201,6 +202,7 @@ mod tests {
         for path in [
             "tests/test_pricing.py",
             "shop/pricing_test.py",
+            "examples/shop/pricing_tests.py",
             "pkg/cart_test.go",
             "src/cart.test.ts",
             "src/__tests__/cart.tsx",
@@ -216,6 +218,7 @@ mod tests {
         for path in [
             "src/pricing.py",
             "src/testing.ts",
+            "shop/contests.py",
             "tests/conftest.py",
             "tests/__init__.py",
             "tests/fixtures/sample.py",
