@@ -107,6 +107,9 @@ pub struct Sites {
     removed_exits: Vec<Range<usize>>,
     removed_conditions: Vec<Range<usize>>,
     removed_elements: Vec<Range<usize>>,
+    /// The keys of the elements on added head lines, whatever their item: an entry removed
+    /// from one item whose key the range writes into another moved there.
+    added_keys: BTreeSet<String>,
     new_conditions: Vec<Range<usize>>,
     /// For each removed exit: the names its item calls at head.
     reaches: Vec<BTreeSet<String>>,
@@ -810,6 +813,10 @@ pub fn settle_moves(deltas: &mut Deltas) {
             .unzip();
         moves::match_all(&mut removed, &mut added);
     }
+    let added_keys: BTreeSet<String> = deltas
+        .values()
+        .flat_map(|d| d.sites.added_keys.iter().cloned())
+        .collect();
     // Changed functions that hold an exit at head, by name and class.
     let holds: Vec<(String, ExitKind, String)> = deltas
         .values()
@@ -851,6 +858,10 @@ pub fn settle_moves(deltas: &mut Deltas) {
             &sites.removed_elements,
             |m| m == Matched::No,
         );
+        // An entry is known by its key: one the range writes again, in another item or
+        // file, moved there (a `when` arm whose `return` became the moved arm's value).
+        d.removed_elements
+            .retain(|e| !added_keys.contains(&element_key(&e.text)));
         let (moved, new): (Vec<_>, Vec<_>) = std::mem::take(&mut d.new_conditions)
             .into_iter()
             .zip(&sites.new_conditions)
@@ -1016,6 +1027,10 @@ pub fn compare(
     let head_items: BTreeSet<&str> = head.items.iter().map(|i| i.path.as_str()).collect();
     for m in head.elements.iter().filter(|m| added.contains(&m.line)) {
         let key = (head.path_of(m.item).to_string(), element_key(&m.text));
+        // A wildcard (`_`) names no entry, so nothing is known to move by it.
+        if key.1.chars().any(char::is_alphanumeric) {
+            d.sites.added_keys.insert(key.1.clone());
+        }
         if base_items.contains(key.0.as_str()) && !base_el.contains(&key) {
             d.added_elements.push(at(head, m.item, m.line, &m.text));
         }

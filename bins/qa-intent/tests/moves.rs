@@ -420,3 +420,43 @@ fn an_entry_whose_key_the_change_drops_is_a_removal() {
         claims(&rs)
     );
 }
+
+// ---------------------------------------------------------------------------------------
+// A `when` entry moved into another file's function, where it is an expression: the
+// `return` it held is gone, the entry is not (okhttp's state machine split out of a call).
+
+const DECODE: &str = "package dns\n\nconst val SUCCESS = 0\nconst val FAILURE = 2\n\nclass Message(val code: Int, val answers: List<String>)\n\nfun decode(message: Message): List<String> {\n  when (message.code) {\n    SUCCESS -> return message.answers\n    FAILURE -> throw IllegalStateException(\"server failure\")\n    else -> throw IllegalStateException()\n  }\n}\n";
+
+#[test]
+fn a_when_entry_moved_into_another_file_as_an_expression_is_no_removal() {
+    let decode = "package dns\n\nconst val SUCCESS = 0\nconst val FAILURE = 2\n\nclass Message(val code: Int, val answers: List<String>)\n\nfun decode(message: Message): Message {\n  return message\n}\n";
+    let machine = "package dns\n\nclass Machine {\n  fun onResponse(message: Message): List<String> {\n    val answers =\n      when (message.code) {\n        SUCCESS -> message.answers\n        FAILURE -> throw IllegalStateException(\"server failure\")\n        else -> throw IllegalStateException()\n      }\n    return answers\n  }\n}\n";
+    let rs = flow(&change(
+        &[
+            ("src/main/kotlin/dns/Decode.kt", DECODE, decode),
+            ("src/main/kotlin/dns/Machine.kt", "", machine),
+        ],
+        "Split the state machine out of decode",
+    ));
+    assert!(
+        !claims(&rs).iter().any(|c| c.contains("SUCCESS")),
+        "{:#?}",
+        claims(&rs)
+    );
+}
+
+#[test]
+fn a_when_entry_dropped_from_every_file_is_a_removal() {
+    let dropped = "package dns\n\nconst val SUCCESS = 0\nconst val FAILURE = 2\n\nclass Message(val code: Int, val answers: List<String>)\n\nfun decode(message: Message): List<String> {\n  when (message.code) {\n    FAILURE -> throw IllegalStateException(\"server failure\")\n    else -> throw IllegalStateException()\n  }\n}\n";
+    let rs = flow(&change(
+        &[("src/main/kotlin/dns/Decode.kt", DECODE, dropped)],
+        "Treat success as a failure",
+    ));
+    assert!(
+        claims(&rs)
+            .iter()
+            .any(|c| c.contains("no longer has the entry SUCCESS")),
+        "{:#?}",
+        claims(&rs)
+    );
+}
