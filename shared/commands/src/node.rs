@@ -58,7 +58,7 @@ enum Taker {
 fn taker(found: &mut Found, reader: &mut Reader, pkg: &Package, file: &str) -> Taker {
     let test = test_of(found, pkg)
         .and_then(|s| s.runner)
-        .map(|invocation| covering::with_test_dir(reader, &pkg.dir, invocation));
+        .map(|invocation| covering::with_configured_tests(reader, &pkg.dir, invocation));
     let cover = test.as_ref().map(|t| covering::cover(t, file));
     if let (Some(test), Some(Cover::Named(_))) = (&test, cover) {
         return Taker::Runner(test.clone());

@@ -168,18 +168,7 @@ pub fn with_test_dir(reader: &mut Reader, dir: &str, mut invocation: Invocation)
     if invocation.runner != TestRunner::Playwright || !invocation.paths.is_empty() {
         return invocation;
     }
-    let named = config_option(&invocation.options);
-    let config = match named {
-        Some(config) => normal(config),
-        None => PLAYWRIGHT_CONFIGS
-            .iter()
-            .find(|name| reader.tree().is_file(&join(dir, name)))
-            .map(|name| name.to_string()),
-    };
-    let Some(config) = config else {
-        return invocation;
-    };
-    let Some(text) = reader.read(&join(dir, &config)).map(|f| f.text.clone()) else {
+    let Some((config, text)) = configuration(reader, dir, &invocation, PLAYWRIGHT_CONFIGS) else {
         return invocation;
     };
     // Without `testDir`, Playwright's tests are under the configuration's own folder.
@@ -196,6 +185,216 @@ pub fn with_test_dir(reader: &mut Reader, dir: &str, mut invocation: Invocation)
         });
     }
     invocation
+}
+
+/// A runner invocation that names no path, given the tests its configuration names:
+/// Playwright's `testDir`, Vitest's `test.include`. Left as it is for other runners, and
+/// when the configuration cannot be read for certain.
+pub fn with_configured_tests(reader: &mut Reader, dir: &str, invocation: Invocation) -> Invocation {
+    match invocation.runner {
+        TestRunner::Playwright => with_test_dir(reader, dir, invocation),
+        TestRunner::Vitest => with_include(reader, dir, invocation),
+        _ => invocation,
+    }
+}
+
+/// Names Vitest looks for its configuration under, in a package's folder: a
+/// `vite.config.*` serves when there is no `vitest.config.*`.
+const VITEST_CONFIGS: &[&str] = &[
+    "vitest.config.ts",
+    "vitest.config.mts",
+    "vitest.config.cts",
+    "vitest.config.js",
+    "vitest.config.mjs",
+    "vitest.config.cjs",
+    "vite.config.ts",
+    "vite.config.mts",
+    "vite.config.cts",
+    "vite.config.js",
+    "vite.config.mjs",
+    "vite.config.cjs",
+];
+
+/// A Vitest invocation that names no path, given the globs its configuration's
+/// `test.include` lists (relative to the configuration's folder): only files they match
+/// are its tests, whatever their names (`__tests__/base.js` too). Left as it is when there
+/// is no configuration, no `include` (the default takes `.test.`/`.spec.` names), or the
+/// list is anything but string literals (computed, spread, or projects with their own).
+fn with_include(reader: &mut Reader, dir: &str, mut invocation: Invocation) -> Invocation {
+    if !invocation.paths.is_empty() {
+        return invocation;
+    }
+    let Some((config, text)) = configuration(reader, dir, &invocation, VITEST_CONFIGS) else {
+        return invocation;
+    };
+    let Some(globs) = include_globs(&text) else {
+        return invocation;
+    };
+    let globs: Option<Vec<String>> = globs
+        .iter()
+        .map(|glob| normal(&join(parent(&config), glob)))
+        .collect();
+    if let Some(globs) = globs.filter(|g| !g.is_empty()) {
+        invocation.paths = globs;
+    }
+    invocation
+}
+
+/// The string literals of `include` directly in the `test` object of a Vitest
+/// configuration's text; None when there is none, when another value than string literals
+/// stands in the list, or when the `test` object declares projects (each has its own).
+fn include_globs(text: &str) -> Option<Vec<String>> {
+    let test = object_of(text, "test")?;
+    if ["projects", "workspace"]
+        .iter()
+        .any(|key| value_of(test, key).is_some())
+    {
+        return None;
+    }
+    let list = value_of(test, "include")?.strip_prefix('[')?;
+    let mut globs = Vec::new();
+    let mut rest = list;
+    loop {
+        rest = rest.trim_start().trim_start_matches(',').trim_start();
+        if rest.starts_with(']') {
+            break;
+        }
+        let quote = rest.chars().next().filter(|c| "\"'`".contains(*c))?;
+        let end = rest[1..].find(quote)?;
+        let glob = &rest[1..1 + end];
+        // A negated glob or an extended one other than `?(..)`/`@(..)` is not matched here.
+        if glob.contains("${")
+            || glob.starts_with('!')
+            || ["*(", "+(", "!("].iter().any(|x| glob.contains(x))
+        {
+            return None;
+        }
+        globs.push(glob.to_string());
+        rest = &rest[2 + end..];
+    }
+    Some(globs)
+}
+
+/// The body of the object `key: { .. }` first found in `text`, without its braces.
+fn object_of<'t>(text: &'t str, key: &str) -> Option<&'t str> {
+    let mut from = 0;
+    while let Some(at) = text[from..].find(key).map(|a| a + from) {
+        from = at + key.len();
+        let before = text[..at].chars().next_back();
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$' || c == '.') {
+            continue;
+        }
+        let Some(rest) = text[from..].trim_start().strip_prefix(':') else {
+            continue;
+        };
+        let Some(body) = rest.trim_start().strip_prefix('{') else {
+            continue;
+        };
+        let offset = text.len() - body.len();
+        let mut depth = 0usize;
+        for (i, c, top) in scan(body) {
+            if !top {
+                continue;
+            }
+            match c {
+                '{' | '[' | '(' => depth += 1,
+                '}' if depth == 0 => return Some(&text[offset..offset + i]),
+                '}' | ']' | ')' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+        return None;
+    }
+    None
+}
+
+/// What follows `key:` at the top level of an object's body, trimmed.
+fn value_of<'t>(body: &'t str, key: &str) -> Option<&'t str> {
+    let mut depth = 0usize;
+    for (i, c, code) in scan(body) {
+        if !code {
+            continue;
+        }
+        match c {
+            '{' | '[' | '(' => depth += 1,
+            '}' | ']' | ')' => depth = depth.saturating_sub(1),
+            _ if depth == 0 && body[i..].starts_with(key) => {
+                let before = body[..i].chars().next_back();
+                if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$' || c == '.') {
+                    continue;
+                }
+                let rest = body[i + key.len()..].trim_start();
+                if let Some(value) = rest.strip_prefix(':') {
+                    return Some(value.trim_start());
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The characters of JavaScript source with their byte offsets, each marked true when it
+/// is code (outside string literals and comments): enough to balance braces.
+fn scan(text: &str) -> impl Iterator<Item = (usize, char, bool)> + '_ {
+    let mut quote: Option<char> = None;
+    let mut comment: Option<bool> = None; // Some(true): to the end of the line
+    let mut escaped = false;
+    let mut chars = text.char_indices().peekable();
+    std::iter::from_fn(move || {
+        let (i, c) = chars.next()?;
+        let next = chars.peek().map(|(_, n)| *n);
+        if let Some(line) = comment {
+            let ends = if line {
+                c == '\n'
+            } else {
+                c == '*' && next == Some('/')
+            };
+            if ends {
+                if !line {
+                    chars.next();
+                }
+                comment = None;
+            }
+            return Some((i, c, false));
+        }
+        if let Some(q) = quote {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == q {
+                quote = None;
+            }
+            return Some((i, c, false));
+        }
+        match (c, next) {
+            ('/', Some('/')) => comment = Some(true),
+            ('/', Some('*')) => comment = Some(false),
+            ('"' | '\'' | '`', _) => quote = Some(c),
+            _ => return Some((i, c, true)),
+        }
+        Some((i, c, false))
+    })
+}
+
+/// A runner's configuration (its path relative to the package at `dir`, and its text): the
+/// one its options name, else the first of `names` in the package's folder.
+fn configuration(
+    reader: &mut Reader,
+    dir: &str,
+    invocation: &Invocation,
+    names: &[&str],
+) -> Option<(String, String)> {
+    let config = match config_option(&invocation.options) {
+        Some(config) => normal(config)?,
+        None => names
+            .iter()
+            .find(|name| reader.tree().is_file(&join(dir, name)))?
+            .to_string(),
+    };
+    let text = reader.read(&join(dir, &config))?.text.clone();
+    Some((config, text))
 }
 
 /// The value of `--config X`, `-c X` or `--config=X` among a runner's kept options.
@@ -256,13 +455,30 @@ fn expand_braces(glob: &str) -> Vec<String> {
     let mut done = Vec::new();
     let mut pending = vec![glob.to_string()];
     while let Some(glob) = pending.pop() {
-        let open = glob.find('{');
-        let close = open.and_then(|o| glob[o..].find('}').map(|c| o + c));
-        let (Some(open), Some(close)) = (open, close) else {
+        // `{a,b}`, and the extended `?(a|b)` (none or one) and `@(a|b)` (one).
+        let brace = glob.find('{').map(|o| (o, 1, '}', ",", false));
+        let ext = ["?(", "@("]
+            .iter()
+            .filter_map(|x| glob.find(x).map(|o| (o, 2, ')', "|", x.starts_with('?'))))
+            .min();
+        let first = match (brace, ext) {
+            (Some(b), Some(e)) => Some(b.min(e)),
+            (b, e) => b.or(e),
+        };
+        let Some((open, width, closer, bar, optional)) = first else {
             done.push(glob);
             continue;
         };
-        for choice in glob[open + 1..close].split(',') {
+        let Some(close) = glob[open..].find(closer).map(|c| open + c) else {
+            done.push(glob);
+            continue;
+        };
+        let inner = &glob[open + width..close];
+        let mut choices: Vec<&str> = inner.split(bar).collect();
+        if optional {
+            choices.push("");
+        }
+        for choice in choices {
             if done.len() + pending.len() >= MAX_ALTERNATIVES {
                 break;
             }
@@ -292,14 +508,42 @@ fn segments_match(glob: &[&str], path: &[&str]) -> bool {
     name_matches(first.as_bytes(), name.as_bytes()) && segments_match(later, below)
 }
 
-/// One name against one glob segment: `*` any run, `?` one character.
+/// One name against one glob segment: `*` any run, `?` one character, `[jt]` / `[!x]` /
+/// `[a-z]` one character of a class.
 fn name_matches(glob: &[u8], name: &[u8]) -> bool {
     match glob.first() {
         None => name.is_empty(),
         Some(b'*') => (0..=name.len()).any(|at| name_matches(&glob[1..], &name[at..])),
         Some(b'?') => !name.is_empty() && name_matches(&glob[1..], &name[1..]),
+        Some(b'[') if glob[1..].contains(&b']') => {
+            let close = 1 + glob[1..].iter().position(|c| *c == b']').unwrap_or(0);
+            let Some(c) = name.first() else {
+                return false;
+            };
+            in_class(&glob[1..close], *c) && name_matches(&glob[close + 1..], &name[1..])
+        }
         Some(c) => name.first() == Some(c) && name_matches(&glob[1..], &name[1..]),
     }
+}
+
+/// True when `c` is in the class body `class` (between the brackets).
+fn in_class(class: &[u8], c: u8) -> bool {
+    let (negated, class) = match class.first() {
+        Some(b'!' | b'^') => (true, &class[1..]),
+        _ => (false, class),
+    };
+    let mut found = false;
+    let mut i = 0;
+    while i < class.len() {
+        if i + 2 < class.len() && class[i + 1] == b'-' {
+            found |= (class[i]..=class[i + 2]).contains(&c);
+            i += 3;
+        } else {
+            found |= class[i] == c;
+            i += 1;
+        }
+    }
+    found != negated
 }
 
 #[cfg(test)]
@@ -497,6 +741,68 @@ mod tests {
         assert!(with_test_dir(&mut tree.reader(), "", computed)
             .paths
             .is_empty());
+    }
+
+    #[test]
+    fn vitest_takes_the_files_its_configured_include_matches_whatever_their_names() {
+        let (_d, tree) = tree_with(&[(
+            "vitest.config.ts",
+            "export default defineConfig({\n  test: {\n    // tests live beside fixtures\n    include: [\"**/__tests__/**/*.[jt]s?(x)\"],\n    coverage: { include: [\"src/**\"] },\n  },\n})\n",
+        )]);
+        let vitest = with_configured_tests(&mut tree.reader(), "", invocation("vitest run"));
+        assert_eq!(vitest.paths, ["**/__tests__/**/*.[jt]s?(x)"]);
+        assert!(matches!(
+            cover(&vitest, "__tests__/base.js"),
+            Cover::Named(_)
+        ));
+        assert!(matches!(
+            cover(&vitest, "__tests__/sub/map.tsx"),
+            Cover::Named(_)
+        ));
+        assert_eq!(cover(&vitest, "src/utils.test.ts"), Cover::No);
+    }
+
+    #[test]
+    fn vitest_without_a_test_include_keeps_its_conventions_and_coverage_include_is_not_one() {
+        let (_d, tree) = tree_with(&[(
+            "vite.config.mjs",
+            "export default { plugins: [vue()], test: { environment: 'jsdom', coverage: { include: ['src/**'] } } }\n",
+        )]);
+        let vitest = with_configured_tests(&mut tree.reader(), "", invocation("vitest run"));
+        assert!(vitest.paths.is_empty());
+        assert_eq!(cover(&vitest, "src/a.test.ts"), Cover::Convention);
+        assert_eq!(cover(&vitest, "__tests__/base.js"), Cover::No);
+    }
+
+    #[test]
+    fn vitest_include_that_is_computed_or_split_into_projects_is_unknown() {
+        for config in [
+            "export default { test: { include: [...configDefaults.include, 'e2e/*.ts'] } }",
+            "export default { test: { projects: [{ test: { include: ['a/**'] } }], include: ['b/**'] } }",
+            "export default { test: { include: ['!skip/**'] } }",
+        ] {
+            let (_d, tree) = tree_with(&[("vitest.config.js", config)]);
+            let vitest = with_configured_tests(&mut tree.reader(), "", invocation("vitest run"));
+            assert!(vitest.paths.is_empty(), "{config}");
+        }
+    }
+
+    #[test]
+    fn globs_read_classes_and_extended_alternatives() {
+        let js = |path| {
+            expand_braces("**/*.[jt]s?(x)")
+                .iter()
+                .any(|g| matches_glob(g, path))
+        };
+        assert!(js("a/b.js") && js("b.ts") && js("b.jsx") && js("b.tsx"));
+        assert!(!js("b.cs") && !js("b.jsxx"));
+        assert!(matches_glob("t/[!_]*.js", "t/a.js"));
+        assert!(!matches_glob("t/[!_]*.js", "t/_a.js"));
+        assert!(matches_glob("t/[a-c].js", "t/b.js"));
+        assert!(!matches_glob("t/[a-c].js", "t/d.js"));
+        let one = expand_braces("x.@(spec|test).ts");
+        assert!(one.iter().any(|g| matches_glob(g, "x.spec.ts")));
+        assert!(!one.iter().any(|g| matches_glob(g, "x..ts")));
     }
 
     #[test]
