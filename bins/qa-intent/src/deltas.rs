@@ -260,6 +260,23 @@ pub fn of_changeset(
         // A subtest `TestX/case` stands for its test too.
         .map(|t| t.name.split('/').next().unwrap_or(&t.name).to_string())
         .collect();
+    // The tests the range deletes, by name, with the files it deletes them from.
+    let mut removed_from: BTreeMap<String, BTreeSet<&str>> = BTreeMap::new();
+    for (path, d) in &deltas {
+        let names = d.removed_tests.iter().map(|t| &t.item);
+        for name in names.chain(d.deleted_tests.iter().map(|t| &t.test.name)) {
+            if tests_elsewhere.contains(name) {
+                removed_from
+                    .entry(name.clone())
+                    .or_default()
+                    .insert(path.as_str());
+            }
+        }
+    }
+    let removed_from: BTreeMap<String, Vec<String>> = removed_from
+        .into_iter()
+        .map(|(name, paths)| (name, paths.into_iter().map(str::to_string).collect()))
+        .collect();
     for d in deltas.values_mut() {
         d.removed_tests
             .retain(|t| !tests_elsewhere.contains(&t.item));
@@ -284,10 +301,84 @@ pub fn of_changeset(
             );
         }
     }
+    moved_tests(&mut deltas, &files, &removed_from);
     // The components are read with the same handle: its pack is mapped already.
     let components = components(cs, git.as_ref(), repo);
     stats.wall = started.elapsed();
     (deltas, components, stats)
+}
+
+/// A changed test the range deletes from another file (`removed_from`: the files each
+/// deleted test name left) moved here: only what changed in transit is the change's. Its
+/// fresh lines are the added ones in its span that are neither copied (a long line another
+/// changed file lost or the base holds) nor, whitespace aside, the text of a line the range
+/// removed (`}` and `#[test]` are too short to count as copied); a test moved with none
+/// is no changed test, and one with some keeps the expectations those wrote (as
+/// [`keep_written`] keeps a test's); the lines it brought unchanged leave `added_lines`.
+/// A test really written here has a body no removed test had, so its lines stay fresh.
+fn moved_tests(
+    deltas: &mut Deltas,
+    files: &[&FileData],
+    removed_from: &BTreeMap<String, Vec<String>>,
+) {
+    if removed_from.is_empty() {
+        return;
+    }
+    let mut removed_texts: Option<HashSet<String>> = None;
+    for f in files {
+        let Some(d) = deltas.get_mut(&f.path) else {
+            continue;
+        };
+        let moved_here = |t: &Test| {
+            let root = t.name.split('/').next().unwrap_or(&t.name);
+            removed_from
+                .get(root)
+                .is_some_and(|from| from.iter().any(|p| *p != f.path))
+        };
+        if !d.changed_tests.iter().any(moved_here) {
+            continue;
+        }
+        let removed_texts = removed_texts.get_or_insert_with(|| {
+            files
+                .iter()
+                .flat_map(|f| f.hunks.iter().flat_map(|h| h.lines.iter()))
+                .filter(|l| l.op == Op::Remove)
+                .map(|l| squeeze(&l.text))
+                .collect()
+        });
+        let fresh: BTreeSet<u32> = f
+            .hunks
+            .iter()
+            .flat_map(|h| h.lines.iter())
+            .filter(|l| l.op == Op::Add && !d.copied_lines.contains(&l.line))
+            .filter(|l| {
+                let text = squeeze(&l.text);
+                !text.is_empty() && !removed_texts.contains(&text)
+            })
+            .map(|l| l.line)
+            .collect();
+        let FileDelta {
+            changed_tests,
+            added_lines,
+            statement_ends,
+            written_expectations,
+            ..
+        } = d;
+        changed_tests.retain_mut(|t| {
+            if !moved_here(t) {
+                return true;
+            }
+            // What it brought unchanged is no line the change wrote.
+            let span = t.line..=t.end.max(t.line);
+            added_lines.retain(|l| !span.contains(l) || fresh.contains(l));
+            if fresh.range(span.clone()).next().is_none() {
+                return false;
+            }
+            written_expectations.retain(|line, _| !span.contains(line));
+            keep_written(t, &fresh, statement_ends, written_expectations);
+            true
+        });
+    }
 }
 
 /// What each added line of a file without a delta says, by path: only Vue and Svelte
