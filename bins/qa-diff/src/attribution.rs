@@ -41,13 +41,33 @@ impl Default for Attribution {
 }
 
 impl Attribution {
-    /// Notes the paths one walked commit changed (merges bring none).
+    /// Notes the paths one walked commit changed (merges bring none). A path the commit
+    /// renamed continues its source's touches (as they stood before the commit), so its
+    /// lines keep the commits that wrote them, not the one that moved them.
     pub fn saw(&mut self, oid: Oid, touches: Vec<Touch>) {
+        let renamed = touches.iter().any(|t| t.from.is_some());
+        let sources: Vec<Option<Vec<(Oid, Oid, Oid)>>> = if renamed {
+            let source = |t: &Touch| {
+                let (from, _) = t.from.as_ref()?;
+                Some(self.touches.get(from).cloned().unwrap_or_default())
+            };
+            touches.iter().map(source).collect()
+        } else {
+            Vec::new()
+        };
+        let mut sources = sources.into_iter();
         for t in touches {
-            self.touches
-                .entry(t.path)
-                .or_default()
-                .push((oid, t.old, t.new));
+            match (sources.next().flatten(), t.from) {
+                (Some(mut history), Some((_, blob))) => {
+                    history.push((oid, blob, t.new));
+                    self.touches.insert(t.path, history);
+                }
+                _ => self
+                    .touches
+                    .entry(t.path)
+                    .or_default()
+                    .push((oid, t.old, t.new)),
+            }
         }
     }
 

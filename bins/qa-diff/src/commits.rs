@@ -5,12 +5,16 @@ use crate::records::CommitData;
 use anyhow::Context as _;
 use git2::{Oid, Repository, Sort, Tree, TreeEntry};
 use std::cmp::Ordering;
+use std::collections::{HashMap, HashSet};
 
 /// One path a commit changed, with its blob before and after (zero when absent).
 pub struct Touch {
     pub path: String,
     pub old: Oid,
     pub new: Oid,
+    /// For a path the commit added: the path it deleted that this one continues (a rename,
+    /// as `git diff -M` pairs them) and that path's blob before the commit.
+    pub from: Option<(String, Oid)>,
 }
 
 /// Hands `each` every commit reachable from `head` and not from `base`, parents before
@@ -45,7 +49,10 @@ fn commit_data(repo: &Repository, oid: Oid) -> anyhow::Result<(CommitData, Vec<T
             Some(p) => Some(repo.find_commit(*p)?.tree()?),
             None => None,
         };
-        changed_files(repo, parent_tree.as_ref(), Some(&commit.tree()?))?
+        let tree = commit.tree()?;
+        let mut touches = changed_files(repo, parent_tree.as_ref(), Some(&tree))?;
+        follow_renames(repo, parent_tree.as_ref(), &tree, &mut touches)?;
+        touches
     };
     let mut files: Vec<String> = touches.iter().map(|t| t.path.clone()).collect();
     // A type change is a deletion, then an addition, of one path.
@@ -65,6 +72,99 @@ fn commit_data(repo: &Repository, oid: Oid) -> anyhow::Result<(CommitData, Vec<T
         files,
     };
     Ok((data, touches))
+}
+
+/// Pairs the paths a commit added with the ones it deleted that they continue, as
+/// `git diff -M` does (the branch diff's rule, `changes::detect_renames`): an identical
+/// blob first (cheap, and what a `git mv` leaves), then libgit2's 50% similarity over the
+/// paths still unpaired. Nothing is read unless the commit both added and deleted paths.
+fn follow_renames(
+    repo: &Repository,
+    old: Option<&Tree>,
+    new: &Tree,
+    touches: &mut [Touch],
+) -> Result<(), git2::Error> {
+    let added = |t: &Touch| t.old.is_zero() && !t.new.is_zero();
+    let deleted = |t: &Touch| t.new.is_zero() && !t.old.is_zero();
+    if !touches.iter().any(added) || !touches.iter().any(deleted) {
+        return Ok(());
+    }
+    let Some(old) = old else { return Ok(()) };
+    // A path both deleted and added is a type change, not a rename.
+    let twice: HashSet<&str> = touches
+        .windows(2)
+        .filter(|w| w[0].path == w[1].path)
+        .map(|w| w[0].path.as_str())
+        .collect();
+    let mut sources: HashMap<Oid, Vec<usize>> = HashMap::new();
+    for (i, t) in touches.iter().enumerate().rev() {
+        if deleted(t) && !twice.contains(t.path.as_str()) {
+            sources.entry(t.old).or_default().push(i);
+        }
+    }
+    let mut pairs: Vec<(usize, usize)> = Vec::new();
+    let mut unpaired: Vec<usize> = Vec::new();
+    for (i, t) in touches.iter().enumerate() {
+        if !added(t) || twice.contains(t.path.as_str()) {
+            continue;
+        }
+        match sources.get_mut(&t.new).and_then(Vec::pop) {
+            Some(from) => pairs.push((i, from)),
+            None => unpaired.push(i),
+        }
+    }
+    let left: Vec<usize> = sources.into_values().flatten().collect();
+    if !unpaired.is_empty() && !left.is_empty() {
+        similar(repo, old, new, touches, &unpaired, &left, &mut pairs)?;
+    }
+    for (to, from) in pairs {
+        touches[to].from = Some((touches[from].path.clone(), touches[from].old));
+    }
+    Ok(())
+}
+
+/// Pairs the `added` touches with the `deleted` ones libgit2's rename detection finds
+/// similar, over a diff of only those paths (a path shown escaped cannot be named to
+/// libgit2 and stays unpaired).
+fn similar(
+    repo: &Repository,
+    old: &Tree,
+    new: &Tree,
+    touches: &[Touch],
+    added: &[usize],
+    deleted: &[usize],
+    pairs: &mut Vec<(usize, usize)>,
+) -> Result<(), git2::Error> {
+    let mut opts = git2::DiffOptions::new();
+    opts.disable_pathspec_match(true);
+    let mut index: HashMap<&str, usize> = HashMap::new();
+    for &i in added.iter().chain(deleted) {
+        let path = touches[i].path.as_str();
+        if !path.contains('\\') {
+            opts.pathspec(path);
+            index.insert(path, i);
+        }
+    }
+    let mut diff = repo.diff_tree_to_tree(Some(old), Some(new), Some(&mut opts))?;
+    let mut find = git2::DiffFindOptions::new();
+    find.renames(true)
+        .rename_threshold(50)
+        .rename_limit(1000)
+        .dont_ignore_whitespace(true);
+    diff.find_similar(Some(&mut find))?;
+    for delta in diff.deltas() {
+        if delta.status() != git2::Delta::Renamed {
+            continue;
+        }
+        let path = |f: git2::DiffFile| f.path_bytes().map(crate::paths::text);
+        let (Some(from), Some(to)) = (path(delta.old_file()), path(delta.new_file())) else {
+            continue;
+        };
+        if let (Some(&from), Some(&to)) = (index.get(from.as_str()), index.get(to.as_str())) {
+            pairs.push((to, from));
+        }
+    }
+    Ok(())
 }
 
 fn is_tree(e: &TreeEntry) -> bool {
@@ -170,6 +270,7 @@ fn side(
             path: crate::paths::text(prefix),
             old: id(old),
             new: id(new),
+            from: None,
         });
     }
     prefix.truncate(len);

@@ -484,3 +484,75 @@ fn lines_of_a_file_changed_on_two_merged_branches_are_credited_by_their_text() {
         ]
     );
 }
+
+/// Ten lines of a file a commit of the range writes, then moves.
+fn spew_lines() -> String {
+    (1..=10)
+        .map(|i| format!("line {i} of the dump test\n"))
+        .collect()
+}
+
+#[test]
+fn lines_a_commit_only_renamed_stay_the_commit_that_wrote_them() {
+    let mut r = Repo::new();
+    r.write("README.md", "readme\n");
+    r.commit("init");
+    r.git(&["checkout", "-q", "-b", "feature"]);
+    r.write("internal/spew/spew/dump_test.go", spew_lines());
+    let wrote = r.commit("chore: import go-spew");
+    r.git(&["mv", "internal/spew/spew", "internal/spew/moved"]);
+    r.commit("move file in spew vendoring");
+    let records = r.qa_diff(&[], &[]).records();
+    let lines = added_with_commits(&records, "internal/spew/moved/dump_test.go");
+    assert_eq!(lines.len(), 10);
+    // The pure `git mv` wrote none of them.
+    assert!(
+        lines.iter().all(|l| l.2.as_deref() == Some(wrote.as_str())),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn a_line_edited_in_a_rename_is_the_renaming_commits_alone() {
+    let mut r = Repo::new();
+    r.write("README.md", "readme\n");
+    r.commit("init");
+    r.git(&["checkout", "-q", "-b", "feature"]);
+    r.write("src/old.ts", spew_lines());
+    let wrote = r.commit("feat: dump");
+    r.remove("src/old.ts");
+    r.write(
+        "src/new.ts",
+        spew_lines().replace("line 4 of", "line four of"),
+    );
+    let renamed = r.commit("refactor: rename and fix one line");
+    let records = r.qa_diff(&[], &[]).records();
+    let lines = added_with_commits(&records, "src/new.ts");
+    for (line, text, commit) in &lines {
+        let expected = if *line == 4 { &renamed } else { &wrote };
+        assert_eq!(commit.as_ref(), Some(expected), "line {line}: {text}");
+    }
+}
+
+#[test]
+fn a_new_file_beside_an_unrelated_deletion_is_the_commit_that_added_it() {
+    let mut r = Repo::new();
+    r.write("README.md", "readme\n");
+    r.commit("init");
+    r.git(&["checkout", "-q", "-b", "feature"]);
+    r.write("src/old.ts", spew_lines());
+    r.commit("feat: dump");
+    r.remove("src/old.ts");
+    let other: String = (1..=10).map(|i| format!("unrelated {i}\n")).collect();
+    r.write("src/new.ts", &other);
+    let added = r.commit("feat: replace the dump");
+    r.write("src/new.ts", other.replace("unrelated 2", "edited 2"));
+    let edited = r.commit("fix: edit one line");
+    let records = r.qa_diff(&[], &[]).records();
+    let lines = added_with_commits(&records, "src/new.ts");
+    assert_eq!(lines.len(), 10);
+    for (line, text, commit) in &lines {
+        let expected = if *line == 2 { &edited } else { &added };
+        assert_eq!(commit.as_ref(), Some(expected), "line {line}: {text}");
+    }
+}

@@ -260,6 +260,23 @@ pub fn of_changeset(
         // A subtest `TestX/case` stands for its test too.
         .map(|t| t.name.split('/').next().unwrap_or(&t.name).to_string())
         .collect();
+    // The tests the range deletes, by name, with the files it deletes them from.
+    let mut removed_from: BTreeMap<String, BTreeSet<&str>> = BTreeMap::new();
+    for (path, d) in &deltas {
+        let names = d.removed_tests.iter().map(|t| &t.item);
+        for name in names.chain(d.deleted_tests.iter().map(|t| &t.test.name)) {
+            if tests_elsewhere.contains(name) {
+                removed_from
+                    .entry(name.clone())
+                    .or_default()
+                    .insert(path.as_str());
+            }
+        }
+    }
+    let removed_from: BTreeMap<String, Vec<String>> = removed_from
+        .into_iter()
+        .map(|(name, paths)| (name, paths.into_iter().map(str::to_string).collect()))
+        .collect();
     for d in deltas.values_mut() {
         d.removed_tests
             .retain(|t| !tests_elsewhere.contains(&t.item));
@@ -284,10 +301,84 @@ pub fn of_changeset(
             );
         }
     }
+    moved_tests(&mut deltas, &files, &removed_from);
     // The components are read with the same handle: its pack is mapped already.
     let components = components(cs, git.as_ref(), repo);
     stats.wall = started.elapsed();
     (deltas, components, stats)
+}
+
+/// A changed test the range deletes from another file (`removed_from`: the files each
+/// deleted test name left) moved here: only what changed in transit is the change's. Its
+/// fresh lines are the added ones in its span that are neither copied (a long line another
+/// changed file lost or the base holds) nor, whitespace aside, the text of a line the range
+/// removed (`}` and `#[test]` are too short to count as copied); a test moved with none
+/// is no changed test, and one with some keeps the expectations those wrote (as
+/// [`keep_written`] keeps a test's); the lines it brought unchanged leave `added_lines`.
+/// A test really written here has a body no removed test had, so its lines stay fresh.
+fn moved_tests(
+    deltas: &mut Deltas,
+    files: &[&FileData],
+    removed_from: &BTreeMap<String, Vec<String>>,
+) {
+    if removed_from.is_empty() {
+        return;
+    }
+    let mut removed_texts: Option<HashSet<String>> = None;
+    for f in files {
+        let Some(d) = deltas.get_mut(&f.path) else {
+            continue;
+        };
+        let moved_here = |t: &Test| {
+            let root = t.name.split('/').next().unwrap_or(&t.name);
+            removed_from
+                .get(root)
+                .is_some_and(|from| from.iter().any(|p| *p != f.path))
+        };
+        if !d.changed_tests.iter().any(moved_here) {
+            continue;
+        }
+        let removed_texts = removed_texts.get_or_insert_with(|| {
+            files
+                .iter()
+                .flat_map(|f| f.hunks.iter().flat_map(|h| h.lines.iter()))
+                .filter(|l| l.op == Op::Remove)
+                .map(|l| squeeze(&l.text))
+                .collect()
+        });
+        let fresh: BTreeSet<u32> = f
+            .hunks
+            .iter()
+            .flat_map(|h| h.lines.iter())
+            .filter(|l| l.op == Op::Add && !d.copied_lines.contains(&l.line))
+            .filter(|l| {
+                let text = squeeze(&l.text);
+                !text.is_empty() && !removed_texts.contains(&text)
+            })
+            .map(|l| l.line)
+            .collect();
+        let FileDelta {
+            changed_tests,
+            added_lines,
+            statement_ends,
+            written_expectations,
+            ..
+        } = d;
+        changed_tests.retain_mut(|t| {
+            if !moved_here(t) {
+                return true;
+            }
+            // What it brought unchanged is no line the change wrote.
+            let span = t.line..=t.end.max(t.line);
+            added_lines.retain(|l| !span.contains(l) || fresh.contains(l));
+            if fresh.range(span.clone()).next().is_none() {
+                return false;
+            }
+            written_expectations.retain(|line, _| !span.contains(line));
+            keep_written(t, &fresh, statement_ends, written_expectations);
+            true
+        });
+    }
 }
 
 /// What each added line of a file without a delta says, by path: only Vue and Svelte
@@ -612,7 +703,10 @@ pub fn delta(
         &added,
         &removed,
         file,
-        &Squeezed::of(v.base.as_deref()),
+        (
+            &Squeezed::of(v.base.as_deref()),
+            v.head.as_deref().unwrap_or(""),
+        ),
         &statement_end,
     );
     rewritten_entries(&mut d, v.base.as_deref(), v.head.as_deref());
@@ -914,14 +1008,15 @@ fn lines(file: &FileData, op: Op) -> BTreeSet<u32> {
         .collect()
 }
 
-/// Compares two outlines given the added (head) and removed (base) line numbers.
+/// Compares two outlines given the added (head) and removed (base) line numbers, with the
+/// base text (squeezed) and the head text they were read from.
 pub fn compare(
     base: &Outline,
     head: &Outline,
     added: &BTreeSet<u32>,
     removed: &BTreeSet<u32>,
     file: &FileData,
-    base_squeezed: &Squeezed,
+    (base_squeezed, head_text): (&Squeezed, &str),
     statement_end: &dyn Fn(u32) -> u32,
 ) -> FileDelta {
     let mut d = FileDelta::default();
@@ -1015,13 +1110,37 @@ pub fn compare(
 
     // An element is known by its key (`mounted` of `mounted(el) {...}`, `a` of `a: 1`):
     // one whose body changed is neither added nor removed.
+    // An or-pattern (`(Mode::Grid(_), None) | (Mode::Lines, _)`) is known by each of its
+    // alternatives: its alternatives reordered are no new arm, and an arm split out of it
+    // is new only with a body (after `=>`) the base does not hold.
     let elements = |o: &Outline| -> BTreeSet<(String, String)> {
         o.elements
             .iter()
-            .map(|m| (o.path_of(m.item).to_string(), element_key(&m.text)))
+            .flat_map(|m| {
+                let item = o.path_of(m.item);
+                alternatives(&m.text)
+                    .into_iter()
+                    .map(move |k| (item.to_string(), k))
+            })
             .collect()
     };
     let (base_el, head_el) = (elements(base), elements(head));
+    let base_arms: BTreeSet<(&str, Vec<String>)> = base
+        .elements
+        .iter()
+        .map(|m| (base.path_of(m.item), sorted(alternatives(&m.text))))
+        .collect();
+    let split_with_new_body = |m: &trees::Mark| {
+        let alts = sorted(alternatives(&m.text));
+        if base_arms.contains(&(head.path_of(m.item), alts)) {
+            return false;
+        }
+        let body = head_text
+            .get(m.bytes.clone())
+            .and_then(|arm| arm.split_once("=>"))
+            .map(|(_, body)| squeeze(body.trim_end_matches([',', ' ', '\n'])));
+        body.is_some_and(|b| !b.is_empty() && !base_squeezed.get().contains(&b))
+    };
     // Only items that exist on both sides: a new constant is new code, not new elements.
     let base_items: BTreeSet<&str> = base.items.iter().map(|i| i.path.as_str()).collect();
     let head_items: BTreeSet<&str> = head.items.iter().map(|i| i.path.as_str()).collect();
@@ -1031,13 +1150,20 @@ pub fn compare(
         if key.1.chars().any(char::is_alphanumeric) {
             d.sites.added_keys.insert(key.1.clone());
         }
-        if base_items.contains(key.0.as_str()) && !base_el.contains(&key) {
+        let new = alternatives(&m.text)
+            .into_iter()
+            .any(|k| !base_el.contains(&(key.0.clone(), k)))
+            || split_with_new_body(m);
+        if base_items.contains(key.0.as_str()) && new {
             d.added_elements.push(at(head, m.item, m.line, &m.text));
         }
     }
     for m in base.elements.iter().filter(|m| removed.contains(&m.line)) {
         let key = (base.path_of(m.item).to_string(), element_key(&m.text));
-        if head_items.contains(key.0.as_str()) && !head_el.contains(&key) {
+        let gone = alternatives(&m.text)
+            .into_iter()
+            .all(|k| !head_el.contains(&(key.0.clone(), k)));
+        if head_items.contains(key.0.as_str()) && gone {
             d.removed_elements.push(At {
                 item: key.0,
                 line: head_line_of(file, m.line),
@@ -1244,12 +1370,50 @@ pub fn squeeze(line: &str) -> String {
     out
 }
 
+/// `keys` in order, so that an or-pattern's alternatives compare as a set.
+fn sorted(mut keys: Vec<String>) -> Vec<String> {
+    keys.sort_unstable();
+    keys
+}
+
+/// The keys of an element: of each alternative of an or-pattern (split at a `|` outside
+/// brackets and strings, `||` kept whole), else its one key.
+fn alternatives(text: &str) -> Vec<String> {
+    let bytes = text.as_bytes();
+    let (mut depth, mut quote, mut start) = (0i32, None, 0);
+    let mut out = Vec::new();
+    for (i, &b) in bytes.iter().enumerate() {
+        match (quote, b) {
+            (Some(q), _) if b == q && bytes.get(i.wrapping_sub(1)) != Some(&b'\\') => {
+                quote = None;
+            }
+            (Some(_), _) => {}
+            (None, b'"' | b'\'' | b'`') => quote = Some(b),
+            (None, b'(' | b'[' | b'{') => depth += 1,
+            (None, b')' | b']' | b'}') => depth -= 1,
+            (None, b'|')
+                if depth == 0
+                    && bytes.get(i + 1) != Some(&b'|')
+                    && (i == 0 || bytes[i - 1] != b'|') =>
+            {
+                out.push(element_key(&text[start..i]));
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(element_key(&text[start..]));
+    out
+}
+
 /// What names an element: the key of a `key: value` pair or the name of a method,
 /// else the whole element (a string in a list is its own key).
 fn element_key(text: &str) -> String {
     let t = text.trim();
     let quoted = t.starts_with(['"', '\'', '`']);
-    let cut = t.find([':', '(', '{', '=']).filter(|_| !quoted);
+    // A tuple or struct pattern (`(Mode::Grid(opts), None)`) has no name before its
+    // bracket: the whole of it is its key.
+    let cut = t.find([':', '(', '{', '=']).filter(|&i| !quoted && i > 0);
     squeeze(cut.map_or(t, |i| &t[..i]))
 }
 

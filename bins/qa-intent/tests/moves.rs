@@ -460,3 +460,83 @@ fn a_when_entry_dropped_from_every_file_is_a_removal() {
         claims(&rs)
     );
 }
+
+// ---------------------------------------------------------------------------------------
+// Tests moved whole into another file (eza's `permissions.rs` tests split out into
+// `permissions_unix.rs`): only what changed in transit is the change's.
+
+const PERMS: &str = "pub fn render(bits: u32) -> String {\n    if bits & 4 != 0 {\n        \"r\".to_string()\n    } else {\n        \"-\".to_string()\n    }\n}\n";
+
+/// The test module as the base's `permissions.rs` holds it, with `negate`'s check.
+fn perm_tests(negate_check: &str, extra: &str) -> String {
+    format!(
+        "#[cfg(test)]\nmod test {{\n    use super::render;\n\n    #[test]\n    fn negate() {{\n        {negate_check}\n    }}\n\n    #[test]\n    fn affirm() {{\n        assert_eq!(render(4), String::from(\"r\"), \"readable bit shows\");\n    }}\n{extra}}}\n"
+    )
+}
+
+const NEGATE: &str = "assert_eq!(render(0), String::from(\"-\"), \"no bits show a dash\");";
+
+/// Every claim of the flow that quotes a test's check.
+fn quoting(rs: &[Value], text: &str) -> Vec<String> {
+    claims(rs)
+        .into_iter()
+        .filter(|c| c.contains(text))
+        .collect()
+}
+
+/// Moves the base's tests of `src/permissions.rs` into `src/permissions_unix.rs`, which
+/// the commit writes as `moved`.
+fn tests_moved(moved: &str) -> Vec<Value> {
+    let base = format!("{PERMS}\n{}", perm_tests(NEGATE, ""));
+    flow(&change(
+        &[
+            (
+                "src/permissions.rs",
+                &base,
+                &format!("{PERMS}\n#[cfg(unix)]\nmod permissions_unix;\n"),
+            ),
+            ("src/permissions_unix.rs", "", moved),
+        ],
+        "chore: replace #[allow(unused)] by #[cfg(unix)]",
+    ))
+}
+
+#[test]
+fn a_test_moved_word_for_word_into_another_file_is_no_changed_test() {
+    let rs = tests_moved(&perm_tests(NEGATE, "").replace("super::render", "crate::render"));
+    for check in ["String::from(\"-\")", "String::from(\"r\")"] {
+        assert!(quoting(&rs, check).is_empty(), "{:#?}", claims(&rs));
+    }
+}
+
+#[test]
+fn a_test_moved_with_a_new_check_keeps_only_that_check() {
+    let changed = "assert_eq!(render(0), String::from(\"--\"), \"no bits show a dash\");";
+    let rs = tests_moved(&perm_tests(changed, ""));
+    assert!(
+        !quoting(&rs, "String::from(\"--\")").is_empty(),
+        "{:#?}",
+        claims(&rs)
+    );
+    assert!(
+        quoting(&rs, "String::from(\"r\")").is_empty(),
+        "{:#?}",
+        claims(&rs)
+    );
+}
+
+#[test]
+fn a_test_really_added_beside_moved_ones_is_a_changed_test() {
+    let added = "\n    #[test]\n    fn sticky() {\n        assert_eq!(render(1), String::from(\"t\"), \"sticky bit shows a t\");\n    }\n";
+    let rs = tests_moved(&perm_tests(NEGATE, added));
+    assert!(
+        !quoting(&rs, "String::from(\"t\")").is_empty(),
+        "{:#?}",
+        claims(&rs)
+    );
+    assert!(
+        quoting(&rs, "String::from(\"-\")").is_empty(),
+        "{:#?}",
+        claims(&rs)
+    );
+}

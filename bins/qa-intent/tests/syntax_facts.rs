@@ -1226,3 +1226,49 @@ fn a_qa_tag_above_an_exported_function_is_an_annotation_and_one_above_a_private_
         [("flow".to_string(), "refunds".to_string(), 4)]
     );
 }
+
+/// eza's `render` before and after a change of its tuple-pattern match arms (`arms`
+/// replaces the or-pattern arm `(Mode::Grid(_), None) | (Mode::Lines, _)`).
+fn grid_arms(arms: &str) -> Repo {
+    let render = |arms: &str| {
+        format!(
+            "pub enum Mode {{ Grid(u32), Lines }}\n\npub fn render(mode: Mode, width: Option<usize>) -> String {{\n    match (mode, width) {{\n        (Mode::Grid(opts), Some(console_width)) => {{\n            grid_layout(opts, console_width)\n        }}\n{arms}    }}\n}}\n\nfn grid_layout(opts: u32, width: usize) -> String {{\n    format!(\"{{opts}} {{width}}\")\n}}\n\nfn lines_layout() -> String {{\n    String::from(\"lines\")\n}}\n"
+        )
+    };
+    let mut r = Repo::new();
+    r.write(
+        "src/lib.rs",
+        render("        (Mode::Grid(_), None) | (Mode::Lines, _) => {\n            lines_layout()\n        }\n"),
+    );
+    r.commit("init");
+    r.branch("feature");
+    r.write("src/lib.rs", render(arms));
+    r.commit("Make --grid work when not in TTY");
+    r
+}
+
+fn gains(rs: &[Value]) -> Vec<String> {
+    evidence_texts(rs)
+        .into_iter()
+        .filter(|t| t.contains("gains"))
+        .collect()
+}
+
+#[test]
+fn a_tuple_pattern_arm_split_out_of_an_or_pattern_with_a_body_of_its_own_is_a_new_arm() {
+    let rs = flow(&grid_arms(
+        "        (Mode::Grid(opts), None) => {\n            grid_layout(opts, 80)\n        }\n        (Mode::Lines, _) => {\n            lines_layout()\n        }\n",
+    ));
+    assert_eq!(
+        gains(&rs),
+        vec!["`render` gains (Mode::Grid(opts), None)".to_string()]
+    );
+}
+
+#[test]
+fn a_tuple_pattern_or_arm_reordered_or_split_with_its_old_body_gains_no_arm() {
+    let reordered = "        (Mode::Lines, _) | (Mode::Grid(_), None) => {\n            lines_layout()\n        }\n";
+    assert!(gains(&flow(&grid_arms(reordered))).is_empty());
+    let split = "        (Mode::Grid(_), None) => {\n            lines_layout()\n        }\n        (Mode::Lines, _) => {\n            lines_layout()\n        }\n";
+    assert!(gains(&flow(&grid_arms(split))).is_empty());
+}
