@@ -226,11 +226,13 @@ fn go_test_body(nodes: &[Node], node: Node, text: &str, name: String) -> Test {
 /// The values a test's locals hold: a literal (`want := "a,b"`), or a value the test
 /// builds from literals with the language's own joins and formats (`want := "x: " +
 /// name`, `expected := fmt.Sprintf("%d items", n)`), which says as much of what is
-/// expected as its literal parts do.
+/// expected as its literal parts do; or a list of literals (`want := []string{"a",
+/// "b"}`), whose element a check indexes (`got[i] != want[i]`).
 #[derive(Default)]
 struct Bindings {
     literals: HashMap<String, String>,
     built: HashMap<String, String>,
+    lists: HashMap<String, String>,
 }
 
 impl Bindings {
@@ -254,16 +256,16 @@ impl Bindings {
         let ls = if ls.is_empty() { vec![l] } else { ls };
         for (a, b) in ls.iter().zip(rs.iter()) {
             let name = text_of(*a, text).to_string();
+            // A name bound again holds only its new value, if any.
+            self.literals.remove(&name);
+            self.built.remove(&name);
+            self.lists.remove(&name);
             if is_literal(b.kind()) {
-                self.built.remove(&name);
                 self.literals.insert(name, literal(text_of(*b, text)));
             } else if built_from_literals(*b, text) {
-                self.literals.remove(&name);
                 self.built.insert(name, built_text(*b, text));
-            } else {
-                // A name bound again to something else holds no known value.
-                self.literals.remove(&name);
-                self.built.remove(&name);
+            } else if is_literal_list(*b) {
+                self.lists.insert(name, built_text(*b, text));
             }
         }
     }
@@ -277,13 +279,18 @@ impl Bindings {
         }
     }
 
-    /// A value built from literals, written in place or bound to a name.
+    /// A value built from literals, written in place or bound to a name; or an element
+    /// of a list of literals bound to a name (`want[i] of []string{"a", "b"}`).
     fn built(&self, n: Node, text: &str) -> Option<String> {
         if built_from_literals(n, text) {
-            Some(built_text(n, text))
-        } else {
-            self.built.get(text_of(n, text)).cloned()
+            return Some(built_text(n, text));
         }
+        if n.kind() == "index_expression" {
+            let list = n.child_by_field_name("operand")?;
+            let values = self.lists.get(text_of(list, text))?;
+            return Some(format!("{} of {values}", text_of(n, text)));
+        }
+        self.built.get(text_of(n, text)).cloned()
     }
 
     /// Which side of a comparison is expected, and its value: a literal before a built
@@ -364,6 +371,14 @@ fn built_from_literals(n: Node, text: &str) -> bool {
         }
         _ => false,
     }
+}
+
+/// A slice or array literal of literals only (`[]string{"a", "b"}`).
+fn is_literal_list(n: Node) -> bool {
+    n.kind() == "composite_literal"
+        && n.child_by_field_name("type")
+            .is_some_and(|t| matches!(t.kind(), "slice_type" | "array_type"))
+        && super::is_literal_value(n)
 }
 
 /// A string literal, or a list of them, with some text beyond format verbs.

@@ -1194,3 +1194,18 @@ fn a_pytest_raises_match_is_the_message_expected() {
     // Control: a pattern that is no literal names no message.
     assert_eq!(expects(&t[1]), ["raises ValueError"]);
 }
+
+#[test]
+fn a_go_element_of_a_list_of_literals_is_expected_with_the_list() {
+    let src = "package m\n\nfunc TestSplit(t *testing.T) {\n\topts := []string{\"opt1\", \"opt3,op\"}\n\tret := split(strings.Join(opts, \";\"))\n\tfor idx, r := range ret {\n\t\tif r != opts[idx] {\n\t\t\tt.Fatalf(\"got %s\", r)\n\t\t}\n\t}\n}\n";
+    let t = &tests_of(Grammar::Go, src, &[])[0];
+    assert_eq!(
+        expects(t),
+        ["`r` is opts[idx] of []string{\"opt1\", \"opt3,op\"}"]
+    );
+    // Control: a list holding a computed element, or bound again, gives no value.
+    let computed = src.replace("\"opt3,op\"}", "name}");
+    assert!(expects(&tests_of(Grammar::Go, &computed, &[])[0]).is_empty());
+    let rebound = src.replace("\tret := split", "\topts = load()\n\tret := split");
+    assert!(expects(&tests_of(Grammar::Go, &rebound, &[])[0]).is_empty());
+}
