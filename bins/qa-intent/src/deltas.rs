@@ -1255,8 +1255,35 @@ pub fn compare(
     } = &mut d;
     for t in changed_tests {
         keep_written(t, added_lines, statement_ends, written_expectations);
+        if base_tests.contains(t.name.as_str()) {
+            join_written_setup(t, added_lines);
+        }
     }
     d
+}
+
+/// A set-up call the change wrote into a test that stood before (`r.Use(mw)` added above
+/// the same checks) is what the test now arranges differently: it joins the test's
+/// set-up, which was read from the whole body and may not name it.
+pub fn join_written_setup(t: &mut Test, added: &BTreeSet<u32>) {
+    let written: Vec<String> = t
+        .setup_calls
+        .iter()
+        .filter(|c| added.range(c.line..=c.end.max(c.line)).next().is_some())
+        .filter(|c| {
+            !t.setup
+                .as_deref()
+                .is_some_and(|s| s.contains(c.text.as_str()))
+        })
+        .map(|c| format!("run `{}`", c.text))
+        .take(2)
+        .collect();
+    if written.is_empty() {
+        return;
+    }
+    let mut items: Vec<String> = t.setup.take().into_iter().collect();
+    items.extend(written);
+    t.setup = Some(items.join(", "));
 }
 
 /// Keeps the expectations of changed test `t` that the change wrote, when it wrote any

@@ -583,3 +583,56 @@ fn a_deleted_test_sharing_its_title_with_a_kept_one_is_deleted() {
         assertions(&flow(&r))
     );
 }
+
+/// A Go router whose `Match` learns to trim a trailing slash through a middleware; the
+/// branch writes `r.Use(Trim)` into the test that stood before (`written`), or only
+/// changes its expected value with the same call already there (`!written`).
+fn setup_repo(written: bool) -> Repo {
+    let router = |body: &str| {
+        format!("package chi\n\nimport \"strings\"\n\ntype Router struct {{\n\ttrim bool\n}}\n\nfunc NewRouter() *Router {{\n\treturn &Router{{}}\n}}\n\nfunc Trim(r *Router) {{\n\tr.trim = true\n}}\n\nfunc (r *Router) Use(m func(*Router)) {{\n\tm(r)\n}}\n\nfunc (r *Router) Match(path string) string {{\n{body}\treturn path\n}}\n\nvar _ = strings.TrimSuffix\n")
+    };
+    let test = |use_line: &str, want: &str| {
+        format!("package chi\n\nimport \"testing\"\n\nfunc TestMatch(t *testing.T) {{\n\tr := NewRouter()\n{use_line}\tif got := r.Match(\"/users/\"); got != \"{want}\" {{\n\t\tt.Errorf(\"got %q\", got)\n\t}}\n}}\n")
+    };
+    let base_use = if written { "" } else { "\tr.Use(Trim)\n" };
+    changed(
+        &[
+            ("go.mod", "module example.com/chi\n\ngo 1.21\n"),
+            ("router.go", &router("")),
+            ("router_test.go", &test(base_use, "/users/")),
+        ],
+        &[
+            (
+                "router.go",
+                &router("\tif r.trim {\n\t\tpath = strings.TrimSuffix(path, \"/\")\n\t}\n"),
+            ),
+            ("router_test.go", &test("\tr.Use(Trim)\n", "/users")),
+        ],
+        "A trimming middleware drops a trailing slash",
+    )
+}
+
+#[test]
+fn a_set_up_call_written_into_an_existing_test_joins_its_arrange_step() {
+    let arranged = |rs: &[Value]| {
+        steps(rs)
+            .into_iter()
+            .filter(|s| s.starts_with("Set up as test `TestMatch`"))
+            .collect::<Vec<_>>()
+    };
+    let rs = flow(&setup_repo(true));
+    let set_up = arranged(&rs);
+    assert!(
+        set_up.iter().any(|s| s.contains("run `r.Use(Trim)`")),
+        "{:#?}",
+        steps(&rs)
+    );
+    // Control: the same call standing at base, the change writing only the expected
+    // value, is no set-up the change wrote.
+    let rs = flow(&setup_repo(false));
+    assert!(
+        !arranged(&rs).iter().any(|s| s.contains("r.Use(Trim)")),
+        "{:#?}",
+        steps(&rs)
+    );
+}

@@ -86,6 +86,20 @@ pub struct Test {
     /// `#[case]` and `#[values]`, rstest_reuse's `#[apply]`. Its name alone, matched
     /// exactly, runs none of them.
     pub cases: bool,
+    /// The statements of its body that call something and check nothing, which are not
+    /// its act (`r.Use(mw)`, `db.seed()`): a set-up step, should the change write one.
+    pub setup_calls: Vec<Statement>,
+}
+
+/// A statement of a test, located.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Statement {
+    /// The 1-based line it starts on.
+    pub line: u32,
+    /// The 1-based line it ends on.
+    pub end: u32,
+    /// The statement, excerpted.
+    pub text: String,
 }
 
 /// A call a test makes with at least one literal argument.
@@ -126,6 +140,7 @@ impl Test {
             helper_calls: Vec::new(),
             act: None,
             cases: false,
+            setup_calls: Vec::new(),
         }
     }
 }
@@ -298,6 +313,7 @@ fn table_tests(walk: &Walk, root: Node, text: &str, framework: Framework) -> Vec
                 helper_calls: Vec::new(),
                 act: None,
                 cases: false,
+                setup_calls: Vec::new(),
             });
         }
     }
@@ -335,7 +351,10 @@ pub fn tests(
         t.expects.sort_by_key(|e| {
             if e.text.starts_with("the case ") || e.text.starts_with("the row ") {
                 2
-            } else if e.text.ends_with("` holds") || e.text.ends_with("` does not hold") {
+            } else if e.text.ends_with("` holds")
+                || e.text.ends_with("` does not hold")
+                || only_error_check(&e.text)
+            {
                 1
             } else {
                 0
@@ -346,6 +365,21 @@ pub fn tests(
         t.calls.dedup();
     }
     out
+}
+
+/// `` `err` is nil ``, `` `err` is an error ``: a check that the call failed or did not,
+/// by the convention that names an error `err` (`parseErr`); it says less of what the
+/// call gives than a check of its value, so it follows them.
+fn only_error_check(text: &str) -> bool {
+    let Some((subject, rest)) = text.strip_prefix('`').and_then(|t| t.split_once("` ")) else {
+        return false;
+    };
+    let named_error = subject == "err" || subject.ends_with("Err");
+    named_error
+        && matches!(
+            rest,
+            "is nil" | "is not nil" | "is an error" | "is None" | "is not None"
+        )
 }
 
 /// A cheap look at the text before walking a tree for tests: no test marker, no tests.
@@ -407,6 +441,39 @@ pub(crate) fn literal(code: &str) -> String {
     }
 }
 
+/// The names bound to a value exactly once, with that value: `bindings` gives each
+/// binding in order, `None` for a value that is no literal. A name bound twice holds no
+/// one value.
+pub(crate) fn bound_once(
+    bindings: impl IntoIterator<Item = (String, Option<String>)>,
+) -> std::collections::HashMap<String, String> {
+    let mut seen: std::collections::HashMap<String, Option<String>> =
+        std::collections::HashMap::new();
+    for (name, value) in bindings {
+        seen.entry(name).and_modify(|v| *v = None).or_insert(value);
+    }
+    seen.into_iter()
+        .filter_map(|(k, v)| Some((k, v?)))
+        .collect()
+}
+
+/// A value the test builds from literals (`"COMMANDS:\n" + "  run"`), as a reader should
+/// see it: written on one line without its comments, whitespace squeezed, bounded.
+pub(crate) fn built_text(value: Node, text: &str) -> String {
+    let mut code = String::new();
+    let mut at = value.start_byte();
+    crate::walk::descend(value, |n| {
+        if n.kind().contains("comment") {
+            code.push_str(text.get(at..n.start_byte()).unwrap_or(""));
+            at = n.end_byte();
+            return false;
+        }
+        true
+    });
+    code.push_str(text.get(at..value.end_byte()).unwrap_or(""));
+    literal(&code.split_whitespace().collect::<Vec<_>>().join(" "))
+}
+
 /// An expectation's text with its bare numbers shown as code, as its subject and a
 /// setup's values already are: `` `len(line)` is less than `80` ``. A number inside code
 /// or a quoted string is left as written; a word that merely holds digits is no number.
@@ -439,6 +506,26 @@ pub fn numbers_as_code(text: &str) -> String {
         match c {
             // Code and strings pass through whole; a quote only opens a string at a token's
             // start (an apostrophe inside a word does not).
+            // A triple-quoted string (Python's) ends only at its closing triple: the
+            // quotes inside do not end it, so its numbers stay as written.
+            '"' | '\''
+                if token.is_empty()
+                    && (c != '\'' || at_start)
+                    && chars.clone().take(2).filter(|d| *d == c).count() == 2 =>
+            {
+                chars.next();
+                chars.next();
+                out.extend([c; 3]);
+                let mut run = 0;
+                for d in chars.by_ref() {
+                    out.push(d);
+                    run = if d == c { run + 1 } else { 0 };
+                    if run == 3 {
+                        break;
+                    }
+                }
+                at_start = false;
+            }
             '`' | '"' | '\'' if token.is_empty() && (c != '\'' || at_start) => {
                 out.push(c);
                 let mut escaped = false;

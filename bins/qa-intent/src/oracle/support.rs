@@ -1060,6 +1060,7 @@ mod tests {
             }],
             act: None,
             cases: false,
+            setup_calls: Vec::new(),
         });
         let tree = pair.head.as_ref().unwrap();
         let own = own_helpers(Grammar::TypeScript, tree, true, &head, &delta).unwrap();

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use tree_sitter::Node;
 
-use super::{is_literal_value, literal, named_children, Test};
+use super::{is_literal_value, literal, named_children, Statement, Test};
 use crate::walk::{ByKind, Walk};
 use crate::{excerpt, text_of};
 
@@ -49,6 +49,52 @@ pub fn read(body: Node, text: &str, fixtures: &[String], t: &mut Test) {
         Some(items.join(", "))
     };
     t.act = act(body, text, t);
+    t.setup_calls = setup_calls(body, text, t);
+}
+
+/// Most set-up calls kept per test.
+const MAX_SETUP_CALLS: usize = 16;
+
+/// The statements of a body that only call something (`r.Use(mw)`, `db.seed()`): no
+/// check (no expectation of the test stands in it, and its callee is not named as one:
+/// `te.assert_output(..)`), no binding (a call whose result is named is the test's act
+/// or a value it reads), no branch or loop, and not the act itself.
+fn setup_calls(body: Node, text: &str, t: &Test) -> Vec<Statement> {
+    statements(body)
+        .into_iter()
+        .filter(|st| st.kind() == "expression_statement")
+        .filter_map(|st| {
+            let inner = named_children(st).into_iter().next()?;
+            let call = match inner.kind() {
+                "await_expression" => named_children(inner).into_iter().next()?,
+                _ => inner,
+            };
+            if !matches!(
+                call.kind(),
+                "call_expression" | "call" | "method_invocation"
+            ) {
+                return None;
+            }
+            let code = text_of(st, text).trim();
+            let called = excerpt(text_of(call, text));
+            let (line, end) = (crate::line_of(st), st.end_position().row as u32 + 1);
+            let checks = asserts(code)
+                || t.expects.iter().any(|e| (line..=end).contains(&e.line))
+                || call
+                    .child_by_field_name("function")
+                    .or_else(|| call.child_by_field_name("name"))
+                    .is_some_and(|f| named_as_check(text_of(f, text)));
+            if checks || code.starts_with("t.") || t.act.as_deref() == Some(called.as_str()) {
+                return None;
+            }
+            Some(Statement {
+                line,
+                end,
+                text: excerpt(code.trim_end_matches(';')),
+            })
+        })
+        .take(MAX_SETUP_CALLS)
+        .collect()
 }
 
 /// The first statement of a body that calls something and asserts nothing: not a
@@ -107,6 +153,19 @@ fn statements(body: Node) -> Vec<Node> {
             }
         })
         .collect()
+}
+
+/// A callee named as a check (`te.assert_output`, `checkRow`, `verify_tree`): its last
+/// name starts with a word that says so.
+fn named_as_check(callee: &str) -> bool {
+    let last = callee
+        .rsplit(['.', ':'])
+        .next()
+        .unwrap_or(callee)
+        .to_ascii_lowercase();
+    ["assert", "expect", "check", "verify", "must", "should"]
+        .iter()
+        .any(|w| last.starts_with(w))
 }
 
 /// A statement that checks rather than sets up.

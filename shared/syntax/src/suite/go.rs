@@ -2,12 +2,14 @@
 //! `if got != want { t.Errorf(..) }` checks and testify calls expect.
 
 use std::collections::HashMap;
+use std::sync::LazyLock;
 
+use regex::Regex;
 use tree_sitter::Node;
 
 use super::{
-    arrange, call_parts, call_with_literals, is_literal, literal, matcher_words, named_children,
-    table_rows, Expectation, Framework, Test,
+    arrange, built_text, call_parts, call_with_literals, is_literal, literal, matcher_words,
+    named_children, table_rows, Expectation, Framework, Test,
 };
 use crate::walk::Walk;
 use crate::{excerpt, line_of, text_of};
@@ -76,41 +78,17 @@ fn go_test(walk: &Walk, node: Node, body: Node, text: &str, name: String) -> Tes
 }
 
 fn go_test_body(nodes: &[Node], node: Node, text: &str, name: String) -> Test {
-    let mut bindings: HashMap<String, String> = HashMap::new();
+    let mut b = Bindings::default();
     let mut t = Test::at(node, name.clone(), name, Framework::Go);
-    let value = |n: Node, bindings: &HashMap<String, String>| -> Option<String> {
-        if is_literal(n.kind()) {
-            Some(literal(text_of(n, text)))
-        } else {
-            bindings.get(text_of(n, text)).cloned()
-        }
-    };
     for &n in nodes {
         match n.kind() {
-            "short_var_declaration" | "var_spec" | "assignment_statement" => {
-                let (l, r) = match n.kind() {
-                    "var_spec" => (
-                        n.child_by_field_name("name"),
-                        n.child_by_field_name("value"),
-                    ),
-                    _ => (
-                        n.child_by_field_name("left"),
-                        n.child_by_field_name("right"),
-                    ),
-                };
-                if let (Some(l), Some(r)) = (l, r) {
-                    let ls = named_children(l);
-                    let rs = named_children(r);
-                    let ls = if ls.is_empty() { vec![l] } else { ls };
-                    for (a, b) in ls.iter().zip(rs.iter()) {
-                        if is_literal(b.kind()) {
-                            bindings
-                                .insert(text_of(*a, text).to_string(), literal(text_of(*b, text)));
-                        }
-                    }
-                }
-            }
+            "short_var_declaration" | "var_spec" | "assignment_statement" => b.bind(n, text),
             "if_statement" => {
+                // `if want, got := f(x), "foo"; want != got {`: the initializer binds
+                // before the condition reads it.
+                if let Some(init) = n.child_by_field_name("initializer") {
+                    b.bind(init, text);
+                }
                 let (Some(cond), Some(then)) = (
                     n.child_by_field_name("condition"),
                     n.child_by_field_name("consequence"),
@@ -147,10 +125,12 @@ fn go_test_body(nodes: &[Node], node: Node, text: &str, name: String) -> Test {
                         Some(cond)
                     };
                     if let Some(inner) = inner.filter(|i| i.kind() == "call_expression") {
-                        let verb = if negated { "holds" } else { "does not hold" };
                         t.expects.push(Expectation {
                             line: line_of(n),
-                            text: format!("`{}` {verb}", excerpt(text_of(inner, text))),
+                            text: b.affix(inner, negated, text).unwrap_or_else(|| {
+                                let verb = if negated { "holds" } else { "does not hold" };
+                                format!("`{}` {verb}", excerpt(text_of(inner, text)))
+                            }),
                         });
                     }
                     continue;
@@ -170,10 +150,7 @@ fn go_test_body(nodes: &[Node], node: Node, text: &str, name: String) -> Test {
                     .unwrap_or("");
                 // `if got != want { t.Errorf(...) }` expects got == want.
                 let words = if op == "!=" { "is" } else { "is not" };
-                let want = value(r, &bindings)
-                    .map(|v| (l, v))
-                    .or_else(|| value(l, &bindings).map(|v| (r, v)));
-                if let Some((got, v)) = want {
+                if let Some((got, v)) = b.compared(l, r, text) {
                     t.expects.push(Expectation {
                         line: line_of(n),
                         text: format!("`{}` {words} {v}", excerpt(text_of(got, text))),
@@ -191,26 +168,37 @@ fn go_test_body(nodes: &[Node], node: Node, text: &str, name: String) -> Test {
                     // `Truef(t, ok, "why %s", x)`: the formatted variant of `True`.
                     let m = m.strip_suffix('f').filter(|b| !b.is_empty()).unwrap_or(m);
                     if let (Some(words), Some(subject)) = (testify_one_value(m), args.get(1)) {
+                        // `assert.True(t, strings.Contains(out, "x"))` says what it
+                        // expects of `out`.
+                        let affix = match m {
+                            "True" | "False" if subject.kind() == "call_expression" => {
+                                b.affix(*subject, m == "True", text)
+                            }
+                            _ => None,
+                        };
                         // testify's one-value checks: (t, value, message...); the message
                         // is no value.
                         t.expects.push(Expectation {
                             line: line_of(n),
-                            text: format!("`{}` {words}", excerpt(text_of(*subject, text))),
+                            text: affix.unwrap_or_else(|| {
+                                format!("`{}` {words}", excerpt(text_of(*subject, text)))
+                            }),
                         });
                         continue;
                     }
                     // testify: (t, expected, actual, message...): the message is no value.
                     let compared = args.get(1..3).unwrap_or(&[]);
-                    if let Some(v) = compared.iter().find_map(|a| value(*a, &bindings)) {
-                        let other = compared
-                            .iter()
-                            .find(|a| value(**a, &bindings).is_none())
-                            .map(|a| excerpt(text_of(*a, text)))
-                            .unwrap_or_default();
-                        t.expects.push(Expectation {
-                            line: line_of(n),
-                            text: format!("`{other}` {} {v}", matcher_words(&format!("to{m}"))),
-                        });
+                    if let [a, c] = compared {
+                        if let Some((other, v)) = b.compared(*c, *a, text) {
+                            t.expects.push(Expectation {
+                                line: line_of(n),
+                                text: format!(
+                                    "`{}` {} {v}",
+                                    excerpt(text_of(other, text)),
+                                    matcher_words(&format!("to{m}"))
+                                ),
+                            });
+                        }
                     }
                 } else {
                     let callee = match f.kind() {
@@ -223,7 +211,7 @@ fn go_test_body(nodes: &[Node], node: Node, text: &str, name: String) -> Test {
                             line_of(n),
                             &args,
                             text,
-                            &|name| bindings.get(name).cloned(),
+                            &|name| b.literals.get(name).cloned(),
                         ));
                         t.calls.push(c.to_string());
                     }
@@ -233,6 +221,185 @@ fn go_test_body(nodes: &[Node], node: Node, text: &str, name: String) -> Test {
         }
     }
     t
+}
+
+/// The values a test's locals hold: a literal (`want := "a,b"`), or a value the test
+/// builds from literals with the language's own joins and formats (`want := "x: " +
+/// name`, `expected := fmt.Sprintf("%d items", n)`), which says as much of what is
+/// expected as its literal parts do; or a list of literals (`want := []string{"a",
+/// "b"}`), whose element a check indexes (`got[i] != want[i]`).
+#[derive(Default)]
+struct Bindings {
+    literals: HashMap<String, String>,
+    built: HashMap<String, String>,
+    lists: HashMap<String, String>,
+}
+
+impl Bindings {
+    /// Records what the names of a declaration or assignment `n` are bound to.
+    fn bind(&mut self, n: Node, text: &str) {
+        let (l, r) = match n.kind() {
+            "var_spec" => (
+                n.child_by_field_name("name"),
+                n.child_by_field_name("value"),
+            ),
+            _ => (
+                n.child_by_field_name("left"),
+                n.child_by_field_name("right"),
+            ),
+        };
+        let (Some(l), Some(r)) = (l, r) else {
+            return;
+        };
+        let ls = named_children(l);
+        let rs = named_children(r);
+        let ls = if ls.is_empty() { vec![l] } else { ls };
+        for (a, b) in ls.iter().zip(rs.iter()) {
+            let name = text_of(*a, text).to_string();
+            // A name bound again holds only its new value, if any.
+            self.literals.remove(&name);
+            self.built.remove(&name);
+            self.lists.remove(&name);
+            if is_literal(b.kind()) {
+                self.literals.insert(name, literal(text_of(*b, text)));
+            } else if built_from_literals(*b, text) {
+                self.built.insert(name, built_text(*b, text));
+            } else if is_literal_list(*b) {
+                self.lists.insert(name, built_text(*b, text));
+            }
+        }
+    }
+
+    /// A literal, or a name bound to one.
+    fn literal(&self, n: Node, text: &str) -> Option<String> {
+        if is_literal(n.kind()) {
+            Some(literal(text_of(n, text)))
+        } else {
+            self.literals.get(text_of(n, text)).cloned()
+        }
+    }
+
+    /// A value built from literals, written in place or bound to a name; or an element
+    /// of a list of literals bound to a name (`want[i] of []string{"a", "b"}`).
+    fn built(&self, n: Node, text: &str) -> Option<String> {
+        if built_from_literals(n, text) {
+            return Some(built_text(n, text));
+        }
+        if n.kind() == "index_expression" {
+            let list = n.child_by_field_name("operand")?;
+            let values = self.lists.get(text_of(list, text))?;
+            return Some(format!("{} of {values}", text_of(n, text)));
+        }
+        self.built.get(text_of(n, text)).cloned()
+    }
+
+    /// Which side of a comparison is expected, and its value: a literal before a built
+    /// value (a format of the actual value is no expectation when the other side is a
+    /// literal), the preferred side (`b`: the right of `got != want`, testify's first
+    /// argument) first.
+    fn compared<'t>(&self, a: Node<'t>, b: Node<'t>, text: &str) -> Option<(Node<'t>, String)> {
+        let value = |n: Node| self.literal(n, text);
+        let built = |n: Node| self.built(n, text);
+        value(b)
+            .map(|v| (a, v))
+            .or_else(|| value(a).map(|v| (b, v)))
+            .or_else(|| built(b).map(|v| (a, v)))
+            .or_else(|| built(a).map(|v| (b, v)))
+    }
+
+    /// `strings.Contains(got, want)`, `strings.HasPrefix(got, "x")`, `bytes.HasSuffix`:
+    /// what the call expects of `got` when `holds` (else of its negation), with the text
+    /// it looks for known.
+    fn affix(&self, call: Node, holds: bool, text: &str) -> Option<String> {
+        let (_, f, args) = call_parts(call, text)?;
+        let (package, check) = f.split_once('.')?;
+        if !matches!(package, "strings" | "bytes") {
+            return None;
+        }
+        let verb = match (check, holds) {
+            ("Contains", true) => "contains",
+            ("Contains", false) => "does not contain",
+            ("HasPrefix", true) => "starts with",
+            ("HasPrefix", false) => "does not start with",
+            ("HasSuffix", true) => "ends with",
+            ("HasSuffix", false) => "does not end with",
+            _ => return None,
+        };
+        let [subject, part] = args.as_slice() else {
+            return None;
+        };
+        let part = self
+            .literal(*part, text)
+            .or_else(|| self.built(*part, text))?;
+        Some(format!(
+            "`{}` {verb} {part}",
+            excerpt(text_of(*subject, text))
+        ))
+    }
+}
+
+/// A value built from literals with the language's own joins and formats: a `+` join
+/// with a string literal among its parts, or a call that only writes a string out
+/// (`fmt.Sprintf`, `strings.Join`, `strings.Repeat`) given a literal with more than format verbs. A call
+/// of the code under test computes a value; these only write one out.
+fn built_from_literals(n: Node, text: &str) -> bool {
+    match n.kind() {
+        "parenthesized_expression" => named_children(n)
+            .first()
+            .is_some_and(|i| built_from_literals(*i, text)),
+        "binary_expression" => {
+            let op = n.child_by_field_name("operator").map(|o| text_of(o, text));
+            let parts = [
+                n.child_by_field_name("left"),
+                n.child_by_field_name("right"),
+            ];
+            op == Some("+")
+                && parts.iter().flatten().any(|p| {
+                    p.kind().contains("string_literal") && has_words(text_of(*p, text))
+                        || built_from_literals(*p, text)
+                })
+        }
+        "call_expression" => {
+            let Some((_, f, args)) = call_parts(n, text) else {
+                return false;
+            };
+            let writer = matches!(
+                f,
+                "fmt.Sprintf" | "fmt.Sprint" | "fmt.Sprintln" | "strings.Join" | "strings.Repeat"
+            );
+            writer && args.iter().any(|a| holds_words(*a, text))
+        }
+        _ => false,
+    }
+}
+
+/// A slice or array literal of literals only (`[]string{"a", "b"}`).
+fn is_literal_list(n: Node) -> bool {
+    n.kind() == "composite_literal"
+        && n.child_by_field_name("type")
+            .is_some_and(|t| matches!(t.kind(), "slice_type" | "array_type"))
+        && super::is_literal_value(n)
+}
+
+/// A string literal, or a list of them, with some text beyond format verbs.
+fn holds_words(n: Node, text: &str) -> bool {
+    match n.kind() {
+        k if k.contains("string_literal") => has_words(text_of(n, text)),
+        "composite_literal" | "literal_value" | "literal_element" => {
+            named_children(n).iter().any(|c| holds_words(*c, text))
+        }
+        _ => built_from_literals(n, text),
+    }
+}
+
+/// Whether a string literal says something besides its format verbs and escapes (`"%v"`
+/// says nothing of the value it formats, `"\n"` nothing but a line break).
+fn has_words(literal: &str) -> bool {
+    static VERB: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"%[-+# 0-9.*]*[a-zA-Z%]|\\.").expect("format verb pattern"));
+    VERB.replace_all(literal, "")
+        .chars()
+        .any(char::is_alphanumeric)
 }
 
 /// What a testify check of one value says of it (`True`, `NotNil`, `NoError`), or None for

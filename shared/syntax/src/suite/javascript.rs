@@ -202,27 +202,21 @@ fn each_rows(table: Node, params: &[String], text: &str, out: &mut Vec<Expectati
 /// The locals a test body declares once with a literal (`const want = "x"`), by name, the
 /// literal as a reader sees it; a name declared twice holds no one value.
 fn literal_locals(nodes: &[Node], text: &str) -> HashMap<String, String> {
-    let mut seen: HashMap<String, Option<String>> = HashMap::new();
-    for n in nodes.iter().filter(|n| n.kind() == "variable_declarator") {
-        let (Some(name), value) = (
-            n.child_by_field_name("name"),
-            n.child_by_field_name("value"),
-        ) else {
-            continue;
-        };
-        if name.kind() != "identifier" {
-            continue;
-        }
-        let value = value
-            .filter(|v| super::is_literal_value(*v))
-            .map(|v| literal(text_of(v, text)));
-        seen.entry(text_of(name, text).to_string())
-            .and_modify(|v| *v = None)
-            .or_insert(value);
-    }
-    seen.into_iter()
-        .filter_map(|(k, v)| Some((k, v?)))
-        .collect()
+    super::bound_once(
+        nodes
+            .iter()
+            .filter(|n| n.kind() == "variable_declarator")
+            .filter_map(|n| {
+                let name = n.child_by_field_name("name")?;
+                (name.kind() == "identifier").then(|| {
+                    let value = n
+                        .child_by_field_name("value")
+                        .filter(|v| super::is_literal_value(*v))
+                        .map(|v| literal(text_of(v, text)));
+                    (text_of(name, text).to_string(), value)
+                })
+            }),
+    )
 }
 
 fn js_test_callee<'t>(callee: Node, text: &'t str) -> Option<(&'t str, Vec<&'t str>)> {
@@ -279,16 +273,23 @@ fn js_string(node: Node, text: &str) -> Option<String> {
 /// `expect(x)[.not|.resolves|.rejects].toMatcher(y)` or `assert.equal(x, y)`.
 fn js_expectation(call: Node, text: &str) -> Option<Expectation> {
     let f = call.child_by_field_name("function")?;
-    if f.kind() != "member_expression" {
-        return None;
-    }
-    let matcher = text_of(f.child_by_field_name("property")?, text);
     let args: Vec<Node> = call
         .child_by_field_name("arguments")
         .map(named_children)
         .unwrap_or_default();
+    // `assert(cond, msg)`, node:assert's own call.
+    if f.kind() == "identifier" && text_of(f, text) == "assert" {
+        return assert_ok(call, &args, text);
+    }
+    if f.kind() != "member_expression" {
+        return None;
+    }
+    let matcher = text_of(f.child_by_field_name("property")?, text);
     let arg = |i: usize| args.get(i).map(|a| literal(text_of(*a, text)));
     let object = f.child_by_field_name("object")?;
+    if text_of(object, text) == "assert" && matcher == "ok" {
+        return assert_ok(call, &args, text);
+    }
     if text_of(object, text) == "assert" {
         let other = arg(0).unwrap_or_default();
         let want = arg(1)?;
@@ -340,6 +341,106 @@ fn js_expectation(call: Node, text: &str) -> Option<Expectation> {
         line: line_of(call),
         text,
     })
+}
+
+/// node:assert's `assert.ok(cond, msg)` and `assert(cond, msg)`: what the condition says
+/// of its subject (`res.text.includes('ok')`: `res.text` contains 'ok'; `a === 1`: `a` is
+/// 1), else that it holds; a literal message says in words what is expected, so it goes
+/// with it.
+fn assert_ok(call: Node, args: &[Node], text: &str) -> Option<Expectation> {
+    let cond = *args.first()?;
+    let said = condition_words(cond, text)
+        .unwrap_or_else(|| format!("`{}` holds", excerpt(text_of(cond, text))));
+    let message = args
+        .get(1)
+        .filter(|m| matches!(m.kind(), "string" | "template_string"))
+        .map(|m| literal(text_of(*m, text)));
+    Some(Expectation {
+        line: line_of(call),
+        text: match message {
+            Some(m) => format!("{said} ({m})"),
+            None => said,
+        },
+    })
+}
+
+/// A condition in words when it compares its subject with a literal (`a === 'x'`,
+/// `s.includes('x')`, `!s.startsWith('#')`).
+fn condition_words(cond: Node, text: &str) -> Option<String> {
+    let is_value = |n: Node| {
+        matches!(
+            n.kind(),
+            "string" | "template_string" | "number" | "true" | "false" | "null" | "undefined"
+        )
+    };
+    match cond.kind() {
+        "parenthesized_expression" => condition_words(*named_children(cond).first()?, text),
+        "unary_expression" if text_of(cond, text).starts_with('!') => {
+            let inner = cond.child_by_field_name("argument")?;
+            let words = condition_words(inner, text)?;
+            // Only a call's verb turns: `!(a === 1)` is left as a whole.
+            let (subject, rest) = words.split_once("` ")?;
+            let negated = [
+                ("contains", "does not contain"),
+                ("starts with", "does not start with"),
+                ("ends with", "does not end with"),
+            ]
+            .iter()
+            .find_map(|(v, not)| rest.strip_prefix(v).map(|tail| format!("{not}{tail}")))?;
+            Some(format!("{subject}` {negated}"))
+        }
+        "binary_expression" => {
+            let op = text_of(cond.child_by_field_name("operator")?, text);
+            let words = match op {
+                "===" | "==" => "is",
+                "!==" | "!=" => "is not",
+                _ => return None,
+            };
+            let (l, r) = (
+                cond.child_by_field_name("left")?,
+                cond.child_by_field_name("right")?,
+            );
+            let (subject, value) = match (is_value(l), is_value(r)) {
+                (_, true) => (l, r),
+                (true, false) => (r, l),
+                _ => return None,
+            };
+            Some(format!(
+                "`{}` {words} {}",
+                excerpt(text_of(subject, text)),
+                literal(text_of(value, text))
+            ))
+        }
+        "call_expression" => {
+            let f = cond.child_by_field_name("function")?;
+            if f.kind() != "member_expression" {
+                return None;
+            }
+            let verb = match text_of(f.child_by_field_name("property")?, text) {
+                "includes" => "contains",
+                "startsWith" => "starts with",
+                "endsWith" => "ends with",
+                _ => return None,
+            };
+            let args: Vec<Node> = cond
+                .child_by_field_name("arguments")
+                .map(named_children)
+                .unwrap_or_default();
+            let [value] = args.as_slice() else {
+                return None;
+            };
+            if !is_value(*value) {
+                return None;
+            }
+            let subject = f.child_by_field_name("object")?;
+            Some(format!(
+                "`{}` {verb} {}",
+                excerpt(text_of(subject, text)),
+                literal(text_of(*value, text))
+            ))
+        }
+        _ => None,
+    }
 }
 
 /// The words of a BDD assertion chain that only read well (chai's language chains).

@@ -7,8 +7,8 @@ use std::collections::HashMap;
 use tree_sitter::Node;
 
 use super::{
-    arrange, call_parts, call_with_literals, is_literal, literal, matcher_words, named_children,
-    row_text, table_rows, Expectation, Framework, Test,
+    arrange, bound_once, call_parts, call_with_literals, is_literal, literal, matcher_words,
+    named_children, row_text, table_rows, Expectation, Framework, Test,
 };
 use crate::walk::Walk;
 use crate::{excerpt, line_of, text_of};
@@ -16,6 +16,11 @@ use crate::{excerpt, line_of, text_of};
 /// The `test_` functions and methods of the walk, read.
 pub(super) fn tests(walk: &Walk, text: &str) -> Vec<Test> {
     let mut out = Vec::new();
+    let constants = walk
+        .all
+        .first()
+        .map(|root| module_constants(*root, text))
+        .unwrap_or_default();
     for &node in &walk.all {
         if node.kind() != "function_definition" {
             continue;
@@ -70,7 +75,7 @@ pub(super) fn tests(walk: &Walk, text: &str) -> Vec<Test> {
             line: line_of(start),
             ..Test::at(node, name.to_string(), title, Framework::Pytest)
         };
-        let mut bindings: HashMap<String, String> = HashMap::new();
+        let mut bindings: HashMap<String, String> = constants.clone();
         let nodes = body.map(|b| walk.subtree(b)).unwrap_or_default();
         for &n in nodes.iter() {
             match n.kind() {
@@ -83,6 +88,9 @@ pub(super) fn tests(walk: &Walk, text: &str) -> Vec<Test> {
                     };
                     if l.kind() == "identifier" && is_literal(r.kind()) {
                         bindings.insert(text_of(l, text).to_string(), literal(text_of(r, text)));
+                    } else if l.kind() == "identifier" {
+                        // Bound here to something else: a module's literal no longer.
+                        bindings.remove(text_of(l, text));
                     }
                 }
                 "assert_statement" => {
@@ -102,9 +110,21 @@ pub(super) fn tests(walk: &Walk, text: &str) -> Vec<Test> {
                             .first()
                             .map(|a| excerpt(text_of(*a, text)))
                             .unwrap_or_default();
+                        // `match=` is the message the error must have.
+                        let message = args.iter().find_map(|a| {
+                            let k = a.child_by_field_name("name")?;
+                            let v = a.child_by_field_name("value")?;
+                            (a.kind() == "keyword_argument"
+                                && text_of(k, text) == "match"
+                                && is_literal(v.kind()))
+                            .then(|| literal(text_of(v, text)))
+                        });
                         t.expects.push(Expectation {
                             line: line_of(n),
-                            text: format!("raises {what}"),
+                            text: match message {
+                                Some(m) => format!("raises {what} matching {m}"),
+                                None => format!("raises {what}"),
+                            },
                         });
                     } else if ftext == "pytest.skip" || ftext.ends_with(".skipTest") {
                         skipped.get_or_insert_with(|| ftext.to_string());
@@ -190,6 +210,28 @@ pub(super) fn tests(walk: &Walk, text: &str) -> Vec<Test> {
         out.push(t);
     }
     out
+}
+
+/// The module's names bound once, at its top level, to a literal (`EXPECTED = "..."`):
+/// a test that compares with one expects that literal. A name bound twice holds no one
+/// value; a test's own binding of the name hides it.
+fn module_constants(root: Node, text: &str) -> HashMap<String, String> {
+    if root.kind() != "module" {
+        return HashMap::new();
+    }
+    let assignments = named_children(root)
+        .into_iter()
+        .filter(|st| st.kind() == "expression_statement")
+        .flat_map(named_children)
+        .filter(|a| a.kind() == "assignment");
+    bound_once(assignments.filter_map(|a| {
+        let l = a.child_by_field_name("left")?;
+        let r = a.child_by_field_name("right")?;
+        (l.kind() == "identifier").then(|| {
+            let value = is_literal(r.kind()).then(|| literal(text_of(r, text)));
+            (text_of(l, text).to_string(), value)
+        })
+    }))
 }
 
 /// The decorators that apply to a test function: its own, then its class's (pytest

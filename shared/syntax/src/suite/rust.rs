@@ -328,6 +328,7 @@ fn rust_test(node: Node, text: &str, name: String) -> Test {
         helper_calls,
         act: None,
         cases: false,
+        setup_calls: Vec::new(),
     }
 }
 

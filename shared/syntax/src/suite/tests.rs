@@ -253,7 +253,8 @@ fn a_testify_one_value_check_names_its_value_and_not_its_message() {
     let t = tests_of(Grammar::Go, src, &[]);
     assert_eq!(
         expects(&t[0]),
-        ["`ok` is true", "`err` is nil", "`got` equals \"x\""]
+        // The error check follows the value checks.
+        ["`ok` is true", "`got` equals \"x\"", "`err` is nil"]
     );
 }
 
@@ -620,8 +621,8 @@ fn a_go_check_that_fails_when_a_call_holds_expects_it_not_to() {
     assert_eq!(
         expects(t),
         [
-            "`strings.Contains(out, \"\\x1b[\")` does not hold",
-            "`strings.HasPrefix(out, \"panic\")` holds"
+            "`out` does not contain \"\\x1b[\"",
+            "`out` starts with \"panic\""
         ]
     );
 }
@@ -1048,4 +1049,163 @@ fn an_rstest_with_case_values_expands_into_cases_and_one_with_fixtures_only_does
             ("uses_a_fixture", false)
         ]
     );
+}
+
+#[test]
+fn a_go_expected_value_built_from_literals_is_quoted_with_them() {
+    let src = "package m\n\nfunc TestHelp(t *testing.T) {\n\tout := render(app)\n\texpected := \"COMMANDS:\\n\" +\n\t\t\"   run  runs it\"\n\tif out != expected {\n\t\tt.Errorf(\"got %q\", out)\n\t}\n\twant := fmt.Sprintf(\"%d items of %s\", 3, name)\n\tif got := count(); got != want {\n\t\tt.Error(got)\n\t}\n\tlines := strings.Join([]string{\"apple\", // a fruit\n\t\t\"pear\"}, \"\\n\")\n\tassert.Equal(t, lines, list())\n}\n";
+    let t = &tests_of(Grammar::Go, src, &[])[0];
+    assert_eq!(
+        expects(t),
+        [
+            "`out` is \"COMMANDS:\\n\" + \" run runs it\"",
+            "`got` is fmt.Sprintf(\"%d items of %s\", 3, name)",
+            "`list()` equals strings.Join([]string{\"apple\", \"pear\"}, \"\\n\")",
+        ]
+    );
+    // Control: a format, a join or a call of the code under test that adds no text of
+    // its own builds no expected value.
+    let src = "package m\n\nfunc TestHelp(t *testing.T) {\n\twant := fmt.Sprintf(\"%v\", x)\n\tif got := f(); got != want {\n\t\tt.Error(got)\n\t}\n\tjoined := strings.Join(parts, \"\\n\")\n\tif g := h(); g != joined {\n\t\tt.Error(g)\n\t}\n\texp := Parse(\"x: y\")\n\tif r := k(); r != exp {\n\t\tt.Error(r)\n\t}\n}\n";
+    assert!(expects(&tests_of(Grammar::Go, src, &[])[0]).is_empty());
+}
+
+#[test]
+fn a_go_affix_check_expects_its_text_of_the_subject() {
+    let src = "package m\n\nfunc TestOut(t *testing.T) {\n\tout := run()\n\twant := \"usage: \" + name\n\tif !strings.Contains(out, want) {\n\t\tt.Errorf(\"no usage\")\n\t}\n\tif !bytes.HasSuffix(buf, \"\\n\" + \"done\") {\n\t\tt.Error(\"unfinished\")\n\t}\n\tassert.True(t, strings.HasPrefix(out, \"v1\"))\n}\n";
+    let t = &tests_of(Grammar::Go, src, &[])[0];
+    assert_eq!(
+        expects(t),
+        [
+            "`out` contains \"usage: \" + name",
+            "`buf` ends with \"\\n\" + \"done\"",
+            "`out` starts with \"v1\"",
+        ]
+    );
+    // Control: a text the test does not write out, or another package's `Contains`,
+    // stays the call that must hold.
+    let src = "package m\n\nfunc TestOut(t *testing.T) {\n\tif !strings.Contains(out, name) {\n\t\tt.Error(\"x\")\n\t}\n\tif !slices.Contains(list, \"a\") {\n\t\tt.Error(\"y\")\n\t}\n}\n";
+    let t = &tests_of(Grammar::Go, src, &[])[0];
+    assert_eq!(
+        expects(t),
+        [
+            "`strings.Contains(out, name)` holds",
+            "`slices.Contains(list, \"a\")` holds"
+        ]
+    );
+}
+
+#[test]
+fn a_go_if_initializer_binds_before_its_condition() {
+    let src = "package m\n\nfunc TestSafe(t *testing.T) {\n\tif want, got := Safe(foo), \"foo\"; want != got {\n\t\tt.Errorf(\"want %s\", want)\n\t}\n}\n";
+    let t = &tests_of(Grammar::Go, src, &[])[0];
+    assert_eq!(expects(t), ["`want` is \"foo\""]);
+    // Control: an initializer bound to a call gives no value.
+    let src = src.replace("\"foo\"; want", "Other(); want");
+    assert!(expects(&tests_of(Grammar::Go, &src, &[])[0]).is_empty());
+}
+
+#[test]
+fn an_error_check_follows_the_value_checks() {
+    let src = "package m\n\nfunc TestRun(t *testing.T) {\n\tout, err := run()\n\tif err != nil {\n\t\tt.Fatal(err)\n\t}\n\tif out != \"ok\" {\n\t\tt.Error(out)\n\t}\n}\n";
+    let t = &tests_of(Grammar::Go, src, &[])[0];
+    assert_eq!(expects(t), ["`out` is \"ok\"", "`err` is nil"]);
+    // Control: a nil check of a value that is no error keeps its place.
+    let src = src.replace("err != nil", "conn != nil");
+    let t = &tests_of(Grammar::Go, &src, &[])[0];
+    assert_eq!(expects(t), ["`conn` is nil", "`out` is \"ok\""]);
+}
+
+#[test]
+fn node_assert_ok_reads_its_condition_and_message() {
+    let src = "it('renders', () => {\n  assert.ok(res.text.includes('<h1>'), 'has a title');\n  assert(res.status === 200);\n  assert.ok(!body.startsWith('#'));\n  assert.ok(isReady(app));\n});\n";
+    let t = &tests_of(Grammar::JavaScript, src, &[])[0];
+    assert_eq!(
+        expects(t),
+        [
+            "`res.text` contains '<h1>' ('has a title')",
+            "`res.status` is 200",
+            "`body` does not start with '#'",
+            "`isReady(app)` holds",
+        ]
+    );
+    // Control: a comparison of two computed values names no value; a message that is
+    // no literal is left out.
+    let src = "it('x', () => {\n  assert.ok(a === b, msg);\n});\n";
+    let t = &tests_of(Grammar::JavaScript, src, &[])[0];
+    assert_eq!(expects(t), ["`a === b` holds"]);
+}
+
+#[test]
+fn a_python_module_constant_bound_to_a_literal_is_an_expected_value() {
+    let src = "EXPECTED = \"a,b\\n\"\nLIMIT = 3\nLIMIT = 4\nHELP = make_help()\n\ndef test_csv():\n    assert render() == EXPECTED\n    assert count() == LIMIT\n    assert usage() == HELP\n\ndef test_shadowed():\n    EXPECTED = compute()\n    assert render() == EXPECTED\n";
+    let t = tests_of(Grammar::Python, src, &[]);
+    assert_eq!(
+        expects(&t[0]),
+        [
+            "`render()` is \"a,b\\n\"",
+            "`count() == LIMIT` holds",
+            "`usage() == HELP` holds"
+        ]
+    );
+    // Control: a test's own binding of the name hides the module's.
+    assert_eq!(expects(&t[1]), ["`render() == EXPECTED` holds"]);
+}
+
+#[test]
+fn numbers_inside_a_triple_quoted_string_are_left_as_written() {
+    assert_eq!(
+        numbers_as_code("`out` is \"\"\"\nline 1 \"a\" 2\n\"\"\" for `n` 3"),
+        "`out` is \"\"\"\nline 1 \"a\" 2\n\"\"\" for `n` `3`"
+    );
+    assert_eq!(
+        numbers_as_code("`out` is '''it's 12''' and 5"),
+        "`out` is '''it's 12''' and `5`"
+    );
+}
+
+#[test]
+fn a_tests_calls_that_check_nothing_are_its_set_up_calls() {
+    let src = "def test_run(client):\n    client.login('ann')\n    seed(db)\n    x = load()\n    assert client.get('/') == 200\n    check_page(client, 'home')\n    client.logout()\n";
+    let t = &tests_of(Grammar::Python, src, &[])[0];
+    let calls: Vec<(u32, &str)> = t
+        .setup_calls
+        .iter()
+        .map(|c| (c.line, c.text.as_str()))
+        .collect();
+    // Control: a bound call, an assertion and a call named as a check are none.
+    assert_eq!(
+        calls,
+        [
+            (2, "client.login('ann')"),
+            (3, "seed(db)"),
+            (7, "client.logout()")
+        ]
+    );
+}
+
+#[test]
+fn a_pytest_raises_match_is_the_message_expected() {
+    let src = "def test_a():\n    with pytest.raises(TypeError, match=r\"must be a class\\.\"):\n        fields(object())\n\ndef test_b():\n    with pytest.raises(ValueError, match=pattern):\n        f()\n";
+    let t = tests_of(Grammar::Python, src, &[]);
+    assert_eq!(
+        expects(&t[0]),
+        ["raises TypeError matching r\"must be a class\\.\""]
+    );
+    // Control: a pattern that is no literal names no message.
+    assert_eq!(expects(&t[1]), ["raises ValueError"]);
+}
+
+#[test]
+fn a_go_element_of_a_list_of_literals_is_expected_with_the_list() {
+    let src = "package m\n\nfunc TestSplit(t *testing.T) {\n\topts := []string{\"opt1\", \"opt3,op\"}\n\tret := split(strings.Join(opts, \";\"))\n\tfor idx, r := range ret {\n\t\tif r != opts[idx] {\n\t\t\tt.Fatalf(\"got %s\", r)\n\t\t}\n\t}\n}\n";
+    let t = &tests_of(Grammar::Go, src, &[])[0];
+    assert_eq!(
+        expects(t),
+        ["`r` is opts[idx] of []string{\"opt1\", \"opt3,op\"}"]
+    );
+    // Control: a list holding a computed element, or bound again, gives no value.
+    let computed = src.replace("\"opt3,op\"}", "name}");
+    assert!(expects(&tests_of(Grammar::Go, &computed, &[])[0]).is_empty());
+    let rebound = src.replace("\tret := split", "\topts = load()\n\tret := split");
+    assert!(expects(&tests_of(Grammar::Go, &rebound, &[])[0]).is_empty());
 }
