@@ -423,8 +423,8 @@ pub fn far_defines(text: &str, far: &[Range<usize>], name: &str) -> bool {
             .is_some_and(|b| !b.bytes().next_back().is_some_and(word))
     };
     far.iter().any(|r| {
-        let code = &text[r.clone()];
-        code.match_indices(name).any(|(at, _)| {
+        let code = &text.as_bytes()[r.clone()];
+        memchr::memmem::find_iter(code, name.as_bytes()).any(|at| {
             let (start, end) = (r.start + at, r.start + at + name.len());
             if start > 0 && word(bytes[start - 1]) || end < bytes.len() && word(bytes[end]) {
                 return false;
