@@ -164,6 +164,7 @@ impl std::fmt::Display for Stats {
 pub fn of_changeset(
     cs: &Changeset,
     repo: &Path,
+    handoff: &crate::memory::PackHandoff,
     mut idle: impl FnMut() -> bool,
 ) -> (Deltas, Components, Stats) {
     let started = Instant::now();
@@ -188,7 +189,14 @@ pub fn of_changeset(
         let mut helper = None;
         let ahead = cs.ahead();
         let mut reader = Reader::new(repo, &macros, &added, ahead);
+        let reading = handoff.reading();
         loop {
+            // The graph's thread has let its handle on the pack go between its two trees:
+            // this one goes too, and the pack with the cache of delta bases they filled.
+            if handoff.wanted() {
+                reader.reopen();
+                handoff.handed();
+            }
             // Two threads at most: one more would only share the two cores, and each
             // thread keeps a malloc arena of its own. A thread that starts after the
             // graph's has ended takes over its arena.
@@ -214,6 +222,7 @@ pub fn of_changeset(
             };
             reader.read(f);
         }
+        drop(reading);
         let theirs = helper.map(|h| h.join().unwrap_or_default());
         (reader.finish(), theirs.unwrap_or_default())
     });

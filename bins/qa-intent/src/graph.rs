@@ -3,6 +3,7 @@
 //! reaches and writes the reached subgraph as `node` and `edge` records.
 
 use crate::changeset::{bears_behaviour, Changeset};
+use crate::memory::PackHandoff;
 use anyhow::{Context as _, Result};
 use qa_graph::model::{Graph, NodeKey};
 use qa_graph::ChangeGraph;
@@ -81,14 +82,16 @@ pub fn holds_head(repo: &Path, range: &RangeView) -> Result<()> {
 }
 
 /// The base (merge base) and head graphs of a range in `repo`: the slow half, which
-/// runs while the rest of the stream is read.
-pub fn trees(range: &RangeView, repo: &Path) -> Result<Trees> {
-    qa_graph::graphs(
+/// runs while the rest of the stream is read. Between the two trees the pack is handed
+/// over (`handoff`): its cache of delta bases goes.
+pub fn trees(range: &RangeView, repo: &Path, handoff: &PackHandoff) -> Result<Trees> {
+    qa_graph::graphs_handing_over(
         repo,
         &range.merge_base,
         &range.head.oid,
         &qa_graph::adapters(),
         &qa_graph::Options::default().limits,
+        || handoff.hand_over(),
     )
     .with_context(|| format!("building the behavior graph of {}", repo.display()))
 }

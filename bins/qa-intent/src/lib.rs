@@ -54,6 +54,7 @@ pub fn run<R: BufRead, W: Write>(
 ) -> Result<()> {
     // The graphs need only the range, the first record: they are built on a second
     // thread while the rest of the stream is read and the intents are derived.
+    let handoff = &memory::PackHandoff::default();
     std::thread::scope(|scope| {
         let mut cs = Changeset::in_repo(repo);
         let mut building = graph::Building::none();
@@ -66,13 +67,15 @@ pub fn run<R: BufRead, W: Write>(
                 if let (false, Some(range)) = (building.started(), &cs.range) {
                     let range = range.data.clone();
                     graph::holds_head(repo, &range)?;
-                    building = graph::Building::on(scope.spawn(move || graph::trees(&range, repo)));
+                    building = graph::Building::on(
+                        scope.spawn(move || graph::trees(&range, repo, handoff)),
+                    );
                 }
                 Ok(())
             });
         // Joined once the intents are derived (or at once on bad input).
         match read {
-            Ok(_) => write(&cs, building, manifest, repo, options, out),
+            Ok(_) => write(&cs, building, handoff, manifest, repo, options, out),
             Err(e) => {
                 building.graphs();
                 Err(e)
@@ -85,6 +88,7 @@ pub fn run<R: BufRead, W: Write>(
 fn write<W: Write>(
     cs: &Changeset,
     mut building: graph::Building,
+    handoff: &memory::PackHandoff,
     manifest: Option<&Manifest>,
     repo: &Path,
     options: Options,
@@ -99,7 +103,8 @@ fn write<W: Write>(
         out.write(&diag.into_record(BY, vec![])?)?;
         return Ok(());
     }
-    let (mut deltas, components, stats) = deltas::of_changeset(cs, repo, || building.finished());
+    let (mut deltas, components, stats) =
+        deltas::of_changeset(cs, repo, handoff, || building.finished());
     // The trees are parsed and compared: their memory is free.
     memory::release_freed();
     if options.timings {

@@ -89,13 +89,45 @@ pub fn graphs(
 ) -> Result<(Graph, Graph)> {
     // git does not re-hash objects it reads; libgit2 does unless told not to.
     git2::opts::strict_hash_verification(false);
-    let repository = git2::Repository::open(repo)
-        .with_context(|| format!("opening the git repository {}", repo.display()))?;
+    let repository = open(repo)?;
     let mut blobs = Blobs::new(&repository)?;
     let mut names = Names::default();
     let head = graph_of(&repository, head, adapters, limits, &mut blobs, &mut names)?;
     let base = graph_of(&repository, base, adapters, limits, &mut blobs, &mut names)?;
     Ok((base, head))
+}
+
+/// [`graphs`], with the repository closed between the two trees: `between` runs once the
+/// head's handle is let go, before the base's is opened. libgit2 keeps a cache of delta
+/// bases for each pack (up to 16 MB, no option bounds it) until the last handle on the
+/// pack closes: a caller whose other handles let go in `between` frees what the head's
+/// reads filled, at the cost of inflating again the bases the base's reads share.
+pub fn graphs_handing_over(
+    repo: &Path,
+    base: &str,
+    head: &str,
+    adapters: &[Box<dyn Adapter>],
+    limits: &Limits,
+    between: impl FnOnce(),
+) -> Result<(Graph, Graph)> {
+    git2::opts::strict_hash_verification(false);
+    let mut names = Names::default();
+    let (head, learned) = {
+        let repository = open(repo)?;
+        let mut blobs = Blobs::new(&repository)?;
+        let head = graph_of(&repository, head, adapters, limits, &mut blobs, &mut names)?;
+        (head, blobs.learned())
+    };
+    between();
+    let repository = open(repo)?;
+    let mut blobs = Blobs::with_learned(&repository, learned)?;
+    let base = graph_of(&repository, base, adapters, limits, &mut blobs, &mut names)?;
+    Ok((base, head))
+}
+
+fn open(repo: &Path) -> Result<git2::Repository> {
+    git2::Repository::open(repo)
+        .with_context(|| format!("opening the git repository {}", repo.display()))
 }
 
 impl ChangeGraph {
@@ -158,4 +190,38 @@ fn skipped_message(s: &Skipped) -> Option<String> {
     .map(|(n, what)| format!("{n} {what}"))
     .collect();
     (!parts.is_empty()).then(|| format!("left out {}", parts.join(", ")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn handing_over_between_the_trees_builds_the_same_graphs_and_runs_between_once() {
+        let mut repo = qa_testkit::Repo::new();
+        repo.write(
+            "package.json",
+            "{\"name\": \"shop\", \"bin\": \"cli.js\"}\n",
+        );
+        repo.write("cli.js", "import { total } from './src/cart.js'\ntotal()\n");
+        repo.write("src/cart.js", "export function total() { return 1 }\n");
+        let base = repo.commit("base");
+        repo.write("src/cart.js", "export function total() { return 2 }\n");
+        repo.write(
+            "src/tax.js",
+            "import { total } from './cart.js'\nexport const t = total\n",
+        );
+        let head = repo.commit("head");
+        let (adapters, limits) = (adapters(), Limits::default());
+        let kept = graphs(repo.path(), &base, &head, &adapters, &limits).unwrap();
+        let mut between = 0;
+        let handed = graphs_handing_over(repo.path(), &base, &head, &adapters, &limits, || {
+            between += 1
+        })
+        .unwrap();
+        assert_eq!(between, 1);
+        assert_eq!(format!("{:?}", handed.0), format!("{:?}", kept.0));
+        assert_eq!(format!("{:?}", handed.1), format!("{:?}", kept.1));
+        assert!(handed.1.nodes.len() > handed.0.nodes.len());
+    }
 }

@@ -95,6 +95,9 @@ pub struct Blobs<'r> {
     known: HashMap<Oid, Known>,
 }
 
+/// What the reads of [`Blobs`] learned, kept while no handle is open.
+pub struct Learned(HashMap<Oid, Known>);
+
 /// What a read learned of one blob.
 enum Known {
     /// Over the per-file limit, or not UTF-8.
@@ -110,6 +113,19 @@ impl<'r> Blobs<'r> {
         Ok(Blobs {
             odb: repo.odb().context("opening the object database")?,
             known: HashMap::new(),
+        })
+    }
+
+    /// What the reads learned, without the handle on the object database.
+    pub fn learned(self) -> Learned {
+        Learned(self.known)
+    }
+
+    /// Reads on through `repo` with what earlier reads [`learned`](Blobs::learned).
+    pub fn with_learned(repo: &'r Repository, learned: Learned) -> Result<Blobs<'r>> {
+        Ok(Blobs {
+            odb: repo.odb().context("opening the object database")?,
+            known: learned.0,
         })
     }
 

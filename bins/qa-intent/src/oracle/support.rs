@@ -411,8 +411,9 @@ pub fn own_helpers(
 /// a function named `name`: some whole-word occurrence of it stands where a defined name
 /// does (not after a `.` nor inside an expression: `? h(x)`, `= ref(0)`), followed by what
 /// follows one: a parameter list that is no call's arguments (`expect(x).toBe(1)` is a
-/// call), type parameters, or `=` / `:` after `const`, `let` or `var`. What a text scan
-/// cannot tell (a regular expression among the arguments) counts as a definition.
+/// call), type parameters (not a call's type arguments: `inject<string>('a'),`), or `=` /
+/// `:` after `const`, `let` or `var`. What a text scan cannot tell (a regular expression
+/// among the arguments, a string among the type arguments) counts as a definition.
 pub fn far_defines(text: &str, far: &[Range<usize>], name: &str) -> bool {
     let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$' || c >= 0x80;
     let bytes = text.as_bytes();
@@ -422,8 +423,8 @@ pub fn far_defines(text: &str, far: &[Range<usize>], name: &str) -> bool {
             .is_some_and(|b| !b.bytes().next_back().is_some_and(word))
     };
     far.iter().any(|r| {
-        let code = &text[r.clone()];
-        code.match_indices(name).any(|(at, _)| {
+        let code = &text.as_bytes()[r.clone()];
+        memchr::memmem::find_iter(code, name.as_bytes()).any(|at| {
             let (start, end) = (r.start + at, r.start + at + name.len());
             if start > 0 && word(bytes[start - 1]) || end < bytes.len() && word(bytes[end]) {
                 return false;
@@ -444,12 +445,42 @@ pub fn far_defines(text: &str, far: &[Range<usize>], name: &str) -> bool {
             let rest = text[end..r.end].trim_start();
             match rest.as_bytes().first() {
                 Some(b'(') => !is_call(rest),
-                Some(b'<' | b'?') | None => true,
+                // Type parameters, or a call's type arguments: what follows them tells.
+                Some(b'<') => match type_arguments_end(rest.as_bytes()) {
+                    Some(end) => {
+                        let rest = rest[end..].trim_start();
+                        !(rest.starts_with('(') && is_call(rest))
+                    }
+                    None => true,
+                },
+                Some(b'?') | None => true,
                 Some(b'=' | b':' | b'!') => declared,
                 Some(_) => false,
             }
         })
     })
+}
+
+/// The index after the `>` that closes the angle brackets `rest` starts with (an arrow's
+/// `=>` closes none); `None` at a string, a comment or a `;` before it, or at the end: a
+/// text scan does not tell those apart from a comparison.
+fn type_arguments_end(rest: &[u8]) -> Option<usize> {
+    let mut depth = 0usize;
+    for (i, &c) in rest.iter().enumerate() {
+        match c {
+            b'<' => depth += 1,
+            b'>' if i > 0 && rest[i - 1] == b'=' => {}
+            b'>' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            b';' | b'\'' | b'"' | b'`' | b'/' => return None,
+            _ => {}
+        }
+    }
+    None
 }
 
 /// True when `rest` starts with a call's arguments: balanced brackets (strings, template
@@ -976,6 +1007,12 @@ mod tests {
             "  check(a): void {\n  }",
             "const check = (a) => a",
             "function check<T>(a: T) {}",
+            "  check<T extends Map<string, () => T>>(a: T): void {}",
+            "  check<T>(a: T) {}",
+            "check<T>",
+            "  check<T = 'a'>(a: T).x",
+            "check<T>(a = /\\)/) {}",
+            "check < a; b > (c)",
             "let check: Check = build()",
             // What a text scan cannot tell counts as a definition: the file is read whole.
             "check(a = /\\)/) {}",
@@ -992,6 +1029,9 @@ mod tests {
             "describe('check/inject', () => {})",
             "x ? check(a) : b",
             "const el = check<T>(0)",
+            "  a,\n  check<string>('outer'),\n",
+            "check<Map<string, () => T>>(a).toBe(1)",
+            "check < a > (b) && c",
             "return check(a) {",
             "checked(a) {}",
             "recheck(a) {}",
