@@ -234,7 +234,7 @@ baseline:
 
 ## The change-flow judge (issue 29, bench/README.md): the flow on the commits bench/corpus.toml
 ## selects, scored per commit, for the repositories cloned under bench/work/corpus (by hand:
-## `python3 bench/judge fetch`; the others are skipped with a line). HALF=tune|report|holdout|fresh|all
+## `python3 bench/judge fetch`; the others are skipped with a line). HALF=tune|report|holdout|fresh|fresh2|all
 ## (tune), REPO='owner/name ...', JOBS=n, BIN_DIR=dir of the qa-* binaries (default: a release
 ## build). Never in CI nor in make test.
 HALF ?= tune

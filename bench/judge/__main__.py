@@ -9,7 +9,7 @@ import threading
 import time
 
 USAGE = """\
-Usage: python3 bench/judge [--half tune|report|holdout|fresh|all] [--repo NAME ...] [--bin-dir DIR]
+Usage: python3 bench/judge [--half tune|report|holdout|fresh|fresh2|all] [--repo NAME ...] [--bin-dir DIR]
                            [--jobs N] [--out DIR] [--timeout S] [--clones DIR]
        python3 bench/judge fetch [--from DIR] [--repo NAME ...] [--clones DIR]
 
@@ -209,10 +209,11 @@ def main(argv=None):
         ap.add_argument("--from", dest="mirrors", default="/work/.mirror",
                         help="folder of bare mirrors <owner>+<name>/repo (/work/.mirror)")
         return fetch(ap.parse_args(argv[1:]))
-    ap.add_argument("--half", choices=["tune", "report", "holdout", "fresh", "all"], default="tune",
+    ap.add_argument("--half", choices=["tune", "report", "holdout", "fresh", "fresh2", "all"], default="tune",
                     help="tune: commits 1-10 with a test, 1-2 without; report: 11-20 and 3-5;"
                          " holdout: 21-30 and 6-7 (checked before the one report run); fresh:"
-                         " 31-40 and 8-10 (a blind measure once the report half has been read)")
+                         " 31-40 and 8-10 (a blind measure once the report half has been read); fresh2: 41-50"
+                         " and 11-12 (the blind measure left once the fresh half has been read)")
     ap.add_argument("--bin-dir", default=os.path.join(REPO_ROOT, "target", "release"),
                     help="folder of the qa-* binaries (target/release)")
     ap.add_argument("--jobs", type=int, default=1, help="repositories judged at once (1)")

@@ -155,7 +155,7 @@ def select(repo, head, max_files, with_test, without_test, scan=2000):
 def halves(selection, half):
     """The numbers (with test, without test) a half takes, from the corpus [selection]:
     tune 1-10 and 1-2, report 11-20 and 3-5, holdout 21-30 and 6-7, fresh 31-40 and 8-10,
-    all 1-20 and 1-5."""
+    fresh2 41-50 and 11-12, all 1-20 and 1-5."""
     tw, tn = selection["tune_with_test"], selection["tune_without_test"]
     if half == "tune":
         return range(1, tw + 1), range(1, tn + 1)
@@ -172,4 +172,9 @@ def halves(selection, half):
         # the reporting half has been read (it was, on 2026-12-04, after its one run).
         w, n = selection["with_test"], selection["without_test"]
         return (range(w + tw + 1, 2 * w + 1), range(n + tn + 1, 2 * n + 1))
+    if half == "fresh2":
+        # As large as the tuning half, older than the fresh half: the blind measure left for
+        # after the fresh half was read (it was, on 2026-12-04, after its one run).
+        w, n = selection["with_test"], selection["without_test"]
+        return (range(2 * w + 1, 2 * w + tw + 1), range(2 * n + 1, 2 * n + tn + 1))
     return range(1, selection["with_test"] + 1), range(1, selection["without_test"] + 1)

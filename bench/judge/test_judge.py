@@ -198,7 +198,7 @@ class Halves(unittest.TestCase):
 
     def test_the_halves_share_no_commit(self):
         taken = {h: selection.halves(self.SELECTION, h)
-                 for h in ("tune", "report", "holdout", "fresh")}
+                 for h in ("tune", "report", "holdout", "fresh", "fresh2")}
         for group in (0, 1):
             seen = [n for h in taken for n in taken[h][group]]
             self.assertEqual(len(seen), len(set(seen)), group)
@@ -210,6 +210,10 @@ class Halves(unittest.TestCase):
     def test_the_fresh_half_is_as_large_as_the_reporting_half_and_older_than_the_holdout(self):
         w, n = selection.halves(self.SELECTION, "fresh")
         self.assertEqual((list(w), list(n)), (list(range(31, 41)), [8, 9, 10]))
+
+    def test_the_second_fresh_half_is_as_large_as_the_tuning_half_and_older_than_the_fresh_half(self):
+        w, n = selection.halves(self.SELECTION, "fresh2")
+        self.assertEqual((list(w), list(n)), (list(range(41, 51)), [11, 12]))
 
 
 class Routes(unittest.TestCase):
