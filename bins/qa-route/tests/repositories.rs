@@ -140,33 +140,41 @@ fn a_changed_vitest_file_in_a_pnpm_workspace_runs_alone_in_its_package() {
     );
 }
 
-/// vuejs/core's shape: the root's `test` script is `vitest` over the whole workspace (its
-/// config at the root), the members declare no `test` script of their own.
-fn root_vitest_workspace() -> Tree {
+/// A workspace whose root `test` script is `test_script`, its vitest config at the root,
+/// the members declaring no `test` script of their own (vuejs/core's shape with `vitest`).
+fn root_workspace_testing_with(test_script: &str) -> Tree {
     let tree = Tree::new();
-    tree.write(
-        "package.json",
-        r#"{"private":true,"packageManager":"pnpm@9.1.0","scripts":{"test":"vitest"}}"#,
-    )
-    .write("pnpm-workspace.yaml", "packages:\n  - 'packages/*'\n")
-    .write("vitest.config.ts", "export default {}\n")
-    .write("packages/a/package.json", r#"{"name":"@shop/a"}"#)
-    .write("packages/a/src/x.ts", "")
-    .write("packages/a/__tests__/x.spec.ts", "");
+    let manifest = serde_json::json!({
+        "private": true,
+        "packageManager": "pnpm@9.1.0",
+        "scripts": {"test": test_script},
+    });
+    tree.write("package.json", &manifest.to_string())
+        .write("pnpm-workspace.yaml", "packages:\n  - 'packages/*'\n")
+        .write("vitest.config.ts", "export default {}\n")
+        .write("packages/a/package.json", r#"{"name":"@shop/a"}"#)
+        .write("packages/a/src/x.ts", "")
+        .write("packages/a/__tests__/x.spec.ts", "");
     tree
 }
 
-#[test]
-fn a_changed_spec_of_a_root_vitest_workspace_runs_alone_by_name_from_the_root() {
-    let tree = root_vitest_workspace();
-    let records = route_one(
+/// The records of a change to `packages/a` with its spec's test `keeps the order`, in a
+/// workspace whose root `test` script is `test_script`.
+fn changed_spec_records(test_script: &str) -> Vec<serde_json::Value> {
+    let tree = root_workspace_testing_with(test_script);
+    route_one(
         tree.path(),
         &Stubs::new(&["pnpm"]),
         "packages/a/src/x.ts",
         &["packages/a/__tests__/x.spec.ts"],
         &[("packages/a/__tests__/x.spec.ts", "keeps the order", "jest")],
     )
-    .records;
+    .records
+}
+
+#[test]
+fn a_changed_spec_of_a_root_vitest_workspace_runs_alone_by_name_from_the_root() {
+    let records = changed_spec_records("vitest");
     let route = only_route(&records);
     assert_eq!(
         commands(route),
@@ -178,6 +186,29 @@ fn a_changed_spec_of_a_root_vitest_workspace_runs_alone_by_name_from_the_root() 
     assert_eq!(route["command"]["scope"], "exact-test");
     assert_eq!(route["command"]["declared_in"], "package.json");
     assert!(diags(&records).is_empty(), "{:?}", diags(&records));
+}
+
+/// trpc's shape: the root's `test` script starts vitest as one of concurrently's commands.
+fn routed_under_concurrently(test_script: &str) -> Vec<String> {
+    commands(only_route(&changed_spec_records(test_script)))
+}
+
+#[test]
+fn a_changed_spec_runs_alone_when_the_test_script_starts_vitest_through_concurrently() {
+    assert_eq!(
+        routed_under_concurrently(
+            r#"turbo codegen-tests && conc -c "green,blue" "vitest run" "turbo test-run:tsc""#
+        ),
+        [
+            ". pnpm exec vitest run packages/a/__tests__/x.spec.ts -t 'keeps the order'",
+            ". pnpm test"
+        ]
+    );
+    // Control: concurrent commands that start no runner leave the whole suite.
+    assert_eq!(
+        routed_under_concurrently(r#"conc -c "green,blue" "tsc" "turbo lint""#),
+        [". pnpm test"]
+    );
 }
 
 fn pytest_project() -> Tree {

@@ -3,6 +3,7 @@
 //! the script watches files instead of finishing.
 
 use serde_json::{Map, Value};
+use std::cell::Cell;
 
 /// A JavaScript test runner that takes test files on its command line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -283,7 +284,10 @@ const DELEGATING: &[&str] = &[
 pub fn read(scripts: &Map<String, Value>, name: &str) -> Script {
     let mut script = Script::default();
     if let Some(body) = scripts.get(name).and_then(Value::as_str) {
-        let reading = Reading { scripts };
+        let reading = Reading {
+            scripts,
+            nesting: Cell::new(0),
+        };
         reading.script(body, 0, &[], &mut script);
     }
     script
@@ -291,7 +295,12 @@ pub fn read(scripts: &Map<String, Value>, name: &str) -> Script {
 
 struct Reading<'s> {
     scripts: &'s Map<String, Value>,
+    /// How many concurrently commands hold the one read.
+    nesting: Cell<usize>,
 }
+
+/// How deep concurrently commands inside concurrently commands are read.
+const MAX_NESTING: usize = 2;
 
 impl Reading<'_> {
     fn script(&self, body: &str, depth: usize, env: &[(String, String)], out: &mut Script) {
@@ -328,6 +337,22 @@ impl Reading<'_> {
                 i = i + 1 + skip;
             } else if WATCHERS.contains(&program) {
                 out.watches = true;
+                return;
+            } else if let Some(bodies) = concurrent_commands(program, rest) {
+                if self.nesting.get() < MAX_NESTING {
+                    self.nesting.set(self.nesting.get() + 1);
+                    for body in bodies {
+                        self.script(&body, depth, &env, out);
+                    }
+                    self.nesting.set(self.nesting.get() - 1);
+                }
+                return;
+            } else if let Some(named) = script_runs(program, rest) {
+                for (pattern, forwarded) in named {
+                    for name in self.matching(&pattern) {
+                        self.follow(&name, &forwarded, depth, env.clone(), out);
+                    }
+                }
                 return;
             } else if MANAGERS.contains(&program) {
                 return self.manager(program, rest, depth, env, out);
@@ -529,6 +554,123 @@ fn hosted_command(program: &str, args: &[String]) -> Option<usize> {
     (is_script && known(program_name(next))).then_some(at + 1)
 }
 
+/// Programs that start each of their arguments as a command of its own, side by side.
+const CONCURRENT: &[&str] = &["concurrently", "conc"];
+
+/// concurrently's options that take a value: the value is no command.
+const CONCURRENT_VALUED: &[&str] = &[
+    "-n",
+    "--names",
+    "--name-separator",
+    "-c",
+    "--prefix-colors",
+    "-p",
+    "--prefix",
+    "-l",
+    "--prefix-length",
+    "-t",
+    "--timestamp-format",
+    "-s",
+    "--success",
+    "-m",
+    "--max-processes",
+    "--hide",
+    "--default-input-target",
+    "--restart-tries",
+    "--restart-after",
+    "--ks",
+    "--kill-signal",
+    // A command run after the others end: cleanup, never the test run.
+    "--teardown",
+];
+
+/// When `program` is concurrently: the commands it starts, one per argument after its
+/// options (`conc -c green "vitest run" "tsc"`), its `npm:X` shortcuts written out as
+/// `npm run X`. None for any other program.
+fn concurrent_commands(program: &str, args: &[String]) -> Option<Vec<String>> {
+    if !CONCURRENT.contains(&program) {
+        return None;
+    }
+    let mut bodies = Vec::new();
+    let mut passthrough = false;
+    let mut options = true;
+    let mut k = 0;
+    while let Some(arg) = args.get(k) {
+        k += 1;
+        if options && arg.starts_with('-') {
+            if arg == "--" {
+                // With `-P` what follows `--` is arguments for the commands' `{1}`s.
+                if passthrough {
+                    break;
+                }
+                options = false;
+            }
+            passthrough |= arg == "-P" || arg == "--passthrough-arguments";
+            k += usize::from(CONCURRENT_VALUED.contains(&arg.as_str()));
+            continue;
+        }
+        bodies.push(match arg.split_once(':') {
+            Some((manager @ ("npm" | "pnpm" | "yarn" | "bun"), name))
+                if !name.is_empty() && !name.contains(char::is_whitespace) =>
+            {
+                format!("{manager} run {name}")
+            }
+            _ => arg.clone(),
+        });
+    }
+    Some(bodies)
+}
+
+/// Programs that run package scripts by name (`run-p lint "test:*"`), not commands.
+const SCRIPT_RUNNERS: &[&str] = &["npm-run-all", "npm-run-all2", "run-p", "run-s"];
+
+/// npm-run-all's options that take a value: the value names no script.
+const SCRIPT_RUNNERS_VALUED: &[&str] = &["--max-parallel", "--npm-path"];
+
+/// When `program` is npm-run-all or its `run-p`/`run-s`: each script name pattern it is
+/// given (`*` within a `:`-separated part, `**` across parts, as npm-run-all matches
+/// them) as an anchored expression, with the arguments written after it in the same word
+/// (`"test:* -- --watch"`). None for any other program.
+fn script_runs(program: &str, args: &[String]) -> Option<Vec<(regex::Regex, Vec<String>)>> {
+    if !SCRIPT_RUNNERS.contains(&program) {
+        return None;
+    }
+    let mut named = Vec::new();
+    let mut k = 0;
+    while let Some(arg) = args.get(k) {
+        k += 1;
+        if arg == "--" {
+            // Arguments for `{1}` placeholders follow.
+            break;
+        }
+        if arg.starts_with('-') {
+            k += usize::from(SCRIPT_RUNNERS_VALUED.contains(&arg.as_str()));
+            continue;
+        }
+        let mut words = arg.split_whitespace();
+        let Some(glob) = words.next() else {
+            continue;
+        };
+        let mut pattern = String::from("^");
+        let mut parts = glob.split("**").peekable();
+        while let Some(part) = parts.next() {
+            let escaped: Vec<String> = part.split('*').map(regex::escape).collect();
+            pattern.push_str(&escaped.join("[^:]*"));
+            if parts.peek().is_some() {
+                pattern.push_str(".*");
+            }
+        }
+        pattern.push('$');
+        if let Ok(re) = regex::RegexBuilder::new(&pattern)
+            .size_limit(1 << 16)
+            .build()
+        {
+            named.push((re, words.map(str::to_string).collect()));
+        }
+    }
+    Some(named)
+}
+
 /// True for an option that hands the script to workspace members.
 fn delegates(arg: &str) -> bool {
     let flag = arg.split_once('=').map_or(arg, |(flag, _)| flag);
@@ -601,6 +743,10 @@ const SERVERS: &[&str] = &[
 /// serves and so never finishes on its own. A script it runs through the package manager
 /// is judged by its own name only: `npm run dev` never ends either.
 pub fn never_ends(body: &str) -> bool {
+    never_ends_within(body, 0)
+}
+
+fn never_ends_within(body: &str, nesting: usize) -> bool {
     commands(body).iter().any(|words| {
         let mut words = words.iter().skip_while(|w| assignment(w).is_some());
         let Some(first) = words.next() else {
@@ -609,6 +755,21 @@ pub fn never_ends(body: &str) -> bool {
         let program = program_name(first);
         let rest: Vec<&str> = words.map(String::as_str).collect();
         let sub = rest.iter().find(|w| !w.starts_with('-')).copied();
+        if CONCURRENT.contains(&program) {
+            let owned: Vec<String> = rest.iter().map(|w| w.to_string()).collect();
+            let bodies = concurrent_commands(program, &owned).unwrap_or_default();
+            return nesting < MAX_NESTING
+                && bodies
+                    .iter()
+                    .any(|body| never_ends_within(body, nesting + 1));
+        }
+        if SCRIPT_RUNNERS.contains(&program) {
+            // Judged by the scripts' names, as `npm run dev` is.
+            return rest.iter().any(|w| {
+                let name = w.split([':', ' ']).next().unwrap_or(w);
+                matches!(name, "dev" | "start" | "serve" | "watch" | "preview")
+            });
+        }
         WATCHERS.contains(&program)
             || rest
                 .iter()
@@ -709,6 +870,11 @@ mod tests {
 
     fn runner_of(body: &str) -> Option<TestRunner> {
         test_script(body).runner.map(|i| i.runner)
+    }
+
+    /// The runner the `test` script of `pairs` starts.
+    fn runner_in(pairs: &[(&str, &str)]) -> Option<TestRunner> {
+        read(&scripts(pairs), "test").runner.map(|i| i.runner)
     }
 
     #[test]
@@ -923,6 +1089,84 @@ mod tests {
     }
 
     #[test]
+    fn each_argument_of_concurrently_is_a_command_of_its_own() {
+        // trpc's shape: the runner is one of the commands concurrently starts.
+        let invocation = test_script(
+            r#"turbo codegen-tests && conc -c "green,blue" "vitest run" "turbo test-run:tsc""#,
+        )
+        .runner
+        .unwrap();
+        assert_eq!(invocation.runner, TestRunner::Vitest);
+        assert!(invocation.paths.is_empty());
+        let invocation = test_script(r#"concurrently -k "CI=true jest --ci src/" "tsc""#)
+            .runner
+            .unwrap();
+        assert_eq!(invocation.runner, TestRunner::Jest);
+        assert_eq!(invocation.env, [("CI".into(), "true".into())]);
+        assert_eq!(invocation.paths, ["src/"]);
+        // Controls: commands that start no runner find none, and `-n`'s value is no command.
+        assert_eq!(runner_of(r#"conc -c "green,blue" "tsc" "eslint .""#), None);
+        assert_eq!(runner_of("conc -n vitest tsc"), None);
+    }
+
+    #[test]
+    fn a_concurrently_shortcut_runs_the_script_it_names() {
+        let mocha = runner_in(&[
+            ("test", "concurrently npm:lint pnpm:test:unit"),
+            ("lint", "eslint ."),
+            ("test:unit", "mocha test/"),
+        ]);
+        assert_eq!(mocha, Some(TestRunner::Mocha));
+        // Control: a shortcut naming a script that starts no runner.
+        let none = runner_in(&[
+            ("test", "conc npm:lint"),
+            ("lint", "eslint ."),
+            ("unit", "vitest run"),
+        ]);
+        assert_eq!(none, None);
+    }
+
+    #[test]
+    fn arguments_passed_through_concurrently_are_no_commands() {
+        assert_eq!(runner_of(r#"conc -P "tsc {1}" -- vitest"#), None);
+        // Control: without `-P`, `--` only ends concurrently's options.
+        assert_eq!(
+            runner_of(r#"conc -- "tsc" "vitest run""#),
+            Some(TestRunner::Vitest)
+        );
+    }
+
+    #[test]
+    fn a_watching_command_inside_concurrently_watches() {
+        assert!(test_script(r#"conc "jest --watch" "tsc""#).watches);
+        assert!(!test_script(r#"conc "jest" "tsc""#).watches);
+    }
+
+    #[test]
+    fn npm_run_all_follows_the_scripts_its_patterns_name() {
+        let unit = ("test:unit", "vitest run");
+        let smoke = ("test:e2e:smoke", "playwright test");
+        let lint = ("lint", "eslint .");
+        let first = runner_in(&[("test", "run-s lint \"test:*\""), lint, unit, smoke]);
+        assert_eq!(first, Some(TestRunner::Vitest));
+        // `**` crosses a `:`, `*` does not.
+        let deep = runner_in(&[("test", "npm-run-all --max-parallel 2 -p test:**"), smoke]);
+        assert_eq!(deep, Some(TestRunner::Playwright));
+        // Controls: `*` stays within one part, and an option's value names no script.
+        assert_eq!(runner_in(&[("test", "run-p test:*"), smoke]), None);
+        let valued = runner_in(&[("test", "run-p --npm-path unit lint"), ("unit", "jest")]);
+        assert_eq!(valued, None);
+    }
+
+    #[test]
+    fn arguments_npm_run_all_forwards_can_make_a_script_watch() {
+        let s = scripts(&[("test", "run-s \"unit -- --watch\""), ("unit", "jest")]);
+        assert!(read(&s, "test").watches);
+        let once = scripts(&[("test", "run-s unit"), ("unit", "jest")]);
+        assert!(!read(&once, "test").watches);
+    }
+
+    #[test]
     fn the_first_runner_of_a_chain_is_the_one() {
         assert_eq!(
             runner_of("tsc && vitest run && playwright test"),
@@ -1037,8 +1281,17 @@ mod ending {
             "nodemon src/index.js",
             "npm run dev",
             "expo start",
+            "conc \"tsc -w\" \"vite build\"",
+            "run-p dev:*",
         ] {
             assert!(never_ends(body), "{body}");
+        }
+    }
+
+    #[test]
+    fn commands_run_side_by_side_that_all_end_end() {
+        for body in ["conc \"tsc\" \"vite build\"", "run-p build:* lint"] {
+            assert!(!never_ends(body), "{body}");
         }
     }
 }
