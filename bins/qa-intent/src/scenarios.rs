@@ -719,7 +719,25 @@ impl Ctx<'_> {
                 carries_no_value(&e.text),
             )
         });
-        turns
+        // Within a rank, an expectation showing the outcome an earlier one showed (`Some(x)`
+        // again, for the other direction) tells a tester nothing new: the other outcome
+        // (the `None` past the limit) comes first.
+        let mut seen = std::collections::HashSet::new();
+        let repeats: Vec<bool> = turns
+            .iter()
+            .map(|(_, e)| !seen.insert(outcome(&e.text)))
+            .collect();
+        let mut ranked: Vec<(usize, (&TestContract, &Expected))> =
+            turns.into_iter().enumerate().collect();
+        ranked.sort_by_key(|&(i, (_, e))| {
+            (
+                !literals.iter().any(|l| e.text.contains(l.as_str())),
+                e.text.ends_with("` holds"),
+                carries_no_value(&e.text),
+                repeats[i],
+            )
+        });
+        ranked.into_iter().map(|(_, t)| t).collect()
     }
 
     /// Elements added to and removed from constants and match arms of product files.
@@ -946,6 +964,14 @@ fn oracle_steps(oracle: &[(&TestContract, &Expected)]) -> Vec<String> {
 /// An expectation that names no value of the behaviour: a nil error, a boolean, success,
 /// an exception's type without its message. It holds for many behaviours, so a value the
 /// same tests expect says more about this one.
+/// What an expectation says its subject gives: the text after a leading backticked
+/// subject (`` `f(0)` equals `Some(x)` `` gives `equals `Some(x)``), else the whole text.
+fn outcome(text: &str) -> &str {
+    text.strip_prefix('`')
+        .and_then(|rest| rest.find("` ").map(|at| &rest[at + 2..]))
+        .unwrap_or(text)
+}
+
 fn carries_no_value(text: &str) -> bool {
     static TYPE_ONLY: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r"(?:throws|raises|rejects with|panics)(?: an?)? `?[\w.:]+`?$")

@@ -479,6 +479,44 @@ fn an_inline_test_function_is_no_changed_code_to_exercise() {
     );
 }
 
+/// A Rust crate whose `step` starts checking overflow; the branch adds a test of four
+/// expectations. The third is `third`: `step(3, -3)` giving `Some(u8::MIN)`, the outcome
+/// the first already showed, or `step(255, 0)` giving one of its own.
+fn outcomes_repo(third: &str) -> Repo {
+    let mut r = rust_crate(
+        "pub fn step(x: u8, by: i8) -> Option<u8> {\n    Some(x.wrapping_add_signed(by))\n}\n",
+    );
+    r.commit("init");
+    r.branch("feature");
+    r.write(
+        "src/lib.rs",
+        "pub fn step(x: u8, by: i8) -> Option<u8> {\n    x.checked_add_signed(by)\n}\n",
+    );
+    r.write(
+        "tests/step.rs",
+        format!("use walk::step;\n\n#[test]\nfn step_stops_at_the_ends() {{\n    assert_eq!(step(0, 0), Some(u8::MIN));\n    assert_eq!(step(0, 1), Some(u8::MIN + 1));\n    {third}\n    assert_eq!(step(0, -1), None);\n}}\n"),
+    );
+    r.commit("Stop at the ends instead of wrapping");
+    r
+}
+
+/// The expectations a scenario keeps show the outcomes the test checks: one giving the
+/// outcome an earlier one gave (`Some(u8::MIN)` again) yields to the other outcome (`None`).
+#[test]
+fn an_expectation_repeating_an_earlier_outcome_yields_to_another_outcome() {
+    // Which of the third expectation and the `None` one the scenario shows.
+    let shown = |third: &str, call: &str| {
+        let all = assertions(&flow(&outcomes_repo(third)));
+        let has = |c: &str| all.iter().any(|a| a.contains(c));
+        (has(call), has("`step(0, -1)` equals `None`"), all)
+    };
+    let (third, none, all) = shown("assert_eq!(step(3, -3), Some(u8::MIN));", "`step(3, -3)`");
+    assert!(!third && none, "{all:#?}");
+    // Negative control: a third expectation with an outcome of its own keeps its place.
+    let (third, none, all) = shown("assert_eq!(step(255, 0), Some(u8::MAX));", "`step(255, 0)`");
+    assert!(third && !none, "{all:#?}");
+}
+
 // ---------------------------------------------------------------------------------------
 // Deleted tests
 

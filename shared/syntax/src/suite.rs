@@ -474,10 +474,11 @@ pub(crate) fn built_text(value: Node, text: &str) -> String {
     literal(&code.split_whitespace().collect::<Vec<_>>().join(" "))
 }
 
-/// An expectation's text with its bare numbers shown as code, as its subject and a
-/// setup's values already are: `` `len(line)` is less than `80` ``. A number inside code
-/// or a quoted string is left as written; a word that merely holds digits is no number.
-pub fn numbers_as_code(text: &str) -> String {
+/// An expectation's text with its bare numbers and its strings of one or two characters
+/// shown as code, as its subject and a setup's values already are: `` `len(line)` is less
+/// than `80` ``, `` `dirname(p)` is `"/"` ``. A number inside code or a quoted string is
+/// left as written; a word that merely holds digits is no number.
+pub fn values_as_code(text: &str) -> String {
     static NUMBER: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
             r"^-?(?:0[xX][0-9a-fA-F_]+|\d[\d_]*(?:\.\d+)?(?:[eE][+-]?\d+)?)(?:[uUiIfF](?:8|16|32|64|128|size)?|[lLdD]|[uU][lL])?$",
@@ -527,14 +528,32 @@ pub fn numbers_as_code(text: &str) -> String {
                 at_start = false;
             }
             '`' | '"' | '\'' if token.is_empty() && (c != '\'' || at_start) => {
-                out.push(c);
+                let mut quoted = String::from(c);
                 let mut escaped = false;
                 for d in chars.by_ref() {
-                    out.push(d);
+                    quoted.push(d);
                     if d == c && !escaped {
                         break;
                     }
                     escaped = d == '\\' && !escaped && c != '`';
+                }
+                // A string of one or two characters (`"/"`, `"C:"`, `"[]"`) reads as
+                // punctuation in a sentence: as code it is a value.
+                let inner = quoted.chars().count().saturating_sub(2);
+                let whole = chars
+                    .peek()
+                    .is_none_or(|d| d.is_whitespace() || ",;)]".contains(*d));
+                if c != '`'
+                    && (1..=2).contains(&inner)
+                    && quoted.ends_with(c)
+                    && whole
+                    && !quoted.contains('`')
+                {
+                    out.push('`');
+                    out.push_str(&quoted);
+                    out.push('`');
+                } else {
+                    out.push_str(&quoted);
                 }
                 at_start = false;
             }

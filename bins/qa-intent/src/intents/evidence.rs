@@ -342,7 +342,7 @@ fn tree_contracts(
                 .iter()
                 .map(|e| Expected {
                     line: e.line,
-                    text: qa_syntax::suite::numbers_as_code(&e.text),
+                    text: qa_syntax::suite::values_as_code(&e.text),
                 })
                 .collect(),
             skipped: t.skipped.clone(),

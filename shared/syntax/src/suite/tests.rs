@@ -963,14 +963,36 @@ fn unittest_ordering_assertions_read_as_comparisons() {
 #[test]
 fn bare_numbers_of_an_expectation_are_shown_as_code() {
     assert_eq!(
-        numbers_as_code("`copy.width()` is 80 for `n` -1, `f` 0.5"),
+        values_as_code("`copy.width()` is 80 for `n` -1, `f` 0.5"),
         "`copy.width()` is `80` for `n` `-1`, `f` `0.5`"
     );
     assert_eq!(
-        numbers_as_code("`ref` has been called times 1"),
+        values_as_code("`ref` has been called times 1"),
         "`ref` has been called times `1`"
     );
-    assert_eq!(numbers_as_code("`x` is (80, 25)"), "`x` is (`80`, `25`)");
+    assert_eq!(values_as_code("`x` is (80, 25)"), "`x` is (`80`, `25`)");
+}
+
+#[test]
+fn a_string_of_one_or_two_characters_of_an_expectation_is_shown_as_code() {
+    assert_eq!(
+        values_as_code("`dirname(p)` is \"C:\""),
+        "`dirname(p)` is `\"C:\"`"
+    );
+    assert_eq!(
+        values_as_code("`a.toJson(x)` is \"[]\" for `s` 'a'"),
+        "`a.toJson(x)` is `\"[]\"` for `s` `'a'`"
+    );
+    // Control: a longer string, an empty one, one inside code and one joined to more
+    // text are left as written.
+    for text in [
+        "`name` is \"abc\"",
+        "`name` is \"\"",
+        "`f(\"a\")` holds",
+        "`s` is \"a\"+b",
+    ] {
+        assert_eq!(values_as_code(text), text);
+    }
 }
 
 #[test]
@@ -982,7 +1004,7 @@ fn numbers_inside_code_strings_or_words_are_left_as_written() {
         "`name` is v2 for `id` a1",
         "`s` don't 3x",
     ] {
-        assert_eq!(numbers_as_code(text), text);
+        assert_eq!(values_as_code(text), text);
     }
 }
 
@@ -1154,11 +1176,11 @@ fn a_python_module_constant_bound_to_a_literal_is_an_expected_value() {
 #[test]
 fn numbers_inside_a_triple_quoted_string_are_left_as_written() {
     assert_eq!(
-        numbers_as_code("`out` is \"\"\"\nline 1 \"a\" 2\n\"\"\" for `n` 3"),
+        values_as_code("`out` is \"\"\"\nline 1 \"a\" 2\n\"\"\" for `n` 3"),
         "`out` is \"\"\"\nline 1 \"a\" 2\n\"\"\" for `n` `3`"
     );
     assert_eq!(
-        numbers_as_code("`out` is '''it's 12''' and 5"),
+        values_as_code("`out` is '''it's 12''' and 5"),
         "`out` is '''it's 12''' and `5`"
     );
 }
