@@ -100,6 +100,7 @@ def score_commit(repo, entry, commit, stream, status):
         "stage_failures": [f"{k}: {(status[k]['error'] or '')[:160]}" for k in failures],
         "wall_s": sum(v.get("wall", 0.0) for v in status.values()) if done else None,
         "tests": sorted(commit.tests),
+        "tests_renamed": tested and scoring.tests_renamed_only(repo, commit.sha, commit.tests),
     }
 
 

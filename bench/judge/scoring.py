@@ -51,6 +51,30 @@ def deleted_lines(repo, sha, paths):
     return out
 
 
+def tests_renamed_only(repo, sha, tests):
+    """Whether every test file of the commit is a rename that changed no line (`git show
+    -M`): the selection, which reads no renames, counts such a commit as shipping a test,
+    while the flow reads its tests as moved. Reported beside the scores, never in them."""
+    if not tests:
+        return False
+    out = git(repo, "show", "-M", "--numstat", "-z", "--format=", sha)
+    fields = out.split("\0")
+    pure, i = set(), 0
+    while i < len(fields):
+        head = fields[i]
+        if not head.strip():
+            i += 1
+            continue
+        added, deleted, path = (head.lstrip("\n").split("\t", 2) + ["", ""])[:3]
+        if path == "" and i + 2 < len(fields):  # a rename: old and new follow as fields
+            if (added, deleted) == ("0", "0"):
+                pure.add(fields[i + 2])
+            i += 3
+            continue
+        i += 1
+    return all(t in pure for t in tests)
+
+
 def added_lines(rows):
     """{path: {line number}} of the added (or changed) lines of diff rows."""
     out = {}

@@ -18,7 +18,7 @@ COLUMNS = ["commits", "with test", "zero", "cites %", "routed %", "cited+routed 
 SHEET = ["repo", "ecosystem", "group", "number", "commit", "subject", "scenarios", "zero",
          "cites", "routed", "routed_reason", "routed_command", "quotable", "quotes",
          "quoted_literal", "quotes_reason", "literals", "false_removed", "false_removed_reasons", "steps",
-         "bare_steps", "bare_examples", "stage_failures", "wall_s", "tests"]
+         "bare_steps", "bare_examples", "stage_failures", "wall_s", "tests", "tests_renamed"]
 
 
 def pct(part, whole):
@@ -101,6 +101,11 @@ def summary(half, ecosystems, repos, rows, notes):
         per_eco.append((eco, total))
         out += table(f"{eco}: {desc}", named, eco, total, per_ecosystem=True) + [""]
     out += table("Total", per_eco, "total", aggregate(rows), per_ecosystem=False, judge_rows=True) + [""]
+    renamed = [r for r in rows if r.get("tests_renamed")]
+    if renamed:
+        out += [f"{len(renamed)} commit(s) with a test ship only test files renamed unchanged "
+                "(`tests_renamed` in the sheet): the flow reads those tests as moved. Counted "
+                "in the scores above: " + ", ".join(f"{r['repo']} {r['commit'][:10]}" for r in renamed), ""]
     return "\n".join(out)
 
 

@@ -397,6 +397,31 @@ class Selection(unittest.TestCase):
             got = scoring.deleted_lines(repo, sha, {"t.js"})
             self.assertEqual(got, {"t.js": {2: {"it('x', () => {", "expect(1).toBe(2)", "})"}}})
 
+    def test_a_test_file_renamed_unchanged_is_reported_and_one_renamed_with_an_edit_is_not(self):
+        with tempfile.TemporaryDirectory() as repo:
+            env = dict(selection.bench_env(), GIT_AUTHOR_NAME="a", GIT_AUTHOR_EMAIL="a@a",
+                       GIT_COMMITTER_NAME="a", GIT_COMMITTER_EMAIL="a@a")
+
+            def sh(*args):
+                return subprocess.run(["git", "-C", repo, *args], check=True, capture_output=True,
+                                      text=True, env=env).stdout.strip()
+            body = "".join(f"def test_{i}():\n    assert f({i}) == {i * 2}\n" for i in range(12))
+            os.makedirs(os.path.join(repo, "tests"))
+            with open(os.path.join(repo, "tests", "test_old.py"), "w") as fh:
+                fh.write(body)
+            sh("init", "-q"), sh("add", "."), sh("commit", "-qm", "one")
+            os.makedirs(os.path.join(repo, "tests", "unit"))
+            sh("mv", "tests/test_old.py", "tests/unit/test_new.py")
+            sh("commit", "-qm", "moved")
+            moved = sh("rev-parse", "HEAD")
+            self.assertTrue(scoring.tests_renamed_only(repo, moved, {"tests/unit/test_new.py"}))
+            sh("mv", "tests/unit/test_new.py", "tests/test_again.py")
+            with open(os.path.join(repo, "tests", "test_again.py"), "a") as fh:
+                fh.write("def test_new():\n    assert f(100) == 200\n")
+            sh("add", "-A"), sh("commit", "-qm", "moved and edited")
+            edited = sh("rev-parse", "HEAD")
+            self.assertFalse(scoring.tests_renamed_only(repo, edited, {"tests/test_again.py"}))
+
     def test_commits_are_numbered_newest_first_per_group(self):
         with tempfile.TemporaryDirectory() as repo:
             def sh(*args):
