@@ -225,7 +225,11 @@ def expectation_literals(rows, helpers=()):
         opens = code.count("(") + code.count("[") + code.count("{")
         closes = code.count(")") + code.count("]") + code.count("}")
         if TABLE_OPEN.search(code):
-            table = max(1, opens - closes)
+            # A table written whole on its line (`equal := map[K]V{"a": {}}`) ends there:
+            # the assertions after it are read as assertions, not as rows. A test.each
+            # template (`test.each\``) has no bracket to count: open until it closes.
+            template = re.search(r"\.each\s*`", text) and text.count("`") % 2 == 1
+            table = max(1 if template else 0, opens - closes)
             keep(literals_in(text[TABLE_OPEN.search(text).end():]) if TABLE_OPEN.search(text) else [])
             continue
         if table > 0:

@@ -43,6 +43,22 @@ class Expectations(unittest.TestCase):
         self.assertIn("a-b", lits)
         self.assertNotIn("test_slug", lits)
 
+    def test_a_table_written_on_one_line_leaves_the_assertions_after_it_read(self):
+        lits = scoring.expectation_literals(added(
+            "a_test.go", 'equal := map[string]struct{}{"cluster": {}}',
+            'require.Equal(t, "my-rule", proto.Name)'))
+        self.assertEqual(lits, ["cluster", "my-rule"])
+        # Control: a table left open keeps reading its rows, not assertions.
+        lits = scoring.expectation_literals(added(
+            "a_test.go", 'tests := []struct{ in, want string }{', '{"a", "b"},',
+            'run(t, "not-a-row")', '}'))
+        self.assertEqual(lits, ["a", "b"])
+
+    def test_an_each_template_stays_a_table_until_its_backtick(self):
+        lits = scoring.expectation_literals(added(
+            "a.test.ts", "test.each`", '  ["x", "y"],', "`('%s', ({ a, want }) => {"))
+        self.assertEqual(lits, ["x", "y"])
+
     def test_an_import_of_the_assertion_library_gives_nothing(self):
         self.assertEqual(scoring.expectation_literals(added("a.test.ts", 'import { expect, test } from "vitest";')), [])
 
