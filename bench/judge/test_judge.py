@@ -320,6 +320,23 @@ class Routes(unittest.TestCase):
                          ("cargo test -p demo --lib parse::tests", "names no module")):
             self.assertIn(why, routes.validate(self.work, "c2", self.cmd(run, "cargo")))
 
+    MACRO_TESTS = ("#[cfg(test)]\nmod parsing {\n    macro_rules! cases {\n        ($($name:ident: $v:expr,)*) => {\n"
+                   "            $(#[test] fn $name() { assert!($v.len() < 9); })*\n        };\n    }\n"
+                   "    cases! {\n        empty: \"\",\n        one: \"1\",\n    }\n}\n")
+
+    def test_a_cargo_filter_naming_a_test_a_macro_defines_is_valid(self):
+        self.cargo_package(self.MACRO_TESTS)
+        self.assertIsNone(routes.validate(self.work, "c3", self.cmd("cargo test -p demo --lib exec::parsing::empty", "cargo")))
+
+    def test_a_cargo_filter_naming_no_key_of_the_macro_is_not(self):
+        self.cargo_package(self.MACRO_TESTS)
+        why = routes.validate(self.work, "c4", self.cmd("cargo test -p demo --lib exec::parsing::absent", "cargo"))
+        self.assertIn("names no module", why)
+        # Control: the same key in a file with no macro defining functions is no test.
+        self.cargo_package("mod parsing {\n    const T: &[(&str, &str)] = &[\n        empty: \"\",\n    ];\n}\n")
+        why = routes.validate(self.work, "c5", self.cmd("cargo test -p demo --lib exec::parsing::empty", "cargo"))
+        self.assertIn("names no module", why)
+
     def test_a_command_naming_the_test_file_names_it(self):
         self.assertTrue(routes.names_test(self.cmd("pytest tests/test_a.py", "pytest"), {"tests/test_a.py"}, set()))
 
