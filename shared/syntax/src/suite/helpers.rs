@@ -639,13 +639,30 @@ fn fails_test(grammar: Grammar, n: Node, text: &str) -> bool {
             .is_some_and(|m| matches!(text_of(m, text), "panic" | "unreachable")),
         "throw_statement" => true,
         "raise_statement" => text_of(n, text).contains("Assertion"),
-        _ => call_parts(grammar, n, text).is_some_and(|(callee, _)| {
-            matches!(
-                callee,
-                "Error" | "Errorf" | "Fatal" | "Fatalf" | "Fail" | "FailNow" | "fail"
-            )
-        }),
+        _ => {
+            call_parts(grammar, n, text).is_some_and(|(callee, _)| {
+                matches!(
+                    callee,
+                    "Error" | "Errorf" | "Fatal" | "Fatalf" | "Fail" | "FailNow" | "fail"
+                )
+            }) && !value_used(n)
+        }
     }
+}
+
+/// Whether a call's value is used: returned, bound or passed on. A call that fails the
+/// test is a statement of its own (`t.Errorf(..)`); `return fmt.Errorf(..)` only builds
+/// an error the caller may handle, and fails nothing.
+fn value_used(n: Node) -> bool {
+    n.parent().is_some_and(|p| {
+        let k = p.kind();
+        k.contains("return")
+            || k.contains("jump")
+            || k.contains("assignment")
+            || k.contains("declarat")
+            || k.contains("argument")
+            || matches!(k, "expression_list" | "variable_declarator" | "var_spec")
+    })
 }
 
 /// A macro's top-level arguments: the nodes of its token tree between commas.

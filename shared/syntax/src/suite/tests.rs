@@ -468,6 +468,22 @@ fn a_go_helper_that_fails_the_test_on_a_condition_compares_its_parameters() {
 }
 
 #[test]
+fn a_go_helper_that_returns_a_built_error_on_a_condition_compares_nothing() {
+    // `return fmt.Errorf(..)` builds an error for the caller: the condition before it
+    // chooses a branch, it checks no expectation.
+    let support = "package cli\n\nfunc load(t *testing.T, raw, kind string) error {\n\tif kind != \"json\" {\n\t\treturn fmt.Errorf(\"no adapter: %s\", kind)\n\t}\n\treturn nil\n}\n";
+    let test =
+        "package cli\n\nfunc TestLoad(t *testing.T) {\n\tload(t, \"{}\", \"caddyfile\")\n}\n";
+    assert!(helper_expects(Grammar::Go, test, support).is_empty());
+    // Control: the same condition failing the test compares the parameter.
+    let failing = support.replace("return fmt.Errorf(", "t.Errorf(");
+    assert_eq!(
+        helper_expects(Grammar::Go, test, &failing),
+        ["`load`: `kind` is \"caddyfile\" for `raw` \"{}\""]
+    );
+}
+
+#[test]
 fn python_and_javascript_helpers_are_read_by_what_they_assert() {
     let support = "def assert_status(response, expected_status=200):\n    assert response.status_code == expected_status\n\ndef make_client(base_url='x'):\n    return Client(base_url)\n";
     let test = "def test_redirect(client):\n    r = client.get('/a')\n    assert_status(r, expected_status=301)\n    make_client(base_url='http://y')\n";
