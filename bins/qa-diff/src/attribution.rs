@@ -135,7 +135,8 @@ fn tracked(
         o => vec![None; line_count(repo.find_blob(o).ok()?.content())],
     };
     let mut opts = git2::DiffOptions::new();
-    opts.context_lines(0);
+    // Lines credited where the hunks place them (see changes.rs).
+    opts.context_lines(0).indent_heuristic(true);
     let path = Some(Path::new(path));
     let mut blobs: Option<Blob> = None;
     for (i, &(_, old, new)) in commits.iter().enumerate() {
@@ -403,7 +404,8 @@ fn diffed_among<'t>(
 ) -> Option<HashSet<&'t str>> {
     let wanted: HashSet<&'t str> = open.iter().copied().collect();
     let mut opts = git2::DiffOptions::new();
-    opts.context_lines(0);
+    // Lines credited where the hunks place them (see changes.rs).
+    opts.context_lines(0).indent_heuristic(true);
     let path = Some(Path::new(path));
     let patch = Patch::from_blobs(old, path, new, path, Some(&mut opts)).ok()?;
     let mut out = HashSet::new();

@@ -67,8 +67,12 @@ enum NewSide<'a> {
 fn diff_options(worktree: bool) -> DiffOptions {
     let mut opts = DiffOptions::new();
     // Zero context: hunks are exactly the changed regions, with exact line numbers.
+    // The indent heuristic places an ambiguous hunk where git shows it: a method added
+    // before another that opens the same way (`@Test`) is the whole new method, not the
+    // old one's first line.
     opts.context_lines(0)
         .interhunk_lines(0)
+        .indent_heuristic(true)
         .include_typechange(true);
     if worktree {
         opts.include_untracked(true)

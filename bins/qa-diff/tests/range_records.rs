@@ -556,3 +556,57 @@ fn a_new_file_beside_an_unrelated_deletion_is_the_commit_that_added_it() {
         assert_eq!(commit.as_ref(), Some(expected), "line {line}: {text}");
     }
 }
+
+/// The added lines of `path` as `git diff -U0` prints them: (new line, text).
+fn git_added(r: &Repo, path: &str) -> Vec<(u64, String)> {
+    let out = r.git(&["diff", "-U0", "main", "feature", "--", path]);
+    let mut added = Vec::new();
+    let mut line = 0;
+    for l in out.lines() {
+        if let Some(h) = l.strip_prefix("@@ ") {
+            let new = h.split(' ').nth(1).unwrap_or("+0");
+            line = new
+                .trim_start_matches('+')
+                .split(',')
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap();
+        } else if let Some(t) = l.strip_prefix('+').filter(|_| !l.starts_with("+++")) {
+            added.push((line, t.to_string()));
+            line += 1;
+        }
+    }
+    added
+}
+
+#[test]
+fn a_method_added_before_one_that_opens_the_same_way_is_the_hunk_git_shows() {
+    let mut r = Repo::new();
+    let method = |name: &str| format!("    @Test\n    void {name}() {{\n        run();\n    }}\n");
+    r.write(
+        "T.java",
+        format!("class T {{\n{}\n{}}}\n", method("a"), method("b")),
+    );
+    r.commit("init");
+    r.git(&["checkout", "-q", "-b", "feature"]);
+    r.write(
+        "T.java",
+        format!(
+            "class T {{\n{}\n{}\n{}}}\n",
+            method("a"),
+            method("added"),
+            method("b")
+        ),
+    );
+    r.commit("test: add a method");
+    let records = r.qa_diff(&[], &[]).records();
+    let ours: Vec<(u64, String)> = added_with_commits(&records, "T.java")
+        .into_iter()
+        .map(|(line, text, _)| (line, text))
+        .collect();
+    assert_eq!(ours, git_added(&r, "T.java"));
+    // The new method's own annotation opens the hunk; `b`'s stays unchanged.
+    assert_eq!(ours.first().map(|(_, t)| t.as_str()), Some("    @Test"));
+    assert_eq!(ours.last().map(|(_, t)| t.as_str()), Some(""));
+}
