@@ -327,7 +327,11 @@ def cites(scenarios, added, deleted=None):
             if ev.get("line") in added.get(ev.get("file"), ()):
                 hits.append((i, f"{ev['file']}:{ev['line']}"))
                 break
-            gone = deleted.get(ev.get("file"), {}).get(ev.get("line"), ())
+            # A deletion sits between two head lines: git's new start (the line before
+            # the gap) and the line after it; either bounds what went.
+            at = deleted.get(ev.get("file"), {})
+            line = ev.get("line")
+            gone = set(at.get(line, ())) | (set(at.get(line - 1, ())) if isinstance(line, int) else set())
             if any(len(t) >= 4 and t in (ev.get("text") or "") for t in gone):
                 hits.append((i, f"{ev['file']}:{ev['line']} (deleted)"))
                 break

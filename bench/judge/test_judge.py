@@ -132,9 +132,15 @@ class Cites(unittest.TestCase):
         sc = scenario(evidence=[{"file": "t.js", "line": 12, "text": "deleted: .expect(201, done)"}])
         self.assertEqual(scoring.cites([sc], {}, deleted), [(0, "t.js:12 (deleted)")])
 
+    def test_evidence_quoting_a_deleted_line_at_the_line_after_its_gap_cites_it(self):
+        deleted = {"t.js": {12: {".expect(201, done)"}}}
+        sc = scenario(evidence=[{"file": "t.js", "line": 13, "text": "removed here: .expect(201, done)"}])
+        self.assertEqual(scoring.cites([sc], {}, deleted), [(0, "t.js:13 (deleted)")])
+
     def test_a_deleted_line_elsewhere_or_unquoted_or_too_short_does_not(self):
         deleted = {"t.js": {12: {".expect(201, done)", "})"}}}
-        for ev in ({"file": "t.js", "line": 13, "text": ".expect(201, done)"},
+        for ev in ({"file": "t.js", "line": 14, "text": ".expect(201, done)"},
+                   {"file": "t.js", "line": 11, "text": ".expect(201, done)"},
                    {"file": "t.js", "line": 12, "text": "test `a` changed here"},
                    {"file": "t.js", "line": 12, "text": "deleted: })"}):
             self.assertEqual(scoring.cites([scenario(evidence=[ev])], {}, deleted), [], ev)
