@@ -48,8 +48,8 @@ pub struct Intent {
     /// their text (head numbering).
     pub written_tests: BTreeMap<String, Vec<(u32, String)>>,
     /// The test files the intent's commits changed only by removing lines, with the head
-    /// line where the first removal was.
-    pub shortened_tests: BTreeMap<String, u32>,
+    /// line where the first removal was and the first removed line worth quoting.
+    pub shortened_tests: BTreeMap<String, (u32, String)>,
 }
 
 /// Most lifecycle steps kept per stage.

@@ -165,6 +165,24 @@ fn a_test_the_change_only_took_lines_out_of_gets_a_scenario_when_none_is_made() 
 }
 
 #[test]
+fn the_guard_of_a_shortened_test_quotes_the_line_it_lost() {
+    let rs = flow(&docstring_repo(true));
+    let g = the_guard(&rs);
+    let texts: Vec<&str> = g["data"]["evidence"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["file"] == "tests/test_main.py")
+        .filter_map(|e| e["text"].as_str())
+        .collect();
+    assert_eq!(
+        texts,
+        ["removed here: \"\"\"Tests of main.\"\"\""],
+        "{g:#?}"
+    );
+}
+
+#[test]
 fn a_change_that_leaves_its_tests_alone_gets_no_guard_for_them() {
     let rs = flow(&docstring_repo(false));
     assert!(guards(&rs).is_empty(), "{:#?}", guards(&rs));

@@ -161,13 +161,14 @@ pub fn written_tests(
 }
 
 /// The test files of the group, still there at head, that its commits changed only by
-/// removing lines, each with the head line where the first removal was: nothing there
-/// can be cited, but the tests left must still pass.
+/// removing lines, each with the head line where the first removal was and the first
+/// removed line worth quoting: no written line can be cited, but the tests left must
+/// still pass.
 pub fn shortened_tests(
     cs: &Changeset,
     g: &Group,
     roles: &BTreeMap<String, Role>,
-) -> BTreeMap<String, u32> {
+) -> BTreeMap<String, (u32, String)> {
     g.files
         .iter()
         .filter(|f| roles.get(*f) == Some(&Role::Test))
@@ -179,7 +180,20 @@ pub fn shortened_tests(
                 .iter()
                 .find(|h| h.lines.iter().any(|l| l.op == Op::Remove))?;
             // A hunk that only removes lines starts at the head line before the gap.
-            Some((f.clone(), (hunk.new_start + 1).max(1)))
+            // The removed text says what went: its first line of some length (not a
+            // lone brace or blank).
+            let removed: Vec<&str> = hunk
+                .lines
+                .iter()
+                .filter(|l| l.op == Op::Remove)
+                .map(|l| l.text.trim())
+                .collect();
+            let quoted = removed
+                .iter()
+                .find(|t| t.chars().filter(|c| c.is_alphanumeric()).count() >= 3)
+                .or(removed.first())
+                .map_or_else(String::new, |t| t.to_string());
+            Some((f.clone(), ((hunk.new_start + 1).max(1), quoted)))
         })
         .collect()
 }

@@ -159,12 +159,12 @@ impl Ctx<'_> {
         if !made.is_empty() || shortened.is_empty() {
             return None;
         }
-        let files: Vec<(&str, u32)> = shortened
+        let files: Vec<(&str, u32, &str)> = shortened
             .iter()
             .take(MAX_FILES)
-            .map(|(f, l)| (f.as_str(), *l))
+            .map(|(f, (l, removed))| (f.as_str(), *l, removed.as_str()))
             .collect();
-        let names: Vec<&str> = files.iter().map(|(f, _)| *f).collect();
+        let names: Vec<&str> = files.iter().map(|(f, _, _)| *f).collect();
         let more = shortened.len() - files.len();
         let listed = match more {
             0 => names.join(", "),
@@ -184,12 +184,15 @@ impl Ctx<'_> {
                 .collect(),
             files
                 .iter()
-                .map(|(f, l)| Evidence {
+                .map(|(f, l, removed)| Evidence {
                     file: f.to_string(),
                     line: *l,
                     relation: Relation::Supporting,
                     stage: Some(Stage::ObservableOutcome),
-                    text: "test file edited here".to_string(),
+                    text: match removed {
+                        &"" => "test file edited here".to_string(),
+                        r => format!("removed here: {r}"),
+                    },
                 })
                 .collect(),
             Some("The commit only took lines out of these tests: no line it wrote says what they check.".to_string()),
