@@ -125,6 +125,11 @@ impl<'t> Walk<'t> {
         }
     }
 
+    /// The byte ranges the walk keeps (none: the whole tree).
+    pub fn ranges(&self) -> Option<&[Range<usize>]> {
+        self.ranges.as_deref()
+    }
+
     /// The parent of the walk's `i`th node (none for its root), without asking tree-sitter.
     pub fn parent(&self, i: usize) -> Option<Node<'t>> {
         self.parent_index(i).map(|p| self.all[p])

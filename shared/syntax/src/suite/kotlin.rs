@@ -57,6 +57,43 @@ fn annotations<'t>(declaration: Node<'t>, text: &'t str) -> Vec<Annotation<'t>> 
         .collect()
 }
 
+/// The byte offset where a function that runs past its own text ends: the end of the
+/// first line after its start that is only `}` at the indent of its first line, when that
+/// comes before the node's end (none when the node already ends there).
+fn closing_line_end(node: Node, text: &str) -> Option<usize> {
+    let start = node.start_byte();
+    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+    let indent = &text[line_start..start];
+    if !indent.chars().all(|c| c == ' ' || c == '\t') {
+        return None;
+    }
+    let mut at = text[start..].find('\n')? + start + 1;
+    while at < node.end_byte() {
+        let end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+        let line = text[at..end].trim_end();
+        if line.strip_prefix(indent) == Some("}") {
+            return (end < node.end_byte()).then_some(end);
+        }
+        at = end + 1;
+    }
+    None
+}
+
+/// text with every byte outside range made a space (newlines kept): a part of a file
+/// parsed on its own at its own offsets and lines.
+fn blank_outside(text: &str, range: &std::ops::Range<usize>) -> String {
+    let mut out = String::with_capacity(text.len());
+    for (i, c) in text.char_indices() {
+        if range.contains(&i) || c == '\n' {
+            out.push(c);
+        } else {
+            // One space a byte: the offsets after it stay.
+            out.extend(std::iter::repeat_n(' ', c.len_utf8()));
+        }
+    }
+    out
+}
+
 /// The class or object a function is declared in.
 fn enclosing_class(function: Node) -> Option<Node> {
     let mut at = function.parent();
@@ -75,11 +112,45 @@ fn unquoted(name: &str) -> &str {
 }
 
 pub(super) fn tests(walk: &Walk, text: &str) -> Vec<Test> {
+    tests_at(walk, text, 0)
+}
+
+/// How often a function the parser could not close is read again: each reading closes at
+/// least one function, and a file has only so many parse errors worth recovering.
+const MAX_REREADS: usize = 4;
+
+fn tests_at(walk: &Walk, text: &str, depth: usize) -> Vec<Test> {
     let mut out = Vec::new();
-    let functions = walk
-        .all
-        .iter()
-        .filter(|n| n.kind() == "function_declaration");
+    // A function the parser could not close (a parse error inside it) runs on to a later
+    // closing brace and swallows the declarations after it: its text ends at the first
+    // `}` line at its own indent. The function, and what it swallowed, are read again
+    // each on its own, the rest of the file blanked so lines and offsets stay.
+    let mut reread: Vec<std::ops::Range<usize>> = Vec::new();
+    if depth < MAX_REREADS {
+        for &node in &walk.all {
+            if node.kind() != "function_declaration"
+                || !node.has_error()
+                || reread.iter().any(|r| r.contains(&node.start_byte()))
+            {
+                continue;
+            }
+            if let Some(cut) = closing_line_end(node, text) {
+                reread.push(node.start_byte()..cut);
+                reread.push(cut..node.end_byte());
+            }
+        }
+    }
+    for r in &reread {
+        let blanked = blank_outside(text, r);
+        let Some(tree) = crate::parse(crate::Grammar::Kotlin, &blanked) else {
+            continue;
+        };
+        let inner = Walk::new(tree.root_node(), walk.ranges());
+        out.extend(tests_at(&inner, &blanked, depth + 1));
+    }
+    let functions = walk.all.iter().filter(|n| {
+        n.kind() == "function_declaration" && !reread.iter().any(|r| r.contains(&n.start_byte()))
+    });
     for &node in functions {
         let Some(name) = node.child_by_field_name("name").map(|n| text_of(n, text)) else {
             continue;

@@ -1247,3 +1247,32 @@ fn a_go_element_of_a_list_of_literals_is_expected_with_the_list() {
     let rebound = src.replace("\tret := split", "\topts = load()\n\tret := split");
     assert!(expects(&tests_of(Grammar::Go, &rebound, &[])[0]).is_empty());
 }
+
+/// A Kotlin file whose first test the parser cannot close (`in1.skip(3)` reads as an
+/// `in` check) when a later raw string follows: `first` swallows the tests after it.
+const KOTLIN_SWALLOWING: &str = "class A {\n  @Test\n  fun first() {\n    val in1 = r.source()\n    in1.skip(3)\n    in1.close()\n    val in2 = r.source()\n    assertThat(in2.exhausted()).isTrue()\n    in2.close()\n  }\n\n  @Test\n  fun second() {\n    assertThat(x).isEqualTo(\"bee\")\n  }\n\n  @Test\n  fun third() {\n    val body = \"\"\"\n      1\n\n      \"\"\".trimIndent()\n    val journal = \"\"\"a\n1\n\nCLEAN $k ${body.length}\n\"\"\"\n    assertThat(y).isEqualTo(\"sea\")\n  }\n}\n";
+
+#[test]
+fn a_kotlin_test_the_parser_cannot_close_ends_at_its_closing_line_and_the_tests_it_swallowed_are_read(
+) {
+    let mut t = tests_of(Grammar::Kotlin, KOTLIN_SWALLOWING, &[]);
+    t.sort_by_key(|t| t.line);
+    let read: Vec<(&str, u32, u32)> = t.iter().map(|t| (t.name.as_str(), t.line, t.end)).collect();
+    assert_eq!(
+        read,
+        [("first", 2, 10), ("second", 12, 15), ("third", 17, 29)]
+    );
+    assert!(t[1].expects.iter().any(|e| e.text.contains("\"bee\"")));
+    assert!(t[2].expects.iter().any(|e| e.text.contains("\"sea\"")));
+    assert!(!t[0].expects.iter().any(|e| e.text.contains("bee")));
+}
+
+#[test]
+fn a_kotlin_test_with_a_parse_error_that_still_closes_is_read_once_as_before() {
+    // The same error, without the raw string that makes the parser run on: each test
+    // closes where it does, and none is read twice.
+    let src = "class A {\n  @Test\n  fun first() {\n    val in1 = r.source()\n    in1.skip(3)\n    assertThat(in1.exhausted()).isTrue()\n  }\n\n  @Test\n  fun second() {\n    assertThat(x).isEqualTo(\"bee\")\n  }\n}\n";
+    let t = tests_of(Grammar::Kotlin, src, &[]);
+    let read: Vec<(&str, u32, u32)> = t.iter().map(|t| (t.name.as_str(), t.line, t.end)).collect();
+    assert_eq!(read, [("first", 2, 7), ("second", 9, 12)]);
+}
