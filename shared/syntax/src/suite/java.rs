@@ -6,7 +6,8 @@ use std::collections::HashMap;
 use tree_sitter::Node;
 
 use super::jvm::{
-    equality, literal_comparison, string_content, Side, SKIP_ANNOTATIONS, TEST_ANNOTATIONS,
+    equality, joined_code, literal_comparison, shown_literal, string_content, Side,
+    SKIP_ANNOTATIONS, TEST_ANNOTATIONS,
 };
 use super::{
     is_literal, literal, matcher_words, named_children, row_text, Expectation, Framework, Test,
@@ -400,7 +401,7 @@ impl<'t> Reader<'t> {
     /// A literal (or a collection of literals) written here or bound to a local name.
     fn literal_of(&self, node: Node) -> Option<(String, u32)> {
         let text = self.text;
-        let at = (literal(text_of(node, text)), line_of(node));
+        let at = (shown_literal(text_of(node, text)), line_of(node));
         match node.kind() {
             k if is_literal(k) => Some(at),
             "unary_expression" => node
@@ -628,7 +629,7 @@ impl<'t> Reader<'t> {
     fn value(&self, node: Node) -> String {
         self.literal_of(node)
             .map(|(v, _)| v)
-            .unwrap_or_else(|| format!("`{}`", self.code(node)))
+            .unwrap_or_else(|| joined_code(&self.code(node)))
     }
 
     /// AssertJ: `assertThat(x).isEqualTo(lit)`, each link of a chain rooted at
