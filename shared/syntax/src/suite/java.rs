@@ -230,7 +230,7 @@ fn test(
         };
         for &n in nodes.iter() {
             match n.kind() {
-                "variable_declarator" => reader.bind(n),
+                "variable_declarator" | "assignment_expression" => reader.bind(n),
                 "method_invocation" => {
                     if let Some(e) = reader.expectation(n) {
                         t.expects.push(e);
@@ -386,15 +386,34 @@ struct Reader<'t> {
 }
 
 impl<'t> Reader<'t> {
-    fn bind(&mut self, declarator: Node<'t>) {
+    /// `String expected = "a";` (a declarator) or `expected = "b";` (an assignment): the
+    /// name holds the literal it was last given at the assertions that follow; an
+    /// assignment of a value that is no literal leaves it none.
+    fn bind(&mut self, node: Node<'t>) {
+        let assigns = node.kind() == "assignment_expression";
+        let (name, value) = match assigns {
+            true => ("left", "right"),
+            false => ("name", "value"),
+        };
         let (Some(name), Some(value)) = (
-            declarator.child_by_field_name("name"),
-            declarator.child_by_field_name("value"),
+            node.child_by_field_name(name),
+            node.child_by_field_name(value),
         ) else {
             return;
         };
-        if let Some(v) = self.literal_of(value) {
-            self.bindings.insert(text_of(name, self.text), v);
+        let operator = node.child_by_field_name("operator");
+        if name.kind() != "identifier" || operator.is_some_and(|o| text_of(o, self.text) != "=") {
+            return;
+        }
+        let name = text_of(name, self.text);
+        match self.literal_of(value) {
+            Some(v) => {
+                self.bindings.insert(name, v);
+            }
+            None if assigns => {
+                self.bindings.remove(name);
+            }
+            None => {}
         }
     }
 

@@ -1288,3 +1288,17 @@ fn short_parts_of_a_joined_value_read_as_code_values() {
         "`reverse(s)` equals `\"b\"` + `emoji` + `\"a\"`"
     );
 }
+
+#[test]
+fn a_java_name_given_a_new_literal_holds_it_at_the_assertions_that_follow() {
+    let java = "        String expected = \"a\";\n        assertEquals(expected, f(1));\n        expected = \"b,c\";\n        assertEquals(expected, f(2));\n        expected = g();\n        assertEquals(expected, f(3));\n";
+    assert_eq!(
+        jvm_expects(Grammar::Java, java),
+        [
+            "`f(1)` is \"a\"",
+            "`f(2)` is \"b,c\"",
+            // Negative control: a value that is no literal leaves the name without one.
+            "`f(3)` equals `expected`"
+        ]
+    );
+}
