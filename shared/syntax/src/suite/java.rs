@@ -6,7 +6,8 @@ use std::collections::HashMap;
 use tree_sitter::Node;
 
 use super::jvm::{
-    equality, literal_comparison, string_content, Side, SKIP_ANNOTATIONS, TEST_ANNOTATIONS,
+    equality, joined_code, literal_comparison, shown_literal, string_content, Side,
+    SKIP_ANNOTATIONS, TEST_ANNOTATIONS,
 };
 use super::{
     is_literal, literal, matcher_words, named_children, row_text, Expectation, Framework, Test,
@@ -229,7 +230,7 @@ fn test(
         };
         for &n in nodes.iter() {
             match n.kind() {
-                "variable_declarator" => reader.bind(n),
+                "variable_declarator" | "assignment_expression" => reader.bind(n),
                 "method_invocation" => {
                     if let Some(e) = reader.expectation(n) {
                         t.expects.push(e);
@@ -385,22 +386,41 @@ struct Reader<'t> {
 }
 
 impl<'t> Reader<'t> {
-    fn bind(&mut self, declarator: Node<'t>) {
+    /// `String expected = "a";` (a declarator) or `expected = "b";` (an assignment): the
+    /// name holds the literal it was last given at the assertions that follow; an
+    /// assignment of a value that is no literal leaves it none.
+    fn bind(&mut self, node: Node<'t>) {
+        let assigns = node.kind() == "assignment_expression";
+        let (name, value) = match assigns {
+            true => ("left", "right"),
+            false => ("name", "value"),
+        };
         let (Some(name), Some(value)) = (
-            declarator.child_by_field_name("name"),
-            declarator.child_by_field_name("value"),
+            node.child_by_field_name(name),
+            node.child_by_field_name(value),
         ) else {
             return;
         };
-        if let Some(v) = self.literal_of(value) {
-            self.bindings.insert(text_of(name, self.text), v);
+        let operator = node.child_by_field_name("operator");
+        if name.kind() != "identifier" || operator.is_some_and(|o| text_of(o, self.text) != "=") {
+            return;
+        }
+        let name = text_of(name, self.text);
+        match self.literal_of(value) {
+            Some(v) => {
+                self.bindings.insert(name, v);
+            }
+            None if assigns => {
+                self.bindings.remove(name);
+            }
+            None => {}
         }
     }
 
     /// A literal (or a collection of literals) written here or bound to a local name.
     fn literal_of(&self, node: Node) -> Option<(String, u32)> {
         let text = self.text;
-        let at = (literal(text_of(node, text)), line_of(node));
+        let at = (shown_literal(text_of(node, text)), line_of(node));
         match node.kind() {
             k if is_literal(k) => Some(at),
             "unary_expression" => node
@@ -628,7 +648,7 @@ impl<'t> Reader<'t> {
     fn value(&self, node: Node) -> String {
         self.literal_of(node)
             .map(|(v, _)| v)
-            .unwrap_or_else(|| format!("`{}`", self.code(node)))
+            .unwrap_or_else(|| joined_code(&self.code(node)))
     }
 
     /// AssertJ: `assertThat(x).isEqualTo(lit)`, each link of a chain rooted at

@@ -52,10 +52,10 @@ pub(super) fn equality(expected: Side, actual: Side, negated: bool, line: u32) -
         (None, None) => Expectation {
             line,
             text: format!(
-                "`{}` {} `{}`",
+                "`{}` {} {}",
                 actual.code,
                 if negated { "differs from" } else { "equals" },
-                expected.code
+                joined_code(&expected.code)
             ),
         },
     }
@@ -69,4 +69,88 @@ pub(super) fn literal_comparison(l: Side, r: Side, equal: bool) -> Option<String
         return Some(format!("`{}` {words} {v}", l.code));
     }
     l.literal.map(|(v, _)| format!("`{}` {words} {v}", r.code))
+}
+
+/// A string literal as a reader should see it: one that escapes quotes (`"\"NEW\""`,
+/// `"{\"a\":1}"`) is shown as the text it holds (`` the text `"NEW"` ``), since its
+/// escapes hide the value the test fixes; any other literal as written.
+pub(super) fn shown_literal(code: &str) -> String {
+    let written = super::literal(code);
+    let Some(inner) = code
+        .strip_prefix('"')
+        .and_then(|t| t.strip_suffix('"'))
+        .filter(|t| !t.starts_with("\"\"") && t.contains("\\\"") && !t.contains('`'))
+    else {
+        return written;
+    };
+    let mut held = String::with_capacity(inner.len());
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        match (c, chars.clone().next()) {
+            ('\\', Some(d @ ('"' | '\\'))) => {
+                held.push(d);
+                chars.next();
+            }
+            _ => held.push(c),
+        }
+    }
+    let shown = super::literal(&held);
+    match shown.ends_with('…') || shown.contains('\n') {
+        true => written,
+        false => format!("the text `{shown}`"),
+    }
+}
+
+/// An expected value the test builds by joining strings (`"b" + emoji + "a"`), shown as
+/// its parts: each literal as written and each other part as code (`"b"` + `emoji` +
+/// `"a"`), so the literals it fixes read as values. Any other value is its code.
+pub(super) fn joined_code(code: &str) -> String {
+    let parts = top_level_sums(code);
+    let is_literal = |p: &str| {
+        (p.len() >= 2 && p.starts_with('"') && p.ends_with('"'))
+            || (p.len() >= 3 && p.starts_with('\'') && p.ends_with('\''))
+    };
+    if parts.len() < 2 || !parts.iter().any(|p| is_literal(p)) || code.contains('…') {
+        return format!("`{code}`");
+    }
+    parts
+        .iter()
+        .map(|p| match is_literal(p) {
+            true => shown_literal(p),
+            false => format!("`{p}`"),
+        })
+        .collect::<Vec<_>>()
+        .join(" + ")
+}
+
+/// The operands of the `+` chain code is at its top level (outside strings and brackets),
+/// trimmed; the whole code when it is no such chain.
+fn top_level_sums(code: &str) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let (mut depth, mut quote, mut escaped, mut start) = (0i32, None, false, 0);
+    for (i, c) in code.char_indices() {
+        match quote {
+            Some(q) => {
+                if c == q && !escaped {
+                    quote = None;
+                }
+                escaped = c == '\\' && !escaped;
+            }
+            None => match c {
+                '"' | '\'' => quote = Some(c),
+                '(' | '[' | '{' => depth += 1,
+                ')' | ']' | '}' => depth -= 1,
+                '+' if depth == 0 && code[..i].ends_with(' ') && code[i + 1..].starts_with(' ') => {
+                    parts.push(code[start..i].trim());
+                    start = i + 1;
+                }
+                _ => {}
+            },
+        }
+    }
+    parts.push(code[start..].trim());
+    match parts.iter().any(|p| p.is_empty()) {
+        true => vec![code.trim()],
+        false => parts,
+    }
 }

@@ -6,9 +6,10 @@ use std::collections::HashMap;
 use tree_sitter::Node;
 
 use super::jvm::{
-    equality, literal_comparison, string_content, Side, SKIP_ANNOTATIONS, TEST_ANNOTATIONS,
+    equality, joined_code, literal_comparison, shown_literal, string_content, Side,
+    SKIP_ANNOTATIONS, TEST_ANNOTATIONS,
 };
-use super::{is_literal, literal, matcher_words, named_children, Expectation, Framework, Test};
+use super::{is_literal, matcher_words, named_children, Expectation, Framework, Test};
 use crate::walk::Walk;
 use crate::{excerpt, line_of, text_of};
 
@@ -383,7 +384,7 @@ impl<'t> Reader<'t> {
     /// A literal (or a collection of literals) written here or bound to a local name.
     fn literal_of(&self, node: Node) -> Option<(String, u32)> {
         let text = self.text;
-        let at = (literal(text_of(node, text)), line_of(node));
+        let at = (shown_literal(text_of(node, text)), line_of(node));
         match node.kind() {
             // `"a$b"` is built, not written.
             "string_literal" | "multiline_string_literal" => {
@@ -435,7 +436,7 @@ impl<'t> Reader<'t> {
     fn value(&self, node: Node) -> String {
         self.literal_of(node)
             .map(|(v, _)| v)
-            .unwrap_or_else(|| format!("`{}`", self.code(node)))
+            .unwrap_or_else(|| joined_code(&self.code(node)))
     }
 
     /// `assertFailsWith<IOException> { body }` read as a comparison (`a < T > {..}`): the

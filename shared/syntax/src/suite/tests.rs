@@ -1276,3 +1276,74 @@ fn a_kotlin_test_with_a_parse_error_that_still_closes_is_read_once_as_before() {
     let read: Vec<(&str, u32, u32)> = t.iter().map(|t| (t.name.as_str(), t.line, t.end)).collect();
     assert_eq!(read, [("first", 2, 7), ("second", 9, 12)]);
 }
+
+/// The expectations of one Java (or Kotlin) test whose body is `body`.
+fn jvm_expects(g: Grammar, body: &str) -> Vec<String> {
+    let src = match g {
+        Grammar::Kotlin => format!("import kotlin.test.Test\nclass ATest {{\n    @Test\n    fun a() {{\n{body}    }}\n}}\n"),
+        _ => format!("import org.junit.jupiter.api.Test;\nclass ATest {{\n    @Test\n    void a() {{\n{body}    }}\n}}\n"),
+    };
+    let t = tests_of(g, &src, &[]);
+    t[0].expects.iter().map(|e| e.text.clone()).collect()
+}
+
+#[test]
+fn a_jvm_string_that_escapes_quotes_is_shown_as_the_text_it_holds() {
+    let java = "        assertEquals(\"\\\"NEW\\\"\", gson.toJson(State.NEW));\n        assertEquals(\"{\\\"a\\\":\\\"b\\\\\\\\c\\\"}\", json());\n        assertEquals(\"plain\\n\", text());\n";
+    assert_eq!(
+        jvm_expects(Grammar::Java, java),
+        [
+            "`gson.toJson(State.NEW)` is the text `\"NEW\"`",
+            "`json()` is the text `{\"a\":\"b\\\\c\"}`",
+            // Negative control: no escaped quote, the literal as written.
+            "`text()` is \"plain\\n\""
+        ]
+    );
+    let kt = "        assertThat(body()).isEqualTo(\"\\\"x\\\"\")\n        assertThat(name()).isEqualTo(\"x\")\n";
+    assert_eq!(
+        jvm_expects(Grammar::Kotlin, kt),
+        ["`body()` is the text `\"x\"`", "`name()` is \"x\""]
+    );
+}
+
+#[test]
+fn a_jvm_expected_value_joined_from_strings_is_shown_by_its_parts() {
+    let java = "        assertEquals(\"b\" + emoji + \"a\", reverse(s));\n        assertThat(digits(s)).isEqualTo(one + \"9\");\n        assertEquals(prefix + suffix, join(s));\n        assertEquals(f(\"a\" + b), g(s));\n";
+    assert_eq!(
+        jvm_expects(Grammar::Java, java),
+        [
+            "`reverse(s)` equals \"b\" + `emoji` + \"a\"",
+            "`digits(s)` is `one` + \"9\"",
+            // Negative controls: no literal part, or a `+` inside a call.
+            "`join(s)` equals `prefix + suffix`",
+            "`g(s)` equals `f(\"a\" + b)`"
+        ]
+    );
+    let kt = "        assertThat(reverse(s)).isEqualTo(\"b\" + emoji)\n        assertThat(sum(s)).isEqualTo(a + b)\n";
+    assert_eq!(
+        jvm_expects(Grammar::Kotlin, kt),
+        ["`reverse(s)` is \"b\" + `emoji`", "`sum(s)` is `a + b`"]
+    );
+}
+
+#[test]
+fn short_parts_of_a_joined_value_read_as_code_values() {
+    assert_eq!(
+        values_as_code("`reverse(s)` equals \"b\" + `emoji` + \"a\""),
+        "`reverse(s)` equals `\"b\"` + `emoji` + `\"a\"`"
+    );
+}
+
+#[test]
+fn a_java_name_given_a_new_literal_holds_it_at_the_assertions_that_follow() {
+    let java = "        String expected = \"a\";\n        assertEquals(expected, f(1));\n        expected = \"b,c\";\n        assertEquals(expected, f(2));\n        expected = g();\n        assertEquals(expected, f(3));\n";
+    assert_eq!(
+        jvm_expects(Grammar::Java, java),
+        [
+            "`f(1)` is \"a\"",
+            "`f(2)` is \"b,c\"",
+            // Negative control: a value that is no literal leaves the name without one.
+            "`f(3)` equals `expected`"
+        ]
+    );
+}
