@@ -160,12 +160,15 @@ impl std::fmt::Display for Stats {
 /// them: on this thread, and on a second one once `idle` says a core is free (the
 /// behavior graph is built on the other core first; this thread reads the smallest files
 /// meanwhile, the largest after). Files without a grammar have no delta; the added lines
-/// of Vue and Svelte components are read too ([`Components`]).
+/// of Vue and Svelte components are read too ([`Components`]). `parsed` is called once,
+/// as soon as both threads have ended: what follows runs on this thread alone and needs
+/// none of the other core, which the caller can put to work meanwhile.
 pub fn of_changeset(
     cs: &Changeset,
     repo: &Path,
     handoff: &crate::memory::PackHandoff,
     mut idle: impl FnMut() -> bool,
+    parsed: impl FnOnce(),
 ) -> (Deltas, Components, Stats) {
     let started = Instant::now();
     let files: Vec<&FileData> = cs
@@ -175,6 +178,7 @@ pub fn of_changeset(
         .filter(|f| !f.binary && Grammar::of(&f.path).is_some())
         .collect();
     if files.is_empty() {
+        parsed();
         let git = changed_components(cs)
             .next()
             .and_then(|_| git2::Repository::open(repo).ok());
@@ -226,6 +230,7 @@ pub fn of_changeset(
         let theirs = helper.map(|h| h.join().unwrap_or_default());
         (reader.finish(), theirs.unwrap_or_default())
     });
+    parsed();
     let ((mine, git), theirs) = (mine, theirs);
     let mut stats = Stats::default();
     let mut deltas = Deltas::new();
@@ -1566,6 +1571,28 @@ mod tests {
         assert_eq!(queue.smallest().unwrap().path, "small.ts");
         assert_eq!(queue.first_threads(false).unwrap().path, "middle.ts");
         assert!(queue.first_threads(true).is_none());
+    }
+
+    #[test]
+    fn the_parsed_callback_runs_once_before_the_changeset_is_settled() {
+        let handoff = crate::memory::PackHandoff::default();
+        let repo = Path::new("/nonexistent/qa-intent-test-repo");
+        // A changed file with a grammar: the reading threads run (no repository to read).
+        let mut cs = Changeset::in_repo(repo);
+        cs.files.push(crate::changeset::Read {
+            id: "f1".to_string(),
+            data: changed("src/a.ts"),
+        });
+        let mut calls = 0;
+        let (deltas, _, stats) = of_changeset(&cs, repo, &handoff, || true, || calls += 1);
+        assert_eq!(calls, 1);
+        assert!(deltas.is_empty());
+        assert_eq!(stats.files, 0);
+        // No file with a grammar (negative control of the reading path): called once too.
+        let mut calls = 0;
+        let empty = Changeset::in_repo(repo);
+        of_changeset(&empty, repo, &handoff, || true, || calls += 1);
+        assert_eq!(calls, 1);
     }
 
     #[test]

@@ -84,10 +84,27 @@ pub fn run<R: BufRead, W: Write>(
     })
 }
 
+/// Starts the verdicts' thread of [`write`]: it judges the commits' own diffs, says so on
+/// `judged`, then compares the graphs and makes their records.
+fn judge<'scope, 'env, 'b: 'scope>(
+    scope: &'scope std::thread::Scope<'scope, 'env>,
+    cs: &'env Changeset,
+    building: graph::Building<'b>,
+    judged: std::sync::mpsc::Sender<()>,
+) -> std::thread::ScopedJoinHandle<'scope, Result<graph::Finished>> {
+    scope.spawn(move || {
+        cs.judge_ahead();
+        let compared = graph::compared(cs, building);
+        // A closed channel would only mean the intents are no longer awaited.
+        let _ = judged.send(());
+        graph::finish(cs, compared)
+    })
+}
+
 /// Appends what qa-intent derives from the stream it read.
 fn write<W: Write>(
     cs: &Changeset,
-    mut building: graph::Building,
+    building: graph::Building,
     handoff: &memory::PackHandoff,
     manifest: Option<&Manifest>,
     repo: &Path,
@@ -103,30 +120,46 @@ fn write<W: Write>(
         out.write(&diag.into_record(BY, vec![])?)?;
         return Ok(());
     }
-    let (mut deltas, components, stats) =
-        deltas::of_changeset(cs, repo, handoff, || building.finished());
-    // The trees are parsed and compared: their memory is free.
-    memory::release_freed();
-    if options.timings {
-        eprintln!("qa-intent: {stats}");
-    }
-    // The commits' own diffs are judged on a second thread while this one reads what a
-    // changed test passes to the repository's assertion helpers; then that thread
-    // compares the graphs and makes their records while this one derives the intents
-    // once the verdicts are in. Each needs only what is read by now, and both cores are
-    // free once the trees are done: finished on this thread, the graph held the intents
-    // back by as much work as the helper search. The graphs are compared (their trees
-    // dropped) before the intents are derived: beside the intents, the trees took the
-    // peak RSS up by about 1 MB (30.4 MB).
+    // The commits' own diffs are judged on a second thread, from the moment the trees are
+    // parsed: while this one matches what moved across the changed files, then reads what
+    // a changed test passes to the repository's assertion helpers; then that thread
+    // compares the graphs and makes their records while this one derives the intents once
+    // the verdicts are in. Each needs only what is read by then: started after the moves
+    // were matched, the verdicts left the other core idle meanwhile. The graphs are
+    // compared (their trees dropped) before the intents are derived: beside the intents,
+    // the trees took the peak RSS up by about 1 MB (30.4 MB).
     let (derived, graph) = std::thread::scope(|scope| {
         let (judged, verdicts) = std::sync::mpsc::channel();
-        let ahead = scope.spawn(move || {
-            cs.judge_ahead();
-            let compared = graph::compared(cs, building);
-            // A closed channel would only mean the intents are no longer awaited.
-            let _ = judged.send(());
-            graph::finish(cs, compared)
-        });
+        let mut judged = Some(judged);
+        let building = std::cell::RefCell::new(Some(building));
+        let taken = || {
+            building
+                .borrow_mut()
+                .take()
+                .unwrap_or_else(graph::Building::none)
+        };
+        let mut ahead = None;
+        let (mut deltas, components, stats) = deltas::of_changeset(
+            cs,
+            repo,
+            handoff,
+            || building.borrow_mut().as_mut().is_none_or(|b| b.finished()),
+            || {
+                ahead = judged
+                    .take()
+                    .map(|judged| judge(scope, cs, taken(), judged))
+            },
+        );
+        let ahead = match (ahead, judged) {
+            (Some(ahead), _) => ahead,
+            (None, Some(judged)) => judge(scope, cs, taken(), judged),
+            (None, None) => unreachable!("the verdicts' thread is started once"),
+        };
+        // The trees are parsed and compared: their memory is free.
+        memory::release_freed();
+        if options.timings {
+            eprintln!("qa-intent: {stats}");
+        }
         oracle::support::resolve(cs, repo, &mut deltas);
         if verdicts.recv().is_err() {
             // The other thread panicked before it sent: its panic is this run's.
