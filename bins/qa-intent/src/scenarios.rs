@@ -966,10 +966,14 @@ fn oracle_steps(oracle: &[(&TestContract, &Expected)]) -> Vec<String> {
 /// same tests expect says more about this one.
 /// What an expectation says its subject gives: the text after a leading backticked
 /// subject (`` `f(0)` equals `Some(x)` `` gives `equals `Some(x)``), else the whole text.
+/// The inputs a helper's call is read with (`` for `rawConfig` `...` ``) are no part of
+/// it: the same expected value for other inputs is the same outcome.
 fn outcome(text: &str) -> &str {
-    text.strip_prefix('`')
+    let said = text
+        .strip_prefix('`')
         .and_then(|rest| rest.find("` ").map(|at| &rest[at + 2..]))
-        .unwrap_or(text)
+        .unwrap_or(text);
+    said.find(" for `").map_or(said, |at| &said[..at])
 }
 
 fn carries_no_value(text: &str) -> bool {
@@ -1009,7 +1013,46 @@ fn relates_code(text: &str) -> bool {
             || side.parse::<f64>().is_ok()
             || tail.len() > 1 && tail.chars().all(|c| c.is_ascii_uppercase() || c == '_')
     };
-    !left.contains('`') && !names_value(left) && !names_value(right)
+    // The expected side may also be a keyword constant or a value built from literals.
+    let expected_value = |side: &str| is_keyword_constant(side) || builds_from_literals(side);
+    !left.contains('`') && !names_value(left) && !names_value(right) && !expected_value(right)
+}
+
+/// A language's constant for nothing or a truth value (`None`, `null`, `nil`, `true`,
+/// `false`, `undefined`): a value of its own, the outcome a lookup or a check gives.
+fn is_keyword_constant(side: &str) -> bool {
+    matches!(
+        side.trim(),
+        "None" | "null" | "nil" | "undefined" | "true" | "false" | "True" | "False"
+    )
+}
+
+/// A value built from literals only (`Some(0)`, `C1(1, 42)`, `Ok("x")`): a constructor or
+/// free function, no method of a computed subject (`b.charAt(1)`), given nothing but
+/// numbers, strings and keyword constants.
+fn builds_from_literals(side: &str) -> bool {
+    let Some((callee, rest)) = side.trim().split_once('(') else {
+        return false;
+    };
+    let Some(args) = rest.strip_suffix(')') else {
+        return false;
+    };
+    let literal = |a: &str| {
+        let a = a.trim();
+        a.parse::<f64>().is_ok()
+            || is_keyword_constant(a)
+            || a.len() >= 2
+                && (a.starts_with('"') && a.ends_with('"')
+                    || a.starts_with('\'') && a.ends_with('\''))
+    };
+    !callee.is_empty()
+        && !callee.contains('.')
+        && callee
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == '_' || c == ':')
+        && !args.trim().is_empty()
+        && !args.contains('(')
+        && args.split(',').all(literal)
 }
 
 fn is_predicate(expr: &str) -> bool {
@@ -1303,6 +1346,41 @@ mod tests {
         ] {
             assert!(!carries_no_value(text), "{text}");
         }
+    }
+
+    #[test]
+    fn a_keyword_constant_or_a_value_built_from_literals_is_an_expected_value() {
+        for text in [
+            "`head.headers().get(CONTENT_LENGTH)` equals `None`",
+            "`map.get(key)` equals `null`",
+            "`parse(s)` equals `Some(0)`",
+            "`decode(bytes)` equals `C1(1, 42)`",
+        ] {
+            assert!(!carries_no_value(text), "{text}");
+        }
+        // Negative controls: expressions of the test's own values stay relations.
+        for text in [
+            "`get.headers().get(CONTENT_LENGTH)` equals `Some(&content_length)`",
+            "`a.charAt(1)` equals `b.charAt(1)`",
+            "`parse(s)` equals `Some(expected)`",
+            "`got` equals `wrap(parse(1))`",
+        ] {
+            assert!(carries_no_value(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn an_outcome_leaves_out_the_inputs_a_helper_is_read_with() {
+        assert_eq!(
+            outcome("`InitServer`: `configType` is \"caddyfile\" for `rawConfig` `{ a }`"),
+            outcome("`InitServer`: `configType` is \"caddyfile\" for `rawConfig` `{ b }`")
+        );
+        // Negative control: another expected value is another outcome.
+        assert_ne!(
+            outcome("`check`: `want` is 1 for `input` `a`"),
+            outcome("`check`: `want` is 2 for `input` `a`")
+        );
+        assert_eq!(outcome("`f(0)` equals `Some(x)`"), "equals `Some(x)`");
     }
 
     #[test]
