@@ -239,9 +239,11 @@ def expectation_literals(rows, helpers=()):
             continue
         if IMPORT.match(text):
             continue
-        message = MESSAGE_CALL.search(text)
-        if message:  # `if got != 3 { t.Error("wrong value") }`: 3, not the message
-            text, code = text[:message.start()], code[:MESSAGE_CALL.search(code).start()]
+        # `if got != 3 { t.Error("wrong value") }`: 3, not the message. A call only named
+        # inside a string (`toBe("console.log(1)")`) is no message call.
+        message, in_code = MESSAGE_CALL.search(text), MESSAGE_CALL.search(code)
+        if message and in_code:
+            text, code = text[:message.start()], code[:in_code.start()]
         asserting = depth > 0 or ASSERT_CONTEXT.search(code) or EXPECT_ASSIGN.search(code) \
             or EXPECT_KEY.search(code) \
             or (helper_call and helper_call.search(code) and not HELPER_DEF.match(code))

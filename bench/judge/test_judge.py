@@ -59,6 +59,13 @@ class Expectations(unittest.TestCase):
             "a.test.ts", "test.each`", '  ["x", "y"],', "`('%s', ({ a, want }) => {"))
         self.assertEqual(lits, ["x", "y"])
 
+    def test_a_message_call_named_only_inside_a_string_is_an_expected_value(self):
+        lits = scoring.expectation_literals(added("a.test.ts", 'expect(out).toBe("console.log(1)");'))
+        self.assertEqual(lits, ["console.log(1)"])
+        # Control: a real message call still leaves its message out.
+        lits = scoring.expectation_literals(added("a_test.go", 'if got != "x" { t.Errorf("got %v", got) }'))
+        self.assertEqual(lits, ["x"])
+
     def test_an_import_of_the_assertion_library_gives_nothing(self):
         self.assertEqual(scoring.expectation_literals(added("a.test.ts", 'import { expect, test } from "vitest";')), [])
 
