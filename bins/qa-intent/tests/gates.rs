@@ -526,3 +526,78 @@ fn an_intent_is_titled_from_the_commit_that_changes_the_code_not_its_failing_tes
         "{titles:?}"
     );
 }
+
+/// A shop with two modules; on `feature`, one commit changes `price.py` alone, and a later
+/// one writes a test in `tests/test_price.py` (the price module's own test file by its
+/// name) that checks the stock: with a change to `stock.py` when `stock_is_behaviour`, as
+/// a test-only commit otherwise.
+fn shop_with_a_stock_test_in_the_price_tests(stock_is_behaviour: bool) -> Repo {
+    let mut r = Repo::new();
+    r.write("src/price.py", "def price(n):\n    return n\n");
+    r.write("src/stock.py", "def stock(n):\n    return n\n");
+    r.write(
+        "tests/test_price.py",
+        "from src.price import price\nfrom src.stock import stock\n",
+    );
+    r.commit("Import the shop");
+    r.branch("feature");
+    r.write("src/price.py", "def price(n):\n    return n * 2\n");
+    r.commit("Double every price");
+    if stock_is_behaviour {
+        r.write("src/stock.py", "def stock(n):\n    return max(n, 0)\n");
+    }
+    r.write(
+        "tests/test_price.py",
+        "from src.price import price\nfrom src.stock import stock\n\n\ndef test_stock_is_never_negative():\n    assert stock(-5) == 0\n",
+    );
+    r.commit(if stock_is_behaviour {
+        "Never report a negative stock"
+    } else {
+        "Cover the stock floor"
+    });
+    r
+}
+
+/// The files of the intent titled `title`.
+fn files_of(rs: &[Value], title: &str) -> Vec<String> {
+    records::of_kind(rs, "intent")
+        .into_iter()
+        .find(|i| i["data"]["title"] == title)
+        .map(|i| {
+            strings(&i["data"]["files"])
+                .into_iter()
+                .map(String::from)
+                .collect()
+        })
+        .unwrap_or_else(|| panic!("no intent {title}"))
+}
+
+#[test]
+fn a_test_another_commit_of_the_range_changed_is_not_borrowed_by_its_name() {
+    let rs = flow(&shop_with_a_stock_test_in_the_price_tests(true));
+    let price = files_of(&rs, "Double every price");
+    assert!(
+        !price.contains(&"tests/test_price.py".to_string()),
+        "{price:?}"
+    );
+    let quoted = assertions_of(&rs, "Double every price");
+    assert!(
+        !quoted.iter().any(|a| a.contains("stock(-5)")),
+        "{quoted:#?}"
+    );
+    let stock = files_of(&rs, "Never report a negative stock");
+    assert!(
+        stock.contains(&"tests/test_price.py".to_string()),
+        "{stock:?}"
+    );
+}
+
+#[test]
+fn a_test_no_behaviour_commit_changed_is_still_claimed_by_its_name() {
+    let rs = flow(&shop_with_a_stock_test_in_the_price_tests(false));
+    let price = files_of(&rs, "Double every price");
+    assert!(
+        price.contains(&"tests/test_price.py".to_string()),
+        "{price:?}"
+    );
+}

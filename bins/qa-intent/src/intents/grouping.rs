@@ -235,7 +235,9 @@ pub fn claims_test(
 }
 
 /// Each changed test joins the first intent that claims it ([`claims_test`]); the tests
-/// none claims are returned.
+/// none claims are returned. A test that a behaviour commit of the range changed already
+/// belongs to that commit's intent and joins no other: in a mix range, a test one commit
+/// rewrote is not the check of another commit that only shares an import with it.
 pub fn attach_tests(
     groups: &mut [Group],
     cs: &Changeset,
@@ -253,6 +255,9 @@ pub fn attach_tests(
         .map(|f| f.data.path.as_str())
         .filter(|p| role(p) == Some(Role::Test));
     for t in tests {
+        if groups.iter().any(|g| changed_by_its_commits(g, t)) {
+            continue;
+        }
         let clues = TestClues {
             path: t,
             tickets: tickets_of(
@@ -279,6 +284,12 @@ pub fn attach_tests(
         }
     }
     loose_tests
+}
+
+/// Whether a behaviour intent's own commits changed `path` (a commit group holds the files
+/// its commits changed).
+fn changed_by_its_commits(g: &Group, path: &str) -> bool {
+    !g.commits.is_empty() && g.focus_hint != Some(Focus::Cleanup) && g.files.contains(path)
 }
 
 /// A test file's changed test titles, lowercased, from its syntax tree (none without one).
