@@ -638,6 +638,7 @@ fn lines_from<'a>(
             let skip = Skip {
                 types: erased_types(path),
                 tests: keep == Keep::NonTest,
+                docstrings: Grammar::of(path) == Some(Grammar::Python),
             };
             tokens(tree.root_node(), text, &mut rows, skip);
             drop_layout_punctuation(&mut rows);
@@ -654,6 +655,9 @@ struct Skip {
     types: bool,
     /// The tests a source file holds.
     tests: bool,
+    /// Python docstrings: documentation, as a comment is, though the grammar reads them as
+    /// string statements.
+    docstrings: bool,
 }
 
 /// Pushes the tokens of `root`'s tree onto their rows: leaves, any text between a node's
@@ -686,6 +690,7 @@ fn tokens<'a, 't>(root: Node<'t>, text: &'a str, rows: &mut [Vec<Tok<'a>>], skip
                 if node.is_extra()
                     || (erased && (is_annotation(node, &facts) || annotates(node, &facts)))
                     || (skip.tests && is_test_item(node, text))
+                    || (skip.docstrings && is_docstring(node))
                 {
                     continue;
                 }
@@ -912,6 +917,28 @@ fn is_test_item(node: Node, text: &str) -> bool {
         }
         _ => false,
     }
+}
+
+/// A Python docstring: a statement made of one string, first in a module, a class or a
+/// function body (comments aside).
+fn is_docstring(node: Node) -> bool {
+    let lone_string = node.kind() == "expression_statement"
+        && node.named_child_count() == 1
+        && node
+            .named_child(0)
+            .is_some_and(|c| matches!(c.kind(), "string" | "concatenated_string"));
+    let mut prev = node.prev_named_sibling();
+    while let Some(p) = prev.filter(|p| p.is_extra()) {
+        prev = p.prev_named_sibling();
+    }
+    let documents = |parent: Node| match parent.kind() {
+        "module" => true,
+        "block" => parent
+            .parent()
+            .is_some_and(|d| matches!(d.kind(), "function_definition" | "class_definition")),
+        _ => false,
+    };
+    lone_string && prev.is_none() && node.parent().is_some_and(documents)
 }
 
 /// The `:` or `->` that introduces a Python annotation.

@@ -46,6 +46,33 @@ fn python_annotations_alone_are_neutral() {
 }
 
 #[test]
+fn a_changed_python_docstring_is_neutral_and_a_changed_string_statement_elsewhere_is_not() {
+    let documented = "\"\"\"Requests.\"\"\"\n\nclass Request:\n    \"\"\"A request.\"\"\"\n\n    def body(self, limit=10):\n        \"\"\"The body, cut.\"\"\"\n        return self.data[:limit]\n";
+    let reworded = documented
+        .replace("Requests.", "HTTP requests.")
+        .replace(
+            "A request.",
+            "An outgoing request.\n\n    Prefer the client.",
+        )
+        .replace("The body, cut.", "The body, cut at `limit` bytes.");
+    assert_one("src/models.py", documented, &reworded, Verdict::Neutral);
+    // A string statement after the first is code that runs (and is no docstring).
+    let late = documented.replace(
+        "        return self.data[:limit]",
+        "        \"\"\"Second.\"\"\"\n        return self.data[:limit]",
+    );
+    assert_one("src/models.py", documented, &late, Verdict::Changes);
+    // A string returned is a value.
+    let returned = "def name():\n    return \"fd\"\n";
+    assert_one(
+        "src/a.py",
+        returned,
+        &returned.replace("fd", "fdfind"),
+        Verdict::Changes,
+    );
+}
+
+#[test]
 fn a_python_annotation_with_a_changed_value_is_a_change() {
     let typed = PY.replace(
         "def body(self, limit=10):",
