@@ -55,6 +55,13 @@ pub fn for_intent(intent: &Intent) -> Vec<Scenario> {
     };
 
     if d.focus == Focus::Verification {
+        // No changed test title located: the guard, which runs the file where the change
+        // wrote in it (or only took lines out), says more than "0 test(s)".
+        if d.contracts.is_empty() {
+            if let Some(guard) = ctx.guard(&[]) {
+                return vec![guard];
+            }
+        }
         out.push(ctx.verification());
         out.extend(ctx.guard(&out));
         return out;
