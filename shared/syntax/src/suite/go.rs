@@ -66,8 +66,50 @@ pub(super) fn tests(walk: &Walk, text: &str) -> Vec<Test> {
             out.push(go_test(walk, n, *func, text, format!("{name}/{case}")));
         }
     }
+    checks_in_helpers(walk, text, &mut out);
     out
 }
+
+/// A test with no check of its own that hands its `t` to a function of the same file
+/// (`testParse(f, t)`) checks what that function's own `if got != want { t.Errorf }`
+/// checks expect: they are the test's expectations.
+fn checks_in_helpers(walk: &Walk, text: &str, out: &mut [Test]) {
+    if out.iter().all(|t| !t.expects.is_empty()) {
+        return;
+    }
+    let mut helpers: HashMap<&str, (Node, Node)> = HashMap::new();
+    for &node in &walk.all {
+        if node.kind() != "function_declaration" {
+            continue;
+        }
+        let takes_t = node
+            .child_by_field_name("parameters")
+            .is_some_and(|p| TESTING_T.is_match(text_of(p, text)));
+        let (Some(name), Some(body)) = (
+            node.child_by_field_name("name").map(|n| text_of(n, text)),
+            node.child_by_field_name("body"),
+        ) else {
+            continue;
+        };
+        if takes_t && !name.starts_with("Test") && !name.starts_with("Benchmark") {
+            helpers.insert(name, (node, body));
+        }
+    }
+    for t in out.iter_mut().filter(|t| t.expects.is_empty()) {
+        let mut inherited = Vec::new();
+        for callee in &t.calls {
+            if let Some(&(node, body)) = helpers.get(callee.as_str()) {
+                let nodes = walk.subtree(body);
+                inherited.extend(go_test_body(&nodes, node, text, callee.clone()).expects);
+            }
+        }
+        t.expects = inherited;
+    }
+}
+
+/// A parameter list with a `*testing.T` (or `testing.TB`) among its types.
+static TESTING_T: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\*\s*testing\.T\b|\btesting\.TB\b").expect("testing.T pattern"));
 
 fn go_test(walk: &Walk, node: Node, body: Node, text: &str, name: String) -> Test {
     let nodes = walk.subtree(body);
@@ -127,10 +169,13 @@ fn go_test_body(nodes: &[Node], node: Node, text: &str, name: String) -> Test {
                     if let Some(inner) = inner.filter(|i| i.kind() == "call_expression") {
                         t.expects.push(Expectation {
                             line: line_of(n),
-                            text: b.affix(inner, negated, text).unwrap_or_else(|| {
-                                let verb = if negated { "holds" } else { "does not hold" };
-                                format!("`{}` {verb}", excerpt(text_of(inner, text)))
-                            }),
+                            text: b
+                                .affix(inner, negated, text)
+                                .or_else(|| b.equality(inner, negated, text))
+                                .unwrap_or_else(|| {
+                                    let verb = if negated { "holds" } else { "does not hold" };
+                                    format!("`{}` {verb}", excerpt(text_of(inner, text)))
+                                }),
                         });
                     }
                     continue;
@@ -305,6 +350,30 @@ impl Bindings {
             .or_else(|| value(a).map(|v| (b, v)))
             .or_else(|| built(b).map(|v| (a, v)))
             .or_else(|| built(a).map(|v| (b, v)))
+    }
+
+    /// An equality written as a call, `reflect.DeepEqual(got, want)`, `bytes.Equal`,
+    /// `slices.Equal`, `maps.Equal`: what it expects of `got` when `holds` (else of its
+    /// negation), with the other side's value known (a literal, a value built from
+    /// literals, or a list of literals bound to a name).
+    fn equality(&self, call: Node, holds: bool, text: &str) -> Option<String> {
+        let (_, f, args) = call_parts(call, text)?;
+        if !matches!(
+            f,
+            "reflect.DeepEqual" | "bytes.Equal" | "slices.Equal" | "maps.Equal"
+        ) {
+            return None;
+        }
+        let [a, b] = args.as_slice() else {
+            return None;
+        };
+        let list = |n: Node| self.lists.get(text_of(n, text)).cloned();
+        let (got, v) = self
+            .compared(*a, *b, text)
+            .or_else(|| list(*b).map(|v| (*a, v)))
+            .or_else(|| list(*a).map(|v| (*b, v)))?;
+        let words = if holds { "is" } else { "is not" };
+        Some(format!("`{}` {words} {v}", excerpt(text_of(got, text))))
     }
 
     /// `strings.Contains(got, want)`, `strings.HasPrefix(got, "x")`, `bytes.HasSuffix`:

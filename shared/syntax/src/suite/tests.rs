@@ -1133,6 +1133,50 @@ fn a_go_affix_check_expects_its_text_of_the_subject() {
 }
 
 #[test]
+fn a_go_equality_call_expects_the_value_the_test_wrote() {
+    let src = "package m\n\nfunc TestArgs(t *testing.T) {\n\twantArgs := []string{\"-fg\", \"arg0\"}\n\tif !reflect.DeepEqual(f.Args(), wantArgs) {\n\t\tt.Errorf(\"args\")\n\t}\n\tif reflect.DeepEqual(g(), \"x\") {\n\t\tt.Error(\"same\")\n\t}\n}\n";
+    let t = &tests_of(Grammar::Go, src, &[])[0];
+    assert_eq!(
+        expects(t),
+        [
+            "`f.Args()` is []string{\"-fg\", \"arg0\"}",
+            "`g()` is not \"x\""
+        ]
+    );
+    // Control: with neither side written out, the call is what must hold; another
+    // package's `Equal` is no equality known.
+    let src = "package m\n\nfunc TestArgs(t *testing.T) {\n\tif !reflect.DeepEqual(f.Args(), want) {\n\t\tt.Errorf(\"args\")\n\t}\n\tif !geom.Equal(p, \"x\") {\n\t\tt.Error(\"p\")\n\t}\n}\n";
+    let t = &tests_of(Grammar::Go, src, &[])[0];
+    assert_eq!(
+        expects(t),
+        [
+            "`reflect.DeepEqual(f.Args(), want)` holds",
+            "`geom.Equal(p, \"x\")` holds"
+        ]
+    );
+}
+
+#[test]
+fn a_go_test_whose_checks_live_in_a_helper_given_its_t_expects_what_they_expect() {
+    let src = "package m\n\nfunc checkArgs(f *FlagSet, t *testing.T) {\n\twant := []string{\"-fg\", \"arg0\"}\n\tif !reflect.DeepEqual(f.Args(), want) {\n\t\tt.Errorf(\"args\")\n\t}\n}\n\nfunc TestArgs(t *testing.T) {\n\tcheckArgs(NewFlagSet(), t)\n}\n\nfunc TestOwn(t *testing.T) {\n\tcheckArgs(NewFlagSet(), t)\n\tif got := f(); got != \"x\" {\n\t\tt.Error(got)\n\t}\n}\n";
+    let ts = tests_of(Grammar::Go, src, &[]);
+    let by_name = |n: &str| ts.iter().find(|t| t.name == n).unwrap();
+    assert_eq!(
+        expects(by_name("TestArgs")),
+        ["`f.Args()` is []string{\"-fg\", \"arg0\"}"]
+    );
+    // Control: a test with a check of its own keeps its own.
+    assert_eq!(expects(by_name("TestOwn")), ["`got` is \"x\""]);
+    // Control: a function that is not handed the test's `t` passes nothing on.
+    let plain = src.replace(
+        "checkArgs(f *FlagSet, t *testing.T)",
+        "checkArgs(f *FlagSet, t *log.Logger)",
+    );
+    let ts = tests_of(Grammar::Go, &plain, &[]);
+    assert!(expects(ts.iter().find(|t| t.name == "TestArgs").unwrap()).is_empty());
+}
+
+#[test]
 fn a_go_if_initializer_binds_before_its_condition() {
     let src = "package m\n\nfunc TestSafe(t *testing.T) {\n\tif want, got := Safe(foo), \"foo\"; want != got {\n\t\tt.Errorf(\"want %s\", want)\n\t}\n}\n";
     let t = &tests_of(Grammar::Go, src, &[])[0];
