@@ -1,6 +1,7 @@
 //! The commands that run the test files a scenario itself cites, put before the rest of
 //! its intent's commands.
 
+use crate::commands::delivery::Concern;
 use crate::commands::Candidate;
 use crate::discovered::Discovered;
 use crate::targets::Targets;
@@ -48,11 +49,19 @@ pub fn lead(
     if own.files.is_empty() || own.files.len() == targets.files.len() {
         return;
     }
+    // Type tests (`x.test-d.ts`) run in the type check, which reads them, not in a
+    // test runner: a scenario citing only those leads with its package's type check.
+    let type_tests = own
+        .files
+        .iter()
+        .all(|f| Concern::of(f) == Some(Concern::Types));
+    let runs =
+        |c: &Candidate| runs_named_tests(c) || type_tests && c.purpose == CommandPurpose::Typecheck;
     let runs_cited: HashSet<(String, String)> = discovered
         .discover(reader, &own)
         .candidates
         .into_iter()
-        .filter(runs_named_tests)
+        .filter(|c| runs(c))
         .map(|c| (c.dir, c.run))
         .collect();
     if runs_cited.is_empty() {
@@ -60,7 +69,7 @@ pub fn lead(
     }
     let (first, rest): (Vec<Candidate>, Vec<Candidate>) = std::mem::take(candidates)
         .into_iter()
-        .partition(|c| runs_named_tests(c) && runs_cited.contains(&(c.dir.clone(), c.run.clone())));
+        .partition(|c| runs(c) && runs_cited.contains(&(c.dir.clone(), c.run.clone())));
     candidates.extend(first);
     candidates.extend(rest);
 }

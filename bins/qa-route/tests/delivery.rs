@@ -348,3 +348,45 @@ fn a_script_that_names_the_changed_file_comes_first_and_says_so() {
         "a script naming another config is not offered"
     );
 }
+
+/// An ava library whose types are checked by tsd, in a chain with tsc.
+fn typed_library(type_script: Option<&str>) -> Tree {
+    let tree = Tree::new();
+    let scripts = match type_script {
+        Some(body) => {
+            format!(r#""test":"npm run unit && npm run type","unit":"ava","type":"{body}""#)
+        }
+        None => r#""test":"ava""#.to_string(),
+    };
+    tree.write(
+        "package.json",
+        &format!(r#"{{"name":"lib","type":"module","scripts":{{{scripts}}},"devDependencies":{{"ava":"6.0.0","tsd":"0.31.0"}}}}"#),
+    )
+    .write("index.js", "export const run = () => 1;\n")
+    .write("index.d.ts", "export function run(): number;\n")
+    .write(
+        "test-d/run.test-d.ts",
+        "import {expectType} from 'tsd';\nimport {run} from '../index.js';\nexpectType<number>(run());\n",
+    );
+    tree
+}
+
+#[test]
+fn a_type_test_runs_the_script_that_starts_tsd_first() {
+    let route = route_of(
+        &typed_library(Some("tsd && tsc")),
+        &["test-d/run.test-d.ts", "index.d.ts"],
+    );
+    assert_eq!(purposes(&route)[0], "npm run type (typecheck)");
+    assert!(why_of(&route, "npm run type").contains("`test-d/run.test-d.ts`"));
+}
+
+#[test]
+fn a_type_test_without_a_script_that_checks_types_gets_no_typecheck() {
+    let route = route_of(&typed_library(None), &["test-d/run.test-d.ts"]);
+    assert!(
+        !purposes(&route).iter().any(|p| p.contains("(typecheck)")),
+        "{:?}",
+        purposes(&route)
+    );
+}

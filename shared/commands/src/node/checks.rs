@@ -2,7 +2,7 @@
 //! shipped files: `validate:*`, `typecheck`, `build`, `build:<platform>`, `lint`.
 
 use super::manager::Manager;
-use super::runners::{never_ends, sole_program};
+use super::runners::{never_ends, programs, sole_program};
 use super::workspace::{Owner, Package, Workspace};
 use crate::delivery::{by_check, Check, Concern, CHECKS};
 use crate::tree::{under, Reader};
@@ -178,8 +178,13 @@ fn script_checks(
         let Some(body) = body.as_str() else {
             continue;
         };
-        let by_program =
-            || sole_program(body).is_some_and(|(program, args)| check.is_run_by(&program, &args));
+        // A type-test runner type-checks wherever it stands in a chain (`tsd && tsc`): it
+        // only reads files.
+        let by_program = || {
+            sole_program(body).is_some_and(|(program, args)| check.is_run_by(&program, &args))
+                || check == Check::Typecheck
+                    && programs(body).iter().any(|(program, _)| program == "tsd")
+        };
         if !check.names(name) && !by_program() {
             continue;
         }
