@@ -382,11 +382,33 @@ fn a_type_test_runs_the_script_that_starts_tsd_first() {
 }
 
 #[test]
-fn a_type_test_without_a_script_that_checks_types_gets_no_typecheck() {
-    let route = route_of(&typed_library(None), &["test-d/run.test-d.ts"]);
+fn a_type_test_without_a_script_that_checks_types_gets_no_typecheck_and_a_warning() {
+    let stubs = Stubs::new(&["npm", "npx"]);
+    let files = ["test-d/run.test-d.ts"];
+    let records = route_one(typed_library(None).path(), &stubs, files[0], &files, &[]).records;
+    let route = &of_kind(&records, "route")[0]["data"];
     assert!(
-        !purposes(&route).iter().any(|p| p.contains("(typecheck)")),
+        !purposes(route).iter().any(|p| p.contains("(typecheck)")),
         "{:?}",
-        purposes(&route)
+        purposes(route)
     );
+    assert_eq!(
+        diags(&records),
+        ["no script of `package.json` type-checks the changed type tests (`test-d/run.test-d.ts`): none starts tsd or a type checker, and the test commands do not run them"]
+    );
+}
+
+#[test]
+fn a_declaration_without_a_type_check_script_gets_no_warning() {
+    // Control: a shipped declaration is no type test; the package may check it otherwise.
+    let stubs = Stubs::new(&["npm", "npx"]);
+    let records = route_one(
+        typed_library(None).path(),
+        &stubs,
+        "index.d.ts",
+        &["index.d.ts"],
+        &[],
+    )
+    .records;
+    assert!(diags(&records).is_empty(), "{:?}", diags(&records));
 }

@@ -99,9 +99,7 @@ impl Concern {
             .any(|d| name.ends_with(d));
         if name == "package.json" {
             Some(Concern::Manifest)
-        } else if declaration
-            || typescript && (stem.contains(".test-d") || dirs.contains(&"test-d"))
-        {
+        } else if declaration || typescript && is_type_test(path) {
             Some(Concern::Types)
         } else if name.starts_with(TYPESCRIPT_CONFIG) && ext == "json" {
             Some(Concern::TypeScript)
@@ -243,6 +241,12 @@ impl Check {
             Check::Lint => format!("`{command}` lints the package under the changed {files}"),
         }
     }
+}
+
+/// A type test: `x.test-d.ts` (tsd's, vitest's), or a file under a `test-d/` folder.
+pub fn is_type_test(path: &str) -> bool {
+    let name = base_name(path);
+    name.contains(".test-d.") || path.split('/').rev().skip(1).any(|d| d == "test-d")
 }
 
 /// `a, b and c`, or the first three and how many more.
