@@ -550,11 +550,11 @@ fn a_package_name_with_a_line_break_is_not_a_command() {
 }
 
 /// qa-diff's `file` record of `path` whose added lines are `added`; its role is the one
-/// qa-diff gives: a test under `tests/`, `test/` or `test-d/`, product code elsewhere.
+/// qa-diff gives: a test in a `tests/`, `test/` or `test-d/` folder, product code elsewhere.
 fn file_record(path: &str, added: &[u32]) -> Record {
     let role = if ["tests/", "test/", "test-d/"]
         .iter()
-        .any(|d| path.starts_with(d))
+        .any(|d| path.starts_with(d) || path.contains(&format!("/{d}")))
     {
         "test"
     } else {
@@ -845,4 +845,49 @@ fn a_scenario_citing_a_runner_test_keeps_the_runner_first() {
     // Control: the same intent, the scenario citing the ava test.
     let runs = ava_routes_citing(&[("test/run.js", 4)]);
     assert!(runs[0].contains("ava test/run.js"), "{runs:?}");
+}
+
+/// The commands routed for a scenario citing `cites` in a package whose library's test
+/// modules `src/tests/a.rs` and `src/tests/b.rs` each hold a changed test known by name.
+fn two_test_modules_citing(cites: &[(&str, u32)]) -> Vec<String> {
+    let tree = Tree::new();
+    tree.write("Cargo.toml", ALPHA)
+        .write("src/lib.rs", "pub fn run() {}\n#[cfg(test)]\nmod tests;\n")
+        .write("src/tests/mod.rs", "mod a;\nmod b;\n")
+        .write(
+            "src/tests/a.rs",
+            "#[test]\nfn a_ok() {\n    crate::run();\n}\n#[test]\nfn a_two() {\n    crate::run();\n}\n",
+        )
+        .write(
+            "src/tests/b.rs",
+            "#[test]\nfn b_ok() {\n    crate::run();\n}\n",
+        );
+    let stubs = Stubs::new(&["cargo"]);
+    let changed = [
+        ("src/lib.rs", 1),
+        ("src/tests/a.rs", 3),
+        ("src/tests/b.rs", 3),
+    ];
+    let i = intent(
+        &changed.map(|(f, _)| f),
+        &[
+            ("src/tests/a.rs", "a_ok", "rust"),
+            ("src/tests/a.rs", "a_two", "rust"),
+            ("src/tests/b.rs", "b_ok", "rust"),
+        ],
+        Confidence::High,
+    );
+    routes_of_scenario_citing(&tree, &stubs, &i, &changed, cites)
+}
+
+#[test]
+fn a_scenario_citing_two_test_files_leads_with_the_command_of_the_first_it_cites() {
+    let runs = two_test_modules_citing(&[("src/tests/b.rs", 3), ("src/tests/a.rs", 3)]);
+    assert_eq!(
+        runs[0], ". cargo test -p alpha --lib tests::b::b_ok -- --exact",
+        "{runs:?}"
+    );
+    // Control: cited the other way round, the other file's command leads.
+    let runs = two_test_modules_citing(&[("src/tests/a.rs", 3), ("src/tests/b.rs", 3)]);
+    assert!(runs[0].contains("tests::a::a_ok"), "{runs:?}");
 }
