@@ -165,6 +165,10 @@ fn is_test(p: &PathInfo) -> bool {
     // Whole-word conventions only: `latest.py` or `testimony.ts` must not match.
     name.contains(".test.")
         || name.contains(".spec.")
+        // Type tests (tsd's `index.test-d.ts`, vitest's `x.test-d.ts`), in a `test-d/`
+        // folder or not.
+        || name.contains(".test-d.")
+        || p.has_dir_in(&["test-d"])
         || name.ends_with("_test.go")
         || name.ends_with("_test.py")
         // unittest's and Django's plural convention (`flaskr_tests.py`, `model_tests.py`).
@@ -656,6 +660,27 @@ mod tests {
                 "src/workbench.ts",
                 "src/benchmark_report_view.tsx",
                 "blog/contests.py",
+            ],
+        );
+    }
+
+    #[test]
+    fn type_test_files_and_folders_are_tests_and_declarations_are_not() {
+        assert_all(
+            Role::Test,
+            &[
+                "index.test-d.ts",
+                "test-d/stdio/option/generator-string.test-d.ts",
+                "test-d/methods/script.ts",
+                "src/types.test-d.tsx",
+            ],
+        );
+        assert_all(
+            Role::Product,
+            &[
+                "index.d.ts",
+                "types/methods/script.d.ts",
+                "src/test-data.ts",
             ],
         );
     }

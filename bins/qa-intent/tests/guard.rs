@@ -92,6 +92,26 @@ fn a_changed_test_another_scenario_cites_gets_no_guard() {
 }
 
 #[test]
+fn a_changed_test_beside_a_cited_one_in_the_same_file_is_guarded_alone() {
+    // The scenarios cite the written assertion of `runs`; the new `runs_twice` in the
+    // same file checks nothing they quote, so the guard runs it, and only it.
+    let base = "#[test]\nfn runs() {\n    assert_eq!(walk::run(), 1);\n}\n";
+    let head = "#[test]\nfn runs() {\n    assert_eq!(walk::run(), 2);\n}\n\n#[test]\nfn runs_twice() {\n    walk::run();\n    walk::run();\n}\n";
+    let rs = flow(&run_repo(base, head));
+    let g = the_guard(&rs);
+    assert_says(
+        g,
+        "steps",
+        "Run the changed test `runs_twice` in tests/run.rs",
+    );
+    assert!(!cites(g, "tests/run.rs", 3), "{g:#?}");
+    let named = strings(&g["data"]["steps"])
+        .iter()
+        .any(|t| t.contains("`runs`"));
+    assert!(!named, "{g:#?}");
+}
+
+#[test]
 fn a_trybuild_case_is_guarded_as_a_compile_test_of_its_harness() {
     let mut r = rust_crate("pub fn check(path: &str) -> bool {\n    path.starts_with('/')\n}\n");
     r.write(

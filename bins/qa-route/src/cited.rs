@@ -1,12 +1,13 @@
 //! The commands that run the test files a scenario itself cites, put before the rest of
 //! its intent's commands.
 
+use crate::commands::delivery::Concern;
 use crate::commands::Candidate;
 use crate::discovered::Discovered;
 use crate::targets::Targets;
 use crate::tree::Reader;
 use qa_records::change::{CommandPurpose, CommandScope, ScenarioData};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// Moves to the front, in their order, the test commands of test or file scope that
 /// discovery finds for the changed test files (`is_test`: qa-diff's role) the scenario's
@@ -48,19 +49,60 @@ pub fn lead(
     if own.files.is_empty() || own.files.len() == targets.files.len() {
         return;
     }
+    // Type tests (`x.test-d.ts`) run in the type check, which reads them, not in a
+    // test runner: a scenario citing only those leads with its package's type check.
+    let type_tests = own
+        .files
+        .iter()
+        .all(|f| Concern::of(f) == Some(Concern::Types));
+    let runs =
+        |c: &Candidate| runs_named_tests(c) || type_tests && c.purpose == CommandPurpose::Typecheck;
     let runs_cited: HashSet<(String, String)> = discovered
         .discover(reader, &own)
         .candidates
         .into_iter()
-        .filter(runs_named_tests)
+        .filter(|c| runs(c))
         .map(|c| (c.dir, c.run))
         .collect();
     if runs_cited.is_empty() {
         return;
     }
-    let (first, rest): (Vec<Candidate>, Vec<Candidate>) = std::mem::take(candidates)
+    let (mut first, rest): (Vec<Candidate>, Vec<Candidate>) = std::mem::take(candidates)
         .into_iter()
-        .partition(|c| runs_named_tests(c) && runs_cited.contains(&(c.dir.clone(), c.run.clone())));
+        .partition(|c| runs(c) && runs_cited.contains(&(c.dir.clone(), c.run.clone())));
+    // The scenario names its tests in order: the command of the first cited file leads
+    // (a guard naming three files runs its first one first, not the one discovery happens
+    // to list first).
+    let mut order: Vec<&str> = Vec::new();
+    for e in &scenario.evidence {
+        if cited.contains(e.file.as_str()) && !order.contains(&e.file.as_str()) {
+            order.push(e.file.as_str());
+        }
+    }
+    if first.len() > 1 && order.len() > 1 {
+        let mut rank: HashMap<(String, String), usize> = HashMap::new();
+        for (k, file) in order.iter().enumerate() {
+            let one = Targets {
+                files: own.files.iter().filter(|f| f == file).cloned().collect(),
+                tests: own
+                    .tests
+                    .iter()
+                    .filter(|t| t.file == *file)
+                    .cloned()
+                    .collect(),
+            };
+            for c in discovered.discover(reader, &one).candidates {
+                if runs(&c) {
+                    rank.entry((c.dir, c.run)).or_insert(k);
+                }
+            }
+        }
+        first.sort_by_key(|c| {
+            rank.get(&(c.dir.clone(), c.run.clone()))
+                .copied()
+                .unwrap_or(usize::MAX)
+        });
+    }
     candidates.extend(first);
     candidates.extend(rest);
 }

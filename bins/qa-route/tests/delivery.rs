@@ -348,3 +348,67 @@ fn a_script_that_names_the_changed_file_comes_first_and_says_so() {
         "a script naming another config is not offered"
     );
 }
+
+/// An ava library whose types are checked by tsd, in a chain with tsc.
+fn typed_library(type_script: Option<&str>) -> Tree {
+    let tree = Tree::new();
+    let scripts = match type_script {
+        Some(body) => {
+            format!(r#""test":"npm run unit && npm run type","unit":"ava","type":"{body}""#)
+        }
+        None => r#""test":"ava""#.to_string(),
+    };
+    tree.write(
+        "package.json",
+        &format!(r#"{{"name":"lib","type":"module","scripts":{{{scripts}}},"devDependencies":{{"ava":"6.0.0","tsd":"0.31.0"}}}}"#),
+    )
+    .write("index.js", "export const run = () => 1;\n")
+    .write("index.d.ts", "export function run(): number;\n")
+    .write(
+        "test-d/run.test-d.ts",
+        "import {expectType} from 'tsd';\nimport {run} from '../index.js';\nexpectType<number>(run());\n",
+    );
+    tree
+}
+
+#[test]
+fn a_type_test_runs_the_script_that_starts_tsd_first() {
+    let route = route_of(
+        &typed_library(Some("tsd && tsc")),
+        &["test-d/run.test-d.ts", "index.d.ts"],
+    );
+    assert_eq!(purposes(&route)[0], "npm run type (typecheck)");
+    assert!(why_of(&route, "npm run type").contains("`test-d/run.test-d.ts`"));
+}
+
+#[test]
+fn a_type_test_without_a_script_that_checks_types_gets_no_typecheck_and_a_warning() {
+    let stubs = Stubs::new(&["npm", "npx"]);
+    let files = ["test-d/run.test-d.ts"];
+    let records = route_one(typed_library(None).path(), &stubs, files[0], &files, &[]).records;
+    let route = &of_kind(&records, "route")[0]["data"];
+    assert!(
+        !purposes(route).iter().any(|p| p.contains("(typecheck)")),
+        "{:?}",
+        purposes(route)
+    );
+    assert_eq!(
+        diags(&records),
+        ["no script of `package.json` type-checks the changed type tests (`test-d/run.test-d.ts`): none starts tsd or a type checker, and the test commands do not run them"]
+    );
+}
+
+#[test]
+fn a_declaration_without_a_type_check_script_gets_no_warning() {
+    // Control: a shipped declaration is no type test; the package may check it otherwise.
+    let stubs = Stubs::new(&["npm", "npx"]);
+    let records = route_one(
+        typed_library(None).path(),
+        &stubs,
+        "index.d.ts",
+        &["index.d.ts"],
+        &[],
+    )
+    .records;
+    assert!(diags(&records).is_empty(), "{:?}", diags(&records));
+}

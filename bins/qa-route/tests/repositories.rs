@@ -550,9 +550,12 @@ fn a_package_name_with_a_line_break_is_not_a_command() {
 }
 
 /// qa-diff's `file` record of `path` whose added lines are `added`; its role is the one
-/// qa-diff gives: a test under `tests/`, product code elsewhere.
+/// qa-diff gives: a test in a `tests/`, `test/` or `test-d/` folder, product code elsewhere.
 fn file_record(path: &str, added: &[u32]) -> Record {
-    let role = if path.starts_with("tests/") {
+    let role = if ["tests/", "test/", "test-d/"]
+        .iter()
+        .any(|d| path.starts_with(d) || path.contains(&format!("/{d}")))
+    {
         "test"
     } else {
         "product"
@@ -741,22 +744,11 @@ fn cargo_routes_citing(cites: &[(&str, u32)], with_file_records: bool) -> Vec<St
         &[("src/lib.rs", "parses_ok", "rust")],
         Confidence::High,
     );
-    let evidence: Vec<(&str, u32, Relation)> = cites
-        .iter()
-        .map(|(file, line)| (*file, *line, Relation::Direct))
-        .collect();
-    let s = scenario(&i, "ui", Priority::Recommended, &evidence);
-    let files = [
-        file_record("src/lib.rs", &[4]),
-        file_record("tests/ui.rs", &[3]),
-    ];
-    let input = match with_file_records {
-        true => ndjson(&[&files[0], &files[1], &i, &s]),
-        false => ndjson(&[&i, &s]),
+    let changed: &[(&str, u32)] = match with_file_records {
+        true => &[("src/lib.rs", 4), ("tests/ui.rs", 3)],
+        false => &[],
     };
-    let records = qa_route(tree.path(), &stubs, &input, &[]).records();
-    stubs.assert_none_ran();
-    commands(only_route(&records))
+    routes_of_scenario_citing(&tree, &stubs, &i, changed, cites)
 }
 
 #[test]
@@ -786,4 +778,116 @@ fn a_cited_file_without_the_test_role_does_not_lead() {
         runs[0],
         ". cargo test -p alpha --lib tests::parses_ok -- --exact"
     );
+}
+
+/// The commands routed for a scenario citing `cites`, in an ava package whose `type`
+/// script runs tsd: the intent changed the ava test `test/run.js` and the type test
+/// `test-d/run.test-d.ts`.
+fn ava_routes_citing(cites: &[(&str, u32)]) -> Vec<String> {
+    let tree = Tree::new();
+    tree.write(
+        "package.json",
+        r#"{"name":"lib","type":"module","scripts":{"test":"ava && npm run type","type":"tsd && tsc"},"devDependencies":{"ava":"6.0.0","tsd":"0.31.0"}}"#,
+    )
+    .write("index.js", "export const run = () => 1;\n")
+    .write("index.d.ts", "export function run(): number;\n")
+    .write(
+        "test/run.js",
+        "import test from 'ava';\nimport {run} from '../index.js';\ntest('runs', t => {\n  t.is(run(), 1);\n});\n",
+    )
+    .write(
+        "test-d/run.test-d.ts",
+        "import {expectType} from 'tsd';\nimport {run} from '../index.js';\nexpectType<number>(run());\n",
+    );
+    let stubs = Stubs::new(&["npm", "npx"]);
+    let changed = [("test/run.js", 4), ("test-d/run.test-d.ts", 3)];
+    let i = intent(
+        &changed.map(|(f, _)| f),
+        &[("test/run.js", "runs", "jest")],
+        Confidence::High,
+    );
+    routes_of_scenario_citing(&tree, &stubs, &i, &changed, cites)
+}
+
+/// The commands routed for a scenario of intent `i` citing `cites`, after qa-diff's
+/// records of the `changed` files (each with its one added line).
+fn routes_of_scenario_citing(
+    tree: &Tree,
+    stubs: &Stubs,
+    i: &Record,
+    changed: &[(&str, u32)],
+    cites: &[(&str, u32)],
+) -> Vec<String> {
+    let evidence: Vec<(&str, u32, Relation)> = cites
+        .iter()
+        .map(|(file, line)| (*file, *line, Relation::Direct))
+        .collect();
+    let s = scenario(i, "cited", Priority::Recommended, &evidence);
+    let files: Vec<Record> = changed
+        .iter()
+        .map(|(f, line)| file_record(f, &[*line]))
+        .collect();
+    let mut all: Vec<&Record> = files.iter().collect();
+    all.extend([i, &s]);
+    let records = qa_route(tree.path(), stubs, &ndjson(&all), &[]).records();
+    stubs.assert_none_ran();
+    commands(only_route(&records))
+}
+
+#[test]
+fn a_scenario_citing_only_type_tests_leads_with_the_type_check() {
+    let runs = ava_routes_citing(&[("test-d/run.test-d.ts", 3)]);
+    assert_eq!(runs[0], ". npm run type", "{runs:?}");
+}
+
+#[test]
+fn a_scenario_citing_a_runner_test_keeps_the_runner_first() {
+    // Control: the same intent, the scenario citing the ava test.
+    let runs = ava_routes_citing(&[("test/run.js", 4)]);
+    assert!(runs[0].contains("ava test/run.js"), "{runs:?}");
+}
+
+/// The commands routed for a scenario citing `cites` in a package whose library's test
+/// modules `src/tests/a.rs` and `src/tests/b.rs` each hold a changed test known by name.
+fn two_test_modules_citing(cites: &[(&str, u32)]) -> Vec<String> {
+    let tree = Tree::new();
+    tree.write("Cargo.toml", ALPHA)
+        .write("src/lib.rs", "pub fn run() {}\n#[cfg(test)]\nmod tests;\n")
+        .write("src/tests/mod.rs", "mod a;\nmod b;\n")
+        .write(
+            "src/tests/a.rs",
+            "#[test]\nfn a_ok() {\n    crate::run();\n}\n#[test]\nfn a_two() {\n    crate::run();\n}\n",
+        )
+        .write(
+            "src/tests/b.rs",
+            "#[test]\nfn b_ok() {\n    crate::run();\n}\n",
+        );
+    let stubs = Stubs::new(&["cargo"]);
+    let changed = [
+        ("src/lib.rs", 1),
+        ("src/tests/a.rs", 3),
+        ("src/tests/b.rs", 3),
+    ];
+    let i = intent(
+        &changed.map(|(f, _)| f),
+        &[
+            ("src/tests/a.rs", "a_ok", "rust"),
+            ("src/tests/a.rs", "a_two", "rust"),
+            ("src/tests/b.rs", "b_ok", "rust"),
+        ],
+        Confidence::High,
+    );
+    routes_of_scenario_citing(&tree, &stubs, &i, &changed, cites)
+}
+
+#[test]
+fn a_scenario_citing_two_test_files_leads_with_the_command_of_the_first_it_cites() {
+    let runs = two_test_modules_citing(&[("src/tests/b.rs", 3), ("src/tests/a.rs", 3)]);
+    assert_eq!(
+        runs[0], ". cargo test -p alpha --lib tests::b::b_ok -- --exact",
+        "{runs:?}"
+    );
+    // Control: cited the other way round, the other file's command leads.
+    let runs = two_test_modules_citing(&[("src/tests/a.rs", 3), ("src/tests/b.rs", 3)]);
+    assert!(runs[0].contains("tests::a::a_ok"), "{runs:?}");
 }

@@ -24,6 +24,9 @@ pub enum Concern {
     App,
     /// A file shipped as is: images, fonts, media, anything under `public/` or `static/`.
     Asset,
+    /// A type declaration or a type test (`index.d.ts`, `index.test-d.ts`, `test-d/*.ts`):
+    /// only the type checker loads it.
+    Types,
 }
 
 /// A check of the package that validates a concern.
@@ -90,8 +93,14 @@ impl Concern {
         };
         let tool = name.split('.').next().unwrap_or(name);
         let dirs: Vec<&str> = path.split('/').rev().skip(1).collect();
+        let typescript = matches!(ext, "ts" | "tsx" | "mts" | "cts");
+        let declaration = [".d.ts", ".d.mts", ".d.cts"]
+            .iter()
+            .any(|d| name.ends_with(d));
         if name == "package.json" {
             Some(Concern::Manifest)
+        } else if declaration || typescript && is_type_test(path) {
+            Some(Concern::Types)
         } else if name.starts_with(TYPESCRIPT_CONFIG) && ext == "json" {
             Some(Concern::TypeScript)
         } else if name == ".env"
@@ -135,6 +144,7 @@ impl Concern {
             Concern::Environment => &[Check::Validate, Check::Build],
             Concern::App => &[Check::Validate, Check::Build, Check::Platform],
             Concern::Asset => &[Check::Build, Check::Platform],
+            Concern::Types => &[Check::Typecheck],
         }
     }
 }
@@ -174,7 +184,7 @@ impl Check {
     /// its name (`"test:typecheck": "tsc"`, `"test:code": "eslint ."`); never one that
     /// rewrites files.
     pub fn is_run_by(self, program: &str, args: &[String]) -> bool {
-        const TYPECHECKERS: &[&str] = &["tsc", "vue-tsc", "svelte-check"];
+        const TYPECHECKERS: &[&str] = &["tsc", "vue-tsc", "svelte-check", "tsd"];
         const LINTERS: &[&str] = &["eslint", "oxlint", "stylelint"];
         let rewrites = args
             .iter()
@@ -231,6 +241,12 @@ impl Check {
             Check::Lint => format!("`{command}` lints the package under the changed {files}"),
         }
     }
+}
+
+/// A type test: `x.test-d.ts` (tsd's, vitest's), or a file under a `test-d/` folder.
+pub fn is_type_test(path: &str) -> bool {
+    let name = base_name(path);
+    name.contains(".test-d.") || path.split('/').rev().skip(1).any(|d| d == "test-d")
 }
 
 /// `a, b and c`, or the first three and how many more.
@@ -314,6 +330,22 @@ mod tests {
             None,
             "not a known tool"
         );
+    }
+
+    #[test]
+    fn type_declarations_and_type_tests_are_a_types_concern_and_other_typescript_is_not() {
+        let types = [
+            "index.d.ts",
+            "test-d/methods/script.test-d.ts",
+            "test-d/helpers.ts",
+            "src/index.test-d.tsx",
+        ];
+        for path in types {
+            assert_eq!(concern(path), Some(Concern::Types), "{path}");
+        }
+        for path in ["src/index.ts", "src/index.test.ts", "test-d/readme.md"] {
+            assert_eq!(concern(path), None, "{path}");
+        }
     }
 
     #[test]

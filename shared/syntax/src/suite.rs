@@ -402,7 +402,9 @@ pub fn may_define_tests(grammar: Grammar, text: &str, test_macros: &[String]) ->
         Grammar::Rust => {
             MARKERS[0].is_match(text) || test_macros.iter().any(|m| text.contains(&format!("{m}!")))
         }
-        Grammar::TypeScript | Grammar::Tsx | Grammar::JavaScript => MARKERS[1].is_match(text),
+        Grammar::TypeScript | Grammar::Tsx | Grammar::JavaScript => {
+            MARKERS[1].is_match(text) || javascript::TSD_IMPORT.is_match(text)
+        }
         Grammar::Python => MARKERS[2].is_match(text),
         Grammar::Go => MARKERS[3].is_match(text),
         Grammar::Java => MARKERS[4].is_match(text),

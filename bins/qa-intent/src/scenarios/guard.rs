@@ -58,14 +58,24 @@ impl Ctx<'_> {
             .flat_map(|s| s.evidence.iter())
             .map(|e| (e.file.as_str(), e.line))
             .collect();
+        // A file no scenario cites at a written line, or one with a changed test none of
+        // whose written lines is cited (a scenario quoting one test of a file says
+        // nothing of the others the change wrote).
         let mut files: Vec<(&String, &Vec<(u32, String)>)> = self
             .intent
             .written_tests
             .iter()
             .filter(|(file, lines)| {
-                !lines
-                    .iter()
-                    .any(|(l, _)| cited.contains(&(file.as_str(), *l)))
+                let is_cited = |l: u32| cited.contains(&(file.as_str(), l));
+                !lines.iter().any(|(l, _)| is_cited(*l))
+                    || self.changed_tests_of(file).iter().any(|t| {
+                        let mine: Vec<u32> = lines
+                            .iter()
+                            .map(|(l, _)| *l)
+                            .filter(|l| (t.line..=t.end).contains(l))
+                            .collect();
+                        !mine.is_empty() && !mine.iter().any(|l| is_cited(*l))
+                    })
             })
             .collect();
         // Test code first: a recorded output or a data file is read by a test, and the
@@ -73,7 +83,7 @@ impl Ctx<'_> {
         files.sort_by_key(|(file, _)| crate::trees::Grammar::of(file).is_none());
         let mut uncited: Vec<Uncited> = Vec::new();
         for (file, lines) in files {
-            let u = self.uncited(file, lines);
+            let u = self.uncited(file, lines, &cited);
             // A case's recorded output is the case's evidence: named once, by the case.
             let named = |o: &Uncited| o.case.is_some() && o.case_file() == u.case_file();
             if uncited.len() < MAX_FILES && !(u.case.is_some() && uncited.iter().any(named)) {
@@ -201,8 +211,23 @@ impl Ctx<'_> {
         Some(scenario)
     }
 
-    /// Where the change wrote in test `file` (`lines`: its written lines with text).
-    fn uncited<'a>(&'a self, file: &'a str, lines: &'a [(u32, String)]) -> Uncited<'a> {
+    /// The changed tests of test `file`, as its delta reads them.
+    fn changed_tests_of(&self, file: &str) -> &[qa_syntax::suite::Test] {
+        self.intent
+            .deltas
+            .get(file)
+            .map(|d| d.changed_tests.as_slice())
+            .unwrap_or_default()
+    }
+
+    /// Where the change wrote in test `file` (`lines`: its written lines with text): its
+    /// changed tests that no scenario cites at a written line (`cited`).
+    fn uncited<'a>(
+        &'a self,
+        file: &'a str,
+        lines: &'a [(u32, String)],
+        cited: &BTreeSet<(&str, u32)>,
+    ) -> Uncited<'a> {
         let delta = self.intent.deltas.get(file);
         let written = |from: u32, to: u32| {
             lines
@@ -210,12 +235,19 @@ impl Ctx<'_> {
                 .map(|(l, _)| *l)
                 .find(|l| (from..=to).contains(l))
         };
-        let tests: Vec<(String, u32, Option<&TestContract>)> = delta
-            .map(|d| d.changed_tests.as_slice())
-            .unwrap_or_default()
+        let cited_in = |from: u32, to: u32| {
+            lines
+                .iter()
+                .any(|(l, _)| (from..=to).contains(l) && cited.contains(&(file, *l)))
+        };
+        let tests: Vec<(String, u32, Option<&TestContract>)> = self
+            .changed_tests_of(file)
             .iter()
             .filter_map(|t| {
                 let line = written(t.line, t.end)?;
+                if cited_in(t.line, t.end) {
+                    return None;
+                }
                 let contract = self
                     .intent
                     .data

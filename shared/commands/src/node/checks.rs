@@ -2,9 +2,9 @@
 //! shipped files: `validate:*`, `typecheck`, `build`, `build:<platform>`, `lint`.
 
 use super::manager::Manager;
-use super::runners::{never_ends, sole_program};
+use super::runners::{never_ends, programs, sole_program};
 use super::workspace::{Owner, Package, Workspace};
-use crate::delivery::{by_check, Check, Concern, CHECKS};
+use crate::delivery::{by_check, is_type_test, Check, Concern, CHECKS};
 use crate::tree::{under, Reader};
 use crate::{Candidate, Found};
 use qa_records::change::CommandScope;
@@ -50,6 +50,7 @@ pub fn checks(reader: &mut Reader, concerned: &[(&str, Concern)], found: &mut Fo
         };
         for (check, files) in package_checks(o, manager, found) {
             if !o.member {
+                unchecked(check, &files, &o.package.manifest, found);
                 continue;
             }
             match to_root.iter_mut().find(|(c, _)| *c == check) {
@@ -61,9 +62,28 @@ pub fn checks(reader: &mut Reader, concerned: &[(&str, Concern)], found: &mut Fo
     if let (Some(root), Some(manager)) = (&workspace.root, root_manager) {
         to_root.sort_by_key(|(check, _)| CHECKS.iter().position(|c| c == check));
         for (check, files) in to_root {
-            script_checks(root, None, manager, check, &files, found);
+            if !script_checks(root, None, manager, check, &files, found) {
+                unchecked(check, &files, &root.manifest, found);
+            }
         }
     }
+}
+
+/// Says so when no script of `manifest` type-checks changed type tests: they would
+/// otherwise seem covered by the test commands, whose runners do not load them.
+fn unchecked(check: Check, files: &[&str], manifest: &str, found: &mut Found) {
+    let tests: Vec<&str> = files.iter().copied().filter(|f| is_type_test(f)).collect();
+    if check != Check::Typecheck || tests.is_empty() {
+        return;
+    }
+    found.problems.push(format!(
+        "no script of `{manifest}` type-checks the changed type tests ({}): none starts tsd or a type checker, and the test commands do not run them",
+        tests
+            .iter()
+            .map(|f| format!("`{f}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    ));
 }
 
 /// One package's checks, in the order of [`CHECKS`], each for the files it loads; returns
@@ -178,8 +198,13 @@ fn script_checks(
         let Some(body) = body.as_str() else {
             continue;
         };
-        let by_program =
-            || sole_program(body).is_some_and(|(program, args)| check.is_run_by(&program, &args));
+        // A type-test runner type-checks wherever it stands in a chain (`tsd && tsc`): it
+        // only reads files.
+        let by_program = || {
+            sole_program(body).is_some_and(|(program, args)| check.is_run_by(&program, &args))
+                || check == Check::Typecheck
+                    && programs(body).iter().any(|(program, _)| program == "tsd")
+        };
         if !check.names(name) && !by_program() {
             continue;
         }

@@ -718,6 +718,19 @@ pub fn sole_program(body: &str) -> Option<(String, Vec<String>)> {
     Some((program, words.cloned().collect()))
 }
 
+/// The program each command of a script body starts (`tsd && tsc`: `tsd`, `tsc`), with its
+/// arguments, after `NAME=value` assignments.
+pub fn programs(body: &str) -> Vec<(String, Vec<String>)> {
+    commands(body)
+        .iter()
+        .filter_map(|words| {
+            let mut words = words.iter().skip_while(|w| assignment(w).is_some());
+            let program = program_name(words.next()?).to_string();
+            Some((program, words.cloned().collect()))
+        })
+        .collect()
+}
+
 /// Build tools whose `-w` means watch.
 const WATCHING_W: &[&str] = &[
     "tsc", "rollup", "webpack", "esbuild", "tsup", "babel", "sass",

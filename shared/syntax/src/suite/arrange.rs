@@ -135,12 +135,16 @@ fn first_call(body: Node, text: &str) -> Option<String> {
 /// The statements of a body block, Go's statement list flattened.
 fn statements(body: Node) -> Vec<Node> {
     let block = match body.kind() {
-        "arrow_function" | "function_expression" | "function" | "func_literal" => {
-            match body.child_by_field_name("body") {
-                Some(b) => b,
-                None => return Vec::new(),
-            }
-        }
+        "arrow_function"
+        | "function_expression"
+        | "function"
+        | "func_literal"
+        | "generator_function"
+        | "function_declaration"
+        | "generator_function_declaration" => match body.child_by_field_name("body") {
+            Some(b) => b,
+            None => return Vec::new(),
+        },
         _ => body,
     };
     named_children(block)

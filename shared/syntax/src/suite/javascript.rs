@@ -1,7 +1,11 @@
 //! JavaScript and TypeScript tests: `it`/`test` calls with their modifiers, `test.each`
-//! tables, and the values `expect(..)` matchers, `assert.*` and request chains expect.
+//! tables, and the values `expect(..)` matchers, `assert.*`, the assertions of a test's
+//! own context parameter (ava's and tap's `t.is(..)`) and request chains expect.
 
 use std::collections::HashMap;
+use std::sync::LazyLock;
+
+use regex::Regex;
 use tree_sitter::Node;
 
 use super::{
@@ -12,8 +16,12 @@ use crate::walk::{ByKind, Walk};
 use crate::{excerpt, line_of, text_of};
 
 const TEST_FNS: &[&str] = &["it", "test", "specify", "xit", "xtest", "fit"];
+/// What a test call's member may be and still define one test: jest's and vitest's
+/// modifiers, ava's `serial` (run one at a time), `failing` and `cb`.
 const TEST_MODIFIERS: &[&str] = &[
     "only",
+    "serial",
+    "cb",
     "skip",
     "todo",
     "concurrent",
@@ -45,17 +53,21 @@ pub(super) fn tests(walk: &Walk, text: &str) -> Vec<Test> {
         let Some(title) = args.first().and_then(|a| js_string(*a, text)) else {
             continue;
         };
-        let body = args.iter().find(|a| {
-            matches!(
-                a.kind(),
-                "arrow_function" | "function_expression" | "function"
-            )
-        });
+        let literal_fn = args.iter().copied().find(|a| is_function(*a));
+        // `test(title, macro, ...inputs)`: a function passed by name runs as the test's
+        // body (ava's macros, `it('x', check)`), with the arguments after it as inputs.
+        let by_name = match literal_fn {
+            Some(_) => None,
+            None => args
+                .get(1)
+                .copied()
+                .filter(|a| matches!(a.kind(), "identifier" | "member_expression")),
+        };
         let skipped = if base.starts_with('x') {
             Some(base.to_string())
         } else if let Some(m) = modifiers.iter().find(|m| matches!(**m, "skip" | "todo")) {
             Some(format!("{base}.{m}"))
-        } else if body.is_none() {
+        } else if literal_fn.is_none() && by_name.is_none() {
             Some(format!("{base} without a body"))
         } else {
             None
@@ -64,22 +76,86 @@ pub(super) fn tests(walk: &Walk, text: &str) -> Vec<Test> {
             skipped,
             ..Test::at(node, title.clone(), title, Framework::Jest)
         };
+        // The named function's definition in this file, if any, is read as the body;
+        // the call's literal inputs bind its parameters after the test context.
+        let mut inputs: HashMap<String, String> = HashMap::new();
+        let mut body = literal_fn;
+        if let Some(named) = by_name {
+            let name = text_of(named, text);
+            let passed = &args[2..];
+            let defined = (named.kind() == "identifier")
+                .then(|| defined_function(walk, name, text))
+                .flatten();
+            match defined {
+                Some(f) => {
+                    let params = js_params(f, text);
+                    for (p, a) in params.iter().skip(1).zip(passed) {
+                        if super::is_literal_value(*a) {
+                            inputs.insert(p.clone(), literal(text_of(*a, text)));
+                        }
+                    }
+                    let given: Vec<String> = params
+                        .iter()
+                        .skip(1)
+                        .zip(passed)
+                        .map(|(p, a)| format!("`{p}` set to `{}`", excerpt(text_of(*a, text))))
+                        .collect();
+                    body = Some(f);
+                    t.calls.push(name.to_string());
+                    if !given.is_empty() {
+                        // Read below with the body; the inputs come first.
+                        t.setup = Some(given.join(", "));
+                    }
+                }
+                None => {
+                    // A macro defined elsewhere: the call's literal inputs are what the
+                    // test checks, and its name may be a known assertion helper.
+                    let last = name.rsplit('.').next().unwrap_or(name);
+                    t.calls.push(last.to_string());
+                    t.helper_calls.extend(call_with_literals(
+                        last,
+                        line_of(node),
+                        passed,
+                        text,
+                        &|_| None,
+                    ));
+                    let shown: Vec<String> =
+                        passed.iter().map(|a| excerpt(text_of(*a, text))).collect();
+                    if passed.iter().any(|a| super::is_literal_value(*a)) {
+                        t.expects.push(Expectation {
+                            line: line_of(node),
+                            text: format!("`{last}({})` holds", shown.join(", ")),
+                        });
+                    }
+                }
+            }
+        }
         // `test.each(table)(title, fn)`: the table's rows, by the function's parameters.
         if callee.kind() == "call_expression" {
             if let Some(table) = callee.child_by_field_name("arguments") {
-                let params = body.map(|b| js_params(*b, text)).unwrap_or_default();
+                let params = body.map(|b| js_params(b, text)).unwrap_or_default();
                 each_rows(table, &params, text, &mut t.expects);
             }
         }
         if let Some(body) = body {
-            let nodes = walk.subtree(*body);
+            let nodes = walk.subtree(body);
             table_rows(&nodes, text, &mut t.expects);
-            let bindings = literal_locals(&nodes, text);
+            let mut bindings = literal_locals(&nodes, text);
+            for (k, v) in &inputs {
+                bindings.entry(k.clone()).or_insert_with(|| v.clone());
+            }
+            // The test's context, its first parameter (`t`), holds ava's and tap's
+            // assertions.
+            let context = first_param(body, text);
             for &n in nodes.iter() {
                 if n.kind() != "call_expression" {
                     continue;
                 }
-                if let Some(e) = js_expectation(n, text).or_else(|| bdd_expectation(n, text)) {
+                let own = context.and_then(|c| context_expectation(n, c, text, &bindings));
+                if let Some(e) = own
+                    .or_else(|| js_expectation(n, text))
+                    .or_else(|| bdd_expectation(n, text))
+                {
                     t.expects.push(e);
                 } else if let Some(f) = n.child_by_field_name("function") {
                     let name = match f.kind() {
@@ -104,11 +180,225 @@ pub(super) fn tests(walk: &Walk, text: &str) -> Vec<Test> {
                     }
                 }
             }
-            arrange::read(*body, text, &[], &mut t);
+            let given = t.setup.take();
+            arrange::read(body, text, &[], &mut t);
+            if let Some(given) = given {
+                t.setup = Some(match t.setup.take() {
+                    Some(read) => format!("{given}, {read}"),
+                    None => given,
+                });
+            }
         }
         out.push(t);
     }
+    if TSD_IMPORT.is_match(text) {
+        out.extend(type_tests(walk, text));
+    }
     out
+}
+
+/// An import of tsd, whose calls state what a file's expressions type-check as.
+pub(super) static TSD_IMPORT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(?:from\s+|require\(\s*)['"](?:tsd|tsd-lite)['"]"#).expect("tsd import pattern")
+});
+
+/// tsd's assertions, each with what it says of its argument.
+const TYPE_ASSERTIONS: &[(&str, &str)] = &[
+    ("expectType", "has the type"),
+    ("expectNotType", "does not have the type"),
+    ("expectAssignable", "is assignable to"),
+    ("expectNotAssignable", "is not assignable to"),
+    ("expectError", "is a type error"),
+    ("expectDeprecated", "is marked deprecated"),
+    ("expectNotDeprecated", "is not marked deprecated"),
+    ("expectNever", "has the type never"),
+    ("expectDocCommentIncludes", "has a doc comment including"),
+];
+
+/// A type-test file's assertions, as tsd checks them (`expectType<string>(x)`,
+/// `expectError(f(1))`): one test of the file's types, expecting what each changed
+/// assertion says; tsd runs them all at once, by the package's type-test script.
+fn type_tests(walk: &Walk, text: &str) -> Option<Test> {
+    let mut expects = Vec::new();
+    let mut calls = ByKind::default();
+    let assertions = walk.all.iter().filter_map(|&n| {
+        let called = n
+            .child_by_field_name("function")
+            .filter(|_| calls.of(n, |k| k == "call_expression"))?;
+        let name = text_of(called, text);
+        let (_, words) = TYPE_ASSERTIONS.iter().find(|(a, _)| *a == name)?;
+        Some((n, words))
+    });
+    for (n, words) in assertions {
+        let subject = n
+            .child_by_field_name("arguments")
+            .and_then(|a| named_children(a).into_iter().next())
+            .map(|a| excerpt(text_of(a, text)))
+            .unwrap_or_default();
+        let typed = n.child_by_field_name("type_arguments").map(|t| {
+            literal(
+                text_of(t, text)
+                    .trim_start_matches('<')
+                    .trim_end_matches('>'),
+            )
+        });
+        expects.push(Expectation {
+            line: line_of(n),
+            text: match typed {
+                Some(ty) => format!("`{subject}` {words} `{ty}`"),
+                None => format!("`{subject}` {words}"),
+            },
+        });
+    }
+    let root = *walk.all.first()?;
+    (!expects.is_empty()).then(|| {
+        let title = "type assertions".to_string();
+        Test {
+            expects,
+            ..Test::at(root, title.clone(), title, Framework::Jest)
+        }
+    })
+}
+
+/// A function literal, as a test's body is written (`() => {..}`, `function* () {..}`).
+fn is_function(n: Node) -> bool {
+    matches!(
+        n.kind(),
+        "arrow_function" | "function_expression" | "function" | "generator_function"
+    )
+}
+
+/// The function a file defines at its top level under `name`: `function name(t) {..}`,
+/// `const name = (t) => {..}`, ava's `const name = test.macro((t) => {..})`, exported
+/// or not.
+fn defined_function<'t>(walk: &Walk<'t>, name: &str, text: &str) -> Option<Node<'t>> {
+    let root = *walk.all.first()?;
+    named_children(root).into_iter().find_map(|top| {
+        let top = match top.kind() {
+            "export_statement" => top.child_by_field_name("declaration")?,
+            _ => top,
+        };
+        match top.kind() {
+            "function_declaration" | "generator_function_declaration" => {
+                let n = top.child_by_field_name("name")?;
+                (text_of(n, text) == name).then_some(top)
+            }
+            "lexical_declaration" | "variable_declaration" => {
+                named_children(top).into_iter().find_map(|d| {
+                    let n = d.child_by_field_name("name")?;
+                    if d.kind() != "variable_declarator" || text_of(n, text) != name {
+                        return None;
+                    }
+                    let value = d.child_by_field_name("value")?;
+                    if is_function(value) {
+                        return Some(value);
+                    }
+                    // `test.macro(fn)`: the function it wraps.
+                    (value.kind() == "call_expression")
+                        .then(|| value.child_by_field_name("arguments"))
+                        .flatten()
+                        .and_then(|a| named_children(a).into_iter().find(|a| is_function(*a)))
+                })
+            }
+            _ => None,
+        }
+    })
+}
+
+/// A function's first parameter when it is a plain name (`t` of `(t) => ..` or
+/// `async t => ..`): the test context ava and tap hand a test.
+fn first_param<'t>(f: Node, text: &'t str) -> Option<&'t str> {
+    if let Some(p) = f.child_by_field_name("parameter") {
+        return (p.kind() == "identifier").then(|| text_of(p, text));
+    }
+    let first = named_children(f.child_by_field_name("parameters")?)
+        .into_iter()
+        .next()?;
+    let name = match first.kind() {
+        "identifier" => first,
+        // TypeScript's `(t: ExecutionContext)`.
+        "required_parameter" => first
+            .child_by_field_name("pattern")
+            .filter(|p| p.kind() == "identifier")?,
+        _ => return None,
+    };
+    Some(text_of(name, text))
+}
+
+/// An assertion of the test's context (`context` is its parameter's name): ava's
+/// `t.is(got, 'x')`, `t.deepEqual`, `t.true`, `t.throws(fn, {message: 'x'})`,
+/// `t.snapshot`; tap's `t.equal`, `t.same`, `t.match`; node:test's `t.assert.*`. A name
+/// `bound` to a literal (a local, a macro's input) is quoted as that literal.
+fn context_expectation(
+    call: Node,
+    context: &str,
+    text: &str,
+    bound: &HashMap<String, String>,
+) -> Option<Expectation> {
+    let f = call.child_by_field_name("function")?;
+    if f.kind() != "member_expression" {
+        return None;
+    }
+    let object = text_of(f.child_by_field_name("object")?, text);
+    if object != context && object.strip_suffix(".assert") != Some(context) {
+        return None;
+    }
+    let method = text_of(f.child_by_field_name("property")?, text);
+    let args: Vec<Node> = call
+        .child_by_field_name("arguments")
+        .map(named_children)
+        .unwrap_or_default();
+    let subject = excerpt(text_of(*args.first()?, text));
+    let value = |i: usize| {
+        args.get(i).map(|a| {
+            let code = text_of(*a, text);
+            match bound.get(code) {
+                Some(v) if a.kind() == "identifier" => v.clone(),
+                _ => literal(code),
+            }
+        })
+    };
+    let compared = |words: &str| value(1).map(|want| format!("`{subject}` {words} {want}"));
+    let said = match method {
+        "is" | "equal" | "equals" | "strictEqual" => compared("is")?,
+        "not" | "notEqual" | "notStrictEqual" => compared("is not")?,
+        "deepEqual" | "deepStrictEqual" | "same" | "strictSame" => compared("deep equals")?,
+        "notDeepEqual" | "notDeepStrictEqual" | "notSame" | "notStrictSame" => {
+            compared("does not deep equal")?
+        }
+        "like" | "has" | "hasStrict" => compared("has the fields of")?,
+        "regex" | "match" => compared("matches")?,
+        "notRegex" | "notMatch" | "doesNotMatch" => compared("does not match")?,
+        "type" => compared("is of type")?,
+        "true" | "false" => condition_words(args[0], text)
+            .filter(|_| method == "true")
+            .unwrap_or_else(|| format!("`{subject}` is {method}")),
+        "truthy" | "ok" | "assert" => {
+            condition_words(args[0], text).unwrap_or_else(|| format!("`{subject}` holds"))
+        }
+        "falsy" | "notOk" => format!("`{subject}` does not hold"),
+        "error" | "ifError" => format!("`{subject}` is no error"),
+        "throws" | "throwsAsync" | "rejects" => {
+            let verb = if method == "throws" {
+                "throws"
+            } else {
+                "rejects"
+            };
+            match value(1) {
+                Some(want) => format!("`{subject}` {verb} {want}"),
+                None => format!("`{subject}` {verb}"),
+            }
+        }
+        "notThrows" | "notThrowsAsync" | "doesNotThrow" | "doesNotReject" | "resolves" => {
+            format!("`{subject}` does not throw")
+        }
+        "snapshot" | "matchSnapshot" => format!("`{subject}` matches the snapshot"),
+        _ => return None,
+    };
+    Some(Expectation {
+        line: line_of(call),
+        text: said,
+    })
 }
 
 /// A test function's parameter names, a destructured object's keys included

@@ -1391,3 +1391,103 @@ fn a_java_name_given_a_new_literal_holds_it_at_the_assertions_that_follow() {
         ]
     );
 }
+
+#[test]
+fn ava_serial_and_failing_tests_are_tests_and_a_plain_serial_call_is_not() {
+    let src = "import test from 'ava';\ntest.serial('resolves', t => { t.is(f(), 'a'); });\ntest.serial.skip('later', t => {});\ntest.failing('known bug', t => { t.true(g()); });\nserial('not a test', t => { t.is(f(), 'b'); });\ntest.before(t => { setup(); });\n";
+    let want = [
+        ("resolves", None),
+        ("later", Some("test.skip")),
+        ("known bug", None),
+    ];
+    assert_eq!(skips(&tests_of(Grammar::JavaScript, src, &[])), want);
+}
+
+/// Each test's title with the marker that skips it.
+fn skips(t: &[Test]) -> Vec<(&str, Option<&str>)> {
+    t.iter()
+        .map(|t| (t.title.as_str(), t.skipped.as_deref()))
+        .collect()
+}
+
+#[test]
+fn the_test_contexts_assertions_are_expectations_and_the_same_calls_elsewhere_are_not() {
+    let src = "test('kills', async context => {\n  const want = 'C:\\\\Windows';\n  context.is(getFile(), want);\n  context.not(a, 1);\n  context.deepEqual(list(), ['x']);\n  context.true(isRunning(pid));\n  context.false(done);\n  context.regex(out, /ok/);\n  await context.throwsAsync(run(), {message: 'boom'});\n  context.snapshot(render());\n  context.plan(2);\n  t.is(other, 'unread');\n});\ntest('tap', t => { t.equal(sum(1), 1); t.same(obj, {a: 1}); t.assert.strictEqual(x, 'y'); });\nit('jest', () => { t.is(x, 'no context'); });\nfunction helper(t) { t.is(x, 'outside'); }\n";
+    let t = tests_of(Grammar::JavaScript, src, &[]);
+    let [context, tap, jest] = t.as_slice() else {
+        panic!("three tests: {t:?}");
+    };
+    assert_eq!(
+        expects(context),
+        [
+            "`getFile()` is 'C:\\\\Windows'",
+            "`a` is not 1",
+            "`list()` deep equals ['x']",
+            "`isRunning(pid)` is true",
+            "`done` is false",
+            "`out` matches /ok/",
+            "`run()` rejects {message: 'boom'}",
+            "`render()` matches the snapshot",
+        ]
+    );
+    assert_eq!(
+        expects(tap),
+        ["`sum(1)` is 1", "`obj` deep equals {a: 1}", "`x` is 'y'"]
+    );
+    assert!(expects(jest).is_empty(), "{:?}", expects(jest));
+}
+
+#[test]
+fn a_test_given_a_function_by_name_runs_it_with_its_inputs_and_a_skipped_one_does_not() {
+    let src = "const check = async (t, filter, buffer) => {\n  const out = await send({filter, buffer});\n  t.is(out.count, buffer);\n};\ntest('buffer false', check, isTrue, false);\ntest('buffer true', check, isTrue, true);\ntest.skip('buffer later', check, isTrue, true);\nit('no body');\n";
+    let t = tests_of(Grammar::JavaScript, src, &[]);
+    assert_eq!(
+        skips(&t),
+        [
+            ("buffer false", None),
+            ("buffer true", None),
+            ("buffer later", Some("test.skip")),
+            ("no body", Some("it without a body"))
+        ]
+    );
+    assert_eq!(expects(&t[0]), ["`out.count` is false"]);
+    assert_eq!(expects(&t[1]), ["`out.count` is true"]);
+    assert!(t[0].calls.contains(&"send".to_string()), "{:?}", t[0].calls);
+    assert!(
+        t[0].setup
+            .as_deref()
+            .is_some_and(|s| s.starts_with("`filter` set to `isTrue`, `buffer` set to `false`")),
+        "{:?}",
+        t[0].setup
+    );
+}
+
+#[test]
+fn a_function_from_another_file_given_by_name_expects_the_calls_literal_inputs() {
+    let src = "import {testKill} from './helpers.js';\ntest('kills after 2s', testKill, 'SIGTERM', 2000);\ntest('kills any', testKill, signal);\n";
+    let t = tests_of(Grammar::JavaScript, src, &[]);
+    assert_eq!(t[0].skipped, None);
+    assert_eq!(expects(&t[0]), ["`testKill('SIGTERM', 2000)` holds"]);
+    assert_eq!(t[0].helper_calls.len(), 1);
+    assert_eq!(t[1].skipped, None);
+    assert!(expects(&t[1]).is_empty());
+}
+
+#[test]
+fn tsd_assertions_are_the_expectations_of_a_type_test_and_the_same_names_without_tsd_are_not() {
+    let src = "import {expectType, expectAssignable, expectNotAssignable, expectError} from 'tsd';\nimport {execa} from '../index.js';\n\nexpectType<string>(await execa('a').stdout);\nexpectAssignable<Uint8Array>(chunk);\nexpectNotAssignable<string>(chunk);\nexpectError(execa({binary: 1}));\n";
+    let t = tests_of(Grammar::TypeScript, src, &[]);
+    assert_eq!(t.len(), 1);
+    assert_eq!(t[0].skipped, None);
+    assert_eq!(
+        expects(&t[0]),
+        [
+            "`await execa('a').stdout` has the type `string`",
+            "`chunk` is assignable to `Uint8Array`",
+            "`chunk` is not assignable to `string`",
+            "`execa({binary: 1})` is a type error",
+        ]
+    );
+    let own = "const expectType = <T>(x: T) => x;\nexpectType<string>(name);\n";
+    assert!(tests_of(Grammar::TypeScript, own, &[]).is_empty());
+}
