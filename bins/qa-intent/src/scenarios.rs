@@ -755,7 +755,12 @@ impl Ctx<'_> {
                     .is_some_and(|key| self.intent.product_strings.contains(key))
         };
         for (file, d) in self.product_deltas() {
-            added.extend(d.added_elements.iter().map(|e| (file, e)));
+            added.extend(
+                d.added_elements
+                    .iter()
+                    .filter(|e| !in_test_code(d, e.line))
+                    .map(|e| (file, e)),
+            );
             removed.extend(
                 d.removed_elements
                     .iter()
@@ -772,7 +777,7 @@ impl Ctx<'_> {
             .flat_map(|(file, d)| {
                 d.new_conditions
                     .iter()
-                    .filter(|c| !d.copied_lines.contains(&c.line))
+                    .filter(|c| !d.copied_lines.contains(&c.line) && !in_test_code(d, c.line))
                     .map(move |c| (file, c))
             })
             .collect()
@@ -785,7 +790,9 @@ impl Ctx<'_> {
             .flat_map(|(file, d)| {
                 d.added_exits
                     .iter()
-                    .filter(|(at, _)| !d.copied_lines.contains(&at.line))
+                    .filter(|(at, _)| {
+                        !d.copied_lines.contains(&at.line) && !in_test_code(d, at.line)
+                    })
                     .map(move |(at, k)| (file, at, *k))
             })
             // A new panic guards an invariant (`panic!("expected literal")` after a check
@@ -849,6 +856,12 @@ type Move<'f> = (&'f str, &'f Fact);
 
 /// The named states each target moves to, in line order, grouped by file and target:
 /// `setStatus("saving")` and `setStatus("saved")` are two moves of `setStatus`.
+/// Whether an added line of a product file lies in the tests the file holds (a
+/// `#[cfg(test)]` module): test evidence, never a product condition, exit or element.
+fn in_test_code(d: &FileDelta, line: u32) -> bool {
+    d.line_facts.get(&line).is_some_and(|f| f.test_code)
+}
+
 fn transitions<'f>(states: &[&'f Fact]) -> Vec<(String, Vec<Move<'f>>)> {
     let mut groups: Vec<(String, String, Vec<Move<'f>>)> = Vec::new();
     for s in states {
