@@ -771,6 +771,16 @@ impl Ctx<'_> {
         (added, removed)
     }
 
+    /// The first added line of a product file that lies in the tests the file holds.
+    fn first_test_code_line(&self) -> Option<(&str, u32)> {
+        self.product_deltas().find_map(|(file, d)| {
+            d.line_facts
+                .iter()
+                .find(|(_, f)| f.test_code)
+                .map(|(&line, _)| (file, line))
+        })
+    }
+
     /// Conditions new at head in product files, by the trees.
     fn new_conditions(&self) -> Vec<InFile<'_>> {
         self.product_deltas()
@@ -1006,7 +1016,23 @@ fn carries_no_value(text: &str) -> bool {
         " succeeds",
         " is Ok(())",
     ];
-    EMPTY.iter().any(|w| text.ends_with(w)) || TYPE_ONLY.is_match(text) || relates_code(text)
+    // `` `is_hidden(".git")` is true ``: a truth value of literal inputs is what the
+    // behaviour gives them.
+    let of_literal_inputs = subject_of(text).is_some_and(calls_with_literal);
+    let truth = [" is true", " is false", " is True", " is False"]
+        .iter()
+        .any(|w| text.ends_with(w));
+    EMPTY.iter().any(|w| text.ends_with(w)) && !(truth && of_literal_inputs)
+        || TYPE_ONLY.is_match(text)
+        || relates_code(text)
+}
+
+/// A call given a string or number literal: `is_hidden(".git")`, `m.has("k")`.
+fn calls_with_literal(code: &str) -> bool {
+    static CALL: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"\w\s*\([^()]*(?:"[^"]*"|'[^']*'|\d)"#).expect("call with a literal pattern")
+    });
+    CALL.is_match(code)
 }
 
 /// `` `a.charAt(1)` equals `b.charAt(1)` ``: two expressions said equal, neither a value
@@ -1358,6 +1384,21 @@ mod tests {
             "`total` equals `-1`",
         ] {
             assert!(!carries_no_value(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_truth_value_of_literal_inputs_is_an_expected_value() {
+        for text in [
+            "`isEmitListener(options, 'onOnce')` is true",
+            "`is_hidden(\".git\")` is false",
+            "`m.has(\"k\")` is True",
+        ] {
+            assert!(!carries_no_value(text), "{text}");
+        }
+        // Controls: a truth value of computed inputs, or no truth value at all.
+        for text in ["`isReady(app)` is true", "`parse(\"x\")` is nil"] {
+            assert!(carries_no_value(text), "{text}");
         }
     }
 

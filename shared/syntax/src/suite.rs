@@ -374,17 +374,19 @@ pub fn tests(
 
 /// A boolean check of a predicate over literal inputs, said as what it expects of them.
 /// `` `matched(&m, "a.tmp").is_ignore()` holds `` (from `assert!(..)`, `assertTrue(..)`,
-/// `assert ..`, `expect(..).toBe(true)`) becomes `` `matched(&m, "a.tmp")` satisfies
-/// `is_ignore()` ``; an affix check `` `out` contains "x" ``; a bare predicate function
-/// `` `"a/.b"` satisfies `is_hidden` ``. A negation (`!x`, `not x`, "does not hold",
-/// "is false") is kept. `None` when the checked expression is no single predicate call or
+/// `assert ..`) becomes `` `matched(&m, "a.tmp")` satisfies `is_ignore()` ``; an affix
+/// check `` `out` contains "x" ``; a bare predicate function `` `is_hidden("a/.b")` is
+/// true ``. A negation (`!x`, `not x`, "does not hold") is kept. A check against a
+/// written `true` (`expect(..).toBe(true)`) keeps its words. `None` when the checked expression is no single predicate call or
 /// none of its inputs is a literal: a bare `` `x.is_empty()` holds `` says no value.
 fn predicate_expectation(text: &str) -> Option<String> {
     let rest = text.strip_prefix('`')?;
     let (expr, verdict) = rest.rsplit_once("` ")?;
+    // A check written against `true` or `false` keeps its words: the literal is what
+    // the test wrote.
     let mut holds = match verdict {
-        "holds" | "is true" | "is True" => true,
-        "does not hold" | "is false" | "is False" => false,
+        "holds" => true,
+        "does not hold" => false,
         _ => return None,
     };
     let mut expr = expr.trim();
@@ -460,10 +462,8 @@ fn predicate_expectation(text: &str) -> Option<String> {
     };
     match receiver {
         Some(r) if !r.is_empty() => Some(format!("`{r}` {verb} `{}`", &expr[name_start..])),
-        // A bare predicate function: its inputs satisfy it.
-        _ if !args.trim().is_empty() && has_literal(args) => {
-            Some(format!("`{}` {verb} `{}`", args.trim(), &expr[..open]))
-        }
+        // A bare predicate function: true or false of its inputs.
+        _ if !args.trim().is_empty() && has_literal(args) => Some(format!("`{expr}` is {holds}")),
         _ => None,
     }
 }

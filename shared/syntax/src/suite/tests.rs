@@ -1371,7 +1371,7 @@ fn decides() {
             "`matchedf(&mut m, \"src/drop.tmp\")` satisfies `is_ignore()`",
             "`matchedf(&mut m, \"src/keep.tmp\")` does not satisfy `is_ignore()`",
             "`out` contains \"hello\"",
-            "`\".git\"` satisfies `is_hidden_path`",
+            "`is_hidden_path(\".git\")` is true",
             // No literal input, or no single predicate: still a bare check.
             "`m.is_empty()` holds",
             "`a.is_some() && b.is_ok()` holds",
@@ -1403,7 +1403,7 @@ fn predicates_over_literal_inputs_read_alike_in_other_languages() {
         (
             Grammar::JavaScript,
             "test('a', () => {\n  expect(isHidden('.git')).toBe(true);\n  expect(ready()).toBe(true);\n});\n",
-            &["`'.git'` satisfies `isHidden`", "`ready()` is true"],
+            &["`isHidden('.git')` is true", "`ready()` is true"],
         ),
     ];
     for (g, src, want) in cases {
