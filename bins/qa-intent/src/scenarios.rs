@@ -164,6 +164,7 @@ impl Ctx<'_> {
         let tested = |e: &Evidence| {
             self.intent.roles.get(&e.file) == Some(&Role::Test)
                 || d.contracts.iter().any(|c| c.file == e.file)
+                || self.is_test_code(&e.file, e.line)
         };
         let mut evidence = within_limit(evidence, MAX_EVIDENCE, tested);
         if let Some((oid, wording)) = &self.intent.wording {
@@ -771,14 +772,25 @@ impl Ctx<'_> {
         (added, removed)
     }
 
-    /// The first added line of a product file that lies in the tests the file holds.
-    fn first_test_code_line(&self) -> Option<(&str, u32)> {
-        self.product_deltas().find_map(|(file, d)| {
-            d.line_facts
-                .iter()
-                .find(|(_, f)| f.test_code)
-                .map(|(&line, _)| (file, line))
-        })
+    /// Whether an added line of `file` lies in the tests the file holds.
+    fn is_test_code(&self, file: &str, line: u32) -> bool {
+        self.intent
+            .deltas
+            .get(file)
+            .is_some_and(|d| in_test_code(d, line))
+    }
+
+    /// The first added line of a product file (one `keep` accepts) that lies in the
+    /// tests the file holds.
+    fn first_test_code_line(&self, keep: impl Fn(&str) -> bool) -> Option<(&str, u32)> {
+        self.product_deltas()
+            .filter(|(file, _)| keep(file))
+            .find_map(|(file, d)| {
+                d.line_facts
+                    .iter()
+                    .find(|(_, f)| f.test_code)
+                    .map(|(&line, _)| (file, line))
+            })
     }
 
     /// Conditions new at head in product files, by the trees.

@@ -268,6 +268,11 @@ fn a_condition_inside_a_product_files_test_module_is_no_boundary() {
         !texts.iter().any(|t| t.contains("builds == 3")),
         "{texts:#?}"
     );
+    // The module's test is quoted at its own lines: no second citation as test code.
+    assert!(
+        !texts.iter().any(|t| t == "test code changed here"),
+        "{texts:#?}"
+    );
 }
 
 /// A crate whose `get` changes while its test moves from `tests/get.rs` into the file's
