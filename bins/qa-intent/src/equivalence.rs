@@ -890,32 +890,12 @@ fn is_annotation(node: Node, facts: &KindFacts) -> bool {
     }
 }
 
-/// A Rust test a source file holds: a function or module whose attributes (the
-/// attribute items just before it) name `test` (`#[test]`, `#[tokio::test]`,
-/// `#[cfg(test)]`), or such an attribute item itself.
+/// A Rust test a source file holds ([`qa_syntax::suite::is_test_item`]), or the attribute
+/// item that makes one (it goes with the item).
 fn is_test_item(node: Node, text: &str) -> bool {
-    let names_test = |n: Node| {
-        n.kind() == "attribute_item" && {
-            let t = qa_syntax::text_of(n, text);
-            t.contains("test]") || t.contains("cfg(test)") || t.contains("::test")
-        }
-    };
     match node.kind() {
-        "attribute_item" => {
-            // The attribute of a test item goes with the item.
-            names_test(node)
-        }
-        "function_item" | "mod_item" => {
-            let mut prev = node.prev_named_sibling();
-            while let Some(p) = prev.filter(|p| p.kind() == "attribute_item") {
-                if names_test(p) {
-                    return true;
-                }
-                prev = p.prev_named_sibling();
-            }
-            false
-        }
-        _ => false,
+        "attribute_item" => qa_syntax::suite::is_test_attribute(qa_syntax::text_of(node, text)),
+        _ => qa_syntax::suite::is_test_item(node, text),
     }
 }
 

@@ -171,6 +171,7 @@ impl Ctx<'_> {
         let tested = |e: &Evidence| {
             self.intent.roles.get(&e.file) == Some(&Role::Test)
                 || d.contracts.iter().any(|c| c.file == e.file)
+                || self.is_test_code(&e.file, e.line)
         };
         let mut evidence = within_limit(evidence, MAX_EVIDENCE, tested);
         if let Some((oid, wording)) = &self.intent.wording {
@@ -762,7 +763,12 @@ impl Ctx<'_> {
                     .is_some_and(|key| self.intent.product_strings.contains(key))
         };
         for (file, d) in self.product_deltas() {
-            added.extend(d.added_elements.iter().map(|e| (file, e)));
+            added.extend(
+                d.added_elements
+                    .iter()
+                    .filter(|e| !in_test_code(d, e.line))
+                    .map(|e| (file, e)),
+            );
             removed.extend(
                 d.removed_elements
                     .iter()
@@ -773,13 +779,34 @@ impl Ctx<'_> {
         (added, removed)
     }
 
+    /// Whether an added line of `file` lies in the tests the file holds.
+    fn is_test_code(&self, file: &str, line: u32) -> bool {
+        self.intent
+            .deltas
+            .get(file)
+            .is_some_and(|d| in_test_code(d, line))
+    }
+
+    /// The first added line of a product file (one `keep` accepts) that lies in the
+    /// tests the file holds.
+    fn first_test_code_line(&self, keep: impl Fn(&str) -> bool) -> Option<(&str, u32)> {
+        self.product_deltas()
+            .filter(|(file, _)| keep(file))
+            .find_map(|(file, d)| {
+                d.line_facts
+                    .iter()
+                    .find(|(_, f)| f.test_code)
+                    .map(|(&line, _)| (file, line))
+            })
+    }
+
     /// Conditions new at head in product files, by the trees.
     fn new_conditions(&self) -> Vec<InFile<'_>> {
         self.product_deltas()
             .flat_map(|(file, d)| {
                 d.new_conditions
                     .iter()
-                    .filter(|c| !d.copied_lines.contains(&c.line))
+                    .filter(|c| !d.copied_lines.contains(&c.line) && !in_test_code(d, c.line))
                     .map(move |c| (file, c))
             })
             .collect()
@@ -792,7 +819,9 @@ impl Ctx<'_> {
             .flat_map(|(file, d)| {
                 d.added_exits
                     .iter()
-                    .filter(|(at, _)| !d.copied_lines.contains(&at.line))
+                    .filter(|(at, _)| {
+                        !d.copied_lines.contains(&at.line) && !in_test_code(d, at.line)
+                    })
                     .map(move |(at, k)| (file, at, *k))
             })
             // A new panic guards an invariant (`panic!("expected literal")` after a check
@@ -856,6 +885,12 @@ type Move<'f> = (&'f str, &'f Fact);
 
 /// The named states each target moves to, in line order, grouped by file and target:
 /// `setStatus("saving")` and `setStatus("saved")` are two moves of `setStatus`.
+/// Whether an added line of a product file lies in the tests the file holds (a
+/// `#[cfg(test)]` module): test evidence, never a product condition, exit or element.
+fn in_test_code(d: &FileDelta, line: u32) -> bool {
+    d.line_facts.get(&line).is_some_and(|f| f.test_code)
+}
+
 fn transitions<'f>(states: &[&'f Fact]) -> Vec<(String, Vec<Move<'f>>)> {
     let mut groups: Vec<(String, String, Vec<Move<'f>>)> = Vec::new();
     for s in states {
@@ -1000,7 +1035,23 @@ fn carries_no_value(text: &str) -> bool {
         " succeeds",
         " is Ok(())",
     ];
-    EMPTY.iter().any(|w| text.ends_with(w)) || TYPE_ONLY.is_match(text) || relates_code(text)
+    // `` `is_hidden(".git")` is true ``: a truth value of literal inputs is what the
+    // behaviour gives them.
+    let of_literal_inputs = subject_of(text).is_some_and(calls_with_literal);
+    let truth = [" is true", " is false", " is True", " is False"]
+        .iter()
+        .any(|w| text.ends_with(w));
+    EMPTY.iter().any(|w| text.ends_with(w)) && !(truth && of_literal_inputs)
+        || TYPE_ONLY.is_match(text)
+        || relates_code(text)
+}
+
+/// A call given a string or number literal: `is_hidden(".git")`, `m.has("k")`.
+fn calls_with_literal(code: &str) -> bool {
+    static CALL: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"\w\s*\([^()]*(?:"[^"]*"|'[^']*'|\d)"#).expect("call with a literal pattern")
+    });
+    CALL.is_match(code)
 }
 
 /// `` `a.charAt(1)` equals `b.charAt(1)` ``: two expressions said equal, neither a value
@@ -1352,6 +1403,21 @@ mod tests {
             "`total` equals `-1`",
         ] {
             assert!(!carries_no_value(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_truth_value_of_literal_inputs_is_an_expected_value() {
+        for text in [
+            "`isEmitListener(options, 'onOnce')` is true",
+            "`is_hidden(\".git\")` is false",
+            "`m.has(\"k\")` is True",
+        ] {
+            assert!(!carries_no_value(text), "{text}");
+        }
+        // Controls: a truth value of computed inputs, or no truth value at all.
+        for text in ["`isReady(app)` is true", "`parse(\"x\")` is nil"] {
+            assert!(carries_no_value(text), "{text}");
         }
     }
 

@@ -222,3 +222,105 @@ fn a_check_the_change_repeats_word_for_word_is_cited_where_it_wrote_it() {
     assert!(relations.iter().any(|r| r == "direct"), "{rs:#?}");
     assert_cites(&rs, "tests/values.rs", &[5], false);
 }
+
+/// The inline test module a product file holds at head: its new test counts its own
+/// calls (`if builds == 3`).
+const INLINE_TESTS: &str = "\n#[cfg(test)]\nmod tests {\n    #[test]\n    #[should_panic(expected = \"third\")]\n    fn panics_on_the_third_call() {\n        let mut builds = 0;\n        for n in 0..5 {\n            builds += 1;\n            if builds == 3 {\n                panic!(\"third\");\n            }\n            super::admit(n);\n        }\n    }\n}\n";
+
+/// A crate whose `admit` gains a limit (`product`) and the inline tests above.
+fn inline_test_repo(product: &str) -> Repo {
+    let head = [
+        "pub fn admit(n: usize) -> bool {\n",
+        product,
+        "    n > 0\n}\n",
+        INLINE_TESTS,
+    ];
+    let mut r = rust_crate("pub fn admit(n: usize) -> bool {\n    n > 0\n}\n");
+    r.commit("init");
+    r.branch("feature");
+    r.write("src/lib.rs", head.concat());
+    r.commit("Refuse large inputs in admit");
+    r
+}
+
+/// The titles of every scenario.
+fn titles(rs: &[Value]) -> Vec<String> {
+    scenarios(rs)
+        .iter()
+        .map(|s| s["data"]["title"].as_str().unwrap_or_default().to_string())
+        .collect()
+}
+
+#[test]
+fn a_condition_inside_a_product_files_test_module_is_no_boundary() {
+    // The product's own new limit is a boundary; the test's counter is not.
+    let rs = flow(&inline_test_repo(
+        "    if n > 10 {\n        return false;\n    }\n",
+    ));
+    let t = titles(&rs);
+    assert!(t.iter().any(|t| t.contains("n > 10")), "{t:#?}");
+    assert!(!t.iter().any(|t| t.contains("builds == 3")), "{t:#?}");
+    let texts: Vec<String> = evidence(&rs)
+        .iter()
+        .map(|e| e["text"].as_str().unwrap_or_default().to_string())
+        .collect();
+    assert!(
+        !texts.iter().any(|t| t.contains("builds == 3")),
+        "{texts:#?}"
+    );
+    // The module's test is quoted at its own lines: no second citation as test code.
+    assert!(
+        !texts.iter().any(|t| t == "test code changed here"),
+        "{texts:#?}"
+    );
+}
+
+/// A crate whose `get` changes while its test moves from `tests/get.rs` into the file's
+/// own test module (`inline`), or stays where it was.
+fn moved_test_repo(inline: bool) -> Repo {
+    let test = "    #[test]\n    fn gets() {\n        assert_eq!(get(2), 4);\n    }\n";
+    let mut r = rust_crate("pub fn get(n: u8) -> u8 {\n    n * 2\n}\n");
+    r.write(
+        "tests/get.rs",
+        format!("mod t {{\n    use walk::*;\n{test}}}\n"),
+    );
+    r.commit("init");
+    r.branch("feature");
+    let lib = "pub fn get(n: u8) -> u8 {\n    n + n\n}\n";
+    if inline {
+        r.write(
+            "src/lib.rs",
+            format!("{lib}\n#[cfg(test)]\nmod tests {{\n    use super::*;\n{test}}}\n"),
+        );
+        r.remove("tests/get.rs");
+    } else {
+        r.write("src/lib.rs", lib);
+    }
+    r.commit("Refactor get usage");
+    r
+}
+
+#[test]
+fn a_moved_inline_test_is_cited_as_test_code_when_no_changed_test_is_read() {
+    let changed_here = |rs: &[Value]| {
+        evidence(rs)
+            .iter()
+            .filter(|e| e["text"] == "test code changed here")
+            .map(|e| {
+                (
+                    e["file"].as_str().unwrap_or_default().to_string(),
+                    e["line"].as_u64(),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    let rs = flow(&moved_test_repo(true));
+    let at = changed_here(&rs);
+    assert!(
+        at.iter().any(|(f, _)| f == "src/lib.rs"),
+        "{:#?}",
+        titles(&rs)
+    );
+    // Control: no test code in the product file, nothing cited as test code.
+    assert!(changed_here(&flow(&moved_test_repo(false))).is_empty());
+}

@@ -44,6 +44,10 @@ pub struct LineFacts {
     pub jsx_attrs: Vec<(String, String)>,
     /// The text of the comment on the line, markers stripped.
     pub comment: Option<String>,
+    /// The line lies inside test code the file holds itself (Rust's `#[cfg(test)]`
+    /// module or `#[test]` function): evidence of what the tests do, never of the
+    /// product's conditions, failures or state.
+    pub test_code: bool,
 }
 
 /// The parent of a node among those the walk is inside.
@@ -125,6 +129,11 @@ pub fn read_node<'t>(
         }
         let row = first_line(node, text);
         if let Some(f) = out.get_mut(&row) {
+            if !f.test_code {
+                f.test_code = std::iter::once(&node)
+                    .chain(open)
+                    .any(|&n| crate::suite::is_test_item(n, text));
+            }
             // A node inside a string, comment, regex or JSX text is read with its parent.
             if !open.last().is_some_and(|p| leaf_like(*p)) {
                 visit(grammar, node, text, f, &|n| parent_in(open, node, n));

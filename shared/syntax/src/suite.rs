@@ -343,6 +343,11 @@ pub fn tests(
     // a file-level table (the tests themselves may lie outside the changed ranges).
     out.extend(table_tests(&walk, root, text, framework));
     for t in &mut out {
+        for e in &mut t.expects {
+            if let Some(said) = predicate_expectation(&e.text) {
+                e.text = said;
+            }
+        }
         // Repeated checks (`status` is 304 after each of three requests) are all kept:
         // which of them a change wrote is for the reader of a diff to tell.
         // Expected values first: a bare predicate (`` `f.IsSet()` holds ``) says less, and
@@ -367,6 +372,180 @@ pub fn tests(
     out
 }
 
+/// A boolean check of a predicate over literal inputs, said as what it expects of them.
+/// `` `matched(&m, "a.tmp").is_ignore()` holds `` (from `assert!(..)`, `assertTrue(..)`,
+/// `assert ..`) becomes `` `matched(&m, "a.tmp")` satisfies `is_ignore()` ``; an affix
+/// check `` `out` contains "x" ``; a bare predicate function `` `is_hidden("a/.b")` is
+/// true ``. A negation (`!x`, `not x`, "does not hold") is kept. A check against a
+/// written `true` (`expect(..).toBe(true)`) keeps its words. `None` when the checked expression is no single predicate call or
+/// none of its inputs is a literal: a bare `` `x.is_empty()` holds `` says no value.
+fn predicate_expectation(text: &str) -> Option<String> {
+    let rest = text.strip_prefix('`')?;
+    let (expr, verdict) = rest.rsplit_once("` ")?;
+    // A check written against `true` or `false` keeps its words: the literal is what
+    // the test wrote.
+    let mut holds = match verdict {
+        "holds" => true,
+        "does not hold" => false,
+        _ => return None,
+    };
+    let mut expr = expr.trim();
+    loop {
+        if let Some(inner) = expr.strip_prefix('!').or_else(|| expr.strip_prefix("not ")) {
+            holds = !holds;
+            expr = inner.trim();
+        } else if expr.starts_with('(') && expr.ends_with(')') && single_group(expr) {
+            expr = expr[1..expr.len() - 1].trim();
+        } else {
+            break;
+        }
+    }
+    if expr.contains('`') || expr.ends_with('…') || !one_operand(expr) || !has_literal(expr) {
+        return None;
+    }
+    // The predicate is the call that ends the expression: `name(args)` after a `.`, or
+    // the whole expression.
+    let open = matching_open(expr)?;
+    let head = &expr[..open];
+    let args = &expr[open + 1..expr.len() - 1];
+    let name_start = head
+        .rfind(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .map_or(0, |i| i + 1);
+    let name = &head[name_start..];
+    let receiver = head[..name_start].strip_suffix('.');
+    // `strings.Contains(out, "x")`: a package's function, no method of `strings`; the
+    // language's reader says which of them check text (Go's affix checks).
+    let package = receiver.is_some_and(|r| {
+        r.chars().all(|c| c.is_ascii_lowercase()) && name.starts_with(char::is_uppercase)
+    });
+    if package {
+        return None;
+    }
+    let word =
+        |w: &str| name.eq_ignore_ascii_case(w) || name.eq_ignore_ascii_case(&w.replace('_', ""));
+    let affix = if word("contains") || word("includes") {
+        Some(("contains", "does not contain"))
+    } else if word("starts_with") || word("has_prefix") {
+        Some(("starts with", "does not start with"))
+    } else if word("ends_with") || word("has_suffix") {
+        Some(("ends with", "does not end with"))
+    } else {
+        None
+    };
+    let (subject, part) = match receiver {
+        Some(r) if !r.is_empty() => (r.to_string(), args.trim().to_string()),
+        _ => match split_top(args).as_slice() {
+            [subject, part] if affix.is_some() => (subject.to_string(), part.to_string()),
+            _ => (String::new(), String::new()),
+        },
+    };
+    if let (Some((yes, no)), true) = (affix, has_literal(&part) && !subject.is_empty()) {
+        let verb = if holds { yes } else { no };
+        return Some(format!("`{subject}` {verb} {part}"));
+    }
+    // `is_x`, `has_x`, `isX`, `hasX`, `IsX` (Go), `exists`, `matches`.
+    let predicate_name = ["is", "has", "can", "exists", "matches"].iter().any(|p| {
+        name.get(..p.len())
+            .is_some_and(|h| h.eq_ignore_ascii_case(p))
+            && {
+                let r = &name[p.len()..];
+                r.is_empty() || r.starts_with('_') || r.starts_with(char::is_uppercase)
+            }
+    });
+    if !predicate_name {
+        return None;
+    }
+    let verb = if holds {
+        "satisfies"
+    } else {
+        "does not satisfy"
+    };
+    match receiver {
+        Some(r) if !r.is_empty() => Some(format!("`{r}` {verb} `{}`", &expr[name_start..])),
+        // A bare predicate function: true or false of its inputs.
+        _ if !args.trim().is_empty() && has_literal(args) => Some(format!("`{expr}` is {holds}")),
+        _ => None,
+    }
+}
+
+/// Each character of `code` outside string and character literals, with its byte offset
+/// and the bracket depth it stands at (an opening bracket at the depth it opens from),
+/// and whether every literal and bracket closes.
+fn outside_quotes(code: &str) -> (Vec<(usize, char, i32)>, bool) {
+    let mut out = Vec::new();
+    let (mut depth, mut quote, mut prev) = (0i32, None::<char>, ' ');
+    for (i, c) in code.char_indices() {
+        match quote {
+            Some(q) if c == q && prev != '\\' => quote = None,
+            Some(_) => {}
+            None if c == '"' || c == '\'' => quote = Some(c),
+            None => {
+                if matches!(c, ')' | ']' | '}') {
+                    depth -= 1;
+                }
+                out.push((i, c, depth));
+                if matches!(c, '(' | '[' | '{') {
+                    depth += 1;
+                }
+            }
+        }
+        prev = c;
+    }
+    (out, depth == 0 && quote.is_none())
+}
+
+/// Whether `expr` is one operand: no operator outside brackets and quotes.
+fn one_operand(expr: &str) -> bool {
+    let (chars, closed) = outside_quotes(expr);
+    closed
+        && !chars
+            .iter()
+            .any(|&(_, c, depth)| depth == 0 && " =<>&|+*/?!%,".contains(c))
+}
+
+/// Whether the outer parentheses of `expr` enclose all of it.
+fn single_group(expr: &str) -> bool {
+    matching_open(expr) == Some(0)
+}
+
+/// The byte offset of the `(` the final `)` of `expr` closes.
+fn matching_open(expr: &str) -> Option<usize> {
+    if !expr.ends_with(')') {
+        return None;
+    }
+    let (chars, _) = outside_quotes(expr);
+    chars
+        .iter()
+        .rev()
+        .find(|&&(_, c, depth)| depth == 0 && matches!(c, '(' | '[' | '{'))
+        .filter(|&&(_, c, _)| c == '(')
+        .map(|&(i, _, _)| i)
+}
+
+/// The top-level comma-separated parts of an argument list.
+fn split_top(args: &str) -> Vec<&str> {
+    let (chars, _) = outside_quotes(args);
+    let mut out = Vec::new();
+    let mut start = 0;
+    for &(i, c, depth) in &chars {
+        if c == ',' && depth == 0 {
+            out.push(args[start..i].trim());
+            start = i + 1;
+        }
+    }
+    if !args[start..].trim().is_empty() {
+        out.push(args[start..].trim());
+    }
+    out
+}
+
+/// Whether code holds a string literal or a number given as an argument.
+fn has_literal(code: &str) -> bool {
+    static LITERAL: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r#""[^"]*"|'[^']+'|[(,\[]\s*-?\d"#).expect("literal pattern"));
+    LITERAL.is_match(code)
+}
+
 /// `` `err` is nil ``, `` `err` is an error ``: a check that the call failed or did not,
 /// by the convention that names an error `err` (`parseErr`); it says less of what the
 /// call gives than a check of its value, so it follows them.
@@ -380,6 +559,45 @@ fn only_error_check(text: &str) -> bool {
             rest,
             "is nil" | "is not nil" | "is an error" | "is None" | "is not None"
         )
+}
+
+/// Test code a source file holds itself: a Rust function or module whose attributes (the
+/// attribute items just before it) make it a test or compile it only for tests
+/// (`#[test]`, `#[tokio::test]`, `#[rstest]`, `#[cfg(test)]`, `#[cfg(all(test, unix))]`).
+/// Everything inside it is test evidence, never product code. (Only Rust's trees have
+/// these kinds: other grammars keep their tests in files of their own.)
+pub fn is_test_item(node: Node, text: &str) -> bool {
+    if !matches!(node.kind(), "function_item" | "mod_item") {
+        return false;
+    }
+    let mut prev = node.prev_sibling();
+    while let Some(p) = prev {
+        match p.kind() {
+            "attribute_item" if is_test_attribute(text_of(p, text)) => return true,
+            "attribute_item" | "line_comment" | "block_comment" => {}
+            _ => return false,
+        }
+        prev = p.prev_sibling();
+    }
+    false
+}
+
+/// `#[test]`, `#[tokio::test(..)]`, `#[rstest]`, or a `cfg` that holds only under test
+/// (`#[cfg(test)]`, `#[cfg(all(test, feature = "x"))]`; not `#[cfg(not(test))]`).
+pub fn is_test_attribute(attr: &str) -> bool {
+    let inner = attr.trim_start_matches("#[").trim_end_matches(']').trim();
+    let path = inner
+        .split(|c: char| c == '(' || c == '=' || c.is_whitespace())
+        .next()
+        .unwrap_or("");
+    if path == "cfg" {
+        let words: Vec<&str> = inner
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .filter(|w| !w.is_empty())
+            .collect();
+        return words.contains(&"test") && !words.contains(&"not") && !words.contains(&"any");
+    }
+    path.ends_with("test")
 }
 
 /// A cheap look at the text before walking a tree for tests: no test marker, no tests.

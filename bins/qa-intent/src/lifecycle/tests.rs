@@ -648,3 +648,60 @@ fn an_affix_test_names_its_input_side_and_literal() {
     );
     assert_eq!(affix_test("code.is_empty()"), None);
 }
+
+#[test]
+fn conditions_in_a_product_files_test_module_are_no_product_facts() {
+    let reading = lex(&file(
+        "src/walk.rs",
+        Role::Product,
+        &[
+            "pub fn admit(depth: usize, limit: usize) -> bool {",
+            "    if depth > limit {",
+            "        return false;",
+            "    }",
+            "    true",
+            "}",
+            "#[cfg(test)]",
+            "mod tests {",
+            "    #[test]",
+            "    fn panics_on_the_third_build() {",
+            "        let mut builds = 0;",
+            "        run(|| {",
+            "            builds += 1;",
+            "            if builds == 3 {",
+            "                panic!(\"builder panic\");",
+            "            }",
+            "        });",
+            "    }",
+            "}",
+        ],
+    ));
+    let at = |line: u32| reading.facts.iter().filter(move |f| f.at.line == line);
+    // The product's own limit is a comparison, as before.
+    assert!(at(2).any(|f| f.kind == FactKind::Comparison && f.text == "depth > limit"));
+    // The test's counter and its panic are test code: no comparison, no failure.
+    assert_eq!(at(14).count(), 0);
+    assert_eq!(at(15).count(), 0);
+    assert!(reading.facts.iter().all(|f| f.at.line <= 6));
+}
+
+#[test]
+fn a_function_compiled_only_outside_tests_is_product_code() {
+    let reading = lex(&file(
+        "src/walk.rs",
+        Role::Product,
+        &[
+            "#[cfg(not(test))]",
+            "pub fn admit(depth: usize) -> bool {",
+            "    if depth > 3 {",
+            "        return false;",
+            "    }",
+            "    true",
+            "}",
+        ],
+    ));
+    assert!(reading
+        .facts
+        .iter()
+        .any(|f| f.at.line == 3 && f.kind == FactKind::Comparison));
+}

@@ -268,6 +268,21 @@ impl Ctx<'_> {
             }
             located_proof = true;
         }
+        // The tests a product file holds that the change wrote (a `#[cfg(test)]` module)
+        // say where it is tested, when no quoted test cites that file: cited as test code,
+        // never as the product's outcome.
+        let uncited = self.first_test_code_line(|file| {
+            !contract_evidence
+                .iter()
+                .any(|e| e.file == file && self.is_test_code(file, e.line))
+        });
+        contract_evidence.extend(uncited.map(|(file, line)| Evidence {
+            file: file.to_string(),
+            line,
+            relation: Relation::Supporting,
+            stage: None,
+            text: "test code changed here".to_string(),
+        }));
         // Team policy states outcomes the diff cannot show: assertions, never proof.
         let policy = &self.intent;
         assertions.extend(

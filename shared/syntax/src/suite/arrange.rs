@@ -348,27 +348,30 @@ fn act(body: Node, text: &str, t: &Test) -> Option<String> {
     let bindings = bindings(body, text);
     // An expected value's subject before a bare predicate's (`reflect.DeepEqual(a, b)`
     // holds): the predicate is the check, not the call it checks.
-    let predicate = |e: &&super::Expectation| {
-        e.text.ends_with("` holds") || e.text.ends_with("` does not hold")
-    };
-    let values = t.expects.iter().filter(|e| !predicate(e));
-    values
-        .chain(t.expects.iter().filter(predicate))
-        .find_map(|e| {
-            let rest = e.text.strip_prefix('`')?;
-            let subject = &rest[..rest.find("` ")?];
-            let root: String = subject
-                .chars()
-                .take_while(|c| c.is_alphanumeric() || *c == '_')
-                .collect();
-            match bindings.get(&root) {
-                Some(call) => Some(call.clone()),
-                None if subject.contains('(') && !subject.starts_with('!') => {
-                    Some(unwrapped(subject, &bindings).unwrap_or_else(|| subject.to_string()))
-                }
-                None => None,
+    // A predicate over literal inputs is read as what it expects of them: its subject
+    // (`matched(&m, "a.tmp")` of `.is_ignore()`) is the call.
+    let said: Vec<String> = t
+        .expects
+        .iter()
+        .map(|e| super::predicate_expectation(&e.text).unwrap_or_else(|| e.text.clone()))
+        .collect();
+    let predicate = |e: &&String| e.ends_with("` holds") || e.ends_with("` does not hold");
+    let values = said.iter().filter(|e| !predicate(e));
+    values.chain(said.iter().filter(predicate)).find_map(|e| {
+        let rest = e.strip_prefix('`')?;
+        let subject = &rest[..rest.find("` ")?];
+        let root: String = subject
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        match bindings.get(&root) {
+            Some(call) => Some(call.clone()),
+            None if subject.contains('(') && !subject.starts_with('!') => {
+                Some(unwrapped(subject, &bindings).unwrap_or_else(|| subject.to_string()))
             }
-        })
+            None => None,
+        }
+    })
 }
 
 /// The language's own conversions and inspections (`str(url)`, `len(routes)`,

@@ -1491,3 +1491,83 @@ fn tsd_assertions_are_the_expectations_of_a_type_test_and_the_same_names_without
     let own = "const expectType = <T>(x: T) => x;\nexpectType<string>(name);\n";
     assert!(tests_of(Grammar::TypeScript, own, &[]).is_empty());
 }
+
+#[test]
+fn a_rust_predicate_over_literal_inputs_is_an_expectation_of_them() {
+    let t = tests_of(
+        Grammar::Rust,
+        r#"#[test]
+fn decides() {
+    let mut m = matchers();
+    assert!(matchedf(&mut m, "src/drop.tmp").is_ignore());
+    assert!(!matchedf(&mut m, "src/keep.tmp").is_ignore());
+    assert!(out.contains("hello"));
+    assert!(is_hidden_path(".git"));
+    assert!(m.is_empty());
+    assert!(a.is_some() && b.is_ok());
+}
+"#,
+        &[],
+    );
+    assert_eq!(
+        expects(&t[0]),
+        [
+            "`matchedf(&mut m, \"src/drop.tmp\")` satisfies `is_ignore()`",
+            "`matchedf(&mut m, \"src/keep.tmp\")` does not satisfy `is_ignore()`",
+            "`out` contains \"hello\"",
+            "`is_hidden_path(\".git\")` is true",
+            // No literal input, or no single predicate: still a bare check.
+            "`m.is_empty()` holds",
+            "`a.is_some() && b.is_ok()` holds",
+        ]
+    );
+}
+
+#[test]
+fn predicates_over_literal_inputs_read_alike_in_other_languages() {
+    let cases: [(Grammar, &str, &[&str]); 3] = [
+        (
+            Grammar::Python,
+            "def test_a():\n    assert m.is_ignored('a.tmp')\n    assert not m.is_ignored('b.rs')\n    assert m.ready()\n",
+            &[
+                "`m` satisfies `is_ignored('a.tmp')`",
+                "`m` does not satisfy `is_ignored('b.rs')`",
+                "`m.ready()` holds",
+            ],
+        ),
+        (
+            Grammar::Java,
+            "class T {\n  @Test\n  void a() {\n    assertTrue(matcher.isIgnored(\"a.tmp\"));\n    assertFalse(name.startsWith(\"x\"));\n    assertTrue(list.isEmpty());\n  }\n}\n",
+            &[
+                "`matcher` satisfies `isIgnored(\"a.tmp\")`",
+                "`name` does not start with \"x\"",
+                "`list.isEmpty()` holds",
+            ],
+        ),
+        (
+            Grammar::JavaScript,
+            "test('a', () => {\n  expect(isHidden('.git')).toBe(true);\n  expect(ready()).toBe(true);\n});\n",
+            &["`isHidden('.git')` is true", "`ready()` is true"],
+        ),
+    ];
+    for (g, src, want) in cases {
+        assert_eq!(expects(&tests_of(g, src, &[])[0]), want, "{g:?}");
+    }
+}
+
+#[test]
+fn the_act_of_a_predicate_over_literal_inputs_is_the_call_it_asks() {
+    let src = "#[test]\nfn decides() {\n    let mut m = matchers();\n    assert!(matchedf(&mut m, \"a.tmp\").is_ignore());\n}\n#[test]\nfn bare() {\n    assert!(state().is_ready());\n}\n";
+    let acts: Vec<Option<String>> = tests_of(Grammar::Rust, src, &[])
+        .into_iter()
+        .map(|t| t.act)
+        .collect();
+    // Without a literal input the predicate stays the checked call, as before.
+    assert_eq!(
+        acts,
+        [
+            Some("matchedf(&mut m, \"a.tmp\")".to_string()),
+            Some("state().is_ready()".to_string())
+        ]
+    );
+}
