@@ -444,17 +444,24 @@ fn a_plain_commit_changing_a_condition_beside_its_annotations_makes_a_scenario()
     assert!(!behaviour_commits(&rs).is_empty());
 }
 
-/// Two features in two commits, each adding its test to the one test file they share.
-fn two_features_one_test_file() -> Repo {
+/// A shop of two modules, `price.py` and `stock.py`, and `test_file` importing both,
+/// committed; `feature` is checked out.
+fn shop(test_file: &str) -> Repo {
     let mut r = Repo::new();
     r.write("src/price.py", "def price(n):\n    return n\n");
     r.write("src/stock.py", "def stock(n):\n    return n\n");
     r.write(
-        "tests/test_shop.py",
+        test_file,
         "from src.price import price\nfrom src.stock import stock\n",
     );
     r.commit("Import the shop");
     r.branch("feature");
+    r
+}
+
+/// Two features in two commits, each adding its test to the one test file they share.
+fn two_features_one_test_file() -> Repo {
+    let mut r = shop("tests/test_shop.py");
     r.write("src/price.py", "def price(n):\n    return n * 2\n");
     r.write(
         "tests/test_shop.py",
@@ -532,15 +539,7 @@ fn an_intent_is_titled_from_the_commit_that_changes_the_code_not_its_failing_tes
 /// name) that checks the stock: with a change to `stock.py` when `stock_is_behaviour`, as
 /// a test-only commit otherwise.
 fn shop_with_a_stock_test_in_the_price_tests(stock_is_behaviour: bool) -> Repo {
-    let mut r = Repo::new();
-    r.write("src/price.py", "def price(n):\n    return n\n");
-    r.write("src/stock.py", "def stock(n):\n    return n\n");
-    r.write(
-        "tests/test_price.py",
-        "from src.price import price\nfrom src.stock import stock\n",
-    );
-    r.commit("Import the shop");
-    r.branch("feature");
+    let mut r = shop("tests/test_price.py");
     r.write("src/price.py", "def price(n):\n    return n * 2\n");
     r.commit("Double every price");
     if stock_is_behaviour {
