@@ -336,7 +336,9 @@ pub fn classify(
         // feature or fix is taken at its word without reading its diff (parsing every
         // commit's files twice tripled the flow's time): at worst it keeps a scenario,
         // it never loses one.
-        return if untyped(said) && diff() == Some(Verdict::Neutral) {
+        return if (untyped(said) || unusable_single(commit, said))
+            && diff() == Some(Verdict::Neutral)
+        {
             CommitClass::Cleanup
         } else {
             said
@@ -355,7 +357,15 @@ pub fn classify(
 /// demotes it or names no type of change.
 pub fn reads_diff(commit: &CommitData, role: impl Fn(&str) -> Option<Role>) -> bool {
     let said = by_text(commit, &role);
-    touches_behaviour(commit, &role) && (demotes(said) || untyped(said))
+    touches_behaviour(commit, &role)
+        && (demotes(said) || untyped(said) || unusable_single(commit, said))
+}
+
+/// A single commit whose text says nothing usable ("Javadoc", "Tweaks"): only its diff
+/// can tell whether it changed behaviour. A merge's diff is its branch's work, judged
+/// commit by commit.
+fn unusable_single(commit: &CommitData, said: CommitClass) -> bool {
+    said == CommitClass::Unusable && !commit.merge
 }
 
 /// A commit kept as behaviour by a text that names no feature or fix.
@@ -591,6 +601,35 @@ mod tests {
         assert_eq!(
             judged(subject, None, &["src/requests/auth.py"], Verdict::Changes),
             CommitClass::Behaviour(Rank::Plain)
+        );
+    }
+
+    #[test]
+    fn an_unusable_subject_on_a_neutral_diff_is_cleanup_and_on_a_change_stays_partitioned() {
+        assert_eq!(
+            judged(
+                "Javadoc",
+                None,
+                &["src/main/java/Lookup.java"],
+                Verdict::Neutral
+            ),
+            CommitClass::Cleanup
+        );
+        assert_eq!(
+            judged("Tweaks", None, &["source/core/index.ts"], Verdict::Changes),
+            CommitClass::Unusable
+        );
+        // A renaming may change an exported name: the vocabulary still partitions it.
+        assert_eq!(
+            judged("Tweaks", None, &["source/core/index.ts"], Verdict::Renamed),
+            CommitClass::Unusable
+        );
+        // A merge is judged by its commits, not as one diff.
+        let mut merge = commit("Merge branch 'x'", None, &["src/a.ts"]);
+        merge.merge = true;
+        assert_eq!(
+            classify(&merge, role_of, || Some(Verdict::Neutral)),
+            CommitClass::Unusable
         );
     }
 

@@ -600,3 +600,29 @@ fn a_test_no_behaviour_commit_changed_is_still_claimed_by_its_name() {
         "{price:?}"
     );
 }
+
+#[test]
+fn a_commit_with_unusable_text_that_only_rewords_comments_is_cleanup() {
+    let mut r = port_crate();
+    r.write(
+        "src/lib.rs",
+        "/// The port a text names, spaces aside.\npub fn parse_port(text: &str) -> u16 {\n    let t = text.trim();\n    t.parse().unwrap()\n}\n",
+    );
+    let oid = r.commit("Javadoc");
+    let rs = flow(&r);
+    assert!(cleanup_commits(&rs).contains(&oid), "{rs:#?}");
+    assert!(scenarios(&rs).is_empty(), "{:#?}", scenarios(&rs));
+}
+
+#[test]
+fn a_commit_with_unusable_text_that_changes_code_keeps_its_scenario() {
+    let mut r = port_crate();
+    r.write(
+        "src/lib.rs",
+        "pub fn parse_port(text: &str) -> u16 {\n    let t = text.trim();\n    t.parse().unwrap_or(80)\n}\n",
+    );
+    let oid = r.commit("Tweaks");
+    let rs = flow(&r);
+    assert!(!cleanup_commits(&rs).contains(&oid), "{rs:#?}");
+    assert!(!scenarios(&rs).is_empty());
+}
