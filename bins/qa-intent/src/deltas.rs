@@ -1212,7 +1212,8 @@ pub fn compare(
     }
 
     // A changed test: one whose span holds an added line, or that lost a line; nested
-    // subtests win over the test around them.
+    // subtests win over the test around them, unless the change also wrote lines of the
+    // outer test outside them (the rows of the table its subtests run).
     // A removed line counts for the test that held it at base (a whole test removed next
     // to another one changes neither).
     let lost_lines = |t: &Test| {
@@ -1234,7 +1235,17 @@ pub fn compare(
                     && (o.line, o.end) != (t.line, t.end)
                     && added.range(o.line..=o.end).next().is_some()
             });
-        if !inner_changed {
+        let written_outside_inner = || {
+            added.range(t.line..=t.end).any(|&l| {
+                !hits.iter().any(|o| {
+                    o.line >= t.line
+                        && o.end <= t.end
+                        && (o.line, o.end) != (t.line, t.end)
+                        && (o.line..=o.end).contains(&l)
+                })
+            })
+        };
+        if !inner_changed || written_outside_inner() {
             d.changed_tests.push((*t).clone());
         }
     }

@@ -1272,3 +1272,73 @@ fn a_tuple_pattern_or_arm_reordered_or_split_with_its_old_body_gains_no_arm() {
     let split = "        (Mode::Grid(_), None) => {\n            lines_layout()\n        }\n        (Mode::Lines, _) => {\n            lines_layout()\n        }\n";
     assert!(gains(&flow(&grid_arms(split))).is_empty());
 }
+
+/// A Go package whose `Range` rejects values beyond a limit, tested by a table whose
+/// subtests (`t.Run("", ..)`) compare the error with each row's `wantErr`. On the branch
+/// the limit changes; the table gains a row when `row`, and the subtest's check is edited
+/// when `body_too`.
+fn go_table_change(row: bool, body_too: bool) -> Vec<Value> {
+    let test = |rows: &str, check: &str| {
+        format!("package p\n\nimport \"testing\"\n\nfunc TestRange(t *testing.T) {{\n\ttests := []struct {{\n\t\tin      int\n\t\twantErr string\n\t}}{{\n\t\t{{\n\t\t\t999,\n\t\t\t`999 is out of range for int8`,\n\t\t}},\n{rows}\t}}\n\tfor _, tt := range tests {{\n\t\tt.Run(\"\", func(t *testing.T) {{\n\t\t\terr := Range(tt.in)\n\t\t\t{check}\n\t\t}})\n\t}}\n}}\n")
+    };
+    let old_check =
+        "if err == nil || err.Error() != tt.wantErr {\n\t\t\t\tt.Errorf(\"got %v\", err)\n\t\t\t}";
+    let new_check = "if err == nil && tt.wantErr != \"\" {\n\t\t\t\tt.Fatalf(\"no error\")\n\t\t\t}\n\t\t\tif err != nil && err.Error() != tt.wantErr {\n\t\t\t\tt.Errorf(\"got %v\", err)\n\t\t\t}";
+    let mut r = Repo::new();
+    r.write("go.mod", "module example.com/p\n\ngo 1.22\n");
+    r.write(
+        "range.go",
+        "package p\n\nimport \"fmt\"\n\nfunc Range(n int) error {\n\tif n > 127 {\n\t\treturn fmt.Errorf(\"%d is out of range for int8\", n)\n\t}\n\treturn nil\n}\n",
+    );
+    r.write("range_test.go", test("", old_check));
+    r.commit("init");
+    r.branch("feature");
+    r.write(
+        "range.go",
+        "package p\n\nimport \"fmt\"\n\nfunc Range(n int) error {\n\tif n > 100 {\n\t\treturn fmt.Errorf(\"%d is out of range for int8\", n)\n\t}\n\treturn nil\n}\n",
+    );
+    let rows = match row {
+        true => "\t\t{\n\t\t\t101,\n\t\t\t`101 is out of range for int8`,\n\t\t},\n",
+        false => "",
+    };
+    r.write(
+        "range_test.go",
+        test(rows, if body_too { new_check } else { old_check }),
+    );
+    r.commit("Lower the limit to 100");
+    flow(&r)
+}
+
+#[test]
+fn a_row_the_change_wrote_in_a_table_is_quoted_when_the_subtest_running_it_changed_too() {
+    for body_too in [true, false] {
+        let rs = go_table_change(true, body_too);
+        let quoted: Vec<&str> = scenarios(&rs)
+            .iter()
+            .flat_map(|s| strings(&s["data"]["assertions"]))
+            .collect();
+        assert!(
+            quoted
+                .iter()
+                .any(|a| a.contains("101 is out of range for int8")),
+            "body_too {body_too}: {quoted:#?}"
+        );
+    }
+}
+
+#[test]
+fn a_change_only_inside_a_subtest_leaves_the_table_test_around_it_unchanged() {
+    let rs = go_table_change(false, true);
+    let tests: Vec<String> = records::of_kind(&rs, "intent")
+        .iter()
+        .flat_map(|i| {
+            i["data"]["contracts"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default()
+        })
+        .filter_map(|c| c["title"].as_str().map(String::from))
+        .collect();
+    assert!(tests.contains(&"TestRange/".to_string()), "{tests:?}");
+    assert!(!tests.contains(&"TestRange".to_string()), "{tests:?}");
+}
