@@ -1391,36 +1391,59 @@ impl<'a> Squeezed<'a> {
 
 /// A line without its whitespace (`char::is_whitespace`, Unicode's included).
 pub fn squeeze(line: &str) -> String {
-    // Read byte by byte, decoding only the rare non-ASCII character: whole files are
-    // squeezed, and splitting on a `char` predicate decodes every character. Runs between
-    // whitespace are copied at once.
+    // Whole files are squeezed: each byte is written and the end moves past it unless it
+    // is layout, with no branch on the irregular layout of code; splitting on a `char`
+    // predicate decoded every character and branched at every blank.
     let bytes = line.as_bytes();
-    let mut out = String::with_capacity(line.len());
-    let (mut run, mut i) = (0, 0);
-    while i < bytes.len() {
-        let b = bytes[i];
-        let width = match b {
-            b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c => 1,
-            0..0x80 => {
-                i += 1;
-                continue;
-            }
-            _ => match line[i..].chars().next() {
-                Some(c) if c.is_whitespace() => c.len_utf8(),
-                Some(c) => {
-                    i += c.len_utf8();
-                    continue;
+    let mut out = vec![0u8; bytes.len()];
+    let mut end = 0;
+    if line.is_ascii() {
+        end = squeeze_ascii(bytes, &mut out, end);
+    } else {
+        // ASCII runs as above; a non-ASCII character (rare in code) decoded and kept
+        // unless it is whitespace.
+        let mut i = 0;
+        while i < bytes.len() {
+            let run = bytes[i..]
+                .iter()
+                .position(|b| !b.is_ascii())
+                .map_or(bytes.len(), |n| i + n);
+            end = squeeze_ascii(&bytes[i..run], &mut out, end);
+            i = run;
+            if let Some(c) = line.get(i..).and_then(|rest| rest.chars().next()) {
+                let width = c.len_utf8();
+                if !c.is_whitespace() {
+                    out[end..end + width].copy_from_slice(&bytes[i..i + width]);
+                    end += width;
                 }
-                None => break,
-            },
-        };
-        out.push_str(&line[run..i]);
-        i += width;
-        run = i;
+                i += width;
+            }
+        }
     }
-    out.push_str(&line[run..]);
-    out
+    out.truncate(end);
+    // Whole characters were left out of valid UTF-8: what remains is valid.
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
+
+/// Writes the ASCII `run` into `out` from `end` without its layout; returns the new end.
+fn squeeze_ascii(run: &[u8], out: &mut [u8], mut end: usize) -> usize {
+    for &b in run {
+        out[end] = b;
+        end += usize::from(!LAYOUT[usize::from(b)]);
+    }
+    end
+}
+
+/// The ASCII whitespace [`squeeze`] drops (as `char::is_whitespace` does), by byte.
+const LAYOUT: [bool; 256] = {
+    let mut layout = [false; 256];
+    let mut i = 0;
+    while i < 256 {
+        layout[i] = matches!(i as u8, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c);
+        i += 1;
+    }
+    layout
+};
 
 /// `keys` in order, so that an or-pattern's alternatives compare as a set.
 fn sorted(mut keys: Vec<String>) -> Vec<String> {
@@ -1613,6 +1636,14 @@ mod tests {
         assert_eq!(squeeze("a\u{a0}b\u{2028}c\u{3000}d"), "abcd");
         assert_eq!(squeeze("café == 'naïve' → ok"), "café=='naïve'→ok");
         assert_eq!(squeeze(""), "");
+    }
+
+    #[test]
+    fn squeeze_of_ascii_text_agrees_with_splitting_on_char_is_whitespace() {
+        let text = "fn x() {\n\tif a  &&\x0bb {\r\n\x0c  return 1;\n  }\n}\n";
+        let split: String = text.split(char::is_whitespace).collect();
+        assert!(text.is_ascii());
+        assert_eq!(squeeze(text), split);
     }
 
     #[test]

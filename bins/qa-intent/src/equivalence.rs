@@ -640,7 +640,8 @@ fn lines_from<'a>(
                 tests: keep == Keep::NonTest,
                 docstrings: Grammar::of(path) == Some(Grammar::Python),
             };
-            tokens(tree.root_node(), text, &mut rows, skip);
+            let far = trees::left_out(tree, text);
+            tokens(tree.root_node(), text, &far, &mut rows, skip);
             drop_layout_punctuation(&mut rows);
         }
         None => plain_tokens(text, &mut rows),
@@ -663,8 +664,15 @@ struct Skip {
 /// Pushes the tokens of `root`'s tree onto their rows: leaves, any text between a node's
 /// children (string contents some grammars leave unnamed), and an opening and a closing
 /// mark for each named node, so that the nesting is part of the stream. Comments (the
-/// grammar's extras) are left out.
-fn tokens<'a, 't>(root: Node<'t>, text: &'a str, rows: &mut [Vec<Tok<'a>>], skip: Skip) {
+/// grammar's extras) are left out. `far` are the blocks a partial tree left out
+/// ([`trees::left_out`]): the gap holding one is taken as it stands.
+fn tokens<'a, 't>(
+    root: Node<'t>,
+    text: &'a str,
+    far: &[std::ops::Range<usize>],
+    rows: &mut [Vec<Tok<'a>>],
+    skip: Skip,
+) {
     let erased = skip.types;
     let mut kinds: ByKind<KindFacts<'t>> = ByKind::default();
     let mut push = |row: usize, tok: Tok<'a>| {
@@ -755,11 +763,16 @@ fn tokens<'a, 't>(root: Node<'t>, text: &'a str, rows: &mut [Vec<Tok<'a>>], skip
             ),
             Step::Gap(from, to, row, wiring) => {
                 let gap = text.get(from..to).unwrap_or("").trim();
+                // A block left out stands the same in both versions (it is far from every
+                // edit): its layout is not squeezed, which cost more than reading the rest
+                // of the file. Layout that differs beside it makes the versions differ, and
+                // then they are compared whole.
+                let left_out = || far.iter().any(|r| r.start < to && from < r.end);
                 if !gap.is_empty() {
                     push(
                         row,
                         Tok {
-                            text: if gap.contains(char::is_whitespace) {
+                            text: if !left_out() && gap.contains(char::is_whitespace) {
                                 Cow::Owned(gap.split_whitespace().collect::<Vec<_>>().join(" "))
                             } else {
                                 Cow::Borrowed(gap)

@@ -129,7 +129,9 @@ pub fn read_node<'t>(
         }
         let row = first_line(node, text);
         if let Some(f) = out.get_mut(&row) {
-            if !f.test_code {
+            // Only Rust's test items (`#[test]`, `#[cfg(test)] mod`) stand in a product
+            // file: other grammars are not asked, node by node and up the open items.
+            if grammar == Grammar::Rust && !f.test_code {
                 f.test_code = std::iter::once(&node)
                     .chain(open)
                     .any(|&n| crate::suite::is_test_item(n, text));
