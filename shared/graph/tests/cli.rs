@@ -65,6 +65,41 @@ fn a_clap_builder_subcommand_is_reached_through_its_dispatch_arm() {
     assert!(!reached.contains("command tool clean"), "{reached:?}");
 }
 
+#[test]
+fn a_clap_builder_after_non_ascii_text_is_still_read() {
+    // 300 bytes before the program's builder fall inside a two-byte `é` at one of the two
+    // offsets.
+    for lead in ["", "x"] {
+        let main = format!(
+            "mod clean;\nmod fmt;\nmod sync;\nuse clap::Command;\nconst ABOUT: &str = \"{lead}{}\";\nfn main() {{\n    let m = Command::new(\"tool\")\n        .about(ABOUT)\n        .subcommand(Command::new(\"sync\"))\n        .subcommand(Command::new(\"clean\"))\n        .get_matches();\n    match m.subcommand() {{\n        Some((\"sync\", _)) => sync::run(),\n        Some((\"clean\", _)) => clean::run(),\n        _ => {{}}\n    }}\n}}\n",
+            "é".repeat(200)
+        );
+        let files = [
+            (
+                "Cargo.toml",
+                "[package]\nname = \"tool\"\nversion = \"0.1.0\"\n",
+            ),
+            ("src/fmt.rs", "pub fn fmt() {}\n"),
+            (
+                "src/sync.rs",
+                "use crate::fmt::fmt;\npub fn run() { fmt() }\n",
+            ),
+            ("src/clean.rs", "pub fn run() {}\n"),
+            ("src/main.rs", main.as_str()),
+        ];
+        let change = Change::edit(&files, "src/fmt.rs", "pub fn fmt() { println!() }\n");
+        let reached = reached(&change.analyze());
+        assert!(
+            reached.contains("command tool sync"),
+            "{lead:?}: {reached:?}"
+        );
+        assert!(
+            !reached.contains("command tool clean"),
+            "{lead:?}: {reached:?}"
+        );
+    }
+}
+
 fn argparse_app() -> Vec<(&'static str, &'static str)> {
     vec![
         ("pyproject.toml", "[project]\nname = \"shop\"\n\n[project.scripts]\nshop = \"shop.cli:main\"\n"),

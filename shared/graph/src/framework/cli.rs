@@ -370,9 +370,14 @@ fn clap_builder(
     for c in BUILDER.captures_iter(&code) {
         let start = c.get(0).map_or(0, |m| m.start());
         let before = code[..start].trim_end().trim_end_matches("clap::");
+        // The 300 bytes before, from a character's start (`é` is two bytes).
+        let mut near = start.saturating_sub(300);
+        while !code.is_char_boundary(near) {
+            near -= 1;
+        }
         let nested = before.trim_end().ends_with("subcommand(")
             || c[0].starts_with("SubCommand")
-            || code[start.saturating_sub(300)..start].contains("subcommands(");
+            || code[near..start].contains("subcommands(");
         match nested {
             true => subs.push((c[1].to_string(), start)),
             false if program.is_none() => program = Some(c[1].to_string()),
