@@ -15,7 +15,7 @@ use kinds::Role;
 use qa_syntax::suite::{self, Test};
 
 mod kinds;
-mod regions;
+pub mod regions;
 pub use kinds::Up;
 
 /// A language with a grammar (shared/syntax owns them); a file of any other language
@@ -283,6 +283,21 @@ pub fn without(
     parser.set_included_ranges(&included).ok()?;
     let tree = parser.parse(text, Some(narrower))?;
     regions::sound(&tree, left_out).then_some(tree)
+}
+
+/// The tree of `text` parsed without the line runs `skip` (`[start, end)`, 0-based), when
+/// it checks out as [`pair`]'s partial trees do (no error, each run between two
+/// statements); `None` otherwise.
+pub fn parse_without(grammar: Grammar, text: &str, skip: &[(usize, usize)]) -> Option<Tree> {
+    let starts = line_starts(text);
+    let mut parser = qa_syntax::parser(grammar)?;
+    parser
+        .set_included_ranges(&regions::included(text, &starts, skip))
+        .ok()?;
+    let tree = parser.parse(text, None)?;
+    let at = |line: usize| starts.get(line).copied().unwrap_or(text.len());
+    let gaps: Vec<Range<usize>> = skip.iter().map(|&(s, e)| at(s)..at(e)).collect();
+    regions::sound(&tree, &gaps).then_some(tree)
 }
 
 /// One replaced run of lines: 0-based line indexes `[start, end)` of the base and head.

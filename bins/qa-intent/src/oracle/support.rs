@@ -172,7 +172,7 @@ impl SupportRead {
         };
         let tree = grammar
             .filter(|_| text.len() <= sources::MAX_BYTES)
-            .and_then(|g| Some((g, trees::parse(g, &text)?)));
+            .and_then(|g| Some((g, importable(g, &text)?)));
         let mut helpers = Vec::new();
         if let Some((g, tree)) = &tree {
             let defs = helpers::Definitions::of(*g, tree.root_node(), &text);
@@ -630,9 +630,28 @@ fn defined(grammar: Grammar, text: &str) -> Vec<Helper> {
     if text.len() > sources::MAX_BYTES {
         return Vec::new();
     }
-    trees::parse(grammar, text)
+    importable(grammar, text)
         .map(|tree| helpers::defined(grammar, tree.root_node(), text))
         .unwrap_or_default()
+}
+
+/// The tree of a support file as the files importing it see it: a JavaScript or
+/// TypeScript file without its top-level test calls, whose callbacks' functions no import
+/// reaches (a spec that exports a helper to others is mostly tests, and parsing them was
+/// most of the support files' cost); whole when such a tree does not check out, or for
+/// other grammars.
+fn importable(grammar: Grammar, text: &str) -> Option<tree_sitter::Tree> {
+    let tests = if grammar.is_javascript() {
+        trees::regions::test_calls(text)
+    } else {
+        Vec::new()
+    };
+    if !tests.is_empty() {
+        if let Some(tree) = trees::parse_without(grammar, text, &tests) {
+            return Some(tree);
+        }
+    }
+    trees::parse(grammar, text)
 }
 
 /// Test code: a path with a test or spec directory or name (`tests/`, `testutil/`,
@@ -1141,6 +1160,47 @@ mod tests {
         );
         assert_eq!(own.helpers, whole(&head));
         assert!(own.helpers.iter().any(|h| h.name == "compile"));
+    }
+
+    /// A spec that exports a helper to other specs, with a describe block of `tests` tests
+    /// that defines a function of its own.
+    fn exporting_spec(tests: usize) -> String {
+        let mut s = String::from(
+            "import { compile } from '../src'\n\nexport function expectCompiled(src: string, want: string) {\n  expect(compile(src)).toBe(want)\n}\n\ndescribe('compile', () => {\n  function local(src: string) {\n    expect(compile(src)).toBe('')\n  }\n",
+        );
+        for i in 0..tests {
+            s.push_str(&format!(
+                "  it('case {i}', () => {{\n    expectCompiled('a{i}', 'b{i}')\n    local('c')\n  }})\n"
+            ));
+        }
+        s.push_str("})\n");
+        s
+    }
+
+    #[test]
+    fn a_support_spec_is_read_as_importers_see_it_without_its_test_calls() {
+        let text = exporting_spec(4);
+        let names = |helpers: &[super::Helper]| -> Vec<String> {
+            helpers.iter().map(|h| h.name.clone()).collect()
+        };
+        let read = super::defined(Grammar::TypeScript, &text);
+        // The function local to the describe callback is no import's to reach.
+        assert_eq!(names(&read), ["expectCompiled"]);
+        // The exported helper reads as it does from the whole tree.
+        let tree = trees::parse(Grammar::TypeScript, &text).unwrap();
+        let whole = super::helpers::defined(Grammar::TypeScript, tree.root_node(), &text);
+        assert_eq!(names(&whole), ["expectCompiled", "local"]);
+        assert_eq!(read[0], whole[0]);
+    }
+
+    #[test]
+    fn a_support_file_without_test_calls_is_read_whole() {
+        let text = "export function expectCompiled(src: string, want: string) {\n  expect(compile(src)).toBe(want)\n}\n\nfunction local(src: string) {\n  expect(compile(src)).toBe('')\n}\n";
+        let names: Vec<String> = super::defined(Grammar::TypeScript, text)
+            .into_iter()
+            .map(|h| h.name)
+            .collect();
+        assert_eq!(names, ["expectCompiled", "local"]);
     }
 
     /// A head revision held in memory, for support-file lookups.

@@ -165,21 +165,39 @@ fn group(first: &str) -> Option<Scope> {
     words.starts_with("class ").then_some(Scope::Class)
 }
 
+/// The calls that define tests or groups of them.
+const TESTS: &[&str] = &[
+    "it",
+    "test",
+    "describe",
+    "context",
+    "suite",
+    "bench",
+    "xit",
+    "xtest",
+    "xdescribe",
+    "fit",
+    "fdescribe",
+];
+
+/// The line runs (`[start, end)`, 0-based) of the test calls at the top level of `text`
+/// (`describe(..)`, `it(..)`, `test.each(..)(..)`): what they define is local to their
+/// callbacks, so another file that imports this one never reaches it.
+pub fn test_calls(text: &str) -> Vec<(usize, usize)> {
+    let lines: Vec<Line> = text.split('\n').map(Line::of).collect();
+    blocks(&lines, 0, lines.len())
+        .into_iter()
+        .filter(|&(start, end)| {
+            let first = (start..end)
+                .map(|i| lines[i].rest)
+                .find(|t| !(t.is_empty() || lead_in(t)));
+            first.is_some_and(|t| is_call(t, TESTS))
+        })
+        .collect()
+}
+
 /// True when a block starting with `first` may be left out of a tree in `scope`.
 fn leaves_out(scope: Scope, first: &str) -> bool {
-    const TESTS: &[&str] = &[
-        "it",
-        "test",
-        "describe",
-        "context",
-        "suite",
-        "bench",
-        "xit",
-        "xtest",
-        "xdescribe",
-        "fit",
-        "fdescribe",
-    ];
     match scope {
         Scope::File | Scope::Module => {
             let words = skip_words(
@@ -403,5 +421,18 @@ mod tests {
         let near = s.lines().position(|l| l.contains("'near'")).unwrap();
         // The first comment leaves with the far test; the second stays with the near one.
         assert_eq!(skippable(&s, &[(near + 1, near + 2)], true), [(0, 15)]);
+    }
+
+    #[test]
+    fn the_top_level_test_calls_of_a_file_are_its_describe_and_it_blocks() {
+        let helper = "export function expectF(x: number) {\n  expect(f(x)).toBe(x)\n}\n";
+        let text = format!("{}{helper}{}", spec(), test_block("", "alone", 2));
+        // `describe` (lines 3-47 with its closing line), the lone `it` after the helper
+        // (lines 48-50).
+        let lines = text.split('\n').count();
+        assert_eq!(test_calls(&text), [(3, 48), (51, lines)]);
+        // Control: the import, the table and the exported helper are no test call.
+        assert!(test_calls(helper).is_empty());
+        assert!(test_calls("import { f } from '../src/f'\nconst rows = [1, 2]\n").is_empty());
     }
 }
