@@ -222,10 +222,11 @@ bench: release peers
 	python3 bench/agent_bench.py --bin-dir $(RELEASE_DIR)
 	python3 bench/gen_graph_repo.py bench/work/graph --force
 	$(CARGO) build --release -p qa-graph --example graph-bench && python3 bench/graph_bench.py --bin-dir $(RELEASE_DIR) --repo bench/work/graph
-	@if [ -d bench/work/real/vuejs-core/.git ]; then python3 bench/real_flow_bench.py --bin-dir $(RELEASE_DIR) --repo bench/work/real/vuejs-core $(if $(wildcard $(BASELINE_DIR)/target/release/qa-intent),--baseline-bin-dir $(BASELINE_DIR)/target/release,); else echo "real_flow_bench: skipped, bench/work/real/vuejs-core not fetched (see bench/README.md)"; fi
+	@if [ -d bench/work/real/vuejs-core/.git ]; then python3 bench/real_flow_bench.py --bin-dir $(RELEASE_DIR) --repo bench/work/real/vuejs-core $(if $(wildcard $(BASELINE_DIR)/target/release/qa-intent),--baseline-bin-dir $(BASELINE_DIR)/target/release --runs 41,); else echo "real_flow_bench: skipped, bench/work/real/vuejs-core not fetched (see bench/README.md)"; fi
 
 ## The change-flow stages at BASELINE_REV (the code issue 13 measured its wall target on),
-## built apart under bench/work: real_flow_bench then runs them side by side with ours.
+## built apart under bench/work: real_flow_bench then runs them side by side with ours, 41
+## rounds (the ratio of two medians of 5 swung by 10% on a 2-core host; bench/README.md).
 BASELINE_REV ?= 86a42be
 BASELINE_DIR := bench/work/baseline-$(BASELINE_REV)
 baseline:
